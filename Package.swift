@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "pdfedit",
+    products: [
+        .executable(name: "pdfedit", targets: ["pdfedit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // C libraries, wrapped once by PDFEngine.
+        .systemLibrary(
+            name: "CQPDF",
+            pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPoppler",
+            pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]
+        ),
+        // Thin extern "C" layer over qpdf's C++ document helpers (see README, Architecture).
+        .target(
+            name: "QPDFBridge",
+            cxxSettings: [.unsafeFlags(["-std=c++17"])],
+            linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("stdc++")]
+        ),
+        // Pure value types and editing semantics: no C, no I/O.
+        .target(name: "PageModel"),
+        // Everything that touches libqpdf / poppler.
+        .target(
+            name: "PDFEngine",
+            dependencies: ["CQPDF", "CPoppler", "QPDFBridge"]
+        ),
+        // Use cases: load session, apply edit, save; export; info.
+        .target(
+            name: "PDFEditKit",
+            dependencies: ["PageModel", "PDFEngine"]
+        ),
+        .executableTarget(
+            name: "pdfedit",
+            dependencies: [
+                "PDFEditKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "PageModelTests",
+            dependencies: [
+                "PageModel",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "PDFEngineTests",
+            dependencies: ["PDFEngine", "PDFEditKit"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["pdfedit"]
+        ),
+    ]
+)

@@ -1,0 +1,71 @@
+import CQPDF
+
+/// Everything the engine can fail with. Each case names the file (and the page
+/// where one is known); the kit maps cases to exit codes in one place.
+public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file does not exist (or is not a regular file).
+    case missing(file: String)
+    /// The file cannot be read (permissions, I/O).
+    case unreadable(file: String, reason: String)
+    /// Zero bytes.
+    case emptyFile(file: String)
+    /// Neither a PDF nor a supported image.
+    case notAPDF(file: String)
+    /// A PDF too damaged for qpdf to recover.
+    case damaged(file: String, page: Int?, detail: String)
+    /// Encrypted and no (or a wrong) password was available.
+    case password(file: String, given: Bool)
+    /// A structure qpdf refuses (page tree loops, unsupported features).
+    case unsupported(file: String, page: Int?, detail: String)
+    case pageOutOfRange(file: String, page: Int, pageCount: Int)
+    /// An output could not be written.
+    case cannotWrite(file: String, reason: String)
+    /// Anything else the libraries reported: a bug or an unexpected library error.
+    case library(file: String, message: String)
+
+    init(qpdfCode: qpdf_error_code_e, file: String, page: Int?, detail: String) {
+        switch qpdfCode {
+        case qpdf_e_password:
+            self = .password(file: file, given: true)
+        case qpdf_e_damaged_pdf, qpdf_e_object, qpdf_e_linearization:
+            self = .damaged(file: file, page: page, detail: detail)
+        case qpdf_e_pages, qpdf_e_unsupported:
+            self = .unsupported(file: file, page: page, detail: detail)
+        case qpdf_e_system:
+            self = .unreadable(file: file, reason: detail)
+        default:
+            self = .library(file: file, message: detail)
+        }
+    }
+
+    public var file: String {
+        switch self {
+        case .missing(let file), .unreadable(let file, _), .emptyFile(let file), .notAPDF(let file),
+            .damaged(let file, _, _), .password(let file, _), .unsupported(let file, _, _),
+            .pageOutOfRange(let file, _, _), .cannotWrite(let file, _), .library(let file, _):
+            return file
+        }
+    }
+
+    public var description: String {
+        func at(_ page: Int?) -> String { page.map { " page \($0):" } ?? "" }
+        switch self {
+        case .missing(let file): return "\(file): no such file"
+        case .unreadable(let file, let reason): return "\(file): cannot be read: \(reason)"
+        case .emptyFile(let file): return "\(file): empty file (0 bytes), not a PDF"
+        case .notAPDF(let file): return "\(file): not a PDF or a supported image (JPEG, PNG)"
+        case .damaged(let file, let page, let detail):
+            return "\(file):\(at(page)) damaged beyond repair: \(detail)"
+        case .password(let file, let given):
+            return given
+                ? "\(file): wrong password"
+                : "\(file): encrypted; give its password with --password or --password-for"
+        case .unsupported(let file, let page, let detail):
+            return "\(file):\(at(page)) unusable page structure: \(detail)"
+        case .pageOutOfRange(let file, let page, let count):
+            return "\(file): page \(page) does not exist (the file has \(count) pages)"
+        case .cannotWrite(let file, let reason): return "\(file): cannot be written: \(reason)"
+        case .library(let file, let message): return "\(file): \(message)"
+        }
+    }
+}

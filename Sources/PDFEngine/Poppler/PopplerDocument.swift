@@ -1,0 +1,110 @@
+import CPoppler
+import Foundation
+
+/// A PDF opened through poppler-glib, for what qpdf cannot do: text, labels, rendering.
+///
+/// Owns its `PopplerDocument*` (released with `g_object_unref` in `deinit`). Not
+/// `Sendable`: parallel rendering opens one document per worker.
+public final class PopplerPDF {
+    let handle: OpaquePointer
+    public let path: String
+
+    /// `poppler_document_new_from_file`. Poppler wants a URI, and
+    /// `g_filename_to_uri` rejects relative paths, so the path is made absolute first.
+    public init(path: String, password: String? = nil) throws(EngineError) {
+        self.path = path
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var error: UnsafeMutablePointer<GError>?
+        guard let uri = g_filename_to_uri(absolute, nil, &error) else {
+            throw EngineError.library(file: path, message: Self.take(error) ?? "not a valid file name")
+        }
+        defer { g_free(uri) }
+        guard let document = poppler_document_new_from_file(uri, password, &error) else {
+            let message = Self.take(error) ?? "poppler could not open the file"
+            if message.localizedCaseInsensitiveContains("password") {
+                throw EngineError.password(file: path, given: password != nil)
+            }
+            throw EngineError.damaged(file: path, page: nil, detail: message)
+        }
+        handle = document
+    }
+
+    deinit { pdfedit_g_object_unref(UnsafeMutableRawPointer(handle)) }
+
+    /// Copies a GError's message and frees it.
+    static func take(_ error: UnsafeMutablePointer<GError>?) -> String? {
+        guard let error else { return nil }
+        defer { g_error_free(error) }
+        return error.pointee.message.map { String(cString: $0) }
+    }
+
+    public var pageCount: Int { Int(poppler_document_get_n_pages(handle)) }
+
+    /// Runs `body` with the page at 0-based `index`, released afterwards.
+    func withPage<T>(_ index: Int, _ body: (OpaquePointer) throws(EngineError) -> T) throws(EngineError) -> T {
+        guard index >= 0, index < pageCount, let page = poppler_document_get_page(handle, Int32(index)) else {
+            throw EngineError.pageOutOfRange(file: path, page: index + 1, pageCount: pageCount)
+        }
+        defer { pdfedit_g_object_unref(UnsafeMutableRawPointer(page)) }
+        return try body(page)
+    }
+
+    /// The page size as poppler reports it: width and height swapped for /Rotate 90/270.
+    public func pageSize(_ index: Int) throws(EngineError) -> (width: Double, height: Double) {
+        try withPage(index) { page in
+            var width = 0.0
+            var height = 0.0
+            poppler_page_get_size(page, &width, &height)
+            return (width, height)
+        }
+    }
+
+    /// All text of a page in reading order (`poppler_page_get_text`).
+    public func text(ofPage index: Int) throws(EngineError) -> String {
+        try withPage(index) { page in
+            guard let text = poppler_page_get_text(page) else { return "" }
+            defer { g_free(text) }
+            return String(cString: text)
+        }
+    }
+
+    /// The page label from /PageLabels (`poppler_page_get_label`), nil when the file has none.
+    public func label(ofPage index: Int) throws(EngineError) -> String? {
+        try withPage(index) { page in
+            guard let label = poppler_page_get_label(page) else { return nil }
+            defer { g_free(label) }
+            return String(cString: label)
+        }
+    }
+
+    /// Renders a page on white so that it fits in `maxPixels` × `maxPixels`,
+    /// with the page's own /Rotate applied (as a reader shows it).
+    public func render(page index: Int, fittingIn maxPixels: Int) throws(EngineError) -> RasterImage {
+        let (width, height) = try pageSize(index)
+        guard width > 0, height > 0 else {
+            throw EngineError.damaged(file: path, page: index + 1, detail: "page has no area")
+        }
+        let scale = Double(maxPixels) / max(width, height)
+        return try render(page: index, scale: scale)
+    }
+
+    /// Renders a page at `scale` pixels per point.
+    public func render(page index: Int, scale: Double) throws(EngineError) -> RasterImage {
+        try withPage(index) { (page) throws(EngineError) -> RasterImage in
+            var width = 0.0
+            var height = 0.0
+            poppler_page_get_size(page, &width, &height)
+            let image = try RasterImage(
+                width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())),
+                file: path)
+            let cairo = cairo_create(image.surface)
+            defer { cairo_destroy(cairo) }
+            cairo_set_source_rgb(cairo, 1, 1, 1)
+            cairo_paint(cairo)
+            cairo_scale(cairo, scale, scale)
+            poppler_page_render(page, cairo)
+            cairo_surface_flush(image.surface)
+            return image
+        }
+    }
+}

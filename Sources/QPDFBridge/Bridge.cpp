@@ -1,0 +1,8 @@
+#include "QPDFBridge.h"
+#include <qpdf/QPDF.hh>
+#include <string>
+
+extern "C" const char *pe_qpdf_version(void) {
+    static const std::string version = QPDF::QPDFVersion();
+    return version.c_str();
+}
