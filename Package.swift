@@ -25,7 +25,7 @@ let package = Package(
         // Thin extern "C" layer over qpdf's C++ document helpers (see README, Architecture).
         .target(
             name: "QPDFBridge",
-            cxxSettings: [.unsafeFlags(["-std=c++17"])],
+            cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
             linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("stdc++")]
         ),
         // Pure value types and editing semantics: no C, no I/O.
@@ -60,7 +60,8 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["pdfedit"]
+            dependencies: []
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

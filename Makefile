@@ -1,0 +1,59 @@
+# pdfedit — every target installs what it needs first, so on a fresh machine
+# `make demo` and `make test` are each one command.
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+APT_PACKAGES := libqpdf-dev libpoppler-glib-dev pkg-config qpdf poppler-utils
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN := .build/release/pdfedit
+
+.PHONY: setup build debug test test-long demo install uninstall fixtures clean bench
+
+# Installs the system libraries and the independent checking tools when missing.
+setup:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make setup: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "make setup: swift not found (Swift 6.1 or later is needed)"; exit 1; }
+
+build: setup
+	$(SWIFT) build -c release --product pdfedit
+
+debug: setup
+	$(SWIFT) build
+
+# Unit, integration and end-to-end tests. The end-to-end tests run the built
+# binary (PDFEDIT_BIN), as a user would.
+test: setup
+	$(SWIFT) build --product pdfedit
+	PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test
+
+demo: build
+	@bash scripts/demo.sh $(CURDIR)/$(BIN)
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pdfedit
+	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pdfedit
+	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pdfedit
+	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pdfedit.fish
+	install -m 644 docs/pdfedit.1 $(DESTDIR)$(PREFIX)/share/man/man1/pdfedit.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pdfedit $(DESTDIR)$(PREFIX)/share/man/man1/pdfedit.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pdfedit \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pdfedit \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pdfedit.fish
+
+# Regenerates the committed fixtures (needs Pillow for the images).
+fixtures:
+	python3 Fixtures/make-fixtures.py
+
+clean:
+	rm -rf .build demo-out

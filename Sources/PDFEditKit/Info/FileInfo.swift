@@ -1,0 +1,87 @@
+import PDFEngine
+import PageModel
+
+/// What `pdfedit info FILE` reports. Its JSON shape is documented in the README
+/// and stable: fields are only ever added.
+public struct FileInfo: Codable, Equatable, Sendable {
+    public struct Page: Codable, Equatable, Sendable {
+        /// 1-based page number.
+        public var number: Int
+        /// Size of the visible area (crop box) in points, before /Rotate is applied.
+        public var width: Double
+        public var height: Double
+        /// "A4", "Letter", "A4 landscape"… when the size is a common paper size.
+        public var sizeName: String?
+        /// The effective /Rotate (inherited values resolved): 0, 90, 180 or 270.
+        public var rotation: Int
+        /// The page label from /PageLabels, nil when the file has none.
+        public var label: String?
+        /// The first words of the page's text; nil when text was not asked for.
+        public var text: String?
+    }
+
+    public var file: String
+    public var pageCount: Int
+    public var pdfVersion: String
+    public var encrypted: Bool
+    public var producer: String?
+    public var creator: String?
+    public var title: String?
+    public var hasForm: Bool
+    public var hasOutlines: Bool
+    public var hasPageLabels: Bool
+    public var tagged: Bool
+    /// Damage qpdf recovered from while reading.
+    public var warnings: [String]
+    public var pages: [Page]
+}
+
+/// The first `count` words of `text`, on one line.
+func firstWords(_ text: String, count: Int = 8) -> String {
+    text.split(whereSeparator: { $0.isWhitespace }).prefix(count).joined(separator: " ")
+}
+
+extension FileInfo {
+    /// Describes a PDF on disk: qpdf for structure and attributes, poppler for
+    /// text and labels. Text is optional because it costs a few ms per page.
+    public static func describe(
+        path: String, passwords: PasswordBook, includeText: Bool = true
+    ) throws(PDFEditError) -> FileInfo {
+        do throws(EngineError) {
+            let kind = try SourceLoader.sniff(path)
+            guard kind == .pdf else { throw EngineError.notAPDF(file: path) }
+            let document = try passwords.open(path) { password throws(EngineError) in
+                try QPDFDocument(path: path, password: password)
+            }
+            let facts = try document.pdf.facts()
+            let poppler = includeText || facts.hasPageLabels
+                ? try? PopplerPDF(path: path, password: document.password) : nil
+            var pages: [Page] = []
+            pages.reserveCapacity(facts.pageCount)
+            for index in 0..<facts.pageCount {
+                let attributes = try document.pdf.attributes(ofPage: index)
+                let box = attributes.cropBox
+                let width = box.width * attributes.userUnit
+                let height = box.height * attributes.userUnit
+                pages.append(
+                    Page(
+                        number: index + 1,
+                        width: rounded(width), height: rounded(height),
+                        sizeName: PageSize.commonName(width: width, height: height),
+                        rotation: attributes.rotation,
+                        label: facts.hasPageLabels ? (try? poppler?.label(ofPage: index)) ?? nil : nil,
+                        text: includeText ? ((try? poppler?.text(ofPage: index)) ?? nil).map { firstWords($0) } : nil))
+            }
+            return FileInfo(
+                file: path, pageCount: facts.pageCount, pdfVersion: facts.pdfVersion,
+                encrypted: facts.encrypted, producer: facts.producer, creator: facts.creator, title: facts.title,
+                hasForm: facts.hasForm, hasOutlines: facts.hasOutlines, hasPageLabels: facts.hasPageLabels,
+                tagged: facts.isTagged, warnings: document.pdf.warnings, pages: pages)
+        } catch {
+            throw PDFEditError.engine(error)
+        }
+    }
+}
+
+/// Sizes in points to two decimals: enough for any paper size, stable in JSON.
+func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }

@@ -1,0 +1,81 @@
+import PDFEngine
+import PageModel
+
+/// Every failure a command can end with. `exitCode` is the one place where a
+/// failure becomes one of the exit codes documented in the README (DESIGN.md's table).
+public enum PDFEditError: Error, CustomStringConvertible {
+    /// Wrong command line, script, selection or position (64).
+    case usage(String)
+    /// A selection that does not fit the document (64).
+    case selection(SelectionError)
+    /// An edit the model refused (64).
+    case edit(EditError)
+    /// A file could not be used, read or written (65, 66, 73 by case).
+    case engine(EngineError)
+    /// The session file is corrupt or of an unknown version (65).
+    case sessionCorrupt(path: String, reason: String)
+    /// No session where one is needed (66).
+    case noSession(path: String)
+    /// A document cannot be exported as it is: placeholders, empty (65).
+    case notExportable(String)
+    /// An output exists and --force was not given, or names a source (73).
+    case outputExists(path: String)
+    case outputIsSource(path: String)
+    /// A source changed or vanished since it was imported (75).
+    case sourceChanged(path: String, reason: String)
+    /// Another process kept the session locked past the wait (75).
+    case locked(path: String, seconds: Double)
+    /// Some items of a `--keep-going` insert were skipped (3); `summary` says which.
+    case partialImport(summary: String)
+    /// Cancelled by a signal (130 for SIGINT, 143 for SIGTERM).
+    case cancelled(signal: Int32)
+    /// Several inputs failed in one command: all are reported, the first decides the code.
+    case several([PDFEditError])
+
+    public var exitCode: Int32 {
+        switch self {
+        case .usage, .selection, .edit: return 64
+        case .engine(let error):
+            switch error {
+            case .missing: return 66
+            case .cannotWrite: return 73
+            case .library: return 1
+            default: return 65
+            }
+        case .sessionCorrupt, .notExportable: return 65
+        case .noSession: return 66
+        case .outputExists, .outputIsSource: return 73
+        case .sourceChanged, .locked: return 75
+        case .partialImport: return 3
+        case .cancelled(let signal): return 128 + signal
+        case .several(let errors): return errors.first?.exitCode ?? 1
+        }
+    }
+
+    /// One line per problem, without the `pdfedit:` prefix (the CLI adds it).
+    public var lines: [String] {
+        if case .several(let errors) = self { return errors.flatMap(\.lines) }
+        return [description]
+    }
+
+    public var description: String {
+        switch self {
+        case .usage(let message): return message
+        case .selection(let error): return String(describing: error)
+        case .edit(let error): return String(describing: error)
+        case .engine(let error): return error.description
+        case .sessionCorrupt(let path, let reason): return "\(path): session file cannot be used: \(reason)"
+        case .noSession(let path):
+            return "\(path): no session here; start one with `pdfedit open FILE...`"
+        case .notExportable(let reason): return reason
+        case .outputExists(let path): return "\(path): exists; use --force to replace it"
+        case .outputIsSource(let path): return "\(path): is a source of this session; refusing to write over it"
+        case .sourceChanged(let path, let reason): return "\(path): \(reason); use `pdfedit relink` to point at it again"
+        case .locked(let path, let seconds):
+            return "\(path): session locked by another pdfedit for \(Int(seconds)) s (PDFEDIT_LOCK_TIMEOUT)"
+        case .partialImport(let summary): return summary
+        case .cancelled(let signal): return signal == 15 ? "terminated" : "interrupted"
+        case .several(let errors): return errors.map(\.description).joined(separator: "\n")
+        }
+    }
+}

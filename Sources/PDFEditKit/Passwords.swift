@@ -1,0 +1,105 @@
+import Foundation
+import PDFEngine
+
+/// The passwords a command may try on encrypted sources. Never stored anywhere.
+///
+/// Sources, in the order they are tried: `--password-for FILE=PW` for that file,
+/// `--password PW`, `PDFEDIT_PASSWORD`, the `FILE=PW` lines of the file named by
+/// `PDFEDIT_PASSWORD_FILE`; then, only when stdin is a terminal, a prompt.
+/// A FILE matches a source when it names the same file (compared as absolute,
+/// standardised paths) or, when it has no slash, the source's file name.
+public struct PasswordBook: Sendable {
+    public var general: [String]
+    public var perFile: [(file: String, password: String)]
+    public var mayPrompt: Bool
+
+    public init(general: [String] = [], perFile: [(file: String, password: String)] = [], mayPrompt: Bool = false) {
+        self.general = general
+        self.perFile = perFile
+        self.mayPrompt = mayPrompt
+    }
+
+    /// Builds the book from the command line and the environment.
+    public static func from(
+        password: String?, passwordFor: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        stdinIsTerminal: Bool = isatty(STDIN_FILENO) == 1
+    ) throws(PDFEditError) -> PasswordBook {
+        var book = PasswordBook(mayPrompt: stdinIsTerminal)
+        if let password { book.general.append(password) }
+        for entry in passwordFor {
+            guard let pair = Self.splitPair(entry) else {
+                throw PDFEditError.usage("--password-for wants FILE=PASSWORD, got \"\(entry)\"")
+            }
+            book.perFile.append(pair)
+        }
+        if let password = environment["PDFEDIT_PASSWORD"] { book.general.append(password) }
+        if let listPath = environment["PDFEDIT_PASSWORD_FILE"] {
+            guard let text = try? String(contentsOfFile: listPath, encoding: .utf8) else {
+                throw PDFEditError.engine(.missing(file: listPath))
+            }
+            for line in text.split(whereSeparator: \.isNewline) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                guard let pair = Self.splitPair(trimmed) else {
+                    throw PDFEditError.usage("\(listPath): a line is not FILE=PASSWORD")
+                }
+                book.perFile.append(pair)
+            }
+        }
+        return book
+    }
+
+    private static func splitPair(_ text: String) -> (file: String, password: String)? {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+    }
+
+    /// Candidate passwords for `path`, most specific first, without repeats.
+    public func candidates(for path: String) -> [String] {
+        let absolute = Self.standardised(path)
+        let name = (path as NSString).lastPathComponent
+        var result: [String] = []
+        for entry in perFile {
+            let matches = entry.file.contains("/") ? Self.standardised(entry.file) == absolute : entry.file == name
+            if matches { result.append(entry.password) }
+        }
+        result += general
+        var seen = Set<String>()
+        return result.filter { seen.insert($0).inserted }
+    }
+
+    static func standardised(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Opens a file with `open`, first without a password, then with each candidate,
+    /// then (on a terminal) with a typed one. Returns the result and the password used.
+    public func open<T>(
+        _ path: String, _ open: (String?) throws(EngineError) -> T
+    ) throws(EngineError) -> (pdf: T, password: String?) {
+        do {
+            return (try open(nil), nil)
+        } catch .password {
+            // Encrypted with a non-empty user password: try what we were given.
+        }
+        let candidates = candidates(for: path)
+        for password in candidates {
+            do {
+                return (try open(password), password)
+            } catch .password {
+                continue
+            }
+        }
+        if mayPrompt, let typed = Self.prompt(for: path) {
+            do {
+                return (try open(typed), typed)
+            } catch .password {}
+        }
+        throw EngineError.password(file: path, given: !candidates.isEmpty || mayPrompt)
+    }
+
+    private static func prompt(for path: String) -> String? {
+        guard let typed = getpass("Password for \(path): ") else { return nil }
+        return String(cString: typed)
+    }
+}

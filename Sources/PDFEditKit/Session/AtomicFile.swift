@@ -1,0 +1,96 @@
+import Foundation
+
+/// Writes files so that their final name holds either the old content or the
+/// complete new one: a temporary file in the same directory, fsync, rename, and an
+/// fsync of the directory so the rename itself survives a crash.
+public enum AtomicFile {
+    /// A temporary name beside `path`: same directory (so rename is atomic), hidden,
+    /// and marked with our pid so a later run can recognise and remove leftovers.
+    public static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let name = ".\(url.lastPathComponent).pdfedit-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        return (directory as NSString).appendingPathComponent(name)
+    }
+
+    /// Writes `data` to `path` atomically.
+    public static func write(_ data: Data, to path: String) throws(PDFEditError) {
+        let temporary = temporaryPath(for: path)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw cannotWrite(path, errno) }
+        TemporaryFiles.shared.register(temporary)
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        if failure != 0 {
+            unlink(temporary)
+            TemporaryFiles.shared.unregister(temporary)
+            throw cannotWrite(path, failure)
+        }
+        try commit(temporary, to: path)
+    }
+
+    /// Renames a complete temporary file into place and syncs the directory.
+    public static func commit(_ temporary: String, to path: String) throws(PDFEditError) {
+        defer { TemporaryFiles.shared.unregister(temporary) }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw cannotWrite(path, code)
+        }
+        syncDirectory(of: path)
+    }
+
+    static func syncDirectory(of path: String) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+    }
+
+    static func cannotWrite(_ path: String, _ code: Int32) -> PDFEditError {
+        .engine(.cannotWrite(file: path, reason: String(cString: strerror(code))))
+    }
+}
+
+/// Temporary files this process has made and not yet renamed into place. A signal
+/// handler removes them before exiting (see `Cancellation`).
+public final class TemporaryFiles: @unchecked Sendable {
+    public static let shared = TemporaryFiles()
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+
+    public func register(_ path: String) {
+        lock.withLock { _ = paths.insert(path) }
+        Cancellation.remember(path)
+    }
+
+    public func unregister(_ path: String) {
+        lock.withLock { _ = paths.remove(path) }
+        Cancellation.forget(path)
+    }
+
+    public var all: [String] { lock.withLock { Array(paths) } }
+
+    /// Removes every registered file. Called on the way out after a failure.
+    public func removeAll() {
+        for path in all {
+            unlink(path)
+            unregister(path)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import PDFEngine
+import PageModel
+
+/// A file read by `SourceLoader` and described as a session source.
+public struct ImportedFile: Sendable {
+    /// Provisional id; the session assigns the real one.
+    public var source: Source
+    public var contents: [ItemContent]
+    /// The file's stem, for naming a document after it.
+    public var stem: String
+    public var warnings: [String]
+}
+
+/// Turns files on disk into session sources, through the one loader.
+public struct Importer: Sendable {
+    public let baseDirectory: String
+    public let passwords: PasswordBook
+
+    public init(baseDirectory: String, passwords: PasswordBook) {
+        self.baseDirectory = baseDirectory
+        self.passwords = passwords
+    }
+
+    /// How a path is stored: relative to the base directory when below it, else absolute.
+    public func storedPath(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let base = URL(fileURLWithPath: baseDirectory).standardizedFileURL.path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+
+    /// Reads each file; every unusable one is reported, in argument order.
+    public func load(_ paths: [String]) throws(PDFEditError) -> [ImportedFile] {
+        var files: [ImportedFile] = []
+        var problems: [PDFEditError] = []
+        for (index, path) in paths.enumerated() {
+            do throws(EngineError) {
+                files.append(try load(path, provisionalNumber: index + 1))
+            } catch {
+                problems.append(.engine(error))
+            }
+        }
+        if problems.count == 1 { throw problems[0] }
+        if !problems.isEmpty { throw .several(problems) }
+        return files
+    }
+
+    func load(_ path: String, provisionalNumber: Int) throws(EngineError) -> ImportedFile {
+        let loaded = try passwords.open(path) { password throws(EngineError) in
+            try SourceLoader.load(path, password: password)
+        }.pdf
+        let id = SourceID(number: provisionalNumber)
+        let kind: SourceKind = loaded.kind == .pdf ? .pdf : .image
+        let source = Source(
+            id: id, path: storedPath(path), size: loaded.fingerprint.size, sha256: loaded.fingerprint.sha256,
+            pageCount: loaded.pageCount, kind: kind)
+        let contents: [ItemContent] =
+            kind == .pdf
+            ? (0..<loaded.pageCount).map { .page(source: id, page: $0 + 1) } : [.image(source: id)]
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return ImportedFile(source: source, contents: contents, stem: stem, warnings: loaded.warnings)
+    }
+}

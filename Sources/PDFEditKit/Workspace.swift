@@ -1,0 +1,171 @@
+import Foundation
+import PDFEngine
+import PageModel
+
+/// The session-mode use cases: each loads the session under its lock, does one
+/// thing, and saves (atomically) only if that thing fully succeeded.
+public struct Workspace: Sendable {
+    public let store: SessionStore
+    public let passwords: PasswordBook
+
+    public init(sessionPath: String?, passwords: PasswordBook = PasswordBook()) {
+        store = SessionStore(explicitPath: sessionPath)
+        self.passwords = passwords
+    }
+
+    /// The session as it is on disk, for commands that only read it.
+    public func read() throws(PDFEditError) -> Session {
+        try store.withLock { () throws(PDFEditError) in try store.load() }
+    }
+
+    /// `open FILE...`: a new session with one document per file.
+    public func open(_ paths: [String], force: Bool) throws(PDFEditError) -> (Session, warnings: [String]) {
+        try store.withLock { () throws(PDFEditError) in
+            if store.exists && !force {
+                throw PDFEditError.outputExists(path: store.path)
+            }
+            let files = try Importer(baseDirectory: store.baseDirectory, passwords: passwords).load(paths)
+            let session: Session
+            do throws(EditError) {
+                session = try Session.opening(
+                    files.map { file in
+                        var source = file.source
+                        source.pageCount = file.contents.count
+                        return OpenedFile(documentName: file.stem, source: source)
+                    })
+            } catch {
+                throw PDFEditError.edit(error)
+            }
+            try store.save(session)
+            let warnings = zip(paths, files).flatMap { path, file in
+                file.warnings.prefix(1).map { "\(path): damaged, recovered (\($0))" }
+            }
+            return (session, warnings)
+        }
+    }
+
+    /// Applies one edit as one undo step.
+    public func apply(_ edit: Edit, doc: String?, label: String) throws(PDFEditError) -> ChangeSummary {
+        try mutate { (session, access) throws(PDFEditError) in
+            do throws(EditError) {
+                return try session.apply(edit, doc: doc, label: label, context: access.editContext)
+            } catch {
+                throw PDFEditError.edit(error)
+            }
+        }
+    }
+
+    /// Applies several edits as one all-or-nothing undo step (`run SCRIPT`).
+    public func applyAll(_ edits: [(edit: Edit, doc: String?)], label: String) throws(PDFEditError) -> [ChangeSummary] {
+        try mutate { (session, access) throws(PDFEditError) in
+            do throws(EditError) {
+                return try session.applyAll(edits, label: label, context: access.editContext)
+            } catch {
+                throw PDFEditError.edit(error)
+            }
+        }
+    }
+
+    public func undo(_ steps: Int) throws(PDFEditError) -> [String] {
+        try mutate { (session, _) throws(PDFEditError) in
+            do throws(EditError) { return try session.undo(steps) } catch { throw PDFEditError.edit(error) }
+        }
+    }
+
+    public func redo(_ steps: Int) throws(PDFEditError) -> [String] {
+        try mutate { (session, _) throws(PDFEditError) in
+            do throws(EditError) { return try session.redo(steps) } catch { throw PDFEditError.edit(error) }
+        }
+    }
+
+    /// Files given on the command line, loaded into sources relative to this session.
+    public func importer() -> Importer {
+        Importer(baseDirectory: store.baseDirectory, passwords: passwords)
+    }
+
+    /// Load, change, save — under the lock, and only when `body` succeeds.
+    func mutate<T>(_ body: (inout Session, SourceAccess) throws(PDFEditError) -> T) throws(PDFEditError) -> T {
+        try store.withLock { () throws(PDFEditError) in
+            var session = try store.load()
+            let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+            let result = try body(&session, access)
+            try store.save(session)
+            return result
+        }
+    }
+
+    // MARK: Export
+
+    /// `export OUT [SEL]`: one multi-page PDF of a document (or of the selected items).
+    public func export(
+        to output: String, selection: PageSelection?, doc: String?, settings: ExportSettings
+    ) throws(PDFEditError) -> ExportResult {
+        try store.withLock { () throws(PDFEditError) in
+            let session = try store.load()
+            let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+            let name = doc ?? session.current
+            guard let document = session.document(named: name) else {
+                throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
+            }
+            let items = try Self.items(of: document, selection: selection, access: access)
+            let writer = ExportWriter(session: session, access: access, replaceable: previousExports())
+            let result = try writer.write(items, document: name, to: output, settings: settings)
+            rememberExport(output)
+            return result
+        }
+    }
+
+    /// `export --all DIR`: every document, one file each, named after the document.
+    public func exportAll(to directory: String, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
+        try store.withLock { () throws(PDFEditError) in
+            let session = try store.load()
+            let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+            try ensureDirectory(directory)
+            let writer = ExportWriter(session: session, access: access, replaceable: previousExports())
+            // Check every target first, so that a clash is found before anything is written.
+            let targets = session.documents.map { ($0, (directory as NSString).appendingPathComponent($0.name + ".pdf")) }
+            for (_, output) in targets { try writer.checkOutput(output, settings: settings) }
+            var results: [ExportResult] = []
+            for (document, output) in targets where !document.items.isEmpty {
+                results.append(try writer.write(document.items, document: document.name, to: output, settings: settings))
+                rememberExport(output)
+            }
+            return results
+        }
+    }
+
+    static func items(of document: Document, selection: PageSelection?, access: SourceAccess) throws(PDFEditError)
+        -> [PageItem]
+    {
+        guard let selection else { return document.items }
+        do throws(SelectionError) {
+            let indices = try selection.resolve(in: document, text: { access.text(of: $0) })
+            return indices.map { document.items[$0] }
+        } catch {
+            throw PDFEditError.selection(error)
+        }
+    }
+
+    // The session's own previous exports may be replaced without --force. They are
+    // remembered beside the session, not in it: exporting is not an undo step.
+    private var exportsListPath: String { store.path + ".exports" }
+
+    private func previousExports() -> Set<String> {
+        guard let text = try? String(contentsOfFile: exportsListPath, encoding: .utf8) else { return [] }
+        return Set(text.split(separator: "\n").map(String.init))
+    }
+
+    private func rememberExport(_ output: String) {
+        var known = previousExports()
+        known.insert(PasswordBook.standardised(output))
+        try? AtomicFile.write(Data((known.sorted().joined(separator: "\n") + "\n").utf8), to: exportsListPath)
+    }
+}
+
+func ensureDirectory(_ directory: String) throws(PDFEditError) {
+    do {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+        throw PDFEditError.engine(.cannotWrite(file: directory, reason: "cannot create the directory"))
+    }
+}

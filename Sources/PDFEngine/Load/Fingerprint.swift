@@ -1,0 +1,52 @@
+import CPoppler
+import Foundation
+
+/// Size and SHA-256 of a file: how a session notices that a source changed.
+public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
+    public var size: Int64
+    public var sha256: String
+
+    public init(size: Int64, sha256: String) {
+        self.size = size
+        self.sha256 = sha256
+    }
+
+    /// Streams the file through GLib's `g_checksum_update` (SHA-256), 1 MiB at a time.
+    public static func of(file path: String) throws(EngineError) -> Fingerprint {
+        guard let stream = fopen(path, "rb") else { throw EngineError.opening(path, errno: errno) }
+        defer { fclose(stream) }
+        guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else {
+            throw EngineError.library(file: path, message: "cannot create a SHA-256 checksum")
+        }
+        defer { g_checksum_free(checksum) }
+        let bufferSize = 1 << 20
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bufferSize)
+        defer { buffer.deallocate() }
+        var size: Int64 = 0
+        while true {
+            let count = fread(buffer, 1, bufferSize, stream)
+            if count > 0 {
+                g_checksum_update(checksum, buffer, count)
+                size += Int64(count)
+            }
+            if count < bufferSize {
+                if ferror(stream) != 0 { throw EngineError.unreadable(file: path, reason: "read error") }
+                break
+            }
+        }
+        guard let digest = g_checksum_get_string(checksum) else {
+            throw EngineError.library(file: path, message: "SHA-256 failed")
+        }
+        return Fingerprint(size: size, sha256: String(cString: digest))
+    }
+}
+
+extension EngineError {
+    /// The error for a failed open(2)/fopen(3) of an input.
+    static func opening(_ path: String, errno code: Int32) -> EngineError {
+        switch code {
+        case ENOENT, ENOTDIR: return .missing(file: path)
+        default: return .unreadable(file: path, reason: String(cString: strerror(code)))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What kind of file an input is, decided from its first bytes, never its name.
+public enum FileKind: String, Sendable, Codable {
+    case pdf
+    case jpeg
+    case png
+}
+
+/// A file that was read and found usable.
+public struct LoadedFile: Sendable {
+    public var path: String
+    public var kind: FileKind
+    public var fingerprint: Fingerprint
+    public var pageCount: Int
+    /// Damage qpdf recovered from, and the like: shown once as a warning.
+    public var warnings: [String]
+}
+
+/// The one way a file enters pdfedit (open, insert, fill, info, direct mode): the
+/// same code sniffs the type, applies the password and reports damage.
+public enum SourceLoader {
+    /// Reads the first bytes of `path` and decides its kind.
+    public static func sniff(_ path: String) throws(EngineError) -> FileKind {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw EngineError.opening(path, errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw EngineError.unreadable(file: path, reason: "not a regular file")
+        }
+        guard status.st_size > 0 else { throw EngineError.emptyFile(file: path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw EngineError.unreadable(file: path, reason: "permission denied")
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 1024)) ?? Data()
+        return try kind(ofHead: [UInt8](head), file: path)
+    }
+
+    static func kind(ofHead bytes: [UInt8], file: String) throws(EngineError) -> FileKind {
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        // PDF readers accept the header anywhere in the first 1024 bytes.
+        let marker: [UInt8] = Array("%PDF-".utf8)
+        if bytes.count >= marker.count {
+            for start in 0...(bytes.count - marker.count) where bytes[start..<start + marker.count].elementsEqual(marker) {
+                return .pdf
+            }
+        }
+        throw EngineError.notAPDF(file: file)
+    }
+
+    /// Opens `path` fully enough to know it is usable: for a PDF, qpdf parses it and
+    /// builds its page list (so a bad password, unrecoverable damage or a broken page
+    /// tree are found now, not at export).
+    public static func load(_ path: String, password: String?) throws(EngineError) -> LoadedFile {
+        let kind = try sniff(path)
+        let fingerprint = try Fingerprint.of(file: path)
+        switch kind {
+        case .pdf:
+            let document: QPDFDocument
+            do {
+                document = try QPDFDocument(path: path, password: password)
+            } catch .password {
+                throw EngineError.password(file: path, given: !(password ?? "").isEmpty)
+            }
+            let pages = try document.pageCount()
+            guard pages > 0 else { throw EngineError.unsupported(file: path, page: nil, detail: "the document has no pages") }
+            return LoadedFile(path: path, kind: .pdf, fingerprint: fingerprint, pageCount: pages, warnings: document.warnings)
+        case .jpeg, .png:
+            return LoadedFile(path: path, kind: kind, fingerprint: fingerprint, pageCount: 1, warnings: [])
+        }
+    }
+}

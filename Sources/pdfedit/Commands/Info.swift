@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import PDFEditKit
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Describe a PDF on disk: its pages, sizes, rotations, labels and text.",
+        discussion: """
+            Example:
+              pdfedit info report.pdf
+              pdfedit info scan.pdf --json --password secret
+            """)
+
+    @Argument(help: "The PDF to describe.")
+    var file: String
+
+    @Flag(name: .customLong("no-text"), help: "Skip the page text (faster on long files).")
+    var noText = false
+
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try reporting {
+            let info = try FileInfo.describe(path: file, passwords: try passwords.book(), includeText: !noText)
+            for warning in info.warnings.prefix(1) {
+                Console.error("pdfedit: warning: \(file): damaged, recovered (\(warning))")
+            }
+            if output.json {
+                Console.json(info)
+            } else if !output.quiet {
+                Console.out(render(info))
+            }
+        }
+    }
+
+    private func render(_ info: FileInfo) -> String {
+        var features: [String] = []
+        if info.hasForm { features.append("form") }
+        if info.hasOutlines { features.append("outlines") }
+        if info.hasPageLabels { features.append("page labels") }
+        if info.tagged { features.append("tagged") }
+        var lines = [
+            "File:       \(info.file)",
+            "Pages:      \(info.pageCount)",
+            "Version:    PDF \(info.pdfVersion)",
+            "Encrypted:  \(info.encrypted ? "yes" : "no")",
+        ]
+        if let producer = info.producer { lines.append("Producer:   \(producer)") }
+        if let title = info.title, !title.isEmpty { lines.append("Title:      \(title)") }
+        lines.append("Features:   \(features.isEmpty ? "none" : features.joined(separator: ", "))")
+        lines.append("")
+        let rows = info.pages.map { page in
+            [
+                "\(page.number)",
+                "\(format(page.width)) x \(format(page.height))",
+                page.sizeName ?? "",
+                "\(page.rotation)",
+                page.label ?? "",
+                page.text ?? "",
+            ]
+        }
+        lines.append(table(["PAGE", "SIZE (pt)", "NAME", "ROT", "LABEL", "TEXT"], rows))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Points without a useless ".0".
+func format(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+}

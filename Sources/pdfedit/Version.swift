@@ -1,0 +1,3 @@
+enum PDFEditVersion {
+    static let string = "0.1.0"
+}

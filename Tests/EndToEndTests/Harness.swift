@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Runs the built `pdfedit` binary as a user would and captures what it did.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+enum Paths {
+    /// The package root, found from this file's location.
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let fixtures = root.appendingPathComponent("Fixtures")
+
+    /// `../shared/corpus` beside the clone: present in CI, absent on a user's fresh clone.
+    static let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static var corpusAvailable: Bool { FileManager.default.fileExists(atPath: corpus.appendingPathComponent("MANIFEST.tsv").path) }
+
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["PDFEDIT_BIN"] { return path }
+        return root.appendingPathComponent(".build/debug/pdfedit").path
+    }()
+
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+    static func corpus(_ name: String) -> String { corpus.appendingPathComponent(name).path }
+}
+
+/// Runs a program, optionally in `directory` with extra environment, and waits.
+@discardableResult
+func run(
+    _ executable: String, _ arguments: [String], in directory: URL? = nil,
+    environment: [String: String] = [:], stdin: String? = nil
+) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+    process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+    if let directory { process.currentDirectoryURL = directory }
+    var env = ProcessInfo.processInfo.environment
+    env.removeValue(forKey: "PDFEDIT_SESSION")
+    env.removeValue(forKey: "PDFEDIT_PASSWORD")
+    env.removeValue(forKey: "PDFEDIT_PASSWORD_FILE")
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let outPipe = Pipe()
+    let errPipe = Pipe()
+    let inPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    process.standardInput = inPipe
+    try process.run()
+    if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try inPipe.fileHandleForWriting.close()
+    // Read both pipes concurrently so a chatty child cannot block on a full pipe.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Run(
+        status: process.terminationStatus,
+        stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs `pdfedit` with `arguments`.
+@discardableResult
+func pdfedit(
+    _ arguments: String..., in directory: URL? = nil, environment: [String: String] = [:], stdin: String? = nil
+) throws -> Run {
+    try run(Paths.binary, arguments, in: directory, environment: environment, stdin: stdin)
+}
+
+@discardableResult
+func pdfedit(
+    args arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], stdin: String? = nil
+) throws -> Run {
+    try run(Paths.binary, arguments, in: directory, environment: environment, stdin: stdin)
+}
+
+/// A fresh empty directory for one test, removed by the caller's `defer`.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pdfedit-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// `pdftotext -f N -l N file -`: the text of one page, as an independent tool reads it.
+func pageText(_ file: String, _ page: Int) throws -> String {
+    try run("pdftotext", ["-f", "\(page)", "-l", "\(page)", file, "-"]).stdout
+}
+
+/// Page count according to `qpdf --show-npages` (an independent reader).
+func qpdfPageCount(_ file: String, password: String? = nil) throws -> Int? {
+    var arguments = ["--show-npages", file]
+    if let password { arguments.insert("--password=\(password)", at: 0) }
+    let result = try run("qpdf", arguments)
+    return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// `qpdf --check`: 0 clean, 3 warnings, 2 errors.
+func qpdfCheck(_ file: String) throws -> Run { try run("qpdf", ["--check", file]) }

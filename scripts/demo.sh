@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# make demo: a real edit on the shipped fixtures, in a scratch folder demo-out/.
+set -euo pipefail
+bin=${1:?usage: demo.sh PATH-TO-pdfedit}
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/demo-out"
+rm -rf "$out" && mkdir -p "$out"
+cd "$out"
+cp "$root/Fixtures/alpha.pdf" "$root/Fixtures/beta.pdf" .
+
+step() { printf '\n$ %s\n' "$*"; "$@"; }
+step "$bin" open alpha.pdf beta.pdf
+step "$bin" move 3..5 --to 1
+step "$bin" rotate 2 --by 90
+step "$bin" copy 1..2 --to 1 --into beta
+step "$bin" list
+step "$bin" undo
+step "$bin" history
+step "$bin" export edited.pdf
+step "$bin" move 2..4 --to 1 beta.pdf -o beta-direct.pdf
+step "$bin" info edited.pdf --no-text
+printf '\nDemo output: %s/edited.pdf and %s/beta-direct.pdf (session in %s/.pdfedit/)\n' "$out" "$out" "$out"
