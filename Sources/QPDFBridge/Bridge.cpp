@@ -1,4 +1,8 @@
 #include "QPDFBridge.h"
+
+#ifndef POINTERHOLDER_TRANSITION
+#define POINTERHOLDER_TRANSITION 4 // we use no PointerHolder
+#endif
 #include <qpdf/QPDF.hh>
 #include <string>
 

@@ -3,6 +3,16 @@ import PDFEditKit
 
 @main
 struct PDFEdit: ParsableCommand {
+    static func main() {
+        Cancellation.install()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "pdfedit",
         abstract: "Edit the pages of PDF documents from the command line.",
@@ -22,6 +32,10 @@ struct PDFEdit: ParsableCommand {
             130/143 cancelled.
             """,
         version: PDFEditVersion.string,
-        subcommands: [Info.self]
+        subcommands: [
+            Open.self, Docs.self, New.self, Use.self, Rename.self, Close.self, Status.self, List.self,
+            Move.self, Copy.self, Duplicate.self, Remove.self, Rotate.self, Reverse.self, Interleave.self,
+            Blank.self, Insert.self, Undo.self, Redo.self, History.self, Run.self, Export.self, Info.self,
+        ]
     )
 }

@@ -37,6 +37,8 @@ struct ExportWriter {
     let access: SourceAccess
     /// Files this export may replace without --force (the session's own previous exports).
     var replaceable: Set<String> = []
+    /// The one source this export may replace: the input of `--in-place`.
+    var allowedSource: String? = nil
 
     /// Writes `items` (of document `name`) to `output`.
     func write(
@@ -105,7 +107,9 @@ struct ExportWriter {
     /// An output may not name a source (73), nor replace a file without --force (73).
     func checkOutput(_ output: String, settings: ExportSettings) throws(PDFEditError) {
         let target = PasswordBook.standardised(output)
-        for source in session.sources where PasswordBook.standardised(access.absolutePath(source.path)) == target {
+        let allowed = allowedSource.map(PasswordBook.standardised)
+        for source in session.sources
+        where PasswordBook.standardised(access.absolutePath(source.path)) == target && target != allowed {
             throw PDFEditError.outputIsSource(path: output)
         }
         var isDirectory: ObjCBool = false

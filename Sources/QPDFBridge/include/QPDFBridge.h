@@ -1,14 +1,74 @@
 #ifndef PDFEDIT_QPDF_BRIDGE_H
 #define PDFEDIT_QPDF_BRIDGE_H
-/* Our thin extern "C" layer over qpdf's C++ API, for what qpdf-c.h lacks
- * (document helpers for annotations, forms, outlines, page labels, form XObjects).
- * Every function catches every C++ exception and reports it through pe_status. */
+/* Our thin extern "C" layer over qpdf's C++ API, for the page surgery qpdf-c.h
+ * cannot do well (copying pages across files with their annotations, forms,
+ * outlines and labels; form XObjects). Swift decides *what* goes where (the plan);
+ * this layer only carries it out. Every function catches every C++ exception and
+ * reports it through pe_status; nothing here prints. */
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The qpdf library version the bridge was linked against (QPDF::QPDFVersion). */
 const char *pe_qpdf_version(void);
+
+/* Outcome of a bridge call. code: 0 success, otherwise one of PE_E_*. */
+enum {
+    PE_OK = 0,
+    PE_E_INTERNAL = 1,   /* a bug or an unexpected library error */
+    PE_E_SYSTEM = 2,     /* I/O: cannot read an input / write the output */
+    PE_E_UNSUPPORTED = 3,
+    PE_E_PASSWORD = 4,   /* wrong or missing password */
+    PE_E_DAMAGED = 5,    /* damaged beyond repair */
+    PE_E_PAGES = 6,      /* unusable page tree */
+    PE_E_PLAN = 7        /* the plan itself is inconsistent (bad source index, page out of range) */
+};
+
+typedef struct pe_status {
+    int code;
+    int source_index;  /* the source the error belongs to, -1 for the output / none */
+    int page;          /* 1-based page of that source, 0 when unknown */
+    char message[1024];
+    int page_count;    /* PE_E_PLAN for a page out of range: that source's page count, else 0 */
+} pe_status;
+
+typedef struct pe_source {
+    const char *path;
+    const char *password; /* NULL or "" when none */
+} pe_source;
+
+enum { PE_ITEM_PAGE = 0, PE_ITEM_BLANK = 1 };
+
+typedef struct pe_item {
+    int kind;          /* PE_ITEM_* */
+    int source;        /* PE_ITEM_PAGE: index into sources */
+    int page;          /* PE_ITEM_PAGE: 0-based page index in that source */
+    double width;      /* PE_ITEM_BLANK: size in points */
+    double height;
+    int quarter_turns; /* clockwise quarter turns added to the page's own /Rotate */
+} pe_item;
+
+typedef struct pe_export_options {
+    int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
+    const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
+    const char *owner_password;
+} pe_export_options;
+
+/* Receives each warning line (damage recovered, data dropped, ...). */
+typedef void (*pe_warning_fn)(void *context, int source_index, const char *message);
+
+/* Writes the pages of `items`, in order, to `out_path` (which the caller makes a
+ * temporary name; it never names an input). Returns status->code.
+ * Only the sources that items refer to are opened, each once. Every output page is
+ * its own page object with its own annotation objects, inherited attributes made
+ * explicit. Internal links to pages not in the output are removed; links to pages
+ * in it point at the first output copy of their target. Warnings (recovered
+ * damage, for instance) go to `warn` (may be NULL). On failure a partly written
+ * `out_path` is removed. */
+int pe_export(const pe_source *sources, int source_count,
+              const pe_item *items, int item_count,
+              const char *out_path, const pe_export_options *options,
+              pe_warning_fn warn, void *warn_context, pe_status *status);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,89 @@
+import Foundation
+import PDFEngine
+import PageModel
+
+/// Direct mode: an editing command on one file, without a session.
+///
+/// The file becomes an in-memory session (nothing is written to the current
+/// directory), the edit is applied by the same model code as in a session, and
+/// the result is exported to `-o OUT`, or replaces the input atomically with
+/// `--in-place`.
+public struct DirectMode: Sendable {
+    public var input: String
+    public var output: String?
+    public var inPlace: Bool
+    public var force: Bool
+    public var passwords: PasswordBook
+
+    public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
+        self.input = input
+        self.output = output
+        self.inPlace = inPlace
+        self.force = force
+        self.passwords = passwords
+    }
+
+    /// Where direct mode keeps source paths: absolute, so nothing depends on a folder.
+    var importer: Importer { Importer(baseDirectory: "/", passwords: passwords) }
+
+    /// Loads the input (and `otherDocuments`, each as a document of its own), lets
+    /// `makeEdit` build the edit from the session and the document names, applies
+    /// it to the input's document and writes that document out.
+    public func run(
+        otherDocuments: [String] = [],
+        _ makeEdit: (_ session: Session, _ otherNames: [String], _ importer: Importer) throws(PDFEditError) -> Edit
+    ) throws(PDFEditError) -> (ChangeSummary, ExportResult) {
+        guard let target = inPlace ? input : output else {
+            throw PDFEditError.usage("direct mode needs -o OUT or --in-place")
+        }
+        if inPlace && output != nil { throw PDFEditError.usage("give either -o or --in-place, not both") }
+        if !inPlace && PasswordBook.standardised(target) == PasswordBook.standardised(input) {
+            throw PDFEditError.outputIsSource(path: target)
+        }
+        let files = try importer.load([input] + otherDocuments)
+        var session: Session
+        do throws(EditError) {
+            session = try Session.opening(files.map { OpenedFile(documentName: $0.stem, source: $0.source) })
+        } catch {
+            throw PDFEditError.edit(error)
+        }
+        let inputDocument = session.documents[0].name
+        let otherNames = Array(session.documents.dropFirst().map(\.name))
+        let access = SourceAccess(session: session, baseDirectory: "/", passwords: passwords)
+        let edit = try makeEdit(session, otherNames, importer)
+        let summary: ChangeSummary
+        do throws(EditError) {
+            summary = try session.apply(edit, doc: inputDocument, label: "direct", context: access.editContext)
+        } catch {
+            throw PDFEditError.edit(error)
+        }
+        guard let document = session.document(named: inputDocument) else {
+            throw PDFEditError.usage("the edit left no document to write")
+        }
+        let writer = ExportWriter(
+            session: session, access: SourceAccess(session: session, baseDirectory: "/", passwords: passwords),
+            allowedSource: inPlace ? input : nil)
+        var result = try writer.write(
+            document.items, document: inputDocument, to: target, settings: ExportSettings(force: force || inPlace))
+        result.warnings = files.flatMap { file in file.warnings.prefix(1).map { "\(file.source.path): damaged, recovered (\($0))" } }
+            + result.warnings
+        return (summary, result)
+    }
+
+    /// `export OUT [SEL] --from FILE`: pages of a file written out without a session.
+    public func export(selection: PageSelection?) throws(PDFEditError) -> ExportResult {
+        guard let output else { throw PDFEditError.usage("export needs an output file") }
+        let files = try importer.load([input])
+        let session: Session
+        do throws(EditError) {
+            session = try Session.opening(files.map { OpenedFile(documentName: $0.stem, source: $0.source) })
+        } catch {
+            throw PDFEditError.edit(error)
+        }
+        let access = SourceAccess(session: session, baseDirectory: "/", passwords: passwords)
+        let document = session.documents[0]
+        let items = try Workspace.items(of: document, selection: selection, access: access)
+        let writer = ExportWriter(session: session, access: access)
+        return try writer.write(items, document: document.name, to: output, settings: ExportSettings(force: force))
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import PDFEngine
+import PageModel
+
+/// One row of `pdfedit list`. The JSON shape is documented in the README.
+public struct ListedItem: Codable, Equatable, Sendable {
+    public var position: Int
+    public var id: String
+    /// page, blank, image or placeholder.
+    public var kind: String
+    /// The source file as stored in the session (nil for blanks and placeholders).
+    public var source: String?
+    /// 1-based page in the source.
+    public var sourcePage: Int?
+    /// The size a reader will show after export, in points (all rotation applied).
+    public var width: Double?
+    public var height: Double?
+    /// The item's own rotation in degrees, added to the page's /Rotate (0, 90, 180, 270).
+    public var rotation: Int
+    /// A placeholder's label.
+    public var placeholderLabel: String?
+}
+
+/// Everything `list` reports about a document.
+public struct Listing: Codable, Equatable, Sendable {
+    public var document: String
+    public var pageCount: Int
+    public var items: [ListedItem]
+}
+
+extension Workspace {
+    /// The items of a document (or the selected ones), described.
+    public func list(doc: String?, selection: PageSelection?) throws(PDFEditError) -> Listing {
+        let session = try read()
+        let name = doc ?? session.current
+        guard let document = session.document(named: name) else {
+            throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
+        }
+        let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+        let indices: [Int]
+        if let selection {
+            do throws(SelectionError) {
+                indices = try selection.resolve(in: document, text: { access.text(of: $0) })
+            } catch {
+                throw PDFEditError.selection(error)
+            }
+        } else {
+            indices = Array(document.items.indices)
+        }
+        let items = indices.map { index -> ListedItem in
+            let item = document.items[index]
+            var listed = ListedItem(
+                position: index + 1, id: item.id.description, kind: item.content.kindName, rotation: item.rotation * 90)
+            switch item.content {
+            case .page(let source, let page):
+                listed.source = session.source(source)?.path
+                listed.sourcePage = page
+            case .image(let source):
+                listed.source = session.source(source)?.path
+            case .placeholder(_, let label):
+                listed.placeholderLabel = label
+            case .blank:
+                break
+            }
+            if let size = access.displayedSize(of: item) {
+                let turned = item.rotation % 2 == 1
+                listed.width = rounded(turned ? size.height : size.width)
+                listed.height = rounded(turned ? size.width : size.height)
+            }
+            return listed
+        }
+        return Listing(document: name, pageCount: document.items.count, items: items)
+    }
+}
+
+/// What `status` reports.
+public struct SessionStatus: Codable, Equatable, Sendable {
+    public struct SourceState: Codable, Equatable, Sendable {
+        public var id: String
+        public var path: String
+        /// ok, changed or missing.
+        public var state: String
+    }
+    public var session: String
+    public var current: String
+    public var documents: Int
+    public var undoSteps: Int
+    public var redoSteps: Int
+    public var sources: [SourceState]
+}
+
+extension Workspace {
+    public func status() throws(PDFEditError) -> SessionStatus {
+        let session = try read()
+        let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+        let sources = session.sources.map { source -> SessionStatus.SourceState in
+            let state: String
+            do throws(PDFEditError) {
+                try access.verify([source.id])
+                state = "ok"
+            } catch {
+                if case .sourceChanged(_, let reason) = error, reason.hasPrefix("missing") {
+                    state = "missing"
+                } else {
+                    state = "changed"
+                }
+            }
+            return SessionStatus.SourceState(id: source.id.description, path: source.path, state: state)
+        }
+        return SessionStatus(
+            session: store.path, current: session.current, documents: session.documents.count,
+            undoSteps: session.history.undoableCount, redoSteps: session.history.redoableCount, sources: sources)
+    }
+}

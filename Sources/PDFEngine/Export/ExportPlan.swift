@@ -1,0 +1,69 @@
+/// What an export is made of: the input files, the output pages in order, and
+/// how the output is written. Plain values; `PDFExporter` carries them out.
+
+/// An input PDF of an export, opened once however many of its pages are used.
+public struct ExportSource: Sendable, Equatable {
+    public var path: String
+    /// The user (or owner) password of an encrypted file; nil or empty when none.
+    public var password: String?
+
+    public init(path: String, password: String? = nil) {
+        self.path = path
+        self.password = password
+    }
+}
+
+/// One page of the output.
+public enum ExportItem: Sendable, Equatable {
+    /// Page `index` (0-based) of `sources[source]`, turned clockwise by
+    /// `quarterTurns` × 90° on top of its own (possibly inherited) /Rotate.
+    case page(source: Int, index: Int, quarterTurns: Int = 0)
+    /// An empty page with MediaBox [0 0 width height] (points).
+    case blank(width: Double, height: Double, quarterTurns: Int = 0)
+}
+
+/// Passwords for an AES-256 (R6) encrypted output, all permissions granted.
+public struct ExportEncryption: Sendable, Equatable {
+    public var userPassword: String
+    public var ownerPassword: String
+
+    public init(userPassword: String, ownerPassword: String) {
+        self.userPassword = userPassword
+        self.ownerPassword = ownerPassword
+    }
+}
+
+public struct ExportOptions: Sendable, Equatable {
+    /// The same inputs give a byte-identical file. Ignored for encrypted output,
+    /// for which qpdf cannot make a deterministic /ID.
+    public var deterministicID: Bool
+    /// nil: the output is not encrypted, whatever the sources were.
+    public var encryption: ExportEncryption?
+
+    public init(deterministicID: Bool = true, encryption: ExportEncryption? = nil) {
+        self.deterministicID = deterministicID
+        self.encryption = encryption
+    }
+}
+
+/// A problem qpdf recovered from (or data it dropped) while exporting.
+public struct ExportWarning: Sendable, Equatable, CustomStringConvertible {
+    /// The source the warning is about; nil for the output itself.
+    public var file: String?
+    public var message: String
+
+    public init(file: String?, message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    public var description: String { "\(file ?? "output"): \(message)" }
+}
+
+public struct ExportReport: Sendable, Equatable {
+    public var warnings: [ExportWarning]
+
+    public init(warnings: [ExportWarning] = []) {
+        self.warnings = warnings
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import QPDFBridge
+
+/// Writes PDFs made of pages of other PDFs, through the C++ bridge (`pe_export`).
+public enum PDFExporter {
+    /// Writes `items`, in order, to `path` by calling `pe_export`.
+    ///
+    /// `path` is written as given: the caller passes a temporary name in the target
+    /// directory and renames it into place (a failed export removes what it wrote).
+    /// `path` must not name one of the sources (refused with `.library`).
+    ///
+    /// ```swift
+    /// let report = try PDFExporter.write(
+    ///     sources: [ExportSource(path: "a.pdf"), ExportSource(path: "b.pdf", password: "pw")],
+    ///     items: [.page(source: 1, index: 0), .page(source: 0, index: 2, quarterTurns: 1),
+    ///             .blank(width: 595, height: 842)],
+    ///     to: "out.pdf.tmp")
+    /// for warning in report.warnings { print(warning) }
+    /// ```
+    public static func write(
+        sources: [ExportSource],
+        items: [ExportItem],
+        options: ExportOptions = ExportOptions(),
+        to path: String
+    ) throws(EngineError) -> ExportReport {
+        let collector = WarningCollector(paths: sources.map(\.path))
+        var status = pe_status()
+        let cItems = items.map(\.bridged)
+        let code = withCSources(sources) { cSources in
+            cItems.withUnsafeBufferPointer { cItems in
+                withCOptions(options) { cOptions in
+                    withExtendedLifetime(collector) {
+                        pe_export(
+                            cSources.baseAddress, Int32(cSources.count),
+                            cItems.baseAddress, Int32(cItems.count),
+                            path, cOptions,
+                            collectWarning, Unmanaged.passUnretained(collector).toOpaque(),
+                            &status)
+                    }
+                }
+            }
+        }
+        if code != Int32(PE_OK) {
+            throw EngineError(exportStatus: status, sources: sources, output: path)
+        }
+        return ExportReport(warnings: collector.warnings)
+    }
+
+    /// Runs `body` with the sources as `pe_source`s whose strings live until it returns.
+    private static func withCSources<R>(
+        _ sources: [ExportSource], _ body: (UnsafeBufferPointer<pe_source>) -> R
+    ) -> R {
+        var strings: [UnsafeMutablePointer<CChar>] = []
+        defer { strings.forEach { free($0) } }
+        func copy(_ text: String) -> UnsafePointer<CChar> {
+            guard let copied = strdup(text) else { fatalError("out of memory") }
+            strings.append(copied)
+            return UnsafePointer(copied)
+        }
+        let cSources = sources.map { source in
+            pe_source(path: copy(source.path), password: source.password.map { copy($0) })
+        }
+        return cSources.withUnsafeBufferPointer(body)
+    }
+
+    private static func withCOptions<R>(
+        _ options: ExportOptions, _ body: (UnsafePointer<pe_export_options>) -> R
+    ) -> R {
+        func call(_ user: UnsafePointer<CChar>?, _ owner: UnsafePointer<CChar>?) -> R {
+            var cOptions = pe_export_options(
+                deterministic_id: options.deterministicID ? 1 : 0,
+                user_password: user, owner_password: owner)
+            return body(&cOptions)
+        }
+        guard let encryption = options.encryption else { return call(nil, nil) }
+        return encryption.userPassword.withCString { user in
+            encryption.ownerPassword.withCString { owner in call(user, owner) }
+        }
+    }
+}
+
+/// Receives the bridge's warnings during one `pe_export` call (same thread).
+private final class WarningCollector {
+    let paths: [String]
+    var warnings: [ExportWarning] = []
+
+    init(paths: [String]) {
+        self.paths = paths
+    }
+
+    func add(source: Int32, message: String) {
+        let index = Int(source)
+        let file = paths.indices.contains(index) ? paths[index] : nil
+        warnings.append(ExportWarning(file: file, message: message))
+    }
+}
+
+/// The `pe_warning_fn` given to `pe_export`; `context` is an unretained `WarningCollector`.
+private func collectWarning(
+    _ context: UnsafeMutableRawPointer?, _ source: Int32, _ message: UnsafePointer<CChar>?
+) {
+    guard let context, let message else { return }
+    let collector = Unmanaged<WarningCollector>.fromOpaque(context).takeUnretainedValue()
+    collector.add(source: source, message: String(cString: message))
+}
+
+extension ExportItem {
+    var bridged: pe_item {
+        switch self {
+        case .page(let source, let index, let quarterTurns):
+            return pe_item(
+                kind: Int32(PE_ITEM_PAGE), source: Int32(clamping: source), page: Int32(clamping: index),
+                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4))
+        case .blank(let width, let height, let quarterTurns):
+            return pe_item(
+                kind: Int32(PE_ITEM_BLANK), source: -1, page: -1,
+                width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4))
+        }
+    }
+}
+
+extension Int {
+    /// 0...3, counting negative turns the other way round.
+    fileprivate var quarterTurnsModulo4: Int { ((self % 4) + 4) % 4 }
+}
+
+extension EngineError {
+    /// Maps a failed `pe_export` status to the error of the file it concerns
+    /// (`source_index` -1: the output).
+    init(exportStatus status: pe_status, sources: [ExportSource], output: String) {
+        var message = status.message
+        let detail = withUnsafeBytes(of: &message) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let index = Int(status.source_index)
+        let source = sources.indices.contains(index) ? sources[index] : nil
+        let file = source?.path ?? output
+        let page = status.page > 0 ? Int(status.page) : nil
+        switch Int(status.code) {
+        case Int(PE_E_PASSWORD):
+            self = .password(file: file, given: !(source?.password ?? "").isEmpty)
+        case Int(PE_E_DAMAGED):
+            self = Self.isEmptyFile(source?.path) ? .emptyFile(file: file) : .damaged(file: file, page: page, detail: detail)
+        case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED):
+            self = .unsupported(file: file, page: page, detail: detail)
+        case Int(PE_E_SYSTEM):
+            if let source {
+                self = FileManager.default.fileExists(atPath: source.path)
+                    ? .unreadable(file: file, reason: detail) : .missing(file: file)
+            } else {
+                self = .cannotWrite(file: file, reason: detail)
+            }
+        case Int(PE_E_PLAN) where source != nil && status.page_count > 0 && page != nil:
+            self = .pageOutOfRange(file: file, page: page ?? 0, pageCount: Int(status.page_count))
+        default:
+            self = .library(file: file, message: detail)
+        }
+    }
+
+    private static func isEmptyFile(_ path: String?) -> Bool {
+        guard let path, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            return false
+        }
+        return (attributes[.size] as? NSNumber)?.intValue == 0
+    }
+}

@@ -1,0 +1,62 @@
+/// One primitive, exactly invertible change of a session. A history step is
+/// a list of these, so it stores what changed (positions as runs, the items
+/// only where they were created or destroyed), never a copy of a document.
+enum Change: Equatable, Sendable {
+    /// Take the items at `positions` out of `from` and put them into `to` so
+    /// that they end at `at` (indices in the result), in order. `from` may be `to`.
+    case transfer(from: String, positions: IndexRuns, to: String, at: IndexRuns)
+    /// New items, ending at `at`.
+    case insert(document: String, at: IndexRuns, items: [PageItem])
+    /// The items at `at`, which must be `items`, go away.
+    case remove(document: String, at: IndexRuns, items: [PageItem])
+    /// Add `quarterTurns` (0…3) to each item's rotation, modulo 4.
+    case rotate(document: String, at: IndexRuns, quarterTurns: Int)
+    /// The items at `at` swap places among their own slots (its own inverse).
+    case reverse(document: String, at: IndexRuns)
+    case counters(items: CounterChange, sources: CounterChange)
+    /// Sources appended at the end of the source list.
+    case addSources([Source])
+    /// The last sources of the list, which must be these, go away.
+    case removeSources([Source])
+    case replaceSource(old: Source, new: Source)
+    case addDocument(Document, index: Int)
+    case dropDocument(Document, index: Int)
+    case renameDocument(from: String, to: String)
+
+    var inverse: Change {
+        switch self {
+        case .transfer(let from, let positions, let to, let at):
+            .transfer(from: to, positions: at, to: from, at: positions)
+        case .insert(let document, let at, let items):
+            .remove(document: document, at: at, items: items)
+        case .remove(let document, let at, let items):
+            .insert(document: document, at: at, items: items)
+        case .rotate(let document, let at, let quarterTurns):
+            .rotate(document: document, at: at, quarterTurns: (4 - quarterTurns) % 4)
+        case .reverse:
+            self
+        case .counters(let items, let sources):
+            .counters(items: items.inverse, sources: sources.inverse)
+        case .addSources(let sources):
+            .removeSources(sources)
+        case .removeSources(let sources):
+            .addSources(sources)
+        case .replaceSource(let old, let new):
+            .replaceSource(old: new, new: old)
+        case .addDocument(let document, let index):
+            .dropDocument(document, index: index)
+        case .dropDocument(let document, let index):
+            .addDocument(document, index: index)
+        case .renameDocument(let from, let to):
+            .renameDocument(from: to, to: from)
+        }
+    }
+}
+
+/// A counter's value before and after a step, so undo can put it back.
+struct CounterChange: Equatable, Sendable {
+    var before: Int
+    var after: Int
+
+    var inverse: CounterChange { CounterChange(before: after, after: before) }
+}

@@ -1,0 +1,23 @@
+/// A named, ordered list of page items (one "tab" of the session).
+public struct Document: Codable, Equatable, Sendable {
+    public var name: String
+    public var items: [PageItem]
+
+    public init(name: String, items: [PageItem] = []) {
+        self.name = name
+        self.items = items
+    }
+
+    public var pageCount: Int { items.count }
+
+    /// 0-based index of the item with this id, if it is in this document.
+    public func index(of id: ItemID) -> Int? {
+        items.firstIndex { $0.id == id }
+    }
+
+    /// 1-based positions of the placeholders still waiting to be filled
+    /// (export refuses a document that has any, naming them).
+    public var placeholderPositions: [Int] {
+        items.indices.filter { items[$0].content.isPlaceholder }.map { $0 + 1 }
+    }
+}

@@ -1,0 +1,82 @@
+/// Where a block of items goes.
+public enum Destination: Codable, Equatable, Sendable, CustomStringConvertible {
+    /// `--to N` / `--at N`: the first item of the block ends at position N of
+    /// the resulting document; `last` is the largest valid N.
+    case position(Position)
+    /// `--before P`: right before the existing item P.
+    case before(Position)
+    /// `--after P`: right after the existing item P.
+    case after(Position)
+
+    public var description: String {
+        switch self {
+        case .position(let p): "position \(p)"
+        case .before(let p): "before \(p)"
+        case .after(let p): "after \(p)"
+        }
+    }
+}
+
+/// One editing command as a value, exactly as the user gave it: selections
+/// and positions are kept unresolved and are resolved against the session
+/// when the edit is applied, so a script line sees the positions left by the
+/// line before. `doc` (passed to `Session.apply`) picks the document the
+/// selection is in; nil means the current one.
+public enum Edit: Codable, Equatable, Sendable {
+    /// Take the items out and put them back as one block (`--into`: in another document).
+    case move(PageSelection, to: Destination, into: String? = nil)
+    /// Like move, but the originals stay; the copies get new ids.
+    case copy(PageSelection, to: Destination, into: String? = nil)
+    /// Copy each item right after itself.
+    case duplicate(PageSelection)
+    case remove(PageSelection)
+    /// Quarter turns clockwise (negative: counter-clockwise); see `Edit.quarterTurns(degrees:)`.
+    case rotate(PageSelection, quarterTurns: Int)
+    /// The selected items swap places among their own slots.
+    case reverse(PageSelection)
+    /// Merge `other`'s items alternately into the document (1, O1, 2, O2, …);
+    /// `reversed` takes `other` from its end. `other` is left empty.
+    case interleave(other: String, reversed: Bool)
+    /// `count` blank pages; size nil = the page before (or after, or A4).
+    /// Destination nil = at the end.
+    case blank(at: Destination?, count: Int, size: PageSizeSpec?)
+    /// `count` placeholders, sized like `blank`.
+    case placeholder(at: Destination?, count: Int, size: PageSizeSpec?, label: String?)
+    /// New items (from `insert`). `newSources` carry provisional ids, referred
+    /// to by `contents`: the session gives them their real `s<n>` ids (or
+    /// reuses an identical source it already has) and rewrites the contents.
+    case insertItems(contents: [ItemContent], at: Destination?, newSources: [Source])
+    /// Replace the placeholder at the position with the contents (one slot may become many pages).
+    case fill(Position, contents: [ItemContent], newSources: [Source])
+    /// A new empty document, which becomes the current one.
+    case newDocument(name: String)
+    case renameDocument(from: String, to: String)
+    case closeDocument(name: String)
+    /// Make a document current. Alone it is not an undo step; inside a batch it is part of the batch's step.
+    case useDocument(name: String)
+    /// Point a source at another file (moved, or replaced by a new version).
+    case relink(source: SourceID, path: String, size: Int64, sha256: String, pageCount: Int)
+
+    /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
+    public static func quarterTurns(degrees: Int) throws(EditError) -> Int {
+        guard degrees != 0, degrees % 90 == 0, abs(degrees) <= 270 else { throw .invalidRotation(degrees: degrees) }
+        return degrees / 90
+    }
+}
+
+/// What the model asks of the outside world while applying an edit: page
+/// text for `text:` tokens, page sizes for blank pages and placeholders.
+/// Both are plain lookups, so the model stays pure.
+public struct EditContext {
+    /// The text of an item's page, or nil (none, or not extracted).
+    public var pageText: ((PageItem) -> String?)?
+    /// The size of a `.page` or `.image` item as its source displays it (the
+    /// page's own /Rotate applied, the item's rotation not). Blank pages and
+    /// placeholders know their size without it.
+    public var pageSize: ((PageItem) -> PageSize?)?
+
+    public init(pageText: ((PageItem) -> String?)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil) {
+        self.pageText = pageText
+        self.pageSize = pageSize
+    }
+}

@@ -1,0 +1,89 @@
+/// Why an edit, an undo or a redo was refused. The session is unchanged.
+public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
+    case selection(SelectionError)
+    case size(SizeError)
+    /// `--before`/`--after` names an item that is itself being moved.
+    case anchorInSelection(anchor: String, position: Int)
+    case unknownDocument(String, known: [String])
+    case documentExists(String)
+    case invalidDocumentName(String, reason: String)
+    /// A session always keeps at least one document.
+    case cannotCloseLastDocument(String)
+    /// `interleave` with the document itself.
+    case sameDocument(String)
+    case emptyDocument(String)
+    case invalidCount(Int)
+    case invalidRotation(degrees: Int)
+    /// `fill` at an item that is not a placeholder.
+    case notAPlaceholder(position: Int, kind: String)
+    case nothingToInsert
+    /// The size of the item at `position` is needed and the caller could not give it.
+    case pageSizeUnknown(position: Int, document: String)
+    case unknownSource(SourceID)
+    case sourcePageOutOfRange(source: SourceID, page: Int, pageCount: Int)
+    /// A `.page` of an image source, an `.image` of a PDF, a bad page count…
+    case invalidContent(String)
+    /// `relink` to a file with fewer pages than the session uses.
+    case relinkTooFewPages(source: SourceID, needed: Int, pageCount: Int)
+    case invalidStepCount(Int)
+    case nothingToUndo(requested: Int, available: Int)
+    case nothingToRedo(requested: Int, available: Int)
+    /// The stored history does not fit the session (a hand-edited session file).
+    case historyCorrupt(String)
+    /// Edit number `index` (0-based) of a batch failed; nothing of the batch was applied.
+    indirect case batch(index: Int, EditError)
+
+    public var description: String {
+        switch self {
+        case .selection(let error):
+            return error.description
+        case .size(let error):
+            return error.description
+        case .anchorInSelection(let anchor, let position):
+            return "anchor \"\(anchor)\" (position \(position)) is itself selected: anchor the block to an unselected item"
+        case .unknownDocument(let name, let known):
+            let list = known.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "no document named \"\(name)\" (documents: \(list))"
+        case .documentExists(let name):
+            return "a document named \"\(name)\" already exists"
+        case .invalidDocumentName(let name, let reason):
+            return "\"\(name)\" cannot name a document: \(reason)"
+        case .cannotCloseLastDocument(let name):
+            return "cannot close \"\(name)\": it is the only document of the session"
+        case .sameDocument(let name):
+            return "cannot interleave \"\(name)\" with itself"
+        case .emptyDocument(let name):
+            return "document \"\(name)\" is empty"
+        case .invalidCount(let count):
+            return "count must be at least 1 (got \(count))"
+        case .invalidRotation(let degrees):
+            return "cannot rotate by \(degrees)°: use 90, 180, 270 or -90"
+        case .notAPlaceholder(let position, let kind):
+            return "position \(position) is a \(kind), not a placeholder"
+        case .nothingToInsert:
+            return "nothing to insert"
+        case .pageSizeUnknown(let position, let document):
+            return "the size of the page at position \(position) of \"\(document)\" is not known: give --size"
+        case .unknownSource(let id):
+            return "no source \(id) in the session"
+        case .sourcePageOutOfRange(let source, let page, let pageCount):
+            return "source \(source) has \(pagesPhrase(pageCount)): there is no page \(page)"
+        case .invalidContent(let reason):
+            return reason
+        case .relinkTooFewPages(let source, let needed, let pageCount):
+            return "cannot relink \(source): the session uses its page \(needed), the new file has \(pagesPhrase(pageCount))"
+        case .invalidStepCount(let count):
+            return "the number of steps must be at least 1 (got \(count))"
+        case .nothingToUndo(let requested, let available):
+            return available == 0
+                ? "nothing to undo" : "cannot undo \(requested) steps: only \(available) can be undone"
+        case .nothingToRedo(let requested, let available):
+            return available == 0
+                ? "nothing to redo" : "cannot redo \(requested) steps: only \(available) can be redone"
+        case .historyCorrupt(let reason):
+            return "the session's history is inconsistent (\(reason)); nothing was changed"
+        case .batch(let index, let error):
+            return "edit \(index + 1): \(error)"
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/// How page items are written in the session file. Consecutive items that
+/// are consecutive pages of one source (ascending or descending) with ids
+/// stepping the same way and one rotation are written as one run record:
+///
+///     {"source": "s1", "pages": [1, 20000], "firstId": 1, "rotation": 0}
+///
+/// so a 20,000-page document that was imported and lightly edited takes a
+/// few lines. Every other item is written alone, e.g.
+/// `{"id": "p7", "source": "s1", "page": 5, "rotation": 1}`,
+/// `{"id": "p8", "blank": {"width": 595, "height": 842}, "rotation": 0}`,
+/// `{"id": "p9", "image": "s2", "rotation": 0}`,
+/// `{"id": "p10", "placeholder": {"width": 595, "height": 842}, "label": "cover", "rotation": 0}`.
+enum ItemRecord: Codable, Equatable {
+    case run(source: SourceID, firstPage: Int, lastPage: Int, firstID: Int, rotation: Int)
+    case single(PageItem)
+
+    private enum Keys: String, CodingKey {
+        case source, pages, firstId, rotation, id, page, blank, image, placeholder, label
+    }
+
+    /// The fewest records for `items`.
+    static func records(for items: [PageItem]) -> [ItemRecord] {
+        var records: [ItemRecord] = []
+        var start = 0
+        while start < items.count {
+            var end = start + 1
+            if case .page(let source, let firstPage) = items[start].content, end < items.count,
+                case .page(source, let secondPage) = items[end].content,
+                abs(secondPage - firstPage) == 1,
+                items[end].id.number - items[start].id.number == secondPage - firstPage,
+                items[end].rotation == items[start].rotation
+            {
+                let step = secondPage - firstPage
+                while end < items.count, case .page(source, let page) = items[end].content,
+                    page == firstPage + step * (end - start),
+                    items[end].id.number == items[start].id.number + step * (end - start),
+                    items[end].rotation == items[start].rotation
+                {
+                    end += 1
+                }
+                records.append(
+                    .run(
+                        source: source, firstPage: firstPage, lastPage: firstPage + step * (end - start - 1),
+                        firstID: items[start].id.number, rotation: items[start].rotation))
+            } else {
+                records.append(.single(items[start]))
+            }
+            start = end
+        }
+        return records
+    }
+
+    /// The items of a record, checked so that no stored number can overflow,
+    /// make an id or a page below 1, or expand past `budget` items.
+    func expanded(budget: inout Int) throws(SessionFormatError) -> [PageItem] {
+        switch self {
+        case .single(let item):
+            guard budget >= 1 else { throw .invalidField("more than \(ItemBudget.maximumItems) page items") }
+            budget -= 1
+            return [item]
+        case .run(let source, let firstPage, let lastPage, let firstID, let rotation):
+            guard firstPage >= 1, lastPage >= 1, firstID >= 1 else {
+                throw .invalidField("a run of \(source) has a page or an id below 1")
+            }
+            let step = lastPage >= firstPage ? 1 : -1
+            let count = abs(lastPage - firstPage) + 1
+            guard count <= budget else { throw .invalidField("more than \(ItemBudget.maximumItems) page items") }
+            budget -= count
+            let (lastID, overflow) = firstID.addingReportingOverflow(step * (count - 1))
+            guard !overflow, lastID >= 1 else { throw .invalidField("a run of \(source) has ids below 1 or too large") }
+            return (0..<count).map { offset in
+                PageItem(
+                    id: ItemID(number: firstID + step * offset),
+                    content: .page(source: source, page: firstPage + step * offset), rotation: rotation)
+            }
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let rotation = try container.decode(Int.self, forKey: .rotation)
+        if container.contains(.pages) {
+            let pages = try container.decode([Int].self, forKey: .pages)
+            guard pages.count == 2 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .pages, in: container, debugDescription: "\"pages\" must be [first, last]")
+            }
+            self = .run(
+                source: try container.decode(SourceID.self, forKey: .source), firstPage: pages[0],
+                lastPage: pages[1], firstID: try container.decode(Int.self, forKey: .firstId), rotation: rotation)
+            return
+        }
+        let id = try container.decode(ItemID.self, forKey: .id)
+        let content: ItemContent
+        if container.contains(.page) {
+            content = .page(
+                source: try container.decode(SourceID.self, forKey: .source),
+                page: try container.decode(Int.self, forKey: .page))
+        } else if container.contains(.blank) {
+            content = .blank(try container.decode(PageSize.self, forKey: .blank))
+        } else if container.contains(.image) {
+            content = .image(source: try container.decode(SourceID.self, forKey: .image))
+        } else if container.contains(.placeholder) {
+            content = .placeholder(
+                size: try container.decode(PageSize.self, forKey: .placeholder),
+                label: try container.decodeIfPresent(String.self, forKey: .label))
+        } else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .id, in: container,
+                debugDescription: "item \(id) has none of \"page\", \"blank\", \"image\", \"placeholder\"")
+        }
+        self = .single(PageItem(id: id, content: content, rotation: rotation))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .run(let source, let firstPage, let lastPage, let firstID, let rotation):
+            try container.encode(source, forKey: .source)
+            try container.encode([firstPage, lastPage], forKey: .pages)
+            try container.encode(firstID, forKey: .firstId)
+            try container.encode(rotation, forKey: .rotation)
+        case .single(let item):
+            try container.encode(item.id, forKey: .id)
+            try container.encode(item.rotation, forKey: .rotation)
+            switch item.content {
+            case .page(let source, let page):
+                try container.encode(source, forKey: .source)
+                try container.encode(page, forKey: .page)
+            case .blank(let size):
+                try container.encode(size, forKey: .blank)
+            case .image(let source):
+                try container.encode(source, forKey: .image)
+            case .placeholder(let size, let label):
+                try container.encode(size, forKey: .placeholder)
+                try container.encodeIfPresent(label, forKey: .label)
+            }
+        }
+    }
+}
+
+/// Expands item records with a budget, so a damaged file claiming a run of
+/// a billion pages is refused instead of exhausting memory.
+struct ItemBudget {
+    /// More items than any real session holds, few enough to fit in memory.
+    static let maximumItems = 5_000_000
+
+    var remaining = maximumItems
+
+    mutating func items(from records: [ItemRecord]) throws(SessionFormatError) -> [PageItem] {
+        var items: [PageItem] = []
+        for record in records {
+            items += try record.expanded(budget: &remaining)
+        }
+        return items
+    }
+}

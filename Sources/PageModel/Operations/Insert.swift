@@ -1,0 +1,63 @@
+extension Session {
+    /// `insert FILE…` once the files are read: new items at the destination
+    /// (default: the end), new sources added to the session.
+    mutating func executeInsert(
+        _ contents: [ItemContent], at destination: Destination?, newSources: [Source], in name: String
+    ) throws(EditError) -> EditOutcome {
+        let document = try requireDocument(name)
+        let imported = try importing(newSources, contents: contents)
+        let start = try insertionIndex(destination, in: document, takenOut: [])
+        let (items, counter) = makeItems(imported.contents)
+        let block = IndexRuns(start..<(start + items.count))
+        var changes: [Change] = imported.added.isEmpty ? [] : [.addSources(imported.added)]
+        changes += [
+            .counters(items: counter, sources: imported.counter),
+            .insert(document: name, at: block, items: items),
+        ]
+        try commit(changes)
+
+        let count = try requireDocument(name).pageCount
+        return EditOutcome(
+            changes: changes,
+            summary: ChangeSummary(
+                action: "insert",
+                description: "inserted \(countPhrase(items.count, "page")) at position \(start + 1) "
+                    + "(now \(pagesPhrase(count)))",
+                document: name, pageCount: count, positions: block.positions, ids: items.map(\.id),
+                newSources: imported.added.map(\.id)))
+    }
+
+    /// `fill P FILE`: the placeholder at P gives way to the contents, which
+    /// take its slot and its rotation.
+    mutating func executeFill(
+        _ position: Position, contents: [ItemContent], newSources: [Source], in name: String
+    ) throws(EditError) -> EditOutcome {
+        let document = try requireDocument(name)
+        let index = try inDocument(document) { () throws(SelectionError) in try position.index(in: document) }
+        let placeholder = document.items[index]
+        guard placeholder.content.isPlaceholder else {
+            throw .notAPlaceholder(position: index + 1, kind: placeholder.content.kindName)
+        }
+        let imported = try importing(newSources, contents: contents)
+        let (items, counter) = makeItems(
+            imported.contents, rotations: Array(repeating: placeholder.rotation, count: imported.contents.count))
+        let block = IndexRuns(index..<(index + items.count))
+        var changes: [Change] = imported.added.isEmpty ? [] : [.addSources(imported.added)]
+        changes += [
+            .counters(items: counter, sources: imported.counter),
+            .remove(document: name, at: IndexRuns(index..<(index + 1)), items: [placeholder]),
+            .insert(document: name, at: block, items: items),
+        ]
+        try commit(changes)
+
+        let count = try requireDocument(name).pageCount
+        return EditOutcome(
+            changes: changes,
+            summary: ChangeSummary(
+                action: "fill",
+                description: "filled the placeholder at position \(index + 1) with "
+                    + "\(countPhrase(items.count, "page")) (now \(pagesPhrase(count)))",
+                document: name, pageCount: count, positions: block.positions, ids: items.map(\.id),
+                newSources: imported.added.map(\.id)))
+    }
+}

@@ -1,0 +1,84 @@
+/// What the operations share: resolving selections and destinations,
+/// handing out ids, sizing pages.
+extension Session {
+    func resolve(
+        _ selection: PageSelection, in document: Document, context: EditContext
+    ) throws(EditError) -> [Int] {
+        do {
+            return try selection.resolve(in: document, text: context.pageText)
+        } catch {
+            throw .selection(error.inDocument(pageCount: document.pageCount))
+        }
+    }
+
+    /// The 0-based index, in `target` once the items at `takenOut` (ascending)
+    /// are gone, where a block starts. nil destination = the end.
+    func insertionIndex(_ destination: Destination?, in target: Document, takenOut: [Int]) throws(EditError) -> Int {
+        let remaining = target.pageCount - takenOut.count
+        guard let destination else { return remaining }
+        switch destination {
+        case .position(let position):
+            return try inDocument(target) { () throws(SelectionError) in
+                try position.resolve(maxPosition: remaining + 1)
+            } - 1
+        case .before(let anchor), .after(let anchor):
+            let index = try inDocument(target) { () throws(SelectionError) in try anchor.index(in: target) }
+            let removedBefore = countBelow(index, in: takenOut)
+            if removedBefore < takenOut.count, takenOut[removedBefore] == index {
+                throw .anchorInSelection(anchor: anchor.description, position: index + 1)
+            }
+            if case .before = destination { return index - removedBefore }
+            return index - removedBefore + 1
+        }
+    }
+
+    /// Runs a position lookup, naming the document's page count in its error.
+    func inDocument<T>(_ document: Document, _ body: () throws(SelectionError) -> T) throws(EditError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .selection(error.inDocument(pageCount: document.pageCount))
+        }
+    }
+
+    /// New items for `contents`, with the next ids, and the counter change that hands them out.
+    func makeItems(_ contents: [ItemContent], rotations: [Int]? = nil) -> (items: [PageItem], counter: CounterChange) {
+        let first = nextItemNumber
+        let items = contents.enumerated().map { offset, content in
+            PageItem(id: ItemID(number: first + offset), content: content, rotation: rotations?[offset] ?? 0)
+        }
+        return (items, CounterChange(before: first, after: first + contents.count))
+    }
+
+    var unchangedSourceCounter: CounterChange {
+        CounterChange(before: nextSourceNumber, after: nextSourceNumber)
+    }
+
+    /// The size of the item as the reader sees it, its rotation included.
+    func displayedSize(of index: Int, in document: Document, context: EditContext) throws(EditError) -> PageSize {
+        let item = document.items[index]
+        let base: PageSize?
+        switch item.content {
+        case .blank(let size), .placeholder(let size, _): base = size
+        case .page, .image: base = context.pageSize?(item)
+        }
+        guard let base else { throw .pageSizeUnknown(position: index + 1, document: document.name) }
+        return item.rotation % 2 == 1 ? base.swapped : base
+    }
+}
+
+/// How many of the ascending `values` are below `value`.
+func countBelow(_ value: Int, in values: [Int]) -> Int {
+    var low = 0
+    var high = values.count
+    while low < high {
+        let middle = (low + high) / 2
+        if values[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low
+}
+
+/// "1 page", "3 placeholders".
+func countPhrase(_ count: Int, _ noun: String) -> String {
+    count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
+}

@@ -1,0 +1,55 @@
+/// What a page item shows.
+public enum ItemContent: Codable, Equatable, Hashable, Sendable {
+    /// Page `page` (1-based) of a PDF source.
+    case page(source: SourceID, page: Int)
+    /// An empty page of the given size.
+    case blank(PageSize)
+    /// An image source, as one page.
+    case image(source: SourceID)
+    /// A reserved slot waiting to be filled.
+    case placeholder(size: PageSize, label: String?)
+
+    /// The source this content reads, if any.
+    public var source: SourceID? {
+        switch self {
+        case .page(let source, _), .image(let source): source
+        case .blank, .placeholder: nil
+        }
+    }
+
+    /// A short word for listings and messages.
+    public var kindName: String {
+        switch self {
+        case .page: "page"
+        case .blank: "blank"
+        case .image: "image"
+        case .placeholder: "placeholder"
+        }
+    }
+
+    public var isPlaceholder: Bool {
+        if case .placeholder = self { true } else { false }
+    }
+
+    func replacingSource(using map: [SourceID: SourceID]) -> ItemContent {
+        switch self {
+        case .page(let source, let page): .page(source: map[source] ?? source, page: page)
+        case .image(let source): .image(source: map[source] ?? source)
+        case .blank, .placeholder: self
+        }
+    }
+}
+
+/// One entry of a document's page list.
+public struct PageItem: Codable, Equatable, Hashable, Sendable {
+    public var id: ItemID
+    public var content: ItemContent
+    /// Quarter turns clockwise, 0…3, added to the page's own /Rotate.
+    public var rotation: Int
+
+    public init(id: ItemID, content: ItemContent, rotation: Int = 0) {
+        self.id = id
+        self.content = content
+        self.rotation = rotation
+    }
+}

@@ -1,0 +1,156 @@
+/// A parsed selection: which items of a document a command acts on.
+///
+/// Parsed once at the edge (`parse`), resolved against a document later
+/// (`resolve(in:text:)`), so a script line sees the positions left by the
+/// line before it.
+public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertible {
+    enum Kind: Hashable, Sendable {
+        case single(SelectionBound)
+        /// `A..B`, `A..` (upper nil), `..B` (lower nil), `A-B`.
+        case range(SelectionBound?, SelectionBound?)
+        case odd
+        case even
+        case all
+        case id(ItemID)
+        case text(String)
+    }
+
+    struct Token: Hashable, Sendable {
+        var kind: Kind
+        /// As the user wrote it (trimmed), for error messages.
+        var text: String
+    }
+
+    let tokens: [Token]
+
+    /// Every item of the document.
+    public static let all = PageSelection(tokens: [Token(kind: .all, text: "all")])
+
+    /// The given 1-based positions, one token each.
+    public init(positions: [Int]) {
+        tokens = positions.map { Token(kind: .single(.number($0)), text: "\($0)") }
+    }
+
+    /// The given items, one `@ID` token each.
+    public init(ids: [ItemID]) {
+        tokens = ids.map { Token(kind: .id($0), text: "@\($0)") }
+    }
+
+    init(tokens: [Token]) {
+        self.tokens = tokens
+    }
+
+    /// Reads a selection.
+    ///
+    /// Grammar: a comma-separated list of tokens, whitespace around each ignored:
+    ///
+    ///     selection := token ("," token)*
+    ///     token     := bound                    one position
+    ///                | bound ".." bound         inclusive range, first ≤ second
+    ///                | bound ".."               from bound to the last page
+    ///                | ".." bound               from the first page to bound
+    ///                | N "-" N                  two numbers: same as N..N
+    ///                | "odd" | "even" | "all"   by 1-based position
+    ///                | "@" ID                   an item by stable id (p12)
+    ///                | "text:" WORDS            items whose text contains WORDS
+    ///     bound     := N                        1-based position
+    ///                | "last" | "last-" K       the last, or the K-th before it
+    ///
+    /// Keywords are case-insensitive. `text:` takes everything up to the next
+    /// comma; matching ignores case and treats any run of whitespace as one
+    /// space. A selection is a set: its positions come back in document order
+    /// whatever order the tokens are in, and a position selected by two
+    /// tokens is an error. Errors found here have no page count yet; resolving
+    /// adds it (see `SelectionError.inDocument(pageCount:)`).
+    public static func parse(_ text: String) throws(SelectionError) -> PageSelection {
+        guard !text.allSatisfy(\.isWhitespace) else { throw .empty(pageCount: nil) }
+        var tokens: [Token] = []
+        for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = piece.trimmingWhitespace()
+            guard !trimmed.isEmpty else { throw .emptyToken(after: tokens.last?.text, pageCount: nil) }
+            tokens.append(Token(kind: try parseToken(trimmed), text: trimmed))
+        }
+        return PageSelection(tokens: tokens)
+    }
+
+    private static func parseToken(_ token: String) throws(SelectionError) -> Kind {
+        let lower = token.lowercased()
+        switch lower {
+        case "all": return .all
+        case "odd": return .odd
+        case "even": return .even
+        default: break
+        }
+        if lower.hasPrefix("text:") {
+            let words = token.dropFirst(5).trimmingWhitespace()
+            guard !words.isEmpty else { throw .malformed(token: token, pageCount: nil) }
+            return .text(words)
+        }
+        if token.hasPrefix("@") {
+            guard let id = ItemID(String(token.dropFirst())) else { throw .malformed(token: token, pageCount: nil) }
+            return .id(id)
+        }
+        if let bound = SelectionBound(parsing: token) {
+            return .single(bound)
+        }
+        if let dots = token.range(of: "..") {
+            let lowerText = token[..<dots.lowerBound]
+            let upperText = token[dots.upperBound...]
+            let lowerBound = SelectionBound(parsing: lowerText)
+            let upperBound = SelectionBound(parsing: upperText)
+            guard lowerText.isEmpty || lowerBound != nil, upperText.isEmpty || upperBound != nil,
+                lowerBound != nil || upperBound != nil
+            else { throw .malformed(token: token, pageCount: nil) }
+            try checkOrder(lowerBound, upperBound, token: token)
+            return .range(lowerBound, upperBound)
+        }
+        let halves = token.split(separator: "-", omittingEmptySubsequences: false)
+        if halves.count == 2, let a = parseCount(halves[0]), let b = parseCount(halves[1]) {
+            try checkOrder(.number(a), .number(b), token: token)
+            return .range(.number(a), .number(b))
+        }
+        throw .malformed(token: token, pageCount: nil)
+    }
+
+    /// Descending ranges that are descending in any document; the mixed
+    /// ones (`last..3`) can only be judged against a page count.
+    private static func checkOrder(_ a: SelectionBound?, _ b: SelectionBound?, token: String) throws(SelectionError) {
+        switch (a, b) {
+        case (.number(let x)?, .number(let y)?) where x > y,
+            (.fromEnd(let x)?, .fromEnd(let y)?) where x < y:
+            throw .descendingRange(token: token, pageCount: nil)
+        default:
+            return
+        }
+    }
+
+    public var description: String {
+        tokens.map(\.text).joined(separator: ",")
+    }
+
+    /// Whether `pageText` contains `words` the way `text:WORDS` and `find` match:
+    /// case-insensitive, any run of whitespace counting as one space.
+    public static func text(_ pageText: String, contains words: String) -> Bool {
+        let needle = normalizedForSearch(words)
+        return !needle.isEmpty && normalizedForSearch(pageText).contains(needle)
+    }
+
+    static func normalizedForSearch(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            self = try PageSelection.parse(text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,81 @@
+/// Why a selection or a position cannot be used. Every case names the
+/// offending token; the ones found while resolving against a document also
+/// carry its page count. Errors found while parsing, before any document is
+/// known, carry `nil` until `inDocument(pageCount:)` fills it in.
+public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing but whitespace.
+    case empty(pageCount: Int?)
+    /// `1,,2`, a leading or a trailing comma; `after` is the token before it.
+    case emptyToken(after: String?, pageCount: Int?)
+    case malformed(token: String, pageCount: Int?)
+    /// `5..3`: the first end is after the second.
+    case descendingRange(token: String, pageCount: Int?)
+    /// A position (or part of a range) below 1 or past the last page.
+    case outOfRange(token: String, pageCount: Int)
+    /// `position` (1-based) is selected by `token` and already by `firstToken`.
+    case duplicate(token: String, position: Int, firstToken: String, pageCount: Int)
+    /// `@ID` names no item of the document.
+    case unknownID(token: String, pageCount: Int)
+    /// A `text:` token where no page text is available.
+    case textWithoutLookup(token: String)
+    /// `odd`, `even`, `all` or `text:` that selects no page at all.
+    case selectsNothing(token: String, pageCount: Int)
+    /// `@ID` where a destination position is meant (`--to`, `--at`).
+    case idNotAPosition(token: String)
+    /// A destination position outside what this command allows.
+    case positionOutOfRange(token: String, validRange: ClosedRange<Int>)
+
+    /// The same error, naming the page count of the document it was meant for.
+    public func inDocument(pageCount: Int) -> SelectionError {
+        switch self {
+        case .empty(nil): .empty(pageCount: pageCount)
+        case .emptyToken(let after, nil): .emptyToken(after: after, pageCount: pageCount)
+        case .malformed(let token, nil): .malformed(token: token, pageCount: pageCount)
+        case .descendingRange(let token, nil): .descendingRange(token: token, pageCount: pageCount)
+        default: self
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .empty(let count):
+            return "empty selection: give positions such as 1,3..5,last" + pagesNote(count)
+        case .emptyToken(let after, let count):
+            let place = after.map { "after \"\($0)\"" } ?? "at the start"
+            return "empty token \(place) in the selection (a comma too many?)" + pagesNote(count)
+        case .malformed(let token, let count):
+            return "\"\(token)\" is not a selection token (expected N, A..B, A-B, A.., ..B, last, last-K, "
+                + "odd, even, all, @ID or text:WORDS)" + pagesNote(count)
+        case .descendingRange(let token, let count):
+            return "\"\(token)\" is a descending range (write the smaller end first)" + pagesNote(count)
+        case .outOfRange(let token, let count):
+            return "\"\(token)\" is out of range: the document has \(pagesPhrase(count))"
+        case .duplicate(let token, let position, let firstToken, let count):
+            return "\"\(token)\" selects position \(position) again (already selected by \"\(firstToken)\")"
+                + pagesNote(count)
+        case .unknownID(let token, let count):
+            return "\"\(token)\" is not an item of this document" + pagesNote(count)
+        case .textWithoutLookup(let token):
+            return "\"\(token)\" needs the pages' text, which is not available here"
+        case .selectsNothing(let token, let count):
+            return "\"\(token)\" selects no page" + pagesNote(count)
+        case .idNotAPosition(let token):
+            return "\"\(token)\" names an item, not a position: use --before or --after to place next to it"
+        case .positionOutOfRange(let token, let validRange):
+            let range =
+                validRange.lowerBound == validRange.upperBound
+                ? "the only valid position is \(validRange.lowerBound)"
+                : "valid positions are \(validRange.lowerBound)…\(validRange.upperBound)"
+            return "position \"\(token)\" is out of range: \(range)"
+        }
+    }
+
+    private func pagesNote(_ count: Int?) -> String {
+        count.map { " (the document has \(pagesPhrase($0)))" } ?? ""
+    }
+}
+
+/// "1 page", "7 pages".
+func pagesPhrase(_ count: Int) -> String {
+    count == 1 ? "1 page" : "\(count) pages"
+}

@@ -1,0 +1,67 @@
+extension PageSelection {
+    /// The 0-based indices this selection names in `document`, ascending.
+    ///
+    /// `text` gives an item's page text for `text:` tokens (nil when it has
+    /// none, e.g. a blank page). Each token must select at least one item,
+    /// and no item may be selected by two tokens.
+    public func resolve(
+        in document: Document, text: ((PageItem) -> String?)? = nil
+    ) throws(SelectionError) -> [Int] {
+        let count = document.items.count
+        // owner[i] is the index of the token that selected position i, or -1.
+        var owner = [Int](repeating: -1, count: count)
+        var idIndex: [ItemID: Int]?
+
+        for (tokenIndex, token) in tokens.enumerated() {
+            let indices: [Int]
+            switch token.kind {
+            case .single(let bound):
+                let position = bound.position(count: count)
+                guard (1...max(count, 1)).contains(position), count > 0 else {
+                    throw .outOfRange(token: token.text, pageCount: count)
+                }
+                indices = [position - 1]
+            case .range(let lower, let upper):
+                let first = lower?.position(count: count) ?? 1
+                let last = upper?.position(count: count) ?? count
+                guard count > 0, (1...count).contains(first), (1...count).contains(last) else {
+                    throw .outOfRange(token: token.text, pageCount: count)
+                }
+                guard first <= last else { throw .descendingRange(token: token.text, pageCount: count) }
+                indices = Array((first - 1)..<last)
+            case .odd:
+                indices = Array(stride(from: 0, to: count, by: 2))
+            case .even:
+                indices = Array(stride(from: 1, to: count, by: 2))
+            case .all:
+                indices = Array(0..<count)
+            case .id(let id):
+                if idIndex == nil {
+                    idIndex = Dictionary(
+                        document.items.enumerated().map { ($0.element.id, $0.offset) },
+                        uniquingKeysWith: { first, _ in first })
+                }
+                guard let index = idIndex?[id] else { throw .unknownID(token: token.text, pageCount: count) }
+                indices = [index]
+            case .text(let words):
+                guard let text else { throw .textWithoutLookup(token: token.text) }
+                let needle = PageSelection.normalizedForSearch(words)
+                indices = document.items.indices.filter { index in
+                    guard let pageText = text(document.items[index]) else { return false }
+                    return PageSelection.normalizedForSearch(pageText).contains(needle)
+                }
+            }
+            guard !indices.isEmpty else { throw .selectsNothing(token: token.text, pageCount: count) }
+            for index in indices {
+                guard owner[index] < 0 else {
+                    throw .duplicate(
+                        token: token.text, position: index + 1, firstToken: tokens[owner[index]].text,
+                        pageCount: count)
+                }
+                owner[index] = tokenIndex
+            }
+        }
+        guard !tokens.isEmpty else { throw .empty(pageCount: count) }
+        return owner.indices.filter { owner[$0] >= 0 }
+    }
+}

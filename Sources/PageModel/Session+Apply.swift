@@ -1,0 +1,109 @@
+/// The result of carrying out one edit on a working copy.
+struct EditOutcome {
+    var changes: [Change]
+    var summary: ChangeSummary
+}
+
+extension Session {
+    /// Applies one edit to document `doc` (nil: the current one) as one undo
+    /// step labelled `label` (the command line, shown by `history`). All or
+    /// nothing: on error the session is unchanged. A lone `useDocument` is
+    /// not an undo step.
+    @discardableResult
+    public mutating func apply(
+        _ edit: Edit, doc: String? = nil, label: String, context: EditContext = EditContext()
+    ) throws(EditError) -> ChangeSummary {
+        var working = self
+        let currentBefore = current
+        let outcome = try working.execute(edit, doc: doc, context: context)
+        if case .useDocument = edit {
+        } else {
+            working.history.record(
+                HistoryStep(
+                    label: label, changes: outcome.changes, currentBefore: currentBefore,
+                    currentAfter: working.current))
+        }
+        self = working
+        return outcome.summary
+    }
+
+    /// Applies edits in order, each seeing the result of the one before, as
+    /// ONE undo step (for `pdfedit run SCRIPT`). All or nothing: the first
+    /// failing edit is reported as `.batch(index:_:)` and nothing is applied.
+    /// An empty list changes nothing and records no step.
+    @discardableResult
+    public mutating func applyAll(
+        _ edits: [(edit: Edit, doc: String?)], label: String, context: EditContext = EditContext()
+    ) throws(EditError) -> [ChangeSummary] {
+        guard !edits.isEmpty else { return [] }
+        var working = self
+        let currentBefore = current
+        var changes: [Change] = []
+        var summaries: [ChangeSummary] = []
+        for (index, entry) in edits.enumerated() {
+            do {
+                let outcome = try working.execute(entry.edit, doc: entry.doc, context: context)
+                changes += outcome.changes
+                summaries.append(outcome.summary)
+            } catch {
+                throw .batch(index: index, error)
+            }
+        }
+        working.history.record(
+            HistoryStep(label: label, changes: changes, currentBefore: currentBefore, currentAfter: working.current))
+        self = working
+        return summaries
+    }
+
+    /// Carries out an edit on this (working) session without recording history.
+    mutating func execute(_ edit: Edit, doc: String?, context: EditContext) throws(EditError) -> EditOutcome {
+        let name = doc ?? current
+        switch edit {
+        case .move(let selection, let destination, let into):
+            return try executeMove(selection, to: destination, into: into, in: name, context: context)
+        case .copy(let selection, let destination, let into):
+            return try executeCopy(selection, to: destination, into: into, in: name, context: context)
+        case .duplicate(let selection):
+            return try executeDuplicate(selection, in: name, context: context)
+        case .remove(let selection):
+            return try executeRemove(selection, in: name, context: context)
+        case .rotate(let selection, let quarterTurns):
+            return try executeRotate(selection, quarterTurns: quarterTurns, in: name, context: context)
+        case .reverse(let selection):
+            return try executeReverse(selection, in: name, context: context)
+        case .interleave(let other, let reversed):
+            return try executeInterleave(other: other, reversed: reversed, into: name)
+        case .blank(let destination, let count, let size):
+            return try executeBlank(at: destination, count: count, size: size, in: name, context: context)
+        case .placeholder(let destination, let count, let size, let label):
+            return try executePlaceholder(
+                at: destination, count: count, size: size, label: label, in: name, context: context)
+        case .insertItems(let contents, let destination, let newSources):
+            return try executeInsert(contents, at: destination, newSources: newSources, in: name)
+        case .fill(let position, let contents, let newSources):
+            return try executeFill(position, contents: contents, newSources: newSources, in: name)
+        case .newDocument(let newName):
+            return try executeNewDocument(newName)
+        case .renameDocument(let from, let to):
+            return try executeRename(from: from, to: to)
+        case .closeDocument(let closed):
+            return try executeClose(closed)
+        case .useDocument(let used):
+            return try executeUse(used)
+        case .relink(let source, let path, let size, let sha256, let pageCount):
+            return try executeRelink(source, path: path, size: size, sha256: sha256, pageCount: pageCount)
+        }
+    }
+
+    /// Performs changes an edit has just built and checked.
+    mutating func commit(_ changes: [Change]) throws(EditError) {
+        for change in changes {
+            do {
+                try perform(change)
+            } catch {
+                // Edits check everything before building changes; reaching this is a bug.
+                throw .historyCorrupt("internal: \(error.reason)")
+            }
+        }
+    }
+}

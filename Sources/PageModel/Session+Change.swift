@@ -1,0 +1,118 @@
+/// A primitive change that does not fit the session. Edits build only
+/// changes that fit, so this means a bug or a hand-edited history.
+struct ChangeFailure: Error {
+    var reason: String
+}
+
+extension Session {
+    /// Applies one primitive change, checking everything it relies on, so a
+    /// damaged history fails with a message instead of trapping.
+    mutating func perform(_ change: Change) throws(ChangeFailure) {
+        switch change {
+        case .transfer(let from, let positions, let to, let at):
+            let fromIndex = try existingDocument(from)
+            guard let (taken, kept) = documents[fromIndex].items.partitioned(by: positions) else {
+                throw ChangeFailure(reason: "positions past the end of \"\(from)\"")
+            }
+            documents[fromIndex].items = kept
+            let toIndex = try existingDocument(to)
+            documents[toIndex].items = try merged(taken, into: documents[toIndex].items, at: at, document: to)
+
+        case .insert(let document, let at, let items):
+            for item in items {
+                if let source = item.content.source, self.source(source) == nil {
+                    throw ChangeFailure(reason: "item \(item.id) refers to missing source \(source)")
+                }
+            }
+            let index = try existingDocument(document)
+            documents[index].items = try merged(items, into: documents[index].items, at: at, document: document)
+
+        case .remove(let document, let at, let items):
+            let index = try existingDocument(document)
+            guard let (taken, kept) = documents[index].items.partitioned(by: at), taken == items else {
+                throw ChangeFailure(reason: "the items to remove from \"\(document)\" are not where they were")
+            }
+            documents[index].items = kept
+
+        case .rotate(let document, let at, let quarterTurns):
+            let index = try existingDocument(document)
+            try checkBounds(at, document: index)
+            for run in at.runs {
+                for i in run {
+                    documents[index].items[i].rotation = (documents[index].items[i].rotation + quarterTurns) & 3
+                }
+            }
+
+        case .reverse(let document, let at):
+            let index = try existingDocument(document)
+            try checkBounds(at, document: index)
+            let slots = at.indices
+            for k in 0..<(slots.count / 2) {
+                documents[index].items.swapAt(slots[k], slots[slots.count - 1 - k])
+            }
+
+        case .counters(let items, let sources):
+            guard nextItemNumber == items.before, nextSourceNumber == sources.before else {
+                throw ChangeFailure(reason: "id counters are not where the history left them")
+            }
+            nextItemNumber = items.after
+            nextSourceNumber = sources.after
+
+        case .addSources(let added):
+            for source in added where self.source(source.id) != nil {
+                throw ChangeFailure(reason: "source \(source.id) already exists")
+            }
+            sources.append(contentsOf: added)
+
+        case .removeSources(let removed):
+            guard sources.count >= removed.count, Array(sources.suffix(removed.count)) == removed else {
+                throw ChangeFailure(reason: "the sources to remove are not the last ones")
+            }
+            sources.removeLast(removed.count)
+
+        case .replaceSource(let old, let new):
+            guard let index = sources.firstIndex(of: old), old.id == new.id else {
+                throw ChangeFailure(reason: "source \(old.id) is not as the history recorded it")
+            }
+            sources[index] = new
+
+        case .addDocument(let document, let index):
+            guard documentIndex(document.name) == nil, index >= 0, index <= documents.count else {
+                throw ChangeFailure(reason: "cannot add document \"\(document.name)\" back")
+            }
+            documents.insert(document, at: index)
+
+        case .dropDocument(let document, let index):
+            guard index >= 0, index < documents.count, documents[index] == document, documents.count > 1 else {
+                throw ChangeFailure(reason: "document \"\(document.name)\" is not as the history recorded it")
+            }
+            documents.remove(at: index)
+
+        case .renameDocument(let from, let to):
+            let index = try existingDocument(from)
+            guard documentIndex(to) == nil else { throw ChangeFailure(reason: "document \"\(to)\" already exists") }
+            documents[index].name = to
+            if current == from { current = to }
+        }
+    }
+
+    private func existingDocument(_ name: String) throws(ChangeFailure) -> Int {
+        guard let index = documentIndex(name) else { throw ChangeFailure(reason: "no document \"\(name)\"") }
+        return index
+    }
+
+    private func checkBounds(_ runs: IndexRuns, document index: Int) throws(ChangeFailure) {
+        if let last = runs.last, last >= documents[index].items.count {
+            throw ChangeFailure(reason: "positions past the end of \"\(documents[index].name)\"")
+        }
+    }
+
+    private func merged(
+        _ block: [PageItem], into items: [PageItem], at runs: IndexRuns, document: String
+    ) throws(ChangeFailure) -> [PageItem] {
+        guard let result = items.merging(block, at: runs) else {
+            throw ChangeFailure(reason: "cannot place \(block.count) items at the recorded positions of \"\(document)\"")
+        }
+        return result
+    }
+}

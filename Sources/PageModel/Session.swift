@@ -1,0 +1,137 @@
+/// The whole editing state: sources, documents, which one is current, the id
+/// counters and the undo/redo history. A value: every edit works on a copy and
+/// replaces the session only when it fully succeeded.
+public struct Session: Equatable, Sendable {
+    /// The session file format this code writes and reads.
+    public static let formatVersion = 1
+
+    public internal(set) var version: Int
+    public internal(set) var sources: [Source]
+    public internal(set) var documents: [Document]
+    /// The name of the current document.
+    public internal(set) var current: String
+    /// The number of the next item id (`p<nextItemNumber>`); see `ItemID`.
+    public internal(set) var nextItemNumber: Int
+    /// The number of the next source id (`s<nextSourceNumber>`).
+    public internal(set) var nextSourceNumber: Int
+    public internal(set) var history: History
+
+    /// A session with one empty document.
+    public init(documentName: String = "main") {
+        version = Session.formatVersion
+        sources = []
+        documents = [Document(name: documentName)]
+        current = documentName
+        nextItemNumber = 1
+        nextSourceNumber = 1
+        history = History()
+    }
+
+    init(
+        sources: [Source], documents: [Document], current: String, nextItemNumber: Int, nextSourceNumber: Int,
+        history: History
+    ) {
+        version = Session.formatVersion
+        self.sources = sources
+        self.documents = documents
+        self.current = current
+        self.nextItemNumber = nextItemNumber
+        self.nextSourceNumber = nextSourceNumber
+        self.history = history
+    }
+
+    public func document(named name: String) -> Document? {
+        documents.first { $0.name == name }
+    }
+
+    public var currentDocument: Document? { document(named: current) }
+
+    public func source(_ id: SourceID) -> Source? {
+        sources.first { $0.id == id }
+    }
+
+    /// A document name not yet used: `base`, else `base-2`, `base-3`, …
+    public func uniqueDocumentName(_ base: String) -> String {
+        let names = Set(documents.map(\.name))
+        guard names.contains(base) else { return base }
+        var suffix = 2
+        while names.contains("\(base)-\(suffix)") { suffix += 1 }
+        return "\(base)-\(suffix)"
+    }
+
+    func documentIndex(_ name: String) -> Int? {
+        documents.firstIndex { $0.name == name }
+    }
+
+    func requireDocument(_ name: String) throws(EditError) -> Document {
+        guard let document = document(named: name) else {
+            throw .unknownDocument(name, known: documents.map(\.name))
+        }
+        return document
+    }
+}
+
+/// One file given to `open`: its document name (the file's stem) and its source.
+public struct OpenedFile: Equatable, Sendable {
+    public var documentName: String
+    /// Its id is provisional; the session assigns `s1`, `s2`, … in order.
+    public var source: Source
+
+    public init(documentName: String, source: Source) {
+        self.documentName = documentName
+        self.source = source
+    }
+}
+
+extension Session {
+    /// A new session holding one document per file (all its pages, or the
+    /// image), named after `documentName` made valid and unique, the first
+    /// one current, with an empty history.
+    public static func opening(_ files: [OpenedFile]) throws(EditError) -> Session {
+        guard !files.isEmpty else { throw .nothingToInsert }
+        var session = Session(documentName: validDocumentName(files[0].documentName))
+        for (index, file) in files.enumerated() {
+            let name: String
+            if index == 0 {
+                name = session.current
+            } else {
+                name = session.uniqueDocumentName(validDocumentName(file.documentName))
+                _ = try session.apply(.newDocument(name: name), label: "open")
+            }
+            let contents: [ItemContent] =
+                switch file.source.kind {
+                case .pdf: (1...max(file.source.pageCount, 1)).map { .page(source: file.source.id, page: $0) }
+                case .image: [.image(source: file.source.id)]
+                }
+            _ = try session.apply(
+                .insertItems(contents: contents, at: nil, newSources: [file.source]), doc: name, label: "open")
+        }
+        session.current = session.documents[0].name
+        session.history = History()
+        return session
+    }
+
+    /// `text` turned into an acceptable document name (used for file stems):
+    /// slashes and control characters become `_`, an empty name becomes "document".
+    public static func validDocumentName(_ text: String) -> String {
+        let cleaned = String(text.map { $0 == "/" || $0.isControlCharacter ? "_" : $0 }).trimmingWhitespace()
+        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "document" : cleaned
+    }
+
+    /// Nil when `name` can name a document, else why not. Names become file
+    /// names in `export --all`, hence the rules.
+    static func problem(withDocumentName name: String) -> String? {
+        if name.isEmpty { return "it is empty" }
+        if name.trimmingWhitespace() != name { return "it starts or ends with whitespace" }
+        if name.contains("/") { return "it contains \"/\"" }
+        if name.contains(where: \.isControlCharacter) { return "it contains a control character" }
+        if name == "." || name == ".." { return "it is reserved" }
+        return nil
+    }
+}
+
+extension Character {
+    var isControlCharacter: Bool {
+        unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}

@@ -1,0 +1,101 @@
+/// A broken invariant of a session: what a hand-edited or damaged session
+/// file can contain and an edit never produces.
+public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
+    case noDocuments
+    case duplicateDocumentName(String)
+    case invalidDocumentName(String, reason: String)
+    case unknownCurrentDocument(String)
+    case invalidCounter(name: String, value: Int)
+    case duplicateSourceID(SourceID)
+    /// A source id at or past `nextSourceNumber`: a later import would reuse it.
+    case sourceIDNotIssued(SourceID, nextSourceNumber: Int)
+    case invalidSource(SourceID, reason: String)
+    case duplicateItemID(ItemID)
+    /// An item id at or past `nextItemNumber`: a later item would reuse it.
+    case itemIDNotIssued(ItemID, nextItemNumber: Int)
+    case invalidRotation(ItemID, rotation: Int)
+    case unknownSource(item: ItemID, source: SourceID)
+    case invalidContent(item: ItemID, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noDocuments: "the session has no document"
+        case .duplicateDocumentName(let name): "two documents are named \"\(name)\""
+        case .invalidDocumentName(let name, let reason): "document name \"\(name)\" is invalid: \(reason)"
+        case .unknownCurrentDocument(let name): "the current document \"\(name)\" does not exist"
+        case .invalidCounter(let name, let value): "\(name) is \(value), it must be at least 1"
+        case .duplicateSourceID(let id): "source id \(id) is used twice"
+        case .sourceIDNotIssued(let id, let next): "source id \(id) is not below nextSourceNumber \(next)"
+        case .invalidSource(let id, let reason): "source \(id): \(reason)"
+        case .duplicateItemID(let id): "item id \(id) is used twice"
+        case .itemIDNotIssued(let id, let next): "item id \(id) is not below nextItemNumber \(next)"
+        case .invalidRotation(let id, let rotation): "item \(id) has rotation \(rotation), not 0…3"
+        case .unknownSource(let item, let source): "item \(item) refers to unknown source \(source)"
+        case .invalidContent(let item, let reason): "item \(item): \(reason)"
+        }
+    }
+}
+
+extension Session {
+    /// The first broken invariant, or nil. Checked when a session is read
+    /// and after undo/redo, which replay stored history.
+    func firstInconsistency() -> SessionInconsistency? {
+        guard !documents.isEmpty else { return .noDocuments }
+        if nextItemNumber < 1 { return .invalidCounter(name: "nextItemNumber", value: nextItemNumber) }
+        if nextSourceNumber < 1 { return .invalidCounter(name: "nextSourceNumber", value: nextSourceNumber) }
+
+        var names = Set<String>()
+        for document in documents {
+            if let problem = Session.problem(withDocumentName: document.name) {
+                return .invalidDocumentName(document.name, reason: problem)
+            }
+            guard names.insert(document.name).inserted else { return .duplicateDocumentName(document.name) }
+        }
+        guard names.contains(current) else { return .unknownCurrentDocument(current) }
+
+        var sourcesByID: [SourceID: Source] = [:]
+        for source in sources {
+            guard sourcesByID.updateValue(source, forKey: source.id) == nil else { return .duplicateSourceID(source.id) }
+            guard source.id.number < nextSourceNumber else {
+                return .sourceIDNotIssued(source.id, nextSourceNumber: nextSourceNumber)
+            }
+            if source.pageCount < 1 { return .invalidSource(source.id, reason: "it has no pages") }
+            if source.kind == .image && source.pageCount != 1 {
+                return .invalidSource(source.id, reason: "an image counts exactly 1 page")
+            }
+            if source.size < 0 { return .invalidSource(source.id, reason: "negative size") }
+        }
+
+        var ids = Set<ItemID>()
+        for document in documents {
+            for item in document.items {
+                guard ids.insert(item.id).inserted else { return .duplicateItemID(item.id) }
+                guard item.id.number < nextItemNumber else {
+                    return .itemIDNotIssued(item.id, nextItemNumber: nextItemNumber)
+                }
+                guard (0...3).contains(item.rotation) else { return .invalidRotation(item.id, rotation: item.rotation) }
+                if let problem = contentProblem(item, sources: sourcesByID) { return problem }
+            }
+        }
+        return nil
+    }
+
+    private func contentProblem(_ item: PageItem, sources: [SourceID: Source]) -> SessionInconsistency? {
+        switch item.content {
+        case .page(let id, let page):
+            guard let source = sources[id] else { return .unknownSource(item: item.id, source: id) }
+            if source.kind != .pdf { return .invalidContent(item: item.id, reason: "source \(id) is not a PDF") }
+            if page < 1 || page > source.pageCount {
+                return .invalidContent(item: item.id, reason: "source \(id) has no page \(page)")
+            }
+        case .image(let id):
+            guard let source = sources[id] else { return .unknownSource(item: item.id, source: id) }
+            if source.kind != .image { return .invalidContent(item: item.id, reason: "source \(id) is not an image") }
+        case .blank(let size), .placeholder(let size, _):
+            if !size.isValidPageSize {
+                return .invalidContent(item: item.id, reason: "page size \(size.width)×\(size.height) is invalid")
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,33 @@
+/// What kind of file a source is; it decides which item contents may refer to it.
+public enum SourceKind: String, Codable, Equatable, Sendable {
+    case pdf
+    case image
+}
+
+/// A file the user imported. It is read, never written; its fingerprint
+/// (size and SHA-256) lets the kit notice a source that changed or vanished.
+public struct Source: Codable, Equatable, Sendable {
+    public var id: SourceID
+    /// Stored exactly as the caller gives it (the kit makes it relative to the session folder).
+    public var path: String
+    public var size: Int64
+    public var sha256: String
+    /// Number of pages; 1 for an image.
+    public var pageCount: Int
+    public var kind: SourceKind
+
+    public init(id: SourceID, path: String, size: Int64, sha256: String, pageCount: Int, kind: SourceKind) {
+        self.id = id
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.pageCount = pageCount
+        self.kind = kind
+    }
+
+    /// Two imports are the same file when path and fingerprint agree; such a
+    /// file is imported once and shared.
+    func isSameFile(as other: Source) -> Bool {
+        path == other.path && size == other.size && sha256 == other.sha256 && kind == other.kind
+    }
+}

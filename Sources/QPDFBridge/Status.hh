@@ -1,0 +1,62 @@
+// Internal to QPDFBridge: turning exceptions and qpdf warnings into pe_status and
+// warning callbacks. Nothing here is visible to Swift.
+#ifndef PDFEDIT_QPDF_BRIDGE_STATUS_HH
+#define PDFEDIT_QPDF_BRIDGE_STATUS_HH
+
+#include "QPDFBridge.h"
+
+// We use no PointerHolder (qpdf 11 warns unless told which transition level applies).
+#ifndef POINTERHOLDER_TRANSITION
+#define POINTERHOLDER_TRANSITION 4
+#endif
+
+#include <qpdf/QPDF.hh>
+
+#include <stdexcept>
+#include <string>
+
+namespace pe {
+
+// Where the work is, kept up to date as an export proceeds, so that a failure can
+// say which source (index, -1 for the output or none) and which 1-based page.
+struct Where {
+    int source = -1;
+    int page = 0;
+};
+
+// A failure the bridge detects itself (the plan does not fit the sources) rather
+// than one qpdf reports. `page_count` is the source's page count when known.
+class PlanError : public std::runtime_error {
+  public:
+    explicit PlanError(std::string const& message, int page_count = 0) :
+        std::runtime_error(message), page_count(page_count)
+    {
+    }
+    int page_count;
+};
+
+// Fills `status` completely (message truncated to fit). Never throws.
+void set_status(pe_status *status, int code, Where where, char const *message) noexcept;
+
+// The pe_status code for a qpdf error code.
+int code_for(qpdf_error_code_e code) noexcept;
+
+// The text of a qpdf error or warning without the file name: Swift adds the name.
+// E.g. "(object 5 0, offset 123): invalid password".
+std::string describe(QPDFExc const &e);
+
+// Call from a catch block only: rethrows the exception being handled and records
+// it in `status` (QPDFExc by its code, QPDFSystemError as PE_E_SYSTEM with the
+// errno text, PlanError as PE_E_PLAN, anything else PE_E_INTERNAL). A QPDFExc
+// whose file name is one of `sources` is attributed to that source. Returns the
+// code stored. Never throws.
+int record_current_exception(
+    pe_status *status, Where where, pe_source const *sources, int source_count) noexcept;
+
+// Passes each warning qpdf collected for `pdf` since the last call to `warn`
+// (QPDF::getWarnings clears the list).
+void forward_warnings(QPDF &pdf, int source_index, pe_warning_fn warn, void *context);
+
+} // namespace pe
+
+#endif

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import PDFEditKit
+import PDFEngine
+import PageModel
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a document (or selected pages) as one PDF.",
+        discussion: """
+            Outputs are written to a temporary file beside the target and renamed into
+            place only when complete. An existing file is replaced only with --force (or
+            when it is this session's own previous export); a source is never replaced.
+            Outputs are unencrypted unless --encrypt is given, and deterministic: the
+            same session exported twice gives byte-identical files.
+
+            Examples:
+              pdfedit export out.pdf
+              pdfedit export chapter.pdf 10..60 --doc book
+              pdfedit export --all exports/
+              pdfedit export out.pdf 10..60 --from in.pdf
+            """)
+
+    @Argument(help: "The PDF to write (with --all: a directory).")
+    var output: String
+
+    @Argument(help: "Only these pages (a selection).")
+    var selection: String?
+
+    @Option(name: .long, help: "The document (default: the current one).")
+    var doc: String?
+
+    @Flag(name: .long, help: "Export every document into the directory OUTPUT, one file each.")
+    var all = false
+
+    @Option(name: .long, help: "Direct mode: export pages of this PDF instead of a session document.")
+    var from: String?
+
+    @Flag(name: .long, help: "Replace an existing output file.")
+    var force = false
+
+    @Option(name: .long, help: "Placeholders: refuse (default) or blank (each becomes a blank page of its size).")
+    var placeholders: String = "refuse"
+
+    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Encrypt the output (AES-256).", valueName: "USERPW OWNERPW"))
+    var encrypt: [String] = []
+
+    @Option(name: .long, help: "The session file (default: $PDFEDIT_SESSION or .pdfedit/session.json).")
+    var session: String?
+
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            guard let policy = PlaceholderPolicy(rawValue: placeholders) else {
+                throw PDFEditError.usage("--placeholders takes refuse or blank, not \"\(placeholders)\"")
+            }
+            var settings = ExportSettings(force: force, placeholders: policy)
+            if !encrypt.isEmpty {
+                guard encrypt.count == 2 else { throw PDFEditError.usage("--encrypt takes two passwords: USERPW OWNERPW") }
+                settings.encryption = ExportEncryption(userPassword: encrypt[0], ownerPassword: encrypt[1])
+            }
+            let book = try passwords.book()
+            let parsedSelection = try selection.map(parseSelection)
+            let results: [ExportResult]
+            if let from {
+                if all || doc != nil { throw PDFEditError.usage("--from exports one file: --all and --doc do not apply") }
+                let direct = DirectMode(input: from, output: output, inPlace: false, force: force, passwords: book)
+                results = [try direct.export(selection: parsedSelection)]
+            } else if all {
+                if selection != nil || doc != nil { throw PDFEditError.usage("--all exports whole documents: no selection or --doc") }
+                results = try Workspace(sessionPath: session, passwords: book).exportAll(to: output, settings: settings)
+            } else {
+                results = [
+                    try Workspace(sessionPath: session, passwords: book).export(
+                        to: output, selection: parsedSelection, doc: doc, settings: settings)
+                ]
+            }
+            for result in results {
+                for warning in result.warnings { Console.error("pdfedit: warning: \(warning)") }
+            }
+            if outputOptions.json {
+                Console.json(results)
+            } else if !outputOptions.quiet {
+                for result in results {
+                    Console.out("wrote \(result.output) (\(result.pageCount) page\(result.pageCount == 1 ? "" : "s") of \(result.document))")
+                }
+            }
+        }
+    }
+}

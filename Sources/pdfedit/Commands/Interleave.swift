@@ -1,0 +1,104 @@
+import ArgumentParser
+import PDFEditKit
+import PageModel
+
+struct Interleave: EditCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Merge another document's pages alternately into this one.",
+        discussion: """
+            The result is 1, O1, 2, O2, … (the longer one's rest at the end); OTHER is
+            left empty. --reverse takes OTHER from its end: duplex scans whose backs
+            came out of the scanner last page first.
+
+            Examples:
+              pdfedit interleave backs --reverse
+              pdfedit interleave backs.pdf --reverse fronts.pdf -o book.pdf
+            """)
+
+    @Argument(help: "The other document (in direct mode: a PDF file).")
+    var other: String
+
+    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    var directInput: String?
+
+    @Flag(name: .long, help: "Take OTHER's pages from its end.")
+    var reverse = false
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    var directDocuments: [String] { [other] }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        .interleave(other: building.otherDocuments.first ?? other, reversed: reverse)
+    }
+}
+
+struct Blank: EditCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Insert blank pages.",
+        discussion: """
+            SIZE is a4, a5, a3, a6, b5, letter, legal, tabloid, WxH in points (units mm,
+            cm, in accepted: 210x297mm), or like:P (the size of the item at P). Default:
+            the size of the page before it (the page after it when inserted first; A4
+            in an empty document).
+
+            Examples:
+              pdfedit blank --at 1
+              pdfedit blank --after 3 --count 2 --size a4
+              pdfedit blank --at last in.pdf -o out.pdf
+            """)
+
+    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    var directInput: String?
+
+    @OptionGroup var insertion: InsertionOptions
+
+    @Option(name: .long, help: "How many blank pages.")
+    var count = 1
+
+    @Option(name: .long, help: "Page size (see above).")
+    var size: String?
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        .blank(at: try insertion.destination(), count: count, size: try size.map(parseSize))
+    }
+}
+
+struct Insert: EditCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Insert the pages of PDF files.",
+        discussion: """
+            Each FILE becomes all of its pages, in argument order (default: at the end).
+            One unusable file cancels the whole insert; every bad file is named.
+
+            Examples:
+              pdfedit insert cover.pdf --at 1
+              pdfedit insert a.pdf b.pdf --after 3
+              pdfedit insert cover.pdf --at 1 in.pdf -o out.pdf
+            """)
+
+    @Argument(help: "The files to insert (in direct mode, followed by the PDF to edit).")
+    var files: [String]
+
+    @OptionGroup var insertion: InsertionOptions
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    var directInput: String? { isDirect ? files.last : nil }
+    var inserted: [String] { isDirect ? Array(files.dropLast()) : files }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        guard !inserted.isEmpty else { throw PDFEditError.usage("insert needs at least one FILE") }
+        let loaded = try building.importer.load(inserted)
+        return .insertItems(
+            contents: loaded.flatMap(\.contents), at: try insertion.destination(), newSources: loaded.map(\.source))
+    }
+}
