@@ -35,13 +35,15 @@ import Testing
         .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"),
         arguments: CorpusEntry.load())
     func corpusFile(_ entry: CorpusEntry) throws {
-        let (result, json) = try info(entry.path, "--no-text")
-        guard let pages = entry.pages else {
+        let (result, decoded) = try info(entry.path, "--no-text")
+        // A /Pages loop (pdfjs-Pages-tree-refs.pdf) is refused: qpdf cannot list its pages.
+        guard let pages = entry.pages, !entry.features.contains("page-tree-loop") else {
             #expect(result.status == 65, "\(entry.file): \(result.stderr)")
             #expect(result.stderrLines.count == 1)
             #expect(result.stderr.hasPrefix("pdfedit: "))
             #expect(result.stderr.contains(entry.file))
             #expect(result.stdout.isEmpty)
+            if entry.features.contains("page-tree-loop") { #expect(result.stderr.lowercased().contains("loop")) }
             return
         }
         if let password = entry.userPassword {
@@ -58,7 +60,7 @@ import Testing
         // Anything on stderr is one warning line of ours, never qpdf's own chatter.
         #expect(result.stderrLines.allSatisfy { $0.hasPrefix("pdfedit: warning: ") })
         #expect(result.stderrLines.count <= 1)
-        let json = try #require(json)
+        let json = try #require(decoded)
         #expect(json.pageCount == pages)
         #expect(json.pages.count == pages)
         #expect(try qpdfPageCount(entry.path) == pages)

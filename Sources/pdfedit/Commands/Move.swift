@@ -136,7 +136,8 @@ struct Rotate: EditCommand {
     @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
     var directInput: String?
 
-    @Option(name: .long, help: "Degrees clockwise: 90, 180, 270 or -90.")
+    // `.unconditional` so that `--by -90` is read as a value, not as an option.
+    @Option(name: .long, parsing: .unconditional, help: "Degrees clockwise: 90, 180, 270 or -90.")
     var by: Int
 
     @OptionGroup var options: EditOptions
