@@ -85,6 +85,20 @@ import Testing
         }
     }
 
+    @Test("a relative path works (poppler wants a URI) and text, labels and features are reported")
+    func relativePathTextAndLabels() throws {
+        let result = try pdfedit("info", "--json", "Fixtures/features.pdf", in: Paths.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONDecoder().decode(InfoJSON.self, from: Data(result.stdout.utf8))
+        #expect(json.pages.map { $0.label ?? "" } == ["i", "ii", "1", "2", "3", "4"])
+        #expect(json.pages[3].text?.contains("FEAT-P4") == true)
+        #expect(json.hasForm && json.hasOutlines && json.hasPageLabels && !json.tagged)
+        let table = try pdfedit("info", "Fixtures/rotated.pdf", in: Paths.root)
+        let rows = table.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(rows.count == 4)
+        #expect(rows[1].contains("420 x 595") && rows[1].contains("A5") && rows[1].contains(" 90 "))
+    }
+
     @Test func missingFileExits66() throws {
         let result = try pdfedit("info", "/nonexistent/dir/none.pdf")
         #expect(result.status == 66)

@@ -20,8 +20,9 @@ public final class PopplerPDF {
         }
         defer { g_free(uri) }
         guard let document = poppler_document_new_from_file(uri, password, &error) else {
+            let encrypted = error.map { $0.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) } ?? false
             let message = Self.take(error) ?? "poppler could not open the file"
-            if message.localizedCaseInsensitiveContains("password") {
+            if encrypted {
                 throw EngineError.password(file: path, given: password != nil)
             }
             throw EngineError.damaged(file: path, page: nil, detail: message)
