@@ -1,7 +1,8 @@
 /// How a history step's primitive changes are written: one flat object per
-/// change, `op` naming it. Index runs are 0-based inclusive `[first, last]`
-/// pairs and items use the run records of documents, so a move of 10,000
-/// pages is a handful of numbers.
+/// change, `op` naming it. Index sets are lists of 0-based inclusive
+/// `[first, last]` ranges, and `[first, last, step]` for three or more single
+/// indices evenly spaced (what `odd` or `interleave` give); items use the run
+/// records of documents. So a move of 10,000 pages is a handful of numbers.
 struct ChangeRecord: Codable, Equatable {
     var op: String
     var document: String?
@@ -72,19 +73,42 @@ struct ChangeRecord: Codable, Equatable {
     }
 
     private static func pairs(_ runs: IndexRuns) -> [[Int]] {
-        runs.runs.map { [$0.lowerBound, $0.upperBound] }
+        var groups: [[Int]] = []
+        let ranges = runs.runs
+        var start = 0
+        while start < ranges.count {
+            let first = ranges[start]
+            var end = start + 1
+            if first.count == 1, end < ranges.count, ranges[end].count == 1 {
+                let step = ranges[end].lowerBound - first.lowerBound
+                while end < ranges.count, ranges[end].count == 1,
+                    ranges[end].lowerBound - ranges[end - 1].lowerBound == step
+                {
+                    end += 1
+                }
+                if end - start >= 3 {
+                    groups.append([first.lowerBound, ranges[end - 1].lowerBound, step])
+                    start = end
+                    continue
+                }
+                end = start + 1
+            }
+            groups.append([first.lowerBound, first.upperBound])
+            start = end
+        }
+        return groups
     }
 
     /// The change this record stands for; every count and range is checked.
     func change(budget: inout Int) throws(SessionFormatError) -> Change {
         switch op {
         case "transfer":
-            let positions = try runs(positions, "positions")
-            let at = try runs(at, "at")
+            let positions = try runs(positions, "positions", budget: &budget)
+            let at = try runs(at, "at", budget: &budget)
             guard positions.count == at.count else { throw fault("\"positions\" and \"at\" differ in size") }
             return .transfer(from: try field(from, "from"), positions: positions, to: try field(to, "to"), at: at)
         case "insert", "remove":
-            let at = try runs(at, "at")
+            let at = try runs(at, "at", budget: &budget)
             var items: [PageItem] = []
             for record in try field(self.items, "items") {
                 items += try record.expanded(budget: &budget)
@@ -97,9 +121,10 @@ struct ChangeRecord: Codable, Equatable {
         case "rotate":
             let turns = try field(quarterTurns, "quarterTurns")
             guard (1...3).contains(turns) else { throw fault("\"quarterTurns\" must be 1, 2 or 3") }
-            return .rotate(document: try field(document, "document"), at: try runs(at, "at"), quarterTurns: turns)
+            return .rotate(
+                document: try field(document, "document"), at: try runs(at, "at", budget: &budget), quarterTurns: turns)
         case "reverse":
-            return .reverse(document: try field(document, "document"), at: try runs(at, "at"))
+            return .reverse(document: try field(document, "document"), at: try runs(at, "at", budget: &budget))
         case "counters":
             let items = try field(itemCounter, "itemCounter")
             let sources = try field(sourceCounter, "sourceCounter")
@@ -135,11 +160,28 @@ struct ChangeRecord: Codable, Equatable {
         return value
     }
 
-    private func runs(_ pairs: [[Int]]?, _ key: String) throws(SessionFormatError) -> IndexRuns {
+    /// Stepped groups expand to one range per index, so they draw on the
+    /// same budget as items: a damaged file cannot make us allocate without bound.
+    private func runs(_ pairs: [[Int]]?, _ key: String, budget: inout Int) throws(SessionFormatError) -> IndexRuns {
         var ranges: [ClosedRange<Int>] = []
-        for pair in try field(pairs, key) {
-            guard pair.count == 2, pair[0] <= pair[1] else { throw fault("\"\(key)\" must hold [first, last] pairs") }
-            ranges.append(pair[0]...pair[1])
+        for group in try field(pairs, key) {
+            guard group.count == 2 || group.count == 3, group[0] >= 0, group[0] <= group[1],
+                group[1] < ItemBudget.maximumItems
+            else { throw fault("\"\(key)\" must hold [first, last] or [first, last, step] groups") }
+            if group.count == 2 {
+                ranges.append(group[0]...group[1])
+                continue
+            }
+            let step = group[2]
+            guard step >= 2, (group[1] - group[0]) % step == 0 else {
+                throw fault("\"\(key)\" has a step that does not lead from first to last")
+            }
+            let count = (group[1] - group[0]) / step + 1
+            guard count <= budget else { throw .invalidField("more than \(ItemBudget.maximumItems) page items") }
+            budget -= count
+            for index in stride(from: group[0], through: group[1], by: step) {
+                ranges.append(index...index)
+            }
         }
         guard let runs = IndexRuns(validating: ranges, limit: ItemBudget.maximumItems) else {
             throw fault("\"\(key)\" is not an ascending list of separate ranges")

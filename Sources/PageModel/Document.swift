@@ -8,6 +8,7 @@ public struct Document: Codable, Equatable, Sendable {
         self.items = items
     }
 
+    /// The number of items (a placeholder counts as one).
     public var pageCount: Int { items.count }
 
     /// 0-based index of the item with this id, if it is in this document.

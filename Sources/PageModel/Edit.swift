@@ -59,7 +59,9 @@ public enum Edit: Codable, Equatable, Sendable {
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {
-        guard degrees != 0, degrees % 90 == 0, abs(degrees) <= 270 else { throw .invalidRotation(degrees: degrees) }
+        guard degrees != 0, degrees % 90 == 0, (-270...270).contains(degrees) else {
+            throw .invalidRotation(degrees: degrees)
+        }
         return degrees / 90
     }
 }

@@ -40,7 +40,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .size(let error):
             return error.description
         case .anchorInSelection(let anchor, let position):
-            return "anchor \"\(anchor)\" (position \(position)) is itself selected: anchor the block to an unselected item"
+            return
+                "anchor \"\(anchor)\" (position \(position)) is itself selected: anchor the block to an unselected item"
         case .unknownDocument(let name, let known):
             let list = known.map { "\"\($0)\"" }.joined(separator: ", ")
             return "no document named \"\(name)\" (documents: \(list))"
@@ -71,7 +72,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidContent(let reason):
             return reason
         case .relinkTooFewPages(let source, let needed, let pageCount):
-            return "cannot relink \(source): the session uses its page \(needed), the new file has \(pagesPhrase(pageCount))"
+            return "cannot relink \(source): the session uses its page \(needed), "
+                + "the new file has \(pagesPhrase(pageCount))"
         case .invalidStepCount(let count):
             return "the number of steps must be at least 1 (got \(count))"
         case .nothingToUndo(let requested, let available):

@@ -5,17 +5,21 @@
 ///     {"source": "s1", "pages": [1, 20000], "firstId": 1, "rotation": 0}
 ///
 /// so a 20,000-page document that was imported and lightly edited takes a
-/// few lines. Every other item is written alone, e.g.
+/// few lines. Pages and ids that advance together by more than one (what
+/// `remove odd` leaves) make a run of three or more, with a `"step"`
+/// (omitted when 1).
+/// Every other item is written alone, e.g.
 /// `{"id": "p7", "source": "s1", "page": 5, "rotation": 1}`,
 /// `{"id": "p8", "blank": {"width": 595, "height": 842}, "rotation": 0}`,
 /// `{"id": "p9", "image": "s2", "rotation": 0}`,
 /// `{"id": "p10", "placeholder": {"width": 595, "height": 842}, "label": "cover", "rotation": 0}`.
 enum ItemRecord: Codable, Equatable {
-    case run(source: SourceID, firstPage: Int, lastPage: Int, firstID: Int, rotation: Int)
+    /// Pages `firstPage`, `firstPage ± step`, … `lastPage`; ids from `firstID` the same way.
+    case run(source: SourceID, firstPage: Int, lastPage: Int, step: Int, firstID: Int, rotation: Int)
     case single(PageItem)
 
     private enum Keys: String, CodingKey {
-        case source, pages, firstId, rotation, id, page, blank, image, placeholder, label
+        case source, pages, step, firstId, rotation, id, page, blank, image, placeholder, label
     }
 
     /// The fewest records for `items`.
@@ -26,22 +30,28 @@ enum ItemRecord: Codable, Equatable {
             var end = start + 1
             if case .page(let source, let firstPage) = items[start].content, end < items.count,
                 case .page(source, let secondPage) = items[end].content,
-                abs(secondPage - firstPage) == 1,
+                secondPage != firstPage,
                 items[end].id.number - items[start].id.number == secondPage - firstPage,
                 items[end].rotation == items[start].rotation
             {
-                let step = secondPage - firstPage
+                let delta = secondPage - firstPage
                 while end < items.count, case .page(source, let page) = items[end].content,
-                    page == firstPage + step * (end - start),
-                    items[end].id.number == items[start].id.number + step * (end - start),
+                    page == firstPage + delta * (end - start),
+                    items[end].id.number == items[start].id.number + delta * (end - start),
                     items[end].rotation == items[start].rotation
                 {
                     end += 1
                 }
+                // Two pages far apart are clearer written alone than as a stepped run.
+                if abs(delta) > 1 && end - start < 3 {
+                    records.append(.single(items[start]))
+                    start += 1
+                    continue
+                }
                 records.append(
                     .run(
-                        source: source, firstPage: firstPage, lastPage: firstPage + step * (end - start - 1),
-                        firstID: items[start].id.number, rotation: items[start].rotation))
+                        source: source, firstPage: firstPage, lastPage: firstPage + delta * (end - start - 1),
+                        step: abs(delta), firstID: items[start].id.number, rotation: items[start].rotation))
             } else {
                 records.append(.single(items[start]))
             }
@@ -58,12 +68,15 @@ enum ItemRecord: Codable, Equatable {
             guard budget >= 1 else { throw .invalidField("more than \(ItemBudget.maximumItems) page items") }
             budget -= 1
             return [item]
-        case .run(let source, let firstPage, let lastPage, let firstID, let rotation):
+        case .run(let source, let firstPage, let lastPage, let stride, let firstID, let rotation):
             guard firstPage >= 1, lastPage >= 1, firstID >= 1 else {
                 throw .invalidField("a run of \(source) has a page or an id below 1")
             }
-            let step = lastPage >= firstPage ? 1 : -1
-            let count = abs(lastPage - firstPage) + 1
+            guard stride >= 1, abs(lastPage - firstPage) % stride == 0 else {
+                throw .invalidField("a run of \(source) has a step that does not lead from its first to its last page")
+            }
+            let step = lastPage >= firstPage ? stride : -stride
+            let count = abs(lastPage - firstPage) / stride + 1
             guard count <= budget else { throw .invalidField("more than \(ItemBudget.maximumItems) page items") }
             budget -= count
             let (lastID, overflow) = firstID.addingReportingOverflow(step * (count - 1))
@@ -87,7 +100,8 @@ enum ItemRecord: Codable, Equatable {
             }
             self = .run(
                 source: try container.decode(SourceID.self, forKey: .source), firstPage: pages[0],
-                lastPage: pages[1], firstID: try container.decode(Int.self, forKey: .firstId), rotation: rotation)
+                lastPage: pages[1], step: try container.decodeIfPresent(Int.self, forKey: .step) ?? 1,
+                firstID: try container.decode(Int.self, forKey: .firstId), rotation: rotation)
             return
         }
         let id = try container.decode(ItemID.self, forKey: .id)
@@ -115,9 +129,10 @@ enum ItemRecord: Codable, Equatable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         switch self {
-        case .run(let source, let firstPage, let lastPage, let firstID, let rotation):
+        case .run(let source, let firstPage, let lastPage, let step, let firstID, let rotation):
             try container.encode(source, forKey: .source)
             try container.encode([firstPage, lastPage], forKey: .pages)
+            if step != 1 { try container.encode(step, forKey: .step) }
             try container.encode(firstID, forKey: .firstId)
             try container.encode(rotation, forKey: .rotation)
         case .single(let item):

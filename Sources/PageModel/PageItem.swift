@@ -27,6 +27,7 @@ public enum ItemContent: Codable, Equatable, Hashable, Sendable {
         }
     }
 
+    /// Whether this is a slot still waiting for `fill`.
     public var isPlaceholder: Bool {
         if case .placeholder = self { true } else { false }
     }

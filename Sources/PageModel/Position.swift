@@ -12,6 +12,7 @@ public enum Position: Hashable, Sendable, Codable, CustomStringConvertible {
     /// An existing item, by its stable id.
     case item(ItemID)
 
+    /// `last`: the largest valid position.
     public static let last = Position.fromEnd(0)
 
     /// Reads `N`, `last`, `last-K` or `@ID` (keywords case-insensitive,

@@ -111,7 +111,8 @@ extension Session {
         _ block: [PageItem], into items: [PageItem], at runs: IndexRuns, document: String
     ) throws(ChangeFailure) -> [PageItem] {
         guard let result = items.merging(block, at: runs) else {
-            throw ChangeFailure(reason: "cannot place \(block.count) items at the recorded positions of \"\(document)\"")
+            throw ChangeFailure(
+                reason: "cannot place \(block.count) items at the recorded positions of \"\(document)\"")
         }
         return result
     }

@@ -5,6 +5,7 @@ public struct Session: Equatable, Sendable {
     /// The session file format this code writes and reads.
     public static let formatVersion = 1
 
+    /// The format version the session was read with; always `formatVersion` in memory.
     public internal(set) var version: Int
     public internal(set) var sources: [Source]
     public internal(set) var documents: [Document]
@@ -40,12 +41,15 @@ public struct Session: Equatable, Sendable {
         self.history = history
     }
 
+    /// The document with this exact name, if any.
     public func document(named name: String) -> Document? {
         documents.first { $0.name == name }
     }
 
+    /// The document edits go to when no `doc` is given.
     public var currentDocument: Document? { document(named: current) }
 
+    /// The source with this id, if the session has it.
     public func source(_ id: SourceID) -> Source? {
         sources.first { $0.id == id }
     }

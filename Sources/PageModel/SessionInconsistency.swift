@@ -55,7 +55,9 @@ extension Session {
 
         var sourcesByID: [SourceID: Source] = [:]
         for source in sources {
-            guard sourcesByID.updateValue(source, forKey: source.id) == nil else { return .duplicateSourceID(source.id) }
+            guard sourcesByID.updateValue(source, forKey: source.id) == nil else {
+                return .duplicateSourceID(source.id)
+            }
             guard source.id.number < nextSourceNumber else {
                 return .sourceIDNotIssued(source.id, nextSourceNumber: nextSourceNumber)
             }

@@ -1,3 +1,6 @@
+import PDFEngine
+
 enum PDFEditVersion {
-    static let string = "0.1.0"
+    static let number = "0.1.0"
+    static let string = "\(number) (\(LibraryVersions.summary))"
 }

@@ -205,7 +205,7 @@ import Testing
         #expect(rotations(s) == expected.map { ($0 * 2) % 4 })
     }
 
-    @Test(arguments: [0, 45, 360, -360, 100])
+    @Test(arguments: [0, 45, 360, -360, 100, Int.min, Int.max])
     func rotateRefusesOtherAngles(_ degrees: Int) {
         #expect(throws: EditError.invalidRotation(degrees: degrees)) { try Edit.quarterTurns(degrees: degrees) }
     }
@@ -277,15 +277,18 @@ import Testing
 
     @Test func refusesItselfAnEmptyOtherAndUnknownNames() throws {
         var s = try scans(fronts: 2, backs: 2)
-        #expect(editError {
-            try s.apply(.interleave(other: "fronts", reversed: false), label: "x")
-        } == .sameDocument("fronts"))
-        #expect(editError {
-            try s.apply(.interleave(other: "nope", reversed: false), label: "x")
-        } == .unknownDocument("nope", known: ["fronts", "backs"]))
+        #expect(
+            editError {
+                try s.apply(.interleave(other: "fronts", reversed: false), label: "x")
+            } == .sameDocument("fronts"))
+        #expect(
+            editError {
+                try s.apply(.interleave(other: "nope", reversed: false), label: "x")
+            } == .unknownDocument("nope", known: ["fronts", "backs"]))
         try s.apply(.interleave(other: "backs", reversed: false), label: "x")
-        #expect(editError {
-            try s.apply(.interleave(other: "backs", reversed: false), label: "x")
-        } == .emptyDocument("backs"))
+        #expect(
+            editError {
+                try s.apply(.interleave(other: "backs", reversed: false), label: "x")
+            } == .emptyDocument("backs"))
     }
 }

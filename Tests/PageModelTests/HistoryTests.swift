@@ -17,7 +17,7 @@ import Testing
             .blank(at: nil, count: 2, size: .fixed(.a4)),
         ]
         for (index, edit) in edits.enumerated() {
-            try s.apply(edit, doc: index == 6 ? "main" : nil, label: "edit \(index)")
+            try s.apply(edit, doc: "main", label: "edit \(index)")
             states.append(SessionState(s))
         }
         let final = s
@@ -54,10 +54,11 @@ import Testing
         try s.apply(.remove(selection("1")), label: "remove 1")
         try s.apply(.remove(selection("1")), label: "remove 1 again")
         _ = try s.undo()
-        #expect(s.historyEntries == [
-            HistoryEntry(index: 1, label: "remove 1", isUndone: false),
-            HistoryEntry(index: 2, label: "remove 1 again", isUndone: true),
-        ])
+        #expect(
+            s.historyEntries == [
+                HistoryEntry(index: 1, label: "remove 1", isUndone: false),
+                HistoryEntry(index: 2, label: "remove 1 again", isUndone: true),
+            ])
         try s.apply(.reverse(.all), label: "reverse")
         #expect(s.historyEntries.map(\.label) == ["remove 1", "reverse"])
         #expect(s.historyEntries.map(\.isUndone) == [false, false])
@@ -72,7 +73,9 @@ import Testing
         #expect(editError { _ = try s.undo(2) } == .nothingToUndo(requested: 2, available: 1))
         #expect(editError { _ = try s.redo(1) } == .nothingToRedo(requested: 1, available: 0))
         #expect(s == before)
-        #expect(EditError.nothingToUndo(requested: 2, available: 1).description == "cannot undo 2 steps: only 1 can be undone")
+        #expect(
+            EditError.nothingToUndo(requested: 2, available: 1).description
+                == "cannot undo 2 steps: only 1 can be undone")
     }
 
     @Test func idsAreDeterministicAcrossUndo() throws {
@@ -131,7 +134,8 @@ import Testing
         var s = try session(pages: 2)
         let initial = s
         let other = pdfSource("b.pdf", pages: 2, id: 50)
-        try s.apply(.insertItems(contents: [.page(source: other.id, page: 2)], at: nil, newSources: [other]), label: "insert")
+        try s.apply(
+            .insertItems(contents: [.page(source: other.id, page: 2)], at: nil, newSources: [other]), label: "insert")
         #expect(s.sources.count == 2)
         _ = try s.undo()
         #expect(SessionState(s) == SessionState(initial))

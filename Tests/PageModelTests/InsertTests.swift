@@ -21,7 +21,8 @@ import Testing
 
     @Test func defaultSizeIsThePageBefore() throws {
         var s = try session(pages: 3)
-        let summary = try s.apply(.blank(at: .position(.number(2)), count: 2, size: nil), label: "blank", context: context)
+        let summary = try s.apply(
+            .blank(at: .position(.number(2)), count: 2, size: nil), label: "blank", context: context)
         #expect(pageNumbers(s) == [1, 0, 0, 2, 3])
         #expect(blankSizes(s)[1] == .letter)
         #expect(blankSizes(s)[2] == .letter)
@@ -51,9 +52,13 @@ import Testing
 
     @Test func likeP() throws {
         var s = try session(pages: 3)
-        try s.apply(.blank(at: .position(.number(1)), count: 1, size: try PageSize.parse("like:last")), label: "blank", context: context)
+        try s.apply(
+            .blank(at: .position(.number(1)), count: 1, size: try PageSize.parse("like:last")), label: "blank",
+            context: context)
         #expect(blankSizes(s)[0] == .a4)
-        try s.apply(.blank(at: .after(.number(1)), count: 1, size: try PageSize.parse("like:2")), label: "blank", context: context)
+        try s.apply(
+            .blank(at: .after(.number(1)), count: 1, size: try PageSize.parse("like:2")), label: "blank",
+            context: context)
         #expect(pageNumbers(s) == [0, 0, 1, 2, 3])
         #expect(blankSizes(s)[1] == .letter)
     }
@@ -73,24 +78,27 @@ import Testing
         var s = try session(pages: 3)
         try s.apply(.blank(at: .position(.number(4)), count: 1, size: .fixed(.a5)), label: "blank")
         #expect(pageNumbers(s) == [1, 2, 3, 0])
-        let error = editError { try s.apply(.blank(at: .position(.number(6)), count: 1, size: .fixed(.a5)), label: "b") }
+        let error = editError {
+            try s.apply(.blank(at: .position(.number(6)), count: 1, size: .fixed(.a5)), label: "b")
+        }
         #expect(error == .selection(.positionOutOfRange(token: "6", validRange: 1...5)))
     }
 
     @Test func placeholderThenFill() throws {
         var s = try session(pages: 3)
         try s.apply(
-            .placeholder(at: .position(.number(2)), count: 1, size: .fixed(.letter), label: "cover"), label: "placeholder")
+            .placeholder(at: .position(.number(2)), count: 1, size: .fixed(.letter), label: "cover"),
+            label: "placeholder")
         #expect(s.documents[0].items[1].content == .placeholder(size: .letter, label: "cover"))
         #expect(s.documents[0].placeholderPositions == [2])
 
         let scan = pdfSource("scan.pdf", pages: 3, id: 77)
-        let summary = try s.apply(
-            .fill(.number(2), contents: (1...3).map { .page(source: SourceID(number: 77), page: $0) }, newSources: [scan]),
-            label: "fill 2 scan.pdf")
+        let contents: [ItemContent] = (1...3).map { .page(source: SourceID(number: 77), page: $0) }
+        let summary = try s.apply(.fill(.number(2), contents: contents, newSources: [scan]), label: "fill 2 scan.pdf")
         #expect(s.sources.map(\.id.description) == ["s1", "s2"])
         #expect(s.sources[1].path == "scan.pdf")
-        #expect(s.documents[0].items[1...3].map(\.content) == (1...3).map { .page(source: SourceID(number: 2), page: $0) })
+        #expect(
+            s.documents[0].items[1...3].map(\.content) == (1...3).map { .page(source: SourceID(number: 2), page: $0) })
         #expect(ids(s) == ["p1", "p5", "p6", "p7", "p2", "p3"])
         #expect(s.documents[0].placeholderPositions == [])
         #expect(summary.newSources == [SourceID(number: 2)])
@@ -117,13 +125,14 @@ import Testing
                 at: .position(.number(2)), newSources: [pdf, png]),
             label: "insert b.pdf c.png --at 2")
         #expect(s.sources.map(\.id.description) == ["s1", "s2", "s3"])
-        #expect(s.documents[0].items.map(\.content) == [
-            .page(source: SourceID(number: 1), page: 1),
-            .page(source: SourceID(number: 2), page: 2),
-            .image(source: SourceID(number: 3)),
-            .page(source: SourceID(number: 2), page: 1),
-            .page(source: SourceID(number: 1), page: 2),
-        ])
+        #expect(
+            s.documents[0].items.map(\.content) == [
+                .page(source: SourceID(number: 1), page: 1),
+                .page(source: SourceID(number: 2), page: 2),
+                .image(source: SourceID(number: 3)),
+                .page(source: SourceID(number: 2), page: 1),
+                .page(source: SourceID(number: 1), page: 2),
+            ])
         #expect(summary.newSources.map(\.description) == ["s2", "s3"])
         #expect(summary.positions == [2, 3, 4])
         #expect(s.nextSourceNumber == 4)
@@ -132,7 +141,8 @@ import Testing
     @Test func theSameFileIsImportedOnce() throws {
         var s = try session(pages: 2)
         let again = pdfSource("a.pdf", pages: 2, id: 5)
-        try s.apply(.insertItems(contents: [.page(source: again.id, page: 1)], at: nil, newSources: [again]), label: "i")
+        try s.apply(
+            .insertItems(contents: [.page(source: again.id, page: 1)], at: nil, newSources: [again]), label: "i")
         #expect(s.sources.count == 1)
         #expect(s.documents[0].items.last?.content == .page(source: SourceID(number: 1), page: 1))
     }
@@ -140,13 +150,20 @@ import Testing
     @Test func contentIsChecked() throws {
         var s = try session(pages: 2)
         let before = s
-        #expect(editError {
-            try s.apply(.insertItems(contents: [.page(source: SourceID(number: 1), page: 3)], at: nil, newSources: []), label: "i")
-        } == .sourcePageOutOfRange(source: SourceID(number: 1), page: 3, pageCount: 2))
-        #expect(editError {
-            try s.apply(.insertItems(contents: [.image(source: SourceID(number: 9))], at: nil, newSources: []), label: "i")
-        } == .unknownSource(SourceID(number: 9)))
-        #expect(editError { try s.apply(.insertItems(contents: [], at: nil, newSources: []), label: "i") } == .nothingToInsert)
+        #expect(
+            editError {
+                try s.apply(
+                    .insertItems(contents: [.page(source: SourceID(number: 1), page: 3)], at: nil, newSources: []),
+                    label: "i")
+            } == .sourcePageOutOfRange(source: SourceID(number: 1), page: 3, pageCount: 2))
+        #expect(
+            editError {
+                try s.apply(
+                    .insertItems(contents: [.image(source: SourceID(number: 9))], at: nil, newSources: []), label: "i")
+            } == .unknownSource(SourceID(number: 9)))
+        #expect(
+            editError { try s.apply(.insertItems(contents: [], at: nil, newSources: []), label: "i") }
+                == .nothingToInsert)
         #expect(s == before)
     }
 
@@ -180,11 +197,15 @@ import Testing
     @Test func namesAreChecked() throws {
         var s = try session(pages: 1)
         #expect(editError { try s.apply(.newDocument(name: "main"), label: "n") } == .documentExists("main"))
-        #expect(editError { try s.apply(.newDocument(name: ""), label: "n") } == .invalidDocumentName("", reason: "it is empty"))
-        #expect(editError { try s.apply(.newDocument(name: "a/b"), label: "n") }
-            == .invalidDocumentName("a/b", reason: "it contains \"/\""))
-        #expect(editError { try s.apply(.renameDocument(from: "x", to: "y"), label: "r") }
-            == .unknownDocument("x", known: ["main"]))
+        #expect(
+            editError { try s.apply(.newDocument(name: ""), label: "n") }
+                == .invalidDocumentName("", reason: "it is empty"))
+        #expect(
+            editError { try s.apply(.newDocument(name: "a/b"), label: "n") }
+                == .invalidDocumentName("a/b", reason: "it contains \"/\""))
+        #expect(
+            editError { try s.apply(.renameDocument(from: "x", to: "y"), label: "r") }
+                == .unknownDocument("x", known: ["main"]))
     }
 
     @Test func renameKeepsTheCurrentDocumentCurrent() throws {
@@ -216,16 +237,22 @@ import Testing
         try s.apply(.useDocument(name: "main"), label: "use main")
         #expect(s.current == "main")
         #expect(s.historyEntries.map(\.label) == ["new b"])
-        #expect(editError { try s.apply(.useDocument(name: "zzz"), label: "use") } == .unknownDocument("zzz", known: ["main", "b"]))
+        #expect(
+            editError { try s.apply(.useDocument(name: "zzz"), label: "use") }
+                == .unknownDocument("zzz", known: ["main", "b"]))
     }
 
     @Test func relink() throws {
         var s = try session(pages: 3)
         try s.apply(.remove(selection("3")), label: "remove 3")
-        #expect(editError {
-            try s.apply(.relink(source: SourceID(number: 1), path: "new.pdf", size: 1, sha256: "x", pageCount: 1), label: "relink")
-        } == .relinkTooFewPages(source: SourceID(number: 1), needed: 2, pageCount: 1))
-        try s.apply(.relink(source: SourceID(number: 1), path: "new.pdf", size: 7, sha256: "x", pageCount: 2), label: "relink")
+        #expect(
+            editError {
+                try s.apply(
+                    .relink(source: SourceID(number: 1), path: "new.pdf", size: 1, sha256: "x", pageCount: 1),
+                    label: "relink")
+            } == .relinkTooFewPages(source: SourceID(number: 1), needed: 2, pageCount: 1))
+        try s.apply(
+            .relink(source: SourceID(number: 1), path: "new.pdf", size: 7, sha256: "x", pageCount: 2), label: "relink")
         #expect(s.sources[0].path == "new.pdf")
         #expect(s.sources[0].sha256 == "x")
         _ = try s.undo()

@@ -40,7 +40,7 @@ import Testing
     ])
     func refuses(_ text: String, _ expected: SizeError) {
         #expect(throws: expected) { try PageSize.parse(text) }
-        #expect(expected.description.contains(text))
+        #expect(text.isEmpty || expected.description.contains(text))
     }
 
     @Test(arguments: [

@@ -22,12 +22,14 @@ import Testing
             let b = run.upperBound + 1
             let variant = (style >> (offset % 8)) & 3
             if a == b {
-                return variant == 1 ? "@p\(document[run.lowerBound].id)" : (b == document.count && variant == 2 ? "last" : "\(a)")
+                return variant == 1
+                    ? "@p\(document[run.lowerBound].id)" : (b == document.count && variant == 2 ? "last" : "\(a)")
             }
             switch variant {
             case 0: return "\(a)..\(b)"
             case 1: return "\(a)-\(b)"
-            case 2: return b == document.count ? "\(a).." : " \(a) .. \(b) ".replacingOccurrences(of: " .. ", with: "..")
+            case 2:
+                return b == document.count ? "\(a).." : " \(a) .. \(b) ".replacingOccurrences(of: " .. ", with: "..")
             default: return a == 1 ? "..\(b)" : "\(a)..\(b)"
             }
         }
@@ -78,6 +80,7 @@ import Testing
             let sel = try PageSelection.parse(text)
             let valid = count > 0 && !duplicated
 
+            let op = v[0] % 11
             let into = v[3] % 3 == 0 ? otherName : nil
             let target = reference.documents[into ?? name] ?? []
             let placeKind = v[4] % 3
@@ -86,7 +89,9 @@ import Testing
             let destination: Destination
             switch placeKind {
             case 0:
-                let remaining = into == nil ? target.count - (valid ? selected.count : 0) : target.count
+                // A move within one document takes the block out first; a copy takes nothing out.
+                let takenOut = into == nil && op < 2 && valid ? selected.count : 0
+                let remaining = target.count - takenOut
                 if v[4] % 7 == 0 {
                     place = .to(remaining + 1)
                     destination = .position(.last)
@@ -102,7 +107,6 @@ import Testing
                 destination = .after(.number(placeNumber))
             }
 
-            let op = v[0] % 11
             let edit: Edit?
             let expected: Reference?
             switch op {

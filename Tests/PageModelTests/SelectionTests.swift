@@ -39,7 +39,9 @@ import Testing
     func doc(_ pages: Int) -> Document {
         Document(
             name: "d",
-            items: (0..<pages).map { PageItem(id: ItemID(number: $0 + 1), content: .page(source: SourceID(number: 1), page: $0 + 1)) })
+            items: (0..<pages).map {
+                PageItem(id: ItemID(number: $0 + 1), content: .page(source: SourceID(number: 1), page: $0 + 1))
+            })
     }
 
     @Test(arguments: [
@@ -99,7 +101,9 @@ import Testing
 
     @Test func parseErrorsHaveNoPageCountUntilResolvedAgainstADocument() {
         #expect(throws: SelectionError.malformed(token: "x", pageCount: nil)) { try PageSelection.parse("1,x") }
-        #expect(throws: SelectionError.descendingRange(token: "5..3", pageCount: nil)) { try PageSelection.parse("5..3") }
+        #expect(throws: SelectionError.descendingRange(token: "5..3", pageCount: nil)) {
+            try PageSelection.parse("5..3")
+        }
     }
 
     @Test func textNeedsALookup() {
@@ -124,12 +128,15 @@ import Testing
     @Test func editsReportSelectionErrorsWithThePageCount() throws {
         var s = try session(pages: 5)
         let before = s
-        #expect(editError { try s.apply(.remove(try selection("9")), label: "remove 9") }
-            == .selection(.outOfRange(token: "9", pageCount: 5)))
-        #expect(editError { try s.apply(.rotate(try selection("last..2"), quarterTurns: 1), label: "rotate") }
-            == .selection(.descendingRange(token: "last..2", pageCount: 5)))
-        #expect(editError { try s.apply(.reverse(try selection("2,1..3")), label: "reverse") }
-            == .selection(.duplicate(token: "1..3", position: 2, firstToken: "2", pageCount: 5)))
+        #expect(
+            editError { try s.apply(.remove(try selection("9")), label: "remove 9") }
+                == .selection(.outOfRange(token: "9", pageCount: 5)))
+        #expect(
+            editError { try s.apply(.rotate(try selection("last..2"), quarterTurns: 1), label: "rotate") }
+                == .selection(.descendingRange(token: "last..2", pageCount: 5)))
+        #expect(
+            editError { try s.apply(.reverse(try selection("2,1..3")), label: "reverse") }
+                == .selection(.duplicate(token: "1..3", position: 2, firstToken: "2", pageCount: 5)))
         #expect(s == before)
     }
 

@@ -12,9 +12,13 @@ import Testing
         let png = imageSource("logo.png", id: 40)
         try s.apply(.move(selection("2,5..6"), to: .position(.number(1))), label: "move 2,5..6 --to 1")
         try s.apply(.rotate(selection("even"), quarterTurns: 3), label: "rotate even --by -90")
-        try s.apply(.insertItems(contents: [.image(source: png.id)], at: .position(.number(2)), newSources: [png]), label: "insert logo.png --at 2")
+        try s.apply(
+            .insertItems(contents: [.image(source: png.id)], at: .position(.number(2)), newSources: [png]),
+            label: "insert logo.png --at 2")
         try s.apply(.blank(at: nil, count: 2, size: .fixed(.letter)), label: "blank --count 2")
-        try s.apply(.placeholder(at: .position(.number(1)), count: 1, size: .fixed(.a5), label: "cover \"ü\""), label: "placeholder")
+        try s.apply(
+            .placeholder(at: .position(.number(1)), count: 1, size: .fixed(.a5), label: "cover \"ü\""),
+            label: "placeholder")
         try s.apply(.interleave(other: "backs", reversed: true), label: "interleave backs --reverse")
         try s.apply(.newDocument(name: "extra"), label: "new extra")
         try s.apply(.copy(selection("1..3"), to: .position(.number(1)), into: "extra"), doc: "main", label: "copy")
@@ -23,7 +27,9 @@ import Testing
         try s.apply(.reverse(selection("1..4")), doc: "main", label: "reverse 1..4")
         try s.apply(.duplicate(selection("last")), doc: "main", label: "duplicate last")
         try s.apply(.remove(selection("2,4")), doc: "main", label: "remove 2,4")
-        try s.apply(.relink(source: SourceID(number: 1), path: "moved/a.pdf", size: 5, sha256: "new", pageCount: 9), label: "relink")
+        try s.apply(
+            .relink(source: SourceID(number: 1), path: "moved/a.pdf", size: 5, sha256: "new", pageCount: 9),
+            label: "relink")
         _ = try s.undo(3)
         return s
     }
@@ -85,6 +91,18 @@ import Testing
         #expect(records[1]["pages"] as? [Int] == [1, 3])
         #expect(records[2]["rotation"] as? Int == 1)
         #expect(records[5]["blank"] != nil)
+    }
+
+    @Test func pagesSteppingTogetherMakeASteppedRun() throws {
+        var s = try session(pages: 20_000)
+        try s.apply(.remove(selection("odd")), label: "remove odd")
+        let records = try itemRecords(try json(s))
+        #expect(records.count == 1)
+        #expect(records[0]["pages"] as? [Int] == [2, 20_000])
+        #expect(records[0]["step"] as? Int == 2)
+        #expect(records[0]["firstId"] as? Int == 2)
+        #expect(try s.encoded().count < 10_000)
+        #expect(try Session.decode(s.encoded()) == s)
     }
 
     @Test func fileIsPrettyAndSorted() throws {
@@ -158,16 +176,22 @@ import Testing
                 object["documents"] = documents
             }
         }
-        #expect(decodeError(try replacingFirstItem(["id": "p3", "source": "s1", "page": 3, "rotation": 4]))
-            == .inconsistent(.invalidRotation(ItemID(number: 3), rotation: 4)))
-        #expect(decodeError(try replacingFirstItem(["id": "p3", "source": "s9", "page": 3, "rotation": 0]))
-            == .inconsistent(.unknownSource(item: ItemID(number: 3), source: SourceID(number: 9))))
-        #expect(decodeError(try replacingFirstItem(["id": "p3", "source": "s1", "page": 4, "rotation": 0]))
-            == .inconsistent(.invalidContent(item: ItemID(number: 3), reason: "source s1 has no page 4")))
-        #expect(decodeError(try replacingFirstItem(["id": "p9", "source": "s1", "page": 3, "rotation": 0]))
-            == .inconsistent(.itemIDNotIssued(ItemID(number: 9), nextItemNumber: 4)))
-        #expect(decodeError(try replacingFirstItem(["id": "p3", "rotation": 0]))
-            == .malformedJSON("documents[0].items[0].id: item p3 has none of \"page\", \"blank\", \"image\", \"placeholder\""))
+        #expect(
+            decodeError(try replacingFirstItem(["id": "p3", "source": "s1", "page": 3, "rotation": 4]))
+                == .inconsistent(.invalidRotation(ItemID(number: 3), rotation: 4)))
+        #expect(
+            decodeError(try replacingFirstItem(["id": "p3", "source": "s9", "page": 3, "rotation": 0]))
+                == .inconsistent(.unknownSource(item: ItemID(number: 3), source: SourceID(number: 9))))
+        #expect(
+            decodeError(try replacingFirstItem(["id": "p3", "source": "s1", "page": 4, "rotation": 0]))
+                == .inconsistent(.invalidContent(item: ItemID(number: 3), reason: "source s1 has no page 4")))
+        #expect(
+            decodeError(try replacingFirstItem(["id": "p9", "source": "s1", "page": 3, "rotation": 0]))
+                == .inconsistent(.itemIDNotIssued(ItemID(number: 9), nextItemNumber: 4)))
+        #expect(
+            decodeError(try replacingFirstItem(["id": "p3", "rotation": 0]))
+                == .malformedJSON(
+                    "documents[0].items[0].id: item p3 has none of \"page\", \"blank\", \"image\", \"placeholder\""))
         #expect(decodeError(try edited { $0["current"] = "gone" }) == .inconsistent(.unknownCurrentDocument("gone")))
     }
 
@@ -179,14 +203,44 @@ import Testing
                 object["documents"] = documents
             }
         }
-        guard case .invalidField? = decodeError(try withRun(["source": "s1", "pages": [1, Int.max], "firstId": 1, "rotation": 0]))
-        else { Issue.record("a huge run must be refused"); return }
-        guard case .invalidField? = decodeError(try withRun(["source": "s1", "pages": [-5, 2], "firstId": 1, "rotation": 0]))
-        else { Issue.record("a run below page 1 must be refused"); return }
-        guard case .invalidField? = decodeError(try withRun(["source": "s1", "pages": [3, 1], "firstId": 2, "rotation": 0]))
-        else { Issue.record("a run with ids below 1 must be refused"); return }
-        #expect(decodeError(try withRun(["source": "s1", "pages": [1], "firstId": 1, "rotation": 0]))
-            == .malformedJSON("documents[0].items[0].pages: \"pages\" must be [first, last]"))
+        guard
+            case .invalidField? = decodeError(
+                try withRun(["source": "s1", "pages": [1, Int.max], "firstId": 1, "rotation": 0]))
+        else {
+            Issue.record("a huge run must be refused")
+            return
+        }
+        guard
+            case .invalidField? = decodeError(
+                try withRun(["source": "s1", "pages": [-5, 2], "firstId": 1, "rotation": 0]))
+        else {
+            Issue.record("a run below page 1 must be refused")
+            return
+        }
+        guard
+            case .invalidField? = decodeError(
+                try withRun(["source": "s1", "pages": [3, 1], "firstId": 2, "rotation": 0]))
+        else {
+            Issue.record("a run with ids below 1 must be refused")
+            return
+        }
+        guard
+            case .invalidField? = decodeError(
+                try withRun(["source": "s1", "pages": [1, 4], "step": 2, "firstId": 1, "rotation": 0]))
+        else {
+            Issue.record("a step that misses the last page must be refused")
+            return
+        }
+        guard
+            case .invalidField? = decodeError(
+                try withRun(["source": "s1", "pages": [1, 3], "step": 0, "firstId": 1, "rotation": 0]))
+        else {
+            Issue.record("a zero step must be refused")
+            return
+        }
+        #expect(
+            decodeError(try withRun(["source": "s1", "pages": [1], "firstId": 1, "rotation": 0]))
+                == .malformedJSON("documents[0].items[0].pages: \"pages\" must be [first, last]"))
     }
 
     @Test func brokenHistoryIsRefusedOrReportedNeverTrapped() throws {
@@ -195,7 +249,10 @@ import Testing
             history["undone"] = 5
             object["history"] = history
         }
-        guard case .invalidField? = decodeError(undoneTooMany) else { Issue.record("undone > steps"); return }
+        guard case .invalidField? = decodeError(undoneTooMany) else {
+            Issue.record("undone > steps")
+            return
+        }
 
         let unknownOp = try edited { object in
             var history = object["history"] as! [String: Any]
@@ -210,13 +267,18 @@ import Testing
         let mismatched = try edited { object in
             var history = object["history"] as! [String: Any]
             var steps = history["steps"] as! [[String: Any]]
-            steps[0]["changes"] = [["op": "transfer", "from": "main", "to": "main", "positions": [[7, 7]], "at": [[0, 0]]]]
+            steps[0]["changes"] = [
+                ["op": "transfer", "from": "main", "to": "main", "positions": [[7, 7]], "at": [[0, 0]]]
+            ]
             history["steps"] = steps
             object["history"] = history
         }
         var s = try Session.decode(mismatched)
         let before = s
-        guard case .historyCorrupt? = editError({ _ = try s.undo() }) else { Issue.record("expected historyCorrupt"); return }
+        guard case .historyCorrupt? = editError({ _ = try s.undo() }) else {
+            Issue.record("expected historyCorrupt")
+            return
+        }
         #expect(s == before)
     }
 
@@ -225,7 +287,10 @@ import Testing
         for step in 0..<100 {
             let a = (step * 7_919) % 19_000 + 1
             switch step % 4 {
-            case 0: try s.apply(.move(selection("\(a)..\(a + 50)"), to: .position(.number((step * 104_729) % 19_000 + 1))), label: "move")
+            case 0:
+                try s.apply(
+                    .move(selection("\(a)..\(a + 50)"), to: .position(.number((step * 104_729) % 19_000 + 1))),
+                    label: "move")
             case 1: try s.apply(.rotate(selection("\(a)..\(a + 500)"), quarterTurns: 1), label: "rotate")
             case 2: try s.apply(.move(selection("\(a),\(a + 3),\(a + 9)"), to: .position(.last)), label: "move")
             default: try s.apply(.rotate(selection("\(a)"), quarterTurns: 2), label: "rotate")
@@ -234,6 +299,26 @@ import Testing
         let data = try s.encoded()
         #expect(data.count < 5_000_000, "session file is \(data.count) bytes")
         #expect(try Session.decode(data) == s)
+    }
+
+    @Test func editsAndSummariesAreCodable() throws {
+        let edits: [Edit] = [
+            .move(try selection("1,3..last,@p4"), to: .after(.fromEnd(2)), into: "b"),
+            .copy(try selection("text:Dear Sir"), to: .position(.last)),
+            .rotate(try selection("odd"), quarterTurns: -1),
+            .blank(at: .before(.item(ItemID(number: 3))), count: 2, size: try PageSize.parse("like:2")),
+            .placeholder(at: nil, count: 1, size: .fixed(.a4), label: nil),
+            .insertItems(
+                contents: [.page(source: SourceID(number: 9), page: 2)], at: nil, newSources: [pdfSource(pages: 3)]),
+            .fill(.number(2), contents: [.image(source: SourceID(number: 1))], newSources: []),
+            .relink(source: SourceID(number: 1), path: "x.pdf", size: 3, sha256: "abc", pageCount: 4),
+        ]
+        let data = try JSONEncoder().encode(edits)
+        #expect(try JSONDecoder().decode([Edit].self, from: data) == edits)
+
+        var s = try session(pages: 3)
+        let summary = try s.apply(.duplicate(.all), label: "duplicate")
+        #expect(try JSONDecoder().decode(ChangeSummary.self, from: JSONEncoder().encode(summary)) == summary)
     }
 
     @Test func encodeAndDecodeOfAOneRunDocumentAreFast() throws {

@@ -1,0 +1,13 @@
+import CPoppler
+import QPDFBridge
+
+/// The versions of the libraries the engine runs on, for `pdfedit --version`.
+public enum LibraryVersions {
+    /// e.g. "libqpdf 11.3.0, poppler 22.12.0, cairo 1.16.0"
+    public static var summary: String {
+        let qpdf = String(cString: pe_qpdf_version())
+        let poppler = String(cString: poppler_get_version())
+        let cairo = String(cString: cairo_version_string())
+        return "libqpdf \(qpdf), poppler \(poppler), cairo \(cairo)"
+    }
+}
