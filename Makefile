@@ -7,7 +7,7 @@ APT_PACKAGES := libqpdf-dev libpoppler-glib-dev pkg-config qpdf poppler-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 
-.PHONY: setup build debug test test-long demo install uninstall fixtures clean bench
+.PHONY: setup build debug test test-long demo install uninstall fixtures clean bench man
 
 # Installs the system libraries and the independent checking tools when missing.
 setup:
@@ -50,6 +50,14 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pdfedit \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pdfedit \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pdfedit.fish
+
+# Benchmarks against qpdf (and other tools), written to BENCHMARKS.md.
+bench: build
+	python3 scripts/bench.py $(CURDIR)/$(BIN) --out BENCHMARKS.md
+
+# Regenerates the man page from the command definitions (committed in docs/).
+man: setup
+	$(SWIFT) package --allow-writing-to-directory docs generate-manual --output-directory docs
 
 # Regenerates the committed fixtures (needs Pillow for the images).
 fixtures:
