@@ -8,7 +8,7 @@ rm -rf "$out" && mkdir -p "$out"
 cd "$out"
 cp "$root/Fixtures/alpha.pdf" "$root/Fixtures/beta.pdf" .
 
-step() { printf '\n$ %s\n' "$*"; "$@"; }
+step() { printf '\n$ pdfedit %s\n' "${*:2}"; "$@"; }
 step "$bin" open alpha.pdf beta.pdf
 step "$bin" move 3..5 --to 1
 step "$bin" rotate 2 --by 90

@@ -33,12 +33,12 @@ struct List: ParsableCommand {
             let rows = listing.items.map { item -> [String] in
                 let size = item.width.map { "\(format($0)) x \(format(item.height ?? 0))" } ?? "?"
                 var source = item.source.map { ($0 as NSString).lastPathComponent } ?? ""
-                if let page = item.sourcePage { source += " p\(page)" }
                 if let label = item.placeholderLabel { source = "\"\(label)\"" }
-                return ["\(item.position)", item.id, item.kind, source, size, "\(item.rotation)"]
+                let page = item.sourcePage.map(String.init) ?? ""
+                return ["\(item.position)", item.id, item.kind, source, page, size, "\(item.rotation)"]
             }
             Console.out("\(listing.document): \(listing.pageCount) pages")
-            if !rows.isEmpty { Console.out(table(["POS", "ID", "KIND", "SOURCE", "SIZE (pt)", "ROT"], rows)) }
+            if !rows.isEmpty { Console.out(table(["POS", "ID", "KIND", "SOURCE", "PAGE", "SIZE (pt)", "ROT"], rows)) }
         }
     }
 }
@@ -134,8 +134,10 @@ struct History: ParsableCommand {
                 Console.json(entries)
             } else if !options.output.quiet {
                 if entries.isEmpty { Console.out("no steps yet") }
+                let width = String(entries.count).count
                 for entry in entries {
-                    Console.out("\(entry.index)\(entry.isUndone ? " (undone)" : "")  \(entry.label)")
+                    let number = String(entry.index).padding(toLength: width, withPad: " ", startingAt: 0)
+                    Console.out("\(number)  \(entry.label)\(entry.isUndone ? "   (undone)" : "")")
                 }
             }
         }
