@@ -1,5 +1,18 @@
 // Copying annotations after all pages are placed, so that a link's target page
 // already has its output copy and qpdf's foreign-object map resolves it.
+//
+// Handled: /Link annotations with /Dest or a /GoTo /A (explicit, named through
+// /Dests or the /Names /Dests tree, or a page number) keep their target when it
+// is in the output (the first copy of a repeated page) and are removed otherwise;
+// named destinations become explicit. Every output page has its own annotation
+// objects with /P set to it; popups, their parents and /IRT replies are linked
+// within the copy.
+// Not yet (TODO, next issue): /AcroForm is not rebuilt, so copied widgets and
+// their fields are objects of a dead form (a repeated page's widgets are not
+// renamed either); outlines, page labels, the named-destination tree, the
+// structure tree and article threads are not copied. Other references to a page
+// that is not exported (a widget's GoTo action, /AA or /Next actions, beads) are
+// turned into null by qpdf's copier rather than removed: never dangling, but dead.
 #include "Export.hh"
 
 #include <qpdf/QPDFNameTreeObjectHelper.hh>

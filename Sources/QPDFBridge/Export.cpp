@@ -62,27 +62,30 @@ QPDFObjectHandle number(double value)
     return QPDFObjectHandle::newReal(value, 4, true);
 }
 
+// The arguments of one pe_export call.
+struct Request {
+    pe_source const *sources;
+    int source_count;
+    pe_item const *items;
+    int item_count;
+    char const *out_path;
+    pe_export_options const *options;
+    pe_warning_fn warn;
+    void *warn_context;
+};
+
 class Exporter {
   public:
-    Exporter(
-        pe_source const *sources,
-        int source_count,
-        pe_item const *items,
-        int item_count,
-        char const *out_path,
-        pe_export_options const *options,
-        pe_warning_fn warn,
-        void *warn_context,
-        Where &where) :
-        source_args(sources),
-        source_count(source_count),
-        items(items),
-        item_count(item_count),
-        out_path(out_path),
-        options(options),
-        warn(warn),
-        warn_context(warn_context),
-        where(where)
+    Exporter(Request const &request, Where &progress) :
+        source_args(request.sources),
+        source_count(request.source_count),
+        items(request.items),
+        item_count(request.item_count),
+        out_path(request.out_path),
+        options(request.options),
+        warn(request.warn),
+        warn_context(request.warn_context),
+        where(progress)
     {
     }
 
@@ -370,7 +373,9 @@ extern "C" int pe_export(
     int code = PE_OK;
     try {
         pe::Exporter exporter(
-            sources, source_count, items, item_count, out_path, options, warn, warn_context, where);
+            pe::Request{
+                sources, source_count, items, item_count, out_path, options, warn, warn_context},
+            where);
         try {
             exporter.run();
         } catch (...) {

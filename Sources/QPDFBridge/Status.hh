@@ -28,8 +28,8 @@ struct Where {
 // than one qpdf reports. `page_count` is the source's page count when known.
 class PlanError : public std::runtime_error {
   public:
-    explicit PlanError(std::string const& message, int page_count = 0) :
-        std::runtime_error(message), page_count(page_count)
+    explicit PlanError(std::string const& message, int count = 0) :
+        std::runtime_error(message), page_count(count)
     {
     }
     int page_count;

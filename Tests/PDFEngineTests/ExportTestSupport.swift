@@ -5,7 +5,7 @@ import Testing
 /// outputs with (qpdf, pdfinfo, pdftotext), run as separate processes.
 enum ExportPaths {
     /// The package root, found from this file: Tests/PDFEngineTests/<file>.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    static let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
@@ -175,6 +175,19 @@ struct QPDFJSON {
         guard let dest else { return nil }
         if let array = resolve(dest) as? [Any] { return array.first ?? NSNull() }
         return dest  // a name or string: a named destination
+    }
+
+    /// Page objects that are not in the page tree: what a reference to a page
+    /// that was not exported would leave behind.
+    var strayPages: [String] {
+        let inTree = Set(pages)
+        return objects.compactMap { key, entry in
+            guard key.hasPrefix("obj:"), let value = (entry as? [String: Any])?["value"] as? [String: Any],
+                value["/Type"] as? String == "/Page"
+            else { return nil }
+            let reference = String(key.dropFirst("obj:".count))
+            return inTree.contains(reference) ? nil : reference
+        }
     }
 
     /// Every internal link of the output, as (page, annotation, target) with target

@@ -80,7 +80,7 @@ import Testing
             [.page(source: 0, index: 0), .page(source: 0, index: 2), .page(source: 0, index: 0, quarterTurns: 1)],
             to: output)
         #expect(try texts(output) == ["DUP-P1", "DUP-P3", "DUP-P1"])
-        let json = try QPDFJSON(output)
+        let json = try expectNoDanglingLinks(output)
         #expect(json.pages.count == 3)
         #expect(Set(json.pages).count == 3, "each occurrence is its own page object")
         let first = json.annotations(ofPage: json.pages[0])
@@ -177,16 +177,25 @@ import Testing
         try export(
             [ExportSource(path: input)],
             [.page(source: 0, index: 3), .page(source: 0, index: 0), .page(source: 0, index: 2)], to: output)
-        let json = try QPDFJSON(output)
+        let json = try expectNoDanglingLinks(output)
         #expect(json.pages.count == 3)
         let targets = json.annotations(ofPage: json.pages[1]).map { json.destinationTarget(ofAnnotation: $0) as? String }
         #expect(targets == [json.pages[0], json.pages[2]])
         #expect(json.annotations(ofPage: json.pages[0]).map { json.destinationTarget(ofAnnotation: $0) as? String } == [json.pages[1]])
     }
 
-    /// Every internal link of `output` targets one of its pages.
+    /// Every internal link of `output` targets one of its pages, every annotation's
+    /// /P is the page it is on, and no page object exists outside the page tree.
     func expectNoDanglingLinks(_ output: String) throws -> QPDFJSON {
         let json = try QPDFJSON(output)
+        #expect(json.strayPages.isEmpty, "page objects outside the page tree: \(json.strayPages)")
+        var seen: Set<String> = []
+        for page in json.pages {
+            for annotation in json.annotations(ofPage: page) {
+                #expect(json.dictionary(annotation)?["/P"] as? String == page, "\(annotation) on \(page)")
+                #expect(annotation == "direct" || seen.insert(annotation).inserted, "\(annotation) is on two pages")
+            }
+        }
         for link in json.internalLinks {
             #expect(
                 (link.target as? String).map(json.pages.contains) == true,
@@ -217,6 +226,30 @@ import Testing
         let kept = json.internalLinks
         #expect(!kept.isEmpty && kept.count < 9, "links to page 2 are dropped, the others kept: \(kept.count)")
         #expect(kept.allSatisfy { $0.target is String }, "named destinations are made explicit")
+    }
+
+    @Test(.enabled(if: ExportPaths.corpusAvailable, Comment(rawValue: corpusMissing)))
+    func corpusAnnotationsFromManySources() throws {
+        // Link-heavy books, markup with popups, forms; pages repeated and shuffled.
+        let files = [
+            "tbt-TeXbyTopic.pdf", "pdfjs-freeculture.pdf", "plumber-chelsea_pdta.pdf", "pdfjs-comments.pdf",
+            "plumber-pdffill-demo.pdf", "sample-libreoffice-form.pdf", "pdflib-with_update_sections.pdf",
+        ]
+        let items: [ExportItem] = [
+            .page(source: 0, index: 120), .page(source: 1, index: 10), .page(source: 0, index: 3),
+            .page(source: 2, index: 2), .page(source: 0, index: 120), .page(source: 3, index: 0),
+            .page(source: 3, index: 0, quarterTurns: 1), .page(source: 4, index: 0), .page(source: 4, index: 1),
+            .page(source: 5, index: 0), .page(source: 5, index: 0), .page(source: 6, index: 0),
+            .page(source: 0, index: 5), .page(source: 1, index: 200), .page(source: 2, index: 0),
+        ]
+        let scratch = try ExportScratch()
+        let output = scratch.path("out.pdf")
+        try export(files.map { ExportSource(path: ExportPaths.corpusFile($0)) }, items, to: output)
+        let json = try expectNoDanglingLinks(output)
+        #expect(json.pages.count == items.count)
+        #expect(!json.internalLinks.isEmpty)
+        let annotated = json.pages.filter { !json.annotations(ofPage: $0).isEmpty }
+        #expect(annotated.count >= 7, "annotations were copied: \(annotated.count) pages have some")
     }
 
     @Test(.enabled(if: ExportPaths.hasFixture("features.pdf"), "needs Fixtures/features.pdf"))
