@@ -178,16 +178,30 @@ class Exporter {
             }
             where = Where{items[i].source, 0};
             pe_source const &arg = source_args[items[i].source];
-            source.pdf = std::make_unique<QPDF>();
-            QPDF &pdf = *source.pdf;
-            pdf.setSuppressWarnings(true);
-            pdf.setAttemptRecovery(true);
-            try {
-                pdf.processFile(arg.path, is_empty(arg.password) ? "" : arg.password);
-            } catch (...) {
-                forward_warnings(pdf, where.source, warn, warn_context);
-                throw;
+            // The given password first, then each alternative: a wrong password is
+            // only final once every candidate was refused.
+            for (int attempt = 0;; ++attempt) {
+                char const *password = attempt == 0 ? arg.password : arg.alternatives[attempt - 1];
+                source.pdf = std::make_unique<QPDF>();
+                QPDF &candidate = *source.pdf;
+                candidate.setSuppressWarnings(true);
+                candidate.setAttemptRecovery(true);
+                try {
+                    candidate.processFile(arg.path, is_empty(password) ? "" : password);
+                    break;
+                } catch (QPDFExc &e) {
+                    bool more = e.getErrorCode() == qpdf_e_password && arg.alternatives != nullptr &&
+                        attempt < arg.alternative_count;
+                    if (!more) {
+                        forward_warnings(candidate, where.source, warn, warn_context);
+                        throw;
+                    }
+                } catch (...) {
+                    forward_warnings(candidate, where.source, warn, warn_context);
+                    throw;
+                }
             }
+            QPDF &pdf = *source.pdf;
             // Inherited /MediaBox, /CropBox, /Resources, /Rotate onto each page, so
             // that a page looks the same out of its tree; also builds the page list,
             // which is where page-tree damage shows.

@@ -70,10 +70,9 @@ struct ExportWriter {
                     guard let path = access.path(of: source) else {
                         throw PDFEditError.sessionCorrupt(path: output, reason: "unknown source \(source)")
                     }
-                    let password: String?
-                    do throws(EngineError) { password = try access.password(for: source) } catch { throw PDFEditError.engine(error) }
                     index = sources.count
-                    sources.append(ExportSource(path: path, password: password))
+                    // No probing open: the bridge tries the candidates itself.
+                    sources.append(ExportSource(path: path, alternatives: access.passwords.candidates(for: path)))
                     sourceIndex[source] = index
                 }
                 plan.append(.page(source: index, index: page - 1, quarterTurns: item.rotation))
@@ -89,10 +88,17 @@ struct ExportWriter {
         TemporaryFiles.shared.register(temporary)
         let report: ExportReport
         do throws(EngineError) {
-            report = try PDFExporter.write(
-                sources: sources, items: plan,
-                options: ExportOptions(deterministicID: settings.encryption == nil, encryption: settings.encryption),
-                to: temporary)
+            let options = ExportOptions(deterministicID: settings.encryption == nil, encryption: settings.encryption)
+            do {
+                report = try PDFExporter.write(sources: sources, items: plan, options: options, to: temporary)
+            } catch .password(let file, _) where access.passwords.mayPrompt {
+                // None of the given passwords worked: ask on the terminal, then try again.
+                guard let (id, index) = sourceIndex.first(where: { sources[$0.value].path == file }) else {
+                    throw EngineError.password(file: file, given: true)
+                }
+                sources[index].password = try access.password(for: id)
+                report = try PDFExporter.write(sources: sources, items: plan, options: options, to: temporary)
+            }
         } catch {
             unlink(temporary)
             TemporaryFiles.shared.unregister(temporary)

@@ -6,10 +6,14 @@ public struct ExportSource: Sendable, Equatable {
     public var path: String
     /// The user (or owner) password of an encrypted file; nil or empty when none.
     public var password: String?
+    /// Passwords to try after `password`, in order (the candidates of a password
+    /// book), so that nobody has to open the file once more just to find its password.
+    public var alternatives: [String]
 
-    public init(path: String, password: String? = nil) {
+    public init(path: String, password: String? = nil, alternatives: [String] = []) {
         self.path = path
         self.password = password
+        self.alternatives = alternatives
     }
 }
 

@@ -51,14 +51,27 @@ public enum PDFExporter {
         _ sources: [ExportSource], _ body: (UnsafeBufferPointer<pe_source>) -> R
     ) -> R {
         var strings: [UnsafeMutablePointer<CChar>] = []
-        defer { strings.forEach { free($0) } }
+        var lists: [UnsafeMutablePointer<UnsafePointer<CChar>?>] = []
+        defer {
+            strings.forEach { free($0) }
+            lists.forEach { $0.deallocate() }
+        }
         func copy(_ text: String) -> UnsafePointer<CChar> {
             guard let copied = strdup(text) else { fatalError("out of memory") }
             strings.append(copied)
             return UnsafePointer(copied)
         }
+        func copyList(_ texts: [String]) -> UnsafePointer<UnsafePointer<CChar>?>? {
+            guard !texts.isEmpty else { return nil }
+            let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: texts.count)
+            for (index, text) in texts.enumerated() { list[index] = copy(text) }
+            lists.append(list)
+            return UnsafePointer(list)
+        }
         let cSources = sources.map { source in
-            pe_source(path: copy(source.path), password: source.password.map { copy($0) })
+            pe_source(
+                path: copy(source.path), password: source.password.map { copy($0) },
+                alternatives: copyList(source.alternatives), alternative_count: Int32(source.alternatives.count))
         }
         return cSources.withUnsafeBufferPointer(body)
     }
@@ -138,7 +151,8 @@ extension EngineError {
         let page = status.page > 0 ? Int(status.page) : nil
         switch Int(status.code) {
         case Int(PE_E_PASSWORD):
-            self = .password(file: file, given: !(source?.password ?? "").isEmpty)
+            self = .password(
+                file: file, given: !(source?.password ?? "").isEmpty || !(source?.alternatives.isEmpty ?? true))
         case Int(PE_E_DAMAGED):
             self = Self.isEmptyFile(source?.path) ? .emptyFile(file: file) : .damaged(file: file, page: page, detail: detail)
         case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED):

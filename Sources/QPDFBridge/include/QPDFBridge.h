@@ -35,6 +35,10 @@ typedef struct pe_status {
 typedef struct pe_source {
     const char *path;
     const char *password; /* NULL or "" when none */
+    /* Further passwords to try, in order, when `password` is refused (so the
+     * caller need not open the file once more just to find the right one). */
+    const char *const *alternatives;
+    int alternative_count;
 } pe_source;
 
 enum { PE_ITEM_PAGE = 0, PE_ITEM_BLANK = 1 };
