@@ -9,11 +9,15 @@ public struct ExportSource: Sendable, Equatable {
     /// Passwords to try after `password`, in order (the candidates of a password
     /// book), so that nobody has to open the file once more just to find its password.
     public var alternatives: [String]
+    /// A short name (the file stem): the title of the source's top-level outline
+    /// entry when several sources contribute outlines.
+    public var name: String?
 
-    public init(path: String, password: String? = nil, alternatives: [String] = []) {
+    public init(path: String, password: String? = nil, alternatives: [String] = [], name: String? = nil) {
         self.path = path
         self.password = password
         self.alternatives = alternatives
+        self.name = name
     }
 }
 
@@ -43,10 +47,52 @@ public struct ExportOptions: Sendable, Equatable {
     public var deterministicID: Bool
     /// nil: the output is not encrypted, whatever the sources were.
     public var encryption: ExportEncryption?
+    /// What page labels the output carries.
+    public var labels: LabelMode
+    /// The output's title (Info /Title and XMP dc:title); nil keeps the first source's.
+    public var title: String?
 
-    public init(deterministicID: Bool = true, encryption: ExportEncryption? = nil) {
+    public init(
+        deterministicID: Bool = true, encryption: ExportEncryption? = nil, labels: LabelMode = .keep,
+        title: String? = nil
+    ) {
         self.deterministicID = deterministicID
         self.encryption = encryption
+        self.labels = labels
+        self.title = title
+    }
+}
+
+/// `--labels`: what page labels an export writes.
+public enum LabelMode: String, Sendable, Equatable, CaseIterable {
+    /// Each page keeps the label it had in its source (plain numbers in their
+    /// source for pages of sources without labels).
+    case keep
+    /// Plain 1…n.
+    case renumber
+    /// No /PageLabels.
+    case none
+}
+
+/// One file of a split export: the items `items` (indices into the plan) go to `path`.
+public struct ExportPart: Sendable, Equatable {
+    public var items: Range<Int>
+    public var path: String
+
+    public init(items: Range<Int>, path: String) {
+        self.items = items
+        self.path = path
+    }
+}
+
+/// A top-level bookmark of an export's output and the first item it points to.
+public struct OutlineStart: Sendable, Equatable {
+    public var title: String
+    public var itemIndex: Int
+
+    public init(title: String, itemIndex: Int) {
+        self.title = title
+        self.itemIndex = itemIndex
     }
 }
 

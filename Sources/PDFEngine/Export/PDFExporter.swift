@@ -71,7 +71,8 @@ public enum PDFExporter {
         let cSources = sources.map { source in
             pe_source(
                 path: copy(source.path), password: source.password.map { copy($0) },
-                alternatives: copyList(source.alternatives), alternative_count: Int32(source.alternatives.count))
+                alternatives: copyList(source.alternatives), alternative_count: Int32(source.alternatives.count),
+                name: source.name.map { copy($0) })
         }
         return cSources.withUnsafeBufferPointer(body)
     }
@@ -80,10 +81,20 @@ public enum PDFExporter {
         _ options: ExportOptions, _ body: (UnsafePointer<pe_export_options>) -> R
     ) -> R {
         func call(_ user: UnsafePointer<CChar>?, _ owner: UnsafePointer<CChar>?) -> R {
-            var cOptions = pe_export_options(
-                deterministic_id: options.deterministicID ? 1 : 0,
-                user_password: user, owner_password: owner)
-            return body(&cOptions)
+            let labels: Int32 =
+                switch options.labels {
+                case .keep: Int32(PE_LABELS_KEEP)
+                case .renumber: Int32(PE_LABELS_RENUMBER)
+                case .none: Int32(PE_LABELS_NONE)
+                }
+            func withTitle(_ title: UnsafePointer<CChar>?) -> R {
+                var cOptions = pe_export_options(
+                    deterministic_id: options.deterministicID ? 1 : 0,
+                    user_password: user, owner_password: owner, labels: labels, title: title)
+                return body(&cOptions)
+            }
+            guard let title = options.title else { return withTitle(nil) }
+            return title.withCString { withTitle($0) }
         }
         guard let encryption = options.encryption else { return call(nil, nil) }
         return encryption.userPassword.withCString { user in

@@ -39,6 +39,9 @@ typedef struct pe_source {
      * caller need not open the file once more just to find the right one). */
     const char *const *alternatives;
     int alternative_count;
+    /* A short name for the source (its file stem): the title of its top-level
+     * outline entry when several sources contribute outlines. */
+    const char *name;
 } pe_source;
 
 enum { PE_ITEM_PAGE = 0, PE_ITEM_BLANK = 1 };
@@ -52,11 +55,23 @@ typedef struct pe_item {
     int quarter_turns; /* clockwise quarter turns added to the page's own /Rotate */
 } pe_item;
 
+enum { PE_LABELS_KEEP = 0, PE_LABELS_RENUMBER = 1, PE_LABELS_NONE = 2 };
+
 typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
     const char *owner_password;
+    int labels;                 /* PE_LABELS_*: keep each page's source label (default),
+                                   plain 1..n, or no /PageLabels */
+    const char *title;          /* non-NULL: the output's title (Info /Title and XMP dc:title) */
 } pe_export_options;
+
+/* One output file of a split export: items [first_item, first_item + item_count). */
+typedef struct pe_part {
+    int first_item;
+    int item_count;
+    const char *out_path;
+} pe_part;
 
 /* Receives each warning line (damage recovered, data dropped, ...). */
 typedef void (*pe_warning_fn)(void *context, int source_index, const char *message);
@@ -73,6 +88,26 @@ int pe_export(const pe_source *sources, int source_count,
               const pe_item *items, int item_count,
               const char *out_path, const pe_export_options *options,
               pe_warning_fn warn, void *warn_context, pe_status *status);
+
+/* Like pe_export, once per part, opening every source only once: each part keeps
+ * what applies to its own pages (fields, annotations, labels, outlines pruned to
+ * the part, links within the part). On failure no part file is left behind. */
+int pe_export_parts(const pe_source *sources, int source_count,
+                    const pe_item *items, int item_count,
+                    const pe_part *parts, int part_count,
+                    const pe_export_options *options,
+                    pe_warning_fn warn, void *warn_context, pe_status *status);
+
+/* Receives one top-level outline entry of the output an export of `items` would
+ * write: its title (UTF-8) and the index of the first item it points to. */
+typedef void (*pe_outline_fn)(void *context, const char *title, int item_index);
+
+/* The top-level bookmarks of the exported order (for `export --split --at-outlines`),
+ * in outline order; entries whose target (and whose descendants' targets) are not
+ * exported are skipped. Returns status->code. */
+int pe_outline_starts(const pe_source *sources, int source_count,
+                      const pe_item *items, int item_count,
+                      pe_outline_fn each, void *context, pe_status *status);
 
 #ifdef __cplusplus
 }
