@@ -17,9 +17,7 @@ struct PDFEdit: ParsableCommand {
         commandName: "pdfedit",
         abstract: "Edit the pages of PDF documents from the command line.",
         discussion: """
-            A session holds documents (ordered lists of page items) made from imported
-            PDFs and images. Edit them with move, copy, remove, rotate… (each one undoable),
-            then export. Every editing command also works directly on one file:
+            A session holds documents (ordered lists of page items) made from imported PDFs and images. Edit them with move, copy, remove, rotate… (each one undoable), then export. Every editing command also works directly on one file:
 
               pdfedit open report.pdf
               pdfedit move 3..5 --to 1
@@ -27,9 +25,7 @@ struct PDFEdit: ParsableCommand {
 
               pdfedit move 3..5 --to 1 report.pdf -o out.pdf
 
-            Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input,
-            66 missing input, 73 cannot write output, 75 source changed or session locked,
-            130/143 cancelled.
+            Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input, 66 missing input, 73 cannot write output, 75 source changed or session locked, 130/143 cancelled.
             """,
         version: PDFEditVersion.string,
         subcommands: [

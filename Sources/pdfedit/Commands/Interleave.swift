@@ -18,7 +18,7 @@ struct Interleave: EditCommand {
     @Argument(help: "The other document (in direct mode: a PDF file).")
     var other: String
 
-    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
     var directInput: String?
 
     @Flag(name: .long, help: "Take OTHER's pages from its end.")
@@ -50,7 +50,7 @@ struct Blank: EditCommand {
               pdfedit blank --at last in.pdf -o out.pdf
             """)
 
-    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
     var directInput: String?
 
     @OptionGroup var insertion: InsertionOptions

@@ -20,7 +20,7 @@ struct Move: EditCommand {
     @Argument(help: "The pages to move (selection: 3, 2..5, last, odd, @p7, text:WORDS …).")
     var selection: String
 
-    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
     var directInput: String?
 
     @OptionGroup var destination: DestinationOptions
@@ -53,7 +53,7 @@ struct Copy: EditCommand {
     @Argument(help: "The pages to copy.")
     var selection: String
 
-    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
     var directInput: String?
 
     @OptionGroup var destination: DestinationOptions
@@ -83,7 +83,7 @@ struct Duplicate: EditCommand {
     @Argument(help: "The pages to duplicate.")
     var selection: String
 
-    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
     var directInput: String?
 
     @OptionGroup var options: EditOptions
@@ -107,7 +107,7 @@ struct Remove: EditCommand {
     @Argument(help: "The pages to remove.")
     var selection: String
 
-    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
     var directInput: String?
 
     @OptionGroup var options: EditOptions
@@ -133,7 +133,7 @@ struct Rotate: EditCommand {
     @Argument(help: "The pages to rotate.")
     var selection: String
 
-    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
     var directInput: String?
 
     // `.unconditional` so that `--by -90` is read as a value, not as an option.
@@ -164,7 +164,7 @@ struct Reverse: EditCommand {
     @Argument(help: "The pages to reverse (default: all; required in direct mode).")
     var selection: String?
 
-    @Argument(help: "Direct mode: the PDF to edit (with -o or --in-place).")
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
     var directInput: String?
 
     @OptionGroup var options: EditOptions
