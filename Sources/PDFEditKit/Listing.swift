@@ -55,7 +55,7 @@ extension Workspace {
             case .page(let source, let page):
                 listed.source = session.source(source)?.path
                 listed.sourcePage = page
-            case .image(let source):
+            case .image(let source, _):
                 listed.source = session.source(source)?.path
             case .placeholder(_, let label):
                 listed.placeholderLabel = label

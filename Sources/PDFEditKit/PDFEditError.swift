@@ -25,8 +25,8 @@ public enum PDFEditError: Error, CustomStringConvertible {
     case sourceChanged(path: String, reason: String)
     /// Another process kept the session locked past the wait (75).
     case locked(path: String, seconds: Double)
-    /// Some items of a `--keep-going` insert were skipped (3); `summary` says which.
-    case partialImport(summary: String)
+    /// Some files of a `--keep-going` insert were skipped (3): the reasons, of `total` files.
+    indirect case partialImport(skipped: [PDFEditError], total: Int)
     /// Cancelled by a signal (130 for SIGINT, 143 for SIGTERM).
     case cancelled(signal: Int32)
     /// Several inputs failed in one command: all are reported, the first decides the code.
@@ -54,8 +54,11 @@ public enum PDFEditError: Error, CustomStringConvertible {
 
     /// One line per problem, without the `pdfedit:` prefix (the CLI adds it).
     public var lines: [String] {
-        if case .several(let errors) = self { return errors.flatMap(\.lines) }
-        return [description]
+        switch self {
+        case .several(let errors): return errors.flatMap(\.lines)
+        case .partialImport(let skipped, _): return [description] + skipped.flatMap(\.lines)
+        default: return [description]
+        }
     }
 
     public var description: String {
@@ -73,7 +76,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
         case .sourceChanged(let path, let reason): return "\(path): \(reason); use `pdfedit relink` to point at it again"
         case .locked(let path, let seconds):
             return "\(path): session locked by another pdfedit for \(Int(seconds)) s (PDFEDIT_LOCK_TIMEOUT)"
-        case .partialImport(let summary): return summary
+        case .partialImport(let skipped, let total): return "\(skipped.count) of \(total) items not imported"
         case .cancelled(let signal): return signal == 15 ? "terminated" : "interrupted"
         case .several(let errors): return errors.map(\.description).joined(separator: "\n")
         }

@@ -11,7 +11,8 @@
 /// Every other item is written alone, e.g.
 /// `{"id": "p7", "source": "s1", "page": 5, "rotation": 1}`,
 /// `{"id": "p8", "blank": {"width": 595, "height": 842}, "rotation": 0}`,
-/// `{"id": "p9", "image": "s2", "rotation": 0}`,
+/// `{"id": "p9", "image": "s2", "rotation": 0}` (with `"fit": {"width": …, "height": …}`
+/// when the image is placed on a page of a given size),
 /// `{"id": "p10", "placeholder": {"width": 595, "height": 842}, "label": "cover", "rotation": 0}`.
 enum ItemRecord: Codable, Equatable {
     /// Pages `firstPage`, `firstPage ± step`, … `lastPage`; ids from `firstID` the same way.
@@ -19,7 +20,7 @@ enum ItemRecord: Codable, Equatable {
     case single(PageItem)
 
     private enum Keys: String, CodingKey {
-        case source, pages, step, firstId, rotation, id, page, blank, image, placeholder, label
+        case source, pages, step, firstId, rotation, id, page, blank, image, fit, placeholder, label
     }
 
     /// The fewest records for `items`.
@@ -113,7 +114,9 @@ enum ItemRecord: Codable, Equatable {
         } else if container.contains(.blank) {
             content = .blank(try container.decode(PageSize.self, forKey: .blank))
         } else if container.contains(.image) {
-            content = .image(source: try container.decode(SourceID.self, forKey: .image))
+            content = .image(
+                source: try container.decode(SourceID.self, forKey: .image),
+                fit: try container.decodeIfPresent(PageSize.self, forKey: .fit))
         } else if container.contains(.placeholder) {
             content = .placeholder(
                 size: try container.decode(PageSize.self, forKey: .placeholder),
@@ -144,8 +147,9 @@ enum ItemRecord: Codable, Equatable {
                 try container.encode(page, forKey: .page)
             case .blank(let size):
                 try container.encode(size, forKey: .blank)
-            case .image(let source):
+            case .image(let source, let fit):
                 try container.encode(source, forKey: .image)
+                try container.encodeIfPresent(fit, forKey: .fit)
             case .placeholder(let size, let label):
                 try container.encode(size, forKey: .placeholder)
                 try container.encodeIfPresent(label, forKey: .label)

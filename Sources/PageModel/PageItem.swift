@@ -4,15 +4,16 @@ public enum ItemContent: Codable, Equatable, Hashable, Sendable {
     case page(source: SourceID, page: Int)
     /// An empty page of the given size.
     case blank(PageSize)
-    /// An image source, as one page.
-    case image(source: SourceID)
+    /// An image source, as one page: sized from its resolution, or (`fit`) placed
+    /// on a page of that size keeping its aspect ratio.
+    case image(source: SourceID, fit: PageSize? = nil)
     /// A reserved slot waiting to be filled.
     case placeholder(size: PageSize, label: String?)
 
     /// The source this content reads, if any.
     public var source: SourceID? {
         switch self {
-        case .page(let source, _), .image(let source): source
+        case .page(let source, _), .image(let source, _): source
         case .blank, .placeholder: nil
         }
     }
@@ -35,7 +36,7 @@ public enum ItemContent: Codable, Equatable, Hashable, Sendable {
     func replacingSource(using map: [SourceID: SourceID]) -> ItemContent {
         switch self {
         case .page(let source, let page): .page(source: map[source] ?? source, page: page)
-        case .image(let source): .image(source: map[source] ?? source)
+        case .image(let source, let fit): .image(source: map[source] ?? source, fit: fit)
         case .blank, .placeholder: self
         }
     }

@@ -90,9 +90,12 @@ extension Session {
             if page < 1 || page > source.pageCount {
                 return .invalidContent(item: item.id, reason: "source \(id) has no page \(page)")
             }
-        case .image(let id):
+        case .image(let id, let fit):
             guard let source = sources[id] else { return .unknownSource(item: item.id, source: id) }
             if source.kind != .image { return .invalidContent(item: item.id, reason: "source \(id) is not an image") }
+            if let fit, !fit.isValidPageSize {
+                return .invalidContent(item: item.id, reason: "image page size \(fit) is not a valid page size")
+            }
         case .blank(let size), .placeholder(let size, _):
             if !size.isValidPageSize {
                 return .invalidContent(item: item.id, reason: "page size \(size.width)×\(size.height) is invalid")

@@ -30,11 +30,24 @@ struct DirectOptions: ParsableArguments {
 }
 
 /// What an editing command needs to build its edit.
-struct EditBuilding {
+final class EditBuilding {
     /// Direct mode: the names of the documents made from extra files (interleave's OTHER).
-    var otherDocuments: [String]
+    let otherDocuments: [String]
     /// Loads files given as arguments (insert, fill) into sources.
-    var importer: Importer
+    let importer: Importer
+    /// Files a `--keep-going` insert skipped, with their reasons, and how many it was given.
+    var skipped: [PDFEditError] = []
+    var given = 0
+
+    init(otherDocuments: [String], importer: Importer) {
+        self.otherDocuments = otherDocuments
+        self.importer = importer
+    }
+
+    /// The error that ends a command whose edit succeeded but skipped files (exit 3).
+    var partialImport: PDFEditError? {
+        skipped.isEmpty ? nil : .partialImport(skipped: skipped, total: given)
+    }
 }
 
 /// An editing command: it only says which `Edit` it means; running it in a
@@ -70,20 +83,26 @@ extension EditCommand {
             let mode = DirectMode(
                 input: input, output: direct.output, inPlace: direct.inPlace, force: direct.force,
                 passwords: passwords)
+            var building: EditBuilding?
             let (summary, result) = try mode.run(otherDocuments: directDocuments) {
                 (_, names, importer) throws(PDFEditError) in
-                try edit(EditBuilding(otherDocuments: names, importer: importer))
+                let made = EditBuilding(otherDocuments: names, importer: importer)
+                building = made
+                return try edit(made)
             }
             for warning in result.warnings { Console.error("pdfedit: warning: \(warning)") }
             report(summary, export: result)
+            if let partial = building?.partialImport { throw partial }
         } else {
             if let input = directInput {
                 throw PDFEditError.usage("\(input): to edit a file directly, add -o OUT or --in-place")
             }
             let workspace = Workspace(sessionPath: options.session, passwords: passwords)
-            let edit = try edit(EditBuilding(otherDocuments: [], importer: workspace.importer()))
+            let building = EditBuilding(otherDocuments: [], importer: workspace.importer())
+            let edit = try edit(building)
             let summary = try workspace.apply(edit, doc: options.doc, label: commandLineLabel())
             report(summary, export: nil)
+            if let partial = building.partialImport { throw partial }
         }
     }
 

@@ -35,7 +35,7 @@ struct Reference: Equatable {
             switch item.content {
             case .page(let source, let page): what = "\(source.number):\(page)"
             case .blank: what = "blank"
-            case .image(let source): what = "image \(source.number)"
+            case .image(let source, _): what = "image \(source.number)"
             case .placeholder: what = "placeholder"
             }
             return Item(id: item.id.number, what: what, rotation: item.rotation)

@@ -78,7 +78,7 @@ struct ExportWriter {
                 plan.append(.page(source: index, index: page - 1, quarterTurns: item.rotation))
             case .blank(let size), .placeholder(let size, _):
                 plan.append(.blank(width: size.width, height: size.height, quarterTurns: item.rotation))
-            case .image(let source):
+            case .image(let source, _):
                 throw PDFEditError.notExportable(
                     "\(access.path(of: source) ?? source.description): image pages cannot be exported yet")
             }

@@ -31,14 +31,13 @@ public struct Importer: Sendable {
     }
 
     /// Reads each file; every unusable one is reported, in argument order.
-    public func load(_ paths: [String]) throws(PDFEditError) -> [ImportedFile] {
+    public func load(_ paths: [String], fit: PageSize? = nil) throws(PDFEditError) -> [ImportedFile] {
         var files: [ImportedFile] = []
         var problems: [PDFEditError] = []
-        for (index, path) in paths.enumerated() {
-            do throws(EngineError) {
-                files.append(try load(path, provisionalNumber: index + 1))
-            } catch {
-                problems.append(.engine(error))
+        for result in loadEach(paths, fit: fit) {
+            switch result {
+            case .success(let file): files.append(file)
+            case .failure(let error): problems.append(.engine(error))
             }
         }
         if problems.count == 1 { throw problems[0] }
@@ -46,7 +45,21 @@ public struct Importer: Sendable {
         return files
     }
 
-    func load(_ path: String, provisionalNumber: Int) throws(EngineError) -> ImportedFile {
+    /// Reads the files in parallel (each worker opens its own library handles) and
+    /// returns one result per file, in argument order whatever order they finish in.
+    public func loadEach(_ paths: [String], fit: PageSize? = nil) -> [Result<ImportedFile, EngineError>] {
+        let results = ResultSlots<ImportedFile>(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            do throws(EngineError) {
+                results.set(index, .success(try load(paths[index], provisionalNumber: index + 1, fit: fit)))
+            } catch {
+                results.set(index, .failure(error))
+            }
+        }
+        return results.values
+    }
+
+    func load(_ path: String, provisionalNumber: Int, fit: PageSize?) throws(EngineError) -> ImportedFile {
         let loaded = try passwords.open(path) { password throws(EngineError) in
             try SourceLoader.load(path, password: password)
         }.pdf
@@ -57,8 +70,22 @@ public struct Importer: Sendable {
             pageCount: loaded.pageCount, kind: kind)
         let contents: [ItemContent] =
             kind == .pdf
-            ? (0..<loaded.pageCount).map { .page(source: id, page: $0 + 1) } : [.image(source: id)]
+            ? (0..<loaded.pageCount).map { .page(source: id, page: $0 + 1) } : [.image(source: id, fit: fit)]
         let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return ImportedFile(source: source, contents: contents, stem: stem, warnings: loaded.warnings)
+    }
+}
+
+/// One result per slot, filled from several threads.
+final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private var slots: [Result<Value, EngineError>?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Result<Value, EngineError>) { lock.withLock { slots[index] = value } }
+
+    var values: [Result<Value, EngineError>] {
+        lock.withLock { slots.map { $0 ?? .failure(.library(file: "", message: "not loaded")) } }
     }
 }

@@ -56,7 +56,7 @@ extension Session {
             guard page >= 1, page <= source.pageCount else {
                 throw .sourcePageOutOfRange(source: id, page: page, pageCount: source.pageCount)
             }
-        case .image(let id):
+        case .image(let id, _):
             guard let source = available[id] else { throw .unknownSource(id) }
             guard source.kind == .image else { throw .invalidContent("source \(id) is a PDF, not an image") }
         case .blank(let size), .placeholder(let size, _):

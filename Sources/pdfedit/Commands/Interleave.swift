@@ -72,14 +72,17 @@ struct Blank: EditCommand {
 
 struct Insert: EditCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Insert the pages of PDF files.",
+        abstract: "Insert PDF files (all their pages) and images (one page each).",
         discussion: """
-            Each FILE becomes all of its pages, in argument order (default: at the end).
-            One unusable file cancels the whole insert; every bad file is named.
+            Each FILE is one dropped item: its slot is reserved, the file is read (several
+            files in parallel), and the slot becomes all of its pages, in argument order.
+            One unusable file cancels the whole insert and every bad file is named; with
+            --keep-going the good ones are inserted and the command exits 3.
 
             Examples:
               pdfedit insert cover.pdf --at 1
-              pdfedit insert a.pdf b.pdf --after 3
+              pdfedit insert a.pdf photo.jpg b.pdf --after 3 --keep-going
+              pdfedit insert scan.jpg --fit a4
               pdfedit insert cover.pdf --at 1 in.pdf -o out.pdf
             """)
 
@@ -87,6 +90,12 @@ struct Insert: EditCommand {
     var files: [String]
 
     @OptionGroup var insertion: InsertionOptions
+
+    @Flag(name: .customLong("keep-going"), help: "Insert the usable files even if some cannot be read (exit 3).")
+    var keepGoing = false
+
+    @Option(name: .long, help: ArgumentHelp("Place images on pages of this size, aspect kept (a4, letter, WxH…).", valueName: "SIZE"))
+    var fit: String?
 
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
@@ -97,8 +106,33 @@ struct Insert: EditCommand {
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         guard !inserted.isEmpty else { throw PDFEditError.usage("insert needs at least one FILE") }
-        let loaded = try building.importer.load(inserted)
+        let fitSize: PageSize?
+        switch try fit.map(parseSize) {
+        case .fixed(let size)?: fitSize = size
+        case .like?: throw PDFEditError.usage("--fit takes a paper size or WxH, not like:P")
+        case nil: fitSize = nil
+        }
+        let destination = try insertion.destination()
+        var loaded: [ImportedFile] = []
+        var failed: [PDFEditError] = []
+        for result in building.importer.loadEach(inserted, fit: fitSize) {
+            switch result {
+            case .success(let file): loaded.append(file)
+            case .failure(let error): failed.append(.engine(error))
+            }
+        }
+        building.given = inserted.count
+        if !failed.isEmpty {
+            // Nothing usable at all: fail like a plain insert, whatever --keep-going says.
+            guard keepGoing, !loaded.isEmpty else { throw failed.count == 1 ? failed[0] : .several(failed) }
+            building.skipped = failed
+        }
+        for file in loaded {
+            for warning in file.warnings.prefix(1) {
+                Console.error("pdfedit: warning: \(file.source.path): damaged, recovered (\(warning))")
+            }
+        }
         return .insertItems(
-            contents: loaded.flatMap(\.contents), at: try insertion.destination(), newSources: loaded.map(\.source))
+            contents: loaded.flatMap(\.contents), at: destination, newSources: loaded.map(\.source))
     }
 }

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+/// insert, placeholder, fill and relink through the built binary.
+@Suite struct ImportTests {
+    func scratch(_ fixtures: String...) throws -> URL {
+        let directory = try temporaryDirectory()
+        for name in fixtures {
+            try FileManager.default.copyItem(
+                at: Paths.fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        return directory
+    }
+
+    func listing(_ dir: URL, _ extra: String...) throws -> [[String: Any]] {
+        let result = try pdfedit(args: ["list", "--json"] + extra, in: dir)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return object?["items"] as? [[String: Any]] ?? []
+    }
+
+    func sessionBytes(_ dir: URL) throws -> Data {
+        try Data(contentsOf: dir.appendingPathComponent(".pdfedit/session.json"))
+    }
+
+    @Test("one bad file cancels the insert and every bad file is named; the code is the first one's")
+    func allOrNothing() throws {
+        let dir = try scratch("alpha.pdf", "beta.pdf", "gamma.pdf", "notapdf.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        let before = try sessionBytes(dir)
+        let result = try pdfedit("insert", "beta.pdf", "missing.pdf", "gamma.pdf", "notapdf.pdf", "--at", "2", in: dir)
+        #expect(result.status == 66)  // missing.pdf comes first
+        #expect(result.stderrLines == [
+            "pdfedit: missing.pdf: no such file",
+            "pdfedit: notapdf.pdf: not a PDF or a supported image (JPEG, PNG)",
+        ])
+        #expect(try sessionBytes(dir) == before)
+    }
+
+    @Test("--keep-going inserts the good files in argument order and exits 3")
+    func keepGoing() throws {
+        let dir = try scratch("alpha.pdf", "beta.pdf", "gamma.pdf", "notapdf.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        let result = try pdfedit(
+            "insert", "gamma.pdf", "notapdf.pdf", "beta.pdf", "--at", "2", "--keep-going", in: dir)
+        #expect(result.status == 3)
+        #expect(result.stderrLines == [
+            "pdfedit: 1 of 3 items not imported",
+            "pdfedit: notapdf.pdf: not a PDF or a supported image (JPEG, PNG)",
+        ])
+        #expect(try pdfedit("export", "out.pdf", in: dir).status == 0)
+        let out = dir.appendingPathComponent("out.pdf").path
+        #expect(try qpdfPageCount(out) == 7 + 3 + 5)
+        #expect(try pageText(out, 2).contains("GAMMA-P1"))
+        #expect(try pageText(out, 5).contains("BETA-P1"))
+        #expect(try pageText(out, 10).contains("ALPHA-P2"))
+        // One undo step takes the whole insert back.
+        #expect(try pdfedit("undo", in: dir).status == 0)
+        #expect(try listing(dir).count == 7)
+    }
+
+    @Test("files read in parallel land in argument order, a slow big one included")
+    func parallelOrder() throws {
+        let dir = try scratch("alpha.pdf", "beta.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A big file takes longer to read (and hash) than the small one after it.
+        let big = dir.appendingPathComponent("big.pdf").path
+        try run("python3", [Paths.root.appendingPathComponent("scripts/make-big-pdf.py").path, "3000", big])
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        #expect(try pdfedit("insert", "big.pdf", "beta.pdf", "--at", "1", in: dir).status == 0)
+        let items = try listing(dir)
+        #expect(items.count == 3000 + 5 + 7)
+        #expect((items[0]["source"] as? String) == "big.pdf")
+        #expect((items[2999]["sourcePage"] as? Int) == 3000)
+        #expect((items[3000]["source"] as? String) == "beta.pdf")
+        #expect((items[3005]["source"] as? String) == "alpha.pdf")
+    }
+
+    @Test func placeholderLifecycle() throws {
+        let dir = try scratch("alpha.pdf", "gamma.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        #expect(try pdfedit("placeholder", "--at", "2", "--label", "signed form", "--size", "a5", in: dir).status == 0)
+        let items = try listing(dir)
+        #expect(items[1]["kind"] as? String == "placeholder")
+        #expect(items[1]["placeholderLabel"] as? String == "signed form")
+        let refused = try pdfedit("export", "out.pdf", in: dir)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("placeholders at positions 2"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.pdf").path))
+        #expect(try pdfedit("export", "blank.pdf", "--placeholders", "blank", in: dir).status == 0)
+        let blankInfo = try run("pdfinfo", ["-f", "2", "-l", "2", dir.appendingPathComponent("blank.pdf").path]).stdout
+        #expect(blankInfo.contains("419.") && blankInfo.contains("595."))
+        #expect(try pdfedit("fill", "2", "gamma.pdf", in: dir).status == 0)
+        #expect(try listing(dir).count == 7 + 3)
+        #expect(try pdfedit("export", "out.pdf", in: dir).status == 0)
+        let out = dir.appendingPathComponent("out.pdf").path
+        #expect(try pageText(out, 2).contains("GAMMA-P1") && pageText(out, 4).contains("GAMMA-P3"))
+        #expect(try pageText(out, 5).contains("ALPHA-P2"))
+        // Undo the fill: the placeholder is back; redo: filled again.
+        #expect(try pdfedit("undo", in: dir).status == 0)
+        #expect(try listing(dir)[1]["kind"] as? String == "placeholder")
+        #expect(try pdfedit("redo", in: dir).status == 0)
+        #expect(try listing(dir).count == 10)
+        // Filling something that is not a placeholder is refused.
+        #expect(try pdfedit("fill", "1", "gamma.pdf", in: dir).status == 64)
+    }
+
+    @Test func relinkAMovedSource() throws {
+        let dir = try scratch("alpha.pdf", "beta.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("archive"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(
+            at: dir.appendingPathComponent("alpha.pdf"), to: dir.appendingPathComponent("archive/alpha.pdf"))
+        #expect(try pdfedit("export", "out.pdf", in: dir).status == 75)
+        let status = try pdfedit("status", "--json", in: dir)
+        #expect(status.stdout.contains("\"missing\""))
+        let different = try pdfedit("relink", "alpha.pdf", "beta.pdf", in: dir)
+        #expect(different.status == 64)
+        #expect(different.stderr.contains("--force"))
+        #expect(try pdfedit("relink", "alpha.pdf", "archive/alpha.pdf", in: dir).status == 0)
+        #expect(try pdfedit("export", "out.pdf", in: dir).status == 0)
+        #expect(try pdfedit("undo", in: dir).status == 0)
+        #expect(try pdfedit("export", "again.pdf", in: dir).status == 75)
+    }
+
+    @Test("insert every corpus file into a session: the right page count or a clean refusal",
+          .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"),
+          arguments: CorpusEntry.load())
+    func insertCorpusFile(_ entry: CorpusEntry) throws {
+        let dir = try scratch("alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        let before = try sessionBytes(dir)
+        var arguments = ["insert", entry.path, "--at", "1"]
+        if let password = entry.userPassword { arguments += ["--password", password] }
+        let result = try pdfedit(args: arguments, in: dir)
+        if let pages = entry.pages, !entry.features.contains("page-tree-loop") {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try listing(dir).count == 7 + pages)
+            #expect(result.stderrLines.allSatisfy { $0.hasPrefix("pdfedit: warning: ") })
+        } else {
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(result.stderrLines.count == 1 && result.stderr.contains(entry.file))
+            #expect(try sessionBytes(dir) == before)
+        }
+    }
+}
