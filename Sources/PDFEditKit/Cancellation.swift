@@ -17,11 +17,17 @@ public enum Cancellation {
     private static let lock = NSLock()
 
     /// Installs the handlers explicitly: a process started in the background
-    /// inherits SIGINT as ignored, and would otherwise never honour it.
+    /// inherits SIGINT as ignored, and one started by some launchers inherits the
+    /// signals blocked; either would otherwise never honour them.
     public static func install() {
         _ = slots
         signal(SIGINT, handleSignal)
         signal(SIGTERM, handleSignal)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     static func remember(_ path: String) {
