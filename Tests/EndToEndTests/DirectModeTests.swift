@@ -3,30 +3,13 @@ import Testing
 
 /// Direct mode: editing commands on one file, without a session.
 @Suite struct DirectModeTests {
-    func scratch(_ fixtures: String...) throws -> URL {
-        let directory = try temporaryDirectory()
-        for name in fixtures {
-            try FileManager.default.copyItem(
-                at: Paths.fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
-        }
-        return directory
-    }
-
-    func tokens(_ file: String) throws -> [String] {
-        let count = try #require(try qpdfPageCount(file))
-        return try (1...count).map { page in
-            try pageText(file, page).split(whereSeparator: \.isWhitespace)
-                .first { $0.contains("-P") && $0.uppercased() == $0 }.map(String.init) ?? "?"
-        }
-    }
-
     @Test func moveWritesOutAndLeavesNothingBehind() throws {
-        let dir = try scratch("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         let original = try Data(contentsOf: dir.appendingPathComponent("alpha.pdf"))
         let result = try pdfedit("move", "3..5", "--to", "1", "alpha.pdf", "-o", "out.pdf", in: dir)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try tokens(dir.appendingPathComponent("out.pdf").path) == [3, 4, 5, 1, 2, 6, 7].map { "ALPHA-P\($0)" })
+        #expect(try pageTokens(dir.appendingPathComponent("out.pdf").path) == [3, 4, 5, 1, 2, 6, 7].map { "ALPHA-P\($0)" })
         #expect(try Data(contentsOf: dir.appendingPathComponent("alpha.pdf")) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["alpha.pdf", "out.pdf"])
         #expect(try qpdfCheck(dir.appendingPathComponent("out.pdf").path).status == 0)
@@ -37,12 +20,12 @@ import Testing
     }
 
     @Test func everyEditingCommandWorksDirectly() throws {
-        let dir = try scratch("alpha.pdf", "beta.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         func check(_ arguments: [String], _ expected: [String]) throws {
             let result = try pdfedit(args: arguments + ["-o", "o.pdf", "--force"], in: dir)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            #expect(try tokens(dir.appendingPathComponent("o.pdf").path) == expected, "\(arguments)")
+            #expect(try pageTokens(dir.appendingPathComponent("o.pdf").path) == expected, "\(arguments)")
         }
         let a = (1...7).map { "ALPHA-P\($0)" }
         try check(["reverse", "all", "alpha.pdf"], a.reversed())
@@ -60,25 +43,25 @@ import Testing
     }
 
     @Test func inPlaceReplacesTheInputAtomically() throws {
-        let dir = try scratch("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("move", "7", "--to", "1", "alpha.pdf", "--in-place", in: dir).status == 0)
         let path = dir.appendingPathComponent("alpha.pdf").path
-        #expect(try tokens(path).first == "ALPHA-P7")
+        #expect(try pageTokens(path).first == "ALPHA-P7")
         #expect(try qpdfCheck(path).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["alpha.pdf"])
     }
 
     @Test func exportFromAFile() throws {
-        let dir = try scratch("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("export", "part.pdf", "2..4", "--from", "alpha.pdf", in: dir).status == 0)
-        #expect(try tokens(dir.appendingPathComponent("part.pdf").path) == ["ALPHA-P2", "ALPHA-P3", "ALPHA-P4"])
+        #expect(try pageTokens(dir.appendingPathComponent("part.pdf").path) == ["ALPHA-P2", "ALPHA-P3", "ALPHA-P4"])
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(".pdfedit").path))
     }
 
     @Test func directModeErrors() throws {
-        let dir = try scratch("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         let noOutput = try pdfedit("move", "1", "--to", "2", "alpha.pdf", in: dir)
         #expect(noOutput.status == 64)

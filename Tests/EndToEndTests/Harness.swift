@@ -109,3 +109,29 @@ func qpdfPageCount(_ file: String, password: String? = nil) throws -> Int? {
 
 /// `qpdf --check`: 0 clean, 3 warnings, 2 errors.
 func qpdfCheck(_ file: String) throws -> Run { try run("qpdf", ["--check", file]) }
+
+/// A fresh directory holding copies of the named fixtures; the caller removes it.
+func scratchDirectory(with fixtures: String...) throws -> URL {
+    let directory = try temporaryDirectory()
+    for name in fixtures {
+        try FileManager.default.copyItem(
+            at: Paths.fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+    }
+    return directory
+}
+
+/// The token (ALPHA-P3, BETA-P1…) of every page of a PDF as pdftotext reads it; "?" for none.
+func pageTokens(_ file: String) throws -> [String] {
+    guard let count = try qpdfPageCount(file) else { return [] }
+    return try (0..<count).map { index in
+        try pageText(file, index + 1).split(whereSeparator: \.isWhitespace)
+            .first { $0.contains("-P") && $0.uppercased() == $0 }.map(String.init) ?? "?"
+    }
+}
+
+func pageTokens(_ file: URL) throws -> [String] { try pageTokens(file.path) }
+
+/// The session file's bytes, to check that a failed command left it untouched.
+func sessionBytes(_ directory: URL) throws -> Data {
+    try Data(contentsOf: directory.appendingPathComponent(".pdfedit/session.json"))
+}

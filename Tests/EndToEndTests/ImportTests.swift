@@ -3,28 +3,15 @@ import Testing
 
 /// insert, placeholder, fill and relink through the built binary.
 @Suite struct ImportTests {
-    func scratch(_ fixtures: String...) throws -> URL {
-        let directory = try temporaryDirectory()
-        for name in fixtures {
-            try FileManager.default.copyItem(
-                at: Paths.fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
-        }
-        return directory
-    }
-
     func listing(_ dir: URL, _ extra: String...) throws -> [[String: Any]] {
         let result = try pdfedit(args: ["list", "--json"] + extra, in: dir)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         return object?["items"] as? [[String: Any]] ?? []
     }
 
-    func sessionBytes(_ dir: URL) throws -> Data {
-        try Data(contentsOf: dir.appendingPathComponent(".pdfedit/session.json"))
-    }
-
     @Test("one bad file cancels the insert and every bad file is named; the code is the first one's")
     func allOrNothing() throws {
-        let dir = try scratch("alpha.pdf", "beta.pdf", "gamma.pdf", "notapdf.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf", "gamma.pdf", "notapdf.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let before = try sessionBytes(dir)
@@ -39,7 +26,7 @@ import Testing
 
     @Test("--keep-going inserts the good files in argument order and exits 3")
     func keepGoing() throws {
-        let dir = try scratch("alpha.pdf", "beta.pdf", "gamma.pdf", "notapdf.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf", "gamma.pdf", "notapdf.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let result = try pdfedit(
@@ -62,7 +49,7 @@ import Testing
 
     @Test("files read in parallel land in argument order, a slow big one included")
     func parallelOrder() throws {
-        let dir = try scratch("alpha.pdf", "beta.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         // A big file takes longer to read (and hash) than the small one after it.
         let big = dir.appendingPathComponent("big.pdf").path
@@ -78,7 +65,7 @@ import Testing
     }
 
     @Test func placeholderLifecycle() throws {
-        let dir = try scratch("alpha.pdf", "gamma.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "gamma.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         #expect(try pdfedit("placeholder", "--at", "2", "--label", "signed form", "--size", "a5", in: dir).status == 0)
@@ -108,7 +95,7 @@ import Testing
     }
 
     @Test func relinkAMovedSource() throws {
-        let dir = try scratch("alpha.pdf", "beta.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("archive"), withIntermediateDirectories: true)
@@ -130,7 +117,7 @@ import Testing
           .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"),
           arguments: CorpusEntry.load())
     func insertCorpusFile(_ entry: CorpusEntry) throws {
-        let dir = try scratch("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let before = try sessionBytes(dir)

@@ -3,48 +3,24 @@ import Testing
 
 /// Sessions edited through the built binary; outputs checked with qpdf and poppler tools.
 @Suite struct SessionTests {
-    /// A scratch folder holding copies of the named fixtures.
-    func workspace(_ fixtures: String...) throws -> URL {
-        let directory = try temporaryDirectory()
-        for name in fixtures {
-            try FileManager.default.copyItem(
-                at: Paths.fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
-        }
-        return directory
-    }
-
-    /// The tokens (ALPHA-P3…) of every page of a PDF, read by pdftotext.
-    func tokens(_ file: URL) throws -> [String] {
-        let count = try #require(try qpdfPageCount(file.path))
-        return try (1...count).map { page in
-            let text = try pageText(file.path, page)
-            let match = text.split(whereSeparator: \.isWhitespace).first { $0.contains("-P") && $0.uppercased() == $0 }
-            return match.map(String.init) ?? "?"
-        }
-    }
-
-    func sessionBytes(_ directory: URL) throws -> Data {
-        try Data(contentsOf: directory.appendingPathComponent(".pdfedit/session.json"))
-    }
-
     @Test("DESIGN.md: move 3..5 --to 1 gives 3 4 5 1 2 6 7; move 1,3 --to 4 gives 2 4 5 1 3 6 7")
     func designExamples() throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         #expect(try pdfedit("move", "3..5", "--to", "1", in: dir).status == 0)
         #expect(try pdfedit("export", "a.pdf", in: dir).status == 0)
-        #expect(try tokens(dir.appendingPathComponent("a.pdf")) == [3, 4, 5, 1, 2, 6, 7].map { "ALPHA-P\($0)" })
+        #expect(try pageTokens(dir.appendingPathComponent("a.pdf")) == [3, 4, 5, 1, 2, 6, 7].map { "ALPHA-P\($0)" })
         #expect(try pdfedit("undo", in: dir).status == 0)
         #expect(try pdfedit("move", "1,3", "--to", "4", in: dir).status == 0)
         #expect(try pdfedit("export", "b.pdf", in: dir).status == 0)
-        #expect(try tokens(dir.appendingPathComponent("b.pdf")) == [2, 4, 5, 1, 3, 6, 7].map { "ALPHA-P\($0)" })
+        #expect(try pageTokens(dir.appendingPathComponent("b.pdf")) == [2, 4, 5, 1, 3, 6, 7].map { "ALPHA-P\($0)" })
         let check = try qpdfCheck(dir.appendingPathComponent("b.pdf").path)
         #expect(check.status == 0, "\(check.stdout)")
     }
 
     @Test func editsAcrossDocumentsRotationBlankAndUndo() throws {
-        let dir = try workspace("alpha.pdf", "beta.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
         #expect(try pdfedit("copy", "1..2", "--to", "1", "--into", "beta", in: dir).status == 0)
@@ -54,7 +30,7 @@ import Testing
         #expect(try pdfedit("remove", "last", in: dir).status == 0)
         let out = dir.appendingPathComponent("beta-out.pdf")
         #expect(try pdfedit("export", out.path, "--doc", "beta", in: dir).status == 0)
-        #expect(try tokens(out) == ["ALPHA-P1", "ALPHA-P2", "BETA-P1", "BETA-P2", "BETA-P3", "BETA-P4", "BETA-P5", "?"])
+        #expect(try pageTokens(out) == ["ALPHA-P1", "ALPHA-P2", "BETA-P1", "BETA-P2", "BETA-P3", "BETA-P4", "BETA-P5", "?"])
         let info = try run("pdfinfo", ["-f", "1", "-l", "8", out.path]).stdout
         #expect(info.contains("Page    2 rot:   90"))
         #expect(info.contains("Page    1 rot:   0"))
@@ -64,7 +40,7 @@ import Testing
         #expect(size.count >= 3 && abs(size[1] - 419.53) < 0.5 && abs(size[2] - 595.28) < 0.5, "\(info)")
         let alpha = dir.appendingPathComponent("alpha-out.pdf")
         #expect(try pdfedit("export", alpha.path, in: dir).status == 0)
-        #expect(try tokens(alpha) == ["ALPHA-P1", "ALPHA-P1", "ALPHA-P2", "ALPHA-P3", "ALPHA-P4", "ALPHA-P5", "ALPHA-P6"])
+        #expect(try pageTokens(alpha) == ["ALPHA-P1", "ALPHA-P1", "ALPHA-P2", "ALPHA-P3", "ALPHA-P4", "ALPHA-P5", "ALPHA-P6"])
         // Undo everything: the session is back to what open made.
         let history = try pdfedit("history", "--json", in: dir)
         let steps = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]]
@@ -82,7 +58,7 @@ import Testing
     @Test("bad selections exit 64, name the token and leave the session byte-identical",
           arguments: ["9", "3..1", "1,1", "", "x", "1,,2", "@p99", "last-7", "0"])
     func badSelection(_ selection: String) throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let before = try sessionBytes(dir)
@@ -93,7 +69,7 @@ import Testing
     }
 
     @Test func badPositionNamesTheValidRange() throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let before = try sessionBytes(dir)
@@ -104,7 +80,7 @@ import Testing
     }
 
     @Test func scriptIsAllOrNothingAndOneUndoStep() throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let before = try sessionBytes(dir)
@@ -120,14 +96,14 @@ import Testing
             to: script, atomically: true, encoding: .utf8)
         #expect(try pdfedit("run", "fix.txt", in: dir).status == 0)
         #expect(try pdfedit("export", "s.pdf", in: dir).status == 0)
-        #expect(try tokens(dir.appendingPathComponent("s.pdf")) == [7, 2, 3, 4, 5, 6].map { "ALPHA-P\($0)" })
+        #expect(try pageTokens(dir.appendingPathComponent("s.pdf")) == [7, 2, 3, 4, 5, 6].map { "ALPHA-P\($0)" })
         #expect(try pdfedit("undo", in: dir).status == 0)
         #expect(try pdfedit("export", "u.pdf", "--force", in: dir).status == 0)
-        #expect(try tokens(dir.appendingPathComponent("u.pdf")) == (1...7).map { "ALPHA-P\($0)" })
+        #expect(try pageTokens(dir.appendingPathComponent("u.pdf")) == (1...7).map { "ALPHA-P\($0)" })
     }
 
     @Test func sessionFileProblems() throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         let missing = try pdfedit("move", "1", "--to", "2", in: dir)
         #expect(missing.status == 66)
@@ -148,7 +124,7 @@ import Testing
     }
 
     @Test func changedOrMissingSourceRefusesExportWith75() throws {
-        let dir = try workspace("alpha.pdf", "beta.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         try FileManager.default.removeItem(at: dir.appendingPathComponent("alpha.pdf"))
@@ -164,7 +140,7 @@ import Testing
     }
 
     @Test func outputsAreNotOverwrittenWithoutForceAndNeverOverASource() throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let original = try Data(contentsOf: dir.appendingPathComponent("alpha.pdf"))
@@ -179,11 +155,11 @@ import Testing
         #expect(try pdfedit("export", "mine.pdf", in: dir).status == 0)
         #expect(try pdfedit("move", "1", "--to", "2", in: dir).status == 0)
         #expect(try pdfedit("export", "mine.pdf", in: dir).status == 0)
-        #expect(try tokens(dir.appendingPathComponent("mine.pdf")).prefix(2) == ["ALPHA-P2", "ALPHA-P1"])
+        #expect(try pageTokens(dir.appendingPathComponent("mine.pdf")).prefix(2) == ["ALPHA-P2", "ALPHA-P1"])
     }
 
     @Test func exportsAreDeterministic() throws {
-        let dir = try workspace("alpha.pdf", "beta.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
         #expect(try pdfedit("interleave", "beta", in: dir).status == 0)
@@ -191,11 +167,11 @@ import Testing
         #expect(try pdfedit("export", "two.pdf", in: dir).status == 0)
         let one = try Data(contentsOf: dir.appendingPathComponent("one.pdf"))
         #expect(one == (try Data(contentsOf: dir.appendingPathComponent("two.pdf"))))
-        #expect(try tokens(dir.appendingPathComponent("one.pdf")).prefix(4) == ["ALPHA-P1", "BETA-P1", "ALPHA-P2", "BETA-P2"])
+        #expect(try pageTokens(dir.appendingPathComponent("one.pdf")).prefix(4) == ["ALPHA-P1", "BETA-P1", "ALPHA-P2", "BETA-P2"])
     }
 
     @Test func exportAllWritesOneFilePerDocument() throws {
-        let dir = try workspace("alpha.pdf", "beta.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
         #expect(try pdfedit("export", "--all", "out", in: dir).status == 0)
@@ -204,7 +180,7 @@ import Testing
     }
 
     @Test func encryptedSourceNeedsItsPasswordAndOutputIsUnencrypted() throws {
-        let dir = try workspace("encrypted.pdf")
+        let dir = try scratchDirectory(with: "encrypted.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         let refused = try pdfedit("open", "encrypted.pdf", in: dir)
         #expect(refused.status == 65)
@@ -215,7 +191,7 @@ import Testing
         #expect(try pdfedit("export", "out.pdf", in: dir).status == 65)
         #expect(try pdfedit("export", "out.pdf", in: dir, environment: ["PDFEDIT_PASSWORD": "secret"]).status == 0)
         let out = dir.appendingPathComponent("out.pdf")
-        #expect(try tokens(out) == ["ENC-P2", "ENC-P1"])
+        #expect(try pageTokens(out) == ["ENC-P2", "ENC-P1"])
         #expect(!(try run("pdfinfo", [out.path]).stdout.contains("Encrypted:      yes")))
         let listFile = dir.appendingPathComponent("pw.txt")
         try "# passwords\nencrypted.pdf=secret\n".write(to: listFile, atomically: true, encoding: .utf8)
@@ -227,7 +203,7 @@ import Testing
     }
 
     @Test func lockedSessionTimesOutWith75() throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let holder = Process()
@@ -245,7 +221,7 @@ import Testing
 
     @Test("concurrent processes editing one session lose no update")
     func concurrentEditsAreSerialised() throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         let count = 12
@@ -271,7 +247,7 @@ import Testing
 
     @Test("a process killed while editing never leaves a broken session file")
     func killedWhileEditing() throws {
-        let dir = try workspace("alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         for round in 0..<15 {

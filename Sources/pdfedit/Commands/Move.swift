@@ -17,24 +17,15 @@ struct Move: EditCommand {
               pdfedit move 3..5 --to 1 in.pdf -o out.pdf
             """)
 
-    @Argument(help: "The pages to move (selection: 3, 2..5, last, odd, @p7, text:WORDS …).")
-    var selection: String
-
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
-    var directInput: String?
-
-    @OptionGroup var destination: DestinationOptions
-
-    @Option(name: .long, help: "Move into this document (N and P are then its positions).")
-    var into: String?
-
+    @OptionGroup var block: BlockArguments
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
+    var directInput: String? { block.directInput }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        guard let target = try destination.destination(required: true) else { throw PDFEditError.usage("no destination") }
-        return .move(try parseSelection(selection), to: target, into: into)
+        let (selection, target, into) = try block.parsed()
+        return .move(selection, to: target, into: into)
     }
 }
 
@@ -50,7 +41,21 @@ struct Copy: EditCommand {
               pdfedit copy 1 --to last in.pdf -o out.pdf
             """)
 
-    @Argument(help: "The pages to copy.")
+    @OptionGroup var block: BlockArguments
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+    var directInput: String? { block.directInput }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        let (selection, target, into) = try block.parsed()
+        return .copy(selection, to: target, into: into)
+    }
+}
+
+/// What move and copy take: the items, where the block goes, and into which document.
+struct BlockArguments: ParsableArguments {
+    @Argument(help: "The pages (selection: 3, 2..5, last, odd, @p7, text:WORDS …).")
     var selection: String
 
     @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
@@ -58,16 +63,12 @@ struct Copy: EditCommand {
 
     @OptionGroup var destination: DestinationOptions
 
-    @Option(name: .long, help: "Copy into this document (N and P are then its positions).")
+    @Option(name: .long, help: "Into this document (N and P are then its positions).")
     var into: String?
 
-    @OptionGroup var options: EditOptions
-    @OptionGroup var direct: DirectOptions
-    var directOptions: DirectOptions? { direct }
-
-    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+    func parsed() throws(PDFEditError) -> (PageSelection, Destination, String?) {
         guard let target = try destination.destination(required: true) else { throw PDFEditError.usage("no destination") }
-        return .copy(try parseSelection(selection), to: target, into: into)
+        return (try parseSelection(selection), target, into)
     }
 }
 
