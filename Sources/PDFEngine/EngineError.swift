@@ -11,6 +11,8 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyFile(file: String)
     /// Neither a PDF nor a supported image.
     case notAPDF(file: String)
+    /// Starts like a JPEG or PNG but is truncated, corrupt or of an unsupported variant.
+    case badImage(file: String, reason: String)
     /// A PDF too damaged for qpdf to recover.
     case damaged(file: String, page: Int?, detail: String)
     /// Encrypted and no (or a wrong) password was available.
@@ -41,6 +43,7 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     public var file: String {
         switch self {
         case .missing(let file), .unreadable(let file, _), .emptyFile(let file), .notAPDF(let file),
+            .badImage(let file, _),
             .damaged(let file, _, _), .password(let file, _), .unsupported(let file, _, _),
             .pageOutOfRange(let file, _, _), .cannotWrite(let file, _), .library(let file, _):
             return file
@@ -54,6 +57,7 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(let file, let reason): return "\(file): cannot be read: \(reason)"
         case .emptyFile(let file): return "\(file): empty file (0 bytes), not a PDF"
         case .notAPDF(let file): return "\(file): not a PDF or a supported image (JPEG, PNG)"
+        case .badImage(let file, let reason): return "\(file): unusable image: \(reason)"
         case .damaged(let file, let page, let detail):
             return "\(file):\(at(page)) damaged beyond repair: \(detail)"
         case .password(let file, let given):

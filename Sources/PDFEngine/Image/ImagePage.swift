@@ -1,0 +1,183 @@
+import Foundation
+
+/// A JPEG or PNG image turned into a one-page PDF.
+///
+/// ```swift
+/// let facts = try ImagePage.inspect("photo.jpg")        // 120x80 px, 72 dpi, orientation 1
+/// ImagePage.pageSize(facts, fit: nil)                    // (120, 80) points
+/// ImagePage.pageSize(facts, fit: (595.28, 841.89))       // (841.89, 595.28): A4 turned landscape
+/// try ImagePage.writePDF(image: "photo.jpg", fit: nil, to: "photo.pdf")
+/// ```
+///
+/// - JPEG data is embedded byte for byte (`/DCTDecode`): baseline, extended and
+///   progressive; gray, RGB/YCbCr and CMYK (Adobe-inverted CMYK gets a `/Decode`
+///   array). EXIF orientation (all eight values) is applied by the placement matrix.
+/// - PNG: every colour type and bit depth, 16-bit kept at 16 bits, Adam7
+///   de-interlaced, alpha as an `/SMask`, palette transparency as an 8-bit `/SMask`
+///   beside the `/Indexed` samples, gray/RGB key-colour transparency as a `/Mask`
+///   (a 0/1 `/SMask` at 16 bits, which poppler cannot key). Non-interlaced images
+///   without alpha keep their IDAT data unchanged (`/FlateDecode`, `/Predictor 15`).
+///   Gamma, chromaticity and ICC chunks are ignored (samples are embedded as stored
+///   and shown as device colours); so is a PNG `eXIf` chunk (PNG orientation is 1).
+public enum ImagePage {
+    /// The largest page side Acrobat accepts (200 inches); larger natural sizes
+    /// (absurdly low resolutions) are scaled down to it, keeping the aspect ratio.
+    public static let maximumPageSide = 14_400.0
+
+    /// Parses and validates the image: JPEG markers (the whole file, up to EOI) or
+    /// PNG chunks (with their CRCs). Pixels are not decoded, so corrupt compressed
+    /// PNG data is found only by `writePDF`.
+    ///
+    /// Throws `.notAPDF` for a file that is neither PDF, JPEG nor PNG (whatever its
+    /// name), `.badImage` for a truncated, corrupt or unsupported JPEG or PNG, and the
+    /// loader's `.missing`, `.unreadable` and `.emptyFile`; all name the file.
+    public static func inspect(_ path: String) throws(EngineError) -> ImageFacts {
+        try ParsedImage.read(path).facts
+    }
+
+    /// The page size in points the image gets.
+    ///
+    /// Without `fit`: the image's size at its resolution (72 dpi when it has none),
+    /// as displayed: a 90°-rotated image (EXIF orientation 5...8) gets a portrait
+    /// page for landscape pixels.
+    ///
+    /// With `fit`: that paper, turned to the image's orientation (a landscape image
+    /// gets the paper landscape, a portrait one portrait, a square one the paper as
+    /// given); the image is then scaled, up or down, to the largest size that fits,
+    /// keeping its aspect ratio, and centred.
+    public static func pageSize(
+        _ facts: ImageFacts, fit: (width: Double, height: Double)?
+    ) -> (width: Double, height: Double) {
+        let natural = naturalSize(facts)
+        guard let fit else { return natural }
+        let long = max(fit.width, fit.height), short = min(fit.width, fit.height)
+        if natural.width > natural.height { return (long, short) }
+        if natural.width < natural.height { return (short, long) }
+        return fit
+    }
+
+    /// Writes a one-page PDF that shows the image at `output`, deterministically:
+    /// the same image and `fit` give the same bytes (`/ID` computed from the
+    /// content). The file is written under a temporary name beside `output` and
+    /// renamed into place, so a failure leaves no partial file. A `fit` paper size
+    /// that is not positive and finite is refused (`.cannotWrite`).
+    public static func writePDF(
+        image path: String, fit: (width: Double, height: Double)?, to output: String
+    ) throws(EngineError) {
+        if let fit {
+            guard fit.width.isFinite, fit.height.isFinite, fit.width > 0, fit.height > 0 else {
+                throw EngineError.cannotWrite(file: output, reason: "invalid paper size \(fit.width)x\(fit.height)")
+            }
+        }
+        let image = try ParsedImage.read(path)
+        let document = try QPDFNewDocument(file: path)
+        let xObject: ImageXObject
+        switch image {
+        case .jpeg(let jpeg): xObject = try jpeg.xObject(in: document)
+        case .png(let png): xObject = try png.xObject(in: document)
+        }
+        let facts = image.facts
+        let page = pageSize(facts, fit: fit)
+        let matrix = placement(facts, page: page, fit: fit != nil)
+        let content = "q " + matrix.map(pdfNumber).joined(separator: " ") + " cm /Im0 Do Q\n"
+        let contentStream = try document.stream([:])
+        try document.setData(Array(content.utf8), of: contentStream)
+        let pageObject = try document.dictionary([
+            "/Type": document.name("/Page"),
+            "/MediaBox": document.parse("[0 0 \(pdfNumber(page.width)) \(pdfNumber(page.height))]"),
+            "/Resources": document.dictionary(["/XObject": document.dictionary(["/Im0": xObject.stream])]),
+            "/Contents": contentStream,
+        ])
+        try document.addPage(document.makeIndirect(pageObject))
+
+        let temporary = temporaryPath(for: output)
+        do throws(EngineError) {
+            try document.write(to: temporary, minimumVersion: "1.\(xObject.minimumMinorVersion)")
+            guard rename(temporary, output) == 0 else {
+                throw EngineError.cannotWrite(file: output, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            unlink(temporary)
+            if case .cannotWrite(_, let reason) = error { throw EngineError.cannotWrite(file: output, reason: reason) }
+            throw error
+        }
+    }
+
+    // MARK: Geometry
+
+    /// Size in points as displayed, from the resolution (72 dpi by default), at most
+    /// `maximumPageSide` on either side.
+    static func naturalSize(_ facts: ImageFacts) -> (width: Double, height: Double) {
+        func dpi(_ value: Double?) -> Double { value.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 72 }
+        var width = Double(facts.pixelWidth) * 72 / dpi(facts.dpiX)
+        var height = Double(facts.pixelHeight) * 72 / dpi(facts.dpiY)
+        if facts.swapsAxes { swap(&width, &height) }
+        let largest = max(width, height)
+        if largest > maximumPageSide {
+            width *= maximumPageSide / largest
+            height *= maximumPageSide / largest
+        }
+        return (width, height)
+    }
+
+    /// The rectangle the displayed image fills on the page: all of it, or with
+    /// `fit`, the largest centred rectangle of the image's aspect ratio.
+    static func imageRect(
+        _ facts: ImageFacts, page: (width: Double, height: Double), fit: Bool
+    ) -> (x: Double, y: Double, width: Double, height: Double) {
+        guard fit else { return (0, 0, page.width, page.height) }
+        let natural = naturalSize(facts)
+        let scale = min(page.width / natural.width, page.height / natural.height)
+        let width = natural.width * scale, height = natural.height * scale
+        return ((page.width - width) / 2, (page.height - height) / 2, width, height)
+    }
+
+    /// The `cm` matrix `[a b c d e f]` that maps the image's unit square onto
+    /// `imageRect` so that the image appears upright: EXIF orientation 2 mirrors,
+    /// 3 turns 180°, 4 flips, 5 transposes, 6 turns 90° clockwise, 7 transverses,
+    /// 8 turns 90° anticlockwise. (In image space row 0 is at the top of the unit
+    /// square: stored pixel (column s, row t), as fractions, is at (s, 1 − t).)
+    static func placement(
+        _ facts: ImageFacts, page: (width: Double, height: Double), fit: Bool
+    ) -> [Double] {
+        let (x, y, w, h) = imageRect(facts, page: page, fit: fit)
+        switch facts.orientation {
+        case 2: return [-w, 0, 0, h, x + w, y]
+        case 3: return [-w, 0, 0, -h, x + w, y + h]
+        case 4: return [w, 0, 0, -h, x, y + h]
+        case 5: return [0, -h, -w, 0, x + w, y + h]
+        case 6: return [0, -h, w, 0, x, y + h]
+        case 7: return [0, h, w, 0, x, y]
+        case 8: return [0, h, -w, 0, x + w, y]
+        default: return [w, 0, 0, h, x, y]
+        }
+    }
+
+    /// A number as PDF syntax: at most four decimals, no exponent, no trailing zeros.
+    static func pdfNumber(_ value: Double) -> String {
+        let scaled = (value * 10_000).rounded()
+        guard scaled.isFinite, abs(scaled) < 1e15 else { return "0" }
+        let units = Int(scaled)
+        let sign = units < 0 ? "-" : ""
+        let magnitude = abs(units)
+        var text = sign + String(magnitude / 10_000)
+        var fraction = magnitude % 10_000
+        if fraction != 0 {
+            var digits = 4
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            let string = String(fraction)
+            text += "." + String(repeating: "0", count: digits - string.count) + string
+        }
+        return text
+    }
+
+    /// `.<name>.<pid>-<random>.tmp` beside `output`: unique even for threads of one process.
+    private static func temporaryPath(for output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        let directory = url.deletingLastPathComponent().path
+        return directory + "/." + url.lastPathComponent + ".\(getpid())-\(UUID().uuidString.prefix(8)).tmp"
+    }
+}

@@ -1,0 +1,152 @@
+import CQPDF
+
+/// An image XObject added to a `QPDFNewDocument`, and the PDF version its
+/// features need (1.`minimumMinorVersion`).
+struct ImageXObject {
+    let stream: qpdf_oh
+    /// 3: JPEG, 8-bit images; 4: a soft mask (/SMask); 5: 16-bit samples.
+    let minimumMinorVersion: Int
+}
+
+extension JPEGImage {
+    /// The JPEG file byte for byte as a `/DCTDecode` image. Adobe-style inverted
+    /// CMYK gets `/Decode [1 0 1 0 1 0 1 0]`; EXIF orientation is left to the
+    /// page's placement matrix, never applied to the data.
+    func xObject(in document: QPDFNewDocument) throws(EngineError) -> ImageXObject {
+        let colorSpace = [1: "/DeviceGray", 3: "/DeviceRGB"][facts.components] ?? "/DeviceCMYK"
+        let stream = try document.stream([
+            "/Type": document.name("/XObject"),
+            "/Subtype": document.name("/Image"),
+            "/Width": document.parse("\(facts.pixelWidth)"),
+            "/Height": document.parse("\(facts.pixelHeight)"),
+            "/ColorSpace": document.name(colorSpace),
+            "/BitsPerComponent": document.parse("8"),
+        ])
+        if facts.invertedCMYK {
+            try document.set("/Decode", document.parse("[1 0 1 0 1 0 1 0]"), inStream: stream)
+        }
+        try document.setData(bytes, of: stream, filter: document.name("/DCTDecode"))
+        return ImageXObject(stream: stream, minimumMinorVersion: 3)
+    }
+}
+
+extension PNGImage {
+    /// The largest inflated image accepted (2 GiB), against decompression bombs.
+    static let maximumInflatedSize = Int(Int32.max)
+
+    /// The PNG as an image XObject. Without an alpha channel, palette transparency
+    /// or interlacing, the IDAT data passes through as `/FlateDecode` with the PNG
+    /// predictor (`/Predictor 15`), after checking that it decodes to the full image.
+    /// Otherwise the data is inflated (by qpdf), unfiltered, de-interlaced and split:
+    /// colour samples in the image, alpha in an `/SMask` at the same bit depth.
+    /// Gray and RGB key-colour transparency (tRNS) becomes a `/Mask` colour range at
+    /// 1 to 8 bits, and an 8-bit `/SMask` (0 or 1) at 16 bits.
+    func xObject(in document: QPDFNewDocument) throws(EngineError) -> ImageXObject {
+        let file = document.file
+        func fail(_ reason: String) -> EngineError { EngineError.badImage(file: file, reason: reason) }
+        let decoding = PNGDecoding(header: header)
+        guard let inflatedSize = decoding.inflatedSize, inflatedSize <= Self.maximumInflatedSize else {
+            throw fail("too large: \(header.width)x\(header.height) pixels")
+        }
+        let stream = try document.stream([
+            "/Type": document.name("/XObject"),
+            "/Subtype": document.name("/Image"),
+            "/Width": document.parse("\(header.width)"),
+            "/Height": document.parse("\(header.height)"),
+            "/ColorSpace": colorSpace(in: document),
+            "/BitsPerComponent": document.parse("\(header.bitDepth)"),
+        ])
+        var version = header.bitDepth == 16 ? 5 : 3
+        // Poppler compares a /Mask range with 16-bit samples cut to 8 bits (so the key
+        // never matches): a 16-bit key colour becomes a soft mask instead.
+        let key = colorKey
+        let keyAsSoftMask = header.bitDepth == 16 ? key : nil
+        if let key, keyAsSoftMask == nil {
+            let ranges = key.map { "\($0) \($0)" }.joined(separator: " ")
+            try document.set("/Mask", document.parse("[\(ranges)]"), inStream: stream)
+        }
+        let paletteAlpha = header.colorType == 3 ? transparency : nil
+        let passThrough = !header.interlaced && !header.hasAlphaChannel && paletteAlpha == nil && keyAsSoftMask == nil
+
+        var compressed: [UInt8] = []
+        compressed.reserveCapacity(dataRanges.reduce(0) { $0 + $1.count })
+        for range in dataRanges { compressed.append(contentsOf: bytes[range]) }
+        let parms = passThrough
+            ? try document.parse(
+                "<< /Predictor 15 /Colors \(header.channels) /BitsPerComponent \(header.bitDepth) "
+                    + "/Columns \(header.width) >>")
+            : nil
+        try document.setData(compressed, of: stream, filter: document.name("/FlateDecode"), decodeParms: parms)
+        compressed = []
+
+        var color: [UInt8], alpha: [UInt8]?
+        do {
+            // The inflated data lives only in this scope: with the planes built from
+            // it, at most about two copies of the pixels exist at any time.
+            let decoded = try document.decodedData(of: stream) { fail("corrupt image data: \($0)") }
+            if passThrough {
+                // qpdf has undone the predictor too: only the rows remain.
+                guard decoded.count >= header.height * header.rowBytes(width: header.width) else {
+                    throw fail("truncated or corrupt image data")
+                }
+                return ImageXObject(stream: stream, minimumMinorVersion: version)
+            }
+            guard decoded.count >= inflatedSize else { throw fail("truncated or corrupt image data") }
+            do throws(PNGDecodingError) {
+                try decoding.unfilter(decoded.bytes)
+            } catch {
+                throw fail(error.reason)
+            }
+            (color, alpha) = decoding.planes(decoded.bytes)
+        }
+        var alphaDepth = header.bitDepth
+        if let paletteAlpha {
+            alpha = decoding.paletteAlpha(indices: color, alphas: paletteAlpha)
+            alphaDepth = 8
+        } else if let keyAsSoftMask {
+            alpha = decoding.keyAlpha(color: color, key: keyAsSoftMask)
+            alphaDepth = 8
+        }
+        try document.setData(color, of: stream)
+        color = []
+        if let alpha {
+            let mask = try document.stream([
+                "/Type": document.name("/XObject"),
+                "/Subtype": document.name("/Image"),
+                "/Width": document.parse("\(header.width)"),
+                "/Height": document.parse("\(header.height)"),
+                "/ColorSpace": document.name("/DeviceGray"),
+                "/BitsPerComponent": document.parse("\(alphaDepth)"),
+            ])
+            try document.setData(alpha, of: mask)
+            try document.set("/SMask", mask, inStream: stream)
+            version = max(version, 4)
+        }
+        return ImageXObject(stream: stream, minimumMinorVersion: version)
+    }
+
+    private func colorSpace(in document: QPDFNewDocument) throws(EngineError) -> qpdf_oh {
+        switch header.colorType {
+        case 3:
+            let hex = palette.map { byte in
+                let digits = String(byte, radix: 16, uppercase: true)
+                return byte < 16 ? "0" + digits : digits
+            }.joined()
+            return try document.parse("[/Indexed /DeviceRGB \(palette.count / 3 - 1) <\(hex)>]")
+        case 2, 6:
+            return try document.name("/DeviceRGB")
+        default:
+            return try document.name("/DeviceGray")
+        }
+    }
+
+    /// The key colour of gray or RGB transparency (tRNS), one value per colour
+    /// sample: stored as 16 bits, of which only the low `bitDepth` bits count.
+    private var colorKey: [Int]? {
+        guard let transparency, header.colorType == 0 || header.colorType == 2 else { return nil }
+        let mask = header.bitDepth == 16 ? 0xFFFF : (1 << header.bitDepth) - 1
+        return (0..<header.colorChannels).map { channel in
+            (Int(transparency[2 * channel]) << 8 | Int(transparency[2 * channel + 1])) & mask
+        }
+    }
+}
