@@ -67,6 +67,8 @@ public enum SourceLoader {
             guard pages > 0 else { throw EngineError.unsupported(file: path, page: nil, detail: "the document has no pages") }
             return LoadedFile(path: path, kind: .pdf, fingerprint: fingerprint, pageCount: pages, warnings: document.warnings)
         case .jpeg, .png:
+            // Walks the whole file (markers, chunks, CRCs): a broken image is refused now.
+            _ = try ImagePage.inspect(path)
             return LoadedFile(path: path, kind: kind, fingerprint: fingerprint, pageCount: 1, warnings: [])
         }
     }
