@@ -6,16 +6,14 @@
 // is in the output (the first copy of a repeated page) and are removed otherwise;
 // named destinations become explicit. Every output page has its own annotation
 // objects with /P set to it; popups, their parents and /IRT replies are linked
-// within the copy.
-// Not yet (TODO, next issue): /AcroForm is not rebuilt, so copied widgets and
-// their fields are objects of a dead form (a repeated page's widgets are not
-// renamed either); outlines, page labels, the named-destination tree, the
-// structure tree and article threads are not copied. Other references to a page
-// that is not exported (a widget's GoTo action, /AA or /Next actions, beads) are
-// turned into null by qpdf's copier rather than removed: never dangling, but dead.
+// within the copy. The first output copy of a source annotation is qpdf's copy of
+// it (so that other references to it, from form fields or the structure tree,
+// reach the annotation on the page); widgets are reported to Forms.cpp, which
+// rebuilds the field tree.
+// Not handled: other references to a page that is not exported (a widget's GoTo
+// action, /AA or /Next actions, beads) are turned into null by qpdf's copier
+// rather than removed: never dangling, but dead.
 #include "Export.hh"
-
-#include <qpdf/QPDFNameTreeObjectHelper.hh>
 
 #include <string>
 
@@ -25,42 +23,6 @@ namespace {
 // Keys by which an annotation points at another annotation of the same page
 // (a markup's popup, a popup's parent, a reply's original).
 char const *const sibling_keys[] = {"/Popup", "/Parent", "/IRT"};
-
-// The dictionary value of `key`, or null: getKey on a non-dictionary would make
-// qpdf warn.
-QPDFObjectHandle dict_key(QPDFObjectHandle object, std::string const &key)
-{
-    return object.isDictionary() ? object.getKey(key) : QPDFObjectHandle::newNull();
-}
-
-// A destination as an explicit array: arrays as they are, a name looked up in
-// the catalog's /Dests, a string in the /Names /Dests name tree (their values
-// may be arrays or dictionaries with /D). Null when it cannot be resolved.
-QPDFObjectHandle explicit_destination(QPDF &pdf, QPDFObjectHandle dest)
-{
-    if (dest.isArray()) {
-        return dest;
-    }
-    QPDFObjectHandle root = pdf.getRoot();
-    QPDFObjectHandle found;
-    if (dest.isName()) {
-        found = dict_key(dict_key(root, "/Dests"), dest.getName());
-    } else if (dest.isString()) {
-        QPDFObjectHandle tree = dict_key(dict_key(root, "/Names"), "/Dests");
-        if (tree.isDictionary()) {
-            QPDFNameTreeObjectHelper names(tree, pdf, false);
-            names.findObject(dest.getUTF8Value(), found);
-        }
-        if (!found.isInitialized() || found.isNull()) {
-            // Some producers use strings for entries of the old /Dests dictionary.
-            found = dict_key(dict_key(root, "/Dests"), "/" + dest.getUTF8Value());
-        }
-    }
-    if (found.isInitialized() && found.isDictionary()) {
-        found = found.getKey("/D");
-    }
-    return found.isInitialized() && found.isArray() ? found : QPDFObjectHandle::newNull();
-}
 
 // What to do with one annotation.
 struct Fate {
@@ -142,19 +104,28 @@ QPDFObjectHandle twin_of(QPDFObjectHandle annot, Fate fate, std::set<QPDFObjGen>
     return twin;
 }
 
+// Widgets, and annotations that look like fields without saying they are widgets.
+bool is_field_like(QPDFObjectHandle annot)
+{
+    return annot.getKey("/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") ||
+        annot.hasKey("/Parent");
+}
+
 // The annotations one output page gets, decided before anything is copied.
 struct PageAnnotations {
     size_t placed;                      // index into the placed pages
     std::vector<QPDFObjectHandle> kept; // source annotations, in order
     std::vector<bool> twinned;          // copied from a prepared twin, not as itself
+    std::vector<Fate> fates;            // of each kept annotation
     std::set<QPDFObjGen> siblings;      // the source page's indirect annotations
 };
 
 // Decides what `page` keeps and appends to `batch` what qpdf must copy for it:
-// the source annotation itself (the first output copy of a page, so references
-// between objects such as form fields' /Kids or popups stay consistent), or a
-// direct twin (a repeated page, an annotation a source shares between pages, or
-// a link whose destination is rewritten), which qpdf copies as a new object.
+// the source annotation itself (its first output copy, so that references to it
+// from form fields, popups or the structure tree reach the annotation on the
+// page; a rewritten destination is set on the copy afterwards), or a direct twin
+// (a repeated page, an annotation a source shares between pages), which qpdf
+// copies as a new object.
 PageAnnotations plan_page(
     Source &source,
     PlacedPage page,
@@ -162,7 +133,7 @@ PageAnnotations plan_page(
     std::set<QPDFObjGen> &claimed,
     std::vector<QPDFObjectHandle> &batch)
 {
-    PageAnnotations plan{index, {}, {}, {}};
+    PageAnnotations plan{index, {}, {}, {}, {}};
     QPDFObjectHandle annots = page.from.getKey("/Annots");
     if (!annots.isArray()) {
         return plan;
@@ -181,18 +152,52 @@ PageAnnotations plan_page(
         if (!fate.keep) {
             continue;
         }
-        bool identity = page.first && annot.isIndirect() && fate.new_dest.isNull() &&
-            claimed.insert(annot.getObjGen()).second;
+        bool identity =
+            page.first && annot.isIndirect() && claimed.insert(annot.getObjGen()).second;
         plan.kept.push_back(annot);
         plan.twinned.push_back(!identity);
+        plan.fates.push_back(fate);
         batch.push_back(identity ? annot : twin_of(annot, fate, plan.siblings));
     }
     return plan;
 }
 
+// The output's version of a destination that fate_of made explicit: the first
+// output copy of its page, then its view parameters.
+QPDFObjectHandle output_destination(Source &source, QPDFObjectHandle dest)
+{
+    std::vector<QPDFObjectHandle> items = dest.getArrayAsVector();
+    items[0] = source.first_copy.at(items[0].getObjGen());
+    for (size_t i = 1; i < items.size(); ++i) {
+        items[i] = fresh_copy(items[i]);
+    }
+    return QPDFObjectHandle::newArray(items);
+}
+
+// Stores the rewritten destination of an annotation copied as itself.
+void set_destination(Source &source, QPDFObjectHandle copy, Fate fate)
+{
+    QPDFObjectHandle dest = output_destination(source, fate.new_dest);
+    if (fate.dest_in_action) {
+        // The action may be shared with other annotations: this one gets its own.
+        QPDFObjectHandle action = copy.getKey("/A").shallowCopy();
+        action.replaceKey("/D", dest);
+        copy.replaceKey("/A", action);
+    } else {
+        copy.replaceKey("/Dest", dest);
+    }
+}
+
 // Gives `page` the copies (in order) of what plan_page kept, each an indirect
-// object whose /P is the page, twins linked to this page's siblings.
-void attach(QPDF &out, PageAnnotations const &plan, PlacedPage page, std::vector<QPDFObjectHandle> copies)
+// object whose /P is the page, twins linked to this page's siblings, copies of
+// the annotations themselves given their rewritten destinations.
+void attach(
+    QPDF &out,
+    Source &source,
+    PageAnnotations const &plan,
+    PlacedPage page,
+    std::vector<QPDFObjectHandle> copies,
+    std::vector<CopiedAnnotation> &widgets)
 {
     std::map<QPDFObjGen, QPDFObjectHandle> copy_of;
     for (size_t i = 0; i < copies.size(); ++i) {
@@ -201,8 +206,15 @@ void attach(QPDF &out, PageAnnotations const &plan, PlacedPage page, std::vector
         }
         copies[i].replaceKey("/P", page.to);
         QPDFObjectHandle original = plan.kept[i];
+        Fate fate = plan.fates[i];
+        if (!plan.twinned[i] && !fate.new_dest.isNull()) {
+            set_destination(source, copies[i], fate);
+        }
         if (original.isIndirect()) {
             copy_of.emplace(original.getObjGen(), copies[i]);
+            if (is_field_like(original)) {
+                widgets.push_back(CopiedAnnotation{plan.placed, original.getObjGen(), copies[i]});
+            }
         }
     }
     for (size_t i = 0; i < copies.size(); ++i) {
@@ -226,7 +238,11 @@ void attach(QPDF &out, PageAnnotations const &plan, PlacedPage page, std::vector
 } // namespace
 
 void copy_annotations(
-    QPDF &out, std::vector<Source> &sources, std::vector<PlacedPage> const &placed, Where &where)
+    QPDF &out,
+    std::vector<Source> &sources,
+    std::vector<PlacedPage> const &placed,
+    Where &where,
+    std::vector<CopiedAnnotation> &widgets)
 {
     // Decide for every page first, then copy everything from one source in one
     // copyForeignObject call: per-page calls cost a third more time and memory at
@@ -236,6 +252,9 @@ void copy_annotations(
     std::vector<PageAnnotations> plans;
     for (size_t i = 0; i < placed.size(); ++i) {
         PlacedPage const &page = placed[i];
+        if (page.source < 0) {
+            continue; // a blank page
+        }
         where = Where{page.source, page.page + 1};
         size_t s = static_cast<size_t>(page.source);
         PageAnnotations plan = plan_page(sources[s], page, i, claimed[s], batches[s]);
@@ -249,10 +268,13 @@ void copy_annotations(
             continue;
         }
         where = Where{static_cast<int>(s), 0};
-        QPDFObjectHandle batch =
-            sources[s].pdf->makeIndirectObject(QPDFObjectHandle::newArray(batches[s]));
+        QPDF &pdf = *sources[s].pdf;
+        QPDFObjectHandle batch = pdf.makeIndirectObject(QPDFObjectHandle::newArray(batches[s]));
         batches[s].clear();
         copied[s] = out.copyForeignObject(batch).getArrayAsVector();
+        // The batch is no object of the source's: free it (a split export makes one
+        // per part).
+        pdf.replaceObject(batch.getObjGen(), QPDFObjectHandle::newNull());
     }
     std::vector<size_t> next(sources.size(), 0);
     for (PageAnnotations const &plan : plans) {
@@ -261,7 +283,14 @@ void copy_annotations(
         size_t s = static_cast<size_t>(page.source);
         auto first = copied[s].begin() + static_cast<std::ptrdiff_t>(next[s]);
         next[s] += plan.kept.size();
-        attach(out, plan, page, std::vector<QPDFObjectHandle>(first, first + static_cast<std::ptrdiff_t>(plan.kept.size())));
+        attach(
+            out,
+            sources[s],
+            plan,
+            page,
+            std::vector<QPDFObjectHandle>(
+                first, first + static_cast<std::ptrdiff_t>(plan.kept.size())),
+            widgets);
     }
     where = Where{};
 }

@@ -1,5 +1,8 @@
-// Internal to QPDFBridge: the state of one pe_export call, shared by the files
-// that carry out its steps (Export.cpp: plan, pages, writing; Annotations.cpp).
+// Internal to QPDFBridge: the state of an export, shared by the files that carry
+// out its steps. Export.cpp: plan, opening the sources, placing pages, writing,
+// split parts; Annotations.cpp: annotations and links; Forms.cpp: the AcroForm;
+// Outlines.cpp: bookmarks; Labels.cpp: page labels; Document.cpp: document
+// information, XMP, structure tree and what cannot follow pages.
 #ifndef PDFEDIT_QPDF_BRIDGE_EXPORT_HH
 #define PDFEDIT_QPDF_BRIDGE_EXPORT_HH
 
@@ -12,34 +15,189 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace pe {
+
+// ---- Values that cross from a source to the output ----------------------------
+
+// The dictionary value of `key`, or null: getKey on a non-dictionary would make
+// qpdf warn.
+QPDFObjectHandle dict_key(QPDFObjectHandle object, std::string const &key);
+
+// A new object owned by no QPDF with the same value as `value`: scalars, and
+// arrays and dictionaries of them (indirect scalars are resolved). Anything that
+// would need an indirect object (streams, indirect arrays or dictionaries) becomes
+// null. qpdf refuses to put a source's objects, even direct ones, into the output.
+QPDFObjectHandle fresh_copy(QPDFObjectHandle value);
+
+// A source value as an object of `out`: indirect objects through
+// copyForeignObject; a direct array or dictionary that refers to indirect objects
+// is first made an indirect object of its source.
+QPDFObjectHandle import_value(QPDF &out, QPDF &from, QPDFObjectHandle value);
+
+// A destination as an explicit array: arrays as they are, a name looked up in
+// the catalog's /Dests, a string in the /Names /Dests name tree (their values
+// may be arrays or dictionaries with /D). Null when it cannot be resolved.
+QPDFObjectHandle explicit_destination(QPDF &pdf, QPDFObjectHandle dest);
+
+// The file name of a path, for messages ("dir/a.pdf" -> "a.pdf").
+std::string file_name(char const *path);
+
+// ---- Sources -------------------------------------------------------------------
+
+// One bookmark of a source, read once however many outputs use it.
+struct OutlineEntry {
+    std::string title;      // the /Title string's bytes, as in the file
+    std::string title_utf8; // the same as UTF-8
+    int page = -1;          // 0-based target page in the source; -1 none
+    // The destination's parameters after the page ([/XYZ l t z], [/Fit], ...),
+    // fresh objects (cloned again for each output).
+    std::vector<QPDFObjectHandle> view;
+    // An action that does not go to a page of this file (URI, GoToR, named, ...),
+    // an indirect object of the source; uninitialised when none.
+    QPDFObjectHandle action;
+    bool open = false;
+    QPDFObjectHandle color; // /C, fresh; uninitialised when none
+    QPDFObjectHandle flags; // /F, fresh; uninitialised when none
+    std::vector<OutlineEntry> kids;
+};
+
+// A source's interactive form field tree, read once: nodes are the fields (and
+// widgets) reachable from /AcroForm /Fields, each with its place in the tree.
+struct FieldTree {
+    struct Node {
+        QPDFObjectHandle object; // in the source
+        int parent = -1;         // node index; -1 for a root field
+        std::vector<int> kids;   // node indices, in /Kids order
+    };
+    QPDFObjectHandle acroform; // the source's /AcroForm dictionary, or null
+    std::vector<Node> nodes;
+    std::vector<int> roots; // in /Fields order
+    std::map<QPDFObjGen, int> index;
+};
 
 // One opened input.
 struct Source {
     std::unique_ptr<QPDF> pdf; // null when no item uses this source
     std::vector<QPDFObjectHandle> pages;
-    // Source page -> its first copy in the output (qpdf's foreign-object map
-    // resolves references to the source page to that same copy).
+    std::string label; // its file name, for messages
+    // Source page -> its first copy in the output being assembled (qpdf's
+    // foreign-object map resolves references to the source page to that same
+    // copy). Cleared for each output.
     std::map<QPDFObjGen, QPDFObjectHandle> first_copy;
+
+    // 0-based index of a page object of this source, -1 when it is not one.
+    int index_of_page(QPDFObjectHandle page);
+    // The source's bookmarks (read on first use).
+    std::vector<OutlineEntry> const &outline();
+    // The source's form fields (read on first use).
+    FieldTree const &fields();
+
+  private:
+    bool page_index_built = false;
+    std::map<QPDFObjGen, int> page_index;
+    std::unique_ptr<std::vector<OutlineEntry>> outline_entries;
+    std::unique_ptr<FieldTree> field_tree;
 };
 
-// One output page made from a source page, before its annotations are copied.
+// ---- One output ------------------------------------------------------------------
+
+// One output page, in output order. A blank page has source -1 and no `from`.
 struct PlacedPage {
     int source;
-    int page;                   // 0-based in the source
-    QPDFObjectHandle from;      // the source page
-    QPDFObjectHandle to;        // its page object in the output
-    bool first;                 // `to` is first_copy of `from`
+    int page;              // 0-based in the source
+    QPDFObjectHandle from; // the source page
+    QPDFObjectHandle to;   // its page object in the output
+    bool first;            // `to` is first_copy of `from`
+};
+
+// An annotation of a source page and its copy on an output page (reported for
+// widgets and field-like annotations, which Forms.cpp assembles into fields).
+struct CopiedAnnotation {
+    size_t placed;            // index into the placed pages
+    QPDFObjGen original;      // the source annotation
+    QPDFObjectHandle copy;    // in the output
 };
 
 // Copies the annotations of every placed page onto its output page, in output
 // order, after all pages exist in `out` so that link destinations can resolve:
 // each output page gets its own annotation objects; internal links to pages not
-// in the output are left out; named destinations become explicit ones.
+// in the output are left out; named destinations become explicit ones. Appends
+// the copies of widgets to `widgets`.
 void copy_annotations(
-    QPDF &out, std::vector<Source> &sources, std::vector<PlacedPage> const &placed, Where &where);
+    QPDF &out,
+    std::vector<Source> &sources,
+    std::vector<PlacedPage> const &placed,
+    Where &where,
+    std::vector<CopiedAnnotation> &widgets);
+
+// Gives `out` one /AcroForm holding the fields of the copied widgets (see
+// Forms.cpp). Does nothing when no widget belongs to a field.
+void build_form(
+    QPDF &out,
+    std::vector<Source> &sources,
+    std::vector<CopiedAnnotation> const &widgets,
+    std::vector<PlacedPage> const &placed,
+    Where &where);
+
+// One bookmark of an output: a source's entry (pruned to the output) or, when
+// several sources contribute bookmarks, the entry standing for a source.
+struct OutlineNode {
+    OutlineEntry const *entry = nullptr; // null: a source's own entry
+    int source = -1;
+    std::string title_utf8; // a source's entry: its name
+    int item = -1;          // output position the node goes to; -1 none (a heading)
+    int first_item = -1;    // smallest position in the subtree; -1 none
+    std::vector<OutlineNode> kids;
+};
+
+// The bookmarks of the output made of `items` (see Outlines.cpp).
+std::vector<OutlineNode> arrange_outline(
+    std::vector<Source> &sources, pe_source const *args, pe_item const *items, int item_count);
+
+// Writes `nodes` as the output's /Outlines (nothing when empty). `placed` are the
+// output pages, in item order.
+void write_outline(
+    QPDF &out,
+    std::vector<OutlineNode> const &nodes,
+    std::vector<PlacedPage> const &placed);
+
+// Writes the output's /PageLabels for `mode` (PE_LABELS_*).
+void write_labels(
+    QPDF &out, std::vector<Source> &sources, pe_item const *items, int item_count, int mode);
+
+// Document-level data that cannot follow pages, collected for one warning line:
+// "dropped document-level data that cannot follow pages: embedded files (a.pdf), ...".
+class Dropped {
+  public:
+    // Notes that `what` ("embedded files", ...) of source `index` was left out.
+    void add(std::string const &what, int index, std::string const &source_name);
+    bool empty() const { return kinds.empty(); }
+    std::string line() const;
+    // The one source everything dropped came from; -1 when several.
+    int source() const { return several ? -1 : single; }
+
+  private:
+    std::vector<std::pair<std::string, std::vector<std::string>>> kinds;
+    int single = -1;
+    bool several = false;
+};
+
+// Document information, XMP metadata and catalog entries of the first source, the
+// title override, the structure tree (kept only when the output is exactly one
+// tagged source's pages in order), and what had to be dropped (see Document.cpp).
+void copy_document_data(
+    QPDF &out,
+    std::vector<Source> &sources,
+    pe_item const *items,
+    int item_count,
+    std::vector<PlacedPage> const &placed,
+    pe_export_options const *options,
+    bool has_outline,
+    Dropped &dropped,
+    Where &where);
 
 } // namespace pe
 

@@ -9,6 +9,14 @@ public enum PDFExporter {
     /// directory and renames it into place (a failed export removes what it wrote).
     /// `path` must not name one of the sources (refused with `.library`).
     ///
+    /// The output keeps, from every source: annotations, links between exported
+    /// pages, one working form (a field copied twice gets its own name), the
+    /// outlines pruned to the exported pages (one top-level entry per source when
+    /// several have some), page labels per `options.labels`, and the first source's
+    /// metadata; a structure tree only when the output is exactly one tagged source.
+    /// What cannot follow pages (embedded files, optional content, JavaScript, ...)
+    /// is dropped with one warning naming it (see `pe_export` in QPDFBridge.h).
+    ///
     /// ```swift
     /// let report = try PDFExporter.write(
     ///     sources: [ExportSource(path: "a.pdf"), ExportSource(path: "b.pdf", password: "pw")],
@@ -44,6 +52,99 @@ public enum PDFExporter {
             throw EngineError(exportStatus: status, sources: sources, output: path)
         }
         return ExportReport(warnings: collector.warnings)
+    }
+
+    /// Writes several files from one opening of the sources by calling
+    /// `pe_export_parts`: part `k` gets the items `parts[k].items`, with what applies
+    /// to its own pages (fields, annotations, page labels, bookmarks pruned to the
+    /// part, links between its pages). Each path is written as given (temporary
+    /// names, renamed into place by the caller); when the export fails, none of the
+    /// part files is left behind. Warnings about dropped document-level data come
+    /// once for all parts.
+    ///
+    /// ```swift
+    /// let items: [ExportItem] = (0..<4).map { .page(source: 0, index: $0) }
+    /// try PDFExporter.writeParts(
+    ///     sources: [ExportSource(path: "book.pdf")], items: items,
+    ///     parts: [ExportPart(items: 0..<2, path: "a.pdf.tmp"), ExportPart(items: 2..<4, path: "b.pdf.tmp")])
+    /// ```
+    public static func writeParts(
+        sources: [ExportSource],
+        items: [ExportItem],
+        parts: [ExportPart],
+        options: ExportOptions = ExportOptions()
+    ) throws(EngineError) -> ExportReport {
+        let collector = WarningCollector(paths: sources.map(\.path))
+        var status = pe_status()
+        let cItems = items.map(\.bridged)
+        let code = withCSources(sources) { cSources in
+            withCParts(parts) { cParts in
+                cItems.withUnsafeBufferPointer { cItems in
+                    withCOptions(options) { cOptions in
+                        withExtendedLifetime(collector) {
+                            pe_export_parts(
+                                cSources.baseAddress, Int32(cSources.count),
+                                cItems.baseAddress, Int32(cItems.count),
+                                cParts.baseAddress, Int32(cParts.count), cOptions,
+                                collectWarning, Unmanaged.passUnretained(collector).toOpaque(),
+                                &status)
+                        }
+                    }
+                }
+            }
+        }
+        if code != Int32(PE_OK) {
+            // An error of no source belongs to the output of the part `page` names.
+            var output = parts.first?.path ?? ""
+            if status.source_index < 0 {
+                if parts.indices.contains(Int(status.page) - 1) { output = parts[Int(status.page) - 1].path }
+                status.page = 0
+            }
+            throw EngineError(exportStatus: status, sources: sources, output: output)
+        }
+        return ExportReport(warnings: collector.warnings)
+    }
+
+    /// The top-level bookmarks of the output `write` would make of `items`, in
+    /// outline order, each with the first item it points to (`pe_outline_starts`;
+    /// for `export --split --at-outlines`). Bookmarks of pages that are not
+    /// exported are left out; when several sources contribute bookmarks, there is
+    /// one per source (its `name`, else its title, else its file name).
+    public static func outlineStarts(
+        sources: [ExportSource], items: [ExportItem]
+    ) throws(EngineError) -> [OutlineStart] {
+        let collector = OutlineCollector()
+        var status = pe_status()
+        let cItems = items.map(\.bridged)
+        let code = withCSources(sources) { cSources in
+            cItems.withUnsafeBufferPointer { cItems in
+                withExtendedLifetime(collector) {
+                    pe_outline_starts(
+                        cSources.baseAddress, Int32(cSources.count),
+                        cItems.baseAddress, Int32(cItems.count),
+                        collectOutlineStart, Unmanaged.passUnretained(collector).toOpaque(), &status)
+                }
+            }
+        }
+        if code != Int32(PE_OK) {
+            throw EngineError(exportStatus: status, sources: sources, output: sources.first?.path ?? "")
+        }
+        return collector.starts
+    }
+
+    /// Runs `body` with the parts as `pe_part`s whose paths live until it returns.
+    private static func withCParts<R>(_ parts: [ExportPart], _ body: (UnsafeBufferPointer<pe_part>) -> R) -> R {
+        let paths = parts.map { part -> UnsafeMutablePointer<CChar> in
+            guard let copied = strdup(part.path) else { fatalError("out of memory") }
+            return copied
+        }
+        defer { paths.forEach { free($0) } }
+        let cParts = zip(parts, paths).map { part, path in
+            pe_part(
+                first_item: Int32(clamping: part.items.lowerBound), item_count: Int32(clamping: part.items.count),
+                out_path: UnsafePointer(path))
+        }
+        return cParts.withUnsafeBufferPointer(body)
     }
 
     /// Runs `body` with the sources as `pe_source`s whose strings live until it returns.
@@ -117,6 +218,18 @@ private final class WarningCollector {
         let file = paths.indices.contains(index) ? paths[index] : nil
         warnings.append(ExportWarning(file: file, message: message))
     }
+}
+
+/// Receives the top-level bookmarks during one `pe_outline_starts` call (same thread).
+private final class OutlineCollector {
+    var starts: [OutlineStart] = []
+}
+
+/// The `pe_outline_fn` given to `pe_outline_starts`; `context` is an unretained `OutlineCollector`.
+private func collectOutlineStart(_ context: UnsafeMutableRawPointer?, _ title: UnsafePointer<CChar>?, _ item: Int32) {
+    guard let context else { return }
+    let collector = Unmanaged<OutlineCollector>.fromOpaque(context).takeUnretainedValue()
+    collector.starts.append(OutlineStart(title: title.map { String(cString: $0) } ?? "", itemIndex: Int(item)))
 }
 
 /// The `pe_warning_fn` given to `pe_export`; `context` is an unretained `WarningCollector`.

@@ -81,8 +81,13 @@ typedef void (*pe_warning_fn)(void *context, int source_index, const char *messa
  * Only the sources that items refer to are opened, each once. Every output page is
  * its own page object with its own annotation objects, inherited attributes made
  * explicit. Internal links to pages not in the output are removed; links to pages
- * in it point at the first output copy of their target. Warnings (recovered
- * damage, for instance) go to `warn` (may be NULL). On failure a partly written
+ * in it point at the first output copy of their target. The output has one
+ * /AcroForm with the fields of every source (a field copied twice renamed), the
+ * outlines of every source pruned to the output, page labels per
+ * options->labels, the first source's document information and XMP, and the
+ * structure tree only when the output is exactly one tagged source's pages in
+ * order. Warnings (recovered damage, and one line naming the document-level data
+ * that was dropped) go to `warn` (may be NULL). On failure a partly written
  * `out_path` is removed. */
 int pe_export(const pe_source *sources, int source_count,
               const pe_item *items, int item_count,
@@ -91,7 +96,10 @@ int pe_export(const pe_source *sources, int source_count,
 
 /* Like pe_export, once per part, opening every source only once: each part keeps
  * what applies to its own pages (fields, annotations, labels, outlines pruned to
- * the part, links within the part). On failure no part file is left behind. */
+ * the part, links within the part). On failure no part file is left behind; when
+ * the failure is a part's output (status->source_index -1), status->page is that
+ * part's 1-based number. The warning about dropped document-level data comes once
+ * for all parts. */
 int pe_export_parts(const pe_source *sources, int source_count,
                     const pe_item *items, int item_count,
                     const pe_part *parts, int part_count,

@@ -1,0 +1,428 @@
+// Document-level data of the output.
+//
+// - Document information (/Info) and XMP metadata (/Metadata) of the first source
+//   an item uses; options->title replaces /Title in /Info and the XMP dc:title
+//   (replaced when the packet has exactly one <dc:title> element, added in a new
+//   rdf:Description when it has none; a packet with dc:title in another form is
+//   left as it is). Also /Lang, /PageLayout, /ViewerPreferences and /PageMode
+//   (UseOutlines only when the output has bookmarks; UseAttachments and UseOC
+//   never, as what they show is dropped), and /OpenAction when it only shows one
+//   of the exported pages (retargeted to its first copy).
+// - The structure tree of a tagged source is kept only when the output is exactly
+//   that source's pages, all of them, once each, in order (no blank pages, nothing
+//   from other sources): then every reference in it still holds. Otherwise it is
+//   dropped, and /StructParents (pages) and /StructParent (annotations) of that
+//   source's pages are removed with it.
+// - What cannot follow pages (embedded files, optional content, JavaScript, open
+//   actions other than destinations, document actions, XFA forms, and dropped
+//   structure trees) is left out and named in the Dropped line. Open actions that
+//   are destinations are not named: they only say where a viewer opens a document.
+#include "Export.hh"
+
+#include <qpdf/Buffer.hh>
+
+#include <algorithm>
+#include <cctype>
+
+namespace pe {
+
+namespace {
+
+// The order kinds are listed in the warning line.
+char const *const kind_order[] = {
+    "structure tree",
+    "embedded files",
+    "optional content",
+    "JavaScript",
+    "open action",
+    "document actions",
+    "XFA form",
+};
+
+size_t rank_of(std::string const &kind)
+{
+    size_t rank = 0;
+    for (char const *known : kind_order) {
+        if (kind == known) {
+            return rank;
+        }
+        ++rank;
+    }
+    return rank;
+}
+
+std::string xml_escaped(std::string const &text)
+{
+    std::string result;
+    for (char c : text) {
+        switch (c) {
+        case '&':
+            result += "&amp;";
+            break;
+        case '<':
+            result += "&lt;";
+            break;
+        case '>':
+            result += "&gt;";
+            break;
+        case '"':
+            result += "&quot;";
+            break;
+        default:
+            result += c;
+        }
+    }
+    return result;
+}
+
+// Sets dc:title in an XMP packet; false when the packet is not in a form this can
+// change safely.
+bool set_xmp_title(std::string &xmp, std::string const &title)
+{
+    std::string const element = "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">" +
+        xml_escaped(title) + "</rdf:li></rdf:Alt></dc:title>";
+    std::string const open = "<dc:title";
+    size_t start = xmp.find(open);
+    if (start != std::string::npos) {
+        if (xmp.find(open, start + 1) != std::string::npos) {
+            return false;
+        }
+        size_t after = start + open.size();
+        if (after >= xmp.size() ||
+            !(xmp[after] == '>' || xmp[after] == '/' ||
+              std::isspace(static_cast<unsigned char>(xmp[after])))) {
+            return false; // <dc:titleSomething>
+        }
+        size_t close = xmp.find('>', after);
+        if (close == std::string::npos) {
+            return false;
+        }
+        size_t end = close + 1;
+        if (xmp[close - 1] != '/') {
+            std::string const closing = "</dc:title>";
+            size_t found = xmp.find(closing, close);
+            if (found == std::string::npos) {
+                return false;
+            }
+            end = found + closing.size();
+        }
+        xmp.replace(start, end - start, element);
+        return true;
+    }
+    if (xmp.find("dc:title") != std::string::npos) {
+        return false;
+    }
+    std::string const rdf_end = "</rdf:RDF>";
+    size_t at = xmp.find(rdf_end);
+    if (at == std::string::npos || xmp.find(rdf_end, at + 1) != std::string::npos) {
+        return false;
+    }
+    xmp.insert(
+        at,
+        "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">" +
+            element + "</rdf:Description>\n");
+    return true;
+}
+
+class DocumentData {
+  public:
+    DocumentData(
+        QPDF &output,
+        std::vector<Source> &all,
+        pe_item const *plan,
+        int count,
+        std::vector<PlacedPage> const &pages,
+        Where &progress) :
+        out(output), sources(all), items(plan), item_count(count), placed(pages), where(progress)
+    {
+        std::vector<bool> seen(sources.size(), false);
+        for (int i = 0; i < item_count; ++i) {
+            if (items[i].kind == PE_ITEM_PAGE && !seen[static_cast<size_t>(items[i].source)]) {
+                seen[static_cast<size_t>(items[i].source)] = true;
+                order.push_back(items[i].source);
+            }
+        }
+    }
+
+    void copy_info(char const *title)
+    {
+        QPDFObjectHandle info;
+        if (!order.empty()) {
+            where = Where{order.front(), 0};
+            QPDF &pdf = first();
+            QPDFObjectHandle theirs = pdf.getTrailer().getKey("/Info");
+            if (theirs.isDictionary()) {
+                if (!theirs.isIndirect()) {
+                    theirs = pdf.makeIndirectObject(theirs.shallowCopy());
+                }
+                info = out.copyForeignObject(theirs);
+            }
+        }
+        if (title != nullptr) {
+            if (!info.isInitialized()) {
+                info = out.makeIndirectObject(QPDFObjectHandle::newDictionary());
+            }
+            info.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(title));
+        }
+        if (info.isInitialized()) {
+            out.getTrailer().replaceKey("/Info", info);
+        }
+        where = Where{};
+    }
+
+    void copy_metadata(char const *title)
+    {
+        if (order.empty()) {
+            return;
+        }
+        where = Where{order.front(), 0};
+        QPDFObjectHandle metadata = first().getRoot().getKey("/Metadata");
+        if (!metadata.isStream()) {
+            return;
+        }
+        QPDFObjectHandle copy = out.copyForeignObject(metadata);
+        if (title != nullptr) {
+            std::string xmp;
+            bool readable = true;
+            try {
+                std::shared_ptr<Buffer> data = metadata.getStreamData(qpdf_dl_generalized);
+                xmp.assign(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
+            } catch (std::exception &) {
+                readable = false; // an unknown filter: the packet stays as it is
+            }
+            if (readable && set_xmp_title(xmp, title)) {
+                copy.replaceStreamData(
+                    xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+            }
+        }
+        out.getRoot().replaceKey("/Metadata", copy);
+        where = Where{};
+    }
+
+    // The first source's open action when it only shows one of the exported
+    // pages (an explicit or named destination, or a GoTo action).
+    void copy_open_action()
+    {
+        if (order.empty()) {
+            return;
+        }
+        where = Where{order.front(), 0};
+        Source &source = sources[static_cast<size_t>(order.front())];
+        QPDFObjectHandle open = source.pdf->getRoot().getKey("/OpenAction");
+        QPDFObjectHandle dest = open.isArray() ? open : QPDFObjectHandle::newNull();
+        if (dict_key(open, "/S").isNameAndEquals("/GoTo")) {
+            dest = open.getKey("/D");
+        }
+        QPDFObjectHandle resolved = explicit_destination(*source.pdf, dest);
+        if (!resolved.isArray() || resolved.getArrayNItems() == 0) {
+            return;
+        }
+        std::vector<QPDFObjectHandle> parts = resolved.getArrayAsVector();
+        int page = parts[0].isInteger() ? static_cast<int>(parts[0].getIntValue())
+                                        : source.index_of_page(parts[0]);
+        if (page < 0 || static_cast<size_t>(page) >= source.pages.size()) {
+            return;
+        }
+        auto copy = source.first_copy.find(source.pages[static_cast<size_t>(page)].getObjGen());
+        if (copy == source.first_copy.end()) {
+            return;
+        }
+        parts[0] = copy->second;
+        for (size_t i = 1; i < parts.size(); ++i) {
+            parts[i] = fresh_copy(parts[i]);
+        }
+        out.getRoot().replaceKey("/OpenAction", QPDFObjectHandle::newArray(parts));
+        where = Where{};
+    }
+
+    void copy_catalog_entries(bool has_outline)
+    {
+        if (order.empty()) {
+            return;
+        }
+        where = Where{order.front(), 0};
+        QPDF &pdf = first();
+        QPDFObjectHandle root = pdf.getRoot();
+        QPDFObjectHandle out_root = out.getRoot();
+        for (char const *key : {"/Lang", "/PageLayout"}) {
+            QPDFObjectHandle value = root.getKey(key);
+            if (value.isString() || value.isName()) {
+                out_root.replaceKey(key, fresh_copy(value));
+            }
+        }
+        QPDFObjectHandle preferences = root.getKey("/ViewerPreferences");
+        if (preferences.isDictionary()) {
+            out_root.replaceKey("/ViewerPreferences", import_value(out, pdf, preferences));
+        }
+        QPDFObjectHandle mode = root.getKey("/PageMode");
+        if (mode.isName()) {
+            std::string name = mode.getName();
+            if (name == "/UseThumbs" || name == "/FullScreen" ||
+                (name == "/UseOutlines" && has_outline)) {
+                out_root.replaceKey("/PageMode", QPDFObjectHandle::newName(name));
+            }
+        }
+        where = Where{};
+    }
+
+    // Keeps the structure tree of a tagged source whose pages are exactly the
+    // output; drops the others with their pages' and annotations' references.
+    void settle_structure(Dropped &dropped)
+    {
+        for (int s : order) {
+            where = Where{s, 0};
+            Source &source = sources[static_cast<size_t>(s)];
+            QPDFObjectHandle root = source.pdf->getRoot();
+            QPDFObjectHandle tree = root.getKey("/StructTreeRoot");
+            if (!tree.isDictionary()) {
+                continue;
+            }
+            if (is_exactly(s)) {
+                out.getRoot().replaceKey("/StructTreeRoot", import_value(out, *source.pdf, tree));
+                QPDFObjectHandle marked = root.getKey("/MarkInfo");
+                if (marked.isDictionary()) {
+                    out.getRoot().replaceKey("/MarkInfo", import_value(out, *source.pdf, marked));
+                }
+                continue;
+            }
+            dropped.add("structure tree", s, source.label);
+            for (PlacedPage const &page : placed) {
+                if (page.source != s) {
+                    continue;
+                }
+                QPDFObjectHandle to = page.to;
+                to.removeKey("/StructParents");
+                QPDFObjectHandle annots = to.getKey("/Annots");
+                if (!annots.isArray()) {
+                    continue;
+                }
+                for (QPDFObjectHandle &annot : annots.getArrayAsVector()) {
+                    if (annot.isDictionary()) {
+                        annot.removeKey("/StructParent");
+                    }
+                }
+            }
+        }
+        where = Where{};
+    }
+
+    void note_dropped(Dropped &dropped)
+    {
+        for (int s : order) {
+            where = Where{s, 0};
+            Source &source = sources[static_cast<size_t>(s)];
+            QPDFObjectHandle root = source.pdf->getRoot();
+            QPDFObjectHandle names = root.getKey("/Names");
+            if (dict_key(names, "/EmbeddedFiles").isDictionary() || root.hasKey("/AF") ||
+                root.hasKey("/Collection")) {
+                dropped.add("embedded files", s, source.label);
+            }
+            if (root.hasKey("/OCProperties")) {
+                dropped.add("optional content", s, source.label);
+            }
+            if (dict_key(names, "/JavaScript").isDictionary()) {
+                dropped.add("JavaScript", s, source.label);
+            }
+            QPDFObjectHandle open = root.getKey("/OpenAction");
+            if (!open.isNull() && !open.isArray() &&
+                !dict_key(open, "/S").isNameAndEquals("/GoTo")) {
+                // A destination only says where a viewer opens that document: the
+                // first source's is kept (copy_open_action), the others' need no word.
+                dropped.add("open action", s, source.label);
+            }
+            if (root.hasKey("/AA")) {
+                dropped.add("document actions", s, source.label);
+            }
+            if (!dict_key(root.getKey("/AcroForm"), "/XFA").isNull()) {
+                dropped.add("XFA form", s, source.label);
+            }
+        }
+        where = Where{};
+    }
+
+  private:
+    QPDF &out;
+    std::vector<Source> &sources;
+    pe_item const *items;
+    int item_count;
+    std::vector<PlacedPage> const &placed;
+    Where &where;
+    std::vector<int> order; // sources in order of first appearance
+
+    QPDF &first() { return *sources[static_cast<size_t>(order.front())].pdf; }
+
+    // The output is all pages of source `s`, once each, in order, and nothing else.
+    bool is_exactly(int s)
+    {
+        Source const &source = sources[static_cast<size_t>(s)];
+        if (static_cast<size_t>(item_count) != source.pages.size()) {
+            return false;
+        }
+        for (int i = 0; i < item_count; ++i) {
+            if (items[i].kind != PE_ITEM_PAGE || items[i].source != s || items[i].page != i) {
+                return false;
+            }
+        }
+        return true;
+    }
+};
+
+} // namespace
+
+void Dropped::add(std::string const &what, int index, std::string const &source_name)
+{
+    if (single < 0) {
+        single = index;
+    } else if (single != index) {
+        several = true;
+    }
+    for (auto &kind : kinds) {
+        if (kind.first == what) {
+            if (std::find(kind.second.begin(), kind.second.end(), source_name) == kind.second.end()) {
+                kind.second.push_back(source_name);
+            }
+            return;
+        }
+    }
+    kinds.emplace_back(what, std::vector<std::string>{source_name});
+}
+
+std::string Dropped::line() const
+{
+    auto sorted = kinds;
+    std::sort(sorted.begin(), sorted.end(), [](auto const &a, auto const &b) {
+        return rank_of(a.first) < rank_of(b.first);
+    });
+    std::string text = "dropped document-level data that cannot follow pages: ";
+    for (size_t i = 0; i < sorted.size(); ++i) {
+        text += (i == 0 ? "" : ", ") + sorted[i].first + " (";
+        for (size_t j = 0; j < sorted[i].second.size(); ++j) {
+            text += (j == 0 ? "" : ", ") + sorted[i].second[j];
+        }
+        text += ")";
+    }
+    return text;
+}
+
+void copy_document_data(
+    QPDF &out,
+    std::vector<Source> &sources,
+    pe_item const *items,
+    int item_count,
+    std::vector<PlacedPage> const &placed,
+    pe_export_options const *options,
+    bool has_outline,
+    Dropped &dropped,
+    Where &where)
+{
+    char const *title = options == nullptr ? nullptr : options->title;
+    DocumentData data(out, sources, items, item_count, placed, where);
+    data.copy_info(title);
+    data.copy_metadata(title);
+    data.copy_catalog_entries(has_outline);
+    data.copy_open_action();
+    data.settle_structure(dropped);
+    data.note_dropped(dropped);
+}
+
+} // namespace pe

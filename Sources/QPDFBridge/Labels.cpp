@@ -1,0 +1,133 @@
+// Page labels of the output.
+//
+// PE_LABELS_KEEP: each page keeps the label it had in its source (style, prefix
+// and number, from QPDFPageLabelDocumentHelper); a page of a source without
+// labels is numbered in decimal by its page number in that source; a blank page
+// continues the range of the page before it (same style and prefix, next number;
+// decimal 1 at the start of the output). Consecutive pages that continue a range
+// share one /Nums entry; labels equal to plain 1..n need no /PageLabels at all.
+// PE_LABELS_RENUMBER: /PageLabels << /Nums [0 << /S /D >>] >>, plain 1..n said
+// explicitly. PE_LABELS_NONE: no /PageLabels.
+#include "Export.hh"
+
+#include <qpdf/QPDFPageLabelDocumentHelper.hh>
+
+#include <algorithm>
+
+namespace pe {
+
+namespace {
+
+struct Label {
+    std::string style; // "/D", "/R", "/r", "/A", "/a"; empty: no number, prefix only
+    bool has_prefix = false;
+    std::string prefix;
+    long long number = 1;
+
+    // Whether `next` is the page after this one within the same range.
+    bool continues_with(Label const &next) const
+    {
+        return next.style == style && next.has_prefix == has_prefix && next.prefix == prefix &&
+            (style.empty() || next.number == number + 1);
+    }
+};
+
+Label decimal(long long number)
+{
+    Label label;
+    label.style = "/D";
+    label.number = number;
+    return label;
+}
+
+Label source_label(QPDFPageLabelDocumentHelper &helper, int page)
+{
+    QPDFObjectHandle found = helper.getLabelForPage(page);
+    if (!found.isDictionary()) {
+        return decimal(page + 1);
+    }
+    Label label;
+    QPDFObjectHandle style = found.getKey("/S");
+    if (style.isName()) {
+        label.style = style.getName();
+    }
+    QPDFObjectHandle prefix = found.getKey("/P");
+    if (prefix.isString()) {
+        label.has_prefix = true;
+        label.prefix = prefix.getStringValue();
+    }
+    QPDFObjectHandle start = found.getKey("/St");
+    if (start.isInteger()) {
+        label.number = std::max(1LL, start.getIntValue());
+    }
+    return label;
+}
+
+QPDFObjectHandle label_dictionary(Label const &label)
+{
+    QPDFObjectHandle dict = QPDFObjectHandle::newDictionary();
+    if (!label.style.empty()) {
+        dict.replaceKey("/S", QPDFObjectHandle::newName(label.style));
+        if (label.number != 1) {
+            dict.replaceKey("/St", QPDFObjectHandle::newInteger(label.number));
+        }
+    }
+    if (label.has_prefix) {
+        dict.replaceKey("/P", QPDFObjectHandle::newString(label.prefix));
+    }
+    return dict;
+}
+
+void set_labels(QPDF &out, std::vector<QPDFObjectHandle> const &nums)
+{
+    QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
+    labels.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
+    out.getRoot().replaceKey("/PageLabels", labels);
+}
+
+} // namespace
+
+void write_labels(
+    QPDF &out, std::vector<Source> &sources, pe_item const *items, int item_count, int mode)
+{
+    if (mode == PE_LABELS_NONE) {
+        return;
+    }
+    if (mode == PE_LABELS_RENUMBER) {
+        set_labels(out, {QPDFObjectHandle::newInteger(0), label_dictionary(decimal(1))});
+        return;
+    }
+    std::vector<std::unique_ptr<QPDFPageLabelDocumentHelper>> helpers(sources.size());
+    std::vector<QPDFObjectHandle> nums;
+    Label previous;
+    bool plain = true; // every label so far is the page's position in decimal
+    for (int i = 0; i < item_count; ++i) {
+        pe_item const &item = items[i];
+        Label label;
+        if (item.kind != PE_ITEM_PAGE) {
+            label = decimal(1);
+            if (i > 0) {
+                label = previous;
+                label.number = previous.number + 1;
+            }
+        } else {
+            size_t s = static_cast<size_t>(item.source);
+            auto &helper = helpers[s];
+            if (!helper) {
+                helper = std::make_unique<QPDFPageLabelDocumentHelper>(*sources[s].pdf);
+            }
+            label = helper->hasPageLabels() ? source_label(*helper, item.page) : decimal(item.page + 1);
+        }
+        if (i == 0 || !previous.continues_with(label)) {
+            nums.push_back(QPDFObjectHandle::newInteger(i));
+            nums.push_back(label_dictionary(label));
+        }
+        plain = plain && label.style == "/D" && !label.has_prefix && label.number == i + 1;
+        previous = label;
+    }
+    if (!plain) {
+        set_labels(out, nums);
+    }
+}
+
+} // namespace pe

@@ -1,0 +1,311 @@
+// Bookmarks of the output, rebuilt from every source's outline.
+//
+// A source's outline is read once: titles, targets resolved to source page
+// indices (explicit destinations, named ones through /Dests or the /Names /Dests
+// tree, GoTo actions), view parameters, open state, colour and style. For an
+// output it is pruned to the entries whose target page is exported (pointing at
+// the page's first copy) and the entries with surviving children (kept as
+// headings without a destination); entries with actions that go elsewhere (URI,
+// GoToR, named actions, ...) are kept when their source contributes anything.
+// When only one source contributes bookmarks, its entries are the top level; when
+// several do, each gets one top-level entry (its name, else its /Title, else its
+// file name), in order of first appearance, pointing at its first output page,
+// with its outline beneath. /Count is recomputed from the open states.
+#include "Export.hh"
+
+#include <algorithm>
+
+namespace pe {
+
+namespace {
+
+// Deeper outlines are cut there.
+constexpr int max_outline_depth = 64;
+
+OutlineEntry read_entry(Source &source, QPDFObjectHandle item)
+{
+    OutlineEntry entry;
+    QPDFObjectHandle title = item.getKey("/Title");
+    if (title.isString()) {
+        entry.title = title.getStringValue();
+        entry.title_utf8 = title.getUTF8Value();
+    }
+    QPDFObjectHandle count = item.getKey("/Count");
+    entry.open = count.isInteger() && count.getIntValue() > 0;
+    QPDFObjectHandle color = item.getKey("/C");
+    if (color.isArray()) {
+        entry.color = fresh_copy(color);
+    }
+    QPDFObjectHandle flags = item.getKey("/F");
+    if (flags.isInteger()) {
+        entry.flags = fresh_copy(flags);
+    }
+    QPDFObjectHandle dest;
+    if (item.hasKey("/Dest")) {
+        dest = item.getKey("/Dest");
+    } else {
+        QPDFObjectHandle action = item.getKey("/A");
+        if (dict_key(action, "/S").isNameAndEquals("/GoTo")) {
+            dest = action.getKey("/D");
+        } else if (action.isDictionary()) {
+            entry.action = action.isIndirect()
+                ? action
+                : source.pdf->makeIndirectObject(action.shallowCopy());
+        }
+    }
+    if (!dest.isInitialized()) {
+        return entry;
+    }
+    QPDFObjectHandle resolved = explicit_destination(*source.pdf, dest);
+    if (!resolved.isArray() || resolved.getArrayNItems() == 0) {
+        return entry;
+    }
+    std::vector<QPDFObjectHandle> items = resolved.getArrayAsVector();
+    QPDFObjectHandle target = items[0];
+    if (target.isInteger()) {
+        // A page number where a page object belongs; seen in the wild.
+        long long index = target.getIntValue();
+        if (index >= 0 && index < static_cast<long long>(source.pages.size())) {
+            entry.page = static_cast<int>(index);
+        }
+    } else {
+        entry.page = source.index_of_page(target);
+    }
+    for (size_t i = 1; i < items.size(); ++i) {
+        entry.view.push_back(fresh_copy(items[i]));
+    }
+    return entry;
+}
+
+void read_entries(
+    Source &source,
+    QPDFObjectHandle first,
+    int depth,
+    std::set<QPDFObjGen> &seen,
+    std::vector<OutlineEntry> &into)
+{
+    if (depth > max_outline_depth) {
+        return;
+    }
+    for (QPDFObjectHandle item = first; item.isDictionary(); item = item.getKey("/Next")) {
+        if (item.isIndirect() && !seen.insert(item.getObjGen()).second) {
+            break; // a loop
+        }
+        OutlineEntry entry = read_entry(source, item);
+        read_entries(source, item.getKey("/First"), depth + 1, seen, entry.kids);
+        into.push_back(std::move(entry));
+    }
+}
+
+// Where each page of one source first appears in the output.
+using FirstItems = std::map<int, int>;
+
+bool has_target(std::vector<OutlineEntry> const &entries, FirstItems const &first)
+{
+    for (OutlineEntry const &entry : entries) {
+        if ((entry.page >= 0 && first.count(entry.page) != 0) || has_target(entry.kids, first)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<OutlineNode> prune(
+    std::vector<OutlineEntry> const &entries, int source, FirstItems const &first)
+{
+    std::vector<OutlineNode> nodes;
+    for (OutlineEntry const &entry : entries) {
+        OutlineNode node;
+        node.entry = &entry;
+        node.source = source;
+        node.title_utf8 = entry.title_utf8;
+        if (entry.page >= 0) {
+            auto found = first.find(entry.page);
+            if (found != first.end()) {
+                node.item = found->second;
+            }
+        }
+        node.kids = prune(entry.kids, source, first);
+        if (node.item < 0 && node.kids.empty() && !entry.action.isInitialized()) {
+            continue;
+        }
+        node.first_item = node.item;
+        for (OutlineNode const &kid : node.kids) {
+            if (kid.first_item >= 0 && (node.first_item < 0 || kid.first_item < node.first_item)) {
+                node.first_item = kid.first_item;
+            }
+        }
+        nodes.push_back(std::move(node));
+    }
+    return nodes;
+}
+
+std::string title_of_source(pe_source const &arg, Source &source)
+{
+    if (arg.name != nullptr && arg.name[0] != '\0') {
+        return arg.name;
+    }
+    QPDFObjectHandle title = dict_key(source.pdf->getTrailer().getKey("/Info"), "/Title");
+    if (title.isString() && !title.getUTF8Value().empty()) {
+        return title.getUTF8Value();
+    }
+    std::string name = file_name(arg.path);
+    size_t dot = name.rfind('.');
+    if (dot != std::string::npos && dot > 0) {
+        std::string extension = name.substr(dot);
+        std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) {
+            return static_cast<char>(std::tolower(c));
+        });
+        if (extension == ".pdf") {
+            name.erase(dot);
+        }
+    }
+    return name;
+}
+
+QPDFObjectHandle output_item(
+    QPDF &out, OutlineNode const &node, std::vector<PlacedPage> const &placed)
+{
+    QPDFObjectHandle item = QPDFObjectHandle::newDictionary();
+    OutlineEntry const *entry = node.entry;
+    if (entry == nullptr) {
+        item.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(node.title_utf8));
+    } else {
+        item.replaceKey("/Title", QPDFObjectHandle::newString(entry->title));
+    }
+    if (node.item >= 0) {
+        std::vector<QPDFObjectHandle> dest{placed[static_cast<size_t>(node.item)].to};
+        if (entry == nullptr) {
+            dest.push_back(QPDFObjectHandle::newName("/Fit")); // a source's own entry
+        } else if (entry->view.empty()) {
+            dest.push_back(QPDFObjectHandle::newName("/XYZ"));
+            dest.resize(5, QPDFObjectHandle::newNull());
+        } else {
+            for (QPDFObjectHandle const &value : entry->view) {
+                dest.push_back(fresh_copy(value));
+            }
+        }
+        item.replaceKey("/Dest", QPDFObjectHandle::newArray(dest));
+    } else if (entry != nullptr && entry->action.isInitialized()) {
+        item.replaceKey("/A", out.copyForeignObject(entry->action));
+    }
+    if (entry != nullptr && entry->color.isInitialized()) {
+        item.replaceKey("/C", fresh_copy(entry->color));
+    }
+    if (entry != nullptr && entry->flags.isInitialized()) {
+        item.replaceKey("/F", fresh_copy(entry->flags));
+    }
+    return out.makeIndirectObject(item);
+}
+
+// Makes `nodes` the children of `parent`; returns how many descendants of
+// `parent` show when it is open.
+long long link_children(
+    QPDF &out,
+    QPDFObjectHandle parent,
+    std::vector<OutlineNode> const &nodes,
+    std::vector<PlacedPage> const &placed)
+{
+    long long visible = 0;
+    QPDFObjectHandle previous;
+    for (OutlineNode const &node : nodes) {
+        QPDFObjectHandle item = output_item(out, node, placed);
+        item.replaceKey("/Parent", parent);
+        long long below = link_children(out, item, node.kids, placed);
+        bool open = node.entry == nullptr || node.entry->open;
+        if (below > 0) {
+            item.replaceKey("/Count", QPDFObjectHandle::newInteger(open ? below : -below));
+        }
+        visible += 1 + (open ? below : 0);
+        if (previous.isInitialized()) {
+            previous.replaceKey("/Next", item);
+            item.replaceKey("/Prev", previous);
+        } else {
+            parent.replaceKey("/First", item);
+        }
+        parent.replaceKey("/Last", item);
+        previous = item;
+    }
+    return visible;
+}
+
+} // namespace
+
+std::vector<OutlineEntry> const &Source::outline()
+{
+    if (!outline_entries) {
+        auto entries = std::make_unique<std::vector<OutlineEntry>>();
+        QPDFObjectHandle root = dict_key(pdf->getRoot(), "/Outlines");
+        std::set<QPDFObjGen> seen;
+        read_entries(*this, dict_key(root, "/First"), 0, seen, *entries);
+        outline_entries = std::move(entries);
+    }
+    return *outline_entries;
+}
+
+std::vector<OutlineNode> arrange_outline(
+    std::vector<Source> &sources, pe_source const *args, pe_item const *items, int item_count)
+{
+    std::vector<int> order; // sources in order of first appearance
+    std::vector<int> first_of_source(sources.size(), -1);
+    for (int i = 0; i < item_count; ++i) {
+        if (items[i].kind != PE_ITEM_PAGE) {
+            continue;
+        }
+        size_t s = static_cast<size_t>(items[i].source);
+        if (first_of_source[s] < 0) {
+            first_of_source[s] = i;
+            order.push_back(items[i].source);
+        }
+    }
+    std::vector<std::pair<int, std::vector<OutlineNode>>> contributions;
+    for (int s : order) {
+        std::vector<OutlineEntry> const &entries = sources[static_cast<size_t>(s)].outline();
+        if (entries.empty()) {
+            continue;
+        }
+        FirstItems first;
+        for (int i = first_of_source[static_cast<size_t>(s)]; i < item_count; ++i) {
+            if (items[i].kind == PE_ITEM_PAGE && items[i].source == s) {
+                first.emplace(items[i].page, i);
+            }
+        }
+        if (!has_target(entries, first)) {
+            continue;
+        }
+        contributions.emplace_back(s, prune(entries, s, first));
+    }
+    if (contributions.size() == 1) {
+        return std::move(contributions.front().second);
+    }
+    std::vector<OutlineNode> top;
+    for (auto &contribution : contributions) {
+        int s = contribution.first;
+        OutlineNode node;
+        node.source = s;
+        node.title_utf8 = title_of_source(args[s], sources[static_cast<size_t>(s)]);
+        node.item = first_of_source[static_cast<size_t>(s)];
+        node.first_item = node.item;
+        node.kids = std::move(contribution.second);
+        top.push_back(std::move(node));
+    }
+    return top;
+}
+
+void write_outline(
+    QPDF &out,
+    std::vector<OutlineNode> const &nodes,
+    std::vector<PlacedPage> const &placed)
+{
+    if (nodes.empty()) {
+        return;
+    }
+    QPDFObjectHandle root = QPDFObjectHandle::newDictionary();
+    root.replaceKey("/Type", QPDFObjectHandle::newName("/Outlines"));
+    root = out.makeIndirectObject(root);
+    long long visible = link_children(out, root, nodes, placed);
+    root.replaceKey("/Count", QPDFObjectHandle::newInteger(visible));
+    out.getRoot().replaceKey("/Outlines", root);
+}
+
+} // namespace pe

@@ -1,0 +1,126 @@
+// Small helpers shared by the export steps: reading destinations, and moving
+// values from a source into the output (qpdf refuses a source's objects, even
+// direct ones, inside the output's).
+#include "Export.hh"
+
+#include <qpdf/QPDFNameTreeObjectHelper.hh>
+
+namespace pe {
+
+QPDFObjectHandle dict_key(QPDFObjectHandle object, std::string const &key)
+{
+    return object.isDictionary() ? object.getKey(key) : QPDFObjectHandle::newNull();
+}
+
+namespace {
+
+// Deep enough for any destination, colour or label dictionary; stops cycles.
+constexpr int max_fresh_depth = 8;
+
+QPDFObjectHandle fresh_copy_at(QPDFObjectHandle value, int depth)
+{
+    if (!value.isInitialized() || depth > max_fresh_depth) {
+        return QPDFObjectHandle::newNull();
+    }
+    if (value.isBool()) {
+        return QPDFObjectHandle::newBool(value.getBoolValue());
+    }
+    if (value.isInteger()) {
+        return QPDFObjectHandle::newInteger(value.getIntValue());
+    }
+    if (value.isReal()) {
+        return QPDFObjectHandle::newReal(value.getRealValue());
+    }
+    if (value.isName()) {
+        return QPDFObjectHandle::newName(value.getName());
+    }
+    if (value.isString()) {
+        return QPDFObjectHandle::newString(value.getStringValue());
+    }
+    if (value.isArray()) {
+        std::vector<QPDFObjectHandle> items;
+        for (QPDFObjectHandle &item : value.getArrayAsVector()) {
+            items.push_back(fresh_copy_at(item, depth + 1));
+        }
+        return QPDFObjectHandle::newArray(items);
+    }
+    if (value.isDictionary()) {
+        QPDFObjectHandle result = QPDFObjectHandle::newDictionary();
+        for (auto &entry : value.getDictAsMap()) {
+            result.replaceKey(entry.first, fresh_copy_at(entry.second, depth + 1));
+        }
+        return result;
+    }
+    return QPDFObjectHandle::newNull();
+}
+
+} // namespace
+
+QPDFObjectHandle fresh_copy(QPDFObjectHandle value)
+{
+    return fresh_copy_at(value, 0);
+}
+
+QPDFObjectHandle import_value(QPDF &out, QPDF &from, QPDFObjectHandle value)
+{
+    if (!value.isInitialized()) {
+        return QPDFObjectHandle::newNull();
+    }
+    if (value.isIndirect()) {
+        return out.copyForeignObject(value);
+    }
+    if (value.isArray() || value.isDictionary()) {
+        return out.copyForeignObject(from.makeIndirectObject(value.shallowCopy()));
+    }
+    return fresh_copy(value);
+}
+
+QPDFObjectHandle explicit_destination(QPDF &pdf, QPDFObjectHandle dest)
+{
+    if (dest.isArray()) {
+        return dest;
+    }
+    QPDFObjectHandle root = pdf.getRoot();
+    QPDFObjectHandle found;
+    if (dest.isName()) {
+        found = dict_key(dict_key(root, "/Dests"), dest.getName());
+    } else if (dest.isString()) {
+        QPDFObjectHandle tree = dict_key(dict_key(root, "/Names"), "/Dests");
+        if (tree.isDictionary()) {
+            QPDFNameTreeObjectHelper names(tree, pdf, false);
+            names.findObject(dest.getUTF8Value(), found);
+        }
+        if (!found.isInitialized() || found.isNull()) {
+            // Some producers use strings for entries of the old /Dests dictionary.
+            found = dict_key(dict_key(root, "/Dests"), "/" + dest.getUTF8Value());
+        }
+    }
+    if (found.isInitialized() && found.isDictionary()) {
+        found = found.getKey("/D");
+    }
+    return found.isInitialized() && found.isArray() ? found : QPDFObjectHandle::newNull();
+}
+
+std::string file_name(char const *path)
+{
+    std::string text = path == nullptr ? "" : path;
+    size_t slash = text.find_last_of('/');
+    return slash == std::string::npos ? text : text.substr(slash + 1);
+}
+
+int Source::index_of_page(QPDFObjectHandle page)
+{
+    if (!page.isIndirect()) {
+        return -1;
+    }
+    if (!page_index_built) {
+        for (size_t i = 0; i < pages.size(); ++i) {
+            page_index.emplace(pages[i].getObjGen(), static_cast<int>(i));
+        }
+        page_index_built = true;
+    }
+    auto found = page_index.find(page.getObjGen());
+    return found == page_index.end() ? -1 : found->second;
+}
+
+} // namespace pe
