@@ -100,6 +100,54 @@ public struct Workspace: Sendable {
     public func export(
         to output: String, selection: PageSelection?, doc: String?, settings: ExportSettings
     ) throws(PDFEditError) -> ExportResult {
+        try exporting(doc: doc) { (writer, document) throws(PDFEditError) in
+            let chosen = try Self.items(of: document, selection: selection, access: writer.access)
+            let result = try writer.write(
+                chosen.items, document: document.name, to: output, settings: settings,
+                positions: chosen.positions.first.map { $0...(chosen.positions.last ?? $0) })
+            rememberExport(output)
+            return result
+        }
+    }
+
+    /// `export --split DIR [SEL]`: one file per item, per K items, or per bookmark.
+    public func exportSplit(
+        _ request: SplitRequest, selection: PageSelection?, doc: String?, settings: ExportSettings
+    ) throws(PDFEditError) -> [ExportResult] {
+        try exporting(doc: doc) { (writer, document) throws(PDFEditError) in
+            let chosen = try Self.items(of: document, selection: selection, access: writer.access)
+            let results = try writer.split(
+                chosen.items, positions: chosen.positions, document: document.name, request: request,
+                settings: settings)
+            results.forEach { rememberExport($0.output) }
+            return results
+        }
+    }
+
+    /// `export --all DIR`: every document, one file each, named after the document.
+    public func exportAll(to directory: String, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
+        try exporting(doc: nil) { (writer, _) throws(PDFEditError) in
+            try ensureDirectory(directory)
+            let documents = writer.session.documents.filter { !$0.items.isEmpty }
+            let targets = documents.map { ($0, (directory as NSString).appendingPathComponent($0.name + ".pdf")) }
+            // Check every target first, so that a clash is found before anything is written.
+            for (_, output) in targets { try writer.checkOutput(output, settings: settings) }
+            var results: [ExportResult] = []
+            for (document, output) in targets {
+                results.append(
+                    try writer.write(
+                        document.items, document: document.name, to: output, settings: settings,
+                        positions: 1...document.items.count))
+                rememberExport(output)
+            }
+            return results
+        }
+    }
+
+    /// Loads the session under its lock and hands an export writer and the chosen document to `body`.
+    private func exporting<T>(
+        doc: String?, _ body: (ExportWriter, Document) throws(PDFEditError) -> T
+    ) throws(PDFEditError) -> T {
         try store.withLock { () throws(PDFEditError) in
             let session = try store.load()
             let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
@@ -107,40 +155,20 @@ public struct Workspace: Sendable {
             guard let document = session.document(named: name) else {
                 throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
             }
-            let items = try Self.items(of: document, selection: selection, access: access)
-            let writer = ExportWriter(session: session, access: access, replaceable: previousExports())
-            let result = try writer.write(items, document: name, to: output, settings: settings)
-            rememberExport(output)
-            return result
+            let writer = ExportWriter(
+                session: session, access: access, cacheDirectory: store.cacheDirectory, replaceable: previousExports())
+            return try body(writer, document)
         }
     }
 
-    /// `export --all DIR`: every document, one file each, named after the document.
-    public func exportAll(to directory: String, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
-        try store.withLock { () throws(PDFEditError) in
-            let session = try store.load()
-            let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
-            try ensureDirectory(directory)
-            let writer = ExportWriter(session: session, access: access, replaceable: previousExports())
-            // Check every target first, so that a clash is found before anything is written.
-            let targets = session.documents.map { ($0, (directory as NSString).appendingPathComponent($0.name + ".pdf")) }
-            for (_, output) in targets { try writer.checkOutput(output, settings: settings) }
-            var results: [ExportResult] = []
-            for (document, output) in targets where !document.items.isEmpty {
-                results.append(try writer.write(document.items, document: document.name, to: output, settings: settings))
-                rememberExport(output)
-            }
-            return results
-        }
-    }
-
+    /// The items a selection picks (all when nil), with their 1-based positions.
     static func items(of document: Document, selection: PageSelection?, access: SourceAccess) throws(PDFEditError)
-        -> [PageItem]
+        -> (items: [PageItem], positions: [Int])
     {
-        guard let selection else { return document.items }
+        guard let selection else { return (document.items, document.items.indices.map { $0 + 1 }) }
         do throws(SelectionError) {
             let indices = try selection.resolve(in: document, text: { access.text(of: $0) })
-            return indices.map { document.items[$0] }
+            return (indices.map { document.items[$0] }, indices.map { $0 + 1 })
         } catch {
             throw PDFEditError.selection(error)
         }

@@ -60,19 +60,23 @@ public struct DirectMode: Sendable {
         guard let document = session.document(named: inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")
         }
+        let scratch = try ScratchDirectory()
         let writer = ExportWriter(
             session: session, access: SourceAccess(session: session, baseDirectory: "/", passwords: passwords),
-            allowedSource: inPlace ? input : nil)
+            cacheDirectory: scratch.path, allowedSource: inPlace ? input : nil)
         var result = try writer.write(
-            document.items, document: inputDocument, to: target, settings: ExportSettings(force: force || inPlace))
+            document.items, document: inputDocument, to: target, settings: ExportSettings(force: force || inPlace),
+            positions: 1...max(1, document.items.count))
         result.warnings = files.flatMap { file in file.warnings.prefix(1).map { "\(file.source.path): damaged, recovered (\($0))" } }
             + result.warnings
         return (summary, result)
     }
 
-    /// `export OUT [SEL] --from FILE`: pages of a file written out without a session.
-    public func export(selection: PageSelection?) throws(PDFEditError) -> ExportResult {
-        guard let output else { throw PDFEditError.usage("export needs an output file") }
+    /// `export OUT [SEL] --from FILE` (and `--split DIR`): pages of a file written out
+    /// without a session.
+    public func export(
+        selection: PageSelection?, split: SplitRequest? = nil, settings: ExportSettings
+    ) throws(PDFEditError) -> [ExportResult] {
         let files = try importer.load([input])
         let session: Session
         do throws(EditError) {
@@ -82,8 +86,31 @@ public struct DirectMode: Sendable {
         }
         let access = SourceAccess(session: session, baseDirectory: "/", passwords: passwords)
         let document = session.documents[0]
-        let items = try Workspace.items(of: document, selection: selection, access: access)
-        let writer = ExportWriter(session: session, access: access)
-        return try writer.write(items, document: document.name, to: output, settings: ExportSettings(force: force))
+        let chosen = try Workspace.items(of: document, selection: selection, access: access)
+        let scratch = try ScratchDirectory()
+        let writer = ExportWriter(session: session, access: access, cacheDirectory: scratch.path)
+        if let split {
+            return try writer.split(
+                chosen.items, positions: chosen.positions, document: document.name, request: split, settings: settings)
+        }
+        guard let output else { throw PDFEditError.usage("export needs an output file") }
+        return [
+            try writer.write(
+                chosen.items, document: document.name, to: output, settings: settings,
+                positions: chosen.positions.first.map { $0...(chosen.positions.last ?? $0) })
+        ]
     }
+}
+
+/// A private temporary folder for one command (direct mode's image cache), removed
+/// when the command is done with it, so nothing is left behind.
+final class ScratchDirectory {
+    let path: String
+
+    init() throws(PDFEditError) {
+        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try ensureDirectory(path)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
 }

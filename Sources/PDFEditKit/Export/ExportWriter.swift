@@ -15,11 +15,23 @@ public struct ExportSettings: Sendable {
     public var force: Bool
     public var placeholders: PlaceholderPolicy
     public var encryption: ExportEncryption?
+    public var labels: LabelMode
+    /// Overrides the title taken from the first source.
+    public var title: String?
 
-    public init(force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil) {
+    public init(
+        force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
+        labels: LabelMode = .keep, title: String? = nil
+    ) {
         self.force = force
         self.placeholders = placeholders
         self.encryption = encryption
+        self.labels = labels
+        self.title = title
+    }
+
+    var engineOptions: ExportOptions {
+        ExportOptions(deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title)
     }
 }
 
@@ -28,22 +40,33 @@ public struct ExportResult: Codable, Sendable, Equatable {
     public var output: String
     public var document: String
     public var pageCount: Int
+    /// 1-based positions (in the document) of the first and last exported item.
+    public var first: Int?
+    public var last: Int?
     public var warnings: [String]
+}
+
+/// The engine's view of some page items: the sources they read and the pages in order.
+struct EnginePlan {
+    var sources: [ExportSource]
+    var items: [ExportItem]
+    /// Which session source each engine source is (nil for converted images).
+    var sessionSources: [SourceID?]
 }
 
 /// Turns page items into an engine plan and writes it atomically under its final name.
 struct ExportWriter {
     let session: Session
     let access: SourceAccess
+    /// Where images are converted to one-page PDFs (cached by fingerprint and size).
+    let cacheDirectory: String
     /// Files this export may replace without --force (the session's own previous exports).
     var replaceable: Set<String> = []
     /// The one source this export may replace: the input of `--in-place`.
     var allowedSource: String? = nil
 
-    /// Writes `items` (of document `name`) to `output`.
-    func write(
-        _ items: [PageItem], document name: String, to output: String, settings: ExportSettings
-    ) throws(PDFEditError) -> ExportResult {
+    /// Checks that `items` can be exported and builds the engine's plan.
+    func plan(_ items: [PageItem], document name: String, settings: ExportSettings) throws(PDFEditError) -> EnginePlan {
         guard !items.isEmpty else { throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to export") }
         let placeholders = items.indices.filter { items[$0].content.isPlaceholder }
         if !placeholders.isEmpty, settings.placeholders == .refuse {
@@ -52,62 +75,151 @@ struct ExportWriter {
                 "document \"\(name)\" still holds placeholders at positions \(positions); "
                     + "fill them or export with --placeholders blank")
         }
-        try checkOutput(output, settings: settings)
-        let used = items.compactMap(\.content.source)
-        try access.verify(used)
+        try access.verify(items.compactMap(\.content.source))
 
-        var sources: [ExportSource] = []
-        var sourceIndex: [SourceID: Int] = [:]
-        var plan: [ExportItem] = []
-        plan.reserveCapacity(items.count)
+        var plan = EnginePlan(sources: [], items: [], sessionSources: [])
+        var pdfIndex: [SourceID: Int] = [:]
+        var imageIndex: [String: Int] = [:]
+        plan.items.reserveCapacity(items.count)
         for item in items {
             switch item.content {
             case .page(let source, let page):
                 let index: Int
-                if let known = sourceIndex[source] {
+                if let known = pdfIndex[source] {
                     index = known
                 } else {
                     guard let path = access.path(of: source) else {
-                        throw PDFEditError.sessionCorrupt(path: output, reason: "unknown source \(source)")
+                        throw PDFEditError.sessionCorrupt(path: name, reason: "unknown source \(source)")
                     }
-                    index = sources.count
+                    index = plan.sources.count
                     // No probing open: the bridge tries the candidates itself.
-                    sources.append(ExportSource(path: path, alternatives: access.passwords.candidates(for: path)))
-                    sourceIndex[source] = index
+                    plan.sources.append(
+                        ExportSource(
+                            path: path, alternatives: access.passwords.candidates(for: path),
+                            name: stem(session.source(source)?.path ?? path)))
+                    plan.sessionSources.append(source)
+                    pdfIndex[source] = index
                 }
-                plan.append(.page(source: index, index: page - 1, quarterTurns: item.rotation))
+                plan.items.append(.page(source: index, index: page - 1, quarterTurns: item.rotation))
             case .blank(let size), .placeholder(let size, _):
-                plan.append(.blank(width: size.width, height: size.height, quarterTurns: item.rotation))
-            case .image(let source, _):
-                throw PDFEditError.notExportable(
-                    "\(access.path(of: source) ?? source.description): image pages cannot be exported yet")
+                plan.items.append(.blank(width: size.width, height: size.height, quarterTurns: item.rotation))
+            case .image(let source, let fit):
+                let converted = try imagePDF(source, fit: fit)
+                let index: Int
+                if let known = imageIndex[converted] {
+                    index = known
+                } else {
+                    index = plan.sources.count
+                    plan.sources.append(ExportSource(path: converted, name: stem(session.source(source)?.path ?? converted)))
+                    plan.sessionSources.append(nil)
+                    imageIndex[converted] = index
+                }
+                plan.items.append(.page(source: index, index: 0, quarterTurns: item.rotation))
             }
         }
+        return plan
+    }
 
-        let temporary = AtomicFile.temporaryPath(for: output)
+    /// The one-page PDF showing an image source, made once and kept in the cache
+    /// (keyed by the image's SHA-256 and the page size), so re-exports are identical.
+    func imagePDF(_ source: SourceID, fit: PageSize?) throws(PDFEditError) -> String {
+        guard let image = session.source(source), let path = access.path(of: source) else {
+            throw PDFEditError.sessionCorrupt(path: source.description, reason: "unknown source \(source)")
+        }
+        let directory = (cacheDirectory as NSString).appendingPathComponent("images")
+        try ensureDirectory(directory)
+        let sizeKey = fit.map { "-\(Int(($0.width * 100).rounded()))x\(Int(($0.height * 100).rounded()))" } ?? ""
+        let cached = (directory as NSString).appendingPathComponent("\(image.sha256)\(sizeKey).pdf")
+        if FileManager.default.fileExists(atPath: cached) { return cached }
+        let temporary = AtomicFile.temporaryPath(for: cached)
         TemporaryFiles.shared.register(temporary)
-        let report: ExportReport
         do throws(EngineError) {
-            let options = ExportOptions(deterministicID: settings.encryption == nil, encryption: settings.encryption)
-            do {
-                report = try PDFExporter.write(sources: sources, items: plan, options: options, to: temporary)
-            } catch .password(let file, _) where access.passwords.mayPrompt {
-                // None of the given passwords worked: ask on the terminal, then try again.
-                guard let (id, index) = sourceIndex.first(where: { sources[$0.value].path == file }) else {
-                    throw EngineError.password(file: file, given: true)
-                }
-                sources[index].password = try access.password(for: id)
-                report = try PDFExporter.write(sources: sources, items: plan, options: options, to: temporary)
-            }
+            try ImagePage.writePDF(image: path, fit: fit.map { ($0.width, $0.height) }, to: temporary)
         } catch {
             unlink(temporary)
             TemporaryFiles.shared.unregister(temporary)
-            if case .cannotWrite = error { throw PDFEditError.engine(.cannotWrite(file: output, reason: "\(error)")) }
             throw PDFEditError.engine(error)
+        }
+        try AtomicFile.commit(temporary, to: cached)
+        return cached
+    }
+
+    /// Writes `items` (of document `name`) to `output`.
+    func write(
+        _ items: [PageItem], document name: String, to output: String, settings: ExportSettings,
+        positions: ClosedRange<Int>? = nil
+    ) throws(PDFEditError) -> ExportResult {
+        try checkOutput(output, settings: settings)
+        var plan = try plan(items, document: name, settings: settings)
+        let temporary = AtomicFile.temporaryPath(for: output)
+        let report = try run(&plan, temporaries: [temporary]) { (plan) throws(EngineError) in
+            try PDFExporter.write(sources: plan.sources, items: plan.items, options: settings.engineOptions, to: temporary)
         }
         try AtomicFile.commit(temporary, to: output)
         return ExportResult(
-            output: output, document: name, pageCount: items.count, warnings: report.warnings.map(\.description))
+            output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
+            last: positions?.upperBound, warnings: report.warnings.map(\.description))
+    }
+
+    /// Writes several parts from one opening of the sources; all parts reach their
+    /// final names only when every one was written.
+    func writeParts(
+        _ items: [PageItem], document name: String, parts: [(items: Range<Int>, output: String)],
+        positions: [Int], settings: ExportSettings
+    ) throws(PDFEditError) -> [ExportResult] {
+        var seen: [String: String] = [:]
+        for part in parts {
+            let key = PasswordBook.standardised(part.output)
+            if let earlier = seen[key] {
+                throw PDFEditError.usage("two parts would both be named \(earlier): make --name tell them apart")
+            }
+            seen[key] = part.output
+        }
+        // Folders are made only once the names are known to be distinct.
+        for directory in Set(parts.map { ($0.output as NSString).deletingLastPathComponent }) {
+            try ensureDirectory(directory)
+        }
+        for part in parts { try checkOutput(part.output, settings: settings) }
+        var plan = try plan(items, document: name, settings: settings)
+        let temporaries = parts.map { AtomicFile.temporaryPath(for: $0.output) }
+        let engineParts = zip(parts, temporaries).map { ExportPart(items: $0.items, path: $1) }
+        let report = try run(&plan, temporaries: temporaries) { (plan) throws(EngineError) in
+            try PDFExporter.writeParts(
+                sources: plan.sources, items: plan.items, parts: engineParts, options: settings.engineOptions)
+        }
+        for (temporary, part) in zip(temporaries, parts) { try AtomicFile.commit(temporary, to: part.output) }
+        let warnings = report.warnings.map(\.description)
+        return parts.enumerated().map { index, part in
+            ExportResult(
+                output: part.output, document: name, pageCount: part.items.count,
+                first: positions[part.items.lowerBound], last: positions[part.items.upperBound - 1],
+                warnings: index == 0 ? warnings : [])
+        }
+    }
+
+    /// Runs an engine write with the plan's temporaries registered for cancellation,
+    /// asking for a password on the terminal once when none of the known ones worked.
+    private func run(
+        _ plan: inout EnginePlan, temporaries: [String], _ body: (EnginePlan) throws(EngineError) -> ExportReport
+    ) throws(PDFEditError) -> ExportReport {
+        temporaries.forEach(TemporaryFiles.shared.register)
+        do throws(EngineError) {
+            do {
+                return try body(plan)
+            } catch .password(let file, _) where access.passwords.mayPrompt {
+                guard let index = plan.sources.firstIndex(where: { $0.path == file }),
+                    let id = plan.sessionSources[index]
+                else { throw EngineError.password(file: file, given: true) }
+                plan.sources[index].password = try access.password(for: id)
+                return try body(plan)
+            }
+        } catch {
+            for temporary in temporaries {
+                unlink(temporary)
+                TemporaryFiles.shared.unregister(temporary)
+            }
+            throw PDFEditError.engine(error)
+        }
     }
 
     /// An output may not name a source (73), nor replace a file without --force (73).
@@ -130,4 +242,9 @@ struct ExportWriter {
             throw PDFEditError.engine(.cannotWrite(file: output, reason: "cannot write in \(directory)"))
         }
     }
+}
+
+/// A file's name without folder and extension.
+func stem(_ path: String) -> String {
+    ((path as NSString).lastPathComponent as NSString).deletingPathExtension
 }

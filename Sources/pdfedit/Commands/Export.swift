@@ -14,14 +14,22 @@ struct Export: ParsableCommand {
             Outputs are unencrypted unless --encrypt is given, and deterministic: the
             same session exported twice gives byte-identical files.
 
+            --split DIR writes one file per item (or per K items with --every K, or one per
+            top-level bookmark with --at-outlines) named by --name TEMPLATE, which takes
+            {n} (part number, zero-padded), {first} and {last} (positions), {id}, {doc},
+            {src} (source file stem), {srcpage} (page in its source) and {title} (the
+            bookmark). Default: {doc}-{n}.pdf ({n}-{title}.pdf with --at-outlines).
+
             Examples:
               pdfedit export out.pdf
               pdfedit export chapter.pdf 10..60 --doc book
               pdfedit export --all exports/
+              pdfedit export --split pages/ --name "page-{n}.pdf"
+              pdfedit export --split chapters/ --at-outlines
               pdfedit export out.pdf 10..60 --from in.pdf
             """)
 
-    @Argument(help: "The PDF to write (with --all: a directory).")
+    @Argument(help: "The PDF to write (with --all or --split: a directory).")
     var output: String
 
     @Argument(help: "Only these pages (a selection).")
@@ -32,6 +40,24 @@ struct Export: ParsableCommand {
 
     @Flag(name: .long, help: "Export every document into the directory OUTPUT, one file each.")
     var all = false
+
+    @Flag(name: .long, help: "One file per item (or per --every K items, or per bookmark) in the directory OUTPUT.")
+    var split = false
+
+    @Option(name: .long, help: ArgumentHelp("With --split: how to name the parts (see above).", valueName: "TEMPLATE"))
+    var name: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --split: K items per file.", valueName: "K"))
+    var every: Int?
+
+    @Flag(name: .customLong("at-outlines"), help: "With --split: one file per top-level bookmark.")
+    var atOutlines = false
+
+    @Option(name: .long, help: "Page labels: keep (each page keeps its source label), renumber (1…n) or none.")
+    var labels: String = "keep"
+
+    @Option(name: .long, help: "The output's title (default: the first source's).")
+    var title: String?
 
     @Option(name: .long, help: "Direct mode: export pages of this PDF instead of a session document.")
     var from: String?
@@ -51,26 +77,48 @@ struct Export: ParsableCommand {
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var outputOptions: OutputOptions
 
+    /// `--split` with its grouping, or nil; the grouping options are refused without it.
+    func splitRequest() throws(PDFEditError) -> SplitRequest? {
+        guard split else {
+            if name != nil || every != nil || atOutlines {
+                throw PDFEditError.usage("--name, --every and --at-outlines go with --split")
+            }
+            return nil
+        }
+        if every != nil && atOutlines { throw PDFEditError.usage("give --every or --at-outlines, not both") }
+        let grouping: SplitGrouping = atOutlines ? .atOutlines : every.map { .every($0) } ?? .each
+        return SplitRequest(directory: output, grouping: grouping, template: name)
+    }
+
     func run() throws {
         try reporting { () throws(PDFEditError) in
             guard let policy = PlaceholderPolicy(rawValue: placeholders) else {
                 throw PDFEditError.usage("--placeholders takes refuse or blank, not \"\(placeholders)\"")
             }
-            var settings = ExportSettings(force: force, placeholders: policy)
+            guard let labelMode = LabelMode(rawValue: labels) else {
+                throw PDFEditError.usage("--labels takes keep, renumber or none, not \"\(labels)\"")
+            }
+            var settings = ExportSettings(force: force, placeholders: policy, labels: labelMode, title: title)
             if !encrypt.isEmpty {
                 guard encrypt.count == 2 else { throw PDFEditError.usage("--encrypt takes two passwords: USERPW OWNERPW") }
                 settings.encryption = ExportEncryption(userPassword: encrypt[0], ownerPassword: encrypt[1])
             }
+            let splitRequest = try splitRequest()
             let book = try passwords.book()
             let parsedSelection = try selection.map(parseSelection)
             let results: [ExportResult]
             if let from {
                 if all || doc != nil { throw PDFEditError.usage("--from exports one file: --all and --doc do not apply") }
                 let direct = DirectMode(input: from, output: output, inPlace: false, force: force, passwords: book)
-                results = [try direct.export(selection: parsedSelection)]
+                results = try direct.export(selection: parsedSelection, split: splitRequest, settings: settings)
             } else if all {
-                if selection != nil || doc != nil { throw PDFEditError.usage("--all exports whole documents: no selection or --doc") }
+                if selection != nil || doc != nil || split {
+                    throw PDFEditError.usage("--all exports whole documents: no selection, --doc or --split")
+                }
                 results = try Workspace(sessionPath: session, passwords: book).exportAll(to: output, settings: settings)
+            } else if let splitRequest {
+                results = try Workspace(sessionPath: session, passwords: book).exportSplit(
+                    splitRequest, selection: parsedSelection, doc: doc, settings: settings)
             } else {
                 results = [
                     try Workspace(sessionPath: session, passwords: book).export(

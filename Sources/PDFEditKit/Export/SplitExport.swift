@@ -1,0 +1,131 @@
+import Foundation
+import PDFEngine
+import PageModel
+
+/// How `export --split` cuts the exported items into files.
+public enum SplitGrouping: Sendable, Equatable {
+    /// One file per item (the default).
+    case each
+    /// One file per K items (the last one may be shorter).
+    case every(Int)
+    /// One file per top-level bookmark of the exported order, from the item it
+    /// points at up to the next one's; items before the first bookmark form a
+    /// part of their own titled "front".
+    case atOutlines
+}
+
+/// One file of a split export, before it has a name.
+struct SplitPart: Equatable {
+    var items: Range<Int>
+    var title: String?
+}
+
+/// The parts of a split of `count` items. Pure, so that naming can be checked alone.
+func splitParts(count: Int, grouping: SplitGrouping, outlineStarts: [OutlineStart]) throws(PDFEditError) -> [SplitPart] {
+    switch grouping {
+    case .each:
+        return (0..<count).map { SplitPart(items: $0..<($0 + 1), title: nil) }
+    case .every(let size):
+        guard size >= 1 else { throw PDFEditError.usage("--every takes a number of pages ≥ 1, not \(size)") }
+        return stride(from: 0, to: count, by: size).map { SplitPart(items: $0..<min(count, $0 + size), title: nil) }
+    case .atOutlines:
+        // A bookmark that points at the same item as the one before starts no new part.
+        var starts: [(Int, String)] = []
+        for start in outlineStarts.sorted(by: { $0.itemIndex < $1.itemIndex })
+        where start.itemIndex < count && starts.last?.0 != start.itemIndex {
+            starts.append((start.itemIndex, start.title))
+        }
+        guard !starts.isEmpty else {
+            throw PDFEditError.notExportable("--at-outlines: the exported pages have no bookmarks to split at")
+        }
+        if starts[0].0 > 0 { starts.insert((0, "front"), at: 0) }
+        return starts.enumerated().map { index, start in
+            let end = index + 1 < starts.count ? starts[index + 1].0 : count
+            return SplitPart(items: start.0..<end, title: start.1)
+        }
+    }
+}
+
+/// Fills a `--name` template for one part. Placeholders: `{n}` (part number,
+/// zero-padded to the width of the part count), `{first}`, `{last}` (positions in
+/// the document), `{id}`, `{src}` (source file stem), `{srcpage}` (page in its
+/// source) of the part's first item, `{doc}`, `{title}` (bookmark parts). A name
+/// without `.pdf` at its end gets it; `/` in filled-in values becomes `_`.
+func partName(
+    template: String, number: Int, partCount: Int, first: Int, last: Int, item: PageItem, document: String,
+    sourcePath: String?, title: String?
+) throws(PDFEditError) -> String {
+    let width = String(partCount).count
+    let padded = String(repeating: "0", count: max(0, width - String(number).count)) + String(number)
+    var sourcePage = ""
+    if case .page(_, let page) = item.content { sourcePage = String(page) }
+    let values: [String: String] = [
+        "n": padded, "first": String(first), "last": String(last), "id": item.id.description, "doc": document,
+        "src": sourcePath.map(stem) ?? item.content.kindName, "srcpage": sourcePage, "title": title ?? "",
+    ]
+    var name = ""
+    var rest = Substring(template)
+    while let open = rest.firstIndex(of: "{") {
+        name += rest[..<open]
+        guard let close = rest[open...].firstIndex(of: "}") else {
+            throw PDFEditError.usage("--name: \"{\" without \"}\" in \"\(template)\"")
+        }
+        let key = String(rest[rest.index(after: open)..<close])
+        guard let value = values[key] else {
+            throw PDFEditError.usage(
+                "--name: unknown placeholder {\(key)}; use {n} {first} {last} {id} {doc} {src} {srcpage} {title}")
+        }
+        name += value.map { $0 == "/" || $0.isNewline ? "_" : String($0) }.joined()
+        rest = rest[rest.index(after: close)...]
+    }
+    name += rest
+    if name.hasPrefix(".") || name.isEmpty || name.contains("/") {
+        throw PDFEditError.usage("--name gives \"\(name)\" for part \(number): a part needs a plain file name")
+    }
+    return name.lowercased().hasSuffix(".pdf") ? name : name + ".pdf"
+}
+
+/// What `export --split` needs besides the items.
+public struct SplitRequest: Sendable {
+    public var directory: String
+    public var grouping: SplitGrouping
+    /// nil: `{doc}-{n}.pdf`, or `{n}-{title}.pdf` with `--at-outlines`.
+    public var template: String?
+
+    public init(directory: String, grouping: SplitGrouping, template: String?) {
+        self.directory = directory
+        self.grouping = grouping
+        self.template = template
+    }
+}
+
+extension ExportWriter {
+    /// `export --split DIR`: one file per part, named by the template.
+    func split(
+        _ items: [PageItem], positions: [Int], document name: String, request: SplitRequest, settings: ExportSettings
+    ) throws(PDFEditError) -> [ExportResult] {
+        guard !items.isEmpty else { throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to export") }
+        var starts: [OutlineStart] = []
+        if request.grouping == .atOutlines {
+            let plan = try plan(items, document: name, settings: settings)
+            do throws(EngineError) {
+                starts = try PDFExporter.outlineStarts(sources: plan.sources, items: plan.items)
+            } catch {
+                throw PDFEditError.engine(error)
+            }
+        }
+        let parts = try splitParts(count: items.count, grouping: request.grouping, outlineStarts: starts)
+        let template = request.template ?? (request.grouping == .atOutlines ? "{n}-{title}.pdf" : "{doc}-{n}.pdf")
+        var named: [(items: Range<Int>, output: String)] = []
+        for (index, part) in parts.enumerated() {
+            let first = items[part.items.lowerBound]
+            let sourcePath = first.content.source.flatMap { session.source($0)?.path }
+            let file = try partName(
+                template: template, number: index + 1, partCount: parts.count,
+                first: positions[part.items.lowerBound], last: positions[part.items.upperBound - 1], item: first,
+                document: name, sourcePath: sourcePath, title: part.title)
+            named.append((part.items, (request.directory as NSString).appendingPathComponent(file)))
+        }
+        return try writeParts(items, document: name, parts: named, positions: positions, settings: settings)
+    }
+}
