@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// What an export keeps, seen through the binary: bookmarks as split points,
+/// labels, title and the dropped-data warning.
+@Suite struct FidelityEndToEndTests {
+    @Test("--at-outlines: one part per top-level bookmark, pages before the first one as \"front\"")
+    func splitAtOutlines() throws {
+        let dir = try scratchDirectory(with: "features.pdf", "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "features.pdf", in: dir).status == 0)
+        #expect(try pdfedit("insert", "alpha.pdf", "--at", "1", in: dir).status == 0)
+        let result = try pdfedit("export", "--split", "ch", "--at-outlines", in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let parts = dir.appendingPathComponent("ch")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parts.path).sorted()
+            == ["1-front.pdf", "2-Chapter 1.pdf", "3-Chapter 2.pdf", "4-Appendix.pdf"])
+        #expect(try pageTokens(parts.appendingPathComponent("2-Chapter 1.pdf")) == ["FEAT-P1", "FEAT-P2", "FEAT-P3"])
+        #expect(try pageTokens(parts.appendingPathComponent("3-Chapter 2.pdf")) == ["FEAT-P4", "FEAT-P5"])
+        #expect(try qpdfPageCount(parts.appendingPathComponent("1-front.pdf").path) == 7)
+        // Each part keeps the outline entries of its own pages.
+        let json = try run("qpdf", ["--json", "--json-key=outlines", parts.appendingPathComponent("3-Chapter 2.pdf").path]).stdout
+        #expect(json.contains("Chapter 2") && json.contains("Section 2.1") && !json.contains("Appendix"))
+        let named = try pdfedit("export", "--split", "named", "--at-outlines", "--name", "{n}_{title}_{first}-{last}", in: dir)
+        #expect(named.status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("named/3_Chapter 2_11-12.pdf").path))
+    }
+
+    @Test func labelsTitleAndDroppedData() throws {
+        let dir = try scratchDirectory(with: "features.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "features.pdf", in: dir).status == 0)
+        #expect(try pdfedit("move", "3", "--to", "1", in: dir).status == 0)
+        #expect(try pdfedit("export", "keep.pdf", "--title", "Reordered", in: dir).status == 0)
+        let keep = try pdfedit("info", "--json", "keep.pdf", in: dir)
+        let object = try JSONSerialization.jsonObject(with: Data(keep.stdout.utf8)) as? [String: Any]
+        let labels = (object?["pages"] as? [[String: Any]])?.map { $0["label"] as? String ?? "-" }
+        #expect(labels == ["1", "i", "ii", "2", "3", "4"])
+        #expect(object?["title"] as? String == "Reordered")
+        #expect(try pdfedit("export", "renumber.pdf", "--labels", "renumber", in: dir).status == 0)
+        let renumbered = try run("qpdf", ["--json", "--json-key=pagelabels", dir.appendingPathComponent("renumber.pdf").path]).stdout
+        #expect(renumbered.contains("\"/S\": \"/D\"") && !renumbered.contains("\"/r\""))
+        #expect(try pdfedit("export", "none.pdf", "--labels", "none", in: dir).status == 0)
+        let none = try run("qpdf", ["--json", "--json-key=pagelabels", dir.appendingPathComponent("none.pdf").path]).stdout
+        #expect(none.contains("\"pagelabels\": []"))
+        #expect(try pdfedit("export", "bad.pdf", "--labels", "roman", in: dir).status == 64)
+        // The form survives the reorder: both fields, each on its page.
+        let form = try run("qpdf", ["--json", "--json-key=acroform", dir.appendingPathComponent("keep.pdf").path]).stdout
+        #expect(form.contains("\"name\"") && form.contains("\"agree\""))
+    }
+
+    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"))
+    func droppedDocumentDataIsOneWarningLine() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try pdfedit("export", "x.pdf", "--from", Paths.corpus("pypdf-example.pdf"), in: dir)
+        #expect(result.status == 0)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("pdfedit: warning: ") && result.stderr.contains("optional content"))
+    }
+}
