@@ -19,6 +19,11 @@ public struct ListedItem: Codable, Equatable, Sendable {
     public var rotation: Int
     /// A placeholder's label.
     public var placeholderLabel: String?
+    /// The page label from the source's /PageLabels (nil when the source has none).
+    public var label: String?
+    /// The first words of the page's text (nil for blanks, placeholders, images,
+    /// pages without text, and with `--no-text`).
+    public var text: String?
 }
 
 /// Everything `list` reports about a document.
@@ -29,14 +34,20 @@ public struct Listing: Codable, Equatable, Sendable {
 }
 
 extension Workspace {
-    /// The items of a document (or the selected ones), described.
-    public func list(doc: String?, selection: PageSelection?) throws(PDFEditError) -> Listing {
+    /// The items of a document (or the selected ones), described. Page texts come
+    /// from the session's text cache (pages not cached yet are extracted on every
+    /// core and cached); `includeText: false` skips them.
+    public func list(
+        doc: String?, selection: PageSelection?, includeText: Bool = true, progress: ProgressHandler? = nil
+    ) throws(PDFEditError) -> Listing {
         let session = try read()
         let name = doc ?? session.current
         guard let document = session.document(named: name) else {
             throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
         }
-        let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+        let access = SourceAccess(
+            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
+            cacheDirectory: store.cacheDirectory)
         let indices: [Int]
         if let selection {
             do throws(SelectionError) {
@@ -47,6 +58,7 @@ extension Workspace {
         } else {
             indices = Array(document.items.indices)
         }
+        if includeText { access.prefetchTexts(of: indices.map { document.items[$0] }, progress: progress) }
         let items = indices.map { index -> ListedItem in
             let item = document.items[index]
             var listed = ListedItem(
@@ -67,8 +79,13 @@ extension Workspace {
                 listed.width = rounded(turned ? size.height : size.width)
                 listed.height = rounded(turned ? size.width : size.height)
             }
+            listed.label = access.label(of: item)
+            if includeText {
+                listed.text = access.text(of: item).map { firstWords($0) }.flatMap { $0.isEmpty ? nil : $0 }
+            }
             return listed
         }
+        access.saveCaches()
         return Listing(document: name, pageCount: document.items.count, items: items)
     }
 }

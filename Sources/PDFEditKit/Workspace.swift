@@ -19,12 +19,15 @@ public struct Workspace: Sendable {
     }
 
     /// `open FILE...`: a new session with one document per file.
-    public func open(_ paths: [String], force: Bool) throws(PDFEditError) -> (Session, warnings: [String]) {
+    public func open(
+        _ paths: [String], force: Bool, progress: ProgressHandler? = nil
+    ) throws(PDFEditError) -> (Session, warnings: [String]) {
         try store.withLock { () throws(PDFEditError) in
             if store.exists && !force {
                 throw PDFEditError.outputExists(path: store.path)
             }
-            let files = try Importer(baseDirectory: store.baseDirectory, passwords: passwords).load(paths)
+            let files = try Importer(baseDirectory: store.baseDirectory, passwords: passwords).load(
+                paths, progress: progress)
             let session: Session
             do throws(EditError) {
                 session = try Session.opening(
@@ -87,7 +90,9 @@ public struct Workspace: Sendable {
     func mutate<T>(_ body: (inout Session, SourceAccess) throws(PDFEditError) -> T) throws(PDFEditError) -> T {
         try store.withLock { () throws(PDFEditError) in
             var session = try store.load()
-            let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+            let access = SourceAccess(
+                session: session, baseDirectory: store.baseDirectory, passwords: passwords,
+                cacheDirectory: store.cacheDirectory)
             let result = try body(&session, access)
             try store.save(session)
             return result
@@ -150,7 +155,9 @@ public struct Workspace: Sendable {
     ) throws(PDFEditError) -> T {
         try store.withLock { () throws(PDFEditError) in
             let session = try store.load()
-            let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+            let access = SourceAccess(
+                session: session, baseDirectory: store.baseDirectory, passwords: passwords,
+                cacheDirectory: store.cacheDirectory)
             let name = doc ?? session.current
             guard let document = session.document(named: name) else {
                 throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))

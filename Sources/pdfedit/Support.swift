@@ -68,3 +68,75 @@ func table(_ header: [String], _ rows: [[String]]) -> String {
         }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
     }.joined(separator: "\n")
 }
+
+/// A progress bar on stderr for long work (rendering, text extraction, imports):
+/// drawn only when stderr is a terminal, not with `--quiet`, and only for more
+/// than a handful of units; erased when the work is done, so that the result
+/// lines on stdout stay clean.
+final class ProgressBar: @unchecked Sendable {
+    /// Work of at most this many units shows no bar.
+    static let handful = 5
+
+    /// The handler to give the kit: nil (no bar at all) unless stderr is a terminal
+    /// and the command is not quiet.
+    static func handler(_ output: OutputOptions) -> ProgressHandler? {
+        guard !output.quiet, isatty(STDERR_FILENO) == 1 else { return nil }
+        let bar = ProgressBar()
+        return { bar.update($0) }
+    }
+
+    private let lock = NSLock()
+    private var phase = ""
+    private var shown = -1
+    private var lastDraw = 0.0
+    private var visible = false
+
+    func update(_ progress: ProgressUpdate) {
+        guard progress.total > Self.handful else { return }
+        lock.withLock {
+            if progress.phase != phase {
+                phase = progress.phase
+                shown = -1
+            }
+            // Workers report from several threads: never go backwards.
+            let done = min(progress.total, max(progress.done, shown))
+            let now = Date().timeIntervalSinceReferenceDate
+            let finished = done == progress.total
+            guard done != shown, finished || shown < 0 || now - lastDraw >= 0.05 else { return }
+            shown = done
+            lastDraw = now
+            if finished {
+                erase()
+                return
+            }
+            draw(done: done, total: progress.total, unit: progress.unit)
+        }
+    }
+
+    private func draw(done: Int, total: Int, unit: String) {
+        let counts = " \(done)/\(total) \(unit)"
+        let label = phase + " "
+        let columns = Self.terminalColumns()
+        let width = max(10, min(40, columns - label.count - counts.count - 3))
+        let filled = total > 0 ? width * done / total : 0
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        write("\r\(label)[\(bar)]\(counts)\u{1B}[K")
+        visible = true
+    }
+
+    private func erase() {
+        guard visible else { return }
+        write("\r\u{1B}[K")
+        visible = false
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    private static func terminalColumns() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80
+    }
+}

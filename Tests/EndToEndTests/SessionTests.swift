@@ -264,8 +264,12 @@ import Testing
             let list = try pdfedit("list", "--json", in: dir)
             #expect(list.status == 0, "round \(round): \(list.stderr)")
         }
-        // No temporary files left under a final name; leftovers are hidden dot-files at most.
+        // No temporary files left under a final name; leftovers are hidden dot-files at most
+        // (`cache` is the folder of thumbnails and page texts).
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent(".pdfedit").path)
-        #expect(names.filter { !$0.hasPrefix(".") }.sorted().allSatisfy { ["session.json", "session.json.lock", "session.json.exports"].contains($0) })
+        #expect(
+            names.filter { !$0.hasPrefix(".") }.sorted().allSatisfy {
+                ["session.json", "session.json.lock", "session.json.exports", "cache"].contains($0)
+            })
     }
 }

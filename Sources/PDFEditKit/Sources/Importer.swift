@@ -31,10 +31,12 @@ public struct Importer: Sendable {
     }
 
     /// Reads each file; every unusable one is reported, in argument order.
-    public func load(_ paths: [String], fit: PageSize? = nil) throws(PDFEditError) -> [ImportedFile] {
+    public func load(
+        _ paths: [String], fit: PageSize? = nil, progress: ProgressHandler? = nil
+    ) throws(PDFEditError) -> [ImportedFile] {
         var files: [ImportedFile] = []
         var problems: [PDFEditError] = []
-        for result in loadEach(paths, fit: fit) {
+        for result in loadEach(paths, fit: fit, progress: progress) {
             switch result {
             case .success(let file): files.append(file)
             case .failure(let error): problems.append(.engine(error))
@@ -47,9 +49,14 @@ public struct Importer: Sendable {
 
     /// Reads the files in parallel (each worker opens its own library handles) and
     /// returns one result per file, in argument order whatever order they finish in.
-    public func loadEach(_ paths: [String], fit: PageSize? = nil) -> [Result<ImportedFile, EngineError>] {
+    /// `progress` hears of each file read (from the worker threads).
+    public func loadEach(
+        _ paths: [String], fit: PageSize? = nil, progress: ProgressHandler? = nil
+    ) -> [Result<ImportedFile, EngineError>] {
         let results = ResultSlots<ImportedFile>(count: paths.count)
+        let counter = ProgressCounter(total: paths.count, unit: "files", phase: "importing", handler: progress)
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            defer { counter.advance() }
             do throws(EngineError) {
                 results.set(index, .success(try load(paths[index], provisionalNumber: index + 1, fit: fit)))
             } catch {

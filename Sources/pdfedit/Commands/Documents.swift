@@ -32,7 +32,7 @@ struct Open: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             guard !files.isEmpty else { throw PDFEditError.usage("open needs at least one FILE") }
             let workspace = Workspace(sessionPath: session, passwords: try passwords.book())
-            let (opened, warnings) = try workspace.open(files, force: force)
+            let (opened, warnings) = try workspace.open(files, force: force, progress: ProgressBar.handler(output))
             for warning in warnings { Console.error("pdfedit: warning: \(warning)") }
             let summary = DocumentList(session: opened, path: workspace.store.path)
             if output.json {

@@ -5,8 +5,12 @@ import PageModel
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List a document's page items: position, id, kind, source, size, rotation.",
+        abstract: "List a document's page items: position, id, kind, source, size, rotation, label, text.",
         discussion: """
+            LABEL is the page label from the source's /PageLabels (shown when a source
+            has them); TEXT the first words of the page's text, extracted once and
+            cached in the session's cache folder (--no-text skips it).
+
             Examples:
               pdfedit list
               pdfedit list 1..5 --doc appendix --json
@@ -18,27 +22,37 @@ struct List: ParsableCommand {
     @Option(name: .long, help: "The document (default: the current one).")
     var doc: String?
 
+    @Flag(name: .customLong("no-text"), help: "Skip the page text (faster on long documents the first time).")
+    var noText = false
+
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var options: SessionOptions
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
             let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
-            let listing = try workspace.list(doc: doc, selection: try selection.map(parseSelection))
+            let listing = try workspace.list(
+                doc: doc, selection: try selection.map(parseSelection), includeText: !noText,
+                progress: ProgressBar.handler(options.output))
             if options.output.json {
                 Console.json(listing)
                 return
             }
             guard !options.output.quiet else { return }
+            let hasLabels = listing.items.contains { $0.label != nil }
             let rows = listing.items.map { item -> [String] in
                 let size = item.width.map { "\(format($0)) x \(format(item.height ?? 0))" } ?? "?"
                 var source = item.source.map { ($0 as NSString).lastPathComponent } ?? ""
                 if let label = item.placeholderLabel { source = "\"\(label)\"" }
                 let page = item.sourcePage.map(String.init) ?? ""
                 return ["\(item.position)", item.id, item.kind, source, page, size, "\(item.rotation)"]
+                    + (hasLabels ? [item.label ?? ""] : []) + (noText ? [] : [item.text ?? ""])
             }
+            let header =
+                ["POS", "ID", "KIND", "SOURCE", "PAGE", "SIZE (pt)", "ROT"]
+                + (hasLabels ? ["LABEL"] : []) + (noText ? [] : ["TEXT"])
             Console.out("\(listing.document): \(listing.pageCount) pages")
-            if !rows.isEmpty { Console.out(table(["POS", "ID", "KIND", "SOURCE", "PAGE", "SIZE (pt)", "ROT"], rows)) }
+            if !rows.isEmpty { Console.out(table(header, rows)) }
         }
     }
 }
@@ -64,7 +78,8 @@ struct Status: ParsableCommand {
                 "History:   \(status.undoSteps) undoable, \(status.redoSteps) redoable",
             ]
             let bad = status.sources.filter { $0.state != "ok" }
-            lines.append("Sources:   \(status.sources.count), \(bad.isEmpty ? "all unchanged" : "\(bad.count) need relink")")
+            lines.append(
+                "Sources:   \(status.sources.count), \(bad.isEmpty ? "all unchanged" : "\(bad.count) need relink")")
             for source in bad { lines.append("  \(source.state): \(source.path) (\(source.id))") }
             Console.out(lines.joined(separator: "\n"))
         }

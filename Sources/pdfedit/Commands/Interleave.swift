@@ -115,7 +115,8 @@ struct Insert: EditCommand {
         let destination = try insertion.destination()
         var loaded: [ImportedFile] = []
         var failed: [PDFEditError] = []
-        for result in building.importer.loadEach(inserted, fit: fitSize) {
+        let progress = ProgressBar.handler(options.output)
+        for result in building.importer.loadEach(inserted, fit: fitSize, progress: progress) {
             switch result {
             case .success(let file): loaded.append(file)
             case .failure(let error): failed.append(.engine(error))

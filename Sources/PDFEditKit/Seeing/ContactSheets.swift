@@ -1,0 +1,402 @@
+import Foundation
+import PDFEngine
+import PageModel
+
+/// Options of `show`.
+public struct SheetOptions: Sendable {
+    /// Thumbnails per row.
+    public var columns: Int
+    /// The side of the square box each thumbnail fits in, in pixels.
+    public var thumbnailSize: Int
+    /// At most this many items per sheet; more items give several sheets.
+    public var perSheet: Int
+    /// Replace existing sheet files.
+    public var force: Bool
+
+    public static let defaultColumns = 6
+    public static let defaultThumbnailSize = 200
+    public static let defaultPerSheet = 48
+
+    public init(
+        columns: Int = SheetOptions.defaultColumns, thumbnailSize: Int = SheetOptions.defaultThumbnailSize,
+        perSheet: Int = SheetOptions.defaultPerSheet, force: Bool = false
+    ) {
+        self.columns = columns
+        self.thumbnailSize = thumbnailSize
+        self.perSheet = perSheet
+        self.force = force
+    }
+}
+
+/// What `show` did. The JSON shape is documented in the README.
+public struct SheetReport: Codable, Equatable, Sendable {
+    public struct Cell: Codable, Equatable, Sendable {
+        public var position: Int
+        public var id: String
+        public var kind: String
+        public var label: String?
+        /// Where the item's picture is on the sheet, in pixels from the top left.
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+    }
+    public struct Sheet: Codable, Equatable, Sendable {
+        public var file: String
+        public var width: Int
+        public var height: Int
+        public var columns: Int
+        public var rows: Int
+        public var items: [Cell]
+    }
+    public var document: String
+    public var itemCount: Int
+    public var thumbnailSize: Int
+    public var sheets: [Sheet]
+    /// Pages rendered by this command, and pages read back from the thumbnail cache.
+    public var rendered: Int
+    public var cached: Int
+    /// Sheets copied unchanged from the sheet cache (their pages are not counted above).
+    public var reusedSheets: Int
+}
+
+/// Checks shared by `show` and `thumbs`.
+enum SeeingChecks {
+    static func size(_ value: Int, name: String = "--size") throws(PDFEditError) {
+        guard (16...4000).contains(value) else {
+            throw PDFEditError.usage("\(name) takes 16 to 4000 pixels, not \(value)")
+        }
+    }
+
+    /// An output may not name a source (73), nor replace a file without `force` (73).
+    static func output(_ path: String, session: Session, access: SourceAccess, force: Bool) throws(PDFEditError) {
+        let target = PasswordBook.standardised(path)
+        for source in session.sources where PasswordBook.standardised(access.absolutePath(source.path)) == target {
+            throw PDFEditError.outputIsSource(path: path)
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw PDFEditError.engine(.cannotWrite(file: path, reason: "is a directory")) }
+            if !force { throw PDFEditError.outputExists(path: path) }
+        }
+        let directory = (target as NSString).deletingLastPathComponent
+        guard Glibc.access(directory, W_OK) == 0 else {
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot write in \(directory)"))
+        }
+    }
+
+    /// Writes an image as PNG under `path` atomically (temporary file, rename). The
+    /// caller syncs the folders once at the end (`syncFolders`), not once per file.
+    static func write(_ image: RasterImage, to path: String) throws(PDFEditError) {
+        try write(image.fastPNGData(), to: path)
+    }
+
+    static func write(_ data: Data, to path: String) throws(PDFEditError) {
+        let temporary = AtomicFile.temporaryPath(for: path)
+        TemporaryFiles.shared.register(temporary)
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
+            let code = errno
+            unlink(temporary)
+            TemporaryFiles.shared.unregister(temporary)
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(code))))
+        }
+        try place(temporary, at: path)
+    }
+
+    /// Renames a complete temporary file into place.
+    static func place(_ temporary: String, at path: String) throws(PDFEditError) {
+        defer { TemporaryFiles.shared.unregister(temporary) }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(code))))
+        }
+    }
+
+    /// Makes the renames of `files` durable: one fsync per folder.
+    static func syncFolders(of files: [String]) {
+        var synced = Set<String>()
+        for file in files
+        where synced.insert((PasswordBook.standardised(file) as NSString).deletingLastPathComponent).inserted {
+            AtomicFile.syncDirectory(of: file)
+        }
+    }
+}
+
+extension Workspace {
+    /// How images become pages to render: export's one-page PDFs, cached in the
+    /// session's cache folder (`images/`), so shown and exported images are the same.
+    func imagePDFs(session: Session, access: SourceAccess) -> (SourceID, PageSize?) throws(PDFEditError) -> String {
+        let writer = ExportWriter(session: session, access: access, cacheDirectory: store.cacheDirectory)
+        return { (source, fit) throws(PDFEditError) in try writer.imagePDF(source, fit: fit) }
+    }
+
+    /// The items of a document (or the selected ones), checked to be showable:
+    /// not empty, every source unchanged (75 otherwise).
+    func itemsToShow(
+        _ session: Session, doc: String?, selection: PageSelection?, access: SourceAccess
+    ) throws(PDFEditError) -> (name: String, document: Document, indices: [Int]) {
+        let name = doc ?? session.current
+        guard let document = session.document(named: name) else {
+            throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
+        }
+        guard !document.items.isEmpty else {
+            throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to show")
+        }
+        let indices: [Int]
+        if let selection {
+            do throws(SelectionError) {
+                indices = try selection.resolve(in: document, text: { access.text(of: $0) })
+            } catch {
+                throw PDFEditError.selection(error)
+            }
+        } else {
+            indices = Array(document.items.indices)
+        }
+        try access.verify(indices.compactMap { document.items[$0].content.source })
+        return (name, document, indices)
+    }
+
+    /// `show -o OUT [SEL]`: contact sheets of a document in its current order. One
+    /// sheet keeps the name OUT; more are OUT's stem + `-1`, `-2`… (numbers padded to
+    /// the width of the sheet count) + its extension.
+    ///
+    /// Page thumbnails come from the thumbnail cache or are rendered on every core;
+    /// a sheet whose content is exactly that of a sheet made before (same pages,
+    /// rotations, captions, layout) is copied from the sheet cache. Sheets are
+    /// composed in parallel, one per worker, when there are several to make.
+    public func contactSheets(
+        to output: String, selection: PageSelection?, doc: String?, options: SheetOptions,
+        progress: ProgressHandler? = nil
+    ) throws(PDFEditError) -> SheetReport {
+        try SeeingChecks.size(options.thumbnailSize)
+        guard (1...100).contains(options.columns) else {
+            throw PDFEditError.usage("--columns takes 1 to 100, not \(options.columns)")
+        }
+        guard options.perSheet >= 1 else { throw PDFEditError.usage("--per-sheet takes a positive number") }
+        let ext = (output as NSString).pathExtension.lowercased()
+        guard ext.isEmpty || ext == "png" else {
+            throw PDFEditError.usage("\(output): show writes PNG images; name the output .png")
+        }
+        let session = try read()
+        let access = SourceAccess(
+            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
+            cacheDirectory: store.cacheDirectory)
+        let (name, document, indices) = try itemsToShow(session, doc: doc, selection: selection, access: access)
+
+        let chunks = stride(from: 0, to: indices.count, by: options.perSheet).map {
+            Array(indices[$0..<min($0 + options.perSheet, indices.count)])
+        }
+        let files = Self.sheetNames(output, count: chunks.count)
+        for file in files { try SeeingChecks.output(file, session: session, access: access, force: options.force) }
+
+        let layout = SheetLayout(columns: min(options.columns, options.perSheet), thumbnailSize: options.thumbnailSize)
+        let plans = chunks.enumerated().map { number, chunk in
+            SheetPlan(
+                file: files[number],
+                header: sheetHeader(
+                    name: name, chunk: chunk, total: document.items.count, sheet: number, of: chunks.count),
+                cells: chunk.map { index in
+                    CellPlan(item: document.items[index], position: index + 1, access: access)
+                },
+                layout: layout)
+        }
+        let cache = SeeingCache(directory: store.cacheDirectory)
+        var made = [SheetReport.Sheet?](repeating: nil, count: plans.count)
+        for (number, plan) in plans.enumerated() {
+            let cached = cache.sheetPath(key: plan.key)
+            guard FileManager.default.fileExists(atPath: cached), let size = Self.pngSize(cached) else { continue }
+            try Self.copy(cached, to: plan.file)
+            utime(cached, nil)  // recently used: kept by pruning
+            made[number] = plan.report(width: size.0, height: size.1)
+        }
+        let pending = plans.indices.filter { made[$0] == nil }
+
+        let renderer = PageRenderer(
+            access: access, size: options.thumbnailSize, imagePDF: imagePDFs(session: session, access: access))
+        try renderer.prepare(pending.flatMap { plans[$0].pages }, access: access)
+        let counter = ProgressCounter(
+            total: pending.map { plans[$0].pages.count }.reduce(0, +), unit: "pages", phase: "rendering",
+            handler: progress)
+        let results = Slots<SheetReport.Sheet>(count: plans.count)
+        if pending.count >= renderer.pool.workerCount {
+            // Several sheets: each worker renders and composes whole sheets.
+            let failures = Slots<PDFEditError>(count: pending.count)
+            renderer.pool.run(jobCount: pending.count) { job, worker in
+                let plan = plans[pending[job]]
+                do throws(PDFEditError) {
+                    var rasters: [SourcePage: RasterImage] = [:]
+                    for page in plan.pages {
+                        rasters[page] = try renderer.obtain(page, worker: worker).raster()
+                        counter.advance()
+                    }
+                    results[pending[job]] = try plan.make(rasters: rasters, cache: cache)
+                } catch {
+                    failures[job] = error
+                }
+            }
+            try failures.throwFirst()
+        } else {
+            // One sheet (or as many as workers): its pages are rendered on every core.
+            for number in pending {
+                let plan = plans[number]
+                let rasters = Slots<RasterImage>(count: plan.pages.count)
+                try renderer.forEach(plan.pages, access: access, progress: counter) {
+                    (job, picture) throws(PDFEditError) in
+                    rasters[job] = try picture.raster()
+                }
+                var byPage: [SourcePage: RasterImage] = [:]
+                for (page, raster) in zip(plan.pages, rasters.removeAll()) { byPage[page] = raster }
+                results[number] = try plan.make(rasters: byPage, cache: cache)
+            }
+        }
+        for (number, sheet) in results.removeAll().enumerated() where sheet != nil { made[number] = sheet }
+        SeeingChecks.syncFolders(of: files)
+        cache.pruneSheets()
+        return SheetReport(
+            document: name, itemCount: indices.count, thumbnailSize: options.thumbnailSize,
+            sheets: made.compactMap { $0 }, rendered: renderer.rendered, cached: renderer.cached,
+            reusedSheets: plans.count - pending.count)
+    }
+
+    static func sheetNames(_ output: String, count: Int) -> [String] {
+        guard count > 1 else { return [output] }
+        let directory = (output as NSString).deletingLastPathComponent
+        let name = (output as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension
+        let stem = ext.isEmpty ? name : (name as NSString).deletingPathExtension
+        let width = String(count).count
+        return (1...count).map { number in
+            let padded = String(repeating: "0", count: width - String(number).count) + String(number)
+            let file = "\(stem)-\(padded)" + (ext.isEmpty ? "" : ".\(ext)")
+            return directory.isEmpty ? file : (directory as NSString).appendingPathComponent(file)
+        }
+    }
+
+    /// The second caption line: source page, label and rotation first (they tell
+    /// pages apart), then the source file's name (cut first when space runs out).
+    static func caption(of item: PageItem, access: SourceAccess) -> String {
+        var parts: [String] = []
+        var file: String?
+        switch item.content {
+        case .page(let source, let page):
+            parts.append("p.\(page)")
+            if let label = access.label(of: item) { parts.append("label \(label)") }
+            file = access.source(source).map {
+                (($0.path as NSString).lastPathComponent as NSString).deletingPathExtension
+            }
+        case .blank(let size):
+            parts.append("blank " + (PageSize.commonName(width: size.width, height: size.height) ?? "page"))
+        case .placeholder(_, let label):
+            parts.append("placeholder" + (label.map { " \"\($0)\"" } ?? ""))
+        case .image(let source, _):
+            file = access.source(source).map { ($0.path as NSString).lastPathComponent } ?? "image"
+        }
+        if item.rotation != 0 { parts.append("↻\(item.rotation * 90)°") }
+        if let file { parts.append(file) }
+        return parts.joined(separator: " · ")
+    }
+
+    private func sheetHeader(name: String, chunk: [Int], total: Int, sheet: Int, of sheets: Int) -> String {
+        let first = (chunk.first ?? 0) + 1
+        let last = (chunk.last ?? 0) + 1
+        let span = first == last ? "position \(first)" : "positions \(first)–\(last)"
+        let part = sheets > 1 ? " · sheet \(sheet + 1) of \(sheets)" : ""
+        return "\(name) · \(total) page\(total == 1 ? "" : "s") · \(span)\(part)"
+    }
+}
+
+/// One sheet, planned on the calling thread (captions need the source access),
+/// made on a worker.
+struct SheetPlan {
+    var file: String
+    var header: String
+    var cells: [CellPlan]
+    var layout: SheetLayout
+    /// The distinct source pages on the sheet, in a fixed order.
+    var pages: [SourcePage]
+    /// What the sheet looks like, hashed: equal keys, equal sheets.
+    var key: String
+
+    init(file: String, header: String, cells: [CellPlan], layout: SheetLayout) {
+        self.file = file
+        self.header = header
+        self.cells = cells
+        self.layout = layout
+        pages = Array(Set(cells.compactMap(\.page))).sorted { $0.sortKey < $1.sortKey }
+        let description =
+            ["sheet v1", "\(layout.columns) \(layout.thumbnailSize)", header]
+            + cells.map(\.key)
+        key = Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8))
+    }
+
+    /// Draws the sheet, writes it under its name and into the sheet cache.
+    func make(rasters: [SourcePage: RasterImage], cache: SeeingCache) throws(PDFEditError) -> SheetReport.Sheet {
+        let cells = cells.map { plan in
+            SheetCell(
+                picture: plan.page.flatMap { rasters[$0] }.map { .page($0, quarterTurns: plan.item.rotation) }
+                    ?? plan.picture,
+                title: "\(plan.position)", subtitle: plan.item.id.description, detail: plan.detail)
+        }
+        let drawn: (image: RasterImage, pictures: [PixelRect])
+        do throws(EngineError) {
+            drawn = try ContactSheet.draw(cells, layout: layout, header: header)
+        } catch {
+            throw PDFEditError.engine(error)
+        }
+        let data = drawn.image.fastPNGData()
+        try SeeingChecks.write(data, to: file)
+        SeeingCache.store(data, at: cache.sheetPath(key: key))
+        return report(width: drawn.image.width, height: drawn.image.height, pictures: drawn.pictures)
+    }
+
+    /// What the report says about the sheet; `pictures` are where the cells' pictures
+    /// were drawn (computed from the layout for a sheet taken from the cache).
+    func report(width: Int, height: Int, pictures: [PixelRect]? = nil) -> SheetReport.Sheet {
+        SheetReport.Sheet(
+            file: file, width: width, height: height, columns: min(layout.columns, cells.count),
+            rows: layout.rows(for: cells.count),
+            items: cells.enumerated().map { index, cell in
+                let rect =
+                    pictures?[index]
+                    ?? layout.placement(of: cell.picture.pixelSize(fittingIn: layout.thumbnailSize), inCell: index)
+                return SheetReport.Cell(
+                    position: cell.position, id: cell.item.id.description, kind: cell.item.content.kindName,
+                    label: cell.label, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            })
+    }
+}
+
+/// One cell of a planned sheet.
+struct CellPlan {
+    var item: PageItem
+    var position: Int
+    var label: String?
+    var detail: String
+    /// The source page to render, or (for other items) the picture to draw.
+    var page: SourcePage?
+    var picture: SheetPicture
+    /// Everything that decides the cell's pixels.
+    var key: String
+
+    init(item: PageItem, position: Int, access: SourceAccess) {
+        self.item = item
+        self.position = position
+        label = access.label(of: item)
+        detail = Workspace.caption(of: item, access: access)
+        page = SourcePage(item)
+        var content = "\(item.content)"
+        if let page, let sha256 = access.source(page.source)?.sha256 {
+            // The page's size decides the cell's shape before its raster exists.
+            let size = access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
+            picture = .blank(
+                width: item.rotation % 2 == 1 ? size.height : size.width,
+                height: item.rotation % 2 == 1 ? size.width : size.height)
+            content = page.isImage ? "image \(sha256)\(page.fitKey)" : "page \(sha256) \(page.page)"
+        } else {
+            picture = access.picture(of: item)
+        }
+        key = [String(position), item.id.description, content, String(item.rotation), label ?? "", detail]
+            .joined(separator: "|")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import PDFEngine
+import PageModel
+
+/// What `find` found. The JSON shape is documented in the README.
+public struct FindReport: Codable, Equatable, Sendable {
+    public struct Match: Codable, Equatable, Sendable {
+        public var position: Int
+        public var id: String
+        /// The source file as stored in the session, and the page in it.
+        public var source: String?
+        public var sourcePage: Int?
+        public var label: String?
+        /// The text around the first occurrence, on one line.
+        public var excerpt: String
+    }
+    public var document: String
+    public var query: String
+    public var caseSensitive: Bool
+    public var matches: [Match]
+}
+
+/// How `find` and the `text:` selection token match page text.
+public enum TextMatch {
+    /// Whether `pageText` contains `query`, any run of whitespace (spaces, line
+    /// breaks) in either counting as one space. Without `caseSensitive` this is
+    /// exactly the `text:WORDS` rule (`PageSelection.text(_:contains:)`): both sides
+    /// lowercased.
+    public static func matches(_ pageText: String, _ query: String, caseSensitive: Bool) -> Bool {
+        guard caseSensitive else { return PageSelection.text(pageText, contains: query) }
+        let needle = collapsed(query)
+        return !needle.isEmpty && collapsed(pageText).contains(needle)
+    }
+
+    /// Up to `context` characters either side of the first occurrence, "…" where cut.
+    public static func excerpt(_ pageText: String, _ query: String, caseSensitive: Bool, context: Int = 40) -> String {
+        let text = collapsed(pageText)
+        let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
+        guard let found = text.range(of: collapsed(query), options: options) else {
+            return String(text.prefix(2 * context))
+        }
+        let start = text.index(found.lowerBound, offsetBy: -context, limitedBy: text.startIndex) ?? text.startIndex
+        let end = text.index(found.upperBound, offsetBy: context, limitedBy: text.endIndex) ?? text.endIndex
+        return (start > text.startIndex ? "…" : "") + String(text[start..<end]) + (end < text.endIndex ? "…" : "")
+    }
+
+    static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
+
+extension Workspace {
+    /// `find TEXT`: the items of a document whose page text contains `query`
+    /// (see `TextMatch`), in document order. Texts come from the session's text
+    /// cache; pages not cached yet are extracted on every core and cached.
+    public func find(
+        _ query: String, doc: String?, caseSensitive: Bool, progress: ProgressHandler? = nil
+    ) throws(PDFEditError) -> FindReport {
+        guard !TextMatch.collapsed(query).isEmpty else { throw PDFEditError.usage("find needs some text to look for") }
+        let session = try read()
+        let access = SourceAccess(
+            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
+            cacheDirectory: store.cacheDirectory)
+        let name = doc ?? session.current
+        guard let document = session.document(named: name) else {
+            throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
+        }
+        try access.verify(document.items.compactMap(\.content.source))
+        access.prefetchTexts(of: document.items, progress: progress)
+        var matches: [FindReport.Match] = []
+        for (index, item) in document.items.enumerated() {
+            guard let text = access.text(of: item), TextMatch.matches(text, query, caseSensitive: caseSensitive) else {
+                continue
+            }
+            var match = FindReport.Match(
+                position: index + 1, id: item.id.description, label: access.label(of: item),
+                excerpt: TextMatch.excerpt(text, query, caseSensitive: caseSensitive))
+            if case .page(let source, let page) = item.content {
+                match.source = access.source(source)?.path
+                match.sourcePage = page
+            }
+            matches.append(match)
+        }
+        access.saveCaches()
+        return FindReport(document: name, query: query, caseSensitive: caseSensitive, matches: matches)
+    }
+}
+
+extension SourceAccess {
+    /// Extracts the texts of `items`' pages that are not cached yet, on every core
+    /// (one poppler document per worker), and saves them to the cache. A few pages
+    /// are left to `text(of:)`, which extracts them one by one.
+    public func prefetchTexts(of items: [PageItem], progress: ProgressHandler? = nil) {
+        var missing: [SourcePage] = []
+        var seen = Set<SourcePage>()
+        for item in items {
+            guard let page = SourcePage.ofPDF(item), let sha256 = source(page.source)?.sha256,
+                pageFacts.record(sha256).texts[String(page.page)] == nil, seen.insert(page).inserted
+            else { continue }
+            missing.append(page)
+        }
+        guard missing.count > 4 else { return }
+        var openings: [SourceID: SourceOpening] = [:]
+        for id in Set(missing.map(\.source)) {
+            openings[id] = try? openingDetails(id)
+        }
+        let found = Slots<String>(count: missing.count)
+        let counter = ProgressCounter(total: missing.count, unit: "pages", phase: "reading text", handler: progress)
+        let jobs = missing
+        let sources = openings
+        WorkerPool().run(jobCount: jobs.count) { job, worker in
+            defer { counter.advance() }
+            guard let opening = sources[jobs[job].source] else { return }
+            found[job] = try? worker.poppler(opening).text(ofPage: jobs[job].page - 1)
+        }
+        for (page, text) in zip(jobs, found.removeAll()) {
+            guard let text, let sha256 = source(page.source)?.sha256 else { continue }
+            pageFacts.update(sha256, persist: isUnchanged(page.source)) { $0.texts[String(page.page)] = text }
+        }
+        saveCaches()
+    }
+}

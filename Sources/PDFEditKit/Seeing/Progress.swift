@@ -1,0 +1,49 @@
+import Foundation
+
+/// How far a long operation got: `done` of `total` units (pages, files…).
+public struct ProgressUpdate: Sendable, Equatable {
+    public var done: Int
+    public var total: Int
+    /// What is counted, plural: "pages", "files".
+    public var unit: String
+    /// What is being done: "rendering", "extracting text", "importing".
+    public var phase: String
+
+    public init(done: Int, total: Int, unit: String, phase: String) {
+        self.done = done
+        self.total = total
+        self.unit = unit
+        self.phase = phase
+    }
+}
+
+/// Called by the kit's long operations, possibly from worker threads; the CLI
+/// draws it (a progress bar on a terminal) or ignores it.
+public typealias ProgressHandler = @Sendable (ProgressUpdate) -> Void
+
+/// Counts finished units from any thread and reports each step.
+final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    private let total: Int
+    private let unit: String
+    private let phase: String
+    private let handler: ProgressHandler?
+
+    init(total: Int, unit: String, phase: String, handler: ProgressHandler?) {
+        self.total = total
+        self.unit = unit
+        self.phase = phase
+        self.handler = handler
+        handler?(ProgressUpdate(done: 0, total: total, unit: unit, phase: phase))
+    }
+
+    func advance(by count: Int = 1) {
+        guard let handler else { return }
+        let now = lock.withLock {
+            done += count
+            return done
+        }
+        handler(ProgressUpdate(done: now, total: total, unit: unit, phase: phase))
+    }
+}

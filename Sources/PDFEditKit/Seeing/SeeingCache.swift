@@ -1,0 +1,143 @@
+import Foundation
+import PageModel
+
+/// Where the session's caches live and how files get there.
+///
+/// Layout under the cache folder (`SessionStore.cacheDirectory`, `.pdfedit/cache/`
+/// for the default session), keyed by the source's SHA-256 so that a moved or
+/// renamed file keeps its cache and a changed one never uses a stale entry:
+///
+///     pages/<sha256>.json                  page texts, labels and sizes of one source
+///     thumbs/v1/<sha256>/<page>-<px>.png   page <page> rendered to fit <px> × <px>,
+///                                          its own /Rotate applied, not the item's rotation
+///     thumbs/v1/<sha256>/image[-WxH]-<px>.png  an image source as its page (export's
+///                                          one-page PDF from `images/`, rendered)
+///     sheets/v1/<key>.png                  a contact sheet, keyed by the SHA-256 of what
+///                                          it shows (pages, rotations, captions, layout);
+///                                          the most recently used 200 are kept
+///
+/// Entries are written to a temporary file and renamed into place, so concurrent
+/// pdfedit processes never see half a file; a lost race only costs a re-render.
+/// Caches are never required: a failed write is ignored.
+struct SeeingCache: Sendable {
+    let directory: String
+
+    /// The rendered page of a source, as a PNG: `name` is the page number, or
+    /// `image` (+ `-WxH` of its fit size, in hundredths of a point) for an image.
+    func thumbnailPath(sha256: String, name: String, size: Int) -> String {
+        "\(directory)/thumbs/v1/\(sha256)/\(name)-\(size).png"
+    }
+
+    func recordPath(sha256: String) -> String { "\(directory)/pages/\(sha256).json" }
+
+    func sheetPath(key: String) -> String { "\(directory)/sheets/v1/\(key).png" }
+
+    static let keptSheets = 200
+
+    /// Keeps the most recently used sheets (by modification time; reuse touches them).
+    func pruneSheets() {
+        let folder = "\(directory)/sheets/v1"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
+            names.count > Self.keptSheets
+        else { return }
+        let dated = names.map { name -> (String, Date) in
+            let path = "\(folder)/\(name)"
+            let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
+            return (path, date ?? .distantPast)
+        }
+        for (path, _) in dated.sorted(by: { $0.1 > $1.1 }).dropFirst(Self.keptSheets) { unlink(path) }
+    }
+
+    /// Writes `data` under `path` by rename (no fsync: a cache entry lost in a crash is re-made).
+    static func store(_ data: Data, at path: String) {
+        storeFile(at: path) { temporary in FileManager.default.createFile(atPath: temporary, contents: data) }
+    }
+
+    /// Lets `write` make a temporary file beside `path`, then renames it into place.
+    static func storeFile(at path: String, _ write: (String) -> Bool) {
+        let directory = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let temporary = AtomicFile.temporaryPath(for: path)
+        TemporaryFiles.shared.register(temporary)
+        defer { TemporaryFiles.shared.unregister(temporary) }
+        if write(temporary), rename(temporary, path) == 0 { return }
+        unlink(temporary)
+    }
+}
+
+/// What is cached about one source's pages: texts (by 1-based page number), page
+/// labels and displayed sizes. Stored as `pages/<sha256>.json`.
+struct SourcePagesRecord: Codable, Equatable {
+    static let currentVersion = 1
+    var version = SourcePagesRecord.currentVersion
+    var sha256: String
+    /// Extracted page texts, keyed by the 1-based page number as a string.
+    var texts: [String: String] = [:]
+    /// Whether the file has /PageLabels; nil until known.
+    var hasLabels: Bool?
+    /// Page labels, keyed like `texts` (only when `hasLabels`).
+    var labels: [String: String] = [:]
+    /// Displayed sizes in points ([width, height], /Rotate applied), keyed like `texts`.
+    var sizes: [String: [Double]]? = [:]
+
+    init(sha256: String) { self.sha256 = sha256 }
+
+    /// Adds what `other` knows and `self` does not.
+    mutating func merge(_ other: SourcePagesRecord) {
+        texts.merge(other.texts) { mine, _ in mine }
+        labels.merge(other.labels) { mine, _ in mine }
+        sizes = (sizes ?? [:]).merging(other.sizes ?? [:]) { mine, _ in mine }
+        hasLabels = hasLabels ?? other.hasLabels
+    }
+}
+
+/// The page records of a command's sources: read from the cache folder on first
+/// use, written back (merged with what another process may have added) by `save`.
+final class PageFactsCache {
+    private let cache: SeeingCache?
+    private var records: [String: SourcePagesRecord] = [:]
+    private var dirty: Set<String> = []
+
+    init(cache: SeeingCache?) { self.cache = cache }
+
+    /// The record of the source with this SHA-256 (empty when nothing is cached yet).
+    func record(_ sha256: String) -> SourcePagesRecord {
+        if let record = records[sha256] { return record }
+        let record =
+            cache.flatMap { Self.read($0.recordPath(sha256: sha256), sha256: sha256) }
+            ?? SourcePagesRecord(sha256: sha256)
+        records[sha256] = record
+        return record
+    }
+
+    /// Changes a record; `persist` false keeps the change in memory only (a source
+    /// that no longer matches its fingerprint must not fill the cache of the old content).
+    func update(_ sha256: String, persist: Bool, _ change: (inout SourcePagesRecord) -> Void) {
+        var record = record(sha256)
+        change(&record)
+        records[sha256] = record
+        if persist { dirty.insert(sha256) }
+    }
+
+    func save() {
+        guard let cache else { return }
+        for sha256 in dirty.sorted() {
+            guard var record = records[sha256] else { continue }
+            let path = cache.recordPath(sha256: sha256)
+            if let onDisk = Self.read(path, sha256: sha256) { record.merge(onDisk) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            guard let data = try? encoder.encode(record) else { continue }
+            SeeingCache.store(data, at: path)
+        }
+        dirty.removeAll()
+    }
+
+    private static func read(_ path: String, sha256: String) -> SourcePagesRecord? {
+        guard let data = FileManager.default.contents(atPath: path),
+            let record = try? JSONDecoder().decode(SourcePagesRecord.self, from: data),
+            record.version == SourcePagesRecord.currentVersion, record.sha256 == sha256
+        else { return nil }
+        return record
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import PDFEngine
+import PageModel
+
+/// What `thumbs` wrote. The JSON shape is documented in the README.
+public struct ThumbnailsReport: Codable, Equatable, Sendable {
+    public struct File: Codable, Equatable, Sendable {
+        public var position: Int
+        public var id: String
+        public var kind: String
+        public var file: String
+        public var width: Int
+        public var height: Int
+    }
+    public var document: String
+    public var directory: String
+    public var thumbnailSize: Int
+    public var files: [File]
+    /// Pages rendered by this command, and pages taken from the thumbnail cache.
+    public var rendered: Int
+    public var cached: Int
+}
+
+extension Workspace {
+    /// `thumbs DIR [SEL]`: one PNG per item, `DIR/{n}-{id}.png`, where `{n}` is the
+    /// item's position zero-padded to the width of the document's page count
+    /// (`03-p3.png`), so the files sort in document order. Each picture fits in
+    /// `size` × `size` pixels and shows the page as exported (its /Rotate and the
+    /// item's rotation applied).
+    public func thumbnails(
+        into directory: String, selection: PageSelection?, doc: String?, size: Int, force: Bool,
+        progress: ProgressHandler? = nil
+    ) throws(PDFEditError) -> ThumbnailsReport {
+        try SeeingChecks.size(size)
+        let session = try read()
+        let access = SourceAccess(
+            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
+            cacheDirectory: store.cacheDirectory)
+        let (name, document, indices) = try itemsToShow(session, doc: doc, selection: selection, access: access)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw PDFEditError.engine(.cannotWrite(file: directory, reason: "exists and is not a directory"))
+        }
+        try ensureDirectory(directory)
+
+        let width = String(document.items.count).count
+        let targets = indices.map { index -> String in
+            let number = String(index + 1)
+            let file = String(repeating: "0", count: width - number.count) + number + "-\(document.items[index].id).png"
+            return (directory as NSString).appendingPathComponent(file)
+        }
+        for target in targets { try SeeingChecks.output(target, session: session, access: access, force: force) }
+
+        let renderer = PageRenderer(access: access, size: size, imagePDF: imagePDFs(session: session, access: access))
+        // One job per source page; a page shown by several items (copies) is rendered once.
+        var pages: [SourcePage] = []
+        var itemsOfPage: [[Int]] = []
+        var jobOfPage: [SourcePage: Int] = [:]
+        let sizes = Slots<(Int, Int)>(count: indices.count)
+        for (slot, index) in indices.enumerated() {
+            guard let page = SourcePage(document.items[index]) else { continue }
+            if let job = jobOfPage[page] {
+                itemsOfPage[job].append(slot)
+            } else {
+                jobOfPage[page] = pages.count
+                pages.append(page)
+                itemsOfPage.append([slot])
+            }
+        }
+        let counter = ProgressCounter(total: indices.count, unit: "pages", phase: "rendering", handler: progress)
+        // A page that no item turns is copied from the cache as it is, not decoded.
+        let unturned = itemsOfPage.map { slots in slots.allSatisfy { document.items[indices[$0]].rotation == 0 } }
+        let fileOnly: (Int) -> Bool = { unturned[$0] }
+        try renderer.forEach(pages, access: access, progress: nil, fileOnly: fileOnly) {
+            (job, picture) throws(PDFEditError) in
+            for slot in itemsOfPage[job] {
+                let item = document.items[indices[slot]]
+                if case .cachedFile(let file) = picture {
+                    try Self.copy(file, to: targets[slot])
+                    sizes[slot] = Self.pngSize(targets[slot]) ?? (0, 0)
+                } else {
+                    let image = try picture.raster()
+                    let turned: RasterImage
+                    do throws(EngineError) {
+                        turned = item.rotation == 0 ? image : try image.rotated(quarterTurns: item.rotation)
+                    } catch {
+                        throw PDFEditError.engine(error)
+                    }
+                    try SeeingChecks.write(turned, to: targets[slot])
+                    sizes[slot] = (turned.width, turned.height)
+                }
+                counter.advance()
+            }
+        }
+        for (slot, index) in indices.enumerated() where SourcePage(document.items[index]) == nil {
+            let picture = access.picture(of: document.items[index])
+            let image: RasterImage
+            do throws(EngineError) {
+                image = try RasterImage.picture(picture, fittingIn: size)
+            } catch {
+                throw PDFEditError.engine(error)
+            }
+            try SeeingChecks.write(image, to: targets[slot])
+            sizes[slot] = (image.width, image.height)
+            counter.advance()
+        }
+        SeeingChecks.syncFolders(of: targets)
+        let measured = sizes.removeAll()
+        let files = indices.enumerated().map { slot, index in
+            let item = document.items[index]
+            return ThumbnailsReport.File(
+                position: index + 1, id: item.id.description, kind: item.content.kindName, file: targets[slot],
+                width: measured[slot]?.0 ?? 0, height: measured[slot]?.1 ?? 0)
+        }
+        return ThumbnailsReport(
+            document: name, directory: directory, thumbnailSize: size, files: files, rendered: renderer.rendered,
+            cached: renderer.cached)
+    }
+
+    /// Copies a cached PNG into place atomically.
+    static func copy(_ file: String, to target: String) throws(PDFEditError) {
+        let temporary = AtomicFile.temporaryPath(for: target)
+        TemporaryFiles.shared.register(temporary)
+        do {
+            try FileManager.default.copyItem(atPath: file, toPath: temporary)
+        } catch {
+            unlink(temporary)
+            TemporaryFiles.shared.unregister(temporary)
+            throw PDFEditError.engine(.cannotWrite(file: target, reason: "\(error.localizedDescription)"))
+        }
+        try SeeingChecks.place(temporary, at: target)
+    }
+
+    /// Width and height from a PNG's IHDR chunk.
+    static func pngSize(_ path: String) -> (Int, Int)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 24), header.count == 24 else { return nil }
+        let bytes = [UInt8](header)
+        func number(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+}

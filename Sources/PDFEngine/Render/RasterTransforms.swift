@@ -1,0 +1,116 @@
+import CPoppler
+import Foundation
+
+/// A rectangle in pixels, origin at the top left.
+public struct PixelRect: Equatable, Hashable, Sendable, Codable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// The pixel size of a `width` × `height` shape scaled to fit in `maxPixels` × `maxPixels`.
+public func fittedPixels(width: Double, height: Double, in maxPixels: Int) -> (width: Int, height: Int) {
+    guard width > 0, height > 0 else { return (maxPixels, maxPixels) }
+    let scale = Double(maxPixels) / max(width, height)
+    return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
+}
+
+extension RasterImage {
+    /// Reads a PNG file (`cairo_image_surface_create_from_png`, through libpng).
+    public convenience init(png path: String) throws(EngineError) {
+        guard let loaded = cairo_image_surface_create_from_png(path) else {
+            throw EngineError.unreadable(file: path, reason: "cairo could not read the PNG")
+        }
+        defer { cairo_surface_destroy(loaded) }
+        let status = cairo_surface_status(loaded)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw EngineError.unreadable(file: path, reason: String(cString: cairo_status_to_string(status)))
+        }
+        try self.init(
+            width: Int(cairo_image_surface_get_width(loaded)), height: Int(cairo_image_surface_get_height(loaded)),
+            file: path)
+        try drawing { cairo in
+            cairo_set_source_surface(cairo, loaded, 0, 0)
+            cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+            cairo_paint(cairo)
+        }
+    }
+
+    /// Runs `body` with a cairo context on this image (`cairo_create`), flushed and destroyed afterwards.
+    func drawing<T>(_ body: (OpaquePointer) throws(EngineError) -> T) throws(EngineError) -> T {
+        guard let cairo = cairo_create(surface) else {
+            throw EngineError.library(file: "thumbnail", message: "cairo could not draw on a \(width)x\(height) image")
+        }
+        guard cairo_status(cairo) == CAIRO_STATUS_SUCCESS else {
+            cairo_destroy(cairo)
+            throw EngineError.library(file: "thumbnail", message: "cairo could not draw on a \(width)x\(height) image")
+        }
+        defer {
+            cairo_destroy(cairo)
+            cairo_surface_flush(surface)
+        }
+        return try body(cairo)
+    }
+
+    /// A copy turned clockwise by `quarterTurns` × 90°, the way an item's rotation
+    /// turns its page on export. Exact: whole pixels move, none are resampled.
+    public func rotated(quarterTurns: Int) throws(EngineError) -> RasterImage {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let swaps = turns % 2 == 1
+        let result = try RasterImage(width: swaps ? height : width, height: swaps ? width : height, file: "thumbnail")
+        try result.drawing { cairo in
+            switch turns {
+            case 1:
+                cairo_translate(cairo, Double(result.width), 0)
+            case 2:
+                cairo_translate(cairo, Double(result.width), Double(result.height))
+            case 3:
+                cairo_translate(cairo, 0, Double(result.height))
+            default:
+                break
+            }
+            cairo_rotate(cairo, Double(turns) * Double.pi / 2)
+            cairo_set_source_surface(cairo, surface, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_NEAREST)
+            cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+            cairo_paint(cairo)
+        }
+        return result
+    }
+
+    /// A picture that is not a rendered page (a blank page, a placeholder, an image
+    /// not rendered yet), drawn on its own at the size it would have as a thumbnail.
+    public static func picture(_ picture: SheetPicture, fittingIn maxPixels: Int) throws(EngineError) -> RasterImage {
+        let size = picture.pixelSize(fittingIn: maxPixels)
+        let image = try RasterImage(width: size.width, height: size.height, file: "thumbnail")
+        try image.drawing { cairo in
+            cairo_set_source_rgb(cairo, 1, 1, 1)
+            cairo_paint(cairo)
+            SheetDrawing.draw(picture, in: cairo, rect: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+        }
+        return image
+    }
+}
+
+extension RasterImage {
+    /// Writes the image as an 8-bit RGB PNG with `PNGEncoder` (several times faster
+    /// than `writePNG(to:)` on thumbnails and sheets; alpha is dropped).
+    public func writeFastPNG(to path: String) throws(EngineError) {
+        guard FileManager.default.createFile(atPath: path, contents: fastPNGData()) else {
+            throw EngineError.cannotWrite(file: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// The bytes `writeFastPNG(to:)` writes.
+    public func fastPNGData() -> Data {
+        Data(PNGEncoder.encode(surface: surface, width: width, height: height))
+    }
+}

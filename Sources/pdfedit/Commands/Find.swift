@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import PDFEditKit
+
+struct Find: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the items whose page text contains TEXT.",
+        discussion: """
+            Matching is the text:WORDS selection rule: case-insensitive, and any run of
+            whitespace (spaces, line breaks) counts as one space, so `pdfedit find X`
+            and `text:X` select the same items. --match-case compares case too.
+            Page texts are extracted once (poppler) and cached in the session's cache
+            folder. Finding nothing is not an error.
+
+            Examples:
+              pdfedit find "Annual report"
+              pdfedit find invoice --doc scans --json
+            """)
+
+    @Argument(help: "The text to look for.")
+    var text: String
+
+    @Option(name: .long, help: "The document (default: the current one).")
+    var doc: String?
+
+    @Flag(name: [.short, .customLong("ignore-case")], help: "Ignore case (the default, as for text:).")
+    var ignoreCase = false
+
+    @Flag(name: .customLong("match-case"), help: "Match case exactly.")
+    var matchCase = false
+
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var options: SessionOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            if ignoreCase && matchCase {
+                throw PDFEditError.usage("give either --ignore-case or --match-case, not both")
+            }
+            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
+            let report = try workspace.find(
+                text, doc: doc, caseSensitive: matchCase, progress: ProgressBar.handler(options.output))
+            if options.output.json {
+                Console.json(report)
+                return
+            }
+            guard !options.output.quiet else { return }
+            let count = report.matches.count
+            guard count > 0 else {
+                Console.out("\(report.document): no page contains \"\(report.query)\"")
+                return
+            }
+            Console.out(
+                "\(report.document): \(count) page\(count == 1 ? "" : "s") contain\(count == 1 ? "s" : "") \"\(report.query)\""
+            )
+            let hasLabels = report.matches.contains { $0.label != nil }
+            let rows = report.matches.map { match -> [String] in
+                let source =
+                    match.source.map { ($0 as NSString).lastPathComponent + " p.\(match.sourcePage ?? 0)" } ?? ""
+                return ["\(match.position)", match.id, source] + (hasLabels ? [match.label ?? ""] : []) + [
+                    match.excerpt
+                ]
+            }
+            Console.out(table(["POS", "ID", "SOURCE"] + (hasLabels ? ["LABEL"] : []) + ["TEXT"], rows))
+        }
+    }
+}

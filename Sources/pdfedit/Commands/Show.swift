@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import PDFEditKit
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a contact sheet: the document's pages as thumbnails, in order, with position and id.",
+        discussion: """
+            Each thumbnail shows the page as export writes it (its own /Rotate and the
+            item's rotation), captioned with its position and id, then its source, page
+            label and rotation. Blank pages are outlined; placeholders and images are
+            dashed frames with their label. More than --per-sheet items give several
+            sheets: OUT's name + -1, -2… (sheet-1.png, sheet-2.png). An existing file is
+            replaced only with --force. Thumbnails are cached in the session's cache
+            folder, so showing again after an edit renders nothing new.
+
+            Examples:
+              pdfedit show -o sheet.png
+              pdfedit show -o first.png 1..12 --columns 4 --size 300
+            """)
+
+    @Option(name: [.short, .customLong("output")], help: "The PNG to write.")
+    var output: String
+
+    @Argument(help: "Only these items (a selection).")
+    var selection: String?
+
+    @Option(name: .long, help: "The document (default: the current one).")
+    var doc: String?
+
+    @Option(name: .long, help: "Thumbnails per row.")
+    var columns = SheetOptions.defaultColumns
+
+    @Option(name: .long, help: ArgumentHelp("Each thumbnail fits in PX x PX pixels.", valueName: "PX"))
+    var size = SheetOptions.defaultThumbnailSize
+
+    @Option(name: .customLong("per-sheet"), help: ArgumentHelp("At most N items per sheet.", valueName: "N"))
+    var perSheet = SheetOptions.defaultPerSheet
+
+    @Flag(name: .long, help: "Replace existing sheet files.")
+    var force = false
+
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var options: SessionOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
+            let report = try workspace.contactSheets(
+                to: output, selection: try selection.map(parseSelection), doc: doc,
+                options: SheetOptions(columns: columns, thumbnailSize: size, perSheet: perSheet, force: force),
+                progress: ProgressBar.handler(options.output))
+            if options.output.json {
+                Console.json(report)
+            } else if !options.output.quiet {
+                let files = report.sheets.map(\.file)
+                let what =
+                    files.count == 1 ? files[0] : "\(files.count) sheets: \(files[0]) … \(files[files.count - 1])"
+                Console.out(
+                    "wrote \(what) (\(report.itemCount) page\(report.itemCount == 1 ? "" : "s") of \(report.document); "
+                        + "\(report.rendered) rendered, \(report.cached) from cache)")
+            }
+        }
+    }
+}

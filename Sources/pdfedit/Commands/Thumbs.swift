@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import PDFEditKit
+
+struct Thumbs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write one PNG thumbnail per item into a directory.",
+        discussion: """
+            Files are named {n}-{id}.png: the item's position, zero-padded to the width
+            of the document's page count, and its stable id (03-p3.png), so they sort in
+            document order. Each shows the page as export writes it (its own /Rotate and
+            the item's rotation) and fits in PX x PX pixels. Existing files are replaced
+            only with --force.
+
+            Examples:
+              pdfedit thumbs thumbs/
+              pdfedit thumbs previews/ 1..10 --size 400
+            """)
+
+    @Argument(help: "The directory to write into (created if missing).")
+    var directory: String
+
+    @Argument(help: "Only these items (a selection).")
+    var selection: String?
+
+    @Option(name: .long, help: "The document (default: the current one).")
+    var doc: String?
+
+    @Option(name: .long, help: ArgumentHelp("Each thumbnail fits in PX x PX pixels.", valueName: "PX"))
+    var size = SheetOptions.defaultThumbnailSize
+
+    @Flag(name: .long, help: "Replace existing files.")
+    var force = false
+
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var options: SessionOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
+            let report = try workspace.thumbnails(
+                into: directory, selection: try selection.map(parseSelection), doc: doc, size: size, force: force,
+                progress: ProgressBar.handler(options.output))
+            if options.output.json {
+                Console.json(report)
+            } else if !options.output.quiet {
+                let count = report.files.count
+                Console.out(
+                    "wrote \(count) thumbnail\(count == 1 ? "" : "s") of \(report.document) to \(directory) "
+                        + "(\(report.rendered) rendered, \(report.cached) from cache)")
+            }
+        }
+    }
+}
