@@ -125,10 +125,24 @@ struct DirectReport: Encodable {
     var export: ExportResult
 }
 
-/// The command line as the user typed it, for `history`.
-func commandLineLabel() -> String {
-    CommandLine.arguments.dropFirst().map { argument in
-        argument.contains(where: { $0 == " " || $0 == "\"" }) || argument.isEmpty
+/// The command line as the user typed it, for `history` — with passwords replaced
+/// by `***`, since the session file must never hold one.
+func commandLineLabel(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
+    let secretOptions: Set<String> = ["--password", "--password-for"]
+    var redactNext = false
+    return arguments.map { argument -> String in
+        if redactNext {
+            redactNext = false
+            return "***"
+        }
+        if secretOptions.contains(argument) {
+            redactNext = true
+            return argument
+        }
+        if let equals = argument.firstIndex(of: "="), secretOptions.contains(String(argument[..<equals])) {
+            return argument[..<equals] + "=***"
+        }
+        return argument.contains(where: { $0 == " " || $0 == "\"" }) || argument.isEmpty
             ? "\"" + argument.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : argument
     }.joined(separator: " ")
 }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// Passwords: asked for only on a terminal, never stored, tried from every source.
+@Suite struct PasswordTests {
+    let answer = Paths.root.appendingPathComponent("scripts/pty-answer.py").path
+
+    @Test func promptsOnATerminalOnly() throws {
+        let file = Paths.fixture("encrypted.pdf")
+        let typed = try run("python3", [answer, "Password for", "secret", Paths.binary, "info", file, "--no-text"])
+        #expect(typed.status == 0, "\(typed.stdout)")
+        #expect(typed.stdout.contains("Password for \(file):"))
+        #expect(typed.stdout.contains("Pages:      2"))
+        let wrong = try run("python3", [answer, "Password for", "nope", Paths.binary, "info", file, "--no-text"])
+        #expect(wrong.status == 65)
+        #expect(wrong.stdout.contains("wrong password"))
+        // Not a terminal: no prompt, a clear error naming the file.
+        let piped = try pdfedit("info", file, stdin: "secret\n")
+        #expect(piped.status == 65)
+        #expect(piped.stderr == "pdfedit: \(file): encrypted; give its password with --password or --password-for\n")
+    }
+
+    @Test func exportAsksOnceOnATerminalWhenNoPasswordWorks() throws {
+        let dir = try scratchDirectory(with: "encrypted.pdf", "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        #expect(try pdfedit("insert", "encrypted.pdf", "--password", "secret", in: dir).status == 0)
+        let session = try String(contentsOf: dir.appendingPathComponent(".pdfedit/session.json"), encoding: .utf8)
+        #expect(!session.contains("secret"))
+        let out = dir.appendingPathComponent("out.pdf").path
+        let typed = try run("python3", [
+            answer, "Password for", "secret", "/bin/sh", "-c", "cd '\(dir.path)' && '\(Paths.binary)' export '\(out)'",
+        ])
+        #expect(typed.status == 0, "\(typed.stdout)")
+        #expect(try qpdfPageCount(out) == 9)
+        #expect(try pageText(out, 9).contains("ENC-P2"))
+    }
+
+    @Test func ownerPasswordOnlyFilesNeedNoPasswordAndWarnAboutAssembly() throws {
+        let dir = try scratchDirectory(with: "owner-only.pdf", "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try pdfedit("insert", "owner-only.pdf", "--at", "1", "alpha.pdf", "-o", "out.pdf", in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning") && result.stderr.contains("assembl"))
+        #expect(try qpdfPageCount(dir.appendingPathComponent("out.pdf").path) == 8)
+    }
+}
