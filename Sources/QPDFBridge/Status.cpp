@@ -113,7 +113,7 @@ void forward_warnings(QPDF &pdf, int source_index, pe_warning_fn warn, void *con
 {
     for (QPDFExc const &warning : pdf.getWarnings()) {
         if (warn != nullptr) {
-            warn(context, source_index, describe(warning).c_str());
+            warn(context, source_index, ("qpdf: " + describe(warning)).c_str());
         }
     }
 }

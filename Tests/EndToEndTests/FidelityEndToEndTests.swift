@@ -58,4 +58,19 @@ import Testing
         #expect(result.stderrLines.count == 1)
         #expect(result.stderr.hasPrefix("pdfedit: warning: ") && result.stderr.contains("optional content"))
     }
+
+    @Test("a damaged source that qpdf recovers gives one warning line per command, naming the file as given",
+          .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"))
+    func recoveredDamageIsOneLine() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: Paths.corpus("pdfjs-issue7229.pdf")), to: dir.appendingPathComponent("d.pdf"))
+        for arguments in [["open", "d.pdf"], ["export", "out.pdf"], ["export", "o2.pdf", "--from", "d.pdf"],
+                          ["move", "1", "--to", "2", "d.pdf", "-o", "o3.pdf"]] {
+            let result = try pdfedit(args: arguments, in: dir)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stderrLines == ["pdfedit: warning: d.pdf: damaged, recovered (file is damaged)"], "\(arguments)")
+        }
+    }
 }

@@ -23,8 +23,11 @@ public struct DirectMode: Sendable {
         self.passwords = passwords
     }
 
-    /// Where direct mode keeps source paths: absolute, so nothing depends on a folder.
-    var importer: Importer { Importer(baseDirectory: "/", passwords: passwords) }
+    /// Direct mode's in-memory session keeps source paths relative to the current
+    /// directory (absolute when outside it), so messages name files as the user did.
+    var baseDirectory: String { FileManager.default.currentDirectoryPath }
+
+    var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
 
     /// Loads the input (and `otherDocuments`, each as a document of its own), lets
     /// `makeEdit` build the edit from the session and the document names, applies
@@ -49,7 +52,7 @@ public struct DirectMode: Sendable {
         }
         let inputDocument = session.documents[0].name
         let otherNames = Array(session.documents.dropFirst().map(\.name))
-        let access = SourceAccess(session: session, baseDirectory: "/", passwords: passwords)
+        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let edit = try makeEdit(session, otherNames, importer)
         let summary: ChangeSummary
         do throws(EditError) {
@@ -62,14 +65,28 @@ public struct DirectMode: Sendable {
         }
         let scratch = try ScratchDirectory()
         let writer = ExportWriter(
-            session: session, access: SourceAccess(session: session, baseDirectory: "/", passwords: passwords),
+            session: session, access: SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords),
             cacheDirectory: scratch.path, allowedSource: inPlace ? input : nil)
         var result = try writer.write(
             document.items, document: inputDocument, to: target, settings: ExportSettings(force: force || inPlace),
             positions: 1...max(1, document.items.count))
-        result.warnings = files.flatMap { file in file.warnings.prefix(1).map { "\(file.source.path): damaged, recovered (\($0))" } }
-            + result.warnings
+        // Damage found at import and again at export is one warning per file.
+        result.warnings = Self.oneLinePerDamagedFile(
+            zip([input] + otherDocuments, files).flatMap { path, file in
+                file.warnings.prefix(1).map { "\(path): damaged, recovered (\($0))" }
+            } + result.warnings)
         return (summary, result)
+    }
+
+    /// Keeps the first "damaged, recovered" line of each file (import and export
+    /// both notice the same damage) and every other warning.
+    static func oneLinePerDamagedFile(_ warnings: [String]) -> [String] {
+        var seen: Set<String> = []
+        return warnings.filter { warning in
+            guard let range = warning.range(of: ": damaged, recovered (") else { return true }
+            let file = PasswordBook.standardised(String(warning[..<range.lowerBound]))
+            return seen.insert(file).inserted
+        }
     }
 
     /// `export OUT [SEL] --from FILE` (and `--split DIR`): pages of a file written out
@@ -84,7 +101,7 @@ public struct DirectMode: Sendable {
         } catch {
             throw PDFEditError.edit(error)
         }
-        let access = SourceAccess(session: session, baseDirectory: "/", passwords: passwords)
+        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let document = session.documents[0]
         let chosen = try Workspace.items(of: document, selection: selection, access: access)
         let scratch = try ScratchDirectory()

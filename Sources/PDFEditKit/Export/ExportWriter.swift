@@ -158,7 +158,7 @@ struct ExportWriter {
         try AtomicFile.commit(temporary, to: output)
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
-            last: positions?.upperBound, warnings: report.warnings.map(\.description))
+            last: positions?.upperBound, warnings: report.warnings.map(describe))
     }
 
     /// Writes several parts from one opening of the sources; all parts reach their
@@ -188,7 +188,7 @@ struct ExportWriter {
                 sources: plan.sources, items: plan.items, parts: engineParts, options: settings.engineOptions)
         }
         for (temporary, part) in zip(temporaries, parts) { try AtomicFile.commit(temporary, to: part.output) }
-        let warnings = report.warnings.map(\.description)
+        let warnings = report.warnings.map(describe)
         return parts.enumerated().map { index, part in
             ExportResult(
                 output: part.output, document: name, pageCount: part.items.count,
@@ -220,6 +220,14 @@ struct ExportWriter {
             }
             throw PDFEditError.engine(error)
         }
+    }
+
+    /// A warning line naming the source as the session stores it (as the user gave
+    /// it), not by the absolute path the engine was handed.
+    func describe(_ warning: ExportWarning) -> String {
+        guard let file = warning.file else { return warning.description }
+        let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
+        return "\(shown): \(warning.message)"
     }
 
     /// An output may not name a source (73), nor replace a file without --force (73).

@@ -213,10 +213,18 @@ private final class WarningCollector {
         self.paths = paths
     }
 
+    /// Files whose recovered damage was already reported: one line per file.
+    private var damaged: Set<Int> = []
+
     func add(source: Int32, message: String) {
         let index = Int(source)
         let file = paths.indices.contains(index) ? paths[index] : nil
-        warnings.append(ExportWarning(file: file, message: message))
+        if message.hasPrefix("qpdf: ") {
+            guard damaged.insert(index).inserted else { return }
+            warnings.append(ExportWarning(file: file, message: "damaged, recovered (\(message.dropFirst(6)))"))
+        } else {
+            warnings.append(ExportWarning(file: file, message: message))
+        }
     }
 }
 

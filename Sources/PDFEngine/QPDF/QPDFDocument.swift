@@ -61,7 +61,9 @@ public final class QPDFDocument {
     private func drainWarnings() {
         while qpdf_more_warnings(handle) != QPDF_FALSE {
             guard let warning = qpdf_next_warning(handle) else { break }
-            warnings.append(String(cString: qpdf_get_error_full_text(handle, warning)))
+            // The full text starts with the file name, which every message of ours names anyway.
+            let text = String(cString: qpdf_get_error_full_text(handle, warning))
+            warnings.append(text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text)
         }
     }
 

@@ -73,7 +73,9 @@ typedef struct pe_part {
     const char *out_path;
 } pe_part;
 
-/* Receives each warning line (damage recovered, data dropped, ...). */
+/* Receives each warning line (damage recovered, data dropped, ...). qpdf's own
+ * warnings about a damaged input it recovered from arrive prefixed "qpdf: ", so the
+ * caller can report them as one line per file; the bridge's own do not. */
 typedef void (*pe_warning_fn)(void *context, int source_index, const char *message);
 
 /* Writes the pages of `items`, in order, to `out_path` (which the caller makes a
