@@ -24,6 +24,8 @@ public struct ListedItem: Codable, Equatable, Sendable {
     /// The first words of the page's text (nil for blanks, placeholders, images,
     /// pages without text, and with `--no-text`).
     public var text: String?
+    /// Pages drawn onto this one at export, in drawing order (nil when none).
+    public var stamps: [ListedStamp]?
 }
 
 /// Everything `list` reports about a document.
@@ -80,6 +82,7 @@ extension Workspace {
                 listed.height = rounded(turned ? size.width : size.height)
             }
             listed.label = access.label(of: item)
+            listed.stamps = ListedStamp.list(item.stamps, session: session)
             if includeText {
                 listed.text = access.text(of: item).map { firstWords($0) }.flatMap { $0.isEmpty ? nil : $0 }
             }

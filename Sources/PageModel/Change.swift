@@ -22,6 +22,8 @@ enum Change: Equatable, Sendable {
     case addDocument(Document, index: Int)
     case dropDocument(Document, index: Int)
     case renameDocument(from: String, to: String)
+    /// The items at `at`, whose stamps are all `from`, get the stamps `to`.
+    case restamp(document: String, at: IndexRuns, from: [Stamp], to: [Stamp])
 
     var inverse: Change {
         switch self {
@@ -49,6 +51,8 @@ enum Change: Equatable, Sendable {
             .addDocument(document, index: index)
         case .renameDocument(let from, let to):
             .renameDocument(from: to, to: from)
+        case .restamp(let document, let at, let from, let to):
+            .restamp(document: document, at: at, from: to, to: from)
         }
     }
 }

@@ -19,6 +19,8 @@ struct ChangeRecord: Codable, Equatable {
     var new: Source?
     var index: Int?
     var name: String?
+    var stampsBefore: [Stamp]?
+    var stampsAfter: [Stamp]?
 
     init(op: String) {
         self.op = op
@@ -69,6 +71,12 @@ struct ChangeRecord: Codable, Equatable {
             self.init(op: "renameDocument")
             self.from = from
             self.to = to
+        case .restamp(let document, let at, let from, let to):
+            self.init(op: "restamp")
+            self.document = document
+            self.at = ChangeRecord.pairs(at)
+            stampsBefore = from
+            stampsAfter = to
         }
     }
 
@@ -150,6 +158,10 @@ struct ChangeRecord: Codable, Equatable {
                 ? .addDocument(document, index: index) : .dropDocument(document, index: index)
         case "renameDocument":
             return .renameDocument(from: try field(from, "from"), to: try field(to, "to"))
+        case "restamp":
+            return .restamp(
+                document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
+                from: try field(stampsBefore, "stampsBefore"), to: try field(stampsAfter, "stampsAfter"))
         default:
             throw .invalidField("unknown history operation \"\(op)\"")
         }

@@ -56,6 +56,11 @@ public enum Edit: Codable, Equatable, Sendable {
     case useDocument(name: String)
     /// Point a source at another file (moved, or replaced by a new version).
     case relink(source: SourceID, path: String, size: Int64, sha256: String, pageCount: Int)
+    /// Draw a page onto each selected item at export (after its other stamps).
+    /// `stamp.source` may be a provisional id of one of `newSources`, as for `insertItems`.
+    case stamp(PageSelection, Stamp, newSources: [Source])
+    /// Take every stamp off the selected items.
+    case unstamp(PageSelection)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {

@@ -26,6 +26,10 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `relink` to a file with fewer pages than the session uses.
     case relinkTooFewPages(source: SourceID, needed: Int, pageCount: Int)
     case invalidStepCount(Int)
+    /// A stamp's opacity outside (0, 1].
+    case invalidOpacity(Double)
+    /// `unstamp` of items none of which has a stamp.
+    case nothingToUnstamp(selected: Int)
     case nothingToUndo(requested: Int, available: Int)
     case nothingToRedo(requested: Int, available: Int)
     /// The stored history does not fit the session (a hand-edited session file).
@@ -74,6 +78,10 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .relinkTooFewPages(let source, let needed, let pageCount):
             return "cannot relink \(source): the session uses its page \(needed), "
                 + "the new file has \(pagesPhrase(pageCount))"
+        case .invalidOpacity(let opacity):
+            return "opacity must be above 0 and at most 1 (got \(opacity))"
+        case .nothingToUnstamp(let selected):
+            return selected == 1 ? "the selected page has no stamp" : "none of the \(selected) selected pages has a stamp"
         case .invalidStepCount(let count):
             return "the number of steps must be at least 1 (got \(count))"
         case .nothingToUndo(let requested, let available):

@@ -14,13 +14,15 @@
 /// `{"id": "p9", "image": "s2", "rotation": 0}` (with `"fit": {"width": …, "height": …}`
 /// when the image is placed on a page of a given size),
 /// `{"id": "p10", "placeholder": {"width": 595, "height": 842}, "label": "cover", "rotation": 0}`.
+/// An item with stamps is always written alone, with a `"stamps"` array (see
+/// `Stamp`); runs are only made of unstamped items.
 enum ItemRecord: Codable, Equatable {
     /// Pages `firstPage`, `firstPage ± step`, … `lastPage`; ids from `firstID` the same way.
     case run(source: SourceID, firstPage: Int, lastPage: Int, step: Int, firstID: Int, rotation: Int)
     case single(PageItem)
 
     private enum Keys: String, CodingKey {
-        case source, pages, step, firstId, rotation, id, page, blank, image, fit, placeholder, label
+        case source, pages, step, firstId, rotation, id, page, blank, image, fit, placeholder, label, stamps
     }
 
     /// The fewest records for `items`.
@@ -31,7 +33,7 @@ enum ItemRecord: Codable, Equatable {
             var end = start + 1
             if case .page(let source, let firstPage) = items[start].content, end < items.count,
                 case .page(source, let secondPage) = items[end].content,
-                secondPage != firstPage,
+                secondPage != firstPage, items[start].stamps.isEmpty, items[end].stamps.isEmpty,
                 items[end].id.number - items[start].id.number == secondPage - firstPage,
                 items[end].rotation == items[start].rotation
             {
@@ -39,7 +41,7 @@ enum ItemRecord: Codable, Equatable {
                 while end < items.count, case .page(source, let page) = items[end].content,
                     page == firstPage + delta * (end - start),
                     items[end].id.number == items[start].id.number + delta * (end - start),
-                    items[end].rotation == items[start].rotation
+                    items[end].rotation == items[start].rotation, items[end].stamps.isEmpty
                 {
                     end += 1
                 }
@@ -99,6 +101,10 @@ enum ItemRecord: Codable, Equatable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .pages, in: container, debugDescription: "\"pages\" must be [first, last]")
             }
+            guard !container.contains(.stamps) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .stamps, in: container, debugDescription: "a run cannot have stamps; write the items alone")
+            }
             self = .run(
                 source: try container.decode(SourceID.self, forKey: .source), firstPage: pages[0],
                 lastPage: pages[1], step: try container.decodeIfPresent(Int.self, forKey: .step) ?? 1,
@@ -126,7 +132,8 @@ enum ItemRecord: Codable, Equatable {
                 forKey: .id, in: container,
                 debugDescription: "item \(id) has none of \"page\", \"blank\", \"image\", \"placeholder\"")
         }
-        self = .single(PageItem(id: id, content: content, rotation: rotation))
+        let stamps = try container.decodeIfPresent([Stamp].self, forKey: .stamps) ?? []
+        self = .single(PageItem(id: id, content: content, rotation: rotation, stamps: stamps))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -154,6 +161,7 @@ enum ItemRecord: Codable, Equatable {
                 try container.encode(size, forKey: .placeholder)
                 try container.encodeIfPresent(label, forKey: .label)
             }
+            if !item.stamps.isEmpty { try container.encode(item.stamps, forKey: .stamps) }
         }
     }
 }

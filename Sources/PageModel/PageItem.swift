@@ -48,10 +48,13 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
     public var content: ItemContent
     /// Quarter turns clockwise, 0…3, added to the page's own /Rotate.
     public var rotation: Int
+    /// Pages drawn onto this one at export, in order (see `Stamp`).
+    public var stamps: [Stamp]
 
-    public init(id: ItemID, content: ItemContent, rotation: Int = 0) {
+    public init(id: ItemID, content: ItemContent, rotation: Int = 0, stamps: [Stamp] = []) {
         self.id = id
         self.content = content
         self.rotation = rotation
+        self.stamps = stamps
     }
 }

@@ -92,6 +92,10 @@ extension Session {
             return try executeUse(used)
         case .relink(let source, let path, let size, let sha256, let pageCount):
             return try executeRelink(source, path: path, size: size, sha256: sha256, pageCount: pageCount)
+        case .stamp(let selection, let stamp, let newSources):
+            return try executeStamp(selection, stamp, newSources: newSources, in: name, context: context)
+        case .unstamp(let selection):
+            return try executeUnstamp(selection, in: name, context: context)
         }
     }
 

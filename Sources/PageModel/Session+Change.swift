@@ -20,7 +20,8 @@ extension Session {
 
         case .insert(let document, let at, let items):
             for item in items {
-                if let source = item.content.source, self.source(source) == nil {
+                for source in [item.content.source].compactMap({ $0 }) + item.stamps.map(\.source)
+                where self.source(source) == nil {
                     throw ChangeFailure(reason: "item \(item.id) refers to missing source \(source)")
                 }
             }
@@ -93,6 +94,11 @@ extension Session {
             guard documentIndex(to) == nil else { throw ChangeFailure(reason: "document \"\(to)\" already exists") }
             documents[index].name = to
             if current == from { current = to }
+
+        case .restamp(let document, let at, let from, let to):
+            let index = try existingDocument(document)
+            try checkBounds(at, document: index)
+            try restamp(document: index, at: at, from: from, to: to)
         }
     }
 

@@ -16,6 +16,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     case invalidRotation(ItemID, rotation: Int)
     case unknownSource(item: ItemID, source: SourceID)
     case invalidContent(item: ItemID, reason: String)
+    case invalidStamp(item: ItemID, reason: String)
 
     public var description: String {
         switch self {
@@ -32,6 +33,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
         case .invalidRotation(let id, let rotation): "item \(id) has rotation \(rotation), not 0…3"
         case .unknownSource(let item, let source): "item \(item) refers to unknown source \(source)"
         case .invalidContent(let item, let reason): "item \(item): \(reason)"
+        case .invalidStamp(let item, let reason): "a stamp of item \(item): \(reason)"
         }
     }
 }
@@ -77,6 +79,21 @@ extension Session {
                 }
                 guard (0...3).contains(item.rotation) else { return .invalidRotation(item.id, rotation: item.rotation) }
                 if let problem = contentProblem(item, sources: sourcesByID) { return problem }
+                if let problem = stampProblem(item, sources: sourcesByID) { return problem }
+            }
+        }
+        return nil
+    }
+
+    private func stampProblem(_ item: PageItem, sources: [SourceID: Source]) -> SessionInconsistency? {
+        for stamp in item.stamps {
+            guard let source = sources[stamp.source] else { return .unknownSource(item: item.id, source: stamp.source) }
+            let pageCount = source.kind == .image ? 1 : source.pageCount
+            if stamp.page < 1 || stamp.page > pageCount {
+                return .invalidStamp(item: item.id, reason: "source \(stamp.source) has no page \(stamp.page)")
+            }
+            if !Stamp.isValidOpacity(stamp.opacity) {
+                return .invalidStamp(item: item.id, reason: "opacity \(stamp.opacity) is not above 0 and at most 1")
             }
         }
         return nil

@@ -3,6 +3,7 @@
 // the other steps copy annotations, forms, bookmarks, labels and document data,
 // and write the result.
 #include "Export.hh"
+#include "Stamps.hh"
 
 #include <qpdf/PDFVersion.hh>
 #include <qpdf/QPDFWriter.hh>
@@ -73,6 +74,7 @@ struct Request {
     pe_export_options const *options;
     pe_warning_fn warn;
     void *warn_context;
+    StampList stamps{};
 };
 
 // The sources of one bridge call, each opened once, however many outputs use them.
@@ -116,6 +118,7 @@ class Inputs {
                 throw PlanError("item " + std::to_string(i + 1) + " has an unknown kind");
             }
         }
+        check_stamps(request.stamps, request.source_count, request.item_count);
         int labels = request.options == nullptr ? PE_LABELS_KEEP : request.options->labels;
         if (labels != PE_LABELS_KEEP && labels != PE_LABELS_RENUMBER && labels != PE_LABELS_NONE) {
             throw PlanError("unknown page label mode");
@@ -160,6 +163,10 @@ class Inputs {
                     pages);
             }
         }
+        for_each_stamp(request.stamps, first, count, [this](pe_stamp const &stamp) {
+            open_source(stamp.source);
+            check_stamp_page(stamp, sources[static_cast<size_t>(stamp.source)], where);
+        });
         where = Where{};
     }
 
@@ -250,6 +257,8 @@ class Assembly {
             source.first_copy.clear();
         }
         place_pages();
+        apply_stamps(
+            out, sources, inputs.request.stamps, static_cast<int>(items - inputs.request.items), placed, where);
         std::vector<CopiedAnnotation> widgets;
         copy_annotations(out, sources, placed, where, widgets);
         build_form(out, sources, widgets, placed, where);
@@ -524,13 +533,31 @@ extern "C" int pe_export(
     void *warn_context,
     pe_status *status)
 {
+    return pe_export_stamped(
+        sources, source_count, items, item_count, nullptr, 0, out_path, options, warn, warn_context, status);
+}
+
+extern "C" int pe_export_stamped(
+    pe_source const *sources,
+    int source_count,
+    pe_item const *items,
+    int item_count,
+    pe_stamp const *stamps,
+    int stamp_count,
+    char const *out_path,
+    pe_export_options const *options,
+    pe_warning_fn warn,
+    void *warn_context,
+    pe_status *status)
+{
     pe_status ignored;
     status = pe::status_or(status, ignored);
     pe::Where where;
     pe::Written written; // removed when the export fails
     try {
         pe::export_one(
-            pe::Request{sources, source_count, items, item_count, options, warn, warn_context},
+            pe::Request{
+                sources, source_count, items, item_count, options, warn, warn_context, {stamps, stamp_count}},
             out_path,
             where,
             written);
@@ -553,6 +580,25 @@ extern "C" int pe_export_parts(
     void *warn_context,
     pe_status *status)
 {
+    return pe_export_parts_stamped(
+        sources, source_count, items, item_count, nullptr, 0, parts, part_count, options, warn, warn_context,
+        status);
+}
+
+extern "C" int pe_export_parts_stamped(
+    pe_source const *sources,
+    int source_count,
+    pe_item const *items,
+    int item_count,
+    pe_stamp const *stamps,
+    int stamp_count,
+    pe_part const *parts,
+    int part_count,
+    pe_export_options const *options,
+    pe_warning_fn warn,
+    void *warn_context,
+    pe_status *status)
+{
     pe_status ignored;
     status = pe::status_or(status, ignored);
     pe::Where where;
@@ -561,7 +607,8 @@ extern "C" int pe_export_parts(
     pe::Written written; // removed when the export fails
     try {
         pe::export_parts(
-            pe::Request{sources, source_count, items, item_count, options, warn, warn_context},
+            pe::Request{
+                sources, source_count, items, item_count, options, warn, warn_context, {stamps, stamp_count}},
             parts,
             part_count,
             where,

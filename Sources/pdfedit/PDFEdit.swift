@@ -31,7 +31,7 @@ struct PDFEdit: ParsableCommand {
         subcommands: [
             Open.self, Docs.self, New.self, Use.self, Rename.self, Close.self, Status.self, List.self,
             Move.self, Copy.self, Duplicate.self, Remove.self, Rotate.self, Reverse.self, Interleave.self,
-            Blank.self, Insert.self, Placeholder.self, Fill.self, Relink.self, Undo.self, Redo.self, History.self, Run.self, Export.self, Info.self,
+            Blank.self, Insert.self, Placeholder.self, Fill.self, StampPages.self, UnstampPages.self, Relink.self, Undo.self, Redo.self, History.self, Run.self, Export.self, Info.self,
             Show.self, Thumbs.self, Find.self,
         ]
     )

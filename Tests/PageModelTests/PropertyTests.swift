@@ -80,7 +80,7 @@ import Testing
             let sel = try PageSelection.parse(text)
             let valid = count > 0 && !duplicated
 
-            let op = v[0] % 11
+            let op = v[0] % 13
             let into = v[3] % 3 == 0 ? otherName : nil
             let target = reference.documents[into ?? name] ?? []
             let placeKind = v[4] % 3
@@ -136,6 +136,13 @@ import Testing
             case 8, 9:
                 edit = nil
                 expected = nil
+            case 11:
+                let (stamp, newSources, text, possible) = Self.stamp(v, mainPages: mainPages, otherPages: otherPages)
+                edit = .stamp(sel, stamp, newSources: newSources)
+                expected = valid && possible ? reference.stamp(selected, in: name, stamp: text) : nil
+            case 12:
+                edit = .unstamp(sel)
+                expected = valid ? reference.unstamp(selected, in: name) : nil
             default:
                 let n = v[3] % (count + 2) + 1
                 let blanks = v[4] % 2 + 1
@@ -205,6 +212,32 @@ import Testing
             _ = try session.redo(past.count)
         }
         #expect(session == final)
+    }
+
+    /// A stamp drawn from `v`: a page of main.pdf (s1), of other.pdf (s2), or of a
+    /// new file imported by the edit (once imported, later stamps share its source);
+    /// sometimes a page out of range or an opacity of 0, which must be refused.
+    static func stamp(
+        _ v: [Int], mainPages: Int, otherPages: Int
+    ) -> (stamp: Stamp, newSources: [Source], text: String, possible: Bool) {
+        let under = v[4] % 2 == 1
+        let fit = (v[4] / 2) % 2 == 1
+        let opacity = [1, 0.5, 0.25, 1, 0][(v[4] / 4) % 5]
+        let (file, source, page, pageCount, newSources): (String, Int, Int, Int, [Source])
+        switch v[3] % 5 {
+        case 0: (file, source, page, pageCount, newSources) = ("main.pdf", 1, v[2] % mainPages + 1, mainPages, [])
+        case 1: (file, source, page, pageCount, newSources) = ("other.pdf", 2, v[2] % otherPages + 1, otherPages, [])
+        case 2: (file, source, page, pageCount, newSources) = ("main.pdf", 1, mainPages + 1, mainPages, [])
+        case 3:
+            (file, source, page, pageCount, newSources) = ("stamp.pdf", 7, v[2] % 2 + 1, 2, [
+                pdfSource("stamp.pdf", pages: 2, id: 7)
+            ])
+        default:
+            (file, source, page, pageCount, newSources) = ("logo.png", 1, 1, 1, [imageSource("logo.png", id: 1)])
+        }
+        let stamp = Stamp(source: SourceID(number: source), page: page, under: under, fit: fit, opacity: opacity)
+        let text = Reference.stampText(file: file, page: page, under: under, fit: fit, opacity: opacity)
+        return (stamp, newSources, text, page <= pageCount && opacity > 0)
     }
 
     @Test func selectionsResolveToTheSetTheyName() async {

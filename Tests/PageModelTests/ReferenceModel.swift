@@ -9,7 +9,9 @@ struct Reference: Equatable {
         /// "1:3" for page 3 of s1, "blank" for a blank page.
         var what: String
         var rotation: Int
-        var description: String { "p\(id)[\(what)]r\(rotation)" }
+        /// "stamp.pdf:1 under fit 50%" per stamp, in drawing order.
+        var stamps: [String] = []
+        var description: String { "p\(id)[\(what)]r\(rotation)" + (stamps.isEmpty ? "" : "\(stamps)") }
     }
 
     enum Place: Equatable {
@@ -23,13 +25,15 @@ struct Reference: Equatable {
 
     init(_ session: Session) {
         documents = [:]
+        let paths = Dictionary(uniqueKeysWithValues: session.sources.map { ($0.id, $0.path) })
         for document in session.documents {
-            documents[document.name] = Reference.items(of: document)
+            documents[document.name] = Reference.items(of: document, paths: paths)
         }
         nextID = session.nextItemNumber
     }
 
-    static func items(of document: Document) -> [Item] {
+    /// `paths` names stamp sources by file, so that the reference need not know ids.
+    static func items(of document: Document, paths: [SourceID: String] = [:]) -> [Item] {
         document.items.map { item in
             let what: String
             switch item.content {
@@ -38,13 +42,21 @@ struct Reference: Equatable {
             case .image(let source, _): what = "image \(source.number)"
             case .placeholder: what = "placeholder"
             }
-            return Item(id: item.id.number, what: what, rotation: item.rotation)
+            let stamps = item.stamps.map { stamp in
+                stampText(file: paths[stamp.source] ?? stamp.source.description, page: stamp.page,
+                    under: stamp.under, fit: stamp.fit, opacity: stamp.opacity)
+            }
+            return Item(id: item.id.number, what: what, rotation: item.rotation, stamps: stamps)
         }
+    }
+
+    static func stampText(file: String, page: Int, under: Bool, fit: Bool, opacity: Double) -> String {
+        "\(file):\(page)\(under ? " under" : "")\(fit ? " fit" : "") \(opacity)"
     }
 
     mutating func newCopy(of item: Item) -> Item {
         defer { nextID += 1 }
-        return Item(id: nextID, what: item.what, rotation: item.rotation)
+        return Item(id: nextID, what: item.what, rotation: item.rotation, stamps: item.stamps)
     }
 
     /// nil when the command is invalid.
@@ -171,6 +183,28 @@ struct Reference: Equatable {
         }
         result.documents[name] = items
         result.documents[other] = []
+        return result
+    }
+
+    /// Each selected item gets `stamp` after its others.
+    func stamp(_ selected: [Int], in name: String, stamp: String) -> Reference? {
+        var result = self
+        guard var items = documents[name] else { return nil }
+        for index in selected {
+            items[index].stamps.append(stamp)
+        }
+        result.documents[name] = items
+        return result
+    }
+
+    /// The selected items lose their stamps; nil when none has any.
+    func unstamp(_ selected: [Int], in name: String) -> Reference? {
+        var result = self
+        guard var items = documents[name], selected.contains(where: { !items[$0].stamps.isEmpty }) else { return nil }
+        for index in selected {
+            items[index].stamps = []
+        }
+        result.documents[name] = items
         return result
     }
 

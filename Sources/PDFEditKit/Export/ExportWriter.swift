@@ -52,6 +52,8 @@ struct EnginePlan {
     var items: [ExportItem]
     /// Which session source each engine source is (nil for converted images).
     var sessionSources: [SourceID?]
+    /// Pages drawn onto the items (see `addStamps`).
+    var stamps: [ExportStamp] = []
 }
 
 /// Turns page items into an engine plan and writes it atomically under its final name.
@@ -117,6 +119,7 @@ struct ExportWriter {
                 plan.items.append(.page(source: index, index: 0, quarterTurns: item.rotation))
             }
         }
+        try addStamps(of: items, to: &plan)
         return plan
     }
 
@@ -153,7 +156,9 @@ struct ExportWriter {
         var plan = try plan(items, document: name, settings: settings)
         let temporary = AtomicFile.temporaryPath(for: output)
         let report = try run(&plan, temporaries: [temporary]) { (plan) throws(EngineError) in
-            try PDFExporter.write(sources: plan.sources, items: plan.items, options: settings.engineOptions, to: temporary)
+            try PDFExporter.write(
+                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: settings.engineOptions,
+                to: temporary)
         }
         try AtomicFile.commit(temporary, to: output)
         return ExportResult(
@@ -185,7 +190,8 @@ struct ExportWriter {
         let engineParts = zip(parts, temporaries).map { ExportPart(items: $0.items, path: $1) }
         let report = try run(&plan, temporaries: temporaries) { (plan) throws(EngineError) in
             try PDFExporter.writeParts(
-                sources: plan.sources, items: plan.items, parts: engineParts, options: settings.engineOptions)
+                sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
+                options: settings.engineOptions)
         }
         for (temporary, part) in zip(temporaries, parts) { try AtomicFile.commit(temporary, to: part.output) }
         let warnings = report.warnings.map(describe)

@@ -215,9 +215,13 @@ extension Workspace {
         let renderer = PageRenderer(
             access: access, size: options.thumbnailSize, imagePDF: imagePDFs(session: session, access: access))
         try renderer.prepare(pending.flatMap { plans[$0].pages }, access: access)
+        let stamped = StampedRenderer(access: access, size: options.thumbnailSize)
+        try stamped.prepare(
+            pending.flatMap { plans[$0].stampedItems }, access: access,
+            imagePDF: imagePDFs(session: session, access: access))
         let counter = ProgressCounter(
-            total: pending.map { plans[$0].pages.count }.reduce(0, +), unit: "pages", phase: "rendering",
-            handler: progress)
+            total: pending.map { plans[$0].pages.count + plans[$0].stampedItems.count }.reduce(0, +), unit: "pages",
+            phase: "rendering", handler: progress)
         let results = Slots<SheetReport.Sheet>(count: plans.count)
         if pending.count >= renderer.pool.workerCount {
             // Several sheets: each worker renders and composes whole sheets.
@@ -230,7 +234,8 @@ extension Workspace {
                         rasters[page] = try renderer.obtain(page, worker: worker).raster()
                         counter.advance()
                     }
-                    results[pending[job]] = try plan.make(rasters: rasters, cache: cache)
+                    let composed = try stamped.pictures(of: plan, worker: worker, progress: counter)
+                    results[pending[job]] = try plan.make(rasters: rasters, stamped: composed, cache: cache)
                 } catch {
                     failures[job] = error
                 }
@@ -247,7 +252,8 @@ extension Workspace {
                 }
                 var byPage: [SourcePage: RasterImage] = [:]
                 for (page, raster) in zip(plan.pages, rasters.removeAll()) { byPage[page] = raster }
-                results[number] = try plan.make(rasters: byPage, cache: cache)
+                let composed = try stamped.pictures(of: plan, pool: renderer.pool, progress: counter)
+                results[number] = try plan.make(rasters: byPage, stamped: composed, cache: cache)
             }
         }
         for (number, sheet) in results.removeAll().enumerated() where sheet != nil { made[number] = sheet }
@@ -255,7 +261,8 @@ extension Workspace {
         cache.pruneSheets()
         return SheetReport(
             document: name, itemCount: indices.count, thumbnailSize: options.thumbnailSize,
-            sheets: made.compactMap { $0 }, rendered: renderer.rendered, cached: renderer.cached,
+            sheets: made.compactMap { $0 }, rendered: renderer.rendered + stamped.rendered,
+            cached: renderer.cached + stamped.cached,
             reusedSheets: plans.count - pending.count)
     }
 
@@ -273,8 +280,8 @@ extension Workspace {
         }
     }
 
-    /// The second caption line: source page, label and rotation first (they tell
-    /// pages apart), then the source file's name (cut first when space runs out).
+    /// The second caption line: source page, label, rotation and stamps first (they
+    /// tell pages apart), then the source file's name (cut first when space runs out).
     static func caption(of item: PageItem, access: SourceAccess) -> String {
         var parts: [String] = []
         var file: String?
@@ -293,6 +300,7 @@ extension Workspace {
             file = access.source(source).map { ($0.path as NSString).lastPathComponent } ?? "image"
         }
         if item.rotation != 0 { parts.append("↻\(item.rotation * 90)°") }
+        if !item.stamps.isEmpty { parts.append(item.stamps.count == 1 ? "stamped" : "\(item.stamps.count) stamps") }
         if let file { parts.append(file) }
         return parts.joined(separator: " · ")
     }
@@ -330,11 +338,15 @@ struct SheetPlan {
         key = Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8))
     }
 
-    /// Draws the sheet, writes it under its name and into the sheet cache.
-    func make(rasters: [SourcePage: RasterImage], cache: SeeingCache) throws(PDFEditError) -> SheetReport.Sheet {
-        let cells = cells.map { plan in
+    /// Draws the sheet, writes it under its name and into the sheet cache; `stamped`
+    /// holds the composed pictures of the cells whose items have stamps.
+    func make(
+        rasters: [SourcePage: RasterImage], stamped: [Int: RasterImage] = [:], cache: SeeingCache
+    ) throws(PDFEditError) -> SheetReport.Sheet {
+        let cells = cells.enumerated().map { index, plan in
             SheetCell(
-                picture: plan.page.flatMap { rasters[$0] }.map { .page($0, quarterTurns: plan.item.rotation) }
+                picture: stamped[index].map { .page($0, quarterTurns: 0) }
+                    ?? plan.page.flatMap { rasters[$0] }.map { .page($0, quarterTurns: plan.item.rotation) }
                     ?? plan.picture,
                 title: "\(plan.position)", subtitle: plan.item.id.description, detail: plan.detail)
         }
@@ -384,9 +396,12 @@ struct CellPlan {
         self.position = position
         label = access.label(of: item)
         detail = Workspace.caption(of: item, access: access)
-        page = SourcePage(item)
+        // Stamped items are composed apart (see `StampedRenderer`), shaped like pages.
+        page = item.stamps.isEmpty ? SourcePage(item) : nil
         var content = "\(item.content)"
-        if let page, let sha256 = access.source(page.source)?.sha256 {
+        if let stamped = StampedRenderer.cell(of: item, access: access) {
+            (picture, content) = stamped
+        } else if let page, let sha256 = access.source(page.source)?.sha256 {
             // The page's size decides the cell's shape before its raster exists.
             let size = access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
             picture = .blank(

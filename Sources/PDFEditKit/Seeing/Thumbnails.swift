@@ -58,7 +58,7 @@ extension Workspace {
         var jobOfPage: [SourcePage: Int] = [:]
         let sizes = Slots<(Int, Int)>(count: indices.count)
         for (slot, index) in indices.enumerated() {
-            guard let page = SourcePage(document.items[index]) else { continue }
+            guard document.items[index].stamps.isEmpty, let page = SourcePage(document.items[index]) else { continue }
             if let job = jobOfPage[page] {
                 itemsOfPage[job].append(slot)
             } else {
@@ -92,7 +92,19 @@ extension Workspace {
                 counter.advance()
             }
         }
-        for (slot, index) in indices.enumerated() where SourcePage(document.items[index]) == nil {
+        // Items with stamps are composed apart (see `StampedRenderer`).
+        let stampedSlots = indices.indices.filter { !document.items[indices[$0]].stamps.isEmpty }
+        let stamped = StampedRenderer(access: access, size: size)
+        try stamped.prepare(
+            stampedSlots.map { document.items[indices[$0]] }, access: access,
+            imagePDF: imagePDFs(session: session, access: access))
+        try stamped.forEach(stampedSlots.map { document.items[indices[$0]] }, pool: renderer.pool, progress: counter) {
+            (job, image) throws(PDFEditError) in
+            try SeeingChecks.write(image, to: targets[stampedSlots[job]])
+            sizes[stampedSlots[job]] = (image.width, image.height)
+        }
+        for (slot, index) in indices.enumerated()
+        where SourcePage(document.items[index]) == nil && document.items[index].stamps.isEmpty {
             let picture = access.picture(of: document.items[index])
             let image: RasterImage
             do throws(EngineError) {
@@ -113,8 +125,8 @@ extension Workspace {
                 width: measured[slot]?.0 ?? 0, height: measured[slot]?.1 ?? 0)
         }
         return ThumbnailsReport(
-            document: name, directory: directory, thumbnailSize: size, files: files, rendered: renderer.rendered,
-            cached: renderer.cached)
+            document: name, directory: directory, thumbnailSize: size, files: files,
+            rendered: renderer.rendered + stamped.rendered, cached: renderer.cached + stamped.cached)
     }
 
     /// Copies a cached PNG into place atomically.

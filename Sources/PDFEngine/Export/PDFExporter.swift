@@ -25,9 +25,11 @@ public enum PDFExporter {
     ///     to: "out.pdf.tmp")
     /// for warning in report.warnings { print(warning) }
     /// ```
+    /// `stamps` (pages drawn onto items, see `ExportStamp`) go through `pe_export_stamped`.
     public static func write(
         sources: [ExportSource],
         items: [ExportItem],
+        stamps: [ExportStamp] = [],
         options: ExportOptions = ExportOptions(),
         to path: String
     ) throws(EngineError) -> ExportReport {
@@ -38,12 +40,15 @@ public enum PDFExporter {
             cItems.withUnsafeBufferPointer { cItems in
                 withCOptions(options) { cOptions in
                     withExtendedLifetime(collector) {
-                        pe_export(
-                            cSources.baseAddress, Int32(cSources.count),
-                            cItems.baseAddress, Int32(cItems.count),
-                            path, cOptions,
-                            collectWarning, Unmanaged.passUnretained(collector).toOpaque(),
-                            &status)
+                        stamps.withBridged { cStamps, stampCount in
+                            pe_export_stamped(
+                                cSources.baseAddress, Int32(cSources.count),
+                                cItems.baseAddress, Int32(cItems.count),
+                                cStamps, stampCount,
+                                path, cOptions,
+                                collectWarning, Unmanaged.passUnretained(collector).toOpaque(),
+                                &status)
+                        }
                     }
                 }
             }
@@ -71,6 +76,7 @@ public enum PDFExporter {
     public static func writeParts(
         sources: [ExportSource],
         items: [ExportItem],
+        stamps: [ExportStamp] = [],
         parts: [ExportPart],
         options: ExportOptions = ExportOptions()
     ) throws(EngineError) -> ExportReport {
@@ -82,12 +88,15 @@ public enum PDFExporter {
                 cItems.withUnsafeBufferPointer { cItems in
                     withCOptions(options) { cOptions in
                         withExtendedLifetime(collector) {
-                            pe_export_parts(
-                                cSources.baseAddress, Int32(cSources.count),
-                                cItems.baseAddress, Int32(cItems.count),
-                                cParts.baseAddress, Int32(cParts.count), cOptions,
-                                collectWarning, Unmanaged.passUnretained(collector).toOpaque(),
-                                &status)
+                            stamps.withBridged { cStamps, stampCount in
+                                pe_export_parts_stamped(
+                                    cSources.baseAddress, Int32(cSources.count),
+                                    cItems.baseAddress, Int32(cItems.count),
+                                    cStamps, stampCount,
+                                    cParts.baseAddress, Int32(cParts.count), cOptions,
+                                    collectWarning, Unmanaged.passUnretained(collector).toOpaque(),
+                                    &status)
+                            }
                         }
                     }
                 }

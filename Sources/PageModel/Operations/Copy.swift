@@ -1,7 +1,7 @@
 extension Session {
     /// `copy SEL --to N | --before P | --after P [--into DOC]`: like move,
     /// but the originals stay and the copies are new items with new ids (and
-    /// the originals' rotation). An anchor may be one of the copied items.
+    /// the originals' rotation and stamps). An anchor may be one of the copied items.
     mutating func executeCopy(
         _ selection: PageSelection, to destination: Destination, into: String?, in name: String,
         context: EditContext
@@ -12,7 +12,8 @@ extension Session {
         let selected = try resolve(selection, in: source, context: context)
         let start = try insertionIndex(destination, in: target, takenOut: [])
         let originals = selected.map { source.items[$0] }
-        let (copies, counter) = makeItems(originals.map(\.content), rotations: originals.map(\.rotation))
+        let (copies, counter) = makeItems(
+            originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps))
         let block = IndexRuns(start..<(start + copies.count))
         let changes: [Change] = [
             .counters(items: counter, sources: unchangedSourceCounter),
@@ -39,7 +40,8 @@ extension Session {
         let document = try requireDocument(name)
         let selected = try resolve(selection, in: document, context: context)
         let originals = selected.map { document.items[$0] }
-        let (copies, counter) = makeItems(originals.map(\.content), rotations: originals.map(\.rotation))
+        let (copies, counter) = makeItems(
+            originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps))
         // The j-th copy lands after its original, which has j earlier copies before it.
         let places = IndexRuns(ascending: selected.enumerated().map { $0.element + $0.offset + 1 })
         let changes: [Change] = [

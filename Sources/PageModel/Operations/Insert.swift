@@ -28,7 +28,7 @@ extension Session {
     }
 
     /// `fill P FILE`: the placeholder at P gives way to the contents, which
-    /// take its slot and its rotation.
+    /// take its slot, its rotation and its stamps.
     mutating func executeFill(
         _ position: Position, contents: [ItemContent], newSources: [Source], in name: String
     ) throws(EditError) -> EditOutcome {
@@ -40,7 +40,8 @@ extension Session {
         }
         let imported = try importing(newSources, contents: contents)
         let (items, counter) = makeItems(
-            imported.contents, rotations: Array(repeating: placeholder.rotation, count: imported.contents.count))
+            imported.contents, rotations: Array(repeating: placeholder.rotation, count: imported.contents.count),
+            stamps: Array(repeating: placeholder.stamps, count: imported.contents.count))
         let block = IndexRuns(index..<(index + items.count))
         var changes: [Change] = imported.added.isEmpty ? [] : [.addSources(imported.added)]
         changes += [

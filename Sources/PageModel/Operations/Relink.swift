@@ -18,6 +18,7 @@ extension Session {
         for document in documents {
             for item in document.items {
                 if case .page(id, let page) = item.content { highest = max(highest, page) }
+                for stamp in item.stamps where stamp.source == id { highest = max(highest, stamp.page) }
             }
         }
         guard highest <= pageCount else {

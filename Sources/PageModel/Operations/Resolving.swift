@@ -42,10 +42,14 @@ extension Session {
     }
 
     /// New items for `contents`, with the next ids, and the counter change that hands them out.
-    func makeItems(_ contents: [ItemContent], rotations: [Int]? = nil) -> (items: [PageItem], counter: CounterChange) {
+    func makeItems(
+        _ contents: [ItemContent], rotations: [Int]? = nil, stamps: [[Stamp]]? = nil
+    ) -> (items: [PageItem], counter: CounterChange) {
         let first = nextItemNumber
         let items = contents.enumerated().map { offset, content in
-            PageItem(id: ItemID(number: first + offset), content: content, rotation: rotations?[offset] ?? 0)
+            PageItem(
+                id: ItemID(number: first + offset), content: content, rotation: rotations?[offset] ?? 0,
+                stamps: stamps?[offset] ?? [])
         }
         return (items, CounterChange(before: first, after: first + contents.count))
     }

@@ -119,6 +119,43 @@ int pe_outline_starts(const pe_source *sources, int source_count,
                       const pe_item *items, int item_count,
                       pe_outline_fn each, void *context, pe_status *status);
 
+/* A page drawn onto an output page by pe_export_stamped / pe_export_parts_stamped
+ * (`pdfedit stamp`). Each stamp page becomes ONE form XObject per output, shared by
+ * every page it is drawn on (the stamp page's annotations are not copied). It is
+ * drawn over the page's content (wrapped in q ... Q) or, with `under`, beneath it;
+ * centred on the page's visible box (CropBox clipped to MediaBox) and upright for
+ * the reader whatever the output page's /Rotate (the item's quarter turns included)
+ * and the stamp page's own /Rotate; at its own size (/UserUnit respected) or, with
+ * `fit`, scaled to the visible box keeping its aspect ratio. Stamps of one item are
+ * drawn in the order they come in the list. Resource names are fixed
+ * (/PdfeditStamp0, /PdfeditStampGS0, ... per page; a suffix only when the page
+ * already uses the name), so outputs stay deterministic. A stamped page gets its
+ * own /Contents array and /Resources dictionary: a page exported twice, once
+ * stamped and once not, shares nothing that the stamp changed. */
+typedef struct pe_stamp {
+    int item;       /* index into items of the page it is drawn on */
+    int source;     /* index into sources */
+    int page;       /* 0-based page of that source */
+    int under;      /* nonzero: beneath the page's content; zero: over it */
+    int fit;        /* nonzero: scaled to the page's visible box, aspect ratio kept */
+    double opacity; /* 0 < opacity <= 1: /CA and /ca of an ExtGState when below 1 */
+} pe_stamp;
+
+/* pe_export with stamps (stamp_count 0 and stamps NULL: exactly pe_export). */
+int pe_export_stamped(const pe_source *sources, int source_count,
+                      const pe_item *items, int item_count,
+                      const pe_stamp *stamps, int stamp_count,
+                      const char *out_path, const pe_export_options *options,
+                      pe_warning_fn warn, void *warn_context, pe_status *status);
+
+/* pe_export_parts with stamps; `item` of a stamp indexes the whole `items` list. */
+int pe_export_parts_stamped(const pe_source *sources, int source_count,
+                            const pe_item *items, int item_count,
+                            const pe_stamp *stamps, int stamp_count,
+                            const pe_part *parts, int part_count,
+                            const pe_export_options *options,
+                            pe_warning_fn warn, void *warn_context, pe_status *status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,17 +40,19 @@ struct List: ParsableCommand {
             }
             guard !options.output.quiet else { return }
             let hasLabels = listing.items.contains { $0.label != nil }
+            let hasStamps = listing.items.contains { $0.stamps != nil }
             let rows = listing.items.map { item -> [String] in
                 let size = item.width.map { "\(format($0)) x \(format(item.height ?? 0))" } ?? "?"
                 var source = item.source.map { ($0 as NSString).lastPathComponent } ?? ""
                 if let label = item.placeholderLabel { source = "\"\(label)\"" }
                 let page = item.sourcePage.map(String.init) ?? ""
                 return ["\(item.position)", item.id, item.kind, source, page, size, "\(item.rotation)"]
-                    + (hasLabels ? [item.label ?? ""] : []) + (noText ? [] : [item.text ?? ""])
+                    + (hasLabels ? [item.label ?? ""] : []) + (hasStamps ? [stampMarker(item.stamps ?? [])] : [])
+                    + (noText ? [] : [item.text ?? ""])
             }
             let header =
                 ["POS", "ID", "KIND", "SOURCE", "PAGE", "SIZE (pt)", "ROT"]
-                + (hasLabels ? ["LABEL"] : []) + (noText ? [] : ["TEXT"])
+                + (hasLabels ? ["LABEL"] : []) + (hasStamps ? ["STAMPS"] : []) + (noText ? [] : ["TEXT"])
             Console.out("\(listing.document): \(listing.pageCount) pages")
             if !rows.isEmpty { Console.out(table(header, rows)) }
         }

@@ -1,0 +1,56 @@
+import CPoppler
+import Foundation
+
+extension RasterImage {
+    /// A `width` × `height` image, white or (not `white`) transparent.
+    public static func canvas(width: Int, height: Int, white: Bool) throws(EngineError) -> RasterImage {
+        let image = try RasterImage(width: max(1, width), height: max(1, height), file: "thumbnail")
+        if white {
+            try image.drawing { cairo in
+                cairo_set_source_rgb(cairo, 1, 1, 1)
+                cairo_paint(cairo)
+            }
+        }
+        return image
+    }
+
+    /// Draws page `index` of `pdf` onto this image (`poppler_page_render`, nothing
+    /// painted where the page paints nothing): the page as a reader shows it (its
+    /// own /Rotate applied), turned clockwise by `quarterTurns`, stretched to fill
+    /// `rect` (which may reach past the image's edges), with its alpha multiplied
+    /// by `opacity`. This is how stamps are composed over or under a page.
+    public func drawPage(
+        _ pdf: PopplerPDF, page index: Int, in rect: (x: Double, y: Double, width: Double, height: Double),
+        quarterTurns: Int = 0, opacity: Double = 1
+    ) throws(EngineError) {
+        try pdf.withPage(index) { (page) throws(EngineError) in
+            var pageWidth = 0.0
+            var pageHeight = 0.0
+            poppler_page_get_size(page, &pageWidth, &pageHeight)
+            guard pageWidth > 0, pageHeight > 0 else {
+                throw EngineError.damaged(file: pdf.path, page: index + 1, detail: "page has no area")
+            }
+            let turns = ((quarterTurns % 4) + 4) % 4
+            try drawing { cairo in
+                if opacity < 1 { cairo_push_group(cairo) }
+                cairo_save(cairo)
+                cairo_translate(cairo, rect.x, rect.y)
+                switch turns {
+                case 1: cairo_translate(cairo, rect.width, 0)
+                case 2: cairo_translate(cairo, rect.width, rect.height)
+                case 3: cairo_translate(cairo, 0, rect.height)
+                default: break
+                }
+                cairo_rotate(cairo, Double(turns) * Double.pi / 2)
+                let (width, height) = turns % 2 == 1 ? (rect.height, rect.width) : (rect.width, rect.height)
+                cairo_scale(cairo, width / pageWidth, height / pageHeight)
+                poppler_page_render(page, cairo)
+                cairo_restore(cairo)
+                if opacity < 1 {
+                    cairo_pop_group_to_source(cairo)
+                    cairo_paint_with_alpha(cairo, opacity)
+                }
+            }
+        }
+    }
+}

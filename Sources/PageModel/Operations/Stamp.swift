@@ -1,0 +1,130 @@
+extension Session {
+    /// `stamp SEL FILE [--page K] [--under] [--fit] [--opacity F]`: the stamp is
+    /// added after the stamps each selected item already has (drawn in order).
+    /// The history stores one `restamp` per group of items that had the same
+    /// stamps before, so stamping 20,000 unstamped pages is one small change.
+    mutating func executeStamp(
+        _ selection: PageSelection, _ stamp: Stamp, newSources: [Source], in name: String, context: EditContext
+    ) throws(EditError) -> EditOutcome {
+        let document = try requireDocument(name)
+        let selected = try resolve(selection, in: document, context: context)
+        guard Stamp.isValidOpacity(stamp.opacity) else { throw .invalidOpacity(stamp.opacity) }
+        let kind: SourceKind
+        if let new = newSources.first(where: { $0.id == stamp.source }) {
+            kind = new.kind
+            // Named by its file: the id it would get means nothing to the user yet.
+            let pageCount = new.kind == .image ? 1 : new.pageCount
+            guard (1...max(1, pageCount)).contains(stamp.page) else {
+                throw .invalidContent("\(fileName(new.path)) has \(pagesPhrase(pageCount)): there is no page \(stamp.page)")
+            }
+        } else if let known = source(stamp.source) {
+            kind = known.kind
+        } else {
+            throw .unknownSource(stamp.source)
+        }
+        // The stamp's page is checked like an inserted page: the same rules, the same errors.
+        let content: ItemContent
+        switch kind {
+        case .pdf:
+            content = .page(source: stamp.source, page: stamp.page)
+        case .image:
+            guard stamp.page == 1 else {
+                throw .sourcePageOutOfRange(source: stamp.source, page: stamp.page, pageCount: 1)
+            }
+            content = .image(source: stamp.source)
+        }
+        let imported = try importing(newSources, contents: [content])
+        var placed = stamp
+        placed.source = imported.contents.first?.source ?? stamp.source
+
+        var changes: [Change] = []
+        if !imported.added.isEmpty {
+            let items = CounterChange(before: nextItemNumber, after: nextItemNumber)
+            changes += [.addSources(imported.added), .counters(items: items, sources: imported.counter)]
+        }
+        for (before, indices) in groupedByStamps(selected, in: document) {
+            changes.append(
+                .restamp(document: name, at: IndexRuns(ascending: indices), from: before, to: before + [placed]))
+        }
+        try commit(changes)
+
+        let result = try requireDocument(name)
+        let file = source(placed.source).map { fileName($0.path) } ?? placed.source.description
+        let page = kind == .pdf ? " page \(placed.page)" : ""
+        var how = [placed.under ? "under" : "over"]
+        if placed.fit { how.append("fitted") }
+        if placed.opacity != 1 { how.append("opacity \(Stamp.percent(placed.opacity))") }
+        return EditOutcome(
+            changes: changes,
+            summary: ChangeSummary(
+                action: "stamp",
+                description: "stamped \(countPhrase(selected.count, "page")) with \(file)\(page) "
+                    + "(\(how.joined(separator: ", "))) (\(pagesPhrase(result.pageCount)))",
+                document: name, pageCount: result.pageCount, positions: selected.map { $0 + 1 },
+                ids: selected.map { result.items[$0].id }, newSources: imported.added.map(\.id)))
+    }
+
+    /// `unstamp SEL`: the selected items lose all their stamps. A selection in
+    /// which no item has a stamp is refused: it would be a step that changes nothing.
+    mutating func executeUnstamp(
+        _ selection: PageSelection, in name: String, context: EditContext
+    ) throws(EditError) -> EditOutcome {
+        let document = try requireDocument(name)
+        let selected = try resolve(selection, in: document, context: context)
+        let stamped = selected.filter { !document.items[$0].stamps.isEmpty }
+        guard !stamped.isEmpty else { throw .nothingToUnstamp(selected: selected.count) }
+        let changes: [Change] = groupedByStamps(stamped, in: document).map { before, indices in
+            .restamp(document: name, at: IndexRuns(ascending: indices), from: before, to: [])
+        }
+        try commit(changes)
+
+        let result = try requireDocument(name)
+        let count = stamped.reduce(0) { $0 + document.items[$1].stamps.count }
+        return EditOutcome(
+            changes: changes,
+            summary: ChangeSummary(
+                action: "unstamp",
+                description: "removed \(countPhrase(count, "stamp")) from \(countPhrase(stamped.count, "page")) "
+                    + "(\(pagesPhrase(result.pageCount)))",
+                document: name, pageCount: result.pageCount, positions: stamped.map { $0 + 1 },
+                ids: stamped.map { result.items[$0].id }))
+    }
+
+    /// The ascending `indices` grouped by the stamps their items have, groups in
+    /// the order their first item comes (so the history is deterministic).
+    private func groupedByStamps(_ indices: [Int], in document: Document) -> [(stamps: [Stamp], indices: [Int])] {
+        var groups: [(stamps: [Stamp], indices: [Int])] = []
+        var groupOf: [[Stamp]: Int] = [:]
+        for index in indices {
+            let stamps = document.items[index].stamps
+            if let group = groupOf[stamps] {
+                groups[group].indices.append(index)
+            } else {
+                groupOf[stamps] = groups.count
+                groups.append((stamps, [index]))
+            }
+        }
+        return groups
+    }
+
+    /// Performs a `restamp` change on document `index` (bounds already checked).
+    mutating func restamp(document index: Int, at: IndexRuns, from: [Stamp], to: [Stamp]) throws(ChangeFailure) {
+        for stamp in to where source(stamp.source) == nil {
+            throw ChangeFailure(reason: "a stamp refers to missing source \(stamp.source)")
+        }
+        for run in at.runs {
+            for i in run where documents[index].items[i].stamps != from {
+                throw ChangeFailure(
+                    reason: "the stamps of \(documents[index].items[i].id) are not as the history recorded them")
+            }
+        }
+        for run in at.runs {
+            for i in run { documents[index].items[i].stamps = to }
+        }
+    }
+}
+
+/// The last component of a stored path.
+private func fileName(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+}

@@ -1,0 +1,385 @@
+// Stamps: a page of a source drawn over (or under) output pages, as one form
+// XObject per output shared by every page it is drawn on. The placement matrix is
+// computed here rather than by placeFormXObject, because it must compose the
+// stamp page's /Rotate, the output page's /Rotate (which includes the item's
+// quarter turns, set when the page was placed) and both /UserUnit values, for
+// every multiple of 90 degrees (getMatrixForTransformations knows 90 and 180 only).
+#include "Stamps.hh"
+
+#include <qpdf/QPDFPageObjectHelper.hh>
+
+#include <algorithm>
+#include <cmath>
+#include <locale>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+namespace pe {
+
+void check_stamps(StampList list, int source_count, int item_count)
+{
+    if (list.count < 0 || (list.count > 0 && list.stamps == nullptr)) {
+        throw PlanError("invalid stamp list");
+    }
+    for (int i = 0; i < list.count; ++i) {
+        pe_stamp const &stamp = list.stamps[i];
+        std::string which = "stamp " + std::to_string(i + 1);
+        if (stamp.item < 0 || stamp.item >= item_count) {
+            throw PlanError(which + " names no item");
+        }
+        if (stamp.source < 0 || stamp.source >= source_count) {
+            throw PlanError(which + " names no source");
+        }
+        if (stamp.page < 0) {
+            throw PlanError(which + " names no page");
+        }
+        if (!(std::isfinite(stamp.opacity) && stamp.opacity > 0 && stamp.opacity <= 1)) {
+            throw PlanError(which + ": opacity must be above 0 and at most 1");
+        }
+    }
+}
+
+void for_each_stamp(StampList list, int first, int count, std::function<void(pe_stamp const &)> const &use)
+{
+    for (int i = 0; i < list.count; ++i) {
+        if (list.stamps[i].item >= first && list.stamps[i].item - first < count) {
+            use(list.stamps[i]);
+        }
+    }
+}
+
+void check_stamp_page(pe_stamp const &stamp, Source const &source, Where &where)
+{
+    int pages = static_cast<int>(source.pages.size());
+    if (stamp.page >= pages) {
+        where = Where{stamp.source, stamp.page + 1};
+        throw PlanError(
+            "page " + std::to_string(stamp.page + 1) + " does not exist (the file has " + std::to_string(pages) +
+                " pages)",
+            pages);
+    }
+}
+
+namespace {
+
+struct Box {
+    double llx = 0;
+    double lly = 0;
+    double urx = 612;
+    double ury = 792;
+
+    double width() const { return urx - llx; }
+    double height() const { return ury - lly; }
+    double centre_x() const { return (llx + urx) / 2; }
+    double centre_y() const { return (lly + ury) / 2; }
+};
+
+bool as_box(QPDFObjectHandle value, Box &box)
+{
+    if (!value.isRectangle()) {
+        return false;
+    }
+    QPDFObjectHandle::Rectangle rect = value.getArrayAsRectangle();
+    box = Box{
+        std::min(rect.llx, rect.urx), std::min(rect.lly, rect.ury), std::max(rect.llx, rect.urx),
+        std::max(rect.lly, rect.ury)};
+    return box.width() > 0 && box.height() > 0;
+}
+
+// What a reader shows: the CropBox clipped to the MediaBox (the MediaBox alone when
+// there is no CropBox or they do not overlap). Inherited values were pushed down.
+Box visible_box(QPDFObjectHandle page)
+{
+    Box media;
+    as_box(page.getKey("/MediaBox"), media);
+    Box crop;
+    if (!as_box(page.getKey("/CropBox"), crop)) {
+        return media;
+    }
+    Box clipped{
+        std::max(crop.llx, media.llx), std::max(crop.lly, media.lly), std::min(crop.urx, media.urx),
+        std::min(crop.ury, media.ury)};
+    return clipped.width() > 0 && clipped.height() > 0 ? clipped : media;
+}
+
+// /Rotate as 0, 90, 180 or 270 (clockwise, as a reader turns the page).
+int rotation_of(QPDFObjectHandle page)
+{
+    QPDFObjectHandle rotate = page.getKey("/Rotate");
+    long degrees = 0;
+    if (rotate.isInteger()) {
+        degrees = static_cast<long>(rotate.getIntValue() % 360);
+    } else if (rotate.isReal()) {
+        degrees = std::lround(std::fmod(rotate.getNumericValue(), 360.0));
+    }
+    degrees %= 360;
+    if (degrees < 0) {
+        degrees += 360;
+    }
+    return static_cast<int>(degrees / 90 * 90);
+}
+
+double user_unit(QPDFObjectHandle page)
+{
+    QPDFObjectHandle unit = page.getKey("/UserUnit");
+    if (unit.isNumber()) {
+        double value = unit.getNumericValue();
+        if (std::isfinite(value) && value > 0) {
+            return value;
+        }
+    }
+    return 1;
+}
+
+// A number for a content stream: at most 6 decimals, no trailing zeros, never
+// "-0", whatever the C locale says about decimal points.
+std::string format_number(double value)
+{
+    if (std::fabs(value) < 5e-7) {
+        return "0";
+    }
+    std::ostringstream text;
+    text.imbue(std::locale::classic());
+    text.setf(std::ios::fixed);
+    text.precision(6);
+    text << value;
+    std::string result = text.str();
+    if (result.find('.') != std::string::npos) {
+        result.erase(result.find_last_not_of('0') + 1);
+        if (result.back() == '.') {
+            result.pop_back();
+        }
+    }
+    return result == "-0" ? "0" : result;
+}
+
+QPDFObjectHandle rectangle(Box const &box)
+{
+    return QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
+        QPDFObjectHandle::newReal(box.llx, 4, true), QPDFObjectHandle::newReal(box.lly, 4, true),
+        QPDFObjectHandle::newReal(box.urx, 4, true), QPDFObjectHandle::newReal(box.ury, 4, true)});
+}
+
+// A resource name not yet used in `dictionary` (a page that was stamped by an
+// earlier pdfedit already has /PdfeditStamp0): `base`, else base_2, base_3, ...
+std::string free_name(QPDFObjectHandle dictionary, std::string const &base)
+{
+    if (!dictionary.isDictionary() || !dictionary.hasKey(base)) {
+        return base;
+    }
+    for (int suffix = 2;; ++suffix) {
+        std::string name = base + "_" + std::to_string(suffix);
+        if (!dictionary.hasKey(name)) {
+            return name;
+        }
+    }
+}
+
+// Draws the stamps of one output: forms, graphics states and content streams are
+// made once and shared by every page that uses them.
+class Stamper {
+  public:
+    Stamper(QPDF &output, std::vector<Source> &opened, Where &progress) :
+        out(output), sources(opened), where(progress)
+    {
+    }
+
+    void stamp(PlacedPage const &page, std::vector<pe_stamp const *> const &stamps)
+    {
+        QPDFObjectHandle to = page.to;
+        Box box = visible_box(to);
+        int rotation = rotation_of(to);
+        double unit = user_unit(to);
+
+        QPDFObjectHandle resources = to.getKey("/Resources");
+        QPDFObjectHandle xobjects = resources.isDictionary() ? resources.getKey("/XObject") : QPDFObjectHandle();
+        QPDFObjectHandle states = resources.isDictionary() ? resources.getKey("/ExtGState") : QPDFObjectHandle();
+        QPDFObjectHandle new_xobjects =
+            xobjects.isDictionary() ? xobjects.shallowCopy() : QPDFObjectHandle::newDictionary();
+        QPDFObjectHandle new_states = states.isDictionary() ? states.shallowCopy() : QPDFObjectHandle::newDictionary();
+        bool uses_states = false;
+        // What the new resources add, to share one dictionary between pages that
+        // had the same indirect resources and got the same stamps.
+        std::string added;
+
+        std::vector<QPDFObjectHandle> under;
+        std::vector<QPDFObjectHandle> over;
+        for (size_t k = 0; k < stamps.size(); ++k) {
+            pe_stamp const &stamp = *stamps[k];
+            Form const &form = form_for(stamp);
+            std::string name = free_name(xobjects, "/PdfeditStamp" + std::to_string(k));
+            new_xobjects.replaceKey(name, form.object);
+            added += name + "=" + form.object.getObjGen().unparse(' ') + ";";
+            std::string text = "q\n";
+            if (stamp.opacity < 1) {
+                std::string state = free_name(states, "/PdfeditStampGS" + std::to_string(k));
+                QPDFObjectHandle gs = state_for(stamp.opacity);
+                new_states.replaceKey(state, gs);
+                uses_states = true;
+                added += state + "=" + gs.getObjGen().unparse(' ') + ";";
+                text += state + " gs\n";
+            }
+            text += placement(form, stamp.fit != 0, box, rotation, unit) + " cm\n" + name + " Do\nQ\n";
+            (stamp.under != 0 ? under : over).push_back(stream_for(text));
+        }
+
+        QPDFObjectHandle new_resources =
+            resources.isDictionary() ? resources.shallowCopy() : QPDFObjectHandle::newDictionary();
+        new_resources.replaceKey("/XObject", new_xobjects);
+        if (uses_states) {
+            new_resources.replaceKey("/ExtGState", new_states);
+        }
+        if (resources.isIndirect()) {
+            std::string key = resources.getObjGen().unparse(' ') + "|" + added;
+            auto known = shared_resources.find(key);
+            if (known == shared_resources.end()) {
+                known = shared_resources.emplace(key, out.makeIndirectObject(new_resources)).first;
+            }
+            new_resources = known->second;
+        }
+        to.replaceKey("/Resources", new_resources);
+
+        // A new array on this page only: other pages showing the same source page
+        // keep the contents they had.
+        std::vector<QPDFObjectHandle> contents = under;
+        contents.push_back(stream_for("q\n"));
+        QPDFObjectHandle old = to.getKey("/Contents");
+        if (old.isArray()) {
+            for (int i = 0; i < old.getArrayNItems(); ++i) {
+                contents.push_back(old.getArrayItem(i));
+            }
+        } else if (old.isStream()) {
+            contents.push_back(old);
+        }
+        contents.push_back(stream_for("Q\n"));
+        contents.insert(contents.end(), over.begin(), over.end());
+        to.replaceKey("/Contents", QPDFObjectHandle::newArray(contents));
+    }
+
+  private:
+    struct Form {
+        QPDFObjectHandle object; // in the output
+        Box box;                 // the stamp page's visible box (the form's /BBox)
+        int rotation;            // the stamp page's /Rotate
+        double unit;             // its /UserUnit
+    };
+
+    QPDF &out;
+    std::vector<Source> &sources;
+    Where &where;
+    std::map<std::pair<int, int>, Form> forms;
+    std::map<double, QPDFObjectHandle> states;
+    std::map<std::string, QPDFObjectHandle> streams;
+    std::map<std::string, QPDFObjectHandle> shared_resources;
+
+    Form const &form_for(pe_stamp const &stamp)
+    {
+        auto key = std::make_pair(stamp.source, stamp.page);
+        auto known = forms.find(key);
+        if (known != forms.end()) {
+            return known->second;
+        }
+        where = Where{stamp.source, stamp.page + 1};
+        Source &source = sources[static_cast<size_t>(stamp.source)];
+        QPDFObjectHandle page = source.pages[static_cast<size_t>(stamp.page)];
+        // Made in the source (its content stream is piped from the page's contents
+        // when the output is written), then copied; annotations do not come along.
+        QPDFObjectHandle form = QPDFPageObjectHelper(page).getFormXObjectForPage(false);
+        Form made{QPDFObjectHandle(), visible_box(page), rotation_of(page), user_unit(page)};
+        QPDFObjectHandle dictionary = form.getDict();
+        dictionary.replaceKey("/BBox", rectangle(made.box));
+        // A group is painted as a whole with the opacity in force where it is drawn,
+        // also when the stamp sets its own /ca inside.
+        if (!dictionary.getKey("/Group").isDictionary()) {
+            QPDFObjectHandle group = QPDFObjectHandle::newDictionary();
+            group.replaceKey("/Type", QPDFObjectHandle::newName("/Group"));
+            group.replaceKey("/S", QPDFObjectHandle::newName("/Transparency"));
+            dictionary.replaceKey("/Group", group);
+        }
+        made.object = out.copyForeignObject(form);
+        where = Where{};
+        return forms.emplace(key, made).first->second;
+    }
+
+    QPDFObjectHandle state_for(double opacity)
+    {
+        auto known = states.find(opacity);
+        if (known != states.end()) {
+            return known->second;
+        }
+        QPDFObjectHandle state = QPDFObjectHandle::newDictionary();
+        state.replaceKey("/Type", QPDFObjectHandle::newName("/ExtGState"));
+        state.replaceKey("/CA", QPDFObjectHandle::newReal(opacity, 4, true));
+        state.replaceKey("/ca", QPDFObjectHandle::newReal(opacity, 4, true));
+        return states.emplace(opacity, out.makeIndirectObject(state)).first->second;
+    }
+
+    QPDFObjectHandle stream_for(std::string const &text)
+    {
+        auto known = streams.find(text);
+        if (known != streams.end()) {
+            return known->second;
+        }
+        return streams.emplace(text, QPDFObjectHandle::newStream(&out, text)).first->second;
+    }
+
+    // The `cm` operands that put the form's visible box, upright as its own page
+    // displays it, centred on the page's visible box upright as the page displays:
+    // p -> s * R(p - stamp centre) + page centre, where R turns counter-clockwise by
+    // (page /Rotate - stamp /Rotate), which a reader's clockwise turn of the page by
+    // its /Rotate makes the stamp's own upright orientation.
+    static std::string placement(Form const &form, bool fit, Box const &box, int rotation, double unit)
+    {
+        bool stamp_turned = form.rotation % 180 != 0;
+        double stamp_width = stamp_turned ? form.box.height() : form.box.width();
+        double stamp_height = stamp_turned ? form.box.width() : form.box.height();
+        bool page_turned = rotation % 180 != 0;
+        double page_width = page_turned ? box.height() : box.width();
+        double page_height = page_turned ? box.width() : box.height();
+        double scale = fit ? std::min(page_width / stamp_width, page_height / stamp_height) : form.unit / unit;
+
+        int angle = ((rotation - form.rotation) % 360 + 360) % 360;
+        double cosine = angle == 0 ? 1 : angle == 180 ? -1 : 0;
+        double sine = angle == 90 ? 1 : angle == 270 ? -1 : 0;
+        double a = scale * cosine;
+        double b = scale * sine;
+        double c = -scale * sine;
+        double d = scale * cosine;
+        double cx = form.box.centre_x();
+        double cy = form.box.centre_y();
+        double e = box.centre_x() - (a * cx + c * cy);
+        double f = box.centre_y() - (b * cx + d * cy);
+        return format_number(a) + " " + format_number(b) + " " + format_number(c) + " " + format_number(d) + " " +
+            format_number(e) + " " + format_number(f);
+    }
+};
+
+} // namespace
+
+void apply_stamps(
+    QPDF &out,
+    std::vector<Source> &sources,
+    StampList list,
+    int first,
+    std::vector<PlacedPage> const &placed,
+    Where &where)
+{
+    if (list.count == 0) {
+        return;
+    }
+    std::vector<std::vector<pe_stamp const *>> on_page(placed.size());
+    for_each_stamp(list, first, static_cast<int>(placed.size()), [&](pe_stamp const &stamp) {
+        on_page[static_cast<size_t>(stamp.item - first)].push_back(&stamp);
+    });
+    Stamper stamper(out, sources, where);
+    for (size_t i = 0; i < placed.size(); ++i) {
+        if (!on_page[i].empty()) {
+            stamper.stamp(placed[i], on_page[i]);
+        }
+    }
+    where = Where{};
+}
+
+} // namespace pe
