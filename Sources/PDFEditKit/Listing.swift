@@ -43,23 +43,12 @@ extension Workspace {
         doc: String?, selection: PageSelection?, includeText: Bool = true, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> Listing {
         let session = try read()
-        let name = doc ?? session.current
-        guard let document = session.document(named: name) else {
-            throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
-        }
+        let document = try session.chosenDocument(doc)
+        let name = document.name
         let access = SourceAccess(
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
             cacheDirectory: store.cacheDirectory)
-        let indices: [Int]
-        if let selection {
-            do throws(SelectionError) {
-                indices = try selection.resolve(in: document, text: { access.text(of: $0) })
-            } catch {
-                throw PDFEditError.selection(error)
-            }
-        } else {
-            indices = Array(document.items.indices)
-        }
+        let indices = try access.indices(of: selection, in: document)
         if includeText { access.prefetchTexts(of: indices.map { document.items[$0] }, progress: progress) }
         let items = indices.map { index -> ListedItem in
             let item = document.items[index]

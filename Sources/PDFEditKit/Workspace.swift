@@ -158,10 +158,7 @@ public struct Workspace: Sendable {
             let access = SourceAccess(
                 session: session, baseDirectory: store.baseDirectory, passwords: passwords,
                 cacheDirectory: store.cacheDirectory)
-            let name = doc ?? session.current
-            guard let document = session.document(named: name) else {
-                throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
-            }
+            let document = try session.chosenDocument(doc)
             let writer = ExportWriter(
                 session: session, access: access, cacheDirectory: store.cacheDirectory, replaceable: previousExports())
             return try body(writer, document)
@@ -172,13 +169,8 @@ public struct Workspace: Sendable {
     static func items(of document: Document, selection: PageSelection?, access: SourceAccess) throws(PDFEditError)
         -> (items: [PageItem], positions: [Int])
     {
-        guard let selection else { return (document.items, document.items.indices.map { $0 + 1 }) }
-        do throws(SelectionError) {
-            let indices = try selection.resolve(in: document, text: { access.text(of: $0) })
-            return (indices.map { document.items[$0] }, indices.map { $0 + 1 })
-        } catch {
-            throw PDFEditError.selection(error)
-        }
+        let indices = try access.indices(of: selection, in: document)
+        return (indices.map { document.items[$0] }, indices.map { $0 + 1 })
     }
 
     // The session's own previous exports may be replaced without --force. They are

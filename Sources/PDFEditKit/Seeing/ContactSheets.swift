@@ -136,23 +136,12 @@ extension Workspace {
     func itemsToShow(
         _ session: Session, doc: String?, selection: PageSelection?, access: SourceAccess
     ) throws(PDFEditError) -> (name: String, document: Document, indices: [Int]) {
-        let name = doc ?? session.current
-        guard let document = session.document(named: name) else {
-            throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
-        }
+        let document = try session.chosenDocument(doc)
+        let name = document.name
         guard !document.items.isEmpty else {
             throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to show")
         }
-        let indices: [Int]
-        if let selection {
-            do throws(SelectionError) {
-                indices = try selection.resolve(in: document, text: { access.text(of: $0) })
-            } catch {
-                throw PDFEditError.selection(error)
-            }
-        } else {
-            indices = Array(document.items.indices)
-        }
+        let indices = try access.indices(of: selection, in: document)
         try access.verify(indices.compactMap { document.items[$0].content.source })
         return (name, document, indices)
     }

@@ -61,10 +61,8 @@ extension Workspace {
         let access = SourceAccess(
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
             cacheDirectory: store.cacheDirectory)
-        let name = doc ?? session.current
-        guard let document = session.document(named: name) else {
-            throw PDFEditError.edit(.unknownDocument(name, known: session.documents.map(\.name)))
-        }
+        let document = try session.chosenDocument(doc)
+        let name = document.name
         try access.verify(document.items.compactMap(\.content.source))
         access.prefetchTexts(of: document.items, progress: progress)
         var matches: [FindReport.Match] = []
