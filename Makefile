@@ -32,6 +32,11 @@ test: setup
 	$(SWIFT) build --product pdfedit
 	PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test
 
+# The slow reliability checks too (many kills, 100,000 pages, long fuzzing runs).
+test-long: setup
+	$(SWIFT) build --product pdfedit
+	PDFEDIT_LONG_TESTS=1 PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test
+
 demo: build
 	@bash scripts/demo.sh $(CURDIR)/$(BIN)
 
