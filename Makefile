@@ -58,7 +58,8 @@ uninstall:
 
 # Benchmarks against qpdf (and other tools), written to BENCHMARKS.md.
 bench: build
-	python3 scripts/bench.py $(CURDIR)/$(BIN) --out BENCHMARKS.md
+	sh scripts/bench-setup.sh
+	python3 scripts/bench.py $(CURDIR)/$(BIN)
 
 # Regenerates the man page from the command definitions (committed in docs/).
 man: setup

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes a deterministic N-page text PDF (one line "BIG-P<n>" per page) for benchmarks.
 
-usage: make-big-pdf.py PAGES OUT.pdf
+usage: make-big-pdf.py PAGES OUT.pdf [LABEL]
 Pages are grouped under intermediate /Pages nodes of 100 kids, as real producers do.
+LABEL (default BIG) replaces "BIG" in the page text, so that several files can be
+told apart after a merge.
 """
 import sys
 import zlib
@@ -11,6 +13,7 @@ import zlib
 def main():
     pages = int(sys.argv[1])
     out_path = sys.argv[2]
+    label = sys.argv[3] if len(sys.argv) > 3 else "BIG"
     objects = {}  # number -> bytes
     # 1 catalog, 2 root pages, 3 font; then per group a /Pages node; per page a page + content.
     font = 3
@@ -24,7 +27,7 @@ def main():
         for n in range(start + 1, min(pages, start + 100) + 1):
             page_number, content_number = next_number, next_number + 1
             next_number += 2
-            text = f"BT /F1 36 Tf 72 700 Td (BIG-P{n}) Tj ET".encode()
+            text = f"BT /F1 36 Tf 72 700 Td ({label}-P{n}) Tj ET".encode()
             stream = zlib.compress(text, 9)
             objects[content_number] = (
                 b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream"

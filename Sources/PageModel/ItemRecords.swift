@@ -8,6 +8,12 @@
 /// few lines. Pages and ids that advance together by more than one (what
 /// `remove odd` leaves) make a run of three or more, with a `"step"`
 /// (omitted when 1).
+/// Unstamped pages whose rotations repeat with a period of 2 to 4 (what
+/// `rotate even` or `rotate odd` leaves) are one run with `"rotations"`, the
+/// pattern from its first item on, instead of `"rotation"`:
+///
+///     {"source": "s1", "pages": [1, 20000], "firstId": 1, "rotations": [0, 1]}
+///
 /// Every other item is written alone, e.g.
 /// `{"id": "p7", "source": "s1", "page": 5, "rotation": 1}`,
 /// `{"id": "p8", "blank": {"width": 595, "height": 842}, "rotation": 0}`,
@@ -19,10 +25,59 @@
 enum ItemRecord: Codable, Equatable {
     /// Pages `firstPage`, `firstPage ± step`, … `lastPage`; ids from `firstID` the same way.
     case run(source: SourceID, firstPage: Int, lastPage: Int, step: Int, firstID: Int, rotation: Int)
+    /// A run whose item k has rotation `rotations[k % rotations.count]` (2 to 4 of them).
+    case patternRun(source: SourceID, firstPage: Int, lastPage: Int, step: Int, firstID: Int, rotations: [Int])
     case single(PageItem)
 
     private enum Keys: String, CodingKey {
-        case source, pages, step, firstId, rotation, id, page, blank, image, fit, placeholder, label, stamps
+        case source, pages, step, firstId, rotation, rotations, id, page, blank, image, fit, placeholder, label, stamps
+    }
+
+    /// Longest periods of a rotation pattern.
+    static let maximumPeriod = 4
+
+    /// A run of unstamped items from `start` whose rotations repeat with a period
+    /// of 2 to 4 and that is longer than the run of one rotation from there (and
+    /// at least two whole periods long); nil when there is none.
+    static func patternRun(in items: [PageItem], from start: Int) -> (record: ItemRecord, end: Int)? {
+        guard start + 3 < items.count, case .page(let source, let firstPage) = items[start].content,
+            case .page(source, let secondPage) = items[start + 1].content, secondPage != firstPage,
+            items[start].stamps.isEmpty, items[start + 1].stamps.isEmpty,
+            items[start + 1].id.number - items[start].id.number == secondPage - firstPage
+        else { return nil }
+        let delta = secondPage - firstPage
+        var end = start + 1
+        while end < items.count, case .page(source, let page) = items[end].content,
+            page == firstPage + delta * (end - start),
+            items[end].id.number == items[start].id.number + delta * (end - start), items[end].stamps.isEmpty
+        {
+            end += 1
+        }
+        func periodicLength(_ period: Int) -> Int {
+            var length = 0
+            while start + length < end, items[start + length].rotation == items[start + length % period].rotation {
+                length += 1
+            }
+            return length
+        }
+        let constant = periodicLength(1)
+        var best: (period: Int, length: Int)? = nil
+        for period in 2...maximumPeriod {
+            let length = periodicLength(period)
+            let pattern = (0..<period).map { items[start + $0].rotation }
+            guard length >= 2 * period, length > constant, Set(pattern).count > 1,
+                length > (best?.length ?? 0)
+            else { continue }
+            best = (period, length)
+        }
+        guard let best else { return nil }
+        let rotations = (0..<best.period).map { items[start + $0].rotation }
+        return (
+            .patternRun(
+                source: source, firstPage: firstPage, lastPage: firstPage + delta * (best.length - 1),
+                step: abs(delta), firstID: items[start].id.number, rotations: rotations),
+            start + best.length
+        )
     }
 
     /// The fewest records for `items`.
@@ -30,6 +85,11 @@ enum ItemRecord: Codable, Equatable {
         var records: [ItemRecord] = []
         var start = 0
         while start < items.count {
+            if let pattern = patternRun(in: items, from: start) {
+                records.append(pattern.record)
+                start = pattern.end
+                continue
+            }
             var end = start + 1
             if case .page(let source, let firstPage) = items[start].content, end < items.count,
                 case .page(source, let secondPage) = items[end].content,
@@ -72,28 +132,63 @@ enum ItemRecord: Codable, Equatable {
             budget -= 1
             return [item]
         case .run(let source, let firstPage, let lastPage, let stride, let firstID, let rotation):
-            guard firstPage >= 1, lastPage >= 1, firstID >= 1 else {
-                throw .invalidField("a run of \(source) has a page or an id below 1")
+            return try Self.expandRun(
+                source: source, firstPage: firstPage, lastPage: lastPage, stride: stride, firstID: firstID,
+                rotations: [rotation], budget: &budget)
+        case .patternRun(let source, let firstPage, let lastPage, let stride, let firstID, let rotations):
+            guard (2...Self.maximumPeriod).contains(rotations.count) else {
+                throw .invalidField(
+                    "a run of \(source) has \(rotations.count) rotations (2 to \(Self.maximumPeriod) make a pattern)")
             }
-            guard stride >= 1, abs(lastPage - firstPage) % stride == 0 else {
-                throw .invalidField("a run of \(source) has a step that does not lead from its first to its last page")
-            }
-            let step = lastPage >= firstPage ? stride : -stride
-            let count = abs(lastPage - firstPage) / stride + 1
-            guard count <= budget else { throw .invalidField("more than \(ItemBudget.maximumItems) page items") }
-            budget -= count
-            let (lastID, overflow) = firstID.addingReportingOverflow(step * (count - 1))
-            guard !overflow, lastID >= 1 else { throw .invalidField("a run of \(source) has ids below 1 or too large") }
-            return (0..<count).map { offset in
-                PageItem(
-                    id: ItemID(number: firstID + step * offset),
-                    content: .page(source: source, page: firstPage + step * offset), rotation: rotation)
-            }
+            return try Self.expandRun(
+                source: source, firstPage: firstPage, lastPage: lastPage, stride: stride, firstID: firstID,
+                rotations: rotations, budget: &budget)
+        }
+    }
+
+    private static func expandRun(
+        source: SourceID, firstPage: Int, lastPage: Int, stride: Int, firstID: Int, rotations: [Int],
+        budget: inout Int
+    ) throws(SessionFormatError) -> [PageItem] {
+        guard firstPage >= 1, lastPage >= 1, firstID >= 1 else {
+            throw .invalidField("a run of \(source) has a page or an id below 1")
+        }
+        guard stride >= 1, abs(lastPage - firstPage) % stride == 0 else {
+            throw .invalidField("a run of \(source) has a step that does not lead from its first to its last page")
+        }
+        let step = lastPage >= firstPage ? stride : -stride
+        let count = abs(lastPage - firstPage) / stride + 1
+        guard count <= budget else { throw .invalidField("more than \(ItemBudget.maximumItems) page items") }
+        budget -= count
+        let (lastID, overflow) = firstID.addingReportingOverflow(step * (count - 1))
+        guard !overflow, lastID >= 1 else { throw .invalidField("a run of \(source) has ids below 1 or too large") }
+        return (0..<count).map { offset in
+            PageItem(
+                id: ItemID(number: firstID + step * offset),
+                content: .page(source: source, page: firstPage + step * offset),
+                rotation: rotations[offset % rotations.count])
         }
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
+        if container.contains(.pages) && container.contains(.rotations) && !container.contains(.rotation) {
+            let pages = try container.decode([Int].self, forKey: .pages)
+            guard pages.count == 2 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .pages, in: container, debugDescription: "\"pages\" must be [first, last]")
+            }
+            guard !container.contains(.stamps) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .stamps, in: container, debugDescription: "a run cannot have stamps; write the items alone")
+            }
+            self = .patternRun(
+                source: try container.decode(SourceID.self, forKey: .source), firstPage: pages[0],
+                lastPage: pages[1], step: try container.decodeIfPresent(Int.self, forKey: .step) ?? 1,
+                firstID: try container.decode(Int.self, forKey: .firstId),
+                rotations: try container.decode([Int].self, forKey: .rotations))
+            return
+        }
         let rotation = try container.decode(Int.self, forKey: .rotation)
         if container.contains(.pages) {
             let pages = try container.decode([Int].self, forKey: .pages)
@@ -145,6 +240,12 @@ enum ItemRecord: Codable, Equatable {
             if step != 1 { try container.encode(step, forKey: .step) }
             try container.encode(firstID, forKey: .firstId)
             try container.encode(rotation, forKey: .rotation)
+        case .patternRun(let source, let firstPage, let lastPage, let step, let firstID, let rotations):
+            try container.encode(source, forKey: .source)
+            try container.encode([firstPage, lastPage], forKey: .pages)
+            if step != 1 { try container.encode(step, forKey: .step) }
+            try container.encode(firstID, forKey: .firstId)
+            try container.encode(rotations, forKey: .rotations)
         case .single(let item):
             try container.encode(item.id, forKey: .id)
             try container.encode(item.rotation, forKey: .rotation)

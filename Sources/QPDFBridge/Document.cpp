@@ -369,8 +369,94 @@ class DocumentData {
 
 } // namespace
 
+bool catalog_allows_in_place(QPDFObjectHandle root)
+{
+    // Entries the copying export either carries the same way (settle_in_place) or
+    // leaves out without a word; anything else (bookmarks, forms, names, actions,
+    // structure, optional content, threads...) takes the copying path.
+    static char const *const allowed[] = {
+        "/Type", "/Pages", "/PageLabels", "/Metadata", "/Lang", "/PageLayout", "/PageMode",
+        "/ViewerPreferences", "/Version", "/Extensions", "/MarkInfo", "/Dests"};
+    if (!root.isDictionary()) {
+        return false;
+    }
+    for (std::string const &key : root.getKeys()) {
+        if (std::find_if(std::begin(allowed), std::end(allowed), [&key](char const *known) {
+                return key == known;
+            }) == std::end(allowed)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void settle_in_place(
+    QPDF &pdf, QPDFObjectHandle old_root, QPDFObjectHandle old_info, pe_export_options const *options)
+{
+    char const *title = options == nullptr ? nullptr : options->title;
+    QPDFObjectHandle root = pdf.getRoot();
+    // As DocumentData::copy_info.
+    QPDFObjectHandle info;
+    if (old_info.isDictionary()) {
+        info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
+    }
+    if (title != nullptr) {
+        if (!info.isInitialized()) {
+            info = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
+        }
+        info.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(title));
+    }
+    if (info.isInitialized()) {
+        pdf.getTrailer().replaceKey("/Info", info);
+    }
+    // As DocumentData::copy_metadata.
+    QPDFObjectHandle metadata = old_root.getKey("/Metadata");
+    if (metadata.isStream()) {
+        if (title != nullptr) {
+            std::string xmp;
+            bool readable = true;
+            try {
+                std::shared_ptr<Buffer> data = metadata.getStreamData(qpdf_dl_generalized);
+                xmp.assign(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
+            } catch (std::exception &) {
+                readable = false;
+            }
+            if (readable && set_xmp_title(xmp, title)) {
+                metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+            }
+        }
+        root.replaceKey("/Metadata", metadata);
+    }
+    // As DocumentData::copy_catalog_entries, for an output without bookmarks.
+    for (char const *key : {"/Lang", "/PageLayout"}) {
+        QPDFObjectHandle value = old_root.getKey(key);
+        if (value.isString() || value.isName()) {
+            root.replaceKey(key, fresh_copy(value));
+        }
+    }
+    QPDFObjectHandle preferences = old_root.getKey("/ViewerPreferences");
+    if (preferences.isDictionary()) {
+        root.replaceKey("/ViewerPreferences", preferences.isIndirect() ? preferences : preferences.shallowCopy());
+    }
+    QPDFObjectHandle mode = old_root.getKey("/PageMode");
+    if (mode.isName()) {
+        std::string name = mode.getName();
+        if (name == "/UseThumbs" || name == "/FullScreen") {
+            root.replaceKey("/PageMode", QPDFObjectHandle::newName(name));
+        }
+    }
+}
+
+void Dropped::merge(Dropped const &other)
+{
+    for (Noted const &entry : other.noted) {
+        add(entry.what, entry.index, entry.source_name);
+    }
+}
+
 void Dropped::add(std::string const &what, int index, std::string const &source_name)
 {
+    noted.push_back(Noted{what, index, source_name});
     if (single < 0) {
         single = index;
     } else if (single != index) {

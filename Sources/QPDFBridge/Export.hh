@@ -8,6 +8,8 @@
 
 #include "Status.hh"
 
+#include <qpdf/InputSource.hh>
+#include <qpdf/PDFVersion.hh>
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFObjGen.hh>
 #include <qpdf/QPDFObjectHandle.hh>
@@ -32,6 +34,11 @@ QPDFObjectHandle dict_key(QPDFObjectHandle object, std::string const &key);
 // null. qpdf refuses to put a source's objects, even direct ones, into the output.
 QPDFObjectHandle fresh_copy(QPDFObjectHandle value);
 
+// A source value as an object of `out` without making anything indirect in the
+// source: indirect objects through copyForeignObject, direct arrays and
+// dictionaries rebuilt around them, scalars as fresh copies.
+QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value);
+
 // A source value as an object of `out`: indirect objects through
 // copyForeignObject; a direct array or dictionary that refers to indirect objects
 // is first made an indirect object of its source.
@@ -44,6 +51,47 @@ QPDFObjectHandle explicit_destination(QPDF &pdf, QPDFObjectHandle dest);
 
 // The file name of a path, for messages ("dir/a.pdf" -> "a.pdf").
 std::string file_name(char const *path);
+
+// ---- Reading inputs ----------------------------------------------------------------
+
+// A file as qpdf input with a position kept in memory and pread through a small
+// window (see InputFile.cpp): qpdf's FileInputSource makes system calls for every
+// tell and seek.
+class ReadInputSource : public InputSource {
+  public:
+    explicit ReadInputSource(char const *path); // throws QPDFSystemError like qpdf's
+    ~ReadInputSource() override;
+    ReadInputSource(ReadInputSource const &) = delete;
+    ReadInputSource &operator=(ReadInputSource const &) = delete;
+
+    qpdf_offset_t findAndSkipNextEOL() override;
+    std::string const &getName() const override;
+    qpdf_offset_t tell() override;
+    void seek(qpdf_offset_t offset, int whence) override;
+    void rewind() override;
+    size_t read(char *buffer, size_t length) override;
+    void unreadCh(char ch) override;
+
+  private:
+    static constexpr size_t kWindow = 16384;
+    size_t read_at(qpdf_offset_t offset, char *into, size_t length);
+    bool window_at(qpdf_offset_t offset);
+
+    std::string name;
+    int descriptor = -1;
+    qpdf_offset_t size = 0;
+    qpdf_offset_t position = 0;
+    qpdf_offset_t window_start = 0;
+    size_t window_length = 0;
+    char window[kWindow];
+};
+
+// Sets glibc malloc up for qpdf's many small objects (see Allocator.cpp); once
+// per process, before the first qpdf object of a bridge call.
+void tune_allocator();
+
+// QPDF::processFile through a ReadInputSource.
+void open_pdf(QPDF &pdf, char const *path, char const *password);
 
 // ---- Sources -------------------------------------------------------------------
 
@@ -78,10 +126,38 @@ struct FieldTree {
     std::map<QPDFObjGen, int> index;
 };
 
+// The inheritable page attributes a page gets from its /Pages ancestors: for each
+// of inheritable_keys, the nearest ancestor's value (uninitialised when none) and
+// the node that holds it.
+constexpr int inheritable_count = 4;
+extern char const *const inheritable_keys[inheritable_count]; // /MediaBox /CropBox /Resources /Rotate
+constexpr int inherited_rotate = 3;
+struct InheritedFrame {
+    QPDFObjectHandle values[inheritable_count];
+    QPDFObjGen holders[inheritable_count];
+};
+
 // One opened input.
 struct Source {
-    std::unique_ptr<QPDF> pdf; // null when no item uses this source
+    // null when no item uses this source; shared with a pe_document when the
+    // caller opened the file beforehand
+    std::shared_ptr<QPDF> pdf;
     std::vector<QPDFObjectHandle> pages;
+    // What each page inherits, found by one walk of the page tree in qpdf's page
+    // order, without changing the source (qpdf's pushInheritedAttributesToPage
+    // rewrites every page and, in qpdf 11.3, first parses every object of the
+    // file). page_frame[i] indexes frames; both are empty when no /Pages node
+    // holds an inheritable attribute (or the attributes were pushed onto the pages
+    // because the tree did not look as getAllPages left it).
+    std::vector<InheritedFrame> frames;
+    std::vector<int> page_frame;
+    // The file's PDF version, read once: qpdf 11.3's getVersionAsPDFVersion
+    // compiles a std::regex on every call (a third of the time of a 2,000-part
+    // split when it was asked once per part).
+    PDFVersion version;
+    // Whether the file keeps objects in object streams: an output written from
+    // such files gets object streams too (as qpdf's default, preserve, would).
+    bool object_streams = false;
     std::string label; // its file name, for messages
     // Source page -> its first copy in the output being assembled (qpdf's
     // foreign-object map resolves references to the source page to that same
@@ -90,6 +166,17 @@ struct Source {
 
     // 0-based index of a page object of this source, -1 when it is not one.
     int index_of_page(QPDFObjectHandle page);
+    // Fills frames and page_frame (after `pages` is set).
+    void find_inherited();
+    // Gives page `index` of the source the attributes it inherits and lacks, as
+    // qpdf's pushInheritedAttributesToPage would (for code that reads a source
+    // page's own keys, such as a stamp's box and rotation).
+    void push_inherited(int index);
+    // What page `index` inherits (nullptr when nothing).
+    InheritedFrame const *inherited(int index) const
+    {
+        return page_frame.empty() ? nullptr : &frames[static_cast<size_t>(page_frame[static_cast<size_t>(index)])];
+    }
     // The source's bookmarks (read on first use).
     std::vector<OutlineEntry> const &outline();
     // The source's form fields (read on first use).
@@ -101,6 +188,10 @@ struct Source {
     std::unique_ptr<std::vector<OutlineEntry>> outline_entries;
     std::unique_ptr<FieldTree> field_tree;
 };
+
+// Opens `path` into `source`: pdf (with recovery), pages, what pages inherit.
+// Throws what qpdf throws; warnings stay in source.pdf.
+void open_source_file(Source &source, char const *path, char const *password);
 
 // ---- One output ------------------------------------------------------------------
 
@@ -164,6 +255,15 @@ void write_outline(
     std::vector<OutlineNode> const &nodes,
     std::vector<PlacedPage> const &placed);
 
+// The /Nums of the output's /PageLabels for `mode` (PE_LABELS_*); false when the
+// output needs no /PageLabels (plain 1..n, or none asked for).
+bool label_numbers(
+    std::vector<Source> &sources,
+    pe_item const *items,
+    int item_count,
+    int mode,
+    std::vector<QPDFObjectHandle> &nums);
+
 // Writes the output's /PageLabels for `mode` (PE_LABELS_*).
 void write_labels(
     QPDF &out, std::vector<Source> &sources, pe_item const *items, int item_count, int mode);
@@ -178,12 +278,34 @@ class Dropped {
     std::string line() const;
     // The one source everything dropped came from; -1 when several.
     int source() const { return several ? -1 : single; }
+    // Adds what `other` noted, in the order it noted it (parts written by
+    // several threads, merged in part order).
+    void merge(Dropped const &other);
 
   private:
+    struct Noted {
+        std::string what;
+        int index;
+        std::string source_name;
+    };
+    std::vector<Noted> noted;
     std::vector<std::pair<std::string, std::vector<std::string>>> kinds;
     int single = -1;
     bool several = false;
 };
+
+// Whether a source's catalog has only entries that an output written by
+// rearranging that source in place (Export.cpp, InPlace) carries as the copying
+// export does: page labels, XMP, /Lang, /PageLayout, /PageMode,
+// /ViewerPreferences, and entries the copying export leaves out without a word.
+bool catalog_allows_in_place(QPDFObjectHandle root);
+
+// For an output that is its source rearranged in place, with `pdf.getRoot()`
+// already the new catalog: the document information (old_info, from the old
+// trailer), XMP and catalog entries of `old_root`, as copy_document_data gives
+// them to a copy (options->title included).
+void settle_in_place(
+    QPDF &pdf, QPDFObjectHandle old_root, QPDFObjectHandle old_info, pe_export_options const *options);
 
 // Document information, XMP metadata and catalog entries of the first source, the
 // title override, the structure tree (kept only when the output is exactly one

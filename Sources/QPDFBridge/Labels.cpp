@@ -87,18 +87,22 @@ void set_labels(QPDF &out, std::vector<QPDFObjectHandle> const &nums)
 
 } // namespace
 
-void write_labels(
-    QPDF &out, std::vector<Source> &sources, pe_item const *items, int item_count, int mode)
+bool label_numbers(
+    std::vector<Source> &sources,
+    pe_item const *items,
+    int item_count,
+    int mode,
+    std::vector<QPDFObjectHandle> &nums)
 {
+    nums.clear();
     if (mode == PE_LABELS_NONE) {
-        return;
+        return false;
     }
     if (mode == PE_LABELS_RENUMBER) {
-        set_labels(out, {QPDFObjectHandle::newInteger(0), label_dictionary(decimal(1))});
-        return;
+        nums = {QPDFObjectHandle::newInteger(0), label_dictionary(decimal(1))};
+        return true;
     }
     std::vector<std::unique_ptr<QPDFPageLabelDocumentHelper>> helpers(sources.size());
-    std::vector<QPDFObjectHandle> nums;
     Label previous;
     bool plain = true; // every label so far is the page's position in decimal
     for (int i = 0; i < item_count; ++i) {
@@ -125,7 +129,14 @@ void write_labels(
         plain = plain && label.style == "/D" && !label.has_prefix && label.number == i + 1;
         previous = label;
     }
-    if (!plain) {
+    return !plain;
+}
+
+void write_labels(
+    QPDF &out, std::vector<Source> &sources, pe_item const *items, int item_count, int mode)
+{
+    std::vector<QPDFObjectHandle> nums;
+    if (label_numbers(sources, items, item_count, mode, nums)) {
         set_labels(out, nums);
     }
 }

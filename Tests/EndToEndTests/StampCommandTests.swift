@@ -119,8 +119,9 @@ import Testing
         let plainSize = try fileSize(dir.appendingPathComponent("plain.pdf").path)
         let stampedSize = try fileSize(dir.appendingPathComponent("stamped.pdf").path)
         let stampSize = try fileSize(Paths.fixture("stamp.pdf"))
-        // One copy of the stamp, plus a few shared bytes per page (its /Contents array and resources).
-        #expect(stampedSize - plainSize < stampSize + 500 * 10, "grew by \(stampedSize - plainSize) bytes")
+        // One copy of the stamp, plus a few shared bytes per page (its /Contents array and resources;
+        // about 30 bytes, uncompressed: big.pdf has no object streams, so neither has the output).
+        #expect(stampedSize - plainSize < stampSize + 500 * 40, "grew by \(stampedSize - plainSize) bytes")
         #expect(try formXObjects(dir.appendingPathComponent("stamped.pdf").path) == 1)
         #expect(try qpdfCheck(dir.appendingPathComponent("stamped.pdf").path).status == 0)
     }

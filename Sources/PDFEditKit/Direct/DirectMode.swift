@@ -29,6 +29,18 @@ public struct DirectMode: Sendable {
 
     var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
 
+    /// The importer for the files the command names: it keeps them open for the export.
+    var keepingImporter: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords, keepOpen: true) }
+
+    /// The kept documents of `files` by absolute path (as `SourceAccess.path(of:)` gives it).
+    static func opened(_ files: [ImportedFile], access: SourceAccess) -> [String: OpenedPDF] {
+        var result: [String: OpenedPDF] = [:]
+        for file in files {
+            if let opened = file.opened { result[access.absolutePath(file.source.path)] = opened }
+        }
+        return result
+    }
+
     /// Loads the input (and `otherDocuments`, each as a document of its own), lets
     /// `makeEdit` build the edit from the session and the document names, applies
     /// it to the input's document and writes that document out.
@@ -43,7 +55,7 @@ public struct DirectMode: Sendable {
         if !inPlace && PasswordBook.standardised(target) == PasswordBook.standardised(input) {
             throw PDFEditError.outputIsSource(path: target)
         }
-        let files = try importer.load([input] + otherDocuments)
+        let files = try keepingImporter.load([input] + otherDocuments)
         var session: Session
         do throws(EditError) {
             session = try Session.opening(files.map { OpenedFile(documentName: $0.stem, source: $0.source) })
@@ -64,9 +76,11 @@ public struct DirectMode: Sendable {
             throw PDFEditError.usage("the edit left no document to write")
         }
         let scratch = try ScratchDirectory()
+        // A new access: the edit may have added sources (insert, fill).
+        let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let writer = ExportWriter(
-            session: session, access: SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords),
-            cacheDirectory: scratch.path, allowedSource: inPlace ? input : nil)
+            session: session, access: exportAccess, cacheDirectory: scratch.path, allowedSource: inPlace ? input : nil,
+            preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
         var result = try writer.write(
             document.items, document: inputDocument, to: target, settings: ExportSettings(force: force || inPlace),
             positions: 1...max(1, document.items.count))
@@ -94,7 +108,7 @@ public struct DirectMode: Sendable {
     public func export(
         selection: PageSelection?, split: SplitRequest? = nil, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
-        let files = try importer.load([input])
+        let files = try keepingImporter.load([input])
         let session: Session
         do throws(EditError) {
             session = try Session.opening(files.map { OpenedFile(documentName: $0.stem, source: $0.source) })
@@ -105,17 +119,29 @@ public struct DirectMode: Sendable {
         let document = session.documents[0]
         let chosen = try Workspace.items(of: document, selection: selection, access: access)
         let scratch = try ScratchDirectory()
-        let writer = ExportWriter(session: session, access: access, cacheDirectory: scratch.path)
+        let writer = ExportWriter(
+            session: session, access: access, cacheDirectory: scratch.path, preopened: Self.opened(files, access: access),
+            lastUseOfPreopened: split == nil)
+        var results: [ExportResult]
         if let split {
-            return try writer.split(
+            results = try writer.split(
                 chosen.items, positions: chosen.positions, document: document.name, request: split, settings: settings)
+        } else {
+            guard let output else { throw PDFEditError.usage("export needs an output file") }
+            results = [
+                try writer.write(
+                    chosen.items, document: document.name, to: output, settings: settings,
+                    positions: chosen.positions.first.map { $0...(chosen.positions.last ?? $0) })
+            ]
         }
-        guard let output else { throw PDFEditError.usage("export needs an output file") }
-        return [
-            try writer.write(
-                chosen.items, document: document.name, to: output, settings: settings,
-                positions: chosen.positions.first.map { $0...(chosen.positions.last ?? $0) })
-        ]
+        // The export reads the document the import opened, so damage is reported
+        // from the import (once per file), as the edit commands do.
+        if !results.isEmpty {
+            results[0].warnings = Self.oneLinePerDamagedFile(
+                files.flatMap { file in file.warnings.prefix(1).map { "\(input): damaged, recovered (\($0))" } }
+                    + results[0].warnings)
+        }
+        return results
     }
 }
 

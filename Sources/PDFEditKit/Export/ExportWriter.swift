@@ -66,6 +66,14 @@ struct ExportWriter {
     var replaceable: Set<String> = []
     /// The one source this export may replace: the input of `--in-place`.
     var allowedSource: String? = nil
+    /// Sources the loader opened in this process (direct mode), by absolute path:
+    /// the export uses them rather than reading and checking the files again, and
+    /// does not hash them again (they were hashed when loaded, moments ago, and
+    /// the export reads the very file that was opened then).
+    var preopened: [String: OpenedPDF] = [:]
+    /// `write` is the last use of the preopened documents: the export may free
+    /// them before writing its output (direct mode writes once).
+    var lastUseOfPreopened = false
 
     /// Checks that `items` can be exported and builds the engine's plan.
     func plan(_ items: [PageItem], document name: String, settings: ExportSettings) throws(PDFEditError) -> EnginePlan {
@@ -77,7 +85,8 @@ struct ExportWriter {
                 "document \"\(name)\" still holds placeholders at positions \(positions); "
                     + "fill them or export with --placeholders blank")
         }
-        try access.verify(items.compactMap(\.content.source))
+        let used = Set(items.compactMap(\.content.source))
+        try access.verify(used.filter { id in access.path(of: id).map { preopened[$0] == nil } ?? true })
 
         var plan = EnginePlan(sources: [], items: [], sessionSources: [])
         var pdfIndex: [SourceID: Int] = [:]
@@ -98,7 +107,7 @@ struct ExportWriter {
                     plan.sources.append(
                         ExportSource(
                             path: path, alternatives: access.passwords.candidates(for: path),
-                            name: stem(session.source(source)?.path ?? path)))
+                            name: stem(session.source(source)?.path ?? path), document: preopened[path]))
                     plan.sessionSources.append(source)
                     pdfIndex[source] = index
                 }
@@ -154,6 +163,11 @@ struct ExportWriter {
     ) throws(PDFEditError) -> ExportResult {
         try checkOutput(output, settings: settings)
         var plan = try plan(items, document: name, settings: settings)
+        if lastUseOfPreopened {
+            for index in plan.sources.indices where plan.sources[index].document != nil {
+                plan.sources[index].lastUseOfDocument = true
+            }
+        }
         let temporary = AtomicFile.temporaryPath(for: output)
         let report = try run(&plan, temporaries: [temporary]) { (plan) throws(EngineError) in
             try PDFExporter.write(
@@ -166,34 +180,37 @@ struct ExportWriter {
             last: positions?.upperBound, warnings: report.warnings.map(describe))
     }
 
-    /// Writes several parts from one opening of the sources; all parts reach their
+    /// Writes several parts from one bridge call (which writes them on as many
+    /// threads as there are cores, see `pe_export_parts`); all parts reach their
     /// final names only when every one was written.
     func writeParts(
         _ items: [PageItem], document name: String, parts: [(items: Range<Int>, output: String)],
         positions: [Int], settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
+        var paths = StandardPaths()
+        let targets = parts.map { paths.standardised($0.output) }
         var seen: [String: String] = [:]
-        for part in parts {
-            let key = PasswordBook.standardised(part.output)
+        for (part, key) in zip(parts, targets) {
             if let earlier = seen[key] {
                 throw PDFEditError.usage("two parts would both be named \(earlier): make --name tell them apart")
             }
             seen[key] = part.output
         }
         // Folders are made only once the names are known to be distinct.
-        for directory in Set(parts.map { ($0.output as NSString).deletingLastPathComponent }) {
+        for directory in Set(parts.map { directoryOf($0.output) }) {
             try ensureDirectory(directory)
         }
-        for part in parts { try checkOutput(part.output, settings: settings) }
+        let checker = OutputChecker(writer: self, settings: settings)
+        for (part, target) in zip(parts, targets) { try checker.check(part.output, target: target) }
         var plan = try plan(items, document: name, settings: settings)
-        let temporaries = parts.map { AtomicFile.temporaryPath(for: $0.output) }
+        let temporaries = AtomicFile.temporaryPaths(for: parts.map(\.output))
         let engineParts = zip(parts, temporaries).map { ExportPart(items: $0.items, path: $1) }
         let report = try run(&plan, temporaries: temporaries) { (plan) throws(EngineError) in
             try PDFExporter.writeParts(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
                 options: settings.engineOptions)
         }
-        for (temporary, part) in zip(temporaries, parts) { try AtomicFile.commit(temporary, to: part.output) }
+        try AtomicFile.commitAll(Array(zip(temporaries, parts.map(\.output))))
         let warnings = report.warnings.map(describe)
         return parts.enumerated().map { index, part in
             ExportResult(
@@ -238,10 +255,29 @@ struct ExportWriter {
 
     /// An output may not name a source (73), nor replace a file without --force (73).
     func checkOutput(_ output: String, settings: ExportSettings) throws(PDFEditError) {
-        let target = PasswordBook.standardised(output)
-        let allowed = allowedSource.map(PasswordBook.standardised)
-        for source in session.sources
-        where PasswordBook.standardised(access.absolutePath(source.path)) == target && target != allowed {
+        try OutputChecker(writer: self, settings: settings).check(output, target: PasswordBook.standardised(output))
+    }
+}
+
+/// `ExportWriter.checkOutput` for many outputs: the sources' standardised paths
+/// are worked out once, and each directory is checked once.
+final class OutputChecker {
+    private let settings: ExportSettings
+    private let replaceable: Set<String>
+    private let sourceTargets: Set<String>
+    private let allowed: String?
+    private var writableDirectories: Set<String> = []
+
+    init(writer: ExportWriter, settings: ExportSettings) {
+        self.settings = settings
+        replaceable = writer.replaceable
+        sourceTargets = Set(writer.session.sources.map { PasswordBook.standardised(writer.access.absolutePath($0.path)) })
+        allowed = writer.allowedSource.map(PasswordBook.standardised)
+    }
+
+    /// `target` is `output` standardised (`PasswordBook.standardised`).
+    func check(_ output: String, target: String) throws(PDFEditError) {
+        if sourceTargets.contains(target) && target != allowed {
             throw PDFEditError.outputIsSource(path: output)
         }
         var isDirectory: ObjCBool = false
@@ -251,10 +287,75 @@ struct ExportWriter {
             }
             if !settings.force && !replaceable.contains(target) { throw PDFEditError.outputExists(path: output) }
         }
-        let directory = (target as NSString).deletingLastPathComponent
+        let directory = directoryOf(target)
+        if writableDirectories.contains(directory) { return }
         guard Glibc.access(directory, W_OK) == 0 else {
             throw PDFEditError.engine(.cannotWrite(file: output, reason: "cannot write in \(directory)"))
         }
+        writableDirectories.insert(directory)
+    }
+}
+
+/// `PasswordBook.standardised` for many files in few directories: each directory
+/// is standardised (symbolic links resolved, component by component) once, and a
+/// file name is appended to it unless the file itself is a symbolic link.
+struct StandardPaths {
+    private var directories: [String: String] = [:]
+
+    mutating func standardised(_ path: String) -> String {
+        var status = stat()
+        guard let (directory, name) = PlainPath.split(path), !name.isEmpty,
+            !(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+        else {
+            return PasswordBook.standardised(path)
+        }
+        let key = directory.isEmpty ? "." : directory
+        let standard: String
+        if let known = directories[key] {
+            standard = known
+        } else {
+            standard = PasswordBook.standardised(key)
+            directories[key] = standard
+        }
+        return standard == "/" ? "/" + name : standard + "/" + name
+    }
+}
+
+/// `(path as NSString).deletingLastPathComponent`, quickly for the usual path
+/// (no "//", no trailing "/", last component not "." or ".."); a split export
+/// asks it for thousands of files.
+func directoryOf(_ path: String) -> String {
+    guard let (directory, _) = PlainPath.split(path) else { return (path as NSString).deletingLastPathComponent }
+    return directory
+}
+
+/// Paths split at their last "/" by looking at their bytes, for the plain paths a
+/// split export makes by the thousand (Foundation's path functions cost tens of
+/// thousands of instructions a call).
+enum PlainPath {
+    /// (directory, name) as `NSString` would give them (`deletingLastPathComponent`,
+    /// `lastPathComponent`) for a path without "//", without a trailing "/" and
+    /// whose name is not "." or ".."; nil for any other path.
+    static func split(_ path: String) -> (directory: String, name: String)? {
+        let bytes = path.utf8
+        guard let last = bytes.last, last != UInt8(ascii: "/") else { return nil }
+        var previous: UInt8 = 0
+        var slash: String.Index? = nil
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") {
+                if previous == UInt8(ascii: "/") { return nil }
+                slash = index
+            }
+            previous = byte
+            index = bytes.index(after: index)
+        }
+        let nameStart = slash.map { bytes.index(after: $0) } ?? bytes.startIndex
+        let name = String(path[nameStart...])
+        if name == "." || name == ".." { return nil }
+        guard let slash else { return ("", name) }
+        return (slash == bytes.startIndex ? "/" : String(path[..<slash]), name)
     }
 }
 

@@ -46,43 +46,91 @@ func splitParts(count: Int, grouping: SplitGrouping, outlineStarts: [OutlineStar
     }
 }
 
-/// Fills a `--name` template for one part. Placeholders: `{n}` (part number,
-/// zero-padded to the width of the part count), `{first}`, `{last}` (positions in
-/// the document), `{id}`, `{src}` (source file stem), `{srcpage}` (page in its
-/// source) of the part's first item, `{doc}`, `{title}` (bookmark parts). A name
-/// without `.pdf` at its end gets it; `/` in filled-in values becomes `_`.
+/// A `--name` template, read once for all parts. Placeholders: `{n}` (part
+/// number, zero-padded to the width of the part count), `{first}`, `{last}`
+/// (positions in the document), `{id}`, `{src}` (source file stem), `{srcpage}`
+/// (page in its source) of the part's first item, `{doc}`, `{title}` (bookmark
+/// parts). A name without `.pdf` at its end gets it; `/` in filled-in values
+/// becomes `_`.
+struct PartNameTemplate {
+    private enum Piece {
+        case text(String)
+        case value(String)
+    }
+
+    private let pieces: [Piece]
+    private let template: String
+
+    init(_ template: String) throws(PDFEditError) {
+        self.template = template
+        var pieces: [Piece] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            if open > rest.startIndex { pieces.append(.text(String(rest[..<open]))) }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw PDFEditError.usage("--name: \"{\" without \"}\" in \"\(template)\"")
+            }
+            let key = String(rest[rest.index(after: open)..<close])
+            guard Self.keys.contains(key) else {
+                throw PDFEditError.usage(
+                    "--name: unknown placeholder {\(key)}; use {n} {first} {last} {id} {doc} {src} {srcpage} {title}")
+            }
+            pieces.append(.value(key))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { pieces.append(.text(String(rest))) }
+        self.pieces = pieces
+    }
+
+    private static let keys: Set<String> = ["n", "first", "last", "id", "doc", "src", "srcpage", "title"]
+
+    /// The file name of one part.
+    func name(
+        number: Int, partCount: Int, first: Int, last: Int, item: PageItem, document: String, sourcePath: String?,
+        title: String?
+    ) throws(PDFEditError) -> String {
+        var name = ""
+        for piece in pieces {
+            switch piece {
+            case .text(let text):
+                name += text
+            case .value(let key):
+                let value: String
+                switch key {
+                case "n":
+                    let digits = String(number)
+                    value = String(repeating: "0", count: max(0, String(partCount).count - digits.count)) + digits
+                case "first": value = String(first)
+                case "last": value = String(last)
+                case "id": value = item.id.description
+                case "doc": value = document
+                case "src": value = sourcePath.map(stem) ?? item.content.kindName
+                case "srcpage":
+                    if case .page(_, let page) = item.content { value = String(page) } else { value = "" }
+                default: value = title ?? ""
+                }
+                if value.contains(where: { $0 == "/" || $0.isNewline }) {
+                    name += value.map { $0 == "/" || $0.isNewline ? "_" : String($0) }.joined()
+                } else {
+                    name += value
+                }
+            }
+        }
+        if name.hasPrefix(".") || name.isEmpty || name.contains("/") {
+            throw PDFEditError.usage("--name gives \"\(name)\" for part \(number): a part needs a plain file name")
+        }
+        return name.lowercased().hasSuffix(".pdf") ? name : name + ".pdf"
+    }
+}
+
+/// Fills a `--name` template for one part (see `PartNameTemplate`).
 func partName(
     template: String, number: Int, partCount: Int, first: Int, last: Int, item: PageItem, document: String,
     sourcePath: String?, title: String?
 ) throws(PDFEditError) -> String {
-    let width = String(partCount).count
-    let padded = String(repeating: "0", count: max(0, width - String(number).count)) + String(number)
-    var sourcePage = ""
-    if case .page(_, let page) = item.content { sourcePage = String(page) }
-    let values: [String: String] = [
-        "n": padded, "first": String(first), "last": String(last), "id": item.id.description, "doc": document,
-        "src": sourcePath.map(stem) ?? item.content.kindName, "srcpage": sourcePage, "title": title ?? "",
-    ]
-    var name = ""
-    var rest = Substring(template)
-    while let open = rest.firstIndex(of: "{") {
-        name += rest[..<open]
-        guard let close = rest[open...].firstIndex(of: "}") else {
-            throw PDFEditError.usage("--name: \"{\" without \"}\" in \"\(template)\"")
-        }
-        let key = String(rest[rest.index(after: open)..<close])
-        guard let value = values[key] else {
-            throw PDFEditError.usage(
-                "--name: unknown placeholder {\(key)}; use {n} {first} {last} {id} {doc} {src} {srcpage} {title}")
-        }
-        name += value.map { $0 == "/" || $0.isNewline ? "_" : String($0) }.joined()
-        rest = rest[rest.index(after: close)...]
-    }
-    name += rest
-    if name.hasPrefix(".") || name.isEmpty || name.contains("/") {
-        throw PDFEditError.usage("--name gives \"\(name)\" for part \(number): a part needs a plain file name")
-    }
-    return name.lowercased().hasSuffix(".pdf") ? name : name + ".pdf"
+    try PartNameTemplate(template).name(
+        number: number, partCount: partCount, first: first, last: last, item: item, document: document,
+        sourcePath: sourcePath, title: title)
 }
 
 /// What `export --split` needs besides the items.
@@ -115,16 +163,29 @@ extension ExportWriter {
             }
         }
         let parts = try splitParts(count: items.count, grouping: request.grouping, outlineStarts: starts)
-        let template = request.template ?? (request.grouping == .atOutlines ? "{n}-{title}.pdf" : "{doc}-{n}.pdf")
+        let template = try PartNameTemplate(
+            request.template ?? (request.grouping == .atOutlines ? "{n}-{title}.pdf" : "{doc}-{n}.pdf"))
         var named: [(items: Range<Int>, output: String)] = []
+        named.reserveCapacity(parts.count)
+        // A file name has no "/" (checked by the template), so joining is appending.
+        let directory = request.directory.isEmpty ? "" : String((request.directory as NSString).appendingPathComponent("x").dropLast())
+        var sourcePaths: [SourceID: String?] = [:]
         for (index, part) in parts.enumerated() {
             let first = items[part.items.lowerBound]
-            let sourcePath = first.content.source.flatMap { session.source($0)?.path }
-            let file = try partName(
-                template: template, number: index + 1, partCount: parts.count,
+            var sourcePath: String? = nil
+            if let id = first.content.source {
+                if let known = sourcePaths[id] {
+                    sourcePath = known
+                } else {
+                    sourcePath = session.source(id)?.path
+                    sourcePaths[id] = sourcePath
+                }
+            }
+            let file = try template.name(
+                number: index + 1, partCount: parts.count,
                 first: positions[part.items.lowerBound], last: positions[part.items.upperBound - 1], item: first,
                 document: name, sourcePath: sourcePath, title: part.title)
-            named.append((part.items, (request.directory as NSString).appendingPathComponent(file)))
+            named.append((part.items, directory + file))
         }
         return try writeParts(items, document: name, parts: named, positions: positions, settings: settings)
     }

@@ -13,6 +13,29 @@ public enum AtomicFile {
         return (directory as NSString).appendingPathComponent(name)
     }
 
+    /// `temporaryPath(for:)` of many paths, working out each directory once.
+    public static func temporaryPaths(for paths: [String]) -> [String] {
+        let pid = getpid()
+        var directories: [Substring: String] = [:]
+        return paths.map { path in
+            // The name as URL gives it, the directory worked out by URL once per
+            // directory (it makes a relative path absolute).
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path.utf8.last != UInt8(ascii: "/")
+            else { return temporaryPath(for: path) }
+            let name = path[path.utf8.index(after: slash)...]
+            guard name != "." && name != ".." else { return temporaryPath(for: path) }
+            let key = path[..<slash]
+            let directory: String
+            if let known = directories[key] {
+                directory = known
+            } else {
+                directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                directories[key] = directory
+            }
+            return (directory == "/" ? "/" : directory + "/") + ".\(name).pdfedit-tmp-\(pid)-\(UInt32.random(in: 0...UInt32.max))"
+        }
+    }
+
     /// Writes `data` to `path` atomically.
     public static func write(_ data: Data, to path: String) throws(PDFEditError) {
         let temporary = temporaryPath(for: path)
@@ -51,6 +74,35 @@ public enum AtomicFile {
             throw cannotWrite(path, code)
         }
         syncDirectory(of: path)
+    }
+
+    /// Renames complete temporary files into place, in order, then syncs each
+    /// directory once (a split export renames thousands of files into one folder).
+    /// A failed rename throws after syncing what was renamed before it.
+    public static func commitAll(_ pairs: [(temporary: String, path: String)]) throws(PDFEditError) {
+        var directories: [String] = []
+        var synced: Set<String> = []
+        defer {
+            for directory in directories { syncDirectory(directory) }
+        }
+        for (temporary, path) in pairs {
+            defer { TemporaryFiles.shared.unregister(temporary) }
+            guard rename(temporary, path) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw cannotWrite(path, code)
+            }
+            let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            if synced.insert(directory).inserted { directories.append(directory.isEmpty ? "/" : directory) }
+        }
+    }
+
+    static func syncDirectory(_ directory: String) {
+        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
     }
 
     static func syncDirectory(of path: String) {

@@ -10,16 +10,22 @@ public struct ImportedFile: Sendable {
     /// The file's stem, for naming a document after it.
     public var stem: String
     public var warnings: [String]
+    /// The opened PDF, kept when the importer was asked to (direct mode).
+    public var opened: OpenedPDF? = nil
 }
 
 /// Turns files on disk into session sources, through the one loader.
 public struct Importer: Sendable {
     public let baseDirectory: String
     public let passwords: PasswordBook
+    /// Keep each opened PDF in `ImportedFile.opened`, for an export in this process
+    /// to use instead of reading and checking the file again (direct mode).
+    public var keepOpen = false
 
-    public init(baseDirectory: String, passwords: PasswordBook) {
+    public init(baseDirectory: String, passwords: PasswordBook, keepOpen: Bool = false) {
         self.baseDirectory = baseDirectory
         self.passwords = passwords
+        self.keepOpen = keepOpen
     }
 
     /// How a path is stored: relative to the base directory when below it, else absolute.
@@ -68,7 +74,7 @@ public struct Importer: Sendable {
 
     func load(_ path: String, provisionalNumber: Int, fit: PageSize?) throws(EngineError) -> ImportedFile {
         let loaded = try passwords.open(path) { password throws(EngineError) in
-            try SourceLoader.load(path, password: password)
+            try SourceLoader.load(path, password: password, keepOpen: keepOpen)
         }.pdf
         let id = SourceID(number: provisionalNumber)
         let kind: SourceKind = loaded.kind == .pdf ? .pdf : .image
@@ -79,7 +85,7 @@ public struct Importer: Sendable {
             kind == .pdf
             ? (0..<loaded.pageCount).map { .page(source: id, page: $0 + 1) } : [.image(source: id, fit: fit)]
         let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return ImportedFile(source: source, contents: contents, stem: stem, warnings: loaded.warnings)
+        return ImportedFile(source: source, contents: contents, stem: stem, warnings: loaded.warnings, opened: loaded.opened)
     }
 }
 

@@ -12,12 +12,22 @@ public struct ExportSource: Sendable, Equatable {
     /// A short name (the file stem): the title of the source's top-level outline
     /// entry when several sources contribute outlines.
     public var name: String?
+    /// `path` already opened by the loader in this process: used instead of
+    /// reading and checking the file again.
+    public var document: OpenedPDF?
+    /// This export is the last use of `document`: it may free what it read
+    /// before writing (the document cannot be exported from again).
+    public var lastUseOfDocument = false
 
-    public init(path: String, password: String? = nil, alternatives: [String] = [], name: String? = nil) {
+    public init(
+        path: String, password: String? = nil, alternatives: [String] = [], name: String? = nil,
+        document: OpenedPDF? = nil
+    ) {
         self.path = path
         self.password = password
         self.alternatives = alternatives
         self.name = name
+        self.document = document
     }
 }
 

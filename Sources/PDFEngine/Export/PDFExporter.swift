@@ -182,9 +182,10 @@ public enum PDFExporter {
             pe_source(
                 path: copy(source.path), password: source.password.map { copy($0) },
                 alternatives: copyList(source.alternatives), alternative_count: Int32(source.alternatives.count),
-                name: source.name.map { copy($0) })
+                name: source.name.map { copy($0) }, document: source.document?.handle,
+                document_last_use: source.document != nil && source.lastUseOfDocument ? 1 : 0)
         }
-        return cSources.withUnsafeBufferPointer(body)
+        return withExtendedLifetime(sources) { cSources.withUnsafeBufferPointer(body) }
     }
 
     private static func withCOptions<R>(

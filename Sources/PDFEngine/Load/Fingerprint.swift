@@ -1,5 +1,6 @@
 import CPoppler
 import Foundation
+import QPDFBridge
 
 /// Size and SHA-256 of a file: how a session notices that a source changed.
 public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
@@ -11,8 +12,24 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
         self.sha256 = sha256
     }
 
-    /// Streams the file through GLib's `g_checksum_update` (SHA-256), 1 MiB at a time.
+    /// Streams the file through qpdf's crypto provider (`pe_sha256_fd`: GnuTLS,
+    /// with the CPU's SHA instructions), 1 MiB at a time; through GLib's
+    /// `g_checksum_update` should that library fail.
     public static func of(file path: String) throws(EngineError) -> Fingerprint {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw EngineError.opening(path, errno: errno) }
+        var hex = [CChar](repeating: 0, count: 65)
+        var size: Int64 = 0
+        let code = pe_sha256_fd(descriptor, &hex, &size)
+        close(descriptor)
+        if code == 0 {
+            return Fingerprint(size: size, sha256: String(decoding: hex.prefix(64).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        if code > 0 { throw EngineError.unreadable(file: path, reason: "read error") }
+        return try ofWithGLib(file: path)
+    }
+
+    static func ofWithGLib(file path: String) throws(EngineError) -> Fingerprint {
         guard let stream = fopen(path, "rb") else { throw EngineError.opening(path, errno: errno) }
         defer { fclose(stream) }
         guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else {

@@ -15,6 +15,8 @@ public struct LoadedFile: Sendable {
     public var pageCount: Int
     /// Damage qpdf recovered from, and the like: shown once as a warning.
     public var warnings: [String]
+    /// The opened PDF, when the caller asked to keep it for an export.
+    public var opened: OpenedPDF? = nil
 }
 
 /// The one way a file enters pdfedit (open, insert, fill, info, direct mode): the
@@ -51,21 +53,24 @@ public enum SourceLoader {
 
     /// Opens `path` fully enough to know it is usable: for a PDF, qpdf parses it and
     /// builds its page list (so a bad password, unrecoverable damage or a broken page
-    /// tree are found now, not at export).
-    public static func load(_ path: String, password: String?) throws(EngineError) -> LoadedFile {
+    /// tree are found now, not at export). With `keepOpen` the opened PDF is
+    /// returned in `opened`, for an export in the same process to use.
+    public static func load(_ path: String, password: String?, keepOpen: Bool = false) throws(EngineError) -> LoadedFile {
         let kind = try sniff(path)
         let fingerprint = try Fingerprint.of(file: path)
         switch kind {
         case .pdf:
-            let document: QPDFDocument
+            let document: OpenedPDF
             do {
-                document = try QPDFDocument(path: path, password: password)
+                document = try OpenedPDF(path: path, password: password)
             } catch .password {
                 throw EngineError.password(file: path, given: !(password ?? "").isEmpty)
             }
-            let pages = try document.pageCount()
+            let pages = document.pageCount
             guard pages > 0 else { throw EngineError.unsupported(file: path, page: nil, detail: "the document has no pages") }
-            return LoadedFile(path: path, kind: .pdf, fingerprint: fingerprint, pageCount: pages, warnings: document.warnings)
+            return LoadedFile(
+                path: path, kind: .pdf, fingerprint: fingerprint, pageCount: pages, warnings: document.warnings,
+                opened: keepOpen ? document : nil)
         case .jpeg, .png:
             // Walks the whole file (markers, chunks, CRCs): a broken image is refused now.
             _ = try ImagePage.inspect(path)

@@ -32,6 +32,10 @@ typedef struct pe_status {
     int page_count;    /* PE_E_PLAN for a page out of range: that source's page count, else 0 */
 } pe_status;
 
+/* A PDF the bridge has opened and checked (pe_document_open), kept so that an
+ * export in the same process need not read and check it again. */
+typedef struct pe_document pe_document;
+
 typedef struct pe_source {
     const char *path;
     const char *password; /* NULL or "" when none */
@@ -42,6 +46,14 @@ typedef struct pe_source {
     /* A short name for the source (its file stem): the title of its top-level
      * outline entry when several sources contribute outlines. */
     const char *name;
+    /* NULL, or `path` as opened by pe_document_open: used instead of opening the
+     * file (no password needed). A call may change the document in memory as it
+     * copies from it, so give it to one call at a time, never to two threads. */
+    pe_document *document;
+    /* Nonzero: this pe_export call is the document's last use, so it may free
+     * what it read before writing (less memory); pe_document_close is still
+     * needed. Ignored without a document and by pe_export_parts. */
+    int document_last_use;
 } pe_source;
 
 enum { PE_ITEM_PAGE = 0, PE_ITEM_BLANK = 1 };
@@ -90,7 +102,14 @@ typedef void (*pe_warning_fn)(void *context, int source_index, const char *messa
  * structure tree only when the output is exactly one tagged source's pages in
  * order. Warnings (recovered damage, and one line naming the document-level data
  * that was dropped) go to `warn` (may be NULL). On failure a partly written
- * `out_path` is removed. */
+ * `out_path` is removed.
+ * When the output is most of one unencrypted source's pages and nothing else,
+ * and neither those pages nor the catalog hold anything that points at other
+ * pages (annotations, bookmarks, forms, names, structure...), the source is
+ * rearranged in place and written instead of copied: the same document (object
+ * for object, as `qpdf --qdf` shows it) in about two thirds of the time and
+ * three quarters of the memory. PDFEDIT_NO_IN_PLACE in the environment turns
+ * this off. */
 int pe_export(const pe_source *sources, int source_count,
               const pe_item *items, int item_count,
               const char *out_path, const pe_export_options *options,
@@ -101,12 +120,35 @@ int pe_export(const pe_source *sources, int source_count,
  * the part, links within the part). On failure no part file is left behind; when
  * the failure is a part's output (status->source_index -1), status->page is that
  * part's 1-based number. The warning about dropped document-level data comes once
- * for all parts. */
+ * for all parts.
+ * Parts are written by as many threads as the process may use CPUs (at most 4;
+ * PDFEDIT_THREADS=N sets the number, 1 for none), each thread with its own opening
+ * of the sources (a pe_document goes to the first thread only); each part's file
+ * is the same whichever thread writes it, and warnings come in part order. */
 int pe_export_parts(const pe_source *sources, int source_count,
                     const pe_item *items, int item_count,
                     const pe_part *parts, int part_count,
                     const pe_export_options *options,
                     pe_warning_fn warn, void *warn_context, pe_status *status);
+
+/* Opens `path` as an export would (qpdf with recovery; `password` may be NULL)
+ * and builds its page list, which is where a broken page tree shows. On success
+ * stores the document in *document (free it with pe_document_close) and its page
+ * count in *page_count. Warnings (damage qpdf recovered from) go to `warn` with
+ * source_index -1, each as qpdf's full text ("FILE (offset N): detail"). On
+ * failure status->message is qpdf's detail alone; status->code PE_E_*. */
+int pe_document_open(const char *path, const char *password,
+                     pe_document **document, int *page_count,
+                     pe_warning_fn warn, void *warn_context, pe_status *status);
+
+/* Frees a document from pe_document_open (NULL is ignored). */
+void pe_document_close(pe_document *document);
+
+/* SHA-256 of what remains to be read from `fd` (read to its end), as 64
+ * lowercase hex digits and a terminating NUL in `hex` (65 bytes), and the number
+ * of bytes read in *size. Returns 0, an errno value when reading failed, or -1
+ * when the crypto library failed (the caller may hash some other way). */
+int pe_sha256_fd(int fd, char *hex, long long *size);
 
 /* Receives one top-level outline entry of the output an export of `items` would
  * write: its title (UTF-8) and the index of the first item it points to. */

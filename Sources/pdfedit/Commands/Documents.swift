@@ -5,6 +5,7 @@ import PageModel
 
 struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "open",
         abstract: "Start a session with one document per file.",
         discussion: """
             Each document is named after its file's stem (made unique); the first one is
@@ -76,6 +77,7 @@ struct SessionOptions: ParsableArguments {
 
 struct Docs: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "docs",
         abstract: "List the session's documents.",
         discussion: "Example:\n  pdfedit docs --json")
 
@@ -99,6 +101,7 @@ struct Docs: ParsableCommand {
 
 struct New: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "new",
         abstract: "Create an empty document and make it current.",
         discussion: "Example:\n  pdfedit new handout\n  pdfedit copy 1..3 --to 1 --into handout")
 
@@ -112,6 +115,7 @@ struct New: EditCommand {
 
 struct Use: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "use",
         abstract: "Make a document current.",
         discussion: "Example:\n  pdfedit use appendix")
 
@@ -125,6 +129,7 @@ struct Use: EditCommand {
 
 struct Rename: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rename",
         abstract: "Rename a document.",
         discussion: "Example:\n  pdfedit rename report final")
 
@@ -141,6 +146,7 @@ struct Rename: EditCommand {
 
 struct Close: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "close",
         abstract: "Close (remove) a document from the session; undo brings it back.",
         discussion: "Example:\n  pdfedit close scratch")
 

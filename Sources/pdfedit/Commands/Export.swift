@@ -6,6 +6,7 @@ import PageModel
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write a document (or selected pages) as one PDF.",
         discussion: """
             Outputs are written to a temporary file beside the target and renamed into

@@ -4,6 +4,7 @@ import PDFEditKit
 
 struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "find",
         abstract: "List the items whose page text contains TEXT.",
         discussion: """
             Matching is the text:WORDS selection rule: case-insensitive, and any run of

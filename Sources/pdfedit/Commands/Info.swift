@@ -4,6 +4,7 @@ import PDFEditKit
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Describe a PDF on disk: its pages, sizes, rotations, labels and text.",
         discussion: """
             Example:

@@ -5,6 +5,7 @@ import PageModel
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List a document's page items: position, id, kind, source, size, rotation, label, text.",
         discussion: """
             LABEL is the page label from the source's /PageLabels (shown when a source
@@ -61,6 +62,7 @@ struct List: ParsableCommand {
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show the session file, the current document and sources that changed or vanished.",
         discussion: "Example:\n  pdfedit status")
 
@@ -90,6 +92,7 @@ struct Status: ParsableCommand {
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "undo",
         abstract: "Take back the last K steps (default 1).",
         discussion: "Examples:\n  pdfedit undo\n  pdfedit undo 3")
 
@@ -108,6 +111,7 @@ struct Undo: ParsableCommand {
 
 struct Redo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "redo",
         abstract: "Redo the last K undone steps (default 1).",
         discussion: "Examples:\n  pdfedit redo\n  pdfedit redo 2")
 
@@ -139,6 +143,7 @@ private func reportSteps(_ verb: String, _ labels: [String], _ output: OutputOpt
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "List the undo history, oldest first (undone steps are marked).",
         discussion: "Example:\n  pdfedit history")
 

@@ -4,6 +4,7 @@ import PageModel
 
 struct Interleave: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "interleave",
         abstract: "Merge another document's pages alternately into this one.",
         discussion: """
             The result is 1, O1, 2, O2, … (the longer one's rest at the end); OTHER is
@@ -37,6 +38,7 @@ struct Interleave: EditCommand {
 
 struct Blank: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "blank",
         abstract: "Insert blank pages.",
         discussion: """
             SIZE is a4, a5, a3, a6, b5, letter, legal, tabloid, WxH in points (units mm,
@@ -72,6 +74,7 @@ struct Blank: EditCommand {
 
 struct Insert: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "insert",
         abstract: "Insert PDF files (all their pages) and images (one page each).",
         discussion: """
             Each FILE is one dropped item: its slot is reserved, the file is read (several

@@ -4,6 +4,7 @@ import PageModel
 
 struct Move: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "move",
         abstract: "Move pages as one block to another position (or document).",
         discussion: """
             The selected items are taken out and put back as one block in their current
@@ -31,6 +32,7 @@ struct Move: EditCommand {
 
 struct Copy: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "copy",
         abstract: "Copy pages as one block to a position (or another document).",
         discussion: """
             Like move, but the originals stay; the copies are new items with new ids.
@@ -74,6 +76,7 @@ struct BlockArguments: ParsableArguments {
 
 struct Duplicate: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "duplicate",
         abstract: "Copy each selected page right after itself.",
         discussion: """
             Examples:
@@ -98,6 +101,7 @@ struct Duplicate: EditCommand {
 
 struct Remove: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "remove",
         abstract: "Remove pages.",
         discussion: """
             Examples:
@@ -122,6 +126,7 @@ struct Remove: EditCommand {
 
 struct Rotate: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rotate",
         abstract: "Rotate pages by quarter turns (relative to how they are shown now).",
         discussion: """
             The rotation composes with the page's own /Rotate.
@@ -154,6 +159,7 @@ struct Rotate: EditCommand {
 
 struct Reverse: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reverse",
         abstract: "Reverse the order of pages (the selected ones swap places among their own slots).",
         discussion: """
             Examples:

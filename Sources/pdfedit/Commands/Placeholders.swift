@@ -4,6 +4,7 @@ import PageModel
 
 struct Placeholder: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "placeholder",
         abstract: "Reserve slots to be filled later with `fill`.",
         discussion: """
             A placeholder has a size (like blank pages: default the size of the page
@@ -35,6 +36,7 @@ struct Placeholder: EditCommand {
 
 struct Fill: EditCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fill",
         abstract: "Replace a placeholder with the pages of a file (one slot may become many pages).",
         discussion: """
             The new pages take the placeholder's place (and its rotation).
@@ -69,6 +71,7 @@ struct Fill: EditCommand {
 
 struct Relink: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "relink",
         abstract: "Point the session at a source that moved (or, with --force, changed).",
         discussion: """
             OLD is the source's id (s1, shown by status) or its path. NEW must have the same

@@ -5,6 +5,7 @@ import PageModel
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Apply a script of editing commands as one all-or-nothing step.",
         discussion: """
             One editing command per line, as on the command line without `pdfedit`;

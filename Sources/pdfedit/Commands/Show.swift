@@ -4,6 +4,7 @@ import PDFEditKit
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Draw a contact sheet: the document's pages as thumbnails, in order, with position and id.",
         discussion: """
             Each thumbnail shows the page as export writes it (its own /Rotate and the

@@ -4,6 +4,7 @@ import PDFEditKit
 
 struct Thumbs: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "thumbs",
         abstract: "Write one PNG thumbnail per item into a directory.",
         discussion: """
             Files are named {n}-{id}.png: the item's position, zero-padded to the width

@@ -1,0 +1,69 @@
+import Foundation
+import QPDFBridge
+
+/// A PDF opened and checked by the bridge (`pe_document_open`): parsed with
+/// recovery and its page list built. Loading keeps it when an export follows in
+/// the same process (direct mode), so that the file is read and checked once.
+///
+/// An export may change the document in memory as it copies from it, so it is
+/// handed to one export call at a time and never used by two threads at once;
+/// `@unchecked Sendable` only so that it can travel with a loaded file from the
+/// loading thread to the exporting one.
+public final class OpenedPDF: @unchecked Sendable, Equatable {
+    let handle: OpaquePointer
+    public let path: String
+    public let pageCount: Int
+    /// Damage qpdf recovered from, as qpdf words it without the file name
+    /// ("(offset N): ..."), as `QPDFDocument.warnings`.
+    public let warnings: [String]
+
+    /// Opens `path` with `password` (nil or empty: none).
+    public init(path: String, password: String?) throws(EngineError) {
+        let collector = OpenWarnings()
+        var status = pe_status()
+        var document: OpaquePointer?
+        var pages: Int32 = 0
+        let code = withExtendedLifetime(collector) {
+            pe_document_open(
+                path, password ?? "", &document, &pages,
+                { context, _, message in
+                    guard let context, let message else { return }
+                    Unmanaged<OpenWarnings>.fromOpaque(context).takeUnretainedValue().lines.append(String(cString: message))
+                }, Unmanaged.passUnretained(collector).toOpaque(), &status)
+        }
+        guard code == Int32(PE_OK), let document else {
+            var message = status.message
+            let detail = withUnsafeBytes(of: &message) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            throw EngineError(bridgeCode: code, file: path, detail: detail)
+        }
+        handle = document
+        self.path = path
+        pageCount = Int(pages)
+        // qpdf's full text starts with the file name, which every message of ours names anyway.
+        warnings = collector.lines.map { $0.hasPrefix(path + ": ") ? String($0.dropFirst(path.count + 2)) : $0 }
+    }
+
+    deinit { pe_document_close(handle) }
+
+    public static func == (lhs: OpenedPDF, rhs: OpenedPDF) -> Bool { lhs === rhs }
+}
+
+private final class OpenWarnings {
+    var lines: [String] = []
+}
+
+extension EngineError {
+    /// The error for a failed `pe_document_open`, as `init(qpdfCode:...)` words
+    /// the same failure of qpdf's C API.
+    init(bridgeCode: Int32, file: String, detail: String) {
+        switch Int(bridgeCode) {
+        case Int(PE_E_PASSWORD): self = .password(file: file, given: true)
+        case Int(PE_E_DAMAGED): self = .damaged(file: file, page: nil, detail: detail)
+        case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED): self = .unsupported(file: file, page: nil, detail: detail)
+        case Int(PE_E_SYSTEM): self = .unreadable(file: file, reason: detail)
+        default: self = .library(file: file, message: detail)
+        }
+    }
+}

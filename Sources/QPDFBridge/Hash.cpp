@@ -1,0 +1,54 @@
+// pe_sha256_fd: SHA-256 of a file through qpdf's crypto provider (GnuTLS on
+// Debian, which uses the CPU's SHA instructions where there are some): about ten
+// times faster than GLib's g_checksum, and every source is hashed when it is
+// loaded and again before each export.
+#include "Status.hh"
+
+#include <qpdf/QPDFCryptoProvider.hh>
+
+#include <cerrno>
+#include <memory>
+#include <unistd.h>
+#include <vector>
+
+extern "C" int pe_sha256_fd(int fd, char *hex, long long *size)
+{
+    try {
+        std::shared_ptr<QPDFCryptoImpl> crypto = QPDFCryptoProvider::getImpl();
+        crypto->SHA2_init(256);
+        std::vector<unsigned char> buffer(1 << 20);
+        long long total = 0;
+        for (;;) {
+            ssize_t got = ::read(fd, buffer.data(), buffer.size());
+            if (got < 0) {
+                if (errno == EINTR) {
+                    continue;
+                }
+                return errno == 0 ? EIO : errno;
+            }
+            if (got == 0) {
+                break;
+            }
+            crypto->SHA2_update(buffer.data(), static_cast<size_t>(got));
+            total += got;
+        }
+        crypto->SHA2_finalize();
+        std::string digest = crypto->SHA2_digest();
+        if (digest.size() != 32) {
+            return -1;
+        }
+        static char const digits[] = "0123456789abcdef";
+        for (size_t i = 0; i < digest.size(); ++i) {
+            unsigned char byte = static_cast<unsigned char>(digest[i]);
+            hex[2 * i] = digits[byte >> 4];
+            hex[2 * i + 1] = digits[byte & 15];
+        }
+        hex[64] = '\0';
+        if (size != nullptr) {
+            *size = total;
+        }
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
