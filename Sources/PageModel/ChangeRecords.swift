@@ -163,12 +163,12 @@ struct ChangeRecord: Codable, Equatable {
                 document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
                 from: try field(stampsBefore, "stampsBefore"), to: try field(stampsAfter, "stampsAfter"))
         default:
-            throw .invalidField("unknown history operation \"\(op)\"")
+            throw .invalidField("unknown history operation \(quoted(op))")
         }
     }
 
     private func field<T>(_ value: T?, _ key: String) throws(SessionFormatError) -> T {
-        guard let value else { throw fault("\"\(key)\" is missing") }
+        guard let value else { throw fault("\(quoted(key)) is missing") }
         return value
     }
 
@@ -179,14 +179,14 @@ struct ChangeRecord: Codable, Equatable {
         for group in try field(pairs, key) {
             guard group.count == 2 || group.count == 3, group[0] >= 0, group[0] <= group[1],
                 group[1] < ItemBudget.maximumItems
-            else { throw fault("\"\(key)\" must hold [first, last] or [first, last, step] groups") }
+            else { throw fault("\(quoted(key)) must hold [first, last] or [first, last, step] groups") }
             if group.count == 2 {
                 ranges.append(group[0]...group[1])
                 continue
             }
             let step = group[2]
             guard step >= 2, (group[1] - group[0]) % step == 0 else {
-                throw fault("\"\(key)\" has a step that does not lead from first to last")
+                throw fault("\(quoted(key)) has a step that does not lead from first to last")
             }
             let count = (group[1] - group[0]) / step + 1
             guard count <= budget else { throw .invalidField("more than \(ItemBudget.maximumItems) page items") }
@@ -196,12 +196,12 @@ struct ChangeRecord: Codable, Equatable {
             }
         }
         guard let runs = IndexRuns(validating: ranges, limit: ItemBudget.maximumItems) else {
-            throw fault("\"\(key)\" is not an ascending list of separate ranges")
+            throw fault("\(quoted(key)) is not an ascending list of separate ranges")
         }
         return runs
     }
 
     private func fault(_ detail: String) -> SessionFormatError {
-        .invalidField("history operation \"\(op)\": \(detail)")
+        .invalidField("history operation \(quoted(op)): \(detail)")
     }
 }

@@ -45,20 +45,20 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return error.description
         case .anchorInSelection(let anchor, let position):
             return
-                "anchor \"\(anchor)\" (position \(position)) is itself selected: anchor the block to an unselected item"
+                "anchor \(quoted(anchor)) (position \(position)) is itself selected: anchor the block to an unselected item"
         case .unknownDocument(let name, let known):
-            let list = known.map { "\"\($0)\"" }.joined(separator: ", ")
-            return "no document named \"\(name)\" (documents: \(list))"
+            let list = known.map { "\(quoted($0))" }.joined(separator: ", ")
+            return "no document named \(quoted(name)) (documents: \(list))"
         case .documentExists(let name):
-            return "a document named \"\(name)\" already exists"
+            return "a document named \(quoted(name)) already exists"
         case .invalidDocumentName(let name, let reason):
-            return "\"\(name)\" cannot name a document: \(reason)"
+            return "\(quoted(name)) cannot name a document: \(reason)"
         case .cannotCloseLastDocument(let name):
-            return "cannot close \"\(name)\": it is the only document of the session"
+            return "cannot close \(quoted(name)): it is the only document of the session"
         case .sameDocument(let name):
-            return "cannot interleave \"\(name)\" with itself"
+            return "cannot interleave \(quoted(name)) with itself"
         case .emptyDocument(let name):
-            return "document \"\(name)\" is empty"
+            return "document \(quoted(name)) is empty"
         case .invalidCount(let count):
             return "count must be at least 1 (got \(count))"
         case .invalidRotation(let degrees):
@@ -68,7 +68,7 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nothingToInsert:
             return "nothing to insert"
         case .pageSizeUnknown(let position, let document):
-            return "the size of the page at position \(position) of \"\(document)\" is not known: give --size"
+            return "the size of the page at position \(position) of \(quoted(document)) is not known: give --size"
         case .unknownSource(let id):
             return "no source \(id) in the session"
         case .sourcePageOutOfRange(let source, let page, let pageCount):

@@ -120,7 +120,7 @@ extension Session {
     }
 
     private mutating func setCurrentRecorded(_ name: String) throws(EditError) {
-        guard documentIndex(name) != nil else { throw .historyCorrupt("no document \"\(name)\" to make current") }
+        guard documentIndex(name) != nil else { throw .historyCorrupt("no document \(quoted(name)) to make current") }
         current = name
     }
 

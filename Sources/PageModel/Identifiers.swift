@@ -27,7 +27,7 @@ public struct ItemID: Hashable, Comparable, Codable, Sendable, CustomStringConve
         let text = try container.decode(String.self)
         guard let id = ItemID(text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\"\(text)\" is not an item id (expected p<number>)")
+                in: container, debugDescription: "\(quoted(text)) is not an item id (expected p<number>)")
         }
         self = id
     }
@@ -61,7 +61,7 @@ public struct SourceID: Hashable, Comparable, Codable, Sendable, CustomStringCon
         let text = try container.decode(String.self)
         guard let id = SourceID(text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\"\(text)\" is not a source id (expected s<number>)")
+                in: container, debugDescription: "\(quoted(text)) is not a source id (expected s<number>)")
         }
         self = id
     }

@@ -20,14 +20,14 @@ public enum SizeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .empty:
             return "empty page size (\(expected))"
         case .malformed(let text):
-            return "\"\(text)\" is not a page size (\(expected))"
+            return "\(quoted(text)) is not a page size (\(expected))"
         case .unknownUnit(let text, let unit):
-            return "\"\(text)\": unknown unit \"\(unit)\" (use pt, mm, cm or in)"
+            return "\(quoted(text)): unknown unit \(quoted(unit)) (use pt, mm, cm or in)"
         case .outOfBounds(let text, let size):
-            return "\"\(text)\" is \(formatPoints(size.width))×\(formatPoints(size.height)) pt: "
+            return "\(quoted(text)) is \(formatPoints(size.width))×\(formatPoints(size.height)) pt: "
                 + "each side must be between 3 and 14400 pt"
         case .badPosition(let text, let error):
-            return "\"\(text)\": \(error)"
+            return "\(quoted(text)): \(error)"
         }
     }
 }

@@ -41,32 +41,32 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
         case .empty(let count):
             return "empty selection: give positions such as 1,3..5,last" + pagesNote(count)
         case .emptyToken(let after, let count):
-            let place = after.map { "after \"\($0)\"" } ?? "at the start"
+            let place = after.map { "after \(quoted($0))" } ?? "at the start"
             return "empty token \(place) in the selection (a comma too many?)" + pagesNote(count)
         case .malformed(let token, let count):
-            return "\"\(token)\" is not a selection token (expected N, A..B, A-B, A.., ..B, last, last-K, "
+            return "\(quoted(token)) is not a selection token (expected N, A..B, A-B, A.., ..B, last, last-K, "
                 + "odd, even, all, @ID or text:WORDS)" + pagesNote(count)
         case .descendingRange(let token, let count):
-            return "\"\(token)\" is a descending range (write the smaller end first)" + pagesNote(count)
+            return "\(quoted(token)) is a descending range (write the smaller end first)" + pagesNote(count)
         case .outOfRange(let token, let count):
-            return "\"\(token)\" is out of range: the document has \(pagesPhrase(count))"
+            return "\(quoted(token)) is out of range: the document has \(pagesPhrase(count))"
         case .duplicate(let token, let position, let firstToken, let count):
-            return "\"\(token)\" selects position \(position) again (already selected by \"\(firstToken)\")"
+            return "\(quoted(token)) selects position \(position) again (already selected by \(quoted(firstToken)))"
                 + pagesNote(count)
         case .unknownID(let token, let count):
-            return "\"\(token)\" is not an item of this document" + pagesNote(count)
+            return "\(quoted(token)) is not an item of this document" + pagesNote(count)
         case .textWithoutLookup(let token):
-            return "\"\(token)\" needs the pages' text, which is not available here"
+            return "\(quoted(token)) needs the pages' text, which is not available here"
         case .selectsNothing(let token, let count):
-            return "\"\(token)\" selects no page" + pagesNote(count)
+            return "\(quoted(token)) selects no page" + pagesNote(count)
         case .idNotAPosition(let token):
-            return "\"\(token)\" names an item, not a position: use --before or --after to place next to it"
+            return "\(quoted(token)) names an item, not a position: use --before or --after to place next to it"
         case .positionOutOfRange(let token, let validRange):
             let range =
                 validRange.lowerBound == validRange.upperBound
                 ? "the only valid position is \(validRange.lowerBound)"
                 : "valid positions are \(validRange.lowerBound)…\(validRange.upperBound)"
-            return "position \"\(token)\" is out of range: \(range)"
+            return "position \(quoted(token)) is out of range: \(range)"
         }
     }
 
@@ -78,4 +78,32 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
 /// "1 page", "7 pages".
 func pagesPhrase(_ count: Int) -> String {
     count == 1 ? "1 page" : "\(count) pages"
+}
+
+/// `text` in double quotes for a one-line message: line breaks and other control
+/// characters a user can type into an argument (`$'1\n2'`) are shown escaped, so
+/// an error stays one `pdfedit:` line whatever the token holds.
+func quoted(_ text: String) -> String {
+    "\"" + escapingControlCharacters(text) + "\""
+}
+
+/// `text` with line breaks and other control characters written as escapes
+/// (`\n`, `\r`, `\t`, `\u{c}`), for messages that quote text from outside.
+func escapingControlCharacters(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator:
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return result
 }

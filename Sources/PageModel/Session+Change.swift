@@ -12,7 +12,7 @@ extension Session {
         case .transfer(let from, let positions, let to, let at):
             let fromIndex = try existingDocument(from)
             guard let (taken, kept) = documents[fromIndex].items.partitioned(by: positions) else {
-                throw ChangeFailure(reason: "positions past the end of \"\(from)\"")
+                throw ChangeFailure(reason: "positions past the end of \(quoted(from))")
             }
             documents[fromIndex].items = kept
             let toIndex = try existingDocument(to)
@@ -31,7 +31,7 @@ extension Session {
         case .remove(let document, let at, let items):
             let index = try existingDocument(document)
             guard let (taken, kept) = documents[index].items.partitioned(by: at), taken == items else {
-                throw ChangeFailure(reason: "the items to remove from \"\(document)\" are not where they were")
+                throw ChangeFailure(reason: "the items to remove from \(quoted(document)) are not where they were")
             }
             documents[index].items = kept
 
@@ -79,19 +79,19 @@ extension Session {
 
         case .addDocument(let document, let index):
             guard documentIndex(document.name) == nil, index >= 0, index <= documents.count else {
-                throw ChangeFailure(reason: "cannot add document \"\(document.name)\" back")
+                throw ChangeFailure(reason: "cannot add document \(quoted(document.name)) back")
             }
             documents.insert(document, at: index)
 
         case .dropDocument(let document, let index):
             guard index >= 0, index < documents.count, documents[index] == document, documents.count > 1 else {
-                throw ChangeFailure(reason: "document \"\(document.name)\" is not as the history recorded it")
+                throw ChangeFailure(reason: "document \(quoted(document.name)) is not as the history recorded it")
             }
             documents.remove(at: index)
 
         case .renameDocument(let from, let to):
             let index = try existingDocument(from)
-            guard documentIndex(to) == nil else { throw ChangeFailure(reason: "document \"\(to)\" already exists") }
+            guard documentIndex(to) == nil else { throw ChangeFailure(reason: "document \(quoted(to)) already exists") }
             documents[index].name = to
             if current == from { current = to }
 
@@ -103,13 +103,13 @@ extension Session {
     }
 
     private func existingDocument(_ name: String) throws(ChangeFailure) -> Int {
-        guard let index = documentIndex(name) else { throw ChangeFailure(reason: "no document \"\(name)\"") }
+        guard let index = documentIndex(name) else { throw ChangeFailure(reason: "no document \(quoted(name))") }
         return index
     }
 
     private func checkBounds(_ runs: IndexRuns, document index: Int) throws(ChangeFailure) {
         if let last = runs.last, last >= documents[index].items.count {
-            throw ChangeFailure(reason: "positions past the end of \"\(documents[index].name)\"")
+            throw ChangeFailure(reason: "positions past the end of \(quoted(documents[index].name))")
         }
     }
 
@@ -118,7 +118,7 @@ extension Session {
     ) throws(ChangeFailure) -> [PageItem] {
         guard let result = items.merging(block, at: runs) else {
             throw ChangeFailure(
-                reason: "cannot place \(block.count) items at the recorded positions of \"\(document)\"")
+                reason: "cannot place \(block.count) items at the recorded positions of \(quoted(document))")
         }
         return result
     }

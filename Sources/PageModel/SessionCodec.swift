@@ -110,8 +110,13 @@ extension Session {
         return session
     }
 
-    /// A decoding error as one line naming where in the file it is.
+    /// A decoding error as one line naming where in the file it is. Foundation's
+    /// texts quote the file's values raw, so control characters are escaped.
     private static func describe(_ error: any Error) -> String {
+        escapingControlCharacters(describeRaw(error))
+    }
+
+    private static func describeRaw(_ error: any Error) -> String {
         func place(_ path: [any CodingKey]) -> String {
             let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return text.isEmpty ? "top level" : String(text.drop { $0 == "." })

@@ -21,9 +21,9 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noDocuments: "the session has no document"
-        case .duplicateDocumentName(let name): "two documents are named \"\(name)\""
-        case .invalidDocumentName(let name, let reason): "document name \"\(name)\" is invalid: \(reason)"
-        case .unknownCurrentDocument(let name): "the current document \"\(name)\" does not exist"
+        case .duplicateDocumentName(let name): "two documents are named \(quoted(name))"
+        case .invalidDocumentName(let name, let reason): "document name \(quoted(name)) is invalid: \(reason)"
+        case .unknownCurrentDocument(let name): "the current document \(quoted(name)) does not exist"
         case .invalidCounter(let name, let value): "\(name) is \(value), it must be at least 1"
         case .duplicateSourceID(let id): "source id \(id) is used twice"
         case .sourceIDNotIssued(let id, let next): "source id \(id) is not below nextSourceNumber \(next)"

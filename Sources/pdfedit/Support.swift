@@ -36,8 +36,30 @@ func reporting(_ body: () throws -> Void) throws {
 }
 
 enum Console {
+    /// One line on stderr. Messages quote file names, tokens and qpdf's own texts,
+    /// which may hold line breaks or raw control bytes from a damaged file; those
+    /// are escaped so that every message stays one `pdfedit:` line.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((oneLine(line) + "\n").utf8))
+    }
+
+    static func oneLine(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result.unicodeScalars.append(scalar)
+            default:
+                switch scalar.properties.generalCategory {
+                case .control, .lineSeparator, .paragraphSeparator:
+                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                default:
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 
     static func out(_ text: String) {

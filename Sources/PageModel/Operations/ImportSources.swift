@@ -36,13 +36,13 @@ extension Session {
 
     private func check(_ source: Source) throws(EditError) {
         guard source.pageCount >= 1 else {
-            throw .invalidContent("source \"\(source.path)\" has no pages")
+            throw .invalidContent("source \(quoted(source.path)) has no pages")
         }
         guard source.kind == .pdf || source.pageCount == 1 else {
-            throw .invalidContent("image source \"\(source.path)\" must count 1 page")
+            throw .invalidContent("image source \(quoted(source.path)) must count 1 page")
         }
         guard source.size >= 0 else {
-            throw .invalidContent("source \"\(source.path)\" has a negative size")
+            throw .invalidContent("source \(quoted(source.path)) has a negative size")
         }
     }
 

@@ -12,7 +12,7 @@ extension Session {
         new.sha256 = sha256
         new.pageCount = pageCount
         guard size >= 0, pageCount >= 1, old.kind == .pdf || pageCount == 1 else {
-            throw .invalidContent("\"\(path)\" cannot replace \(id): bad size or page count")
+            throw .invalidContent("\(quoted(path)) cannot replace \(id): bad size or page count")
         }
         var highest = 0
         for document in documents {
@@ -29,7 +29,7 @@ extension Session {
         return EditOutcome(
             changes: changes,
             summary: ChangeSummary(
-                action: "relink", description: "relinked \(id) to \"\(path)\"", document: current,
+                action: "relink", description: "relinked \(id) to \(quoted(path))", document: current,
                 pageCount: currentDocument?.pageCount ?? 0))
     }
 }
