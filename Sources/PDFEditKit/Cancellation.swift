@@ -1,28 +1,53 @@
 import Foundation
+import PDFEngine
+import Synchronization
 
 /// Ctrl-C and SIGTERM: remove our temporary files and exit 130 / 143 at once,
 /// even in the middle of a long qpdf write (qpdf cannot be stopped mid-write).
 ///
 /// A signal handler may only make async-signal-safe calls, so the paths to remove
-/// are kept as C strings in fixed slots, and the handler does nothing but `unlink`
-/// and `_exit`. Because every output reaches its final name only by `rename`, an
-/// exit before the rename leaves the old file (or none) and the old session.
+/// are kept as C strings in a table of slots, and the handler does nothing but read
+/// it, `unlink` and `_exit`. Because every output reaches its final name only by
+/// `rename`, an exit before the rename leaves the old file (or none) and the old
+/// session.
+///
+/// The table grows without bound (a split export registers one temporary per
+/// part, tens of thousands): a full table is copied into one twice its size, which
+/// is then published with one atomic store; the old one is never freed, since the
+/// handler may be reading it at that moment.
 public enum Cancellation {
-    private static let slotCount = 64
-    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
-        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slotCount)
-        slots.initialize(repeating: nil, count: slotCount)
-        return slots
-    }()
-    private static let lock = NSLock()
+    /// The slots the handler reads. `slots[i]` is a `strdup`ed path or nil.
+    struct Table {
+        var capacity: Int
+        var slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    }
+
+    /// Pointers are not Sendable; the table they lead to is only written under
+    /// `registry.lock` and read by the signal handler, which takes no lock.
+    nonisolated(unsafe) private static let published = Atomic<UnsafeMutablePointer<Table>?>(nil)
+    /// The signal that arrived while renames were in progress (0: none).
+    private static let deferredSignal = Atomic<Int32>(0)
+    private static let deferring = Atomic<Bool>(false)
+
+    /// Bookkeeping under `lock`: which slot holds which path, and the free ones.
+    private final class Registry: @unchecked Sendable {
+        let lock = NSLock()
+        var slotOfPath: [String: Int] = [:]
+        var freeSlots: [Int] = []
+        var used = 0
+    }
+    private static let registry = Registry()
 
     /// Installs the handlers explicitly: a process started in the background
     /// inherits SIGINT as ignored, and one started by some launchers inherits the
     /// signals blocked; either would otherwise never honour them.
     public static func install() {
-        _ = slots
+        registry.lock.withLock { _ = table(minimumCapacity: 64) }
         signal(SIGINT, handleSignal)
         signal(SIGTERM, handleSignal)
+        // Past a file size limit (`ulimit -f`) a write fails with EFBIG, reported as
+        // exit 73 with nothing left behind, instead of SIGXFSZ killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
@@ -30,38 +55,99 @@ public enum Cancellation {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    static func remember(_ path: String) {
-        lock.withLock {
-            for index in 0..<slotCount where slots[index] == nil {
-                slots[index] = strdup(path)
-                return
+    /// Runs `body` — the renames that publish several finished files at once — with
+    /// SIGINT and SIGTERM held back: one arriving meanwhile takes effect when `body`
+    /// returns (exit 130 / 143 with every file in place), never half-way, which would
+    /// leave some files renamed and the rest gone.
+    public static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        deferring.store(true, ordering: .sequentiallyConsistent)
+        defer {
+            deferring.store(false, ordering: .sequentiallyConsistent)
+            let signal = deferredSignal.exchange(0, ordering: .sequentiallyConsistent)
+            if signal != 0 {
+                removeRemembered()
+                _exit(128 + signal)
             }
+        }
+        return try body()
+    }
+
+    static func remember(_ path: String) {
+        registry.lock.withLock {
+            let index: Int
+            if let free = registry.freeSlots.popLast() {
+                index = free
+            } else {
+                index = registry.used
+                registry.used += 1
+            }
+            let table = table(minimumCapacity: index + 1)
+            table.pointee.slots[index] = strdup(path)
+            registry.slotOfPath[path] = index
         }
     }
 
     static func forget(_ path: String) {
-        lock.withLock {
-            for index in 0..<slotCount {
-                if let slot = slots[index], String(cString: slot) == path {
-                    slots[index] = nil
-                    free(slot)
-                    return
-                }
-            }
+        registry.lock.withLock {
+            guard let index = registry.slotOfPath.removeValue(forKey: path),
+                let table = published.load(ordering: .sequentiallyConsistent)
+            else { return }
+            let slot = table.pointee.slots[index]
+            table.pointee.slots[index] = nil
+            free(slot)
+            registry.freeSlots.append(index)
         }
+    }
+
+    /// The published table, first replaced by a larger copy when it has fewer than
+    /// `minimumCapacity` slots. Call with `registry.lock` held.
+    private static func table(minimumCapacity: Int) -> UnsafeMutablePointer<Table> {
+        if let current = published.load(ordering: .sequentiallyConsistent),
+            current.pointee.capacity >= minimumCapacity
+        {
+            return current
+        }
+        let old = published.load(ordering: .sequentiallyConsistent)
+        var capacity = max(64, old?.pointee.capacity ?? 0)
+        while capacity < minimumCapacity { capacity *= 2 }
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        if let old {
+            slots.update(from: old.pointee.slots, count: old.pointee.capacity)
+        }
+        let table = UnsafeMutablePointer<Table>.allocate(capacity: 1)
+        table.initialize(to: Table(capacity: capacity, slots: slots))
+        published.store(table, ordering: .sequentiallyConsistent)
+        return table
+    }
+
+    /// Async-signal-safe: reads the published table and unlinks; no allocation, no locks.
+    fileprivate static func removeRemembered() {
+        guard let table = published.load(ordering: .sequentiallyConsistent) else { return }
+        let capacity = table.pointee.capacity
+        let slots = table.pointee.slots
+        for index in 0..<capacity {
+            if let path = slots[index] { unlink(path) }
+        }
+    }
+
+    /// Async-signal-safe: whether the signal must wait for `deferringSignals` to end.
+    fileprivate static func deferIfCommitting(_ signal: Int32) -> Bool {
+        guard deferring.load(ordering: .sequentiallyConsistent) else { return false }
+        deferredSignal.store(signal, ordering: .sequentiallyConsistent)
+        return true
     }
 }
 
 private func handleSignal(_ signal: Int32) {
+    if Cancellation.deferIfCommitting(signal) { return }
+    // A split export writes parts on several threads, which go on while this runs:
+    // stop them making new files, remove ours, give a thread that was just opening
+    // one the moment it needs to remove it itself, and remove ours again.
+    WriteCancellation.request()
+    Cancellation.removeRemembered()
+    var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+    nanosleep(&pause, nil)
     Cancellation.removeRemembered()
     _exit(128 + signal)
-}
-
-extension Cancellation {
-    /// Async-signal-safe: reads the slots and unlinks; no allocation, no locks.
-    fileprivate static func removeRemembered() {
-        for index in 0..<slotCount {
-            if let path = slots[index] { unlink(path) }
-        }
-    }
 }

@@ -124,7 +124,7 @@ public struct Workspace: Sendable {
             let results = try writer.split(
                 chosen.items, positions: chosen.positions, document: document.name, request: request,
                 settings: settings)
-            results.forEach { rememberExport($0.output) }
+            rememberExports(results.map(\.output))
             return results
         }
     }
@@ -183,8 +183,14 @@ public struct Workspace: Sendable {
     }
 
     private func rememberExport(_ output: String) {
+        rememberExports([output])
+    }
+
+    /// One read and one atomic write of the list for all `outputs`: a split export
+    /// of thousands of parts must not rewrite (and fsync) the list once per part.
+    private func rememberExports(_ outputs: [String]) {
         var known = previousExports()
-        known.insert(PasswordBook.standardised(output))
+        known.formUnion(outputs.map(PasswordBook.standardised))
         try? AtomicFile.write(Data((known.sorted().joined(separator: "\n") + "\n").utf8), to: exportsListPath)
     }
 }

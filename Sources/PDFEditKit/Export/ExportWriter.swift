@@ -143,6 +143,7 @@ struct ExportWriter {
         let sizeKey = fit.map { "-\(Int(($0.width * 100).rounded()))x\(Int(($0.height * 100).rounded()))" } ?? ""
         let cached = (directory as NSString).appendingPathComponent("\(image.sha256)\(sizeKey).pdf")
         if FileManager.default.fileExists(atPath: cached) { return cached }
+        AtomicFile.removeStaleTemporaries(for: [cached])
         let temporary = AtomicFile.temporaryPath(for: cached)
         TemporaryFiles.shared.register(temporary)
         do throws(EngineError) {
@@ -168,8 +169,9 @@ struct ExportWriter {
                 plan.sources[index].lastUseOfDocument = true
             }
         }
+        AtomicFile.removeStaleTemporaries(for: [output])
         let temporary = AtomicFile.temporaryPath(for: output)
-        let report = try run(&plan, temporaries: [temporary]) { (plan) throws(EngineError) in
+        let report = try run(&plan, temporaries: [temporary], outputs: [output]) { (plan) throws(EngineError) in
             try PDFExporter.write(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, options: settings.engineOptions,
                 to: temporary)
@@ -203,14 +205,28 @@ struct ExportWriter {
         let checker = OutputChecker(writer: self, settings: settings)
         for (part, target) in zip(parts, targets) { try checker.check(part.output, target: target) }
         var plan = try plan(items, document: name, settings: settings)
+        AtomicFile.removeStaleTemporaries(for: parts.map(\.output))
         let temporaries = AtomicFile.temporaryPaths(for: parts.map(\.output))
         let engineParts = zip(parts, temporaries).map { ExportPart(items: $0.items, path: $1) }
-        let report = try run(&plan, temporaries: temporaries) { (plan) throws(EngineError) in
+        let report = try run(&plan, temporaries: temporaries, outputs: parts.map(\.output)) {
+            (plan) throws(EngineError) in
             try PDFExporter.writeParts(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
                 options: settings.engineOptions)
         }
-        try AtomicFile.commitAll(Array(zip(temporaries, parts.map(\.output))))
+        // All parts appear together: a Ctrl-C now takes effect once every one is renamed.
+        try Cancellation.deferringSignals { () throws(PDFEditError) in
+            do throws(PDFEditError) {
+                try AtomicFile.commitAll(Array(zip(temporaries, parts.map(\.output))))
+            } catch {
+                // A failed rename leaves the parts after it as temporary files.
+                for temporary in temporaries {
+                    unlink(temporary)
+                    TemporaryFiles.shared.unregister(temporary)
+                }
+                throw error
+            }
+        }
         let warnings = report.warnings.map(describe)
         return parts.enumerated().map { index, part in
             ExportResult(
@@ -222,8 +238,10 @@ struct ExportWriter {
 
     /// Runs an engine write with the plan's temporaries registered for cancellation,
     /// asking for a password on the terminal once when none of the known ones worked.
+    /// A write error names the output the user asked for, not its temporary file.
     private func run(
-        _ plan: inout EnginePlan, temporaries: [String], _ body: (EnginePlan) throws(EngineError) -> ExportReport
+        _ plan: inout EnginePlan, temporaries: [String], outputs: [String],
+        _ body: (EnginePlan) throws(EngineError) -> ExportReport
     ) throws(PDFEditError) -> ExportReport {
         temporaries.forEach(TemporaryFiles.shared.register)
         do throws(EngineError) {
@@ -240,6 +258,11 @@ struct ExportWriter {
             for temporary in temporaries {
                 unlink(temporary)
                 TemporaryFiles.shared.unregister(temporary)
+            }
+            if case .cannotWrite(let file, let reason) = error, let index = temporaries.firstIndex(of: file),
+                outputs.indices.contains(index)
+            {
+                throw PDFEditError.engine(.cannotWrite(file: outputs[index], reason: reason))
             }
             throw PDFEditError.engine(error)
         }

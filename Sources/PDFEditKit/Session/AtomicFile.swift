@@ -36,8 +36,52 @@ public enum AtomicFile {
         }
     }
 
+    /// The marker between the target's name and the owner's pid in a temporary name.
+    static let marker = ".pdfedit-tmp-"
+
+    /// Removes what `temporaryPath(for:)` left beside these targets when its process
+    /// died before renaming or removing it (SIGKILL, a power cut): hidden files
+    /// `.NAME.pdfedit-tmp-PID-N` whose NAME is one of the targets' and whose PID no
+    /// longer exists. A live owner's file — another pdfedit writing the same target
+    /// right now, or this process — is left alone, and so is any other file.
+    /// Best effort: a folder that cannot be listed is skipped.
+    public static func removeStaleTemporaries(for paths: [String]) {
+        var targets: [String: Set<String>] = [:]
+        for path in paths {
+            let url = URL(fileURLWithPath: path)
+            targets[url.deletingLastPathComponent().path, default: []].insert(url.lastPathComponent)
+        }
+        for (directory, names) in targets {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for entry in entries {
+                guard let (target, pid) = parseTemporaryName(entry), names.contains(target), !isRunning(pid) else {
+                    continue
+                }
+                unlink((directory as NSString).appendingPathComponent(entry))
+            }
+        }
+    }
+
+    /// `.NAME.pdfedit-tmp-PID-N` → (NAME, PID); nil for any other name.
+    static func parseTemporaryName(_ name: String) -> (target: String, pid: pid_t)? {
+        guard name.hasPrefix("."), let found = name.range(of: marker, options: .backwards) else { return nil }
+        let target = String(name[name.index(after: name.startIndex)..<found.lowerBound])
+        let suffix = name[found.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard !target.isEmpty, suffix.count == 2, suffix.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+            let pid = pid_t(suffix[0]), pid > 0, UInt32(suffix[1]) != nil
+        else { return nil }
+        return (target, pid)
+    }
+
+    /// Whether process `pid` exists (`kill(pid, 0)`; EPERM means it exists but is
+    /// someone else's, so it counts as running).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH
+    }
+
     /// Writes `data` to `path` atomically.
     public static func write(_ data: Data, to path: String) throws(PDFEditError) {
+        removeStaleTemporaries(for: [path])
         let temporary = temporaryPath(for: path)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw cannotWrite(path, errno) }

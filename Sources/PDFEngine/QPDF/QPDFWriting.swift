@@ -171,14 +171,45 @@ final class QPDFNewDocument {
     /// are (`qpdf_set_decode_level(qpdf_dl_none)`: JPEG and PNG data pass through
     /// untouched); raw streams are Flate-compressed (`qpdf_set_compress_streams`).
     /// `path` is written as given: callers write a temporary name and rename it.
+    ///
+    /// qpdf writes into memory (`qpdf_init_write_memory`, `qpdf_get_buffer`) and the
+    /// bytes go to the file with every `write(2)` checked and an `fsync`: qpdf's own
+    /// file output (`qpdf_init_write`) ignores the error of its last `fflush`, so a
+    /// full disk gave a truncated file and no error.
     func write(to path: String, minimumVersion: String) throws(EngineError) {
         let failure: (String) -> EngineError = { EngineError.cannotWrite(file: path, reason: $0) }
-        _ = try checked({ qpdf_init_write($0, path) }, failure: failure)
+        _ = try checked({ qpdf_init_write_memory($0) }, failure: failure)
         try checked({ qpdf_set_deterministic_ID($0, QPDF_TRUE) }, failure: failure)
         try checked({ qpdf_set_compress_streams($0, QPDF_TRUE) }, failure: failure)
         try checked({ qpdf_set_decode_level($0, qpdf_dl_none) }, failure: failure)
         try checked({ qpdf_set_minimum_pdf_version($0, minimumVersion) }, failure: failure)
         _ = try checked({ qpdf_write($0) }, failure: failure)
+        let length = qpdf_get_buffer_length(handle)
+        guard let bytes = qpdf_get_buffer(handle) else { throw failure("qpdf produced no output") }
+        try writeChecked(UnsafeRawBufferPointer(start: bytes, count: length), to: path)
+    }
+}
+
+/// Writes `bytes` to a new file at `path` (created or truncated), checking every
+/// `write(2)`, then `fsync` and `close`; on failure the file is removed.
+func writeChecked(_ bytes: UnsafeRawBufferPointer, to path: String) throws(EngineError) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw EngineError.cannotWrite(file: path, reason: String(cString: strerror(errno))) }
+    var failure: Int32 = 0
+    var offset = 0
+    while failure == 0, offset < bytes.count, let base = bytes.baseAddress {
+        let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 {
+            if errno != EINTR { failure = errno }
+            continue
+        }
+        offset += written
+    }
+    if failure == 0, fsync(descriptor) != 0 { failure = errno }
+    if close(descriptor) != 0, failure == 0, errno != EINTR { failure = errno }
+    if failure != 0 {
+        unlink(path)
+        throw EngineError.cannotWrite(file: path, reason: String(cString: strerror(failure)))
     }
 }
 
