@@ -271,7 +271,7 @@ void copy_annotations(
         QPDF &pdf = *sources[s].pdf;
         QPDFObjectHandle batch = pdf.makeIndirectObject(QPDFObjectHandle::newArray(batches[s]));
         batches[s].clear();
-        copied[s] = out.copyForeignObject(batch).getArrayAsVector();
+        copied[s] = copy_foreign(out, batch).getArrayAsVector();
         // The batch is no object of the source's: free it (a split export makes one
         // per part).
         pdf.replaceObject(batch.getObjGen(), QPDFObjectHandle::newNull());

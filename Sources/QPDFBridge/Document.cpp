@@ -155,7 +155,7 @@ class DocumentData {
                 if (!theirs.isIndirect()) {
                     theirs = pdf.makeIndirectObject(theirs.shallowCopy());
                 }
-                info = out.copyForeignObject(theirs);
+                info = copy_foreign(out, theirs);
             }
         }
         if (title != nullptr) {
@@ -180,7 +180,7 @@ class DocumentData {
         if (!metadata.isStream()) {
             return;
         }
-        QPDFObjectHandle copy = out.copyForeignObject(metadata);
+        QPDFObjectHandle copy = copy_foreign(out, metadata);
         if (title != nullptr) {
             std::string xmp;
             bool readable = true;

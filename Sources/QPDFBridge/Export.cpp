@@ -3,6 +3,8 @@
 // the other steps copy annotations, forms, bookmarks, labels and document data,
 // and write the result.
 #include "Export.hh"
+
+#include "CheckedFile.hh"
 #include "Stamps.hh"
 
 #include <qpdf/PDFVersion.hh>
@@ -86,7 +88,8 @@ QPDFObjectHandle number(double value)
 }
 
 // Writes `pdf` (an output of `pages` pages) to `out_path` with the export's
-// settings; `started` is set once the file may exist.
+// settings; `started` is set once the file may exist. `sync`: fsync the file
+// (else the caller syncs its file system once, after writing many).
 void write_output(
     QPDF &pdf,
     char const *out_path,
@@ -94,11 +97,14 @@ void write_output(
     size_t pages,
     bool object_streams,
     pe_export_options const *options,
-    bool &started)
+    bool &started,
+    bool sync)
 {
     QPDFWriter writer(pdf);
     started = true;
-    writer.setOutputFilename(out_path);
+    // Not setOutputFilename: see CheckedFile for why qpdf's file output is not used.
+    CheckedFile file(out_path, sync);
+    writer.setOutputPipeline(&file);
     writer.setMinimumPDFVersion(minimum);
     // Object streams when a source has them, as qpdf's default (preserve) keeps
     // them, and the output is not tiny. They make a large output about half as
@@ -128,6 +134,7 @@ void write_output(
         writer.setDeterministicID(true);
     }
     writer.write();
+    file.close();
 }
 
 // The arguments of one bridge call.
@@ -318,11 +325,13 @@ void open_source_file(Source &source, char const *path, char const *password)
     pdf.setSuppressWarnings(true);
     pdf.setAttemptRecovery(true);
     open_pdf(pdf, path, password == nullptr ? "" : password);
+    check_page_tree_depth(pdf);
     // The page list is where page-tree damage shows. Inherited /MediaBox,
     // /CropBox, /Resources and /Rotate are found once here and given to each
     // copied page (Assembly::inherit), so that a page looks the same out of its
     // tree.
     source.pages = pdf.getAllPages();
+    check_pages_are_dictionaries(pdf, source.pages);
     source.find_inherited();
     source.version = pdf.getVersionAsPDFVersion();
     for (auto const &entry : pdf.getXRefTable()) {
@@ -408,11 +417,12 @@ class Assembly {
     }
 
     // Writes the output to `out_path`; `started` is set once the file may exist.
-    void write(char const *out_path, bool &started)
+    // `sync`: fsync the file (else the caller syncs its file system later).
+    void write(char const *out_path, bool &started, bool sync)
     {
         where = Where{};
         PDFVersion minimum = versioned ? version : output_version();
-        write_output(out, out_path, minimum, placed_count, object_streams, inputs.request.options, started);
+        write_output(out, out_path, minimum, placed_count, object_streams, inputs.request.options, started, sync);
         inputs.forward_all_warnings();
         forward_warnings(out, -1, inputs.request.warn, inputs.request.warn_context);
     }
@@ -535,7 +545,7 @@ class Assembly {
             if (known == shared_values.end()) {
                 QPDFObjectHandle copy;
                 if (value.isIndirect()) {
-                    copy = out.copyForeignObject(value);
+                    copy = copy_foreign(out, value);
                 } else if (value.isArray() || value.isDictionary()) {
                     copy = out.makeIndirectObject(import_direct(out, value));
                 } else {
@@ -550,14 +560,14 @@ class Assembly {
     static QPDFObjectHandle copy_without_annotations(QPDF &out, QPDFObjectHandle from)
     {
         if (!from.hasKey("/Annots")) {
-            return out.copyForeignObject(from);
+            return copy_foreign(out, from);
         }
         // Copying the page with its /Annots would copy the link targets too, and
         // qpdf maps a page it has not copied yet to null: detach them for now.
         QPDFObjectHandle annots = from.getKey("/Annots");
         from.removeKey("/Annots");
         try {
-            QPDFObjectHandle to = out.copyForeignObject(from);
+            QPDFObjectHandle to = copy_foreign(out, from);
             from.replaceKey("/Annots", annots);
             return to;
         } catch (...) {
@@ -713,7 +723,8 @@ class InPlace {
         where = Where{};
         PDFVersion minimum(1, 3);
         minimum.updateIfGreater(source.version);
-        write_output(*source.pdf, out_path, minimum, page_count, source.object_streams, inputs.request.options, started);
+        write_output(
+            *source.pdf, out_path, minimum, page_count, source.object_streams, inputs.request.options, started, true);
         inputs.forward_all_warnings();
     }
 
@@ -782,7 +793,7 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     assembly.release_sources();
     bool started = false;
     try {
-        assembly.write(out_path, started);
+        assembly.write(out_path, started, true);
     } catch (...) {
         if (started) {
             written.paths.push_back(out_path);
@@ -863,7 +874,7 @@ class PartWorker {
         std::atomic<bool> &stop,
         std::vector<PartOutcome> &outcomes)
     {
-        while (!stop.load()) {
+        while (!stop.load() && !cancel_requested()) {
             int p = next.fetch_add(1);
             if (p >= part_count) {
                 break;
@@ -875,7 +886,7 @@ class PartWorker {
                 inputs->open(parts[p].first_item, parts[p].item_count);
                 Assembly assembly(*inputs, parts[p].first_item, parts[p].item_count);
                 assembly.build(outcome.dropped);
-                assembly.write(parts[p].out_path, started);
+                assembly.write(parts[p].out_path, started, false);
                 written.push_back(parts[p].out_path);
             } catch (...) {
                 if (started) {
@@ -1009,8 +1020,19 @@ void export_parts(
         where = failed->failed_where;
         std::rethrow_exception(failed->failure);
     }
+    // One sync per file system (the parts usually share one folder), not one per
+    // part; a failure is reported against the last part.
+    current_part = part_count - 1;
+    std::set<std::string> folders;
+    for (int p = 0; p < part_count; ++p) {
+        std::string path = parts[p].out_path;
+        size_t slash = path.rfind('/');
+        if (folders.insert(slash == std::string::npos ? "." : path.substr(0, slash + 1)).second) {
+            sync_file_system_of(parts[p].out_path);
+        }
+    }
     current_part = -1;
-    written.paths.clear(); // all written: keep them
+    written.paths.clear(); // all written and on disk: keep them
     if (!dropped.empty() && request.warn != nullptr) {
         request.warn(request.warn_context, dropped.source(), dropped.line().c_str());
     }

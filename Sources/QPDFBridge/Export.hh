@@ -39,6 +39,13 @@ QPDFObjectHandle fresh_copy(QPDFObjectHandle value);
 // dictionaries rebuilt around them, scalars as fresh copies.
 QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value);
 
+// out.copyForeignObject(foreign), or null when qpdf hands back an uninitialised
+// handle: qpdf 11.3 does not copy a /Pages node (it stops at the page tree) and
+// returns one then, which makes QPDFWriter throw and ~QPDF crash (SIGSEGV). A
+// damaged or hand-made file can point anything at its page tree: a /DR font,
+// /Info, /Metadata, an outline action, a field. Use this, never copyForeignObject.
+QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign);
+
 // A source value as an object of `out`: indirect objects through
 // copyForeignObject; a direct array or dictionary that refers to indirect objects
 // is first made an indirect object of its source.
@@ -192,6 +199,23 @@ struct Source {
 // Opens `path` into `source`: pdf (with recovery), pages, what pages inherit.
 // Throws what qpdf throws; warnings stay in source.pdf.
 void open_source_file(Source &source, char const *path, char const *password);
+
+// How deep /Pages nodes may nest. qpdf walks the page tree recursively
+// (QPDF::getAllPages, pushInheritedAttributesToPage), a few hundred bytes of stack
+// per level: some 20,000 levels overflowed the stack (SIGSEGV), less than 5,000
+// under a 1 MB stack. Real files nest a handful of levels; 1,024 is PDFium's limit
+// too (CPDF_Document::kMaxPageLevel). PDFEngine's PageTree.maximumDepth is the same
+// limit for files opened through qpdf's C API.
+constexpr int page_tree_maximum_depth = 1024;
+
+// Throws QPDFExc (qpdf_e_pages) when the page tree nests deeper than
+// page_tree_maximum_depth; walks it without recursion. Call before getAllPages.
+void check_page_tree_depth(QPDF &pdf);
+
+// Throws QPDFExc (qpdf_e_damaged_pdf) naming the first "page" that is not a
+// dictionary: qpdf's recovery takes whatever a damaged /Kids holds as a page, even
+// a number or a string, which would be written out as it is.
+void check_pages_are_dictionaries(QPDF &pdf, std::vector<QPDFObjectHandle> &pages);
 
 // ---- One output ------------------------------------------------------------------
 

@@ -212,7 +212,7 @@ class FormBuilder {
             }
             QPDFObjectHandle made;
             if (key.first == 0) {
-                made = out.copyForeignObject(tree.nodes[static_cast<size_t>(key.second)].object);
+                made = copy_foreign(out, tree.nodes[static_cast<size_t>(key.second)].object);
             } else {
                 made = out.makeIndirectObject(form.objects.at({0, key.second}).shallowCopy());
             }

@@ -187,7 +187,7 @@ QPDFObjectHandle output_item(
         }
         item.replaceKey("/Dest", QPDFObjectHandle::newArray(dest));
     } else if (entry != nullptr && entry->action.isInitialized()) {
-        item.replaceKey("/A", out.copyForeignObject(entry->action));
+        item.replaceKey("/A", copy_foreign(out, entry->action));
     }
     if (entry != nullptr && entry->color.isInitialized()) {
         item.replaceKey("/C", fresh_copy(entry->color));

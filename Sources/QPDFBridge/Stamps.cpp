@@ -299,7 +299,7 @@ class Stamper {
             group.replaceKey("/S", QPDFObjectHandle::newName("/Transparency"));
             dictionary.replaceKey("/Group", group);
         }
-        made.object = out.copyForeignObject(form);
+        made.object = copy_foreign(out, form);
         where = Where{};
         return forms.emplace(key, made).first->second;
     }

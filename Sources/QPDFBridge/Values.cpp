@@ -61,16 +61,22 @@ QPDFObjectHandle fresh_copy(QPDFObjectHandle value)
     return fresh_copy_at(value, 0);
 }
 
+QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign)
+{
+    QPDFObjectHandle copy = out.copyForeignObject(foreign);
+    return copy.isInitialized() ? copy : QPDFObjectHandle::newNull();
+}
+
 QPDFObjectHandle import_value(QPDF &out, QPDF &from, QPDFObjectHandle value)
 {
     if (!value.isInitialized()) {
         return QPDFObjectHandle::newNull();
     }
     if (value.isIndirect()) {
-        return out.copyForeignObject(value);
+        return copy_foreign(out, value);
     }
     if (value.isArray() || value.isDictionary()) {
-        return out.copyForeignObject(from.makeIndirectObject(value.shallowCopy()));
+        return copy_foreign(out, from.makeIndirectObject(value.shallowCopy()));
     }
     return fresh_copy(value);
 }
@@ -113,7 +119,7 @@ char const *const inheritable_keys[inheritable_count] = {"/MediaBox", "/CropBox"
 QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value)
 {
     if (value.isIndirect()) {
-        return out.copyForeignObject(value);
+        return copy_foreign(out, value);
     }
     if (value.isArray()) {
         std::vector<QPDFObjectHandle> items;

@@ -7,12 +7,15 @@ import PageModel
 /// thread-safe, and opening a large file costs more than rendering one page).
 final class WorkerPool: @unchecked Sendable {
     let workerCount: Int
-    /// One entry per worker; worker `w` is the only thread that touches `handles[w]`.
-    private var handles: [[String: PopplerPDF]]
+    /// One box per worker; worker `w` is the only thread that touches `handles[w]`.
+    /// The array itself is never mutated: writing `handles[w][key]` into a `var`
+    /// array of dictionaries from several workers at once was a data race on the
+    /// array (ThreadSanitizer: "Swift access race" at `poppler(_:worker:)`).
+    private let handles: [WorkerHandles]
 
     init(workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         workerCount = max(1, workers)
-        handles = Array(repeating: [:], count: workerCount)
+        handles = (0..<workerCount).map { _ in WorkerHandles() }
     }
 
     /// Calls `body` once for every index in `0..<jobCount`, spread over the workers,
@@ -34,11 +37,17 @@ final class WorkerPool: @unchecked Sendable {
 
     /// The worker's own poppler document of a source, opened on first use.
     fileprivate func poppler(_ source: SourceOpening, worker: Int) throws(EngineError) -> PopplerPDF {
-        if let open = handles[worker][source.key] { return open }
+        let own = handles[worker]
+        if let open = own.documents[source.key] { return open }
         let opened = try PopplerPDF(path: source.path, password: source.password)
-        handles[worker][source.key] = opened
+        own.documents[source.key] = opened
         return opened
     }
+}
+
+/// The poppler documents one worker has open, by source.
+private final class WorkerHandles {
+    var documents: [String: PopplerPDF] = [:]
 }
 
 /// What a job may use: handles that belong to the worker running it.

@@ -308,6 +308,12 @@ extension EngineError {
             }
         case Int(PE_E_PLAN) where source != nil && status.page_count > 0 && page != nil:
             self = .pageOutOfRange(file: file, page: page ?? 0, pageCount: Int(status.page_count))
+        case Int(PE_E_INTERNAL) where source != nil:
+            // qpdf reports some damage with a plain std::exception instead of a
+            // QPDFExc (an object number so large that no object can be added to the
+            // file: "max object id is too high to create new objects"). Raised while
+            // that source was read or copied, it makes the source unusable (65).
+            self = .damaged(file: file, page: page, detail: detail)
         default:
             self = .library(file: file, message: detail)
         }

@@ -31,6 +31,13 @@ public final class QPDFDocument {
             throw error
         }
         drainWarnings()
+        // qpdf builds the page list recursively: a tree nested too deep would
+        // overflow the stack there (see PageTree.maximumDepth), so it is measured first.
+        if pageTreeDepth() == nil {
+            throw EngineError.unsupported(
+                file: path, page: nil,
+                detail: "the page tree is nested more than \(PageTree.maximumDepth) levels deep")
+        }
         // Building the page list is where page-tree damage (loops, bad /Kids) shows.
         _ = qpdf_get_num_pages(handle)
         if let error = takeError() { throw error }

@@ -144,6 +144,13 @@ int pe_document_open(const char *path, const char *password,
 /* Frees a document from pe_document_open (NULL is ignored). */
 void pe_document_close(pe_document *document);
 
+/* Async-signal-safe (one atomic store), for a SIGINT/SIGTERM handler: the process
+ * is about to remove its temporary files and exit. Exports running on other
+ * threads start no further part, and an output file opened from now on is
+ * removed again at once, so that none appears after the handler removed the
+ * temporary files it knows of. There is no way back. */
+void pe_cancel(void);
+
 /* SHA-256 of what remains to be read from `fd` (read to its end), as 64
  * lowercase hex digits and a terminating NUL in `hex` (65 bytes), and the number
  * of bytes read in *size. Returns 0, an errno value when reading failed, or -1
