@@ -32,10 +32,13 @@ test: setup
 	$(SWIFT) build --product pdfedit
 	PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test
 
-# The slow reliability checks too (many kills, 100,000 pages, long fuzzing runs).
+# The reliability suites with their long counts (30 kills per scenario, 100,000
+# pages, 400 generated scripts, 400 damaged sessions, more damaged PDFs); the
+# other suites have no long variant. CI runs it after `make test`.
+LONG_SUITES = CrashSafetyTests|LimitsTests|MutationTests|ScriptFuzzTests
 test-long: setup
 	$(SWIFT) build --product pdfedit
-	PDFEDIT_LONG_TESTS=1 PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test
+	PDFEDIT_LONG_TESTS=1 PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test --filter '$(LONG_SUITES)'
 
 demo: build
 	@bash scripts/demo.sh $(CURDIR)/$(BIN)

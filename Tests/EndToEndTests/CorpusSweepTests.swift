@@ -109,6 +109,11 @@ import Testing
     // MARK: The sweep
 
     func sweep(_ input: Input) throws {
+        // Whatever happens, the input stays byte-identical.
+        let before = FileManager.default.contents(atPath: input.path)
+        defer {
+            #expect(FileManager.default.contents(atPath: input.path) == before, "\(input.path) was modified")
+        }
         switch input.expectation {
         case .refused(let reason):
             try expectRefused(input.path, reason: reason)
