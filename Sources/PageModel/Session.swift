@@ -2,8 +2,12 @@
 /// counters and the undo/redo history. A value: every edit works on a copy and
 /// replaces the session only when it fully succeeded.
 public struct Session: Equatable, Sendable {
-    /// The session file format this code writes and reads.
-    public static let formatVersion = 1
+    /// The session file format this code writes. Version 2 added rotation
+    /// patterns to runs (`"rotations"`), which a version-1 reader would not
+    /// understand; a version-1 file is read as it is (it has none).
+    public static let formatVersion = 2
+    /// The versions this code reads.
+    public static let readableVersions = 1...formatVersion
 
     /// The format version the session was read with; always `formatVersion` in memory.
     public internal(set) var version: Int

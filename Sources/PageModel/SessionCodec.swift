@@ -67,7 +67,7 @@ extension Session {
             throw .malformedJSON(describe(error))
         }
         guard let version = probe.version else { throw .missingVersion }
-        guard version == formatVersion else { throw .unsupportedVersion(version, supported: formatVersion) }
+        guard Session.readableVersions.contains(version) else { throw .unsupportedVersion(version, supported: Session.readableVersions) }
 
         let file: SessionFile
         do {

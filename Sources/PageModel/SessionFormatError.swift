@@ -4,7 +4,7 @@ public enum SessionFormatError: Error, Equatable, Sendable, CustomStringConverti
     case malformedJSON(String)
     case missingVersion
     /// Written by a newer (or unknown) pdfedit.
-    case unsupportedVersion(Int, supported: Int)
+    case unsupportedVersion(Int, supported: ClosedRange<Int>)
     /// Well-formed JSON with a value that cannot be (a bad run, a bad range…); the text says where.
     case invalidField(String)
     case inconsistent(SessionInconsistency)
@@ -16,7 +16,7 @@ public enum SessionFormatError: Error, Equatable, Sendable, CustomStringConverti
         case .missingVersion:
             "the session file has no \"version\" field"
         case .unsupportedVersion(let version, let supported):
-            "the session file has version \(version); this pdfedit reads version \(supported) only"
+            "the session file has version \(version); this pdfedit reads versions \(supported.lowerBound) to \(supported.upperBound) only"
         case .invalidField(let detail):
             "the session file is damaged: \(detail)"
         case .inconsistent(let problem):

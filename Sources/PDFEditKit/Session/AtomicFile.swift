@@ -47,9 +47,13 @@ public enum AtomicFile {
     /// Best effort: a folder that cannot be listed is skipped.
     public static func removeStaleTemporaries(for paths: [String]) {
         var targets: [String: Set<String>] = [:]
+        // String operations, not URL(fileURLWithPath:), which asks the file system
+        // whether each path is a folder: a split's thousands of parts would cost
+        // thousands of stat calls.
         for path in paths {
-            let url = URL(fileURLWithPath: path)
-            targets[url.deletingLastPathComponent().path, default: []].insert(url.lastPathComponent)
+            let string = path as NSString
+            let folder = string.deletingLastPathComponent
+            targets[folder.isEmpty ? "." : folder, default: []].insert(string.lastPathComponent)
         }
         for (directory, names) in targets {
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
