@@ -1061,6 +1061,26 @@ pe_status *status_or(pe_status *status, pe_status &fallback)
     return status == nullptr ? &fallback : status;
 }
 
+// The shape of an extern "C" entry point over sources: no exception crosses into
+// Swift. Runs body(where), where `where` is the source and page being worked on;
+// an exception becomes the code and message in *status (which may be NULL),
+// naming that source and page; success clears *status. Returns the code.
+template <typename Body>
+int guarded(pe_status *given, pe_source const *sources, int source_count, Body body)
+{
+    tune_allocator();
+    pe_status ignored;
+    pe_status *status = status_or(given, ignored);
+    Where where;
+    try {
+        body(where);
+    } catch (...) {
+        return record_current_exception(status, where, sources, source_count);
+    }
+    set_status(status, PE_OK, Where{}, "");
+    return PE_OK;
+}
+
 } // namespace
 } // namespace pe
 
@@ -1092,23 +1112,15 @@ extern "C" int pe_export_stamped(
     void *warn_context,
     pe_status *status)
 {
-    pe::tune_allocator();
-    pe_status ignored;
-    status = pe::status_or(status, ignored);
-    pe::Where where;
-    pe::Written written; // removed when the export fails
-    try {
+    return pe::guarded(status, sources, source_count, [&](pe::Where &where) {
+        pe::Written written; // removed when the export fails
         pe::export_one(
             pe::Request{
                 sources, source_count, items, item_count, options, warn, warn_context, {stamps, stamp_count}},
             out_path,
             where,
             written);
-    } catch (...) {
-        return pe::record_current_exception(status, where, sources, source_count);
-    }
-    pe::set_status(status, PE_OK, pe::Where{}, "");
-    return PE_OK;
+    });
 }
 
 extern "C" int pe_export_parts(
@@ -1142,14 +1154,9 @@ extern "C" int pe_export_parts_stamped(
     void *warn_context,
     pe_status *status)
 {
-    pe::tune_allocator();
-    pe_status ignored;
-    status = pe::status_or(status, ignored);
-    pe::Where where;
     int current_part = -1;
-    int code = PE_OK;
-    pe::Written written; // removed when the export fails
-    try {
+    int code = pe::guarded(status, sources, source_count, [&](pe::Where &where) {
+        pe::Written written; // removed when the export fails
         pe::export_parts(
             pe::Request{
                 sources, source_count, items, item_count, options, warn, warn_context, {stamps, stamp_count}},
@@ -1158,12 +1165,8 @@ extern "C" int pe_export_parts_stamped(
             where,
             current_part,
             written);
-    } catch (...) {
-        code = pe::record_current_exception(status, where, sources, source_count);
-    }
-    if (code == PE_OK) {
-        pe::set_status(status, PE_OK, pe::Where{}, "");
-    } else if (status->source_index < 0 && current_part >= 0) {
+    });
+    if (code != PE_OK && status != nullptr && status->source_index < 0 && current_part >= 0) {
         status->page = current_part + 1; // the part whose output failed
     }
     return code;
@@ -1178,21 +1181,10 @@ extern "C" int pe_outline_starts(
     void *context,
     pe_status *status)
 {
-    pe::tune_allocator();
-    pe_status ignored;
-    status = pe::status_or(status, ignored);
-    pe::Where where;
-    try {
+    return pe::guarded(status, sources, source_count, [&](pe::Where &where) {
         pe::outline_starts(
-            pe::Request{sources, source_count, items, item_count, nullptr, nullptr, nullptr},
-            each,
-            context,
-            where);
-    } catch (...) {
-        return pe::record_current_exception(status, where, sources, source_count);
-    }
-    pe::set_status(status, PE_OK, pe::Where{}, "");
-    return PE_OK;
+            pe::Request{sources, source_count, items, item_count, nullptr, nullptr, nullptr}, each, context, where);
+    });
 }
 
 extern "C" int pe_document_open(
