@@ -68,6 +68,7 @@ import Testing
     /// Runs the three commands on one mutant; false when something was wrong.
     func check(_ file: URL, in dir: URL, context: String) throws -> Bool {
         var problems: [String] = []
+        let input = try Data(contentsOf: file)
         func examine(_ result: Run, _ what: String) {
             if result.status >= 128 || result.status == 1 || !(result.status == 0 || result.status == 65) {
                 problems.append("\(what): exit \(result.status)")
@@ -109,6 +110,7 @@ import Testing
             problems.append("insert failed but changed the session")
         }
         if !Reliability.temporaries(in: dir).isEmpty { problems.append("temporary files left: \(Reliability.temporaries(in: dir))") }
+        if try Data(contentsOf: file) != input { problems.append("the damaged input itself was modified") }
         for problem in problems { Issue.record("\(context): \(problem)") }
         return problems.isEmpty
     }
