@@ -88,8 +88,9 @@ func quoted(_ text: String) -> String {
 }
 
 /// `text` with line breaks and other control characters written as escapes
-/// (`\n`, `\r`, `\t`, `\u{c}`), for messages that quote text from outside.
-func escapingControlCharacters(_ text: String) -> String {
+/// (`\n`, `\r`, `\t`, `\u{c}`), for messages that quote text from outside; the
+/// command line passes every error line through it too.
+public func escapingControlCharacters(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
         switch scalar {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PDFEditKit
+import PageModel
 
 /// Options every command that reads sources accepts.
 struct PasswordOptions: ParsableArguments {
@@ -40,26 +41,7 @@ enum Console {
     /// which may hold line breaks or raw control bytes from a damaged file; those
     /// are escaped so that every message stays one `pdfedit:` line.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((oneLine(line) + "\n").utf8))
-    }
-
-    static func oneLine(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result.unicodeScalars.append(scalar)
-            default:
-                switch scalar.properties.generalCategory {
-                case .control, .lineSeparator, .paragraphSeparator:
-                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
-                default:
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
+        FileHandle.standardError.write(Data((escapingControlCharacters(line) + "\n").utf8))
     }
 
     static func out(_ text: String) {

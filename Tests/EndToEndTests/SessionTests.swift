@@ -68,6 +68,18 @@ import Testing
         #expect(try sessionBytes(dir) == before)
     }
 
+    @Test("a token or file name holding a line break still gives one error line, the break escaped",
+          arguments: [["move", "1\n2", "--to", "1"], ["insert", "no\nsuch.pdf"], ["insert", "a\u{2028}b.pdf"]])
+    func controlCharactersStayOnOneLine(_ arguments: [String]) throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        let result = try pdfedit(args: arguments, in: dir)
+        #expect([64, 66].contains(result.status), "\(result.stderr)")
+        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("pdfedit: "), "\(result.stderr)")
+        #expect(result.stderr.contains("\\n") || result.stderr.contains("\\u{2028}"), "\(result.stderr)")
+    }
+
     @Test func badPositionNamesTheValidRange() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
