@@ -344,6 +344,35 @@ void open_source_file(Source &source, char const *path, char const *password)
 
 namespace {
 
+// The object made for each inherited value (by the /Pages node that holds it and
+// which attribute it is), so that the pages inheriting it share one.
+using SharedInherited = std::map<std::pair<QPDFObjGen, int>, QPDFObjectHandle>;
+
+// Sets on `page` the inherited /MediaBox, /CropBox and /Resources that `own` (the
+// page as its source has it) does not override; /Rotate is set by set_rotation.
+// Like qpdf's pushInheritedAttributesToPage, but a value is made by `make(value)`
+// once, the first time a page needs it, and then shared through `shared`.
+template <typename Make>
+void inherit_attributes(
+    QPDFObjectHandle page, QPDFObjectHandle own, InheritedFrame const *inherited, SharedInherited &shared, Make make)
+{
+    if (inherited == nullptr) {
+        return;
+    }
+    for (int k = 0; k < inheritable_count; ++k) {
+        QPDFObjectHandle value = inherited->values[k];
+        if (k == inherited_rotate || !value.isInitialized() || own.hasKey(inheritable_keys[k])) {
+            continue;
+        }
+        auto key = std::make_pair(inherited->holders[k], k);
+        auto known = shared.find(key);
+        if (known == shared.end()) {
+            known = shared.emplace(key, make(value)).first;
+        }
+        page.replaceKey(inheritable_keys[k], known->second);
+    }
+}
+
 // One output: the pages of items [first, first + count) with everything that
 // follows them.
 class Assembly {
@@ -452,7 +481,7 @@ class Assembly {
         return result;
     }
     // Inherited values already in `out`, by the /Pages node holding them and key.
-    std::map<std::pair<QPDFObjGen, int>, QPDFObjectHandle> shared_values;
+    SharedInherited shared_values;
 
     void place_pages()
     {
@@ -526,35 +555,20 @@ class Assembly {
         return to;
     }
 
-    // The inherited /MediaBox, /CropBox and /Resources `from` does not override,
-    // onto its copy `to` (/Rotate is set by set_rotation). Like qpdf's
-    // pushInheritedAttributesToPage, an array or dictionary that several pages
-    // inherit becomes one indirect object they share.
+    // The inherited attributes `from` does not override, onto its copy `to`; an
+    // array or dictionary several pages inherit becomes one indirect object of the
+    // output they share.
     void inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited)
     {
-        if (inherited == nullptr) {
-            return;
-        }
-        for (int k = 0; k < inheritable_count; ++k) {
-            QPDFObjectHandle value = inherited->values[k];
-            if (k == inherited_rotate || !value.isInitialized() || from.hasKey(inheritable_keys[k])) {
-                continue;
+        inherit_attributes(to, from, inherited, shared_values, [this](QPDFObjectHandle value) {
+            if (value.isIndirect()) {
+                return copy_foreign(out, value);
             }
-            auto key = std::make_pair(inherited->holders[k], k);
-            auto known = shared_values.find(key);
-            if (known == shared_values.end()) {
-                QPDFObjectHandle copy;
-                if (value.isIndirect()) {
-                    copy = copy_foreign(out, value);
-                } else if (value.isArray() || value.isDictionary()) {
-                    copy = out.makeIndirectObject(import_direct(out, value));
-                } else {
-                    copy = fresh_copy(value);
-                }
-                known = shared_values.emplace(key, copy).first;
+            if (value.isArray() || value.isDictionary()) {
+                return out.makeIndirectObject(import_direct(out, value));
             }
-            to.replaceKey(inheritable_keys[k], known->second);
-        }
+            return fresh_copy(value);
+        });
     }
 
     static QPDFObjectHandle copy_without_annotations(QPDF &out, QPDFObjectHandle from)
@@ -669,7 +683,7 @@ class InPlace {
         std::vector<QPDFObjectHandle> kids;
         kids.reserve(static_cast<size_t>(count));
         std::map<QPDFObjGen, QPDFObjectHandle> first;
-        std::map<std::pair<QPDFObjGen, int>, QPDFObjectHandle> shared;
+        SharedInherited shared;
         for (int i = 0; i < count; ++i) {
             where = Where{items[i].source, items[i].page + 1};
             QPDFObjectHandle from = source.pages[static_cast<size_t>(items[i].page)];
@@ -736,33 +750,17 @@ class InPlace {
 
     // Assembly::inherit within the source: an inherited array or dictionary
     // becomes one indirect object the pages share.
-    static void inherit(
-        QPDF &pdf,
-        QPDFObjectHandle page,
-        InheritedFrame const *inherited,
-        std::map<std::pair<QPDFObjGen, int>, QPDFObjectHandle> &shared)
+    static void inherit(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *inherited, SharedInherited &shared)
     {
-        if (inherited == nullptr) {
-            return;
-        }
-        for (int k = 0; k < inheritable_count; ++k) {
-            QPDFObjectHandle value = inherited->values[k];
-            if (k == inherited_rotate || !value.isInitialized() || page.hasKey(inheritable_keys[k])) {
-                continue;
+        inherit_attributes(page, page, inherited, shared, [&pdf](QPDFObjectHandle value) {
+            if (value.isIndirect()) {
+                return value;
             }
-            auto key = std::make_pair(inherited->holders[k], k);
-            auto known = shared.find(key);
-            if (known == shared.end()) {
-                QPDFObjectHandle made = value;
-                if (!value.isIndirect() && (value.isArray() || value.isDictionary())) {
-                    made = pdf.makeIndirectObject(value.shallowCopy());
-                } else if (!value.isIndirect()) {
-                    made = fresh_copy(value);
-                }
-                known = shared.emplace(key, made).first;
+            if (value.isArray() || value.isDictionary()) {
+                return pdf.makeIndirectObject(value.shallowCopy());
             }
-            page.replaceKey(inheritable_keys[k], known->second);
-        }
+            return fresh_copy(value);
+        });
     }
 };
 
