@@ -172,24 +172,6 @@ enum ItemRecord: Codable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
-        if container.contains(.pages) && container.contains(.rotations) && !container.contains(.rotation) {
-            let pages = try container.decode([Int].self, forKey: .pages)
-            guard pages.count == 2 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .pages, in: container, debugDescription: "\"pages\" must be [first, last]")
-            }
-            guard !container.contains(.stamps) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .stamps, in: container, debugDescription: "a run cannot have stamps; write the items alone")
-            }
-            self = .patternRun(
-                source: try container.decode(SourceID.self, forKey: .source), firstPage: pages[0],
-                lastPage: pages[1], step: try container.decodeIfPresent(Int.self, forKey: .step) ?? 1,
-                firstID: try container.decode(Int.self, forKey: .firstId),
-                rotations: try container.decode([Int].self, forKey: .rotations))
-            return
-        }
-        let rotation = try container.decode(Int.self, forKey: .rotation)
         if container.contains(.pages) {
             let pages = try container.decode([Int].self, forKey: .pages)
             guard pages.count == 2 else {
@@ -200,12 +182,22 @@ enum ItemRecord: Codable, Equatable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .stamps, in: container, debugDescription: "a run cannot have stamps; write the items alone")
             }
-            self = .run(
-                source: try container.decode(SourceID.self, forKey: .source), firstPage: pages[0],
-                lastPage: pages[1], step: try container.decodeIfPresent(Int.self, forKey: .step) ?? 1,
-                firstID: try container.decode(Int.self, forKey: .firstId), rotation: rotation)
+            let source = try container.decode(SourceID.self, forKey: .source)
+            let step = try container.decodeIfPresent(Int.self, forKey: .step) ?? 1
+            let firstID = try container.decode(Int.self, forKey: .firstId)
+            // A rotation pattern (format version 2) when there is no single rotation.
+            if container.contains(.rotations) && !container.contains(.rotation) {
+                self = .patternRun(
+                    source: source, firstPage: pages[0], lastPage: pages[1], step: step, firstID: firstID,
+                    rotations: try container.decode([Int].self, forKey: .rotations))
+            } else {
+                self = .run(
+                    source: source, firstPage: pages[0], lastPage: pages[1], step: step, firstID: firstID,
+                    rotation: try container.decode(Int.self, forKey: .rotation))
+            }
             return
         }
+        let rotation = try container.decode(Int.self, forKey: .rotation)
         let id = try container.decode(ItemID.self, forKey: .id)
         let content: ItemContent
         if container.contains(.page) {
