@@ -65,6 +65,38 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasPrefix(".") && !allowed.contains($0) }
     }
 
+    /// What a killed command left at its destination.
+    enum Outcome { case old, new, mixed }
+
+    /// The rounds of one scenario: `rounds` times `reset()`, start `arguments`, kill
+    /// it at a random moment, and ask `inspect(round)` what it left (recording any
+    /// problem itself). Then one run to the end, which must succeed and remove the
+    /// killed runs' temporaries, and enough kills must have landed mid-run.
+    static func killRounds(
+        _ name: String, _ arguments: [String], in dir: URL, seedOffset: UInt64, reset: () throws -> Void,
+        inspect: (Int) throws -> Outcome
+    ) throws {
+        let duration = try Self.duration(of: arguments, in: dir, reset: reset)
+        var generator = SeededGenerator(seed: Self.seed &+ seedOffset)
+        var tally = Tally()
+        var estimate = duration
+        for round in 0..<Self.rounds {
+            try reset()
+            tally.count(try Self.killRandomly(arguments, in: dir, duration: estimate, using: &generator), &estimate)
+            tally.rounds += 1
+            switch try inspect(round) {
+            case .old: tally.endedOld += 1
+            case .new: tally.endedNew += 1
+            case .mixed: break
+            }
+        }
+        try reset()
+        let finished = try pdfedit(args: arguments, in: dir)
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(tally.killedMidway >= tally.rounds / 3, "too few kills landed mid-run: \(tally)")
+        print("CrashSafetyTests.\(name): \(tally) (seed \(Self.seed), a run takes \(duration) s)")
+    }
+
     @Test("SIGKILL during an export over an existing file leaves the old file or the complete new one")
     func killDuringExport() throws {
         let dir = try temporaryDirectory()
@@ -82,29 +114,19 @@ import Testing
         let session = try sessionBytes(dir)
         let out = dir.appendingPathComponent("out.pdf")
         let arguments = ["export", "out.pdf", "--force"]
-        let reset = { try old.write(to: out) }
-        let duration = try Self.duration(of: arguments, in: dir, reset: reset)
-        var generator = SeededGenerator(seed: Self.seed)
-        var tally = Tally()
-        var estimate = duration
-        for round in 0..<Self.rounds {
-            try reset()
-            tally.count(try Self.killRandomly(arguments, in: dir, duration: estimate, using: &generator), &estimate)
-            tally.rounds += 1
-            let now = try Data(contentsOf: out)
-            if now == old { tally.endedOld += 1 } else if now == new { tally.endedNew += 1 } else {
-                Issue.record("round \(round) (seed \(Self.seed)): out.pdf is neither the old nor the new export (\(now.count) bytes)")
-            }
+        try Self.killRounds("killDuringExport", arguments, in: dir, seedOffset: 0, reset: { try old.write(to: out) }) { round in
             #expect(try Data(contentsOf: dir.appendingPathComponent("big.pdf")) == input, "round \(round): the input changed")
             #expect(try sessionBytes(dir) == session, "round \(round): export changed the session")
             #expect(try Self.strayNames(in: dir, allowed: ["big.pdf", "old.pdf", "new.pdf", "out.pdf"]).isEmpty)
+            let now = try Data(contentsOf: out)
+            if now == old { return .old }
+            if now == new { return .new }
+            Issue.record("round \(round) (seed \(Self.seed)): out.pdf is neither the old nor the new export (\(now.count) bytes)")
+            return .mixed
         }
-        // The next export of out.pdf removes what the killed ones left behind.
-        #expect(try pdfedit(args: arguments, in: dir).status == 0)
+        // The last run removed what the killed ones left behind.
         #expect(try Data(contentsOf: out) == new)
         #expect(Reliability.temporaries(in: dir).isEmpty, "\(Reliability.temporaries(in: dir))")
-        #expect(tally.killedMidway >= tally.rounds / 3, "too few kills landed mid-export: \(tally)")
-        print("CrashSafetyTests.killDuringExport: \(tally) (seed \(Self.seed), export takes \(duration) s)")
     }
 
     @Test("SIGKILL during a split over existing parts leaves each part old or complete")
@@ -126,29 +148,22 @@ import Testing
             try FileManager.default.copyItem(at: dir.appendingPathComponent("old"), to: parts)
         }
         let arguments = ["export", "--split", "parts", "--every", "100", "--name", "part-{n}", "--force"]
-        let duration = try Self.duration(of: arguments, in: dir, reset: reset)
-        var generator = SeededGenerator(seed: Self.seed &+ 1)
-        var tally = Tally()
-        var estimate = duration
-        for round in 0..<Self.rounds {
-            try reset()
-            tally.count(try Self.killRandomly(arguments, in: dir, duration: estimate, using: &generator), &estimate)
-            tally.rounds += 1
-            var newParts = 0
+        func newParts() throws -> Int {
+            try names.indices.filter { try Data(contentsOf: parts.appendingPathComponent(names[$0])) == new[$0] }.count
+        }
+        try Self.killRounds("killDuringSplit", arguments, in: dir, seedOffset: 1, reset: reset) { round in
             for (index, name) in names.enumerated() {
                 let now = try Data(contentsOf: parts.appendingPathComponent(name))
-                if now == new[index] { newParts += 1 } else if now != old[index] {
+                if now != new[index] && now != old[index] {
                     Issue.record("round \(round) (seed \(Self.seed)): \(name) is neither the old nor the new part")
                 }
             }
-            if newParts == 0 { tally.endedOld += 1 } else if newParts == names.count { tally.endedNew += 1 }
             #expect(try Self.strayNames(in: parts, allowed: Set(names)).isEmpty, "round \(round)")
+            let done = try newParts()
+            return done == 0 ? .old : done == names.count ? .new : .mixed
         }
-        try reset()
-        #expect(try pdfedit(args: arguments, in: dir).status == 0)
+        #expect(try newParts() == names.count, "the last split did not write every part")
         #expect(Reliability.temporaries(in: parts).isEmpty)
-        #expect(tally.killedMidway >= tally.rounds / 3, "too few kills landed mid-split: \(tally)")
-        print("CrashSafetyTests.killDuringSplit: \(tally) (seed \(Self.seed), split takes \(duration) s)")
     }
 
     @Test("SIGKILL during an --in-place edit leaves the input as it was or completely edited")
@@ -166,25 +181,16 @@ import Testing
         #expect(try pdfedit(args: arguments, in: reference).status == 0)
         let new = try Data(contentsOf: reference.appendingPathComponent("scan.pdf"))
         #expect(try qpdfPageCount(reference.appendingPathComponent("scan.pdf").path) == 3000)
-        let duration = try Self.duration(of: arguments, in: dir, reset: { try old.write(to: file) })
-        var generator = SeededGenerator(seed: Self.seed &+ 2)
-        var tally = Tally()
-        var estimate = duration
-        for round in 0..<Self.rounds {
-            try old.write(to: file)
-            tally.count(try Self.killRandomly(arguments, in: dir, duration: estimate, using: &generator), &estimate)
-            tally.rounds += 1
-            let now = try Data(contentsOf: file)
-            if now == old { tally.endedOld += 1 } else if now == new { tally.endedNew += 1 } else {
-                Issue.record("round \(round) (seed \(Self.seed)): scan.pdf is neither the original nor the edited file")
-            }
+        try Self.killRounds("killDuringInPlaceEdit", arguments, in: dir, seedOffset: 2, reset: { try old.write(to: file) }) { round in
             #expect(try Self.strayNames(in: dir, allowed: ["scan.pdf"]).isEmpty, "round \(round)")
+            let now = try Data(contentsOf: file)
+            if now == old { return .old }
+            if now == new { return .new }
+            Issue.record("round \(round) (seed \(Self.seed)): scan.pdf is neither the original nor the edited file")
+            return .mixed
         }
-        try old.write(to: file)
-        #expect(try pdfedit(args: arguments, in: dir).status == 0)
+        #expect(try Data(contentsOf: file) == new, "the last in-place edit did not give the edited file")
         #expect(Reliability.temporaries(in: dir).isEmpty)
-        #expect(tally.killedMidway >= tally.rounds / 3, "too few kills landed mid-edit: \(tally)")
-        print("CrashSafetyTests.killDuringInPlaceEdit: \(tally) (seed \(Self.seed), edit takes \(duration) s)")
     }
 
     @Test("SIGKILL during session saves leaves the old or the new session, which still loads")
