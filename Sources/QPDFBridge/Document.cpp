@@ -124,6 +124,21 @@ bool set_xmp_title(std::string &xmp, std::string const &title)
     return true;
 }
 
+// Makes `info` (uninitialised: none) the document information of `pdf`, with
+// /Title set to `title` when one is given (a new dictionary if there was none).
+void attach_info(QPDF &pdf, QPDFObjectHandle info, char const *title)
+{
+    if (title != nullptr) {
+        if (!info.isInitialized()) {
+            info = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
+        }
+        info.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(title));
+    }
+    if (info.isInitialized()) {
+        pdf.getTrailer().replaceKey("/Info", info);
+    }
+}
+
 class DocumentData {
   public:
     DocumentData(
@@ -158,15 +173,7 @@ class DocumentData {
                 info = copy_foreign(out, theirs);
             }
         }
-        if (title != nullptr) {
-            if (!info.isInitialized()) {
-                info = out.makeIndirectObject(QPDFObjectHandle::newDictionary());
-            }
-            info.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(title));
-        }
-        if (info.isInitialized()) {
-            out.getTrailer().replaceKey("/Info", info);
-        }
+        attach_info(out, info, title);
         where = Where{};
     }
 
@@ -400,15 +407,7 @@ void settle_in_place(
     if (old_info.isDictionary()) {
         info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
     }
-    if (title != nullptr) {
-        if (!info.isInitialized()) {
-            info = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
-        }
-        info.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(title));
-    }
-    if (info.isInitialized()) {
-        pdf.getTrailer().replaceKey("/Info", info);
-    }
+    attach_info(pdf, info, title);
     // As DocumentData::copy_metadata.
     QPDFObjectHandle metadata = old_root.getKey("/Metadata");
     if (metadata.isStream()) {
