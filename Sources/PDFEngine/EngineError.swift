@@ -20,6 +20,9 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A structure qpdf refuses (page tree loops, unsupported features).
     case unsupported(file: String, page: Int?, detail: String)
     case pageOutOfRange(file: String, page: Int, pageCount: Int)
+    /// The input exceeds one of the documented `Limits` (65); `what` says which
+    /// and names the limit, e.g. "an image of 100000 x 100000 pixels (limit 268435456, PDFEDIT_MAX_PIXELS)".
+    case overLimit(file: String, page: Int?, what: String)
     /// An output could not be written.
     case cannotWrite(file: String, reason: String)
     /// Anything else the libraries reported: a bug or an unexpected library error.
@@ -45,7 +48,8 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missing(let file), .unreadable(let file, _), .emptyFile(let file), .notAPDF(let file),
             .badImage(let file, _),
             .damaged(let file, _, _), .password(let file, _), .unsupported(let file, _, _),
-            .pageOutOfRange(let file, _, _), .cannotWrite(let file, _), .library(let file, _):
+            .pageOutOfRange(let file, _, _), .cannotWrite(let file, _), .library(let file, _),
+            .overLimit(let file, _, _):
             return file
         }
     }
@@ -69,6 +73,7 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .pageOutOfRange(let file, let page, let count):
             return "\(file): page \(page) does not exist (the file has \(count) pages)"
         case .cannotWrite(let file, let reason): return "\(file): cannot be written: \(reason)"
+        case .overLimit(let file, let page, let what): return "\(file):\(at(page)) over a limit: \(what)"
         case .library(let file, let message): return "\(file): \(message)"
         }
     }
