@@ -6,8 +6,11 @@ struct PDFEdit: ParsableCommand {
     static func main() {
         Cancellation.install()
         do {
-            var command = try parseAsRoot()
+            var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
             try command.run()
+        } catch let error as PDFEditError {
+            Console.report(error)
+            exit(withError: ExitCode(error.exitCode))
         } catch {
             exit(withError: error)
         }
