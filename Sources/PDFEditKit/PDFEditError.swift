@@ -10,7 +10,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
     case selection(SelectionError)
     /// An edit the model refused (64).
     case edit(EditError)
-    /// A file could not be used, read or written (65, 66, 73 by case).
+    /// A file could not be used, read or written (65, 66, 73, 77 for a password, by case).
     case engine(EngineError)
     /// The session file is corrupt or of an unknown version (65).
     case sessionCorrupt(path: String, reason: String)

@@ -20,9 +20,9 @@ extension PDFEdit {
         }
     }
 
-    /// The names of the subcommands.
+    /// The names of the subcommands, and ArgumentParser's own `help`.
     static var commandNames: Set<String> {
-        Set(configuration.subcommands.map { $0._commandName })
+        Set(configuration.subcommands.map { $0._commandName } + ["help"])
     }
 
     /// ArgumentParser's message ("Error: …", a help line, the usage, "See …") as one

@@ -61,6 +61,9 @@ import Testing
         #expect(missing.stderr == "pdfedit: missing expected argument '<selection>'; see 'pdfedit move --help'\n")
         let help = try pdfedit("move", "--help", in: dir)
         #expect(help.status == 0 && help.stdout.contains("USAGE: pdfedit move"))
+        let helpCommand = try pdfedit("help", "move", in: dir)
+        #expect(helpCommand.status == 0 && helpCommand.stdout.contains("USAGE: pdfedit move"))
+        #expect(try pdfedit("--version", in: dir).status == 0)
     }
 
     /// 77, not 65, for a missing or wrong password: direct mode, sessions, info,
@@ -208,6 +211,35 @@ import Testing
         }
         #expect(page["label"] is NSNull)
         #expect(page["text"] is NSNull)
+    }
+
+    /// The keys the README's table documents without `?` are always there.
+    @Test func documentedJSONKeysArePresent() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func object(_ arguments: String...) throws -> Any {
+            let result = try pdfedit(args: arguments + ["--json"], in: dir)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        }
+        func expectKeys(_ value: Any?, _ keys: [String], _ what: String) {
+            let dictionary = value as? [String: Any] ?? [:]
+            for key in keys { #expect(dictionary[key] != nil, "\(what): no \(key)") }
+        }
+        let edit = try object("rotate", "1", "--by", "90")
+        expectKeys(edit, ["action", "description", "document", "pageCount", "positions", "ids", "newSources"], "edit")
+        expectKeys(try object("docs"), ["session", "current", "documents"], "docs")
+        expectKeys(((try object("docs")) as? [String: Any])?["documents"].flatMap { ($0 as? [Any])?.first }, ["name", "pageCount", "current"], "docs entry")
+        expectKeys(try object("status"), ["session", "current", "documents", "undoSteps", "redoSteps", "sources"], "status")
+        expectKeys((try object("history") as? [Any])?.first, ["index", "label", "isUndone"], "history")
+        let list = try object("list")
+        expectKeys(list, ["document", "pageCount", "items"], "list")
+        expectKeys(((list as? [String: Any])?["items"] as? [Any])?.first, ["position", "id", "kind", "rotation"], "list item")
+        let find = try object("find", "ALPHA-P2")
+        expectKeys(find, ["document", "query", "caseSensitive", "matches"], "find")
+        expectKeys(((find as? [String: Any])?["matches"] as? [Any])?.first, ["position", "id", "excerpt"], "find match")
+        expectKeys((try object("export", "out.pdf") as? [Any])?.first, ["output", "document", "pageCount", "warnings"], "export")
+        expectKeys(try object("undo"), ["action", "steps"], "undo")
     }
 
     @Test func directModeMessages() throws {
