@@ -3,7 +3,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-APT_PACKAGES := libqpdf-dev libpoppler-glib-dev pkg-config qpdf poppler-utils
+APT_PACKAGES := libqpdf-dev libpoppler-glib-dev pkg-config qpdf poppler-utils man-db groff-base
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 
@@ -75,9 +75,17 @@ bench: build
 	sh scripts/bench-setup.sh
 	python3 scripts/bench.py $(CURDIR)/$(BIN)
 
-# Regenerates the man page from the command definitions (committed in docs/).
+# Regenerates the man page (committed in docs/): swift-argument-parser's
+# generate-manual plugin writes it from the commands' help, then
+# scripts/man-page.py puts back the characters the plugin drops, appends
+# docs/pdfedit.1.sections (SELECTIONS, ENVIRONMENT, EXIT STATUS) and records what
+# the page was made from, which ManPageTests checks.
 man: setup
-	$(SWIFT) package --allow-writing-to-directory docs generate-manual --output-directory docs
+	$(SWIFT) build --product pdfedit
+	mkdir -p .build/man
+	$(SWIFT) package --allow-writing-to-directory .build/man generate-manual --configuration debug --output-directory .build/man
+	python3 scripts/man-page.py .build/man/pdfedit.1 .build/debug/pdfedit > .build/man/pdfedit.1.finished
+	mv .build/man/pdfedit.1.finished docs/pdfedit.1
 
 # Regenerates the committed fixtures (needs Pillow for the images).
 fixtures:

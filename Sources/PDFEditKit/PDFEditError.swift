@@ -10,7 +10,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
     case selection(SelectionError)
     /// An edit the model refused (64).
     case edit(EditError)
-    /// A file could not be used, read or written (65, 66, 73 by case).
+    /// A file could not be used, read or written (65, 66, 73, 77 for a password, by case).
     case engine(EngineError)
     /// The session file is corrupt or of an unknown version (65).
     case sessionCorrupt(path: String, reason: String)
@@ -20,7 +20,8 @@ public enum PDFEditError: Error, CustomStringConvertible {
     case notExportable(String)
     /// An output exists and --force was not given, or names a source (73).
     case outputExists(path: String)
-    case outputIsSource(path: String)
+    /// An output names a source: of the session, or (`direct`) the command's input file (73).
+    case outputIsSource(path: String, direct: Bool = false)
     /// A source changed or vanished since it was imported (75).
     case sourceChanged(path: String, reason: String)
     /// Another process kept the session locked past the wait (75).
@@ -31,6 +32,9 @@ public enum PDFEditError: Error, CustomStringConvertible {
     case cancelled(signal: Int32)
     /// Several inputs failed in one command: all are reported, the first decides the code.
     case several([PDFEditError])
+    /// A line of a `run` script failed: the line's own error, with its code, named
+    /// by script and line number (the same message the command line gives, prefixed).
+    indirect case scriptLine(script: String, line: Int, error: PDFEditError)
 
     public var exitCode: Int32 {
         switch self {
@@ -39,6 +43,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
             switch error {
             case .missing: return 66
             case .cannotWrite: return 73
+            case .password: return 77
             case .library: return 1
             default: return 65
             }
@@ -49,6 +54,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
         case .partialImport: return 3
         case .cancelled(let signal): return 128 + signal
         case .several(let errors): return errors.first?.exitCode ?? 1
+        case .scriptLine(_, _, let error): return error.exitCode
         }
     }
 
@@ -57,6 +63,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
         switch self {
         case .several(let errors): return errors.flatMap(\.lines)
         case .partialImport(let skipped, _): return [description] + skipped.flatMap(\.lines)
+        case .scriptLine(let script, let line, let error): return error.lines.map { "\(script):\(line): \($0)" }
         default: return [description]
         }
     }
@@ -72,13 +79,17 @@ public enum PDFEditError: Error, CustomStringConvertible {
             return "\(path): no session here; start one with `pdfedit open FILE...`"
         case .notExportable(let reason): return reason
         case .outputExists(let path): return "\(path): exists; use --force to replace it"
-        case .outputIsSource(let path): return "\(path): is a source of this session; refusing to write over it"
+        case .outputIsSource(let path, let direct):
+            return direct
+                ? "\(path): is the input file; refusing to write over it (--in-place replaces it)"
+                : "\(path): is a source of this session; refusing to write over it"
         case .sourceChanged(let path, let reason): return "\(path): \(reason); use `pdfedit relink` to point at it again"
         case .locked(let path, let seconds):
             return "\(path): session locked by another pdfedit for \(Int(seconds)) s (PDFEDIT_LOCK_TIMEOUT)"
         case .partialImport(let skipped, let total): return "\(skipped.count) of \(total) items not imported"
         case .cancelled(let signal): return signal == 15 ? "terminated" : "interrupted"
         case .several(let errors): return errors.map(\.description).joined(separator: "\n")
+        case .scriptLine: return lines.joined(separator: "\n")
         }
     }
 }

@@ -19,6 +19,12 @@ public struct PasswordBook: Sendable {
         self.mayPrompt = mayPrompt
     }
 
+    /// This book's passwords, then `other`'s (a `run` script line's own options with `run`'s).
+    public func adding(_ other: PasswordBook) -> PasswordBook {
+        PasswordBook(
+            general: general + other.general, perFile: perFile + other.perFile, mayPrompt: mayPrompt || other.mayPrompt)
+    }
+
     /// Builds the book from the command line and the environment.
     public static func from(
         password: String?, passwordFor: [String], environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -76,7 +76,7 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
 }
 
 /// "1 page", "7 pages".
-func pagesPhrase(_ count: Int) -> String {
+public func pagesPhrase(_ count: Int) -> String {
     count == 1 ? "1 page" : "\(count) pages"
 }
 

@@ -1,3 +1,12 @@
+extension Edit {
+    /// Whether carrying out this edit is recorded as an undo step: choosing the
+    /// current document (`use`) is not, alone or in a script of nothing else.
+    var isUndoStep: Bool {
+        if case .useDocument = self { return false }
+        return true
+    }
+}
+
 /// The result of carrying out one edit on a working copy.
 struct EditOutcome {
     var changes: [Change]
@@ -16,8 +25,7 @@ extension Session {
         var working = self
         let currentBefore = current
         let outcome = try working.execute(edit, doc: doc, context: context)
-        if case .useDocument = edit {
-        } else {
+        if edit.isUndoStep {
             working.history.record(
                 HistoryStep(
                     label: label, changes: outcome.changes, currentBefore: currentBefore,
@@ -37,10 +45,13 @@ extension Session {
     ) throws(EditError) -> [ChangeSummary] {
         guard !edits.isEmpty else { return [] }
         var working = self
-        let currentBefore = current
+        // As on the command line, a `use` is not undone: the step starts at the
+        // current document of its first undoable edit.
+        var currentBefore: String?
         var changes: [Change] = []
         var summaries: [ChangeSummary] = []
         for (index, entry) in edits.enumerated() {
+            if currentBefore == nil, entry.edit.isUndoStep { currentBefore = working.current }
             do {
                 let outcome = try working.execute(entry.edit, doc: entry.doc, context: context)
                 changes += outcome.changes
@@ -49,8 +60,10 @@ extension Session {
                 throw .batch(index: index, error)
             }
         }
-        working.history.record(
-            HistoryStep(label: label, changes: changes, currentBefore: currentBefore, currentAfter: working.current))
+        if let currentBefore {
+            working.history.record(
+                HistoryStep(label: label, changes: changes, currentBefore: currentBefore, currentAfter: working.current))
+        }
         self = working
         return summaries
     }

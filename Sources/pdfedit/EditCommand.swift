@@ -115,7 +115,7 @@ extension EditCommand {
             }
         } else if !options.output.quiet {
             Console.out(summary.description)
-            if let export { Console.out("wrote \(export.output) (\(export.pageCount) pages)") }
+            if let export { Console.out("wrote \(export.output) (\(pagesPhrase(export.pageCount)))") }
         }
     }
 }

@@ -6,8 +6,11 @@ struct PDFEdit: ParsableCommand {
     static func main() {
         Cancellation.install()
         do {
-            var command = try parseAsRoot()
+            var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
             try command.run()
+        } catch let error as PDFEditError {
+            Console.report(error)
+            exit(withError: ExitCode(error.exitCode))
         } catch {
             exit(withError: error)
         }
@@ -25,7 +28,7 @@ struct PDFEdit: ParsableCommand {
 
               pdfedit move 3..5 --to 1 report.pdf -o out.pdf
 
-            Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input, 66 missing input, 73 cannot write output, 75 source changed or session locked, 130/143 cancelled.
+            Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input, 66 missing input, 73 cannot write output, 75 source changed or session locked, 77 password missing or wrong, 130/143 cancelled. See man pdfedit for selections, environment variables and the full table.
             """,
         version: PDFEditVersion.string,
         subcommands: [

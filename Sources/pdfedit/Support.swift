@@ -31,7 +31,7 @@ func reporting(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as PDFEditError {
-        for line in error.lines { Console.error("pdfedit: \(line)") }
+        Console.report(error)
         throw ExitCode(error.exitCode)
     }
 }
@@ -42,6 +42,11 @@ enum Console {
     /// are escaped so that every message stays one `pdfedit:` line.
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((escapingControlCharacters(line) + "\n").utf8))
+    }
+
+    /// A failure's `pdfedit:` lines.
+    static func report(_ error: PDFEditError) {
+        for line in error.lines { Console.error("pdfedit: \(line)") }
     }
 
     static func out(_ text: String) {
@@ -69,8 +74,18 @@ func table(_ header: [String], _ rows: [[String]]) -> String {
     return all.map { row in
         row.enumerated().map { index, cell in
             index < widths.count - 1 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) : cell
-        }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "  ").trimmingTrailingSpaces()
     }.joined(separator: "\n")
+}
+
+extension String {
+    /// Without trailing spaces: leading ones belong to an empty first column
+    /// (the `*` marker of `docs`) and keep the columns aligned.
+    func trimmingTrailingSpaces() -> String {
+        var text = Substring(self)
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
 }
 
 /// A progress bar on stderr for long work (rendering, text extraction, imports):

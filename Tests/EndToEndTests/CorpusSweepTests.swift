@@ -9,7 +9,7 @@ import Testing
 /// - a file neither qpdf nor poppler can open (pages "-"), a page-tree loop, a
 ///   zero-byte file, something that is not a PDF: refused with 65 and one
 ///   `pdfedit:` line naming it (and "loop" for the loop), no session, no output;
-/// - a file with a user password: refused (65, "password") without it, and
+/// - a file with a user password: refused (77, "password") without it, and
 ///   usable with `--password`;
 /// - every other file works: the output has the expected page count, each page
 ///   renders like the source page it came from (pdftoppm, gray, longer side
@@ -25,7 +25,7 @@ import Testing
     enum Expectation: Sendable, CustomStringConvertible {
         /// Refused (65) by open, direct export and info; the message contains `reason` when given.
         case refused(reason: String?)
-        /// Refused (65, "password") without the password; works with it.
+        /// Refused (77, "password") without the password; works with it.
         case needsPassword(String, pages: Int)
         case works(pages: Int)
 
@@ -118,23 +118,23 @@ import Testing
         case .refused(let reason):
             try expectRefused(input.path, reason: reason)
         case .needsPassword(let password, let pages):
-            try expectRefused(input.path, reason: "password")
+            try expectRefused(input.path, reason: "password", code: 77)
             try expectWorks(input, pages: pages, password: password)
         case .works(let pages):
             try expectWorks(input, pages: pages, password: nil)
         }
     }
 
-    /// 65 from `open`, `export --from` and `info`, one clear line naming the file,
-    /// and nothing written.
-    func expectRefused(_ path: String, reason: String?) throws {
+    /// 65 (77 for a password) from `open`, `export --from` and `info`, one clear
+    /// line naming the file, and nothing written.
+    func expectRefused(_ path: String, reason: String?, code: Int32 = 65) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let name = (path as NSString).lastPathComponent
         let attempts = [["open", path], ["export", "out.pdf", "--from", path], ["info", path, "--no-text"]]
         for arguments in attempts {
             let result = try pdfedit(args: arguments, in: dir)
-            #expect(result.status == 65, "\(arguments): \(result.stderr)")
+            #expect(result.status == code, "\(arguments): \(result.stderr)")
             #expect(Reliability.stderrProblem(result) == nil, "\(arguments): \(Reliability.stderrProblem(result) ?? "")")
             let message = result.stderrLines.last ?? ""
             #expect(message.contains(name), "\(arguments): the message does not name the file: \(message)")

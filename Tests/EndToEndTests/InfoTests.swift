@@ -47,7 +47,7 @@ import Testing
             return
         }
         if let password = entry.userPassword {
-            #expect(result.status == 65)
+            #expect(result.status == 77)
             #expect(result.stderrLines.count == 1)
             #expect(result.stderr.contains(entry.file) && result.stderr.contains("password"))
             let (unlocked, unlockedJSON) = try info(entry.path, "--no-text", "--password", password)

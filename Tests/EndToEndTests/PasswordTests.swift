@@ -12,11 +12,11 @@ import Testing
         #expect(typed.stdout.contains("Password for \(file):"))
         #expect(typed.stdout.contains("Pages:      2"))
         let wrong = try run("python3", [answer, "Password for", "nope", Paths.binary, "info", file, "--no-text"])
-        #expect(wrong.status == 65)
+        #expect(wrong.status == 77)
         #expect(wrong.stdout.contains("wrong password"))
         // Not a terminal: no prompt, a clear error naming the file.
         let piped = try pdfedit("info", file, stdin: "secret\n")
-        #expect(piped.status == 65)
+        #expect(piped.status == 77)
         #expect(piped.stderr == "pdfedit: \(file): encrypted; give its password with --password or --password-for\n")
     }
 

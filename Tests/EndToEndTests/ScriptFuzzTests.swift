@@ -34,6 +34,7 @@ import Testing
             let context = "script \(executed) (seed \(Self.seed)):\n\(script)"
             let before = try sessionBytes(dir)
             let documentsBefore = try Reliability.documents(in: dir)
+            let stepsBefore = try Reliability.history(in: dir).done
             let result = try pdfedit("run", "-", in: dir, stdin: script)
             outcomes[result.status, default: 0] += 1
             #expect([0, 64, 65, 66].contains(result.status), "exit \(result.status): \(result.stderr)\n\(context)")
@@ -43,6 +44,8 @@ import Testing
                 continue
             }
             guard try sessionBytes(dir) != before else { continue }  // nothing but comments
+            // Only `use` lines: the current document changed, no undo step was made (as on the command line).
+            guard try Reliability.history(in: dir).done != stepsBefore else { continue }
             let undo = try pdfedit("undo", in: dir)
             #expect(undo.status == 0, "\(undo.stderr)\n\(context)")
             #expect(try Reliability.documents(in: dir) == documentsBefore, "undo does not give the documents back\n\(context)")

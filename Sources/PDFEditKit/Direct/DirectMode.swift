@@ -53,7 +53,7 @@ public struct DirectMode: Sendable {
         }
         if inPlace && output != nil { throw PDFEditError.usage("give either -o or --in-place, not both") }
         if !inPlace && PasswordBook.standardised(target) == PasswordBook.standardised(input) {
-            throw PDFEditError.outputIsSource(path: target)
+            throw PDFEditError.outputIsSource(path: target, direct: true)
         }
         let files = try keepingImporter.load([input] + otherDocuments)
         var session: Session
@@ -80,7 +80,7 @@ public struct DirectMode: Sendable {
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch.path, allowedSource: inPlace ? input : nil,
-            preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
+            direct: true, preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
         var result = try writer.write(
             document.items, document: inputDocument, to: target, settings: ExportSettings(force: force || inPlace),
             positions: 1...max(1, document.items.count))
@@ -120,8 +120,8 @@ public struct DirectMode: Sendable {
         let chosen = try Workspace.items(of: document, selection: selection, access: access)
         let scratch = try ScratchDirectory()
         let writer = ExportWriter(
-            session: session, access: access, cacheDirectory: scratch.path, preopened: Self.opened(files, access: access),
-            lastUseOfPreopened: split == nil)
+            session: session, access: access, cacheDirectory: scratch.path, direct: true,
+            preopened: Self.opened(files, access: access), lastUseOfPreopened: split == nil)
         var results: [ExportResult]
         if let split {
             results = try writer.split(

@@ -66,6 +66,9 @@ struct ExportWriter {
     var replaceable: Set<String> = []
     /// The one source this export may replace: the input of `--in-place`.
     var allowedSource: String? = nil
+    /// Direct mode: there is no session, the sources are the command's input files
+    /// (which is what a refusal to write over one says).
+    var direct = false
     /// Sources the loader opened in this process (direct mode), by absolute path:
     /// the export uses them rather than reading and checking the files again, and
     /// does not hash them again (they were hashed when loaded, moments ago, and
@@ -289,6 +292,7 @@ final class OutputChecker {
     private let replaceable: Set<String>
     private let sourceTargets: Set<String>
     private let allowed: String?
+    private let direct: Bool
     private var writableDirectories: Set<String> = []
 
     init(writer: ExportWriter, settings: ExportSettings) {
@@ -296,12 +300,13 @@ final class OutputChecker {
         replaceable = writer.replaceable
         sourceTargets = Set(writer.session.sources.map { PasswordBook.standardised(writer.access.absolutePath($0.path)) })
         allowed = writer.allowedSource.map(PasswordBook.standardised)
+        direct = writer.direct
     }
 
     /// `target` is `output` standardised (`PasswordBook.standardised`).
     func check(_ output: String, target: String) throws(PDFEditError) {
         if sourceTargets.contains(target) && target != allowed {
-            throw PDFEditError.outputIsSource(path: output)
+            throw PDFEditError.outputIsSource(path: output, direct: direct)
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {

@@ -50,8 +50,9 @@ func splitParts(count: Int, grouping: SplitGrouping, outlineStarts: [OutlineStar
 /// number, zero-padded to the width of the part count), `{first}`, `{last}`
 /// (positions in the document), `{id}`, `{src}` (source file stem), `{srcpage}`
 /// (page in its source) of the part's first item, `{doc}`, `{title}` (bookmark
-/// parts). A name without `.pdf` at its end gets it; `/` in filled-in values
-/// becomes `_`.
+/// parts). A name without `.pdf` at its end gets it; `/` and control characters
+/// in filled-in values become `_`; a template whose own text has a control
+/// character is refused.
 struct PartNameTemplate {
     private enum Piece {
         case text(String)
@@ -82,6 +83,13 @@ struct PartNameTemplate {
         self.pieces = pieces
     }
 
+    /// Line breaks and other control characters: never part of a file name a
+    /// template makes (a filled-in value has them replaced by `_`, the template's
+    /// own text is refused).
+    private static func isControl(_ character: Character) -> Bool {
+        character.isNewline || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     private static let keys: Set<String> = ["n", "first", "last", "id", "doc", "src", "srcpage", "title"]
 
     /// The file name of one part.
@@ -109,14 +117,14 @@ struct PartNameTemplate {
                     if case .page(_, let page) = item.content { value = String(page) } else { value = "" }
                 default: value = title ?? ""
                 }
-                if value.contains(where: { $0 == "/" || $0.isNewline }) {
-                    name += value.map { $0 == "/" || $0.isNewline ? "_" : String($0) }.joined()
+                if value.contains(where: { $0 == "/" || Self.isControl($0) }) {
+                    name += value.map { $0 == "/" || Self.isControl($0) ? "_" : String($0) }.joined()
                 } else {
                     name += value
                 }
             }
         }
-        if name.hasPrefix(".") || name.isEmpty || name.contains("/") {
+        if name.hasPrefix(".") || name.isEmpty || name.contains("/") || name.contains(where: Self.isControl) {
             throw PDFEditError.usage("--name gives \"\(name)\" for part \(number): a part needs a plain file name")
         }
         return name.lowercased().hasSuffix(".pdf") ? name : name + ".pdf"

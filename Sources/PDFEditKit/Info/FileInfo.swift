@@ -36,6 +36,40 @@ public struct FileInfo: Codable, Equatable, Sendable {
     public var pages: [Page]
 }
 
+// The README documents every key of `info --json`, the optional ones as null: the
+// encoders write nil as an explicit null (the synthesized ones leave the key out).
+extension FileInfo.Page {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(sizeName, forKey: .sizeName)
+        try container.encode(rotation, forKey: .rotation)
+        try container.encode(label, forKey: .label)
+        try container.encode(text, forKey: .text)
+    }
+}
+
+extension FileInfo {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(pageCount, forKey: .pageCount)
+        try container.encode(pdfVersion, forKey: .pdfVersion)
+        try container.encode(encrypted, forKey: .encrypted)
+        try container.encode(producer, forKey: .producer)
+        try container.encode(creator, forKey: .creator)
+        try container.encode(title, forKey: .title)
+        try container.encode(hasForm, forKey: .hasForm)
+        try container.encode(hasOutlines, forKey: .hasOutlines)
+        try container.encode(hasPageLabels, forKey: .hasPageLabels)
+        try container.encode(tagged, forKey: .tagged)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encode(pages, forKey: .pages)
+    }
+}
+
 /// The first `count` words of `text`, on one line.
 func firstWords(_ text: String, count: Int = 8) -> String {
     text.split(whereSeparator: { $0.isWhitespace }).prefix(count).joined(separator: " ")

@@ -322,7 +322,7 @@ struct SheetPlan {
         self.layout = layout
         pages = Array(Set(cells.compactMap(\.page))).sorted { $0.sortKey < $1.sortKey }
         let description =
-            ["sheet v1", "\(layout.columns) \(layout.thumbnailSize)", header]
+            ["sheet v2", "\(layout.columns) \(layout.thumbnailSize)", header]
             + cells.map(\.key)
         key = Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8))
     }

@@ -5,7 +5,8 @@
 /// IEND) refuses the file; an ancillary chunk with a bad CRC is ignored, as libpng
 /// does. A file must end with IEND: a truncated one is refused. Gamma (gAMA),
 /// chromaticities (cHRM, sRGB), ICC profiles (iCCP) and significant bits (sBIT) are
-/// ignored: samples are embedded as they are stored.
+/// ignored: samples are embedded as they are stored. An animated PNG (acTL of more
+/// than one frame) is refused rather than cut to its first frame.
 struct PNGImage {
     let bytes: [UInt8]
     let facts: ImageFacts
@@ -87,6 +88,11 @@ struct PNGImage {
             case "IDAT":
                 guard length > 0 else { break }
                 dataRanges.append(start..<end)
+            case "acTL" where length == 8:
+                // An animated PNG: taking its first frame would silently drop the others.
+                if let frames = reader.u32(start), frames > 1 {
+                    throw fail("an animated PNG (APNG) of \(frames) frames; only still images can be pages")
+                }
             case "IEND":
                 sawEnd = true
             default:

@@ -60,6 +60,9 @@ public struct SheetLayout: Equatable, Sendable {
         captionHeight = Int((fontSize * 2.8).rounded())
     }
 
+    /// A sheet grows wider than its grid for its header up to this many pixels.
+    public static let widestForHeader = 2000
+
     public var cellWidth: Int { thumbnailSize }
     public var cellHeight: Int { thumbnailSize + captionHeight }
 
@@ -102,7 +105,12 @@ public enum ContactSheet {
     public static func draw(
         _ cells: [SheetCell], layout: SheetLayout, header: String
     ) throws(EngineError) -> (image: RasterImage, pictures: [PixelRect]) {
-        let size = layout.sheetSize(cells: cells.count)
+        let grid = layout.sheetSize(cells: cells.count)
+        // At least as wide as the header needs (a one-item sheet is narrower than
+        // its header), up to a width past which a very long name is shortened.
+        let headerSize = layout.fontSize * 1.1
+        let headerWidth = Int(SheetDrawing.measure(header, size: headerSize, bold: true).rounded(.up)) + 2 * layout.gap
+        let size = (width: max(grid.width, min(headerWidth, SheetLayout.widestForHeader)), height: grid.height)
         let sheet = try RasterImage(width: size.width, height: size.height, file: "contact sheet")
         let placements = try sheet.drawing { (cairo) throws(EngineError) -> [PixelRect] in
             SheetDrawing.setColor(cairo, SheetDrawing.background)
@@ -111,7 +119,7 @@ public enum ContactSheet {
             SheetDrawing.setColor(cairo, SheetDrawing.ink)
             SheetDrawing.text(
                 cairo, header, x: Double(layout.gap), baseline: Double(layout.gap) + layout.fontSize * 1.3,
-                size: layout.fontSize * 1.1, bold: true, maxWidth: Double(size.width - 2 * layout.gap))
+                size: headerSize, bold: true, maxWidth: Double(size.width - 2 * layout.gap))
 
             var placements: [PixelRect] = []
             placements.reserveCapacity(cells.count)
@@ -255,6 +263,18 @@ enum SheetDrawing {
         cairo_show_text(cairo, shown)
         cairo_new_path(cairo)
         return width
+    }
+
+    /// The width `string` takes when drawn by `text` (measured on a scratch surface).
+    static func measure(_ string: String, size: Double, bold: Bool) -> Double {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) else { return 0 }
+        defer { cairo_surface_destroy(surface) }
+        guard let cairo = cairo_create(surface) else { return 0 }
+        defer { cairo_destroy(cairo) }
+        cairo_select_font_face(
+            cairo, "sans-serif", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cairo, size)
+        return advance(cairo, string)
     }
 
     private static func advance(_ cairo: OpaquePointer, _ string: String) -> Double {

@@ -74,8 +74,8 @@ struct Relink: ParsableCommand {
         commandName: "relink",
         abstract: "Point the session at a source that moved (or, with --force, changed).",
         discussion: """
-            OLD is the source's id (s1, shown by status) or its path. NEW must have the same
-            content unless --force. One undo step.
+            OLD is the source's id (s1, shown by status) or its path. NEW must have
+            the same content unless --force. One undo step.
 
             Examples:
               pdfedit relink report.pdf archive/report.pdf

@@ -42,16 +42,20 @@ struct Run: ParsableCommand {
                 }
                 text = contents
             }
-            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
+            let book = try passwords.book()
+            let workspace = Workspace(sessionPath: options.session, passwords: book)
             let name = script == "-" ? "stdin" : script
             let lines = try ScriptParser.parse(text, name: name)
             var edits: [(edit: Edit, doc: String?)] = []
             for line in lines {
                 do throws(PDFEditError) {
-                    let building = EditBuilding(otherDocuments: [], importer: workspace.importer())
+                    // A line's own --password/--password-for count for that line, with run's.
+                    let lineBook = try line.command.options.passwords.book().adding(book)
+                    let building = EditBuilding(
+                        otherDocuments: [], importer: Workspace(sessionPath: options.session, passwords: lineBook).importer())
                     edits.append((try line.command.edit(building), line.command.options.doc))
                 } catch {
-                    throw PDFEditError.usage("\(name):\(line.number): \(error.description)")
+                    throw PDFEditError.scriptLine(script: name, line: line.number, error: error)
                 }
             }
             let summaries: [ChangeSummary]
@@ -59,7 +63,7 @@ struct Run: ParsableCommand {
                 summaries = try workspace.applyAll(edits, label: "run \(name)")
             } catch {
                 if case .edit(.batch(let index, let inner)) = error {
-                    throw PDFEditError.usage("\(name):\(lines[index].number): \(inner)")
+                    throw PDFEditError.scriptLine(script: name, line: lines[index].number, error: .edit(inner))
                 }
                 throw error
             }
@@ -81,37 +85,49 @@ enum ScriptParser {
         var command: any EditCommand
     }
 
+    /// Lines end with LF or CRLF.
     static func parse(_ text: String, name: String) throws(PDFEditError) -> [Line] {
         var lines: [Line] = []
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: split on both line ends.
+        for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .enumerated()
+        {
             let number = offset + 1
-            let words: [String]
-            do throws(PDFEditError) { words = try shellWords(String(raw)) } catch {
-                throw PDFEditError.usage("\(name):\(number): \(error.description)")
-            }
-            guard let verb = words.first else { continue }
-            let parsed: ParsableCommand
-            do {
-                parsed = try PDFEdit.parseAsRoot(words)
+            do throws(PDFEditError) {
+                if let command = try parseLine(String(raw)) { lines.append(Line(number: number, command: command)) }
             } catch {
-                let message = PDFEdit.message(for: error).split(separator: "\n").first.map(String.init) ?? "cannot parse"
-                throw PDFEditError.usage("\(name):\(number): \(message)")
+                throw PDFEditError.scriptLine(script: name, line: number, error: error)
             }
-            guard let command = parsed as? any EditCommand else {
-                throw PDFEditError.usage("\(name):\(number): \"\(verb)\" does not edit the session; not allowed in a script")
-            }
-            if command.isDirect || command.directInput != nil {
-                throw PDFEditError.usage("\(name):\(number): direct mode (a file, -o, --in-place) is not allowed in a script")
-            }
-            if command.options.session != nil {
-                throw PDFEditError.usage("\(name):\(number): --session is given to `run`, not to its lines")
-            }
-            if words.contains("--keep-going") {
-                throw PDFEditError.usage("\(name):\(number): --keep-going is not allowed in a script (it is all or nothing)")
-            }
-            lines.append(Line(number: number, command: command))
         }
         return lines
+    }
+
+    /// One line's editing command (nil for a blank or comment line), parsed as the
+    /// command line is, so that a wrong line fails with the command line's message and code.
+    private static func parseLine(_ line: String) throws(PDFEditError) -> (any EditCommand)? {
+        let words = try shellWords(line)
+        guard let verb = words.first else { return nil }
+        let parsed: ParsableCommand
+        do {
+            parsed = try PDFEdit.parseCommand(words)
+        } catch let error as PDFEditError {
+            throw error
+        } catch {
+            throw PDFEditError.usage("help and --version are not allowed in a script")
+        }
+        guard let command = parsed as? any EditCommand else {
+            throw PDFEditError.usage("\"\(verb)\" does not edit the session; not allowed in a script")
+        }
+        if command.isDirect || command.directInput != nil {
+            throw PDFEditError.usage("direct mode (a file, -o, --in-place) is not allowed in a script")
+        }
+        if command.options.session != nil {
+            throw PDFEditError.usage("--session is given to `run`, not to its lines")
+        }
+        if words.contains("--keep-going") {
+            throw PDFEditError.usage("--keep-going is not allowed in a script (it is all or nothing)")
+        }
+        return command
     }
 
     /// Words of one line as a POSIX shell would split them: whitespace separates,

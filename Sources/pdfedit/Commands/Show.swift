@@ -9,11 +9,12 @@ struct Show: ParsableCommand {
         discussion: """
             Each thumbnail shows the page as export writes it (its own /Rotate and the
             item's rotation), captioned with its position and id, then its source, page
-            label and rotation. Blank pages are outlined; placeholders and images are
-            dashed frames with their label. More than --per-sheet items give several
-            sheets: OUT's name + -1, -2… (sheet-1.png, sheet-2.png). An existing file is
-            replaced only with --force. Thumbnails are cached in the session's cache
-            folder, so showing again after an edit renders nothing new.
+            label and rotation. Images are drawn as export places them; blank pages are
+            outlined; placeholders are dashed frames with their label. More than
+            --per-sheet items give several sheets: OUT's name + -1, -2… (sheet-1.png,
+            sheet-2.png). An existing file is replaced only with --force. Thumbnails are
+            cached in the session's cache folder, so showing again after an edit renders
+            nothing new.
 
             Examples:
               pdfedit show -o sheet.png

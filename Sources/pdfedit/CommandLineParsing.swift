@@ -1,0 +1,75 @@
+import ArgumentParser
+import PDFEditKit
+
+extension PDFEdit {
+    /// Parses a command line (without `pdfedit`) into its command: the one parser
+    /// for the command line and for `run` script lines, so that both refuse a wrong
+    /// line with the same message and code. A usage error becomes
+    /// `PDFEditError.usage` (64) on one line, with a hint where to read more;
+    /// requests for help or the version are rethrown for ArgumentParser to answer.
+    static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
+        if let verb = arguments.first, !verb.hasPrefix("-"), !commandNames.contains(verb) {
+            let suggestion = closestCommand(to: verb).map { "; did you mean '\($0)'?" } ?? "; see 'pdfedit --help'"
+            throw PDFEditError.usage("unknown command '\(verb)'\(suggestion)")
+        }
+        do {
+            return try parseAsRoot(arguments)
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { throw error }
+            throw PDFEditError.usage(oneLineUsageMessage(for: error))
+        }
+    }
+
+    /// The names of the subcommands, and ArgumentParser's own `help`.
+    static var commandNames: Set<String> {
+        Set(configuration.subcommands.map { $0._commandName } + ["help"])
+    }
+
+    /// ArgumentParser's message ("Error: …", a help line, the usage, "See …") as one
+    /// line in our style: the message, then where to read more.
+    private static func oneLineUsageMessage(for error: Error) -> String {
+        var text = message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "cannot parse"
+        if let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase ?? false {
+            text = first.lowercased() + text.dropFirst()
+        }
+        let hint = fullMessage(for: error, columns: 1000).split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("See '") }
+            .flatMap { line in line.split(separator: "'").dropFirst().first.map { "; see '\($0)'" } }
+        return text + (hint ?? "")
+    }
+
+    /// The subcommand a mistyped `verb` most likely means: the nearest by edit
+    /// distance (at most 2, or the verb's letters in order, as `mv` in `move`).
+    static func closestCommand(to verb: String) -> String? {
+        let candidates = commandNames.sorted().map { name in
+            (name: name, distance: editDistance(verb.lowercased(), name), abbreviates: isSubsequence(verb.lowercased(), of: name))
+        }
+        let best = candidates.min { ($0.abbreviates ? 0 : 1, $0.distance) < ($1.abbreviates ? 0 : 1, $1.distance) }
+        guard let best, best.abbreviates || best.distance <= 2 else { return nil }
+        return best.name
+    }
+
+    private static func isSubsequence(_ short: String, of long: String) -> Bool {
+        guard short.count >= 2, let first = short.first, long.first == first else { return false }
+        var rest = Substring(long)
+        for character in short {
+            guard let index = rest.firstIndex(of: character) else { return false }
+            rest = rest[rest.index(after: index)...]
+        }
+        return true
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var row = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = row
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}
