@@ -5,6 +5,7 @@
 #include "Export.hh"
 
 #include "CheckedFile.hh"
+#include "Geometry.hh"
 #include "Stamps.hh"
 
 #include <qpdf/PDFVersion.hh>
@@ -38,39 +39,21 @@ bool is_empty(char const *text)
     return text == nullptr || text[0] == '\0';
 }
 
-// A /Rotate value normalised to 0, 90, 180 or 270 (a value that is not a multiple
-// of 90 is rounded down to one, as viewers do).
-int normalised_rotation(long degrees)
-{
-    degrees %= 360;
-    if (degrees < 0) {
-        degrees += 360;
-    }
-    return static_cast<int>(degrees / 90 * 90);
-}
-
-// The page's /Rotate: its own, else the one it inherits (`inherited`, may be
-// nullptr).
-long page_rotation(QPDFObjectHandle page, InheritedFrame const *inherited)
+// The page's displayed rotation: from its own /Rotate, else the one it inherits
+// (`inherited`, may be nullptr).
+int page_rotation(QPDFObjectHandle page, InheritedFrame const *inherited)
 {
     QPDFObjectHandle rotate = page.getKey("/Rotate");
     if (!page.hasKey("/Rotate") && inherited != nullptr &&
         inherited->values[inherited_rotate].isInitialized()) {
         rotate = inherited->values[inherited_rotate];
     }
-    if (rotate.isInteger()) {
-        return rotate.getIntValue() % 360;
-    }
-    if (rotate.isReal()) {
-        double value = std::fmod(rotate.getNumericValue(), 360.0);
-        return std::lround(value);
-    }
-    return 0;
+    return displayed_rotation(rotate);
 }
 
-void set_rotation(QPDFObjectHandle page, long base, int quarter_turns)
+void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)
 {
-    int degrees = normalised_rotation(base + 90L * (quarter_turns % 4));
+    int degrees = turned_rotation(base, quarter_turns);
     if (degrees == 0) {
         page.removeKey("/Rotate");
     } else {
@@ -671,7 +654,7 @@ class InPlace {
         std::vector<QPDFObjectHandle> nums;
         bool labelled = label_numbers(
             inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels, nums);
-        std::vector<long> rotations(static_cast<size_t>(count));
+        std::vector<int> rotations(static_cast<size_t>(count));
         for (int i = 0; i < count; ++i) {
             rotations[static_cast<size_t>(i)] = page_rotation(
                 source.pages[static_cast<size_t>(items[i].page)], source.inherited(items[i].page));

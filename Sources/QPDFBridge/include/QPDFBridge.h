@@ -12,6 +12,14 @@ extern "C" {
 /* The qpdf library version the bridge was linked against (QPDF::QPDFVersion). */
 const char *pe_qpdf_version(void);
 
+/* The clockwise turn, 0, 90, 180 or 270, a viewer gives a page whose /Rotate is
+ * the integer `value` (`is_integer` nonzero) or a non-integer (`is_integer` zero):
+ * an integer multiple of 90 normalised into 0..270 (-90 is 270, 450 is 90); any
+ * other value (45, 135, a real such as 90.0) counts as 0, as poppler (which
+ * renders our pages) and pdf.js show 45 and 135, and poppler a real. The one home of this rule: info, list, export, stamps and rendering
+ * all read /Rotate through it. */
+int pe_displayed_rotation(int is_integer, long long value);
+
 /* Outcome of a bridge call. code: 0 success, otherwise one of PE_E_*. */
 enum {
     PE_OK = 0,

@@ -1,0 +1,33 @@
+// The /Rotate rule of the viewers (poppler, which renders and measures our pages,
+// and pdf.js): an integer multiple of 90, normalised into 0/90/180/270; anything
+// else (45, 135, a real number such as 90.0 or 180.5, a non-number) counts as 0.
+#include "Geometry.hh"
+
+#include "QPDFBridge.h"
+
+namespace pe {
+
+int displayed_rotation(QPDFObjectHandle rotate)
+{
+    if (!rotate.isInitialized() || !rotate.isInteger()) {
+        return 0;
+    }
+    return pe_displayed_rotation(1, rotate.getIntValue());
+}
+
+int turned_rotation(int degrees, int quarter_turns)
+{
+    int turns = (degrees / 90 + quarter_turns % 4 + 4) % 4;
+    return turns * 90;
+}
+
+} // namespace pe
+
+extern "C" int pe_displayed_rotation(int is_integer, long long value)
+{
+    if (is_integer == 0 || value % 90 != 0) {
+        return 0;
+    }
+    long long degrees = value % 360;
+    return static_cast<int>(degrees < 0 ? degrees + 360 : degrees);
+}
