@@ -81,8 +81,9 @@ typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
     const char *owner_password;
-    int labels;                 /* PE_LABELS_*: keep each page's source label (default),
-                                   plain 1..n, or no /PageLabels */
+    int labels;                 /* PE_LABELS_*: keep each page's source label (default;
+                                   no /PageLabels when no source has any), plain 1..n,
+                                   or no /PageLabels */
     const char *title;          /* non-NULL: the output's title (Info /Title and XMP dc:title) */
 } pe_export_options;
 
