@@ -235,6 +235,13 @@ class Inputs {
         }
     }
 
+    // The output's warnings: damage in a source met while copying or writing is
+    // that source's (see forward_warnings).
+    void forward_output_warnings(QPDF &out)
+    {
+        forward_warnings(out, -1, request.warn, request.warn_context, file_names);
+    }
+
     void warn(int source, std::string const &message)
     {
         if (request.warn != nullptr) {
@@ -243,6 +250,9 @@ class Inputs {
     }
 
   private:
+    // The name qpdf knows each opened source by (its warnings carry it).
+    std::vector<std::string> file_names;
+
     void open_source(int index)
     {
         Source &source = sources[static_cast<size_t>(index)];
@@ -285,6 +295,8 @@ class Inputs {
             }
         }
         QPDF &pdf = *source.pdf;
+        file_names.resize(sources.size());
+        file_names[static_cast<size_t>(index)] = pdf.getFilename();
         if (pdf.isEncrypted() && !pdf.allowModifyAssembly()) {
             warn(index, "its permissions do not allow assembling pages; used anyway");
         }
@@ -392,7 +404,7 @@ class Assembly {
         copy_document_data(
             out, sources, items, item_count, placed, options, !outline.empty(), dropped, where);
         where = Where{};
-        forward_warnings(out, -1, inputs.request.warn, inputs.request.warn_context);
+        inputs.forward_output_warnings(out);
     }
 
     // Frees what was read from the sources once the output holds its copies (a
@@ -436,7 +448,7 @@ class Assembly {
         PDFVersion minimum = versioned ? version : output_version();
         write_output(out, out_path, minimum, placed_count, object_streams, inputs.request.options, started, sync);
         inputs.forward_all_warnings();
-        forward_warnings(out, -1, inputs.request.warn, inputs.request.warn_context);
+        inputs.forward_output_warnings(out);
     }
 
   private:

@@ -109,12 +109,21 @@ int record_current_exception(
     }
 }
 
-void forward_warnings(QPDF &pdf, int source_index, pe_warning_fn warn, void *context)
+void forward_warnings(
+    QPDF &pdf, int source_index, pe_warning_fn warn, void *context, std::vector<std::string> const &file_names)
 {
     for (QPDFExc const &warning : pdf.getWarnings()) {
-        if (warn != nullptr) {
-            warn(context, source_index, ("qpdf: " + describe(warning)).c_str());
+        if (warn == nullptr) {
+            continue;
         }
+        int index = source_index;
+        for (size_t i = 0; i < file_names.size(); ++i) {
+            if (!file_names[i].empty() && file_names[i] == warning.getFilename()) {
+                index = static_cast<int>(i);
+                break;
+            }
+        }
+        warn(context, index, ("qpdf: " + describe(warning)).c_str());
     }
 }
 
