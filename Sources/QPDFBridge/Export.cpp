@@ -473,10 +473,14 @@ class Assembly {
                 result.updateIfGreater(source.version);
             }
         }
+        if (needs_user_unit) {
+            result.updateIfGreater(PDFVersion(1, 6)); // /UserUnit is PDF 1.6
+        }
         return result;
     }
     // Inherited values already in `out`, by the /Pages node holding them and key.
     SharedInherited shared_values;
+    bool needs_user_unit = false; // a blank page was given a /UserUnit
 
     void place_pages()
     {
@@ -507,10 +511,16 @@ class Assembly {
         where = Where{};
         QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
         page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
+        // A side over the readers' limit is written with a /UserUnit, in units.
+        double unit = pe_user_unit_for(item.width, item.height);
         page.replaceKey(
             "/MediaBox",
             QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
-                number(0), number(0), number(item.width), number(item.height)}));
+                number(0), number(0), number(item.width / unit), number(item.height / unit)}));
+        if (unit != 1) {
+            page.replaceKey("/UserUnit", number(unit));
+            needs_user_unit = true;
+        }
         page.replaceKey("/Resources", QPDFObjectHandle::newDictionary());
         set_rotation(page, 0, item.quarter_turns);
         return out.makeIndirectObject(page);

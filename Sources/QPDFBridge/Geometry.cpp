@@ -1,9 +1,15 @@
+// Page geometry rules shared by the bridge and (through QPDFBridge.h) the Swift
+// side, so that the two cannot disagree.
+//
 // The /Rotate rule of the viewers (poppler, which renders and measures our pages,
 // and pdf.js): an integer multiple of 90, normalised into 0/90/180/270; anything
 // else (45, 135, a real number such as 90.0 or 180.5, a non-number) counts as 0.
 #include "Geometry.hh"
 
 #include "QPDFBridge.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace pe {
 
@@ -30,4 +36,13 @@ extern "C" int pe_displayed_rotation(int is_integer, long long value)
     }
     long long degrees = value % 360;
     return static_cast<int>(degrees < 0 ? degrees + 360 : degrees);
+}
+
+extern "C" double pe_user_unit_for(double width, double height)
+{
+    double largest = std::max(width, height);
+    if (!std::isfinite(largest) || largest <= PE_MAX_PAGE_UNITS) {
+        return 1;
+    }
+    return std::ceil(largest / PE_MAX_PAGE_UNITS);
 }

@@ -100,4 +100,46 @@ import Testing
         let box = try wordBox("ODD-P1", page: 1, of: dir.appendingPathComponent("out.pdf").path)
         #expect(box.map { $0.width > 2 * $0.height } == true, "the stamp is turned: \(String(describing: box))")
     }
+
+    /// Each page's /MediaBox and /UserUnit (nil when absent) as `qpdf --json` reads them.
+    func pageBoxes(_ file: String) throws -> [(box: [Double], unit: Double?)] {
+        let result = try run("qpdf", ["--json", "--json-key=pages", "--json-key=qpdf", file])
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let objects = (json?["qpdf"] as? [Any])?.last as? [String: Any] ?? [:]
+        let pages = json?["pages"] as? [[String: Any]] ?? []
+        return pages.map { page in
+            let reference = page["object"] as? String ?? ""
+            let dictionary = (objects["obj:\(reference)"] as? [String: Any])?["value"] as? [String: Any] ?? [:]
+            let box = (dictionary["/MediaBox"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+            return (box, (dictionary["/UserUnit"] as? NSNumber)?.doubleValue)
+        }
+    }
+
+    @Test("blank, placeholder and image pages over 14,400 pt are written with the smallest integer /UserUnit")
+    func bigPagesGetAUserUnit() throws {
+        let dir = try scratchDirectory(with: Self.fixture, "photo.jpg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", Self.fixture, in: dir).status == 0)
+        // Page 4 is 18000 x 36000 pt (1800 x 3600 at /UserUnit 10).
+        let like = try pdfedit("blank", "--size", "like:4", in: dir)
+        #expect(like.status == 0, "\(like.stderr)")
+        #expect(try pdfedit("placeholder", "--size", "20000x30000", in: dir).status == 0)
+        #expect(try pdfedit("insert", "photo.jpg", "--fit", "20000x30000", in: dir).status == 0)
+        // The session holding these sizes stays usable.
+        let listed = try pdfedit("list", in: dir)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let result = try pdfedit("export", "out.pdf", "--placeholders", "blank", in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let boxes = try pageBoxes(dir.appendingPathComponent("out.pdf").path)
+        #expect(boxes.count == 7)
+        guard boxes.count == 7 else { return }
+        #expect(boxes[3].box == [0, 0, 1800, 3600] && boxes[3].unit == 10, "the source page as it was")
+        #expect(boxes[4].box == [0, 0, 6000, 12000] && boxes[4].unit == 3, "blank like:4: \(boxes[4])")
+        #expect(boxes[5].box.map { ($0 * 1000).rounded() / 1000 } == [0, 0, 6666.667, 10000] && boxes[5].unit == 3,
+                "placeholder: \(boxes[5])")
+        #expect(boxes[6].box.map { ($0 * 1000).rounded() / 1000 } == [0, 0, 10000, 6666.667] && boxes[6].unit == 3,
+                "image page: \(boxes[6])")
+        #expect(boxes[0...2].allSatisfy { $0.unit == nil })
+        #expect(try qpdfCheck(dir.appendingPathComponent("out.pdf").path).status == 0)
+    }
 }

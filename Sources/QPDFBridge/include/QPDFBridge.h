@@ -20,6 +20,15 @@ const char *pe_qpdf_version(void);
  * all read /Rotate through it. */
 int pe_displayed_rotation(int is_integer, long long value);
 
+/* The largest page side PDF readers accept, in user space units (200 inches at
+ * the default unit). */
+#define PE_MAX_PAGE_UNITS 14400.0
+
+/* The /UserUnit a new page of `width` x `height` points is written with: 1 when
+ * both sides fit in PE_MAX_PAGE_UNITS, else the smallest integer that brings both
+ * sides (points / unit) within it. Blank, placeholder and image pages use it. */
+double pe_user_unit_for(double width, double height);
+
 /* Outcome of a bridge call. code: 0 success, otherwise one of PE_E_*. */
 enum {
     PE_OK = 0,
