@@ -6,6 +6,7 @@
 
 #include "CheckedFile.hh"
 #include "Geometry.hh"
+#include "Limits.hh"
 #include "Stamps.hh"
 
 #include <qpdf/PDFVersion.hh>
@@ -218,9 +219,15 @@ class Inputs {
                     pages);
             }
         }
-        for_each_stamp(request.stamps, first, count, [this](pe_stamp const &stamp) {
+        long long limit = request.options == nullptr ? 0 : request.options->max_stream_bytes;
+        for_each_stamp(request.stamps, first, count, [this, limit](pe_stamp const &stamp) {
             open_source(stamp.source);
-            check_stamp_page(stamp, sources[static_cast<size_t>(stamp.source)], where);
+            Source &source = sources[static_cast<size_t>(stamp.source)];
+            check_stamp_page(stamp, source, where);
+            // The stamp's form XObject is its page's contents inflated (in memory,
+            // by the writer): bounded before anything is written.
+            where = Where{stamp.source, stamp.page + 1};
+            check_page_contents(source.pages[static_cast<size_t>(stamp.page)], limit);
         });
         where = Where{};
     }
@@ -1247,6 +1254,27 @@ extern "C" int pe_document_open(
     }
     *document = made.release();
     pe::set_status(status, PE_OK, pe::Where{}, "");
+    return PE_OK;
+}
+
+extern "C" int pe_document_check_page(
+    pe_document *document, int page, long long max_stream_bytes, long long max_pixels, pe_status *status)
+{
+    pe_status ignored;
+    status = pe::status_or(status, ignored);
+    pe::Where where{-1, page + 1};
+    try {
+        if (document == nullptr || !document->source.pdf || page < 0 ||
+            static_cast<size_t>(page) >= document->source.pages.size()) {
+            throw pe::PlanError("no such page");
+        }
+        pe::check_page_for_reader(
+            document->source.pages[static_cast<size_t>(page)], max_stream_bytes, max_pixels);
+        document->source.pdf->getWarnings(); // decoding damage is poppler's to report
+    } catch (...) {
+        return pe::record_current_exception(status, where, nullptr, 0);
+    }
+    pe::set_status(status, PE_OK, where, "");
     return PE_OK;
 }
 

@@ -1,5 +1,7 @@
 #include "Status.hh"
 
+#include "Limits.hh"
+
 #include <qpdf/QPDFExc.hh>
 #include <qpdf/QPDFSystemError.hh>
 
@@ -90,6 +92,9 @@ int record_current_exception(
             // The description names the file; the errno text is the problem.
             set_status(status, PE_E_SYSTEM, where, std::strerror(e.getErrno()));
             return PE_E_SYSTEM;
+        } catch (OverLimit const &e) {
+            set_status(status, PE_E_LIMIT, where, e.what());
+            return PE_E_LIMIT;
         } catch (PlanError const &e) {
             set_status(status, PE_E_PLAN, where, e.what());
             if (status != nullptr) {

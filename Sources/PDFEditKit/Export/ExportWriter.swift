@@ -30,8 +30,11 @@ public struct ExportSettings: Sendable {
         self.title = title
     }
 
-    var engineOptions: ExportOptions {
-        ExportOptions(deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title)
+    /// The engine's options, with the process's limits (`PDFEDIT_MAX_STREAM_BYTES`).
+    func engineOptions() throws(PDFEditError) -> ExportOptions {
+        ExportOptions(
+            deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title,
+            maxStreamBytes: try Limits.current().inflatedStreamBytes)
     }
 }
 
@@ -163,6 +166,7 @@ struct ExportWriter {
         positions: ClosedRange<Int>? = nil
     ) throws(PDFEditError) -> ExportResult {
         try checkOutput(output, settings: settings)
+        let options = try settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
         if lastUseOfPreopened {
             for index in plan.sources.indices where plan.sources[index].document != nil {
@@ -173,8 +177,7 @@ struct ExportWriter {
         let temporary = AtomicFile.temporaryPath(for: output)
         let report = try run(&plan, temporaries: [temporary], outputs: [output]) { (plan) throws(EngineError) in
             try PDFExporter.write(
-                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: settings.engineOptions,
-                to: temporary)
+                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options, to: temporary)
         }
         try AtomicFile.commit(temporary, to: output)
         return ExportResult(
@@ -204,6 +207,7 @@ struct ExportWriter {
         }
         let checker = OutputChecker(writer: self, settings: settings)
         for (part, target) in zip(parts, targets) { try checker.check(part.output, target: target) }
+        let options = try settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
         AtomicFile.removeStaleTemporaries(for: parts.map(\.output))
         let temporaries = AtomicFile.temporaryPaths(for: parts.map(\.output))
@@ -212,7 +216,7 @@ struct ExportWriter {
             (plan) throws(EngineError) in
             try PDFExporter.writeParts(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
-                options: settings.engineOptions)
+                options: options)
         }
         // All parts appear together: a Ctrl-C now takes effect once every one is renamed.
         try Cancellation.deferringSignals { () throws(PDFEditError) in
@@ -259,10 +263,16 @@ struct ExportWriter {
                 unlink(temporary)
                 TemporaryFiles.shared.unregister(temporary)
             }
-            if case .cannotWrite(let file, let reason) = error, let index = temporaries.firstIndex(of: file),
-                outputs.indices.contains(index)
-            {
-                throw PDFEditError.engine(.cannotWrite(file: outputs[index], reason: reason))
+            // A failure of an output is told by its final name, never the hidden temporary's.
+            if let index = temporaries.firstIndex(of: error.file), outputs.indices.contains(index) {
+                switch error {
+                case .cannotWrite(_, let reason):
+                    throw PDFEditError.engine(.cannotWrite(file: outputs[index], reason: reason))
+                case .library(_, let message):
+                    throw PDFEditError.engine(.library(file: outputs[index], message: message))
+                default:
+                    break
+                }
             }
             throw PDFEditError.engine(error)
         }

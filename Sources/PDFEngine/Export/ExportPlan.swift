@@ -61,22 +61,28 @@ public struct ExportOptions: Sendable, Equatable {
     public var labels: LabelMode
     /// The output's title (Info /Title and XMP dc:title); nil keeps the first source's.
     public var title: String?
+    /// What one stream the export decodes (a stamp page's contents, the XMP
+    /// packet) may inflate to (`Limits.inflatedStreamBytes`); more is refused
+    /// with `.overLimit` naming the source. nil: no bound.
+    public var maxStreamBytes: Int?
 
     public init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, labels: LabelMode = .keep,
-        title: String? = nil
+        title: String? = nil, maxStreamBytes: Int? = nil
     ) {
         self.deterministicID = deterministicID
         self.encryption = encryption
         self.labels = labels
         self.title = title
+        self.maxStreamBytes = maxStreamBytes
     }
 }
 
 /// `--labels`: what page labels an export writes.
 public enum LabelMode: String, Sendable, Equatable, CaseIterable {
     /// Each page keeps the label it had in its source (plain numbers in their
-    /// source for pages of sources without labels).
+    /// source for pages of sources without labels); no /PageLabels when no
+    /// source has any.
     case keep
     /// Plain 1…n.
     case renumber

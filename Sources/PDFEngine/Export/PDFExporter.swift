@@ -201,7 +201,8 @@ public enum PDFExporter {
             func withTitle(_ title: UnsafePointer<CChar>?) -> R {
                 var cOptions = pe_export_options(
                     deterministic_id: options.deterministicID ? 1 : 0,
-                    user_password: user, owner_password: owner, labels: labels, title: title)
+                    user_password: user, owner_password: owner, labels: labels, title: title,
+                    max_stream_bytes: Int64(options.maxStreamBytes ?? 0))
                 return body(&cOptions)
             }
             guard let title = options.title else { return withTitle(nil) }
@@ -306,6 +307,8 @@ extension EngineError {
             } else {
                 self = .cannotWrite(file: file, reason: detail)
             }
+        case Int(PE_E_LIMIT):
+            self = .overLimit(file: file, page: page, what: detail)
         case Int(PE_E_PLAN) where source != nil && status.page_count > 0 && page != nil:
             self = .pageOutOfRange(file: file, page: page ?? 0, pageCount: Int(status.page_count))
         case Int(PE_E_INTERNAL) where source != nil:

@@ -38,7 +38,8 @@ enum {
     PE_E_PASSWORD = 4,   /* wrong or missing password */
     PE_E_DAMAGED = 5,    /* damaged beyond repair */
     PE_E_PAGES = 6,      /* unusable page tree */
-    PE_E_PLAN = 7        /* the plan itself is inconsistent (bad source index, page out of range) */
+    PE_E_PLAN = 7,       /* the plan itself is inconsistent (bad source index, page out of range) */
+    PE_E_LIMIT = 8       /* an input over a documented limit (status->message says which) */
 };
 
 typedef struct pe_status {
@@ -94,6 +95,9 @@ typedef struct pe_export_options {
                                    no /PageLabels when no source has any), plain 1..n,
                                    or no /PageLabels */
     const char *title;          /* non-NULL: the output's title (Info /Title and XMP dc:title) */
+    long long max_stream_bytes; /* > 0: what one stream the export decodes (a stamp page's
+                                   contents, XMP metadata) may inflate to; more is
+                                   PE_E_LIMIT naming the source and page. 0: no limit */
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
@@ -158,6 +162,15 @@ int pe_export_parts(const pe_source *sources, int source_count,
 int pe_document_open(const char *path, const char *password,
                      pe_document **document, int *page_count,
                      pe_warning_fn warn, void *warn_context, pe_status *status);
+
+/* Checks page `page` (0-based) of `document` before a reader (poppler) decodes
+ * it: each of its content streams and of the form XObjects of its resources
+ * inflates to at most `max_stream_bytes` bytes, each image XObject there has at
+ * most `max_pixels` pixels (a limit <= 0 is not checked). Returns PE_OK, or
+ * PE_E_LIMIT with status->message saying which stream (other PE_E_* for a page
+ * out of range or a library error). Decoding stops at the limit. */
+int pe_document_check_page(pe_document *document, int page, long long max_stream_bytes,
+                           long long max_pixels, pe_status *status);
 
 /* Frees a document from pe_document_open (NULL is ignored). */
 void pe_document_close(pe_document *document);
