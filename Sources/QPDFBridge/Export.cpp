@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <mutex>
 #include <sched.h>
 #include <system_error>
 #include <thread>
@@ -82,9 +83,16 @@ void write_output(
     bool object_streams,
     pe_export_options const *options,
     bool &started,
-    bool sync)
+    bool sync,
+    bool report)
 {
     QPDFWriter writer(pdf);
+    if (report && options != nullptr && options->progress != nullptr) {
+        auto progress = options->progress;
+        void *context = options->progress_context;
+        writer.registerProgressReporter(std::make_shared<QPDFWriter::FunctionProgressReporter>(
+            [progress, context](int percent) { progress(context, percent, 100); }));
+    }
     started = true;
     // Not setOutputFilename: see CheckedFile for why qpdf's file output is not used.
     CheckedFile file(out_path, sync);
@@ -449,11 +457,14 @@ class Assembly {
 
     // Writes the output to `out_path`; `started` is set once the file may exist.
     // `sync`: fsync the file (else the caller syncs its file system later).
-    void write(char const *out_path, bool &started, bool sync)
+    // `report`: tell options->progress how far the writing got (one output on
+    // its own; a split reports parts instead).
+    void write(char const *out_path, bool &started, bool sync, bool report)
     {
         where = Where{};
         PDFVersion minimum = versioned ? version : output_version();
-        write_output(out, out_path, minimum, placed_count, object_streams, inputs.request.options, started, sync);
+        write_output(
+            out, out_path, minimum, placed_count, object_streams, inputs.request.options, started, sync, report);
         inputs.forward_all_warnings();
         inputs.forward_output_warnings(out);
     }
@@ -750,7 +761,8 @@ class InPlace {
         PDFVersion minimum(1, 3);
         minimum.updateIfGreater(source.version);
         write_output(
-            *source.pdf, out_path, minimum, page_count, source.object_streams, inputs.request.options, started, true);
+            *source.pdf, out_path, minimum, page_count, source.object_streams, inputs.request.options, started, true,
+            true);
         inputs.forward_all_warnings();
     }
 
@@ -803,7 +815,7 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     assembly.release_sources();
     bool started = false;
     try {
-        assembly.write(out_path, started, true);
+        assembly.write(out_path, started, true, true);
     } catch (...) {
         if (started) {
             written.paths.push_back(out_path);
@@ -844,6 +856,26 @@ struct PartOutcome {
 // One thread of a split export: its own copy of the call's arguments (the
 // sources without a shared pe_document for all but the first thread, warnings
 // collected instead of passed on), its own opened sources and progress.
+// The parts of a split written so far, told to options->progress one call at a time.
+class PartProgress {
+  public:
+    explicit PartProgress(pe_export_options const *options) : options(options) {}
+
+    void part_written(int part_count)
+    {
+        if (options == nullptr || options->progress == nullptr) {
+            return;
+        }
+        std::lock_guard<std::mutex> hold(lock);
+        options->progress(options->progress_context, ++done, part_count);
+    }
+
+  private:
+    pe_export_options const *options;
+    std::mutex lock;
+    int done = 0;
+};
+
 class PartWorker {
   public:
     PartWorker(Request const &base, bool share_documents) :
@@ -882,7 +914,8 @@ class PartWorker {
         int part_count,
         std::atomic<int> &next,
         std::atomic<bool> &stop,
-        std::vector<PartOutcome> &outcomes)
+        std::vector<PartOutcome> &outcomes,
+        PartProgress &progress)
     {
         while (!stop.load() && !cancel_requested()) {
             int p = next.fetch_add(1);
@@ -896,8 +929,9 @@ class PartWorker {
                 inputs->open(parts[p].first_item, parts[p].item_count);
                 Assembly assembly(*inputs, parts[p].first_item, parts[p].item_count);
                 assembly.build(outcome.dropped);
-                assembly.write(parts[p].out_path, started, false);
+                assembly.write(parts[p].out_path, started, false, false);
                 written.push_back(parts[p].out_path);
+                progress.part_written(part_count);
             } catch (...) {
                 if (started) {
                     written.push_back(parts[p].out_path);
@@ -983,19 +1017,20 @@ void export_parts(
     std::vector<PartOutcome> outcomes(static_cast<size_t>(part_count));
     std::atomic<int> next{0};
     std::atomic<bool> stop{false};
+    PartProgress progress(request.options);
     std::vector<std::thread> running;
     for (size_t t = 1; t < workers.size(); ++t) {
         PartWorker *worker = workers[t].get();
         try {
             running.emplace_back(
-                [worker, parts, part_count, &next, &stop, &outcomes] {
-                    worker->run(parts, part_count, next, stop, outcomes);
+                [worker, parts, part_count, &next, &stop, &outcomes, &progress] {
+                    worker->run(parts, part_count, next, stop, outcomes, progress);
                 });
         } catch (std::system_error const &) {
             break; // no thread: the others do the work
         }
     }
-    first.run(parts, part_count, next, stop, outcomes);
+    first.run(parts, part_count, next, stop, outcomes, progress);
     for (std::thread &thread : running) {
         thread.join();
     }

@@ -18,6 +18,8 @@ public struct ExportSettings: Sendable {
     public var labels: LabelMode
     /// Overrides the title taken from the first source.
     public var title: String?
+    /// Told how far writing got (phase "writing": percent of one file, or parts).
+    public var progress: ProgressHandler?
 
     public init(
         force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
@@ -32,9 +34,16 @@ public struct ExportSettings: Sendable {
 
     /// The engine's options, with the process's limits (`PDFEDIT_MAX_STREAM_BYTES`).
     func engineOptions() throws(PDFEditError) -> ExportOptions {
-        ExportOptions(
+        let maxStreamBytes = try Limits.current().inflatedStreamBytes
+        var writing: (@Sendable (Int, Int) -> Void)?
+        if let handler = progress {
+            writing = { done, total in
+                handler(ProgressUpdate(done: done, total: total, unit: total == 100 ? "%" : "files", phase: "writing"))
+            }
+        }
+        return ExportOptions(
             deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title,
-            maxStreamBytes: try Limits.current().inflatedStreamBytes)
+            maxStreamBytes: maxStreamBytes, progress: writing)
     }
 }
 

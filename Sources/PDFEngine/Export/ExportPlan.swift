@@ -65,16 +65,26 @@ public struct ExportOptions: Sendable, Equatable {
     /// packet) may inflate to (`Limits.inflatedStreamBytes`); more is refused
     /// with `.overLimit` naming the source. nil: no bound.
     public var maxStreamBytes: Int?
+    /// Told how far the writing got, `done` of `total`: the percent of the file
+    /// written, or the parts of a split written (from any thread, one call at a
+    /// time). Not part of equality.
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     public init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, labels: LabelMode = .keep,
-        title: String? = nil, maxStreamBytes: Int? = nil
+        title: String? = nil, maxStreamBytes: Int? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) {
         self.deterministicID = deterministicID
         self.encryption = encryption
         self.labels = labels
         self.title = title
         self.maxStreamBytes = maxStreamBytes
+        self.progress = progress
+    }
+
+    public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
+        lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
+            && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes
     }
 }
 

@@ -98,6 +98,11 @@ typedef struct pe_export_options {
     long long max_stream_bytes; /* > 0: what one stream the export decodes (a stamp page's
                                    contents, XMP metadata) may inflate to; more is
                                    PE_E_LIMIT naming the source and page. 0: no limit */
+    /* NULL, or told how far the writing got, `done` of `total`: the percent of the
+     * file written (pe_export) or the parts written (pe_export_parts, from its
+     * worker threads, one call at a time). */
+    void (*progress)(void *context, int done, int total);
+    void *progress_context;
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
