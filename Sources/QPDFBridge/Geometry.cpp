@@ -1,9 +1,10 @@
 // Page geometry rules shared by the bridge and (through QPDFBridge.h) the Swift
 // side, so that the two cannot disagree.
 //
-// The /Rotate rule of the viewers (poppler, which renders and measures our pages,
-// and pdf.js): an integer multiple of 90, normalised into 0/90/180/270; anything
-// else (45, 135, a real number such as 90.0 or 180.5, a non-number) counts as 0.
+// The /Rotate rule of the viewers: an integer multiple of 90, normalised into
+// 0/90/180/270; anything else (45, 135, a non-number) counts as 0, as poppler
+// (which renders and measures our pages) and pdf.js show it. A real number, even
+// 90.0, counts as 0 too, as poppler reads only integers.
 #include "Geometry.hh"
 
 #include "QPDFBridge.h"

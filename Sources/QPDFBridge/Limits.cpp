@@ -5,8 +5,6 @@
 #include <qpdf/Pipeline.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 
-#include <limits>
-
 namespace pe {
 
 namespace {
