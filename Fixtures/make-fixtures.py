@@ -604,6 +604,45 @@ def make_rotated():
     return pdf.tobytes(cat, info_dict(pdf, "pdfedit fixture: rotated")), {"pages": pfacts}
 
 
+ODD_COLORS = [(240, 120, 60), (60, 160, 220), (170, 90, 200), (120, 200, 140)]
+
+
+def make_odd_rotate():
+    """Pages whose /Rotate is not a multiple of 90 (viewers show them unturned), one
+    with a negative /Rotate, and one of 18000 x 36000 pt (MediaBox 1800 x 3600 with
+    /UserUnit 10, beyond the 14,400-unit limit without it)."""
+    pdf = PDF()
+    cat = pdf.alloc()
+    pages = pdf.alloc()
+    f1, f2 = font_objects(pdf)
+    res = std_resources(f1, f2)
+    big = [0, 0, 1800, 3600]
+    # (box, /Rotate as written, the turn viewers give it, /UserUnit)
+    specs = [(LETTER, 135, 0, None), (A5, 45, 0, None), (LETTER, -90, 270, None), (big, 0, 0, 10)]
+    kids, pfacts = [], []
+    for i, ((box, written, shown, unit), color) in enumerate(zip(specs, ODD_COLORS), 1):
+        token = "ODD-P%d" % i
+        parts, facts = page_parts(box, "odd page %d" % i, token, color, i)
+        content = pdf.add(Stream(join_parts(parts)))
+        page = {"Type": N("Page"), "Parent": pages, "MediaBox": box}
+        if written:
+            page["Rotate"] = written
+        if unit:
+            page["UserUnit"] = unit
+        page.update({"Resources": res, "Contents": content})
+        kids.append(pdf.add(page))
+        fact = page_facts(i, box, None, shown, color, token, facts=facts)
+        # pdfinfo prints /Rotate as written (normalised into 0..359), not as shown.
+        fact["rotate"] = written % 360
+        fact["shown_rotate"] = shown
+        if unit:
+            fact["user_unit"] = unit
+        pfacts.append(fact)
+    pdf.set(pages, {"Type": N("Pages"), "Kids": kids, "Count": len(kids)})
+    pdf.set(cat, {"Type": N("Catalog"), "Pages": pages})
+    return pdf.tobytes(cat, info_dict(pdf, "pdfedit fixture: odd-rotate")), {"pages": pfacts}
+
+
 def make_features():
     pdf = PDF()
     cat = pdf.alloc()
@@ -998,7 +1037,7 @@ def generate():
                      ("sizes.pdf", make_sizes), ("rotated.pdf", make_rotated),
                      ("features.pdf", make_features), ("encrypted.pdf", make_encrypted),
                      ("owner-only.pdf", make_owner_only), ("tagged.pdf", make_tagged),
-                     ("stamp.pdf", make_stamp)]:
+                     ("stamp.pdf", make_stamp), ("odd-rotate.pdf", make_odd_rotate)]:
         data, facts = fn()
         files[name] = data
         facts["page_count"] = len(facts["pages"])

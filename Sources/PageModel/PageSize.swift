@@ -11,12 +11,14 @@ public struct PageSize: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The same page turned a quarter.
     public var swapped: PageSize { PageSize(width: height, height: width) }
 
-    /// Whether the size can be a PDF page: PDF readers accept 3…14,400 points a side.
+    /// Whether the size can be a PDF page: 3 points a side at least, and at most
+    /// 14,400 user space units of the largest /UserUnit Acrobat accepts (75,000),
+    /// i.e. 15,000,000 inches. A side over 14,400 pt is written with a /UserUnit.
     public var isValidPageSize: Bool {
         width.isFinite && height.isFinite && PageSize.sideRange.contains(width) && PageSize.sideRange.contains(height)
     }
 
-    static let sideRange: ClosedRange<Double> = 3...14_400
+    static let sideRange: ClosedRange<Double> = 3...(14_400 * 75_000)
 
     public var description: String {
         let dimensions = "\(formatPoints(width))×\(formatPoints(height)) pt"

@@ -25,7 +25,7 @@ public enum SizeError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(quoted(text)): unknown unit \(quoted(unit)) (use pt, mm, cm or in)"
         case .outOfBounds(let text, let size):
             return "\(quoted(text)) is \(formatPoints(size.width))×\(formatPoints(size.height)) pt: "
-                + "each side must be between 3 and 14400 pt"
+                + "each side must be between 3 and 1080000000 pt (15,000,000 in)"
         case .badPosition(let text, let error):
             return "\(quoted(text)): \(error)"
         }

@@ -18,6 +18,7 @@
 //   structure trees) is left out and named in the Dropped line. Open actions that
 //   are destinations are not named: they only say where a viewer opens a document.
 #include "Export.hh"
+#include "Limits.hh"
 
 #include <qpdf/Buffer.hh>
 
@@ -177,7 +178,7 @@ class DocumentData {
         where = Where{};
     }
 
-    void copy_metadata(char const *title)
+    void copy_metadata(char const *title, long long limit)
     {
         if (order.empty()) {
             return;
@@ -190,13 +191,8 @@ class DocumentData {
         QPDFObjectHandle copy = copy_foreign(out, metadata);
         if (title != nullptr) {
             std::string xmp;
-            bool readable = true;
-            try {
-                std::shared_ptr<Buffer> data = metadata.getStreamData(qpdf_dl_generalized);
-                xmp.assign(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
-            } catch (std::exception &) {
-                readable = false; // an unknown filter: the packet stays as it is
-            }
+            // An unknown filter: the packet stays as it is.
+            bool readable = decode_bounded(metadata, limit, "the XMP metadata stream", &xmp);
             if (readable && set_xmp_title(xmp, title)) {
                 copy.replaceStreamData(
                     xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
@@ -413,13 +409,8 @@ void settle_in_place(
     if (metadata.isStream()) {
         if (title != nullptr) {
             std::string xmp;
-            bool readable = true;
-            try {
-                std::shared_ptr<Buffer> data = metadata.getStreamData(qpdf_dl_generalized);
-                xmp.assign(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
-            } catch (std::exception &) {
-                readable = false;
-            }
+            bool readable = decode_bounded(
+                metadata, options == nullptr ? 0 : options->max_stream_bytes, "the XMP metadata stream", &xmp);
             if (readable && set_xmp_title(xmp, title)) {
                 metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
             }
@@ -503,7 +494,7 @@ void copy_document_data(
     char const *title = options == nullptr ? nullptr : options->title;
     DocumentData data(out, sources, items, item_count, placed, where);
     data.copy_info(title);
-    data.copy_metadata(title);
+    data.copy_metadata(title, options == nullptr ? 0 : options->max_stream_bytes);
     data.copy_catalog_entries(has_outline);
     data.copy_open_action();
     data.settle_structure(dropped);

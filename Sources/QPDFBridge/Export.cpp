@@ -5,6 +5,8 @@
 #include "Export.hh"
 
 #include "CheckedFile.hh"
+#include "Geometry.hh"
+#include "Limits.hh"
 #include "Stamps.hh"
 
 #include <qpdf/PDFVersion.hh>
@@ -16,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <mutex>
 #include <sched.h>
 #include <system_error>
 #include <thread>
@@ -38,39 +41,21 @@ bool is_empty(char const *text)
     return text == nullptr || text[0] == '\0';
 }
 
-// A /Rotate value normalised to 0, 90, 180 or 270 (a value that is not a multiple
-// of 90 is rounded down to one, as viewers do).
-int normalised_rotation(long degrees)
-{
-    degrees %= 360;
-    if (degrees < 0) {
-        degrees += 360;
-    }
-    return static_cast<int>(degrees / 90 * 90);
-}
-
-// The page's /Rotate: its own, else the one it inherits (`inherited`, may be
-// nullptr).
-long page_rotation(QPDFObjectHandle page, InheritedFrame const *inherited)
+// The page's displayed rotation: from its own /Rotate, else the one it inherits
+// (`inherited`, may be nullptr).
+int page_rotation(QPDFObjectHandle page, InheritedFrame const *inherited)
 {
     QPDFObjectHandle rotate = page.getKey("/Rotate");
     if (!page.hasKey("/Rotate") && inherited != nullptr &&
         inherited->values[inherited_rotate].isInitialized()) {
         rotate = inherited->values[inherited_rotate];
     }
-    if (rotate.isInteger()) {
-        return rotate.getIntValue() % 360;
-    }
-    if (rotate.isReal()) {
-        double value = std::fmod(rotate.getNumericValue(), 360.0);
-        return std::lround(value);
-    }
-    return 0;
+    return displayed_rotation(rotate);
 }
 
-void set_rotation(QPDFObjectHandle page, long base, int quarter_turns)
+void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)
 {
-    int degrees = normalised_rotation(base + 90L * (quarter_turns % 4));
+    int degrees = turned_rotation(base, quarter_turns);
     if (degrees == 0) {
         page.removeKey("/Rotate");
     } else {
@@ -98,9 +83,16 @@ void write_output(
     bool object_streams,
     pe_export_options const *options,
     bool &started,
-    bool sync)
+    bool sync,
+    bool report)
 {
     QPDFWriter writer(pdf);
+    if (report && options != nullptr && options->progress != nullptr) {
+        auto progress = options->progress;
+        void *context = options->progress_context;
+        writer.registerProgressReporter(std::make_shared<QPDFWriter::FunctionProgressReporter>(
+            [progress, context](int percent) { progress(context, percent, 100); }));
+    }
     started = true;
     // Not setOutputFilename: see CheckedFile for why qpdf's file output is not used.
     CheckedFile file(out_path, sync);
@@ -235,9 +227,15 @@ class Inputs {
                     pages);
             }
         }
-        for_each_stamp(request.stamps, first, count, [this](pe_stamp const &stamp) {
+        long long limit = request.options == nullptr ? 0 : request.options->max_stream_bytes;
+        for_each_stamp(request.stamps, first, count, [this, limit](pe_stamp const &stamp) {
             open_source(stamp.source);
-            check_stamp_page(stamp, sources[static_cast<size_t>(stamp.source)], where);
+            Source &source = sources[static_cast<size_t>(stamp.source)];
+            check_stamp_page(stamp, source, where);
+            // The stamp's form XObject is its page's contents inflated (in memory,
+            // by the writer): bounded before anything is written.
+            where = Where{stamp.source, stamp.page + 1};
+            check_page_contents(source.pages[static_cast<size_t>(stamp.page)], limit);
         });
         where = Where{};
     }
@@ -252,6 +250,13 @@ class Inputs {
         }
     }
 
+    // The output's warnings: damage in a source met while copying or writing is
+    // that source's (see forward_warnings).
+    void forward_output_warnings(QPDF &out)
+    {
+        forward_warnings(out, -1, request.warn, request.warn_context, file_names);
+    }
+
     void warn(int source, std::string const &message)
     {
         if (request.warn != nullptr) {
@@ -260,6 +265,9 @@ class Inputs {
     }
 
   private:
+    // The name qpdf knows each opened source by (its warnings carry it).
+    std::vector<std::string> file_names;
+
     void open_source(int index)
     {
         Source &source = sources[static_cast<size_t>(index)];
@@ -302,6 +310,8 @@ class Inputs {
             }
         }
         QPDF &pdf = *source.pdf;
+        file_names.resize(sources.size());
+        file_names[static_cast<size_t>(index)] = pdf.getFilename();
         if (pdf.isEncrypted() && !pdf.allowModifyAssembly()) {
             warn(index, "its permissions do not allow assembling pages; used anyway");
         }
@@ -409,7 +419,7 @@ class Assembly {
         copy_document_data(
             out, sources, items, item_count, placed, options, !outline.empty(), dropped, where);
         where = Where{};
-        forward_warnings(out, -1, inputs.request.warn, inputs.request.warn_context);
+        inputs.forward_output_warnings(out);
     }
 
     // Frees what was read from the sources once the output holds its copies (a
@@ -447,13 +457,16 @@ class Assembly {
 
     // Writes the output to `out_path`; `started` is set once the file may exist.
     // `sync`: fsync the file (else the caller syncs its file system later).
-    void write(char const *out_path, bool &started, bool sync)
+    // `report`: tell options->progress how far the writing got (one output on
+    // its own; a split reports parts instead).
+    void write(char const *out_path, bool &started, bool sync, bool report)
     {
         where = Where{};
         PDFVersion minimum = versioned ? version : output_version();
-        write_output(out, out_path, minimum, placed_count, object_streams, inputs.request.options, started, sync);
+        write_output(
+            out, out_path, minimum, placed_count, object_streams, inputs.request.options, started, sync, report);
         inputs.forward_all_warnings();
-        forward_warnings(out, -1, inputs.request.warn, inputs.request.warn_context);
+        inputs.forward_output_warnings(out);
     }
 
   private:
@@ -478,10 +491,14 @@ class Assembly {
                 result.updateIfGreater(source.version);
             }
         }
+        if (needs_user_unit) {
+            result.updateIfGreater(PDFVersion(1, 6)); // /UserUnit is PDF 1.6
+        }
         return result;
     }
     // Inherited values already in `out`, by the /Pages node holding them and key.
     SharedInherited shared_values;
+    bool needs_user_unit = false; // a blank page was given a /UserUnit
 
     void place_pages()
     {
@@ -512,10 +529,16 @@ class Assembly {
         where = Where{};
         QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
         page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
+        // A side over the readers' limit is written with a /UserUnit, in units.
+        double unit = pe_user_unit_for(item.width, item.height);
         page.replaceKey(
             "/MediaBox",
             QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
-                number(0), number(0), number(item.width), number(item.height)}));
+                number(0), number(0), number(item.width / unit), number(item.height / unit)}));
+        if (unit != 1) {
+            page.replaceKey("/UserUnit", number(unit));
+            needs_user_unit = true;
+        }
         page.replaceKey("/Resources", QPDFObjectHandle::newDictionary());
         set_rotation(page, 0, item.quarter_turns);
         return out.makeIndirectObject(page);
@@ -671,7 +694,7 @@ class InPlace {
         std::vector<QPDFObjectHandle> nums;
         bool labelled = label_numbers(
             inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels, nums);
-        std::vector<long> rotations(static_cast<size_t>(count));
+        std::vector<int> rotations(static_cast<size_t>(count));
         for (int i = 0; i < count; ++i) {
             rotations[static_cast<size_t>(i)] = page_rotation(
                 source.pages[static_cast<size_t>(items[i].page)], source.inherited(items[i].page));
@@ -738,7 +761,8 @@ class InPlace {
         PDFVersion minimum(1, 3);
         minimum.updateIfGreater(source.version);
         write_output(
-            *source.pdf, out_path, minimum, page_count, source.object_streams, inputs.request.options, started, true);
+            *source.pdf, out_path, minimum, page_count, source.object_streams, inputs.request.options, started, true,
+            true);
         inputs.forward_all_warnings();
     }
 
@@ -791,7 +815,7 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     assembly.release_sources();
     bool started = false;
     try {
-        assembly.write(out_path, started, true);
+        assembly.write(out_path, started, true, true);
     } catch (...) {
         if (started) {
             written.paths.push_back(out_path);
@@ -832,6 +856,26 @@ struct PartOutcome {
 // One thread of a split export: its own copy of the call's arguments (the
 // sources without a shared pe_document for all but the first thread, warnings
 // collected instead of passed on), its own opened sources and progress.
+// The parts of a split written so far, told to options->progress one call at a time.
+class PartProgress {
+  public:
+    explicit PartProgress(pe_export_options const *options) : options(options) {}
+
+    void part_written(int part_count)
+    {
+        if (options == nullptr || options->progress == nullptr) {
+            return;
+        }
+        std::lock_guard<std::mutex> hold(lock);
+        options->progress(options->progress_context, ++done, part_count);
+    }
+
+  private:
+    pe_export_options const *options;
+    std::mutex lock;
+    int done = 0;
+};
+
 class PartWorker {
   public:
     PartWorker(Request const &base, bool share_documents) :
@@ -870,7 +914,8 @@ class PartWorker {
         int part_count,
         std::atomic<int> &next,
         std::atomic<bool> &stop,
-        std::vector<PartOutcome> &outcomes)
+        std::vector<PartOutcome> &outcomes,
+        PartProgress &progress)
     {
         while (!stop.load() && !cancel_requested()) {
             int p = next.fetch_add(1);
@@ -884,8 +929,9 @@ class PartWorker {
                 inputs->open(parts[p].first_item, parts[p].item_count);
                 Assembly assembly(*inputs, parts[p].first_item, parts[p].item_count);
                 assembly.build(outcome.dropped);
-                assembly.write(parts[p].out_path, started, false);
+                assembly.write(parts[p].out_path, started, false, false);
                 written.push_back(parts[p].out_path);
+                progress.part_written(part_count);
             } catch (...) {
                 if (started) {
                     written.push_back(parts[p].out_path);
@@ -971,19 +1017,20 @@ void export_parts(
     std::vector<PartOutcome> outcomes(static_cast<size_t>(part_count));
     std::atomic<int> next{0};
     std::atomic<bool> stop{false};
+    PartProgress progress(request.options);
     std::vector<std::thread> running;
     for (size_t t = 1; t < workers.size(); ++t) {
         PartWorker *worker = workers[t].get();
         try {
             running.emplace_back(
-                [worker, parts, part_count, &next, &stop, &outcomes] {
-                    worker->run(parts, part_count, next, stop, outcomes);
+                [worker, parts, part_count, &next, &stop, &outcomes, &progress] {
+                    worker->run(parts, part_count, next, stop, outcomes, progress);
                 });
         } catch (std::system_error const &) {
             break; // no thread: the others do the work
         }
     }
-    first.run(parts, part_count, next, stop, outcomes);
+    first.run(parts, part_count, next, stop, outcomes, progress);
     for (std::thread &thread : running) {
         thread.join();
     }
@@ -1242,6 +1289,27 @@ extern "C" int pe_document_open(
     }
     *document = made.release();
     pe::set_status(status, PE_OK, pe::Where{}, "");
+    return PE_OK;
+}
+
+extern "C" int pe_document_check_page(
+    pe_document *document, int page, long long max_stream_bytes, long long max_pixels, pe_status *status)
+{
+    pe_status ignored;
+    status = pe::status_or(status, ignored);
+    pe::Where where{-1, page + 1};
+    try {
+        if (document == nullptr || !document->source.pdf || page < 0 ||
+            static_cast<size_t>(page) >= document->source.pages.size()) {
+            throw pe::PlanError("no such page");
+        }
+        pe::check_page_for_reader(
+            document->source.pages[static_cast<size_t>(page)], max_stream_bytes, max_pixels);
+        document->source.pdf->getWarnings(); // decoding damage is poppler's to report
+    } catch (...) {
+        return pe::record_current_exception(status, where, nullptr, 0);
+    }
+    pe::set_status(status, PE_OK, where, "");
     return PE_OK;
 }
 

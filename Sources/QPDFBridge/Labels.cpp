@@ -1,8 +1,11 @@
 // Page labels of the output.
 //
-// PE_LABELS_KEEP: each page keeps the label it had in its source (style, prefix
-// and number, from QPDFPageLabelDocumentHelper); a page of a source without
-// labels is numbered in decimal by its page number in that source; a blank page
+// PE_LABELS_KEEP: when no source of an output page has /PageLabels, the output has
+// none either (whatever the order: a viewer numbers the pages 1..n as it did the
+// sources). Otherwise each page keeps the label it had in its source (style,
+// prefix and number, from QPDFPageLabelDocumentHelper); a page of a source without
+// labels keeps the label a viewer gave it there, its page number in that source
+// in decimal; a blank page
 // continues the range of the page before it (same style and prefix, next number;
 // decimal 1 at the start of the output). Consecutive pages that continue a range
 // share one /Nums entry; labels equal to plain 1..n need no /PageLabels at all.
@@ -103,6 +106,19 @@ bool label_numbers(
         return true;
     }
     std::vector<std::unique_ptr<QPDFPageLabelDocumentHelper>> helpers(sources.size());
+    auto helper_of = [&](size_t s) -> QPDFPageLabelDocumentHelper & {
+        if (!helpers[s]) {
+            helpers[s] = std::make_unique<QPDFPageLabelDocumentHelper>(*sources[s].pdf);
+        }
+        return *helpers[s];
+    };
+    bool any_labelled = false;
+    for (int i = 0; i < item_count && !any_labelled; ++i) {
+        any_labelled = items[i].kind == PE_ITEM_PAGE && helper_of(static_cast<size_t>(items[i].source)).hasPageLabels();
+    }
+    if (!any_labelled) {
+        return false;
+    }
     Label previous;
     bool plain = true; // every label so far is the page's position in decimal
     for (int i = 0; i < item_count; ++i) {
@@ -115,12 +131,8 @@ bool label_numbers(
                 label.number = previous.number + 1;
             }
         } else {
-            size_t s = static_cast<size_t>(item.source);
-            auto &helper = helpers[s];
-            if (!helper) {
-                helper = std::make_unique<QPDFPageLabelDocumentHelper>(*sources[s].pdf);
-            }
-            label = helper->hasPageLabels() ? source_label(*helper, item.page) : decimal(item.page + 1);
+            QPDFPageLabelDocumentHelper &helper = helper_of(static_cast<size_t>(item.source));
+            label = helper.hasPageLabels() ? source_label(helper, item.page) : decimal(item.page + 1);
         }
         if (i == 0 || !previous.continues_with(label)) {
             nums.push_back(QPDFObjectHandle::newInteger(i));

@@ -4,6 +4,7 @@
 // stamp page's /Rotate, the output page's /Rotate (which includes the item's
 // quarter turns, set when the page was placed) and both /UserUnit values, for
 // every multiple of 90 degrees (getMatrixForTransformations knows 90 and 180 only).
+#include "Geometry.hh"
 #include "Stamps.hh"
 
 #include <qpdf/QPDFPageObjectHelper.hh>
@@ -107,18 +108,7 @@ Box visible_box(QPDFObjectHandle page)
 // /Rotate as 0, 90, 180 or 270 (clockwise, as a reader turns the page).
 int rotation_of(QPDFObjectHandle page)
 {
-    QPDFObjectHandle rotate = page.getKey("/Rotate");
-    long degrees = 0;
-    if (rotate.isInteger()) {
-        degrees = static_cast<long>(rotate.getIntValue() % 360);
-    } else if (rotate.isReal()) {
-        degrees = std::lround(std::fmod(rotate.getNumericValue(), 360.0));
-    }
-    degrees %= 360;
-    if (degrees < 0) {
-        degrees += 360;
-    }
-    return static_cast<int>(degrees / 90 * 90);
+    return displayed_rotation(page.getKey("/Rotate"));
 }
 
 double user_unit(QPDFObjectHandle page)

@@ -1,5 +1,7 @@
 #include "Status.hh"
 
+#include "Limits.hh"
+
 #include <qpdf/QPDFExc.hh>
 #include <qpdf/QPDFSystemError.hh>
 
@@ -90,6 +92,9 @@ int record_current_exception(
             // The description names the file; the errno text is the problem.
             set_status(status, PE_E_SYSTEM, where, std::strerror(e.getErrno()));
             return PE_E_SYSTEM;
+        } catch (OverLimit const &e) {
+            set_status(status, PE_E_LIMIT, where, e.what());
+            return PE_E_LIMIT;
         } catch (PlanError const &e) {
             set_status(status, PE_E_PLAN, where, e.what());
             if (status != nullptr) {
@@ -109,12 +114,21 @@ int record_current_exception(
     }
 }
 
-void forward_warnings(QPDF &pdf, int source_index, pe_warning_fn warn, void *context)
+void forward_warnings(
+    QPDF &pdf, int source_index, pe_warning_fn warn, void *context, std::vector<std::string> const &file_names)
 {
     for (QPDFExc const &warning : pdf.getWarnings()) {
-        if (warn != nullptr) {
-            warn(context, source_index, ("qpdf: " + describe(warning)).c_str());
+        if (warn == nullptr) {
+            continue;
         }
+        int index = source_index;
+        for (size_t i = 0; i < file_names.size(); ++i) {
+            if (!file_names[i].empty() && file_names[i] == warning.getFilename()) {
+                index = static_cast<int>(i);
+                break;
+            }
+        }
+        warn(context, index, ("qpdf: " + describe(warning)).c_str());
     }
 }
 

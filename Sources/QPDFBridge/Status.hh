@@ -14,6 +14,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace pe {
 
@@ -54,8 +55,16 @@ int record_current_exception(
     pe_status *status, Where where, pe_source const *sources, int source_count) noexcept;
 
 // Passes each warning qpdf collected for `pdf` since the last call to `warn`
-// (QPDF::getWarnings clears the list).
-void forward_warnings(QPDF &pdf, int source_index, pe_warning_fn warn, void *context);
+// (QPDF::getWarnings clears the list), as `source_index`'s, except that a warning
+// whose file name is `file_names[i]` (the name source i was opened by) is source
+// i's: qpdf reports damage it meets in a copied object's stream data while the
+// output is written on the output's QPDF, naming the source file it read.
+void forward_warnings(
+    QPDF &pdf,
+    int source_index,
+    pe_warning_fn warn,
+    void *context,
+    std::vector<std::string> const &file_names = {});
 
 } // namespace pe
 

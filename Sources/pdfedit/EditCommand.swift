@@ -80,9 +80,10 @@ extension EditCommand {
                 throw PDFEditError.usage("-o/--in-place edit a file: give it as the last argument")
             }
             if options.doc != nil { throw PDFEditError.usage("--doc belongs to sessions, not to direct mode") }
-            let mode = DirectMode(
+            var mode = DirectMode(
                 input: input, output: direct.output, inPlace: direct.inPlace, force: direct.force,
                 passwords: passwords)
+            mode.progress = ProgressBar.handler(options.output, after: ProgressBar.writingDelay)
             var building: EditBuilding?
             let (summary, result) = try mode.run(otherDocuments: directDocuments) {
                 (_, names, importer) throws(PDFEditError) in

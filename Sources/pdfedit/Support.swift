@@ -96,14 +96,25 @@ final class ProgressBar: @unchecked Sendable {
     /// Work of at most this many units shows no bar.
     static let handful = 5
 
+    /// Writing a file shows a bar only once it has taken this long (seconds):
+    /// most exports are over before a bar would be read.
+    static let writingDelay = 0.5
+
     /// The handler to give the kit: nil (no bar at all) unless stderr is a terminal
-    /// and the command is not quiet.
-    static func handler(_ output: OutputOptions) -> ProgressHandler? {
+    /// and the command is not quiet. With `after`, the bar of a phase appears only
+    /// once the phase has lasted that many seconds.
+    static func handler(_ output: OutputOptions, after delay: Double = 0) -> ProgressHandler? {
         guard !output.quiet, isatty(STDERR_FILENO) == 1 else { return nil }
-        let bar = ProgressBar()
+        let bar = ProgressBar(delay: delay)
         return { bar.update($0) }
     }
 
+    init(delay: Double = 0) {
+        self.delay = delay
+    }
+
+    private let delay: Double
+    private var phaseStart = 0.0
     private let lock = NSLock()
     private var phase = ""
     private var shown = -1
@@ -113,13 +124,16 @@ final class ProgressBar: @unchecked Sendable {
     func update(_ progress: ProgressUpdate) {
         guard progress.total > Self.handful else { return }
         lock.withLock {
+            let now = Date().timeIntervalSinceReferenceDate
             if progress.phase != phase {
                 phase = progress.phase
                 shown = -1
+                phaseStart = now
             }
+            // Nothing drawn before the delay (and the first draw waits for it).
+            guard now - phaseStart >= delay || visible else { return }
             // Workers report from several threads: never go backwards.
             let done = min(progress.total, max(progress.done, shown))
-            let now = Date().timeIntervalSinceReferenceDate
             let finished = done == progress.total
             guard done != shown, finished || shown < 0 || now - lastDraw >= 0.05 else { return }
             shown = done

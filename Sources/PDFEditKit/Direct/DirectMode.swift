@@ -14,6 +14,8 @@ public struct DirectMode: Sendable {
     public var inPlace: Bool
     public var force: Bool
     public var passwords: PasswordBook
+    /// Told how far writing the output got (see `ExportSettings.progress`).
+    public var progress: ProgressHandler?
 
     public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
         self.input = input
@@ -78,11 +80,13 @@ public struct DirectMode: Sendable {
         let scratch = try ScratchDirectory()
         // A new access: the edit may have added sources (insert, fill).
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        var writeSettings = ExportSettings(force: force || inPlace)
+        writeSettings.progress = progress
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch.path, allowedSource: inPlace ? input : nil,
             direct: true, preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
         var result = try writer.write(
-            document.items, document: inputDocument, to: target, settings: ExportSettings(force: force || inPlace),
+            document.items, document: inputDocument, to: target, settings: writeSettings,
             positions: 1...max(1, document.items.count))
         // Damage found at import and again at export is one warning per file.
         result.warnings = Self.oneLinePerDamagedFile(

@@ -18,6 +18,8 @@ public struct ExportSettings: Sendable {
     public var labels: LabelMode
     /// Overrides the title taken from the first source.
     public var title: String?
+    /// Told how far writing got (phase "writing": percent of one file, or parts).
+    public var progress: ProgressHandler?
 
     public init(
         force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
@@ -30,8 +32,18 @@ public struct ExportSettings: Sendable {
         self.title = title
     }
 
-    var engineOptions: ExportOptions {
-        ExportOptions(deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title)
+    /// The engine's options, with the process's limits (`PDFEDIT_MAX_STREAM_BYTES`).
+    func engineOptions() throws(PDFEditError) -> ExportOptions {
+        let maxStreamBytes = try Limits.current().inflatedStreamBytes
+        var writing: (@Sendable (Int, Int) -> Void)?
+        if let handler = progress {
+            writing = { done, total in
+                handler(ProgressUpdate(done: done, total: total, unit: total == 100 ? "%" : "files", phase: "writing"))
+            }
+        }
+        return ExportOptions(
+            deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title,
+            maxStreamBytes: maxStreamBytes, progress: writing)
     }
 }
 
@@ -166,6 +178,7 @@ struct ExportWriter {
         positions: ClosedRange<Int>? = nil
     ) throws(PDFEditError) -> ExportResult {
         try checkOutput(output, settings: settings)
+        let options = try settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
         if lastUseOfPreopened {
             for index in plan.sources.indices where plan.sources[index].document != nil {
@@ -176,8 +189,7 @@ struct ExportWriter {
         let temporary = AtomicFile.temporaryPath(for: output)
         let report = try run(&plan, temporaries: [temporary], outputs: [output]) { (plan) throws(EngineError) in
             try PDFExporter.write(
-                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: settings.engineOptions,
-                to: temporary)
+                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options, to: temporary)
         }
         try AtomicFile.commit(temporary, to: output)
         return ExportResult(
@@ -207,6 +219,7 @@ struct ExportWriter {
         }
         let checker = OutputChecker(writer: self, settings: settings)
         for (part, target) in zip(parts, targets) { try checker.check(part.output, target: target) }
+        let options = try settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
         AtomicFile.removeStaleTemporaries(for: parts.map(\.output))
         let temporaries = AtomicFile.temporaryPaths(for: parts.map(\.output))
@@ -215,7 +228,7 @@ struct ExportWriter {
             (plan) throws(EngineError) in
             try PDFExporter.writeParts(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
-                options: settings.engineOptions)
+                options: options)
         }
         // All parts appear together: a Ctrl-C now takes effect once every one is renamed.
         try Cancellation.deferringSignals { () throws(PDFEditError) in
@@ -262,10 +275,16 @@ struct ExportWriter {
                 unlink(temporary)
                 TemporaryFiles.shared.unregister(temporary)
             }
-            if case .cannotWrite(let file, let reason) = error, let index = temporaries.firstIndex(of: file),
-                outputs.indices.contains(index)
-            {
-                throw PDFEditError.engine(.cannotWrite(file: outputs[index], reason: reason))
+            // A failure of an output is told by its final name, never the hidden temporary's.
+            if let index = temporaries.firstIndex(of: error.file), outputs.indices.contains(index) {
+                switch error {
+                case .cannotWrite(_, let reason):
+                    throw PDFEditError.engine(.cannotWrite(file: outputs[index], reason: reason))
+                case .library(_, let message):
+                    throw PDFEditError.engine(.library(file: outputs[index], message: message))
+                default:
+                    break
+                }
             }
             throw PDFEditError.engine(error)
         }

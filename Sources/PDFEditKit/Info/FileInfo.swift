@@ -89,10 +89,12 @@ extension FileInfo {
             }
             let facts = try document.pdf.facts()
             let poppler = includeText || facts.hasPageLabels
-                ? try? PopplerPDF(path: path, password: document.password) : nil
+                ? try? PopplerPDF(path: path, password: document.password, limits: Limits.readerLimitsOfProcess) : nil
             var pages: [Page] = []
             pages.reserveCapacity(facts.pageCount)
             for index in 0..<facts.pageCount {
+                var pageText: String?
+                if includeText, let poppler { pageText = try text(of: poppler, page: index).map { firstWords($0) } }
                 let attributes = try document.pdf.attributes(ofPage: index)
                 let box = attributes.cropBox
                 let width = box.width * attributes.userUnit
@@ -104,7 +106,7 @@ extension FileInfo {
                         sizeName: PageSize.commonName(width: width, height: height),
                         rotation: attributes.rotation,
                         label: facts.hasPageLabels ? (try? poppler?.label(ofPage: index)) ?? nil : nil,
-                        text: includeText ? ((try? poppler?.text(ofPage: index)) ?? nil).map { firstWords($0) } : nil))
+                        text: pageText))
             }
             return FileInfo(
                 file: path, pageCount: facts.pageCount, pdfVersion: facts.pdfVersion,
@@ -114,6 +116,18 @@ extension FileInfo {
         } catch {
             throw PDFEditError.engine(error)
         }
+    }
+}
+
+/// A page's text, nil when poppler cannot give it; a page over a limit
+/// (a decompression bomb) is refused, not silently left without text.
+private func text(of poppler: PopplerPDF, page index: Int) throws(EngineError) -> String? {
+    do {
+        return try poppler.text(ofPage: index)
+    } catch .overLimit(let file, let page, let what) {
+        throw EngineError.overLimit(file: file, page: page, what: what)
+    } catch {
+        return nil
     }
 }
 

@@ -108,12 +108,12 @@ public final class SourceAccess {
         if let poppler = popplers[id] { return poppler }
         guard let path = path(of: id) else { throw EngineError.missing(file: id.description) }
         if documents[id] != nil || passwordKnown.contains(id) {
-            let poppler = try PopplerPDF(path: path, password: passwordsUsed[id])
+            let poppler = try PopplerPDF(path: path, password: passwordsUsed[id], limits: Limits.readerLimitsOfProcess)
             popplers[id] = poppler
             return poppler
         }
         let opened = try passwords.open(path) { password throws(EngineError) in
-            try PopplerPDF(path: path, password: password)
+            try PopplerPDF(path: path, password: password, limits: Limits.readerLimitsOfProcess)
         }
         popplers[id] = opened.pdf
         passwordKnown.insert(id)

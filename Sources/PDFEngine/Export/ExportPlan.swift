@@ -61,22 +61,38 @@ public struct ExportOptions: Sendable, Equatable {
     public var labels: LabelMode
     /// The output's title (Info /Title and XMP dc:title); nil keeps the first source's.
     public var title: String?
+    /// What one stream the export decodes (a stamp page's contents, the XMP
+    /// packet) may inflate to (`Limits.inflatedStreamBytes`); more is refused
+    /// with `.overLimit` naming the source. nil: no bound.
+    public var maxStreamBytes: Int?
+    /// Told how far the writing got, `done` of `total`: the percent of the file
+    /// written, or the parts of a split written (from any thread, one call at a
+    /// time). Not part of equality.
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     public init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, labels: LabelMode = .keep,
-        title: String? = nil
+        title: String? = nil, maxStreamBytes: Int? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) {
         self.deterministicID = deterministicID
         self.encryption = encryption
         self.labels = labels
         self.title = title
+        self.maxStreamBytes = maxStreamBytes
+        self.progress = progress
+    }
+
+    public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
+        lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
+            && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes
     }
 }
 
 /// `--labels`: what page labels an export writes.
 public enum LabelMode: String, Sendable, Equatable, CaseIterable {
     /// Each page keeps the label it had in its source (plain numbers in their
-    /// source for pages of sources without labels).
+    /// source for pages of sources without labels); no /PageLabels when no
+    /// source has any.
     case keep
     /// Plain 1…n.
     case renumber

@@ -199,10 +199,18 @@ public enum PDFExporter {
                 case .none: Int32(PE_LABELS_NONE)
                 }
             func withTitle(_ title: UnsafePointer<CChar>?) -> R {
+                // The reporter lives as long as the call; the bridge calls it one at a time.
+                let reporter = options.progress.map(ProgressBox.init)
                 var cOptions = pe_export_options(
                     deterministic_id: options.deterministicID ? 1 : 0,
-                    user_password: user, owner_password: owner, labels: labels, title: title)
-                return body(&cOptions)
+                    user_password: user, owner_password: owner, labels: labels, title: title,
+                    max_stream_bytes: Int64(options.maxStreamBytes ?? 0),
+                    progress: reporter == nil ? nil : { context, done, total in
+                        guard let context else { return }
+                        Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue().report(Int(done), Int(total))
+                    },
+                    progress_context: reporter.map { Unmanaged.passUnretained($0).toOpaque() })
+                return withExtendedLifetime(reporter) { body(&cOptions) }
             }
             guard let title = options.title else { return withTitle(nil) }
             return title.withCString { withTitle($0) }
@@ -211,6 +219,15 @@ public enum PDFExporter {
         return encryption.userPassword.withCString { user in
             encryption.ownerPassword.withCString { owner in call(user, owner) }
         }
+    }
+}
+
+/// Carries `ExportOptions.progress` through the bridge's C callback.
+private final class ProgressBox {
+    let report: @Sendable (Int, Int) -> Void
+
+    init(_ report: @escaping @Sendable (Int, Int) -> Void) {
+        self.report = report
     }
 }
 
@@ -306,6 +323,8 @@ extension EngineError {
             } else {
                 self = .cannotWrite(file: file, reason: detail)
             }
+        case Int(PE_E_LIMIT):
+            self = .overLimit(file: file, page: page, what: detail)
         case Int(PE_E_PLAN) where source != nil && status.page_count > 0 && page != nil:
             self = .pageOutOfRange(file: file, page: page ?? 0, pageCount: Int(status.page_count))
         case Int(PE_E_INTERNAL) where source != nil:

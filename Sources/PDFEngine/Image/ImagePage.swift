@@ -1,4 +1,5 @@
 import Foundation
+import QPDFBridge
 
 /// A JPEG or PNG image turned into a one-page PDF.
 ///
@@ -77,7 +78,10 @@ public enum ImagePage {
         case .png(let png): xObject = try png.xObject(in: document)
         }
         let facts = image.facts
-        let page = pageSize(facts, fit: fit)
+        let points = pageSize(facts, fit: fit)
+        // A `fit` side over the readers' limit: the page is written in larger units.
+        let unit = pe_user_unit_for(points.width, points.height)
+        let page = (width: points.width / unit, height: points.height / unit)
         let matrix = placement(facts, page: page, fit: fit != nil)
         let content = "q " + matrix.map(pdfNumber).joined(separator: " ") + " cm /Im0 Do Q\n"
         let contentStream = try document.stream([:])
@@ -88,11 +92,13 @@ public enum ImagePage {
             "/Resources": document.dictionary(["/XObject": document.dictionary(["/Im0": xObject.stream])]),
             "/Contents": contentStream,
         ])
+        if unit != 1 { try document.set("/UserUnit", document.parse(pdfNumber(unit)), in: pageObject) }
         try document.addPage(document.makeIndirect(pageObject))
 
         let temporary = temporaryPath(for: output)
         do throws(EngineError) {
-            try document.write(to: temporary, minimumVersion: "1.\(xObject.minimumMinorVersion)")
+            let minor = max(xObject.minimumMinorVersion, unit == 1 ? 0 : 6) // /UserUnit is PDF 1.6
+            try document.write(to: temporary, minimumVersion: "1.\(minor)")
             guard rename(temporary, output) == 0 else {
                 throw EngineError.cannotWrite(file: output, reason: String(cString: strerror(errno)))
             }

@@ -67,3 +67,34 @@ extension EngineError {
         }
     }
 }
+
+/// What a page may make a reader (poppler) decode: bytes per inflated stream and
+/// pixels per image (`Limits.inflatedStreamBytes` and `Limits.pixels`).
+public struct ReaderLimits: Sendable, Equatable {
+    public var inflatedStreamBytes: Int
+    public var pixels: Int
+
+    public init(inflatedStreamBytes: Int, pixels: Int) {
+        self.inflatedStreamBytes = inflatedStreamBytes
+        self.pixels = pixels
+    }
+}
+
+extension OpenedPDF {
+    /// Refuses (`.overLimit`, 65, naming the file and page) a page whose content
+    /// streams or form XObjects inflate past `limits.inflatedStreamBytes` or whose
+    /// images have more than `limits.pixels` pixels, before poppler decodes it
+    /// (poppler has no such bounds). Decoding stops at the limit.
+    public func checkForReader(page index: Int, limits: ReaderLimits) throws(EngineError) {
+        var status = pe_status()
+        let code = pe_document_check_page(
+            handle, Int32(index), Int64(limits.inflatedStreamBytes), Int64(limits.pixels), &status)
+        guard code != Int32(PE_OK) else { return }
+        var message = status.message
+        let detail = withUnsafeBytes(of: &message) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if code == Int32(PE_E_LIMIT) { throw EngineError.overLimit(file: path, page: index + 1, what: detail) }
+        throw EngineError(bridgeCode: code, file: path, detail: detail)
+    }
+}

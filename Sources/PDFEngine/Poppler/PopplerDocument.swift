@@ -8,11 +8,20 @@ import Foundation
 public final class PopplerPDF {
     let handle: OpaquePointer
     public let path: String
+    /// What a page may make poppler decode, checked through qpdf before poppler
+    /// reads or draws it (`checkForReader`); nil: unchecked.
+    let limits: ReaderLimits?
+    let password: String?
+    /// The bridge's opening of the file for those checks, made on first need.
+    var checker: OpenedPDF?
+    var checkedPages: Set<Int> = []
 
     /// `poppler_document_new_from_file`. Poppler wants a URI, and
     /// `g_filename_to_uri` rejects relative paths, so the path is made absolute first.
-    public init(path: String, password: String? = nil) throws(EngineError) {
+    public init(path: String, password: String? = nil, limits: ReaderLimits? = nil) throws(EngineError) {
         self.path = path
+        self.limits = limits
+        self.password = password
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_filename_to_uri(absolute, nil, &error) else {
@@ -62,7 +71,8 @@ public final class PopplerPDF {
 
     /// All text of a page in reading order (`poppler_page_get_text`).
     public func text(ofPage index: Int) throws(EngineError) -> String {
-        try withPage(index) { page in
+        try checkForReader(page: index)
+        return try withPage(index) { page in
             guard let text = poppler_page_get_text(page) else { return "" }
             defer { g_free(text) }
             return String(cString: text)
@@ -91,7 +101,8 @@ public final class PopplerPDF {
 
     /// Renders a page at `scale` pixels per point.
     public func render(page index: Int, scale: Double) throws(EngineError) -> RasterImage {
-        try withPage(index) { (page) throws(EngineError) -> RasterImage in
+        try checkForReader(page: index)
+        return try withPage(index) { (page) throws(EngineError) -> RasterImage in
             var width = 0.0
             var height = 0.0
             poppler_page_get_size(page, &width, &height)

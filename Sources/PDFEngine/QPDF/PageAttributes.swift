@@ -1,10 +1,13 @@
+import QPDFBridge
+
 /// The attributes of a page that decide how it looks, with the values inherited
 /// from `/Pages` nodes resolved (PDF 32000-1 §7.7.3.4).
 public struct PageAttributes: Equatable, Sendable {
     public var mediaBox: PDFRect
     /// The visible region: /CropBox clipped to the MediaBox; the MediaBox when absent.
     public var cropBox: PDFRect
-    /// Clockwise quarter turns from /Rotate, normalised to 0, 90, 180 or 270.
+    /// The clockwise turn a viewer gives the page for its /Rotate: 0, 90, 180 or 270
+    /// (the bridge's `pe_displayed_rotation`: 45, 135 or a real number count as 0).
     public var rotation: Int
     /// /UserUnit (PDF 1.6): points per user space unit, 1 when absent.
     public var userUnit: Double
@@ -32,19 +35,19 @@ extension QPDFDocument {
         let page = try page(at: index)
         let mediaBox = try inherited("MediaBox", from: page)?.rectangle ?? defaultMediaBox
         let cropBox = try inherited("CropBox", from: page)?.rectangle.flatMap { $0.intersection(mediaBox) } ?? mediaBox
-        let rotate = try inherited("Rotate", from: page)?.number ?? 0
+        let rotate = try inherited("Rotate", from: page)
         let userUnit = try page.value("UserUnit")?.number ?? 1
         return PageAttributes(
             mediaBox: mediaBox, cropBox: cropBox,
-            rotation: Self.normalisedRotation(rotate),
+            rotation: try Self.displayedRotation(rotate),
             userUnit: userUnit.isFinite && userUnit > 0 ? userUnit : 1)
     }
 
-    /// /Rotate is a multiple of 90 by the spec; anything else is rounded to the nearest.
-    static func normalisedRotation(_ value: Double) -> Int {
-        guard value.isFinite, abs(value) < 1e9 else { return 0 }
-        let quarterTurns = Int((value / 90).rounded())
-        return ((quarterTurns % 4) + 4) % 4 * 90
+    /// The one /Rotate rule, kept in the bridge so that exports and stamps (C++) and
+    /// info, list and rendering (here) cannot disagree.
+    static func displayedRotation(_ rotate: QPDFObject?) throws(EngineError) -> Int {
+        guard let value = try rotate?.integer else { return Int(pe_displayed_rotation(0, 0)) }
+        return Int(pe_displayed_rotation(1, value))
     }
 
     private func inherited(_ key: String, from page: QPDFObject) throws(EngineError) -> QPDFObject? {

@@ -65,6 +65,13 @@ public struct QPDFObject {
     }
 
     /// `qpdf_oh_get_numeric_value`, for integers and reals alike.
+    /// The value of an integer object (`qpdf_oh_is_integer`), nil for anything else.
+    public var integer: Int64? {
+        get throws(EngineError) {
+            try ask { qpdf_oh_is_integer($0, $1) } != QPDF_FALSE ? Int64(try ask { qpdf_oh_get_int_value($0, $1) }) : nil
+        }
+    }
+
     public var number: Double? {
         get throws(EngineError) { try isNumber ? try ask { qpdf_oh_get_numeric_value($0, $1) } : nil }
     }

@@ -12,6 +12,23 @@ extern "C" {
 /* The qpdf library version the bridge was linked against (QPDF::QPDFVersion). */
 const char *pe_qpdf_version(void);
 
+/* The clockwise turn, 0, 90, 180 or 270, a viewer gives a page whose /Rotate is
+ * the integer `value` (`is_integer` nonzero) or a non-integer (`is_integer` zero):
+ * an integer multiple of 90 normalised into 0..270 (-90 is 270, 450 is 90); any
+ * other value (45, 135, a real such as 90.0) counts as 0, as poppler (which
+ * renders our pages) and pdf.js show 45 and 135, and poppler a real. The one home of this rule: info, list, export, stamps and rendering
+ * all read /Rotate through it. */
+int pe_displayed_rotation(int is_integer, long long value);
+
+/* The largest page side PDF readers accept, in user space units (200 inches at
+ * the default unit). */
+#define PE_MAX_PAGE_UNITS 14400.0
+
+/* The /UserUnit a new page of `width` x `height` points is written with: 1 when
+ * both sides fit in PE_MAX_PAGE_UNITS, else the smallest integer that brings both
+ * sides (points / unit) within it. Blank, placeholder and image pages use it. */
+double pe_user_unit_for(double width, double height);
+
 /* Outcome of a bridge call. code: 0 success, otherwise one of PE_E_*. */
 enum {
     PE_OK = 0,
@@ -21,7 +38,8 @@ enum {
     PE_E_PASSWORD = 4,   /* wrong or missing password */
     PE_E_DAMAGED = 5,    /* damaged beyond repair */
     PE_E_PAGES = 6,      /* unusable page tree */
-    PE_E_PLAN = 7        /* the plan itself is inconsistent (bad source index, page out of range) */
+    PE_E_PLAN = 7,       /* the plan itself is inconsistent (bad source index, page out of range) */
+    PE_E_LIMIT = 8       /* an input over a documented limit (status->message says which) */
 };
 
 typedef struct pe_status {
@@ -73,9 +91,18 @@ typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
     const char *owner_password;
-    int labels;                 /* PE_LABELS_*: keep each page's source label (default),
-                                   plain 1..n, or no /PageLabels */
+    int labels;                 /* PE_LABELS_*: keep each page's source label (default;
+                                   no /PageLabels when no source has any), plain 1..n,
+                                   or no /PageLabels */
     const char *title;          /* non-NULL: the output's title (Info /Title and XMP dc:title) */
+    long long max_stream_bytes; /* > 0: what one stream the export decodes (a stamp page's
+                                   contents, XMP metadata) may inflate to; more is
+                                   PE_E_LIMIT naming the source and page. 0: no limit */
+    /* NULL, or told how far the writing got, `done` of `total`: the percent of the
+     * file written (pe_export) or the parts written (pe_export_parts, from its
+     * worker threads, one call at a time). */
+    void (*progress)(void *context, int done, int total);
+    void *progress_context;
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
@@ -140,6 +167,15 @@ int pe_export_parts(const pe_source *sources, int source_count,
 int pe_document_open(const char *path, const char *password,
                      pe_document **document, int *page_count,
                      pe_warning_fn warn, void *warn_context, pe_status *status);
+
+/* Checks page `page` (0-based) of `document` before a reader (poppler) decodes
+ * it: each of its content streams and of the form XObjects of its resources
+ * inflates to at most `max_stream_bytes` bytes, each image XObject there has at
+ * most `max_pixels` pixels (a limit <= 0 is not checked). Returns PE_OK, or
+ * PE_E_LIMIT with status->message saying which stream (other PE_E_* for a page
+ * out of range or a library error). Decoding stops at the limit. */
+int pe_document_check_page(pe_document *document, int page, long long max_stream_bytes,
+                           long long max_pixels, pe_status *status);
 
 /* Frees a document from pe_document_open (NULL is ignored). */
 void pe_document_close(pe_document *document);

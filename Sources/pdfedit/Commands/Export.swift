@@ -100,6 +100,7 @@ struct Export: ParsableCommand {
                 throw PDFEditError.usage("--labels takes keep, renumber or none, not \"\(labels)\"")
             }
             var settings = ExportSettings(force: force, placeholders: policy, labels: labelMode, title: title)
+            settings.progress = ProgressBar.handler(outputOptions, after: ProgressBar.writingDelay)
             if !encrypt.isEmpty {
                 guard encrypt.count == 2 else { throw PDFEditError.usage("--encrypt takes two passwords: USERPW OWNERPW") }
                 settings.encryption = ExportEncryption(userPassword: encrypt[0], ownerPassword: encrypt[1])

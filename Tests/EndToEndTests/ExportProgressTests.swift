@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// Export, split and in-place writes draw a progress bar on a terminal when they
+/// take more than half a second, and nothing when stderr is a pipe.
+@Suite struct ExportProgressTests {
+    /// `pdfedit ARGS` on a pseudo-terminal (`script`): what it wrote there.
+    func onTerminal(_ arguments: String, in dir: URL) throws -> Run {
+        try run("script", ["-qec", "\(Paths.binary) \(arguments)", "/dev/null"], in: dir)
+    }
+
+    @Test("a long export, split and in-place write show a bar on a terminal; a short one and a pipe show none")
+    func writingProgress() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Reliability.makeBigPDF(pages: 20_000, at: dir.appendingPathComponent("big.pdf").path)
+
+        let export = try onTerminal("export out.pdf --from big.pdf", in: dir)
+        #expect(export.status == 0, "\(export.stdout)")
+        #expect(export.stdout.contains("writing [") && export.stdout.contains("/100 %"), "\(export.stdout.prefix(300))")
+        let split = try onTerminal("export --split parts --every 2000 --from big.pdf", in: dir)
+        #expect(split.stdout.contains("writing [") && split.stdout.contains("/10 files"), "\(split.stdout.prefix(300))")
+        let inPlace = try onTerminal("rotate 1 --by 90 big.pdf --in-place", in: dir)
+        #expect(inPlace.status == 0, "\(inPlace.stdout)")
+        #expect(inPlace.stdout.contains("writing ["), "\(inPlace.stdout.prefix(300))")
+
+        // Short work: over before half a second, no bar.
+        let short = try onTerminal("export small.pdf --from alpha.pdf", in: dir)
+        #expect(short.status == 0 && !short.stdout.contains("writing"), "\(short.stdout)")
+        // Piped: nothing on stderr but the result.
+        let piped = try pdfedit("export", "piped.pdf", "--from", "big.pdf", in: dir)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+        #expect(try qpdfPageCount(dir.appendingPathComponent("out.pdf").path) == 20_000)
+    }
+}
