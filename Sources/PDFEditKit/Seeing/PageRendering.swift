@@ -81,17 +81,15 @@ final class PageRenderer: @unchecked Sendable {
     /// Pages whose thumbnail is cached need nothing opened.
     func prepare(_ pages: some Sequence<SourcePage>, access: SourceAccess) throws(PDFEditError) {
         for page in pages where openings[page.documentKey] == nil {
+            // Before the cache: a thumbnail of a source that changed is not shown.
+            try access.checked(page.source)
             if let file = cacheFile(page), FileManager.default.fileExists(atPath: file) { continue }
             if page.isImage {
                 let path = try imagePDF(page.source, page.fit)
                 openings[page.documentKey] = SourceOpening(key: page.documentKey, path: path, password: nil)
                 continue
             }
-            do throws(EngineError) {
-                openings[page.documentKey] = try access.openingDetails(page.source)
-            } catch {
-                throw PDFEditError.engine(error)
-            }
+            openings[page.documentKey] = try access.openingDetails(page.source)
         }
     }
 

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Issue 13, group B: a changed source is never read, text matching is
+/// compatibility-normalised, pages poppler cannot read are named, failed renders
+/// are not cached, and deep trees are refused before poppler walks them.
+@Suite struct SourceTextTests {
+    /// A two-page PDF whose first page reads `first` and second `second`. Codes
+    /// 1…5 of its font are the ligatures ﬃ ﬁ ﬂ ﬀ ﬄ (glyph names and ToUnicode), so
+    /// poppler extracts U+FB03… for them.
+    static func writeTextPDF(_ path: String, first: String, second: String) throws {
+        let cmap = """
+            /CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /L def
+            1 begincodespacerange <00> <FF> endcodespacerange
+            5 beginbfchar <01> <FB03> <02> <FB01> <03> <FB02> <04> <FB00> <05> <FB04> endbfchar
+            endcmap CMapName currentdict /CMap defineresource pop end end
+            """
+        func stream(_ text: String) -> String {
+            "<< /Length \(text.utf8.count) >>\nstream\n\(text)\nendstream"
+        }
+        func page(_ content: Int) -> String {
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents \(content) 0 R "
+                + "/Resources << /Font << /F1 5 0 R >> >> >>"
+        }
+        try LimitsTests.writePDF(
+            [
+                1: "<< /Type /Catalog /Pages 2 0 R >>",
+                2: "<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>",
+                3: page(4), 4: stream("BT /F1 12 Tf 20 100 Td (\(first)) Tj ET"),
+                5: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 8 0 R "
+                    + "/Encoding << /Type /Encoding /Differences [1 /ffi /fi /fl /ff /ffl] >> >>",
+                6: page(7), 7: stream("BT /F1 12 Tf 20 100 Td (\(second)) Tj ET"), 8: stream(cmap),
+            ], to: path)
+    }
+
+    // MARK: Item 2: a changed source
+
+    @Test(
+        "every command that reads a source refuses (75) one replaced after open, whatever the caches hold"
+    )
+    func changedSourceIsRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("a.pdf").path
+        try Self.writeTextPDF(file, first: "Contents of the report", second: "Chapter one")
+        #expect(try pdfedit("open", "a.pdf", in: dir).status == 0)
+        // Fill every cache: texts, labels, sizes, thumbnails.
+        #expect(try pdfedit("list", in: dir).status == 0)
+        #expect(try pdfedit("show", "-o", "warm.png", in: dir).status == 0)
+        #expect(try pdfedit("thumbs", "warm", in: dir).status == 0)
+        let session = try sessionBytes(dir)
+        // Another PDF of the same page count, its texts swapped.
+        try Self.writeTextPDF(file, first: "Chapter one", second: "Contents of the report")
+        let commands: [[String]] = [
+            ["list"], ["list", "--no-text"], ["list", "--json"], ["find", "Contents"],
+            ["remove", "text:Contents"],
+            ["show", "-o", "sheet.png"], ["thumbs", "thumbs"], ["export", "out.pdf"],
+            ["blank", "--after", "1"],
+        ]
+        for command in commands {
+            let result = try pdfedit(args: command, in: dir)
+            #expect(result.status == 75, "\(command): \(result.status) \(result.stdout) \(result.stderr)")
+            #expect(Reliability.stderrProblem(result) == nil, "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("a.pdf: changed since it was imported"),
+                "\(command): \(result.stderr)")
+        }
+        #expect(try sessionBytes(dir) == session, "a refused command changed the session")
+        for output in ["sheet.png", "thumbs", "out.pdf"] {
+            #expect(
+                !FileManager.default.fileExists(atPath: dir.appendingPathComponent(output).path),
+                "\(output)")
+        }
+    }
+
+    // MARK: Item 7: ligatures
+
+    @Test("find and text: match ligatures and other compatibility forms (NFKC, case-folded)")
+    func ligaturesMatch() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // "The o\u{FB03}cer \u{FB01}le \u{FB02}ow \u{FB00} \u{FB04}" on page 1.
+        try Self.writeTextPDF(
+            dir.appendingPathComponent("l.pdf").path,
+            first: "The o\\001cer \\002le \\003ow sta\\004 ba\\005e",
+            second: "Nothing here")
+        #expect(try pdfedit("open", "l.pdf", in: dir).status == 0)
+        let text = try pdfedit("list", "--json", in: dir).stdout
+        #expect(text.contains("o\u{FB03}cer"), "the fixture must hold the ligature itself: \(text)")
+        for query in ["officer", "OFFICER", "file", "flow", "staff", "baffle", "The officer file"] {
+            let found = try pdfedit("find", query, "--json", in: dir)
+            #expect(found.status == 0, "\(query): \(found.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any]
+            let positions = (report?["matches"] as? [[String: Any]])?.compactMap {
+                $0["position"] as? Int
+            }
+            #expect(positions == [1], "find \(query): \(found.stdout)")
+        }
+        let exact = try pdfedit("find", "officer", "--match-case", "--json", in: dir)
+        #expect(exact.stdout.contains("\"position\" : 1"), "\(exact.stdout)")
+        let removed = try pdfedit("remove", "text:Officer File", in: dir)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let left = try pdfedit("list", "--json", in: dir).stdout
+        #expect(left.contains("Nothing here") && !left.contains("cer"), "\(left)")
+    }
+}
