@@ -103,4 +103,29 @@ import Testing
         let left = try pdfedit("list", "--json", in: dir).stdout
         #expect(left.contains("Nothing here") && !left.contains("cer"), "\(left)")
     }
+
+    // MARK: Item 26: first listing
+
+    /// Seconds a first `list --no-text` of an `pages`-page document takes (after `open`).
+    static func firstListing(pages: Int) throws -> Double {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Reliability.makeBigPDF(pages: pages, at: dir.appendingPathComponent("big.pdf").path)
+        #expect(try pdfedit("open", "big.pdf", in: dir).status == 0)
+        let start = Date()
+        let listed = try pdfedit("list", "--no-text", in: dir)
+        let seconds = Date().timeIntervalSince(start)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("big: \(pages) pages"))
+        return seconds
+    }
+
+    @Test("a first list --no-text takes time linear in the page count (was quadratic: 4x pages, 16x time)")
+    func firstListingIsLinear() throws {
+        let small = Reliability.count(short: 3_000, long: 10_000)
+        let small1 = try Self.firstListing(pages: small)
+        let large1 = try Self.firstListing(pages: 4 * small)
+        // Linear: about 4x; quadratic: 16x. Generous slack for a shared machine.
+        #expect(large1 < 7 * small1 + 0.5, "\(small) pages: \(small1) s, \(4 * small) pages: \(large1) s")
+    }
 }
