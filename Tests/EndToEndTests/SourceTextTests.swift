@@ -128,4 +128,72 @@ import Testing
         // Linear: about 4x; quadratic: 16x. Generous slack for a shared machine.
         #expect(large1 < 7 * small1 + 0.5, "\(small) pages: \(small1) s, \(4 * small) pages: \(large1) s")
     }
+
+    // MARK: Items 21 and 23: pages that cannot be read or rendered
+
+    /// Two pages reading "Page one words" and "Page two words"; `secondPage`
+    /// (and `pagesNode`) can make page 2 one poppler cannot load.
+    static func writeTwoPages(_ path: String, secondPage extra: String = "", count: String = "2") throws {
+        func stream(_ text: String) -> String { "<< /Length \(text.utf8.count) >>\nstream\n\(text)\nendstream" }
+        func page(_ content: Int, _ extra: String) -> String {
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents \(content) 0 R "
+                + "/Resources << /Font << /F1 7 0 R >> >> \(extra) >>"
+        }
+        try LimitsTests.writePDF(
+            [
+                1: "<< /Type /Catalog /Pages 2 0 R >>", 2: "<< /Type /Pages /Kids [3 0 R 5 0 R] /Count \(count) >>",
+                3: page(4, ""), 4: stream("BT /F1 12 Tf 20 100 Td (Page one words) Tj ET"),
+                5: page(6, extra), 6: stream("BT /F1 12 Tf 20 100 Td (Page two words) Tj ET"),
+                7: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            ], to: path)
+    }
+
+    @Test(
+        "a page poppler cannot load is named: find, list and show warn and go on, text: refuses with 65",
+        arguments: [("annots", "/Annots 42", "2"), ("count", "", "4000000000")])
+    func unreadablePage(_ name: String, _ extra: String, _ count: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.writeTwoPages(dir.appendingPathComponent("u.pdf").path, secondPage: extra, count: count)
+        #expect(try pdfedit("open", "u.pdf", in: dir).status == 0)
+        // A /Count poppler does not believe loses it every page; bad /Annots only page 2.
+        let named = name == "annots" ? "u.pdf: page 2:" : "u.pdf: page "
+        let found = try pdfedit("find", "words", "--json", in: dir)
+        #expect(found.status == 0 && Reliability.stderrProblem(found) == nil, "\(name): \(found.stderr)")
+        #expect(found.stderr.contains("pdfedit: warning: ") && found.stderr.contains(named), "\(name): \(found.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any]
+        let positions = (report?["matches"] as? [[String: Any]])?.compactMap { $0["position"] as? Int }
+        if name == "annots" { #expect(positions == [1], "\(name): \(found.stdout)") }
+        let listed = try pdfedit("list", in: dir)
+        #expect(listed.status == 0 && listed.stderr.contains(named), "\(name): \(listed.stderr)")
+        let removed = try pdfedit("remove", "text:two words", in: dir)
+        #expect(removed.status == 65, "\(name): \(removed.status) \(removed.stderr)")
+        #expect(Reliability.stderrProblem(removed) == nil && removed.stderr.contains(named), "\(removed.stderr)")
+        let shown = try pdfedit("show", "-o", "s.png", "--json", in: dir)
+        #expect(shown.status == 0 && Reliability.stderrProblem(shown) == nil, "\(name): \(shown.stderr)")
+        #expect(shown.stderr.contains(named), "\(name): \(shown.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("s.png").path))
+    }
+
+    @Test("a render that fails is a warning and a marked frame, never cached: the next run renders the page")
+    func failedRenderIsNotCached() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.writeTwoPages(dir.appendingPathComponent("r.pdf").path)
+        #expect(try pdfedit("open", "r.pdf", in: dir).status == 0)
+        let failing = ["PDFEDIT_TEST_FAIL_RENDER": "1"]
+        for command in [["show", "-o", "s.png"], ["thumbs", "t"]] {
+            let result = try pdfedit(args: command + ["--json"], in: dir, environment: failing)
+            #expect(result.status == 0 && Reliability.stderrProblem(result) == nil, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("r.pdf: page 1: rendering failed"), "\(command): \(result.stderr)")
+            #expect(result.stdout.contains("\"rendered\" : 0"), "\(command): \(result.stdout)")
+        }
+        for command in [["show", "-o", "s.png"], ["thumbs", "t"]] {
+            let result = try pdfedit(args: command + ["--json", "--force"], in: dir)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(command): \(result.stderr)")
+            // Both pages rendered now (the thumbs run after show finds them cached).
+            let rendered = command[0] == "show" ? "\"rendered\" : 2" : "\"cached\" : 2"
+            #expect(result.stdout.contains(rendered), "\(command): \(result.stdout)")
+        }
+    }
 }
