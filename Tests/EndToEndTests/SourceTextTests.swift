@@ -196,4 +196,73 @@ import Testing
             #expect(result.stdout.contains(rendered), "\(command): \(result.stdout)")
         }
     }
+
+    // MARK: Items 16 and 22: trees poppler walks recursively
+
+    /// A one-page PDF with `levels` nested levels of a page-label tree, a form-field
+    /// tree or an outline.
+    static func writeDeepTree(_ kind: String, levels: Int, to path: String) throws {
+        var objects: [Int: String] = [
+            2: "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << >> >>",
+            4: LimitsTests.content,
+        ]
+        let first = 10
+        let last = first + levels - 1
+        for level in 0..<levels {
+            let node = first + level
+            let child = node < last ? node + 1 : nil
+            switch kind {
+            case "labels":
+                objects[node] = child.map { "<< /Kids [\($0) 0 R] >>" } ?? "<< /Nums [0 << /S /r >>] >>"
+            case "fields":
+                let parent = level > 0 ? " /Parent \(node - 1) 0 R" : ""
+                objects[node] =
+                    child.map { "<< /T (f\(level)) /Kids [\($0) 0 R]\(parent) >>" }
+                    ?? "<< /T (leaf) /FT /Tx /Subtype /Widget /Rect [10 10 100 30] /P 3 0 R\(parent) >>"
+            default:
+                let parent = level > 0 ? node - 1 : 5
+                objects[node] =
+                    "<< /Title (o\(level)) /Parent \(parent) 0 R"
+                    + (child.map { " /First \($0) 0 R /Last \($0) 0 R /Count 1" } ?? " /Dest [3 0 R /Fit]") + " >>"
+            }
+        }
+        switch kind {
+        case "labels": objects[1] = "<< /Type /Catalog /Pages 2 0 R /PageLabels \(first) 0 R >>"
+        case "fields":
+            objects[1] = "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [\(first) 0 R] >> >>"
+            objects[3] = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Annots [\(last) 0 R] >>"
+        default:
+            objects[1] = "<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>"
+            objects[5] = "<< /Type /Outlines /First \(first) 0 R /Last \(first) 0 R /Count 1 >>"
+        }
+        try LimitsTests.writePDF(objects, to: path)
+    }
+
+    @Test(
+        "page-label, form-field and outline trees nested deeper than 1,024 levels are refused (65) before poppler walks them",
+        arguments: ["labels", "fields", "outlines"])
+    func deepTreesAreRefused(_ kind: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let deep = dir.appendingPathComponent("deep.pdf").path
+        try Self.writeDeepTree(kind, levels: kind == "fields" ? 1_100 : 50_000, to: deep)
+        for (what, result) in try LimitsTests.everyEntry(deep, in: dir) {
+            #expect(result.status == 65, "\(kind), \(what): \(result.status) \(result.stderr.prefix(300))")
+            #expect(Reliability.stderrProblem(result) == nil, "\(kind), \(what): \(result.stderr.prefix(300))")
+            #expect(
+                result.stderr.contains("deep.pdf: over a limit:") && result.stderr.contains("more than 1024 levels"),
+                "\(kind), \(what): \(result.stderr.prefix(300))")
+        }
+        // Within the limit the file works, through poppler too.
+        let fine = dir.appendingPathComponent("fine.pdf").path
+        try Self.writeDeepTree(kind, levels: kind == "fields" ? 200 : 1_000, to: fine)
+        let info = try pdfedit("info", fine, in: dir)
+        #expect(info.status == 0, "\(kind): \(info.stderr.prefix(300))")
+        let session = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: session) }
+        #expect(try pdfedit("open", fine, in: session).status == 0)
+        let shown = try pdfedit("show", "-o", "s.png", in: session)
+        #expect(shown.status == 0, "\(kind): \(shown.stderr.prefix(300))")
+    }
 }
