@@ -1,9 +1,8 @@
 import Foundation
 
-/// The one channel for warnings: a line `pdfedit: warning: …` on stderr, naming
-/// the file (and page). The kit reports pages it could not read here, and
-/// poppler's own messages come here instead of going to stderr unprefixed
-/// (`PopplerMessages`). Each distinct line is written once per process.
+/// The one channel for warnings from deep inside a command: a line
+/// `pdfedit: warning: …` on stderr, naming the file (and page), e.g. a page
+/// poppler could not read or render. Each distinct line is written once per process.
 public enum Warnings {
     private static let state = WarningState()
 
