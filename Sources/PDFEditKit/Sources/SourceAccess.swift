@@ -88,8 +88,9 @@ public final class SourceAccess {
     /// Runs `body`, which may use the lookups that cannot throw (`editContext`,
     /// `text:` selections); when one of them failed, that failure is thrown
     /// instead of `body`'s result or error (which came from the missing answer).
+    /// A failure stays recorded for the access's life (one command), so nested
+    /// calls cannot lose it.
     func surfacingLookupFailure<T>(_ body: () throws(PDFEditError) -> T) throws(PDFEditError) -> T {
-        lookupFailure = nil
         let result: T
         do throws(PDFEditError) {
             result = try body()
