@@ -17,10 +17,13 @@ extension SourceAccess {
     /// with `text:` tokens answered from this access's (cached) page text.
     func indices(of selection: PageSelection?, in document: Document) throws(PDFEditError) -> [Int] {
         guard let selection else { return Array(document.items.indices) }
-        do throws(SelectionError) {
-            return try selection.resolve(in: document, text: { self.text(of: $0) })
-        } catch {
-            throw PDFEditError.selection(error)
+        let text = editContext.pageText
+        return try surfacingLookupFailure { () throws(PDFEditError) in
+            do throws(SelectionError) {
+                return try selection.resolve(in: document, text: text)
+            } catch {
+                throw PDFEditError.selection(error)
+            }
         }
     }
 }

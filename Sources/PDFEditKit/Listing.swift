@@ -49,36 +49,48 @@ extension Workspace {
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
             cacheDirectory: store.cacheDirectory)
         let indices = try access.indices(of: selection, in: document)
-        if includeText { access.prefetchTexts(of: indices.map { document.items[$0] }, progress: progress) }
-        let items = indices.map { index -> ListedItem in
-            let item = document.items[index]
-            var listed = ListedItem(
-                position: index + 1, id: item.id.description, kind: item.content.kindName, rotation: item.rotation * 90)
-            switch item.content {
-            case .page(let source, let page):
-                listed.source = session.source(source)?.path
-                listed.sourcePage = page
-            case .image(let source, _):
-                listed.source = session.source(source)?.path
-            case .placeholder(_, let label):
-                listed.placeholderLabel = label
-            case .blank:
-                break
-            }
-            if let size = access.displayedSize(of: item) {
-                let turned = item.rotation % 2 == 1
-                listed.width = rounded(turned ? size.height : size.width)
-                listed.height = rounded(turned ? size.width : size.height)
-            }
-            listed.label = access.label(of: item)
-            listed.stamps = ListedStamp.list(item.stamps, session: session)
-            if includeText {
-                listed.text = access.text(of: item).map { firstWords($0) }.flatMap { $0.isEmpty ? nil : $0 }
-            }
-            return listed
+        if includeText {
+            access.prefetchTexts(of: indices.map { document.items[$0] }, progress: progress)
+        }
+        // Sizes and labels come through lookups that keep their failure (a changed source) for here.
+        let items = try access.surfacingLookupFailure { () throws(PDFEditError) in
+            try listedItems(indices)
         }
         access.saveCaches()
         return Listing(document: name, pageCount: document.items.count, items: items)
+
+        func listedItems(_ indices: [Int]) throws(PDFEditError) -> [ListedItem] {
+            try indices.map { (index) throws(PDFEditError) -> ListedItem in
+                let item = document.items[index]
+                var listed = ListedItem(
+                    position: index + 1, id: item.id.description, kind: item.content.kindName,
+                    rotation: item.rotation * 90)
+                switch item.content {
+                case .page(let source, let page):
+                    listed.source = session.source(source)?.path
+                    listed.sourcePage = page
+                case .image(let source, _):
+                    listed.source = session.source(source)?.path
+                case .placeholder(_, let label):
+                    listed.placeholderLabel = label
+                case .blank:
+                    break
+                }
+                if let size = access.displayedSize(of: item) {
+                    let turned = item.rotation % 2 == 1
+                    listed.width = rounded(turned ? size.height : size.width)
+                    listed.height = rounded(turned ? size.width : size.height)
+                }
+                listed.label = access.label(of: item)
+                listed.stamps = ListedStamp.list(item.stamps, session: session)
+                if includeText {
+                    listed.text = try access.textOrWarning(of: item).map { firstWords($0) }.flatMap {
+                        $0.isEmpty ? nil : $0
+                    }
+                }
+                return listed
+            }
+        }
     }
 }
 

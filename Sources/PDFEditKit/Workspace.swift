@@ -93,7 +93,7 @@ public struct Workspace: Sendable {
             let access = SourceAccess(
                 session: session, baseDirectory: store.baseDirectory, passwords: passwords,
                 cacheDirectory: store.cacheDirectory)
-            let result = try body(&session, access)
+            let result = try access.surfacingLookupFailure { () throws(PDFEditError) in try body(&session, access) }
             try store.save(session)
             return result
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parsed selection: which items of a document a command acts on.
 ///
 /// Parsed once at the edge (`parse`), resolved against a document later
@@ -128,15 +130,30 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
         tokens.map(\.text).joined(separator: ",")
     }
 
-    /// Whether `pageText` contains `words` the way `text:WORDS` and `find` match:
-    /// case-insensitive, any run of whitespace counting as one space.
-    public static func text(_ pageText: String, contains words: String) -> Bool {
-        let needle = normalizedForSearch(words)
-        return !needle.isEmpty && normalizedForSearch(pageText).contains(needle)
+    /// Whether `pageText` contains `words` the way `text:WORDS` and `find` match
+    /// (`find --case-sensitive` passes `caseSensitive: true`): both sides are
+    /// compared as Unicode compatibility-normalised (NFKC) text, so a ligature
+    /// such as "ﬃ" (U+FB03) matches "ffi"; case-folded unless `caseSensitive`;
+    /// any run of whitespace counting as one space.
+    public static func text(_ pageText: String, contains words: String, caseSensitive: Bool = false)
+        -> Bool
+    {
+        let needle = normalizedForSearch(words, caseSensitive: caseSensitive)
+        return !needle.isEmpty
+            && normalizedForSearch(pageText, caseSensitive: caseSensitive).contains(needle)
     }
 
-    static func normalizedForSearch(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    /// Text as it is compared: NFKC, case-folded unless `caseSensitive` (and
+    /// normalised again, since folding can leave a non-normalised form),
+    /// whitespace runs collapsed to one space.
+    public static func normalizedForSearch(_ text: String, caseSensitive: Bool = false) -> String {
+        var normal = text.precomposedStringWithCompatibilityMapping
+        if !caseSensitive {
+            normal =
+                normal.folding(options: [.caseInsensitive], locale: nil)
+                .precomposedStringWithCompatibilityMapping
+        }
+        return normal.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     public init(from decoder: any Decoder) throws {

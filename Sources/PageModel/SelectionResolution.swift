@@ -45,10 +45,9 @@ extension PageSelection {
                 indices = [index]
             case .text(let words):
                 guard let text else { throw .textWithoutLookup(token: token.text) }
-                let needle = PageSelection.normalizedForSearch(words)
                 indices = document.items.indices.filter { index in
                     guard let pageText = text(document.items[index]) else { return false }
-                    return PageSelection.normalizedForSearch(pageText).contains(needle)
+                    return PageSelection.text(pageText, contains: words)
                 }
             }
             guard !indices.isEmpty else { throw .selectsNothing(token: token.text, pageCount: count) }

@@ -336,6 +336,7 @@ void open_source_file(Source &source, char const *path, char const *password)
     pdf.setAttemptRecovery(true);
     open_pdf(pdf, path, password == nullptr ? "" : password);
     check_page_tree_depth(pdf);
+    check_tree_depths(pdf);
     // The page list is where page-tree damage shows. Inherited /MediaBox,
     // /CropBox, /Resources and /Rotate are found once here and given to each
     // copied page (Assembly::inherit), so that a page looks the same out of its

@@ -212,6 +212,12 @@ constexpr int page_tree_maximum_depth = 1024;
 // page_tree_maximum_depth; walks it without recursion. Call before getAllPages.
 void check_page_tree_depth(QPDF &pdf);
 
+// Throws QPDFExc (qpdf_e_pages) when a tree poppler walks recursively (page-label
+// number tree, name trees, form fields, outline) nests deeper than
+// page_tree_maximum_depth; PDFEngine's QPDFDocument.checkTreeDepths is the same
+// check for files opened through qpdf's C API.
+void check_tree_depths(QPDF &pdf);
+
 // Throws QPDFExc (qpdf_e_damaged_pdf) naming the first "page" that is not a
 // dictionary: qpdf's recovery takes whatever a damaged /Kids holds as a page, even
 // a number or a string, which would be written out as it is.

@@ -48,6 +48,81 @@ void check_page_tree_depth(QPDF &pdf)
     }
 }
 
+namespace {
+
+// Whether no path from `roots` (level 1) nests more than page_tree_maximum_depth
+// levels, following `links`: a key whose value (a dictionary, or an array of them)
+// is `delta` levels further down. Iterative; each object is entered once.
+bool within_depth(
+    std::vector<QPDFObjectHandle> const &roots, std::vector<std::pair<std::string, int>> const &links)
+{
+    std::vector<std::pair<QPDFObjectHandle, int>> pending;
+    for (auto const &root : roots) {
+        pending.emplace_back(root, 1);
+    }
+    std::set<QPDFObjGen> seen;
+    while (!pending.empty()) {
+        QPDFObjectHandle node = pending.back().first;
+        int depth = pending.back().second;
+        pending.pop_back();
+        if (!node.isDictionary() || (node.isIndirect() && !seen.insert(node.getObjGen()).second)) {
+            continue;
+        }
+        if (depth > page_tree_maximum_depth) {
+            return false;
+        }
+        for (auto const &link : links) {
+            QPDFObjectHandle value = node.getKey(link.first);
+            if (value.isArray()) {
+                int count = value.getArrayNItems();
+                for (int i = 0; i < count; ++i) {
+                    pending.emplace_back(value.getArrayItem(i), depth + link.second);
+                }
+            } else if (value.isDictionary()) {
+                pending.emplace_back(value, depth + link.second);
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+void check_tree_depths(QPDF &pdf)
+{
+    QPDFObjectHandle root = pdf.getRoot();
+    if (!root.isDictionary()) {
+        return;
+    }
+    auto refuse = [&pdf](std::string const &tree) {
+        throw QPDFExc(
+            qpdf_e_pages, pdf.getFilename(), "", 0,
+            "over a limit: its " + tree + " is nested more than " + std::to_string(page_tree_maximum_depth) +
+                " levels deep");
+    };
+    std::vector<std::pair<std::string, int>> kids{{"/Kids", 1}};
+    if (!within_depth({root.getKey("/PageLabels")}, kids)) {
+        refuse("page-label tree");
+    }
+    std::vector<QPDFObjectHandle> name_trees;
+    QPDFObjectHandle names = root.getKey("/Names");
+    if (names.isDictionary()) {
+        for (auto const &entry : names.getDictAsMap()) {
+            name_trees.push_back(entry.second);
+        }
+    }
+    if (!within_depth(name_trees, kids)) {
+        refuse("name tree");
+    }
+    QPDFObjectHandle fields = root.getKey("/AcroForm").getKeyIfDict("/Fields");
+    if (fields.isArray() && !within_depth(fields.getArrayAsVector(), kids)) {
+        refuse("form-field tree");
+    }
+    if (!within_depth({root.getKey("/Outlines")}, {{"/First", 1}, {"/Next", 0}})) {
+        refuse("outline");
+    }
+}
+
 void check_pages_are_dictionaries(QPDF &pdf, std::vector<QPDFObjectHandle> &pages)
 {
     for (size_t i = 0; i < pages.size(); ++i) {

@@ -68,11 +68,12 @@ public struct DirectMode: Sendable {
         let otherNames = Array(session.documents.dropFirst().map(\.name))
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let edit = try makeEdit(session, otherNames, importer)
-        let summary: ChangeSummary
-        do throws(EditError) {
-            summary = try session.apply(edit, doc: inputDocument, label: "direct", context: access.editContext)
-        } catch {
-            throw PDFEditError.edit(error)
+        let summary = try access.surfacingLookupFailure { () throws(PDFEditError) -> ChangeSummary in
+            do throws(EditError) {
+                return try session.apply(edit, doc: inputDocument, label: "direct", context: access.editContext)
+            } catch {
+                throw PDFEditError.edit(error)
+            }
         }
         guard let document = session.document(named: inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")

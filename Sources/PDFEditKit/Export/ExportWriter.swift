@@ -260,21 +260,36 @@ struct ExportWriter {
         _ body: (EnginePlan) throws(EngineError) -> ExportReport
     ) throws(PDFEditError) -> ExportReport {
         temporaries.forEach(TemporaryFiles.shared.register)
-        do throws(EngineError) {
-            do {
-                return try body(plan)
-            } catch .password(let file, _) where access.passwords.mayPrompt {
-                guard let index = plan.sources.firstIndex(where: { $0.path == file }),
-                    let id = plan.sessionSources[index]
-                else { throw EngineError.password(file: file, given: true) }
-                plan.sources[index].password = try access.password(for: id)
-                return try body(plan)
-            }
-        } catch {
+        func removeTemporaries() {
             for temporary in temporaries {
                 unlink(temporary)
                 TemporaryFiles.shared.unregister(temporary)
             }
+        }
+        func attempt(_ plan: EnginePlan) -> Result<ExportReport, EngineError> {
+            do throws(EngineError) { return .success(try body(plan)) } catch { return .failure(error) }
+        }
+        var outcome = attempt(plan)
+        if case .failure(.password(let file, _)) = outcome, access.passwords.mayPrompt {
+            if let index = plan.sources.firstIndex(where: { $0.path == file }),
+                let id = plan.sessionSources[index]
+            {
+                do throws(PDFEditError) {
+                    plan.sources[index].password = try access.password(for: id)
+                } catch {
+                    removeTemporaries()
+                    throw error
+                }
+                outcome = attempt(plan)
+            } else {
+                outcome = .failure(.password(file: file, given: true))
+            }
+        }
+        switch outcome {
+        case .success(let report):
+            return report
+        case .failure(let error):
+            removeTemporaries()
             // A failure of an output is told by its final name, never the hidden temporary's.
             if let index = temporaries.firstIndex(of: error.file), outputs.indices.contains(index) {
                 switch error {

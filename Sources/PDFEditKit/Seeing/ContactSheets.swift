@@ -219,12 +219,16 @@ extension Workspace {
                 let plan = plans[pending[job]]
                 do throws(PDFEditError) {
                     var rasters: [SourcePage: RasterImage] = [:]
+                    var standIn = false
                     for page in plan.pages {
-                        rasters[page] = try renderer.obtain(page, worker: worker).raster()
+                        let picture = try renderer.obtain(page, worker: worker)
+                        standIn = standIn || picture.isStandIn
+                        rasters[page] = try picture.raster()
                         counter.advance()
                     }
                     let composed = try stamped.pictures(of: plan, worker: worker, progress: counter)
-                    results[pending[job]] = try plan.make(rasters: rasters, stamped: composed, cache: cache)
+                    results[pending[job]] = try plan.make(
+                        rasters: rasters, stamped: composed, cache: standIn ? nil : cache)
                 } catch {
                     failures[job] = error
                 }
@@ -235,14 +239,17 @@ extension Workspace {
             for number in pending {
                 let plan = plans[number]
                 let rasters = Slots<RasterImage>(count: plan.pages.count)
+                let standIns = Slots<Bool>(count: plan.pages.count)
                 try renderer.forEach(plan.pages, access: access, progress: counter) {
                     (job, picture) throws(PDFEditError) in
                     rasters[job] = try picture.raster()
+                    standIns[job] = picture.isStandIn
                 }
                 var byPage: [SourcePage: RasterImage] = [:]
                 for (page, raster) in zip(plan.pages, rasters.removeAll()) { byPage[page] = raster }
+                let standIn = standIns.removeAll().contains { $0 == true }
                 let composed = try stamped.pictures(of: plan, pool: renderer.pool, progress: counter)
-                results[number] = try plan.make(rasters: byPage, stamped: composed, cache: cache)
+                results[number] = try plan.make(rasters: byPage, stamped: composed, cache: standIn ? nil : cache)
             }
         }
         for (number, sheet) in results.removeAll().enumerated() where sheet != nil { made[number] = sheet }
@@ -327,10 +334,11 @@ struct SheetPlan {
         key = Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8))
     }
 
-    /// Draws the sheet, writes it under its name and into the sheet cache; `stamped`
-    /// holds the composed pictures of the cells whose items have stamps.
+    /// Draws the sheet, writes it under its name and into the sheet cache (none:
+    /// a page of it is a stand-in for one that failed); `stamped` holds the
+    /// composed pictures of the cells whose items have stamps.
     func make(
-        rasters: [SourcePage: RasterImage], stamped: [Int: RasterImage] = [:], cache: SeeingCache
+        rasters: [SourcePage: RasterImage], stamped: [Int: RasterImage] = [:], cache: SeeingCache?
     ) throws(PDFEditError) -> SheetReport.Sheet {
         let cells = cells.enumerated().map { index, plan in
             SheetCell(
@@ -347,7 +355,7 @@ struct SheetPlan {
         }
         let data = drawn.image.fastPNGData()
         try SeeingChecks.write(data, to: file)
-        SeeingCache.store(data, at: cache.sheetPath(key: key))
+        if let cache { SeeingCache.store(data, at: cache.sheetPath(key: key)) }
         return report(width: drawn.image.width, height: drawn.image.height, pictures: drawn.pictures)
     }
 

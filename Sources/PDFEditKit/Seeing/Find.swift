@@ -20,23 +20,25 @@ public struct FindReport: Codable, Equatable, Sendable {
     public var matches: [Match]
 }
 
-/// How `find` and the `text:` selection token match page text.
+/// How `find` and the `text:` selection token match page text: one rule,
+/// `PageSelection.text(_:contains:caseSensitive:)` (NFKC, case-folded unless
+/// case-sensitive, whitespace runs as one space).
 public enum TextMatch {
-    /// Whether `pageText` contains `query`, any run of whitespace (spaces, line
-    /// breaks) in either counting as one space. Without `caseSensitive` this is
-    /// exactly the `text:WORDS` rule (`PageSelection.text(_:contains:)`): both sides
-    /// lowercased.
     public static func matches(_ pageText: String, _ query: String, caseSensitive: Bool) -> Bool {
-        guard caseSensitive else { return PageSelection.text(pageText, contains: query) }
-        let needle = collapsed(query)
-        return !needle.isEmpty && collapsed(pageText).contains(needle)
+        PageSelection.text(pageText, contains: query, caseSensitive: caseSensitive)
     }
 
-    /// Up to `context` characters either side of the first occurrence, "…" where cut.
-    public static func excerpt(_ pageText: String, _ query: String, caseSensitive: Bool, context: Int = 40) -> String {
-        let text = collapsed(pageText)
+    /// Up to `context` characters either side of the first occurrence, "…" where
+    /// cut, from the compatibility-normalised text (where the match was found).
+    public static func excerpt(
+        _ pageText: String, _ query: String, caseSensitive: Bool, context: Int = 40
+    ) -> String {
+        let text = collapsed(pageText.precomposedStringWithCompatibilityMapping)
         let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
-        guard let found = text.range(of: collapsed(query), options: options) else {
+        guard
+            let found = text.range(
+                of: collapsed(query.precomposedStringWithCompatibilityMapping), options: options)
+        else {
             return String(text.prefix(2 * context))
         }
         let start = text.index(found.lowerBound, offsetBy: -context, limitedBy: text.startIndex) ?? text.startIndex
@@ -67,7 +69,9 @@ extension Workspace {
         access.prefetchTexts(of: document.items, progress: progress)
         var matches: [FindReport.Match] = []
         for (index, item) in document.items.enumerated() {
-            guard let text = access.text(of: item), TextMatch.matches(text, query, caseSensitive: caseSensitive) else {
+            guard let text = try access.textOrWarning(of: item),
+                TextMatch.matches(text, query, caseSensitive: caseSensitive)
+            else {
                 continue
             }
             var match = FindReport.Match(
@@ -113,7 +117,7 @@ extension SourceAccess {
         }
         for (page, text) in zip(jobs, found.removeAll()) {
             guard let text, let sha256 = source(page.source)?.sha256 else { continue }
-            pageFacts.update(sha256, persist: isUnchanged(page.source)) { $0.texts[String(page.page)] = text }
+            pageFacts.update(sha256) { $0.texts[String(page.page)] = text }
         }
         saveCaches()
     }

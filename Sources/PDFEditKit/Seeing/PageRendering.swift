@@ -81,17 +81,15 @@ final class PageRenderer: @unchecked Sendable {
     /// Pages whose thumbnail is cached need nothing opened.
     func prepare(_ pages: some Sequence<SourcePage>, access: SourceAccess) throws(PDFEditError) {
         for page in pages where openings[page.documentKey] == nil {
+            // Before the cache: a thumbnail of a source that changed is not shown.
+            try access.checked(page.source)
             if let file = cacheFile(page), FileManager.default.fileExists(atPath: file) { continue }
             if page.isImage {
                 let path = try imagePDF(page.source, page.fit)
                 openings[page.documentKey] = SourceOpening(key: page.documentKey, path: path, password: nil)
                 continue
             }
-            do throws(EngineError) {
-                openings[page.documentKey] = try access.openingDetails(page.source)
-            } catch {
-                throw PDFEditError.engine(error)
-            }
+            openings[page.documentKey] = try access.openingDetails(page.source)
         }
     }
 
@@ -123,6 +121,16 @@ final class PageRenderer: @unchecked Sendable {
         let image: RasterImage
         do throws(EngineError) {
             image = try worker.poppler(opening).render(page: page.page - 1, fittingIn: size)
+        } catch .damaged(let file, let number?, let detail) {
+            // One page that cannot be read or drawn: a marked stand-in, a warning,
+            // the other pages shown; never cached (a later run tries again).
+            Warnings.emit("\(file): page \(number): \(detail); shown as an empty frame")
+            do throws(EngineError) {
+                let frame = SheetPicture.frame(width: 3, height: 4, kind: "unreadable", label: "page \(number)")
+                return .standIn(try RasterImage.picture(frame, fittingIn: size))
+            } catch {
+                throw PDFEditError.engine(error)
+            }
         } catch {
             throw PDFEditError.engine(error)
         }
@@ -174,10 +182,18 @@ enum RenderedPage {
     case raster(RasterImage)
     /// The page's PNG in the cache, unrotated (only when the job asked for a file).
     case cachedFile(String)
+    /// A marked frame in place of a page that could not be read or rendered
+    /// (warned about); whatever shows it must not be cached.
+    case standIn(RasterImage)
+
+    var isStandIn: Bool {
+        if case .standIn = self { return true }
+        return false
+    }
 
     func raster() throws(PDFEditError) -> RasterImage {
         switch self {
-        case .raster(let image): return image
+        case .raster(let image), .standIn(let image): return image
         case .cachedFile(let file):
             do throws(EngineError) { return try RasterImage(png: file) } catch { throw PDFEditError.engine(error) }
         }

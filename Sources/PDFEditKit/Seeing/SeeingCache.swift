@@ -110,13 +110,14 @@ final class PageFactsCache {
         return record
     }
 
-    /// Changes a record; `persist` false keeps the change in memory only (a source
-    /// that no longer matches its fingerprint must not fill the cache of the old content).
-    func update(_ sha256: String, persist: Bool, _ change: (inout SourcePagesRecord) -> Void) {
-        var record = record(sha256)
-        change(&record)
-        records[sha256] = record
-        if persist { dirty.insert(sha256) }
+    /// Changes a record in place (a copy would cost the whole record on every
+    /// page: a first listing of n pages was quadratic). Callers have checked the
+    /// source against its fingerprint (`SourceAccess.checked`), so what they
+    /// learnt is of the content the SHA-256 names and is saved.
+    func update(_ sha256: String, _ change: (inout SourcePagesRecord) -> Void) {
+        if records[sha256] == nil { _ = record(sha256) }
+        change(&records[sha256, default: SourcePagesRecord(sha256: sha256)])
+        dirty.insert(sha256)
     }
 
     func save() {

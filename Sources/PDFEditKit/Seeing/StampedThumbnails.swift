@@ -128,9 +128,7 @@ final class StampedRenderer: @unchecked Sendable {
     private func open(_ source: SourceID, access: SourceAccess) throws(PDFEditError) -> String {
         let key = source.description
         if openings[key] == nil {
-            do throws(EngineError) { openings[key] = try access.openingDetails(source) } catch {
-                throw PDFEditError.engine(error)
-            }
+            openings[key] = try access.openingDetails(source)
         }
         return key
     }

@@ -81,6 +81,7 @@ public struct Importer: Sendable {
         let source = Source(
             id: id, path: storedPath(path), size: loaded.fingerprint.size, sha256: loaded.fingerprint.sha256,
             pageCount: loaded.pageCount, kind: kind)
+        SourceChecks.shared.remember(path: path, source: source)
         let contents: [ItemContent] =
             kind == .pdf
             ? (0..<loaded.pageCount).map { .page(source: id, page: $0 + 1) } : [.image(source: id, fit: fit)]

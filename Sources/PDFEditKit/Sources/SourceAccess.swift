@@ -6,6 +6,10 @@ import PageModel
 /// files that were imported, and (lazily, one open handle per source) their page
 /// sizes, text and labels. Not `Sendable`: it caches library handles.
 ///
+/// Nothing of a source is used — an open handle, a cached text, label, size or
+/// thumbnail — before `checked(_:)` has found the file unchanged since import
+/// (75 otherwise); the check hashes each file once per process.
+///
 /// Page texts, labels and sizes are cached per source SHA-256 in the session's
 /// cache folder (see `SeeingCache`), so `find`, `list` and `text:` selections
 /// extract each page once, and `show` needs no PDF parsing once its thumbnails
@@ -22,8 +26,9 @@ public final class SourceAccess {
     private var passwordsUsed: [SourceID: String] = [:]
     /// Sources whose password is settled (found, or none needed).
     private var passwordKnown: Set<SourceID> = []
-    /// Whether a source still matches its fingerprint, once checked.
-    private var unchanged: [SourceID: Bool] = [:]
+    /// The first failure of a lookup that cannot throw (`editContext`, `text:`
+    /// selections), rethrown by `surfacingLookupFailure`.
+    private var lookupFailure: PDFEditError?
     private(set) var sources: [SourceID: Source]
     let pageFacts: PageFactsCache
 
@@ -59,34 +64,61 @@ public final class SourceAccess {
 
     public func path(of id: SourceID) -> String? { sources[id].map { absolutePath($0.path) } }
 
-    /// Refuses (75) a source that vanished or whose size or SHA-256 changed since import.
+    /// Refuses (75) a source that vanished or whose size or SHA-256 changed since
+    /// import; all of `ids` are checked and every problem reported.
     public func verify(_ ids: some Sequence<SourceID>) throws(PDFEditError) {
         var problems: [PDFEditError] = []
         for id in Set(ids).sorted() {
-            guard let source = sources[id] else { continue }
-            let path = absolutePath(source.path)
-            do throws(EngineError) {
-                let now = try Fingerprint.of(file: path)
-                let same = now.size == source.size && now.sha256 == source.sha256
-                unchanged[id] = same
-                if !same {
-                    problems.append(.sourceChanged(path: source.path, reason: "changed since it was imported"))
-                }
-            } catch .missing {
-                unchanged[id] = false
-                problems.append(
-                    .sourceChanged(path: source.path, reason: "missing (moved or deleted since it was imported)"))
-            } catch {
-                problems.append(.engine(error))
-            }
+            do throws(PDFEditError) { try checked(id) } catch { problems.append(error) }
         }
         if problems.count == 1 { throw problems[0] }
         if !problems.isEmpty { throw .several(problems) }
     }
 
+    /// Refuses (75) a source that vanished or changed since import. Every way to
+    /// a source's content (handles, cached facts, thumbnails) passes here first;
+    /// the file is hashed once per process (`SourceChecks`).
+    func checked(_ id: SourceID) throws(PDFEditError) {
+        guard let source = sources[id] else { return }
+        if let failure = SourceChecks.shared.result(path: absolutePath(source.path), source: source) {
+            throw failure
+        }
+    }
+
+    /// Runs `body`, which may use the lookups that cannot throw (`editContext`,
+    /// `text:` selections); when one of them failed, that failure is thrown
+    /// instead of `body`'s result or error (which came from the missing answer).
+    /// A failure stays recorded for the access's life (one command), so nested
+    /// calls cannot lose it.
+    func surfacingLookupFailure<T>(_ body: () throws(PDFEditError) -> T) throws(PDFEditError) -> T {
+        let result: T
+        do throws(PDFEditError) {
+            result = try body()
+        } catch {
+            throw lookupFailure ?? error
+        }
+        if let lookupFailure { throw lookupFailure }
+        return result
+    }
+
+    /// `lookup`'s answer; nil (with the failure kept for `surfacingLookupFailure`) when it fails.
+    private func recordingFailure<T>(_ lookup: () throws(PDFEditError) -> T?) -> T? {
+        do throws(PDFEditError) {
+            return try lookup()
+        } catch {
+            if lookupFailure == nil { lookupFailure = error }
+            return nil
+        }
+    }
+
     /// The open qpdf document of a PDF source, opened once with the password book.
-    public func document(_ id: SourceID) throws(EngineError) -> QPDFDocument {
+    public func document(_ id: SourceID) throws(PDFEditError) -> QPDFDocument {
         if let document = documents[id] { return document }
+        try checked(id)
+        do throws(EngineError) { return try openDocument(id) } catch { throw .engine(error) }
+    }
+
+    private func openDocument(_ id: SourceID) throws(EngineError) -> QPDFDocument {
         guard let path = path(of: id) else { throw EngineError.missing(file: id.description) }
         let opened = try passwords.open(path) { password throws(EngineError) in
             try QPDFDocument(path: path, password: password)
@@ -97,15 +129,20 @@ public final class SourceAccess {
     }
 
     /// The password that opened a source, if one was needed.
-    public func password(for id: SourceID) throws(EngineError) -> String? {
+    public func password(for id: SourceID) throws(PDFEditError) -> String? {
         _ = try document(id)
         return passwordsUsed[id]
     }
 
     /// The open poppler document of a PDF source. Its password is found through
     /// poppler itself when qpdf has not opened the file yet (text needs no qpdf).
-    func poppler(_ id: SourceID) throws(EngineError) -> PopplerPDF {
+    func poppler(_ id: SourceID) throws(PDFEditError) -> PopplerPDF {
         if let poppler = popplers[id] { return poppler }
+        try checked(id)
+        do throws(EngineError) { return try openPoppler(id) } catch { throw .engine(error) }
+    }
+
+    private func openPoppler(_ id: SourceID) throws(EngineError) -> PopplerPDF {
         guard let path = path(of: id) else { throw EngineError.missing(file: id.description) }
         if documents[id] != nil || passwordKnown.contains(id) {
             let poppler = try PopplerPDF(path: path, password: passwordsUsed[id], limits: Limits.readerLimitsOfProcess)
@@ -122,26 +159,21 @@ public final class SourceAccess {
     }
 
     /// What a worker thread needs to open a source on its own: path and password.
-    func openingDetails(_ id: SourceID) throws(EngineError) -> SourceOpening {
+    func openingDetails(_ id: SourceID) throws(PDFEditError) -> SourceOpening {
         _ = try poppler(id)
-        guard let path = path(of: id) else { throw EngineError.missing(file: id.description) }
+        guard let path = path(of: id) else { throw .engine(.missing(file: id.description)) }
         return SourceOpening(key: id.description, path: path, password: passwordsUsed[id])
-    }
-
-    /// Whether the file still matches the fingerprint taken at import (checked once).
-    func isUnchanged(_ id: SourceID) -> Bool {
-        if let known = unchanged[id] { return known }
-        guard let source = sources[id] else { return false }
-        let now = try? Fingerprint.of(file: absolutePath(source.path))
-        let same = now?.size == source.size && now?.sha256 == source.sha256
-        unchanged[id] = same
-        return same
     }
 
     /// The size a reader shows for an item's page (its own /Rotate applied,
     /// the item's rotation not; an image's page as export makes it); nil when it
-    /// cannot be read.
+    /// cannot be read. A changed source is a failure for `surfacingLookupFailure`.
     public func displayedSize(of item: PageItem) -> PageSize? {
+        recordingFailure { () throws(PDFEditError) in try checkedSize(of: item) }
+    }
+
+    private func checkedSize(of item: PageItem) throws(PDFEditError) -> PageSize? {
+        if let source = item.content.source { try checked(source) }
         switch item.content {
         case .page(let source, let page):
             let sha256 = sources[source]?.sha256 ?? ""
@@ -150,10 +182,9 @@ public final class SourceAccess {
             }
             guard let attributes = try? document(source).attributes(ofPage: page - 1) else { return nil }
             let size = attributes.displayedSize
-            // Kept only once this command has checked the file (show, find): sizes are
-            // asked for by every edit, which must not hash a large source each time.
-            pageFacts.update(sha256, persist: unchanged[source] == true) {
-                $0.sizes = ($0.sizes ?? [:]).merging([String(page): [size.width, size.height]]) { _, new in new }
+            pageFacts.update(sha256) { record in
+                if record.sizes == nil { record.sizes = [:] }
+                record.sizes?[String(page)] = [size.width, size.height]
             }
             return PageSize(width: size.width, height: size.height)
         case .blank(let size), .placeholder(let size, _):
@@ -165,7 +196,7 @@ public final class SourceAccess {
         }
     }
 
-    /// What an image source is (read once): its page size comes from it, as on export.
+    /// What an image source is (read once, checked): its page size comes from it, as on export.
     private func imageFacts(_ id: SourceID) -> ImageFacts? {
         if let known = images[id] { return known }
         guard let path = path(of: id), let facts = try? ImagePage.inspect(path) else { return nil }
@@ -173,28 +204,55 @@ public final class SourceAccess {
         return facts
     }
 
-    /// The text of an item's page (poppler, cached), nil when it has none or cannot be read.
-    public func text(of item: PageItem) -> String? {
-        guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256 else { return nil }
+    /// The text of an item's page (poppler, cached); nil for items that are not
+    /// PDF pages. Throws 75 when the source changed, 65 naming file and page when
+    /// poppler cannot read the page.
+    public func text(of item: PageItem) throws(PDFEditError) -> String? {
+        guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256
+        else { return nil }
+        try checked(source)
         if let cached = pageFacts.record(sha256).texts[String(page)] { return cached }
-        guard let text = try? poppler(source).text(ofPage: page - 1) else { return nil }
-        pageFacts.update(sha256, persist: isUnchanged(source)) { $0.texts[String(page)] = text }
+        let poppler = try poppler(source)
+        let text: String
+        do throws(EngineError) { text = try poppler.text(ofPage: page - 1) } catch {
+            throw .engine(error)
+        }
+        pageFacts.update(sha256) { $0.texts[String(page)] = text }
         return text
+    }
+
+    /// The text of an item's page for `find` and `list`, which go on without a
+    /// page that cannot be read: nil then, with a warning naming file and page.
+    /// A changed source is still thrown (75).
+    func textOrWarning(of item: PageItem) throws(PDFEditError) -> String? {
+        do throws(PDFEditError) {
+            return try text(of: item)
+        } catch {
+            guard case .engine(let problem) = error else { throw error }
+            Warnings.emit(problem.description)
+            return nil
+        }
     }
 
     /// The page label of an item's page when its source has /PageLabels (cached), else nil.
     public func label(of item: PageItem) -> String? {
-        guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256 else { return nil }
+        recordingFailure { () throws(PDFEditError) in try checkedLabel(of: item) }
+    }
+
+    private func checkedLabel(of item: PageItem) throws(PDFEditError) -> String? {
+        guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256
+        else { return nil }
+        try checked(source)
         var record = pageFacts.record(sha256)
         if record.hasLabels == nil {
             guard let facts = try? document(source).facts() else { return nil }
-            pageFacts.update(sha256, persist: isUnchanged(source)) { $0.hasLabels = facts.hasPageLabels }
+            pageFacts.update(sha256) { $0.hasLabels = facts.hasPageLabels }
             record = pageFacts.record(sha256)
         }
         guard record.hasLabels == true else { return nil }
         if let cached = record.labels[String(page)] { return cached }
         guard let label = (try? poppler(source).label(ofPage: page - 1)) ?? nil else { return nil }
-        pageFacts.update(sha256, persist: isUnchanged(source)) { $0.labels[String(page)] = label }
+        pageFacts.update(sha256) { $0.labels[String(page)] = label }
         return label
     }
 
@@ -204,7 +262,9 @@ public final class SourceAccess {
     /// The lookups the model asks for while applying an edit.
     public var editContext: EditContext {
         EditContext(
-            pageText: { [unowned self] in self.text(of: $0) },
+            pageText: { [unowned self] item in
+                self.recordingFailure { () throws(PDFEditError) in try self.text(of: item) }
+            },
             pageSize: { [unowned self] in self.displayedSize(of: $0) })
     }
 }
@@ -216,4 +276,42 @@ struct SourceOpening: Sendable {
     var key: String
     var path: String
     var password: String?
+}
+
+/// The fingerprint checks of this process: each source file is hashed once, and
+/// every `SourceAccess` asks here (a command may make several).
+final class SourceChecks: @unchecked Sendable {
+    static let shared = SourceChecks()
+    private let lock = NSLock()
+    private var results: [String: PDFEditError?] = [:]
+
+    private func key(_ path: String, _ source: Source) -> String {
+        "\(URL(fileURLWithPath: path).standardizedFileURL.path)\u{0}\(source.size)\u{0}\(source.sha256)"
+    }
+
+    /// Notes that the file at `path` was just fingerprinted as `source` (at import).
+    func remember(path: String, source: Source) {
+        let key = key(path, source)
+        lock.withLock { results[key] = .some(nil) }
+    }
+
+    /// nil when the file at `path` still has `source`'s size and SHA-256, else why not.
+    func result(path: String, source: Source) -> PDFEditError? {
+        let key = key(path, source)
+        if let known = lock.withLock({ results[key] }) { return known }
+        let failure: PDFEditError?
+        do throws(EngineError) {
+            let now = try Fingerprint.of(file: path)
+            failure =
+                now.size == source.size && now.sha256 == source.sha256
+                ? nil : .sourceChanged(path: source.path, reason: "changed since it was imported")
+        } catch .missing {
+            failure = .sourceChanged(
+                path: source.path, reason: "missing (moved or deleted since it was imported)")
+        } catch {
+            failure = .engine(error)
+        }
+        lock.withLock { results[key] = .some(failure) }
+        return failure
+    }
 }

@@ -315,7 +315,7 @@ extension EngineError {
         case Int(PE_E_DAMAGED):
             self = Self.isEmptyFile(source?.path) ? .emptyFile(file: file) : .damaged(file: file, page: page, detail: detail)
         case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED):
-            self = .unsupported(file: file, page: page, detail: detail)
+            self = .pageStructure(file: file, page: page, detail: detail)
         case Int(PE_E_SYSTEM):
             if let source {
                 self = FileManager.default.fileExists(atPath: source.path)

@@ -55,13 +55,23 @@ private final class OpenWarnings {
 }
 
 extension EngineError {
+    /// How the bridge starts the detail of an input over a limit (`check_tree_depths`).
+    static let overLimitPrefix = "over a limit: "
+
+    /// A PE_E_PAGES / PE_E_UNSUPPORTED failure of the bridge: over a limit when the
+    /// bridge says so, else an unusable page structure.
+    static func pageStructure(file: String, page: Int?, detail: String) -> EngineError {
+        guard detail.hasPrefix(overLimitPrefix) else { return .unsupported(file: file, page: page, detail: detail) }
+        return .overLimit(file: file, page: page, what: String(detail.dropFirst(overLimitPrefix.count)))
+    }
+
     /// The error for a failed `pe_document_open`, as `init(qpdfCode:...)` words
     /// the same failure of qpdf's C API.
     init(bridgeCode: Int32, file: String, detail: String) {
         switch Int(bridgeCode) {
         case Int(PE_E_PASSWORD): self = .password(file: file, given: true)
         case Int(PE_E_DAMAGED): self = .damaged(file: file, page: nil, detail: detail)
-        case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED): self = .unsupported(file: file, page: nil, detail: detail)
+        case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED): self = .pageStructure(file: file, page: nil, detail: detail)
         case Int(PE_E_SYSTEM): self = .unreadable(file: file, reason: detail)
         default: self = .library(file: file, message: detail)
         }

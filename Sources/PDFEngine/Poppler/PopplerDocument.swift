@@ -50,10 +50,16 @@ public final class PopplerPDF {
 
     public var pageCount: Int { Int(poppler_document_get_n_pages(handle)) }
 
-    /// Runs `body` with the page at 0-based `index`, released afterwards.
+    /// Runs `body` with the page at 0-based `index`, released afterwards. Page
+    /// numbers come from qpdf's view of the file; a page poppler does not have (it
+    /// gave up on the page tree, or on the page: /Annots not an array, a huge
+    /// /Count) is an unreadable page of a damaged file, named.
     func withPage<T>(_ index: Int, _ body: (OpaquePointer) throws(EngineError) -> T) throws(EngineError) -> T {
-        guard index >= 0, index < pageCount, let page = poppler_document_get_page(handle, Int32(index)) else {
+        guard index >= 0, index <= Int(Int32.max) else {
             throw EngineError.pageOutOfRange(file: path, page: index + 1, pageCount: pageCount)
+        }
+        guard index < pageCount, let page = poppler_document_get_page(handle, Int32(index)) else {
+            throw EngineError.damaged(file: path, page: index + 1, detail: "poppler cannot read this page")
         }
         defer { pdfedit_g_object_unref(UnsafeMutableRawPointer(page)) }
         return try body(page)
@@ -99,6 +105,10 @@ public final class PopplerPDF {
         return try render(page: index, scale: scale)
     }
 
+    /// A failure point for tests: with `PDFEDIT_TEST_FAIL_RENDER=1` every render
+    /// ends with cairo in an error state, as one that ran out of memory does.
+    static let failingRenders = ProcessInfo.processInfo.environment["PDFEDIT_TEST_FAIL_RENDER"] == "1"
+
     /// Renders a page at `scale` pixels per point.
     public func render(page index: Int, scale: Double) throws(EngineError) -> RasterImage {
         try checkForReader(page: index)
@@ -115,7 +125,18 @@ public final class PopplerPDF {
             cairo_paint(cairo)
             cairo_scale(cairo, scale, scale)
             poppler_page_render(page, cairo)
+            if Self.failingRenders { cairo_restore(cairo) }  // unbalanced: puts `cairo` in an error state
             cairo_surface_flush(image.surface)
+            // poppler_page_render returns nothing: a drawing that failed (out of
+            // memory, an invalid matrix) shows only in cairo's status, and the
+            // picture is then blank or partial, never to be shown or cached.
+            var status = cairo_status(cairo)
+            if status == CAIRO_STATUS_SUCCESS { status = cairo_surface_status(image.surface) }
+            guard status == CAIRO_STATUS_SUCCESS else {
+                throw EngineError.damaged(
+                    file: path, page: index + 1,
+                    detail: "rendering failed (cairo: \(String(cString: cairo_status_to_string(status))))")
+            }
             return image
         }
     }

@@ -38,6 +38,8 @@ public final class QPDFDocument {
                 file: path, page: nil,
                 detail: "the page tree is nested more than \(PageTree.maximumDepth) levels deep")
         }
+        // Trees poppler walks recursively, before poppler ever sees the file.
+        try checkTreeDepths()
         // Building the page list is where page-tree damage (loops, bad /Kids) shows.
         _ = qpdf_get_num_pages(handle)
         if let error = takeError() { throw error }
