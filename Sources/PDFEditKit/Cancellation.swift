@@ -121,13 +121,21 @@ public enum Cancellation {
         return table
     }
 
-    /// Async-signal-safe: reads the published table and unlinks; no allocation, no locks.
+    /// Async-signal-safe: reads the published table, unlinks the files, then removes
+    /// the (now empty) folders, innermost first; no allocation, no locks. A folder
+    /// holds only remembered files and folders (`TemporaryFiles.adopt`), nested
+    /// at most a few levels deep.
     fileprivate static func removeRemembered() {
         guard let table = published.load(ordering: .sequentiallyConsistent) else { return }
         let capacity = table.pointee.capacity
         let slots = table.pointee.slots
         for index in 0..<capacity {
             if let path = slots[index] { unlink(path) }
+        }
+        for _ in 0..<4 {
+            for index in 0..<capacity {
+                if let path = slots[index] { rmdir(path) }
+            }
         }
     }
 

@@ -79,11 +79,15 @@ public struct DirectMode: Sendable {
         // A new access: the edit may have added sources (insert, fill).
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let writer = ExportWriter(
-            session: session, access: exportAccess, cacheDirectory: scratch.path, allowedSource: inPlace ? input : nil,
+            session: session, access: exportAccess, cacheDirectory: scratch.path,
+            protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil,
             preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
+        // In place through a symbolic link: the file it leads to is replaced (keeping
+        // its mode and owner, see `Permissions`), the link stays a link.
         var result = try writer.write(
-            document.items, document: inputDocument, to: target, settings: ExportSettings(force: force || inPlace),
-            positions: 1...max(1, document.items.count))
+            document.items, document: inputDocument, to: inPlace ? PathText.followingLinks(input) : target,
+            settings: ExportSettings(force: force || inPlace), positions: 1...max(1, document.items.count))
+        result.output = target
         // Damage found at import and again at export is one warning per file.
         result.warnings = Self.oneLinePerDamagedFile(
             zip([input] + otherDocuments, files).flatMap { path, file in
@@ -120,7 +124,8 @@ public struct DirectMode: Sendable {
         let chosen = try Workspace.items(of: document, selection: selection, access: access)
         let scratch = try ScratchDirectory()
         let writer = ExportWriter(
-            session: session, access: access, cacheDirectory: scratch.path, preopened: Self.opened(files, access: access),
+            session: session, access: access, cacheDirectory: scratch.path,
+            protected: SessionStore(explicitPath: nil).ownFiles, preopened: Self.opened(files, access: access),
             lastUseOfPreopened: split == nil)
         var results: [ExportResult]
         if let split {
@@ -145,15 +150,19 @@ public struct DirectMode: Sendable {
     }
 }
 
-/// A private temporary folder for one command (direct mode's image cache), removed
-/// when the command is done with it, so nothing is left behind.
+/// A private (0700) temporary folder for one command (direct mode's image cache),
+/// removed when the command is done with it, and by the signal handler on Ctrl-C
+/// or SIGTERM (see `TemporaryFiles.registerFolder`), so nothing is left behind.
 final class ScratchDirectory {
     let path: String
 
     init() throws(PDFEditError) {
-        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try ensureDirectory(path)
+        path = PathText.join(NSTemporaryDirectory(), "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard mkdir(path, 0o700) == 0 else {
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(errno))))
+        }
+        TemporaryFiles.shared.registerFolder(path)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit { TemporaryFiles.shared.removeFolder(path) }
 }

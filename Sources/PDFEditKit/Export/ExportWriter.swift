@@ -64,6 +64,8 @@ struct ExportWriter {
     let cacheDirectory: String
     /// Files this export may replace without --force (the session's own previous exports).
     var replaceable: Set<String> = []
+    /// Files no export may replace, `--force` or not: the session's own (`SessionStore.ownFiles`).
+    var protected: [String] = []
     /// The one source this export may replace: the input of `--in-place`.
     var allowedSource: String? = nil
     /// Sources the loader opened in this process (direct mode), by absolute path:
@@ -138,8 +140,8 @@ struct ExportWriter {
         guard let image = session.source(source), let path = access.path(of: source) else {
             throw PDFEditError.sessionCorrupt(path: source.description, reason: "unknown source \(source)")
         }
-        let directory = (cacheDirectory as NSString).appendingPathComponent("images")
-        try ensureDirectory(directory)
+        let directory = PathText.join(cacheDirectory, "images")
+        try CacheFolder.require(directory)
         let sizeKey = fit.map { "-\(Int(($0.width * 100).rounded()))x\(Int(($0.height * 100).rounded()))" } ?? ""
         let cached = (directory as NSString).appendingPathComponent("\(image.sha256)\(sizeKey).pdf")
         if FileManager.default.fileExists(atPath: cached) { return cached }
@@ -153,7 +155,7 @@ struct ExportWriter {
             TemporaryFiles.shared.unregister(temporary)
             throw PDFEditError.engine(error)
         }
-        try AtomicFile.commit(temporary, to: cached)
+        try AtomicFile.commit(temporary, to: cached, permissions: .privateFile)
         return cached
     }
 
@@ -289,6 +291,7 @@ final class OutputChecker {
     private let replaceable: Set<String>
     private let sourceTargets: Set<String>
     private let allowed: String?
+    private let protected: Set<String>
     private var writableDirectories: Set<String> = []
 
     init(writer: ExportWriter, settings: ExportSettings) {
@@ -296,12 +299,16 @@ final class OutputChecker {
         replaceable = writer.replaceable
         sourceTargets = Set(writer.session.sources.map { PasswordBook.standardised(writer.access.absolutePath($0.path)) })
         allowed = writer.allowedSource.map(PasswordBook.standardised)
+        protected = Set(writer.protected.map(PasswordBook.standardised))
     }
 
     /// `target` is `output` standardised (`PasswordBook.standardised`).
     func check(_ output: String, target: String) throws(PDFEditError) {
         if sourceTargets.contains(target) && target != allowed {
             throw PDFEditError.outputIsSource(path: output)
+        }
+        if protected.contains(target) {
+            throw PDFEditError.sessionPlace(path: output, reason: "is a file of the session; refusing to write over it")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
@@ -348,7 +355,7 @@ struct StandardPaths {
 /// (no "//", no trailing "/", last component not "." or ".."); a split export
 /// asks it for thousands of files.
 func directoryOf(_ path: String) -> String {
-    guard let (directory, _) = PlainPath.split(path) else { return (path as NSString).deletingLastPathComponent }
+    guard let (directory, _) = PlainPath.split(path) else { return PathText.folder(of: path) }
     return directory
 }
 

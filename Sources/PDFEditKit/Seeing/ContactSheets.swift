@@ -79,7 +79,7 @@ enum SeeingChecks {
             if isDirectory.boolValue { throw PDFEditError.engine(.cannotWrite(file: path, reason: "is a directory")) }
             if !force { throw PDFEditError.outputExists(path: path) }
         }
-        let directory = (target as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: target)
         guard Glibc.access(directory, W_OK) == 0 else {
             throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot write in \(directory)"))
         }
@@ -94,8 +94,8 @@ enum SeeingChecks {
     static func write(_ data: Data, to path: String) throws(PDFEditError) {
         let temporary = AtomicFile.temporaryPath(for: path)
         TemporaryFiles.shared.register(temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            let code = errno
+        let code = AtomicFile.createTemporary(data, at: temporary, sync: false)
+        guard code == 0 else {
             unlink(temporary)
             TemporaryFiles.shared.unregister(temporary)
             throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(code))))
@@ -106,6 +106,7 @@ enum SeeingChecks {
     /// Renames a complete temporary file into place.
     static func place(_ temporary: String, at path: String) throws(PDFEditError) {
         defer { TemporaryFiles.shared.unregister(temporary) }
+        Permissions.likeReplaced.apply(to: temporary, replacing: path)
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
@@ -117,7 +118,7 @@ enum SeeingChecks {
     static func syncFolders(of files: [String]) {
         var synced = Set<String>()
         for file in files
-        where synced.insert((PasswordBook.standardised(file) as NSString).deletingLastPathComponent).inserted {
+        where synced.insert(PathText.folder(of: PasswordBook.standardised(file))).inserted {
             AtomicFile.syncDirectory(of: file)
         }
     }
@@ -257,8 +258,8 @@ extension Workspace {
 
     static func sheetNames(_ output: String, count: Int) -> [String] {
         guard count > 1 else { return [output] }
-        let directory = (output as NSString).deletingLastPathComponent
-        let name = (output as NSString).lastPathComponent
+        let directory = PathText.folder(of: output)
+        let name = PathText.name(of: output)
         let ext = (name as NSString).pathExtension
         let stem = ext.isEmpty ? name : (name as NSString).deletingPathExtension
         let width = String(count).count

@@ -19,7 +19,9 @@ public final class SourceAccess {
     private var documents: [SourceID: QPDFDocument] = [:]
     private var popplers: [SourceID: PopplerPDF] = [:]
     private var images: [SourceID: ImageFacts] = [:]
-    private var passwordsUsed: [SourceID: String] = [:]
+    private var passwordsUsed: [SourceID: String] = [:] {
+        didSet { if !passwordsUsed.isEmpty { SeeingCache.noteDecrypted() } }
+    }
     /// Sources whose password is settled (found, or none needed).
     private var passwordKnown: Set<SourceID> = []
     /// Whether a source still matches its fingerprint, once checked.
@@ -38,7 +40,10 @@ public final class SourceAccess {
         sources = Dictionary(session.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    deinit { pageFacts.save() }
+    deinit {
+        pageFacts.save()
+        if let cacheDirectory { CacheFolder.enforceCap(cacheDirectory) }
+    }
 
     /// Writes the page caches (texts, labels, sizes) now; also done when the access is released.
     public func saveCaches() { pageFacts.save() }
