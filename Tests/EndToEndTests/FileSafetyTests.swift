@@ -146,6 +146,16 @@ private func regularFiles(under directory: URL) -> [String] {
         #expect(try pdfedit("status", in: dir).status == 0)
     }
 
+    @Test func contactSheetsRefuseTheSessionFile() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try pdfedit("open", "alpha.pdf", "--session", "s.png", in: dir).status == 0)
+        let before = try Data(contentsOf: dir.appendingPathComponent("s.png"))
+        let result = try pdfedit("show", "-o", "s.png", "--force", "--session", "s.png", in: dir)
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("s.png")) == before)
+    }
+
     @Test func aSymlinkedSessionIsFollowedNotReplaced() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }

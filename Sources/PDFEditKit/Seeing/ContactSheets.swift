@@ -68,11 +68,17 @@ enum SeeingChecks {
         }
     }
 
-    /// An output may not name a source (73), nor replace a file without `force` (73).
-    static func output(_ path: String, session: Session, access: SourceAccess, force: Bool) throws(PDFEditError) {
+    /// An output may not name a source (73), nor the session's own files
+    /// (`protected`, 73), nor replace a file without `force` (73).
+    static func output(
+        _ path: String, session: Session, access: SourceAccess, force: Bool, protected: [String]
+    ) throws(PDFEditError) {
         let target = PasswordBook.standardised(path)
         for source in session.sources where PasswordBook.standardised(access.absolutePath(source.path)) == target {
             throw PDFEditError.outputIsSource(path: path)
+        }
+        if protected.contains(where: { PasswordBook.standardised($0) == target }) {
+            throw PDFEditError.sessionPlace(path: path, reason: "is a file of the session; refusing to write over it")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -178,7 +184,10 @@ extension Workspace {
             Array(indices[$0..<min($0 + options.perSheet, indices.count)])
         }
         let files = Self.sheetNames(output, count: chunks.count)
-        for file in files { try SeeingChecks.output(file, session: session, access: access, force: options.force) }
+        for file in files {
+            try SeeingChecks.output(
+                file, session: session, access: access, force: options.force, protected: store.ownFiles)
+        }
 
         let layout = SheetLayout(columns: min(options.columns, options.perSheet), thumbnailSize: options.thumbnailSize)
         let plans = chunks.enumerated().map { number, chunk in
