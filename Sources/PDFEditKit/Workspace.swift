@@ -22,7 +22,7 @@ public struct Workspace: Sendable {
     public func open(
         _ paths: [String], force: Bool, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> (Session, warnings: [String]) {
-        try store.withLock { () throws(PDFEditError) in
+        try store.withLock(creating: true) { () throws(PDFEditError) in
             // The session never goes where one of its files is, nor over a file
             // that is not a session (`--force` only ever replaces a session).
             for path in paths where PasswordBook.standardised(path) == PasswordBook.standardised(store.path) {

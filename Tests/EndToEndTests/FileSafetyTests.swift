@@ -146,6 +146,18 @@ private func regularFiles(under directory: URL) -> [String] {
         #expect(try pdfedit("status", in: dir).status == 0)
     }
 
+    /// A command that needs a session, where there is none, fails (66) without
+    /// leaving a `.pdfedit` folder or a lock file behind.
+    @Test func aFailedCommandWithoutASessionLeavesNothing() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for arguments in [["status"], ["list"], ["export", "o.pdf"], ["undo"], ["status", "--session", "x/s.json"]] {
+            let result = try pdfedit(args: arguments, in: dir)
+            #expect(result.status == 66, "\(arguments): \(result.stderr)")
+        }
+        #expect(files(under: dir).isEmpty, "\(files(under: dir))")
+    }
+
     @Test func contactSheetsRefuseTheSessionFile() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -122,13 +122,16 @@ public struct SessionStore: Sendable {
 
     /// Runs `body` holding the session's lock. Waits up to `PDFEDIT_LOCK_TIMEOUT`
     /// seconds (default 60) for another process to finish, then fails with 75.
+    /// Only `creating` (`open`) makes the session's folder and a lock where there is
+    /// no session yet; any other command fails with 66 before making anything.
     public func withLock<T>(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        creating: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: () throws(PDFEditError) -> T
     ) throws(PDFEditError) -> T {
         // Before anything is made: a refused path leaves nothing behind (no lock
         // file beside a device, no folders).
         try checkPlace()
+        if !creating && !exists { throw PDFEditError.noSession(path: path) }
         try makeDirectory()
         // Not through a symbolic link, and without blocking on a FIFO put there.
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
