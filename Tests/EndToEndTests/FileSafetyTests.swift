@@ -282,6 +282,26 @@ private func regularFiles(under directory: URL) -> [String] {
 }
 
 @Suite(.serialized) struct ScratchCleanupTests {
+    /// What a killed (SIGKILL) direct-mode run left in $TMPDIR is removed by the next
+    /// one; a live process's folder and other names are left alone.
+    @Test func staleScratchFoldersOfDeadProcessesAreRemoved() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = dir.appendingPathComponent("tmp")
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let stale = temporary.appendingPathComponent("pdfedit-\(finished.processIdentifier)-7/images")
+        let live = temporary.appendingPathComponent("pdfedit-\(getpid())-7")
+        let other = temporary.appendingPathComponent("pdfedit-notes")
+        for folder in [stale, live, other] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try Data("x".utf8).write(to: stale.appendingPathComponent("a.pdf"))
+        let result = try pdfedit("export", "o.pdf", "--from", "alpha.pdf", in: dir, environment: ["TMPDIR": temporary.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted() == ["pdfedit-\(getpid())-7", "pdfedit-notes"])
+    }
+
     /// SIGINT / SIGTERM in direct mode: the private scratch folder in $TMPDIR goes too.
     @Test(arguments: [SIGINT, SIGTERM])
     func signalInDirectModeLeavesNoScratchFolder(_ signal: Int32) throws {

@@ -157,6 +157,7 @@ final class ScratchDirectory {
     let path: String
 
     init() throws(PDFEditError) {
+        Self.removeStale()
         path = PathText.join(NSTemporaryDirectory(), "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         guard mkdir(path, 0o700) == 0 else {
             throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(errno))))
@@ -165,4 +166,21 @@ final class ScratchDirectory {
     }
 
     deinit { TemporaryFiles.shared.removeFolder(path) }
+
+    /// Removes the scratch folders (`pdfedit-PID-N`) of pdfedit processes that no
+    /// longer exist: SIGKILL, a power cut. Best effort, our own folders only (the
+    /// temporary folder is usually sticky).
+    static func removeStale() {
+        let folder = NSTemporaryDirectory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("pdfedit-") {
+            let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, let pid = pid_t(parts[1]), pid > 0, UInt32(parts[2]) != nil,
+                !AtomicFile.isRunning(pid)
+            else { continue }
+            let path = PathText.join(folder, name)
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
 }
