@@ -25,7 +25,8 @@ public struct Workspace: Sendable {
         try store.withLock(creating: true) { () throws(PDFEditError) in
             // The session never goes where one of its files is, nor over a file
             // that is not a session (`--force` only ever replaces a session).
-            for path in paths where PasswordBook.standardised(path) == PasswordBook.standardised(store.path) {
+            let sessionFile = PasswordBook.standardised(store.path)
+            if paths.contains(where: { PasswordBook.standardised($0) == sessionFile }) {
                 throw PDFEditError.sessionPlace(
                     path: store.path, reason: "is one of the files to open; the session must go elsewhere")
             }
@@ -101,6 +102,7 @@ public struct Workspace: Sendable {
             let access = SourceAccess(
                 session: session, baseDirectory: store.baseDirectory, passwords: passwords,
                 cacheDirectory: store.cacheDirectory)
+            let sourcesBefore = Set(session.sources.map(\.sha256))
             let result: T
             do throws(PDFEditError) {
                 result = try body(&session, access)
@@ -112,13 +114,13 @@ public struct Workspace: Sendable {
                 throw error
             }
             try store.save(session)
-            pruneCache(for: session)
+            let sourcesAfter = Set(session.sources.map(\.sha256))
+            if !sourcesBefore.isSubset(of: sourcesAfter) { pruneCache(for: session) }
             return result
         }
     }
 
-    /// Removes cached entries of sources the session no longer holds, and keeps the
-    /// cache under its cap (`CacheFolder`).
+    /// Removes cached entries of sources the session no longer holds (`CacheFolder`).
     private func pruneCache(for session: Session) {
         CacheFolder.prune(store.cacheDirectory, keeping: Set(session.sources.map(\.sha256)))
     }

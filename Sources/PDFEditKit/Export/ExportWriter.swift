@@ -156,6 +156,7 @@ struct ExportWriter {
             throw PDFEditError.engine(error)
         }
         try AtomicFile.commit(temporary, to: cached, permissions: .privateFile)
+        CacheFolder.noteWritten()
         return cached
     }
 

@@ -64,7 +64,10 @@ struct SeeingCache: Sendable {
         let temporary = AtomicFile.temporaryPath(for: path)
         TemporaryFiles.shared.register(temporary)
         defer { TemporaryFiles.shared.unregister(temporary) }
-        if write(temporary), chmod(temporary, 0o600) == 0, rename(temporary, path) == 0 { return }
+        if write(temporary), chmod(temporary, 0o600) == 0, rename(temporary, path) == 0 {
+            CacheFolder.noteWritten()
+            return
+        }
         unlink(temporary)
     }
 

@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 
 /// The cache folder as files: private folders, pruning and the size cap.
 ///
 /// What is cached holds what was read from sources (page texts, rendered pages),
 /// so every folder of it is made 0700 and every file 0600 (`Permissions.privateFile`).
 /// The cache may not grow without bound: entries of sources no longer in the
-/// session are removed when the session is saved, and past the cap
+/// session are removed when the session drops them, and past the cap
 /// (`PDFEDIT_CACHE_MAX_MB`, default 256 MB) the least recently written files go first.
 public enum CacheFolder {
     public static let defaultCapMegabytes = 256
@@ -48,8 +49,8 @@ public enum CacheFolder {
         }
     }
 
-    /// Removes the entries of sources whose SHA-256 is not in `keeping`, then
-    /// applies the size cap. Best effort: what cannot be removed stays.
+    /// Removes the entries of sources whose SHA-256 is not in `keeping`. Best
+    /// effort: what cannot be removed stays.
     public static func prune(_ directory: String, keeping: Set<String>) {
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: directory) else { return }
@@ -64,7 +65,17 @@ public enum CacheFolder {
         drop(PathText.join(directory, "pages")) { String($0.prefix(64)) }
         drop(PathText.join(directory, "thumbs/v1")) { $0 }
         drop(PathText.join(directory, "images")) { String($0.prefix(64)) }
-        enforceCap(directory)
+    }
+
+    /// Records that this process added an entry to a cache, which `enforceCapIfWritten` then checks.
+    static func noteWritten() { written.store(true, ordering: .relaxed) }
+
+    private static let written = Atomic<Bool>(false)
+
+    /// `enforceCap` when this process added to a cache: a command that only read
+    /// it does not walk the folder.
+    static func enforceCapIfWritten(_ directory: String) {
+        if written.load(ordering: .relaxed) { enforceCap(directory) }
     }
 
     /// Removes the least recently written files until the cache holds at most the cap.

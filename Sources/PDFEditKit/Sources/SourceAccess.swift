@@ -42,7 +42,7 @@ public final class SourceAccess {
 
     deinit {
         pageFacts.save()
-        if let cacheDirectory { CacheFolder.enforceCap(cacheDirectory) }
+        if let cacheDirectory { CacheFolder.enforceCapIfWritten(cacheDirectory) }
     }
 
     /// Writes the page caches (texts, labels, sizes) now; also done when the access is released.
