@@ -234,6 +234,9 @@ private func regularFiles(under directory: URL) -> [String] {
         let dir = try scratchDirectory(with: "encrypted.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent(".pdfedit/cache")
+        // A cache folder an older pdfedit made with the umask's mode is made private.
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        #expect(chmod(cache.path, 0o755) == 0)
         #expect(try pdfedit("open", "encrypted.pdf", "--password", "secret", in: dir).status == 0)
         #expect(try pdfedit("list", "--password", "secret", in: dir).status == 0)
         #expect(try pdfedit("thumbs", "th", "--password", "secret", in: dir).status == 0)

@@ -49,12 +49,21 @@ public enum CacheFolder {
         }
     }
 
+    /// Makes an existing cache folder private (0700): one made by an older pdfedit
+    /// has the umask's mode. Nothing happens when there is no cache yet.
+    static func tighten(_ directory: String) {
+        var status = stat()
+        if lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_mode & 0o077 != 0 {
+            chmod(directory, 0o700)
+        }
+    }
+
     /// Removes the entries of sources whose SHA-256 is not in `keeping`. Best
     /// effort: what cannot be removed stays.
     public static func prune(_ directory: String, keeping: Set<String>) {
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: directory) else { return }
-        chmod(directory, 0o700)  // made by an older pdfedit with the umask's mode
+        tighten(directory)
         func drop(_ folder: String, key: (String) -> String) {
             for name in (try? fileManager.contentsOfDirectory(atPath: folder)) ?? []
             where !name.hasPrefix(".") && !keeping.contains(key(name)) {

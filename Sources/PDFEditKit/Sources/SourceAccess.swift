@@ -36,6 +36,7 @@ public final class SourceAccess {
         self.passwords = passwords
         let cacheDirectory = cacheDirectory ?? Self.defaultCacheDirectory(baseDirectory: baseDirectory)
         self.cacheDirectory = cacheDirectory
+        if let cacheDirectory { CacheFolder.tighten(cacheDirectory) }
         pageFacts = PageFactsCache(cache: cacheDirectory.map { SeeingCache(directory: $0) })
         sources = Dictionary(session.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
