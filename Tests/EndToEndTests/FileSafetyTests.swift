@@ -305,7 +305,8 @@ private func regularFiles(under directory: URL) -> [String] {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted() == ["pdfedit-\(getpid())-7", "pdfedit-notes"])
     }
 
-    /// SIGINT / SIGTERM in direct mode: the private scratch folder in $TMPDIR goes too.
+    /// SIGINT / SIGTERM in direct mode: the private scratch folder in $TMPDIR goes
+    /// too, with the image converted into it.
     @Test(arguments: [SIGINT, SIGTERM])
     func signalInDirectModeLeavesNoScratchFolder(_ signal: Int32) throws {
         let dir = try temporaryDirectory()
@@ -313,12 +314,13 @@ private func regularFiles(under directory: URL) -> [String] {
         let temporary = dir.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         try run("python3", [Paths.root.appendingPathComponent("scripts/make-big-pdf.py").path, "20000", dir.appendingPathComponent("big.pdf").path])
+        try FileManager.default.copyItem(atPath: Paths.fixture("gray16.png"), toPath: dir.appendingPathComponent("gray16.png").path)
         var landed = false
         for attempt in 1...4 where !landed {
             let output = "out\(attempt).pdf"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Paths.binary)
-            process.arguments = ["rotate", "1", "--by", "90", "big.pdf", "-o", output]
+            process.arguments = ["insert", "gray16.png", "--at", "1", "big.pdf", "-o", output]
             process.currentDirectoryURL = dir
             var environment = ProcessInfo.processInfo.environment
             environment["TMPDIR"] = temporary.path

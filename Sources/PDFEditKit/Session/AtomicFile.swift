@@ -233,29 +233,37 @@ public final class TemporaryFiles: @unchecked Sendable {
     /// by `removeAll`, or by the signal handler.
     public func registerFolder(_ path: String) {
         lock.withLock { folders.append(path) }
-        Cancellation.remember(path)
+        Cancellation.rememberFolder(path)
     }
 
     /// Removes a folder of `registerFolder` and everything in it.
     public func removeFolder(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
-        let inside = lock.withLock {
-            folders.removeAll { $0 == path }
-            return paths.filter { $0.hasPrefix(path + "/") }
+        let (files, subfolders) = lock.withLock {
+            let inside = { (candidate: String) in candidate.hasPrefix(path + "/") }
+            let subfolders = folders.filter(inside)
+            folders.removeAll { $0 == path || inside($0) }
+            return (paths.filter(inside), subfolders)
         }
-        inside.forEach(unregister)
-        Cancellation.forget(path)
+        files.forEach(unregister)
+        for folder in subfolders + [path] { Cancellation.forgetFolder(folder) }
     }
 
-    /// A file renamed into one of the registered folders stays registered, and so
-    /// do the folders between (`images/`), so that the signal handler can empty the
-    /// folder before removing it.
+    /// A file renamed into one of the registered folders stays registered, and the
+    /// folders between (`images/`) are registered too, so that the signal handler
+    /// can empty the folder and remove it.
     func adopt(_ path: String) {
         guard let folder = lock.withLock({ folders.first { path.hasPrefix($0 + "/") } }) else { return }
-        var current = path
+        register(path)
+        var between: [String] = []
+        var current = PathText.folder(of: path)
         while current.hasPrefix(folder + "/") {
-            register(current)
+            between.append(current)
             current = PathText.folder(of: current)
+        }
+        for subfolder in between.reversed() where !lock.withLock({ folders.contains(subfolder) }) {
+            lock.withLock { folders.append(subfolder) }
+            Cancellation.rememberFolder(subfolder)
         }
     }
 
@@ -277,6 +285,6 @@ public final class TemporaryFiles: @unchecked Sendable {
             unlink(path)
             unregister(path)
         }
-        for folder in lock.withLock({ folders }) { removeFolder(folder) }
+        while let folder = lock.withLock({ folders.first }) { removeFolder(folder) }
     }
 }
