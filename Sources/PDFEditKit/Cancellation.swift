@@ -87,6 +87,37 @@ public enum Cancellation {
         }
     }
 
+    /// Folders the handler removes after the files (innermost last registered,
+    /// removed first): a fixed, small table, so that the handler does not try
+    /// `rmdir` on each of a split's thousands of files.
+    static let folderCapacity = 16
+    nonisolated(unsafe) private static let folderSlots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: folderCapacity)
+        slots.initialize(repeating: nil, count: folderCapacity)
+        return slots
+    }()
+
+    /// Remembers a folder for the handler; false when the table is full (the folder
+    /// is then removed only on a normal exit).
+    @discardableResult
+    static func rememberFolder(_ path: String) -> Bool {
+        registry.lock.withLock {
+            guard let index = (0..<folderCapacity).first(where: { folderSlots[$0] == nil }) else { return false }
+            folderSlots[index] = strdup(path)
+            return true
+        }
+    }
+
+    static func forgetFolder(_ path: String) {
+        registry.lock.withLock {
+            for index in 0..<folderCapacity {
+                guard let slot = folderSlots[index], String(cString: slot) == path else { continue }
+                folderSlots[index] = nil
+                free(slot)
+            }
+        }
+    }
+
     static func forget(_ path: String) {
         registry.lock.withLock {
             guard let index = registry.slotOfPath.removeValue(forKey: path),
@@ -121,13 +152,20 @@ public enum Cancellation {
         return table
     }
 
-    /// Async-signal-safe: reads the published table and unlinks; no allocation, no locks.
+    /// Async-signal-safe: reads the published table and unlinks, then removes the
+    /// remembered folders (now empty: they hold only remembered files and folders,
+    /// see `TemporaryFiles.adopt`), the last remembered first; no allocation, no locks.
     fileprivate static func removeRemembered() {
         guard let table = published.load(ordering: .sequentiallyConsistent) else { return }
         let capacity = table.pointee.capacity
         let slots = table.pointee.slots
         for index in 0..<capacity {
             if let path = slots[index] { unlink(path) }
+        }
+        for _ in 0..<2 {  // a folder freed again leaves a hole the next one may fill
+            for index in (0..<folderCapacity).reversed() {
+                if let path = folderSlots[index] { rmdir(path) }
+            }
         }
     }
 

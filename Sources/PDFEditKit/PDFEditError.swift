@@ -22,6 +22,9 @@ public enum PDFEditError: Error, CustomStringConvertible {
     case outputExists(path: String)
     /// An output names a source: of the session, or (`direct`) the command's input file (73).
     case outputIsSource(path: String, direct: Bool = false)
+    /// A session path that holds something other than a session, or an output
+    /// that names the session's own files (73).
+    case sessionPlace(path: String, reason: String)
     /// A source changed or vanished since it was imported (75).
     case sourceChanged(path: String, reason: String)
     /// Another process kept the session locked past the wait (75).
@@ -49,7 +52,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
             }
         case .sessionCorrupt, .notExportable: return 65
         case .noSession: return 66
-        case .outputExists, .outputIsSource: return 73
+        case .outputExists, .outputIsSource, .sessionPlace: return 73
         case .sourceChanged, .locked: return 75
         case .partialImport: return 3
         case .cancelled(let signal): return 128 + signal
@@ -83,6 +86,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
             return direct
                 ? "\(path): is the input file; refusing to write over it (--in-place replaces it)"
                 : "\(path): is a source of this session; refusing to write over it"
+        case .sessionPlace(let path, let reason): return "\(path): \(reason)"
         case .sourceChanged(let path, let reason): return "\(path): \(reason); use `pdfedit relink` to point at it again"
         case .locked(let path, let seconds):
             return "\(path): session locked by another pdfedit for \(Int(seconds)) s (PDFEDIT_LOCK_TIMEOUT)"

@@ -34,7 +34,8 @@ public struct PasswordBook: Sendable {
         if let password { book.general.append(password) }
         for entry in passwordFor {
             guard let pair = Self.splitPair(entry) else {
-                throw PDFEditError.usage("--password-for wants FILE=PASSWORD, got \"\(entry)\"")
+                // The value is not quoted back: it may well be the password itself.
+                throw PDFEditError.usage("--password-for wants FILE=PASSWORD; the value given has no \"=\" before the password")
             }
             book.perFile.append(pair)
         }

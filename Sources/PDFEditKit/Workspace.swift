@@ -22,7 +22,15 @@ public struct Workspace: Sendable {
     public func open(
         _ paths: [String], force: Bool, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> (Session, warnings: [String]) {
-        try store.withLock { () throws(PDFEditError) in
+        try store.withLock(creating: true) { () throws(PDFEditError) in
+            // The session never goes where one of its files is, nor over a file
+            // that is not a session (`--force` only ever replaces a session).
+            let sessionFile = PasswordBook.standardised(store.path)
+            if paths.contains(where: { PasswordBook.standardised($0) == sessionFile }) {
+                throw PDFEditError.sessionPlace(
+                    path: store.path, reason: "is one of the files to open; the session must go elsewhere")
+            }
+            try store.checkReplaceable()
             if store.exists && !force {
                 throw PDFEditError.outputExists(path: store.path)
             }
@@ -40,6 +48,7 @@ public struct Workspace: Sendable {
                 throw PDFEditError.edit(error)
             }
             try store.save(session)
+            pruneCache(for: session)
             let warnings = zip(paths, files).flatMap { path, file in
                 file.warnings.prefix(1).map { "\(path): damaged, recovered (\($0))" }
             }
@@ -93,10 +102,27 @@ public struct Workspace: Sendable {
             let access = SourceAccess(
                 session: session, baseDirectory: store.baseDirectory, passwords: passwords,
                 cacheDirectory: store.cacheDirectory)
-            let result = try access.surfacingLookupFailure { () throws(PDFEditError) in try body(&session, access) }
+            let sourcesBefore = Set(session.sources.map(\.sha256))
+            let result: T
+            do throws(PDFEditError) {
+                result = try access.surfacingLookupFailure { () throws(PDFEditError) in try body(&session, access) }
+            } catch {
+                // Damage in the file, found when undo or redo replays it: an unusable input (65).
+                if case .edit(.historyCorrupt(let reason)) = error {
+                    throw PDFEditError.sessionCorrupt(path: store.path, reason: "its history is inconsistent (\(reason))")
+                }
+                throw error
+            }
             try store.save(session)
+            let sourcesAfter = Set(session.sources.map(\.sha256))
+            if !sourcesBefore.isSubset(of: sourcesAfter) { pruneCache(for: session) }
             return result
         }
+    }
+
+    /// Removes cached entries of sources the session no longer holds (`CacheFolder`).
+    private func pruneCache(for session: Session) {
+        CacheFolder.prune(store.cacheDirectory, keeping: Set(session.sources.map(\.sha256)))
     }
 
     // MARK: Export
@@ -160,7 +186,8 @@ public struct Workspace: Sendable {
                 cacheDirectory: store.cacheDirectory)
             let document = try session.chosenDocument(doc)
             let writer = ExportWriter(
-                session: session, access: access, cacheDirectory: store.cacheDirectory, replaceable: previousExports())
+                session: session, access: access, cacheDirectory: store.cacheDirectory, replaceable: previousExports(),
+                protected: store.ownFiles)
             return try body(writer, document)
         }
     }

@@ -24,7 +24,7 @@ bool cancel_requested() noexcept
 
 CheckedFile::CheckedFile(char const *path_, bool sync_) : Pipeline(path_, nullptr), path(path_), sync(sync_)
 {
-    descriptor = ::open(path_, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    descriptor = ::open(path_, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (descriptor < 0) {
         fail("open", errno);
     }

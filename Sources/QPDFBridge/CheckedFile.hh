@@ -26,7 +26,8 @@ namespace pe {
 // that errno (ENOSPC, EFBIG, EIO...).
 class CheckedFile : public Pipeline {
   public:
-    // Creates (or truncates) `path`, mode 0644 less the umask; throws when it cannot.
+    // Creates (or truncates) `path`, mode 0600 (it is a temporary file: the caller
+    // gives it its final mode when renaming it into place); throws when it cannot.
     // Without `sync`, close() does not fsync: the caller writes many files and
     // syncs their file system once (sync_file_system_of) before renaming any.
     CheckedFile(char const *path, bool sync);

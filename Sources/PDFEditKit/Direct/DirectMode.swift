@@ -84,11 +84,15 @@ public struct DirectMode: Sendable {
         var writeSettings = ExportSettings(force: force || inPlace)
         writeSettings.progress = progress
         let writer = ExportWriter(
-            session: session, access: exportAccess, cacheDirectory: scratch.path, allowedSource: inPlace ? input : nil,
-            direct: true, preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
+            session: session, access: exportAccess, cacheDirectory: scratch.path,
+            protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,
+            preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
+        // In place through a symbolic link: the file it leads to is replaced (keeping
+        // its mode and owner, see `Permissions`), the link stays a link.
         var result = try writer.write(
-            document.items, document: inputDocument, to: target, settings: writeSettings,
-            positions: 1...max(1, document.items.count))
+            document.items, document: inputDocument, to: inPlace ? PathText.followingLinks(input) : target,
+            settings: writeSettings, positions: 1...max(1, document.items.count))
+        result.output = target
         // Damage found at import and again at export is one warning per file.
         result.warnings = Self.oneLinePerDamagedFile(
             zip([input] + otherDocuments, files).flatMap { path, file in
@@ -125,7 +129,8 @@ public struct DirectMode: Sendable {
         let chosen = try Workspace.items(of: document, selection: selection, access: access)
         let scratch = try ScratchDirectory()
         let writer = ExportWriter(
-            session: session, access: access, cacheDirectory: scratch.path, direct: true,
+            session: session, access: access, cacheDirectory: scratch.path,
+            protected: SessionStore(explicitPath: nil).ownFiles, direct: true,
             preopened: Self.opened(files, access: access), lastUseOfPreopened: split == nil)
         var results: [ExportResult]
         if let split {
@@ -150,15 +155,37 @@ public struct DirectMode: Sendable {
     }
 }
 
-/// A private temporary folder for one command (direct mode's image cache), removed
-/// when the command is done with it, so nothing is left behind.
+/// A private (0700) temporary folder for one command (direct mode's image cache),
+/// removed when the command is done with it, and by the signal handler on Ctrl-C
+/// or SIGTERM (see `TemporaryFiles.registerFolder`), so nothing is left behind.
 final class ScratchDirectory {
     let path: String
 
     init() throws(PDFEditError) {
-        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try ensureDirectory(path)
+        Self.removeStale()
+        path = PathText.join(NSTemporaryDirectory(), "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard mkdir(path, 0o700) == 0 else {
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(errno))))
+        }
+        TemporaryFiles.shared.registerFolder(path)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit { TemporaryFiles.shared.removeFolder(path) }
+
+    /// Removes the scratch folders (`pdfedit-PID-N`) of pdfedit processes that no
+    /// longer exist: SIGKILL, a power cut. Best effort, our own folders only (the
+    /// temporary folder is usually sticky).
+    static func removeStale() {
+        let folder = NSTemporaryDirectory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("pdfedit-") {
+            let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, let pid = pid_t(parts[1]), pid > 0, UInt32(parts[2]) != nil,
+                !AtomicFile.isRunning(pid)
+            else { continue }
+            let path = PathText.join(folder, name)
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
 }

@@ -76,6 +76,8 @@ struct ExportWriter {
     let cacheDirectory: String
     /// Files this export may replace without --force (the session's own previous exports).
     var replaceable: Set<String> = []
+    /// Files no export may replace, `--force` or not: the session's own (`SessionStore.ownFiles`).
+    var protected: [String] = []
     /// The one source this export may replace: the input of `--in-place`.
     var allowedSource: String? = nil
     /// Direct mode: there is no session, the sources are the command's input files
@@ -153,8 +155,8 @@ struct ExportWriter {
         guard let image = session.source(source), let path = access.path(of: source) else {
             throw PDFEditError.sessionCorrupt(path: source.description, reason: "unknown source \(source)")
         }
-        let directory = (cacheDirectory as NSString).appendingPathComponent("images")
-        try ensureDirectory(directory)
+        let directory = PathText.join(cacheDirectory, "images")
+        try CacheFolder.require(directory)
         let sizeKey = fit.map { "-\(Int(($0.width * 100).rounded()))x\(Int(($0.height * 100).rounded()))" } ?? ""
         let cached = (directory as NSString).appendingPathComponent("\(image.sha256)\(sizeKey).pdf")
         if FileManager.default.fileExists(atPath: cached) { return cached }
@@ -168,7 +170,8 @@ struct ExportWriter {
             TemporaryFiles.shared.unregister(temporary)
             throw PDFEditError.engine(error)
         }
-        try AtomicFile.commit(temporary, to: cached)
+        try AtomicFile.commit(temporary, to: cached, permissions: .privateFile)
+        CacheFolder.noteWritten()
         return cached
     }
 
@@ -327,6 +330,7 @@ final class OutputChecker {
     private let sourceTargets: Set<String>
     private let allowed: String?
     private let direct: Bool
+    private let protected: Set<String>
     private var writableDirectories: Set<String> = []
 
     init(writer: ExportWriter, settings: ExportSettings) {
@@ -335,12 +339,16 @@ final class OutputChecker {
         sourceTargets = Set(writer.session.sources.map { PasswordBook.standardised(writer.access.absolutePath($0.path)) })
         allowed = writer.allowedSource.map(PasswordBook.standardised)
         direct = writer.direct
+        protected = Set(writer.protected.map(PasswordBook.standardised))
     }
 
     /// `target` is `output` standardised (`PasswordBook.standardised`).
     func check(_ output: String, target: String) throws(PDFEditError) {
         if sourceTargets.contains(target) && target != allowed {
             throw PDFEditError.outputIsSource(path: output, direct: direct)
+        }
+        if protected.contains(target) {
+            throw PDFEditError.sessionPlace(path: output, reason: "is a file of the session; refusing to write over it")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
@@ -387,7 +395,7 @@ struct StandardPaths {
 /// (no "//", no trailing "/", last component not "." or ".."); a split export
 /// asks it for thousands of files.
 func directoryOf(_ path: String) -> String {
-    guard let (directory, _) = PlainPath.split(path) else { return (path as NSString).deletingLastPathComponent }
+    guard let (directory, _) = PlainPath.split(path) else { return PathText.folder(of: path) }
     return directory
 }
 

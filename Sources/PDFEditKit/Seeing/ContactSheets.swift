@@ -68,18 +68,24 @@ enum SeeingChecks {
         }
     }
 
-    /// An output may not name a source (73), nor replace a file without `force` (73).
-    static func output(_ path: String, session: Session, access: SourceAccess, force: Bool) throws(PDFEditError) {
+    /// An output may not name a source (73), nor the session's own files
+    /// (`protected`, 73), nor replace a file without `force` (73).
+    static func output(
+        _ path: String, session: Session, access: SourceAccess, force: Bool, protected: [String]
+    ) throws(PDFEditError) {
         let target = PasswordBook.standardised(path)
         for source in session.sources where PasswordBook.standardised(access.absolutePath(source.path)) == target {
             throw PDFEditError.outputIsSource(path: path)
+        }
+        if protected.contains(where: { PasswordBook.standardised($0) == target }) {
+            throw PDFEditError.sessionPlace(path: path, reason: "is a file of the session; refusing to write over it")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw PDFEditError.engine(.cannotWrite(file: path, reason: "is a directory")) }
             if !force { throw PDFEditError.outputExists(path: path) }
         }
-        let directory = (target as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: target)
         guard Glibc.access(directory, W_OK) == 0 else {
             throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot write in \(directory)"))
         }
@@ -94,8 +100,8 @@ enum SeeingChecks {
     static func write(_ data: Data, to path: String) throws(PDFEditError) {
         let temporary = AtomicFile.temporaryPath(for: path)
         TemporaryFiles.shared.register(temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            let code = errno
+        let code = AtomicFile.createTemporary(data, at: temporary, sync: false)
+        guard code == 0 else {
             unlink(temporary)
             TemporaryFiles.shared.unregister(temporary)
             throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(code))))
@@ -106,6 +112,7 @@ enum SeeingChecks {
     /// Renames a complete temporary file into place.
     static func place(_ temporary: String, at path: String) throws(PDFEditError) {
         defer { TemporaryFiles.shared.unregister(temporary) }
+        Permissions.likeReplaced.apply(to: temporary, replacing: path)
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
@@ -117,7 +124,7 @@ enum SeeingChecks {
     static func syncFolders(of files: [String]) {
         var synced = Set<String>()
         for file in files
-        where synced.insert((PasswordBook.standardised(file) as NSString).deletingLastPathComponent).inserted {
+        where synced.insert(PathText.folder(of: PasswordBook.standardised(file))).inserted {
             AtomicFile.syncDirectory(of: file)
         }
     }
@@ -177,7 +184,10 @@ extension Workspace {
             Array(indices[$0..<min($0 + options.perSheet, indices.count)])
         }
         let files = Self.sheetNames(output, count: chunks.count)
-        for file in files { try SeeingChecks.output(file, session: session, access: access, force: options.force) }
+        for file in files {
+            try SeeingChecks.output(
+                file, session: session, access: access, force: options.force, protected: store.ownFiles)
+        }
 
         let layout = SheetLayout(columns: min(options.columns, options.perSheet), thumbnailSize: options.thumbnailSize)
         let plans = chunks.enumerated().map { number, chunk in
@@ -264,8 +274,8 @@ extension Workspace {
 
     static func sheetNames(_ output: String, count: Int) -> [String] {
         guard count > 1 else { return [output] }
-        let directory = (output as NSString).deletingLastPathComponent
-        let name = (output as NSString).lastPathComponent
+        let directory = PathText.folder(of: output)
+        let name = PathText.name(of: output)
         let ext = (name as NSString).pathExtension
         let stem = ext.isEmpty ? name : (name as NSString).deletingPathExtension
         let width = String(count).count

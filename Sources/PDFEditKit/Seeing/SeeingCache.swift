@@ -1,5 +1,6 @@
 import Foundation
 import PageModel
+import Synchronization
 
 /// Where the session's caches live and how files get there.
 ///
@@ -18,7 +19,8 @@ import PageModel
 ///
 /// Entries are written to a temporary file and renamed into place, so concurrent
 /// pdfedit processes never see half a file; a lost race only costs a re-render.
-/// Caches are never required: a failed write is ignored.
+/// Caches are never required: a failed write is ignored. Folders are 0700 and
+/// files 0600; see `CacheFolder` for pruning and the size cap.
 struct SeeingCache: Sendable {
     let directory: String
 
@@ -50,19 +52,35 @@ struct SeeingCache: Sendable {
 
     /// Writes `data` under `path` by rename (no fsync: a cache entry lost in a crash is re-made).
     static func store(_ data: Data, at path: String) {
-        storeFile(at: path) { temporary in FileManager.default.createFile(atPath: temporary, contents: data) }
+        storeFile(at: path) { temporary in AtomicFile.createTemporary(data, at: temporary, sync: false) == 0 }
     }
 
-    /// Lets `write` make a temporary file beside `path`, then renames it into place.
+    /// Lets `write` make a temporary file beside `path`, then renames it into place,
+    /// private (folders 0700, file 0600). Nothing is written once this process has
+    /// read an encrypted source, unless `PDFEDIT_CACHE_ENCRYPTED=1` (see `noteDecrypted`).
     static func storeFile(at path: String, _ write: (String) -> Bool) {
-        let directory = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        guard mayWrite else { return }
+        guard CacheFolder.make(PathText.folder(of: path)) else { return }
         let temporary = AtomicFile.temporaryPath(for: path)
         TemporaryFiles.shared.register(temporary)
         defer { TemporaryFiles.shared.unregister(temporary) }
-        if write(temporary), rename(temporary, path) == 0 { return }
+        if write(temporary), chmod(temporary, 0o600) == 0, rename(temporary, path) == 0 {
+            CacheFolder.noteWritten()
+            return
+        }
         unlink(temporary)
     }
+
+    /// Called when a source was opened with a password: from then on this process
+    /// writes no cache entry (texts, thumbnails, sheets may all show the decrypted
+    /// pages), unless the user asked for it with `PDFEDIT_CACHE_ENCRYPTED=1`.
+    static func noteDecrypted() {
+        if !CacheFolder.cachesEncrypted() { decrypted.store(true, ordering: .relaxed) }
+    }
+
+    static var mayWrite: Bool { !decrypted.load(ordering: .relaxed) }
+
+    private static let decrypted = Atomic<Bool>(false)
 }
 
 /// What is cached about one source's pages: texts (by 1-based page number), page

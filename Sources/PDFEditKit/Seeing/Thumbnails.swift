@@ -47,9 +47,11 @@ extension Workspace {
         let targets = indices.map { index -> String in
             let number = String(index + 1)
             let file = String(repeating: "0", count: width - number.count) + number + "-\(document.items[index].id).png"
-            return (directory as NSString).appendingPathComponent(file)
+            return PathText.join(directory, file)
         }
-        for target in targets { try SeeingChecks.output(target, session: session, access: access, force: force) }
+        for target in targets {
+            try SeeingChecks.output(target, session: session, access: access, force: force, protected: store.ownFiles)
+        }
 
         let renderer = PageRenderer(access: access, size: size, imagePDF: imagePDFs(session: session, access: access))
         // One job per source page; a page shown by several items (copies) is rendered once.

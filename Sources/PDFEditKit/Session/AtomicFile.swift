@@ -51,9 +51,7 @@ public enum AtomicFile {
         // whether each path is a folder: a split's thousands of parts would cost
         // thousands of stat calls.
         for path in paths {
-            let string = path as NSString
-            let folder = string.deletingLastPathComponent
-            targets[folder.isEmpty ? "." : folder, default: []].insert(string.lastPathComponent)
+            targets[PathText.directory(of: path), default: []].insert(PathText.name(of: path))
         }
         for (directory, names) in targets {
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
@@ -61,7 +59,7 @@ public enum AtomicFile {
                 guard let (target, pid) = parseTemporaryName(entry), names.contains(target), !isRunning(pid) else {
                     continue
                 }
-                unlink((directory as NSString).appendingPathComponent(entry))
+                unlink(PathText.join(directory, entry))
             }
         }
     }
@@ -83,18 +81,33 @@ public enum AtomicFile {
         pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH
     }
 
-    /// Writes `data` to `path` atomically.
-    public static func write(_ data: Data, to path: String) throws(PDFEditError) {
+    /// Writes `data` to `path` atomically; the file gets `permissions` (see `commit`).
+    public static func write(
+        _ data: Data, to path: String, permissions: Permissions = .likeReplaced
+    ) throws(PDFEditError) {
         removeStaleTemporaries(for: [path])
         let temporary = temporaryPath(for: path)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw cannotWrite(path, errno) }
         TemporaryFiles.shared.register(temporary)
+        let failure = createTemporary(data, at: temporary, sync: true)
+        if failure != 0 {
+            unlink(temporary)
+            TemporaryFiles.shared.unregister(temporary)
+            throw cannotWrite(path, failure)
+        }
+        try commit(temporary, to: path, permissions: permissions)
+    }
+
+    /// Creates the new file `temporary` (mode 0600, nobody else may read it) holding
+    /// `data`, fsynced when `sync`. Returns 0, or the errno of the call that failed
+    /// (the file may then be left: the caller removes it).
+    static func createTemporary(_ data: Data, at temporary: String, sync: Bool) -> Int32 {
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return errno }
         var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
             var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno
@@ -103,24 +116,25 @@ public enum AtomicFile {
                 offset += written
             }
         }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure != 0 {
-            unlink(temporary)
-            TemporaryFiles.shared.unregister(temporary)
-            throw cannotWrite(path, failure)
-        }
-        try commit(temporary, to: path)
+        if failure == 0, sync, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == 0, errno != EINTR { failure = errno }
+        return failure
     }
 
-    /// Renames a complete temporary file into place and syncs the directory.
-    public static func commit(_ temporary: String, to path: String) throws(PDFEditError) {
+    /// Renames a complete temporary file into place and syncs the directory. The
+    /// temporary (made 0600, so nobody else can read it while it is written) first
+    /// gets the mode and owner the final file should have (`permissions`).
+    public static func commit(
+        _ temporary: String, to path: String, permissions: Permissions = .likeReplaced
+    ) throws(PDFEditError) {
         defer { TemporaryFiles.shared.unregister(temporary) }
+        permissions.apply(to: temporary, replacing: path)
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
             throw cannotWrite(path, code)
         }
+        TemporaryFiles.shared.adopt(path)
         syncDirectory(of: path)
     }
 
@@ -135,6 +149,7 @@ public enum AtomicFile {
         }
         for (temporary, path) in pairs {
             defer { TemporaryFiles.shared.unregister(temporary) }
+            Permissions.likeReplaced.apply(to: temporary, replacing: path)
             guard rename(temporary, path) == 0 else {
                 let code = errno
                 unlink(temporary)
@@ -154,12 +169,7 @@ public enum AtomicFile {
     }
 
     static func syncDirectory(of path: String) {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 {
-            fsync(descriptor)
-            close(descriptor)
-        }
+        syncDirectory(PathText.directory(of: path))
     }
 
     static func cannotWrite(_ path: String, _ code: Int32) -> PDFEditError {
@@ -167,12 +177,95 @@ public enum AtomicFile {
     }
 }
 
-/// Temporary files this process has made and not yet renamed into place. A signal
-/// handler removes them before exiting (see `Cancellation`).
+/// The mode (and owner) a file gets when its temporary is renamed into place.
+public enum Permissions: Sendable {
+    /// Those of the file it replaces (owner and group where this process may set
+    /// them), so `--in-place` or `--force` never widens nor narrows who may read
+    /// it; a new file gets 0666 less the umask, as `creat(2)` would give it.
+    case likeReplaced
+    /// 0600 whatever was there: cache entries, which hold what was read from sources.
+    case privateFile
+
+    func apply(to temporary: String, replacing path: String) {
+        switch self {
+        case .privateFile:
+            chmod(temporary, 0o600)
+        case .likeReplaced:
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                chmod(temporary, 0o666 & ~Self.processUmask)
+                return
+            }
+            // Only root may give a file away; a member of the group may still set it.
+            if chown(temporary, status.st_uid, status.st_gid) != 0 {
+                chown(temporary, uid_t.max, status.st_gid)
+            }
+            // After chown, which may clear the set-id bits.
+            chmod(temporary, status.st_mode & 0o7777)
+        }
+    }
+
+    /// The process's umask, read without changing it (`umask(2)` can only be read
+    /// by setting it, which would race with other threads creating files).
+    static let processUmask: mode_t = {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        {
+            return value
+        }
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }()
+}
+
+/// Temporary files this process has made and not yet renamed into place, and its
+/// temporary folders (with whatever is renamed into them). A signal handler
+/// removes them before exiting (see `Cancellation`).
 public final class TemporaryFiles: @unchecked Sendable {
     public static let shared = TemporaryFiles()
     private let lock = NSLock()
     private var paths: Set<String> = []
+    private var folders: [String] = []
+
+    /// A folder of this process's own, removed with its contents by `removeFolder`,
+    /// by `removeAll`, or by the signal handler.
+    public func registerFolder(_ path: String) {
+        lock.withLock { folders.append(path) }
+        Cancellation.rememberFolder(path)
+    }
+
+    /// Removes a folder of `registerFolder` and everything in it.
+    public func removeFolder(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+        let (files, subfolders) = lock.withLock {
+            let inside = { (candidate: String) in candidate.hasPrefix(path + "/") }
+            let subfolders = folders.filter(inside)
+            folders.removeAll { $0 == path || inside($0) }
+            return (paths.filter(inside), subfolders)
+        }
+        files.forEach(unregister)
+        for folder in subfolders + [path] { Cancellation.forgetFolder(folder) }
+    }
+
+    /// A file renamed into one of the registered folders stays registered, and the
+    /// folders between (`images/`) are registered too, so that the signal handler
+    /// can empty the folder and remove it.
+    func adopt(_ path: String) {
+        guard let folder = lock.withLock({ folders.first { path.hasPrefix($0 + "/") } }) else { return }
+        register(path)
+        var between: [String] = []
+        var current = PathText.folder(of: path)
+        while current.hasPrefix(folder + "/") {
+            between.append(current)
+            current = PathText.folder(of: current)
+        }
+        for subfolder in between.reversed() where !lock.withLock({ folders.contains(subfolder) }) {
+            lock.withLock { folders.append(subfolder) }
+            Cancellation.rememberFolder(subfolder)
+        }
+    }
 
     public func register(_ path: String) {
         lock.withLock { _ = paths.insert(path) }
@@ -186,11 +279,12 @@ public final class TemporaryFiles: @unchecked Sendable {
 
     public var all: [String] { lock.withLock { Array(paths) } }
 
-    /// Removes every registered file. Called on the way out after a failure.
+    /// Removes every registered file and folder. Called on the way out after a failure.
     public func removeAll() {
         for path in all {
             unlink(path)
             unregister(path)
         }
+        while let folder = lock.withLock({ folders.first }) { removeFolder(folder) }
     }
 }

@@ -10,33 +10,84 @@ import PageModel
 public struct SessionStore: Sendable {
     public let path: String
 
+    /// A session path that is a symbolic link means the file it leads to: the
+    /// session is read, locked and saved there (saving by rename would otherwise
+    /// replace the link with a file, forking the session).
     public init(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let chosen = explicitPath ?? environment["PDFEDIT_SESSION"] ?? ".pdfedit/session.json"
-        path = URL(fileURLWithPath: chosen).standardizedFileURL.path
+        path = PathText.followingLinks(chosen)
     }
 
-    public var directory: String { (path as NSString).deletingLastPathComponent }
+    public var directory: String { PathText.folder(of: path) }
+
+    /// The files beside the session that only pdfedit may write: the session, its
+    /// lock and its list of exports. No export may replace them.
+    public var ownFiles: [String] { [path, lockPath, path + ".exports"] }
+
+    var lockPath: String { path + ".lock" }
 
     /// The folder source paths are stored relative to: the session file's folder,
     /// or, for a session inside a `.pdfedit` folder, the folder that holds it (so
     /// that `pdfedit open a.pdf` in a project stores `a.pdf`, not an absolute path).
     public var baseDirectory: String {
-        (directory as NSString).lastPathComponent == ".pdfedit"
-            ? (directory as NSString).deletingLastPathComponent : directory
+        PathText.name(of: directory) == ".pdfedit" ? PathText.folder(of: directory) : directory
     }
 
     /// Caches (thumbnails, text) live beside the session file.
     public var cacheDirectory: String {
-        (directory as NSString).lastPathComponent == ".pdfedit"
-            ? (directory as NSString).appendingPathComponent("cache")
-            : (directory as NSString).appendingPathComponent(".pdfedit-cache")
+        PathText.join(directory, PathText.name(of: directory) == ".pdfedit" ? "cache" : ".pdfedit-cache")
     }
 
     public var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
     // MARK: Reading and writing
 
+    /// Refuses (73) a session path that holds anything but a regular file (a
+    /// folder, a device, a FIFO, which would block a read): such a path is never
+    /// read, locked, nor replaced, `--force` or not.
+    public func checkPlace() throws(PDFEditError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }  // absent: a new session may go there
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "a special file"
+        }
+        throw PDFEditError.sessionPlace(
+            path: path, reason: "is \(kind), not a regular file; a session path only ever holds a pdfedit session")
+    }
+
+    /// What `open` may do with the file at the session path: nothing there, or a
+    /// pdfedit session of any version, may be replaced (with `--force`); any other
+    /// file — a PDF, a text, a damaged session, which the user may want back — is
+    /// refused (73), `--force` or not.
+    public func checkReplaceable() throws(PDFEditError) {
+        try checkPlace()
+        guard exists else { return }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot read it to check that it is a session"))
+        }
+        // A session of any version: a JSON object with a whole-number "version".
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let version = object["version"] as? Int, !(object["version"] is Bool)
+        else {
+            throw PDFEditError.sessionPlace(path: path, reason: "is not a pdfedit session; refusing to replace it")
+        }
+        guard Session.readableVersions.contains(version) else { return }
+        do {
+            _ = try Session.decode(data)
+        } catch {
+            throw PDFEditError.sessionPlace(
+                path: path, reason: "is a damaged session (\(error)); move it away to start a new one")
+        }
+    }
+
     public func load() throws(PDFEditError) -> Session {
+        try checkPlace()
         guard let data = FileManager.default.contents(atPath: path) else {
             if exists { throw PDFEditError.engine(.unreadable(file: path, reason: "permission denied")) }
             throw PDFEditError.noSession(path: path)
@@ -71,15 +122,25 @@ public struct SessionStore: Sendable {
 
     /// Runs `body` holding the session's lock. Waits up to `PDFEDIT_LOCK_TIMEOUT`
     /// seconds (default 60) for another process to finish, then fails with 75.
+    /// Only `creating` (`open`) makes the session's folder and a lock where there is
+    /// no session yet; any other command fails with 66 before making anything.
     public func withLock<T>(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        creating: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: () throws(PDFEditError) -> T
     ) throws(PDFEditError) -> T {
+        // Before anything is made: a refused path leaves nothing behind (no lock
+        // file beside a device, no folders).
+        try checkPlace()
+        if !creating && !exists { throw PDFEditError.noSession(path: path) }
         try makeDirectory()
-        let lockPath = path + ".lock"
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Not through a symbolic link, and without blocking on a FIFO put there.
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else { throw AtomicFile.cannotWrite(lockPath, errno) }
         defer { close(descriptor) }  // closing releases the flock
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw PDFEditError.sessionPlace(path: lockPath, reason: "the session's lock is not a regular file")
+        }
         let timeout = environment["PDFEDIT_LOCK_TIMEOUT"].flatMap(Double.init) ?? 60
         let deadline = Date().addingTimeInterval(timeout)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {

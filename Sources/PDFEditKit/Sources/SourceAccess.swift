@@ -23,7 +23,9 @@ public final class SourceAccess {
     private var documents: [SourceID: QPDFDocument] = [:]
     private var popplers: [SourceID: PopplerPDF] = [:]
     private var images: [SourceID: ImageFacts] = [:]
-    private var passwordsUsed: [SourceID: String] = [:]
+    private var passwordsUsed: [SourceID: String] = [:] {
+        didSet { if !passwordsUsed.isEmpty { SeeingCache.noteDecrypted() } }
+    }
     /// Sources whose password is settled (found, or none needed).
     private var passwordKnown: Set<SourceID> = []
     /// The first failure of a lookup that cannot throw (`editContext`, `text:`
@@ -39,11 +41,15 @@ public final class SourceAccess {
         self.passwords = passwords
         let cacheDirectory = cacheDirectory ?? Self.defaultCacheDirectory(baseDirectory: baseDirectory)
         self.cacheDirectory = cacheDirectory
+        if let cacheDirectory { CacheFolder.tighten(cacheDirectory) }
         pageFacts = PageFactsCache(cache: cacheDirectory.map { SeeingCache(directory: $0) })
         sources = Dictionary(session.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    deinit { pageFacts.save() }
+    deinit {
+        pageFacts.save()
+        if let cacheDirectory { CacheFolder.enforceCapIfWritten(cacheDirectory) }
+    }
 
     /// Writes the page caches (texts, labels, sizes) now; also done when the access is released.
     public func saveCaches() { pageFacts.save() }

@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+
+/// The cache folder as files: private folders, pruning and the size cap.
+///
+/// What is cached holds what was read from sources (page texts, rendered pages),
+/// so every folder of it is made 0700 and every file 0600 (`Permissions.privateFile`).
+/// The cache may not grow without bound: entries of sources no longer in the
+/// session are removed when the session drops them, and past the cap
+/// (`PDFEDIT_CACHE_MAX_MB`, default 256 MB) the least recently written files go first.
+public enum CacheFolder {
+    public static let defaultCapMegabytes = 256
+    public static let capVariable = "PDFEDIT_CACHE_MAX_MB"
+    /// Set to 1 to cache what is read from encrypted sources (off by default: the
+    /// cache would hold their pages and text unencrypted).
+    public static let encryptedVariable = "PDFEDIT_CACHE_ENCRYPTED"
+
+    /// The cap in bytes: `PDFEDIT_CACHE_MAX_MB` when it is a whole number (0: keep
+    /// nothing), else the default.
+    public static func capBytes(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int64 {
+        var megabytes = Int64(defaultCapMegabytes)
+        if let text = environment[capVariable], let value = Int64(text.trimmingCharacters(in: .whitespaces)),
+            value >= 0, value <= Int64.max >> 20
+        {
+            megabytes = value
+        }
+        return megabytes << 20
+    }
+
+    /// Whether the user asked for encrypted sources to be cached.
+    public static func cachesEncrypted(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        environment[encryptedVariable] == "1"
+    }
+
+    /// Creates `path` and any missing parent folders, each new one 0700.
+    @discardableResult
+    public static func make(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue }
+        let parent = PathText.folder(of: path)
+        if !parent.isEmpty, parent != path, !make(parent) { return false }
+        return mkdir(path, 0o700) == 0 || errno == EEXIST
+    }
+
+    /// `make`, as an error naming the folder (for caches an export cannot do without).
+    static func require(_ path: String) throws(PDFEditError) {
+        guard make(path) else {
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot create the cache folder"))
+        }
+    }
+
+    /// Makes an existing cache folder private (0700): one made by an older pdfedit
+    /// has the umask's mode. Nothing happens when there is no cache yet.
+    static func tighten(_ directory: String) {
+        var status = stat()
+        if lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_mode & 0o077 != 0 {
+            chmod(directory, 0o700)
+        }
+    }
+
+    /// Removes the entries of sources whose SHA-256 is not in `keeping`. Best
+    /// effort: what cannot be removed stays.
+    public static func prune(_ directory: String, keeping: Set<String>) {
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: directory) else { return }
+        tighten(directory)
+        func drop(_ folder: String, key: (String) -> String) {
+            for name in (try? fileManager.contentsOfDirectory(atPath: folder)) ?? []
+            where !name.hasPrefix(".") && !keeping.contains(key(name)) {
+                try? fileManager.removeItem(atPath: PathText.join(folder, name))
+            }
+        }
+        // pages/<sha256>.json, thumbs/v1/<sha256>/, images/<sha256>[-WxH].pdf
+        drop(PathText.join(directory, "pages")) { String($0.prefix(64)) }
+        drop(PathText.join(directory, "thumbs/v1")) { $0 }
+        drop(PathText.join(directory, "images")) { String($0.prefix(64)) }
+    }
+
+    /// Records that this process added an entry to a cache, which `enforceCapIfWritten` then checks.
+    static func noteWritten() { written.store(true, ordering: .relaxed) }
+
+    private static let written = Atomic<Bool>(false)
+
+    /// `enforceCap` when this process added to a cache: a command that only read
+    /// it does not walk the folder.
+    static func enforceCapIfWritten(_ directory: String) {
+        if written.load(ordering: .relaxed) { enforceCap(directory) }
+    }
+
+    /// Removes the least recently written files until the cache holds at most the cap.
+    public static func enforceCap(_ directory: String, cap: Int64 = capBytes()) {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return }
+        var files: [(path: String, size: Int64, time: Int)] = []
+        var total: Int64 = 0
+        while let relative = enumerator.nextObject() as? String {
+            // Hidden files are temporaries another process is about to rename.
+            guard !PathText.name(of: relative).hasPrefix(".") else { continue }
+            let path = PathText.join(directory, relative)
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            let size = Int64(status.st_size)
+            files.append((path, size, status.st_mtim.tv_sec * 1_000_000_000 + status.st_mtim.tv_nsec))
+            total += size
+        }
+        guard total > cap else { return }
+        for file in files.sorted(by: { $0.time < $1.time }) {
+            if total <= cap { break }
+            if unlink(file.path) == 0 { total -= file.size }
+        }
+    }
+}
