@@ -8,6 +8,11 @@ public struct Session: Equatable, Sendable {
     public static let formatVersion = 2
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
+    /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)
+    /// may reach: 2^53, the largest whole number every JSON reader keeps exactly.
+    /// A session file with a larger counter is refused when read, and an edit
+    /// that would hand out ids past it is refused, so id arithmetic never overflows.
+    public static let maximumCounter = 1 << 53
 
     /// The format version the session was read with; always `formatVersion` in memory.
     public internal(set) var version: Int

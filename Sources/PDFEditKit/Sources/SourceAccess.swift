@@ -205,7 +205,7 @@ public final class SourceAccess {
     public var editContext: EditContext {
         EditContext(
             pageText: { [unowned self] in self.text(of: $0) },
-            pageSize: { [unowned self] in self.displayedSize(of: $0) })
+            pageSize: { [unowned self] in self.displayedSize(of: $0) }, limits: ProcessLimits.current)
     }
 }
 

@@ -11,6 +11,8 @@ extension Session {
             throw .invalidContent("a new source id is given twice")
         }
         var added: [Source] = []
+        // Checked before any id is made: the counter may stand near its maximum.
+        _ = try Self.advancing(nextSourceNumber, by: newSources.count, kind: "source")
         var realID: [SourceID: SourceID] = [:]
         for provisional in newSources {
             try check(provisional)
@@ -28,10 +30,7 @@ extension Session {
         for content in mapped {
             try check(content, sources: available)
         }
-        return (
-            added, mapped,
-            CounterChange(before: nextSourceNumber, after: nextSourceNumber + added.count)
-        )
+        return (added, mapped, try Self.advancing(nextSourceNumber, by: added.count, kind: "source"))
     }
 
     private func check(_ source: Source) throws(EditError) {

@@ -1,0 +1,23 @@
+import Foundation
+import PageModel
+
+/// The documented limits of this process: the defaults with the `PDFEDIT_MAX_*`
+/// variables of its environment, read once. Every command checks them first
+/// (`check()`), so a bad value is refused (64) before any work; the kit then
+/// passes `current` down to the model and the engine, where they are checked.
+public enum ProcessLimits {
+    private static let reading = Result { () throws(LimitsError) -> Limits in
+        try Limits(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Refuses a `PDFEDIT_MAX_*` value that is not a positive whole number (64).
+    public static func check() throws(PDFEditError) {
+        if case .failure(let error) = reading { throw PDFEditError.usage(error.description) }
+    }
+
+    /// The limits in force. Commands call `check()` first, so the defaults stand
+    /// in for a bad environment only in code that never runs without that check.
+    public static var current: Limits {
+        (try? reading.get()) ?? .standard
+    }
+}
