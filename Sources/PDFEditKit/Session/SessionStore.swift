@@ -69,18 +69,36 @@ public struct SessionStore: Sendable {
 
     // MARK: Locking
 
+    /// The longest wait `PDFEDIT_LOCK_TIMEOUT` may ask for: a day.
+    public static let maximumLockTimeout = 86_400.0
+
+    /// `PDFEDIT_LOCK_TIMEOUT` in seconds (default 60): a number from 0 to
+    /// `maximumLockTimeout`. Anything else (text, nan, infinities, negatives) is
+    /// refused (64) naming the variable, rather than waiting forever or never.
+    static func lockTimeout(environment: [String: String]) throws(PDFEditError) -> Double {
+        guard let text = environment["PDFEDIT_LOCK_TIMEOUT"] else { return 60 }
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+            (0...maximumLockTimeout).contains(seconds)
+        else {
+            throw PDFEditError.usage(
+                "PDFEDIT_LOCK_TIMEOUT=\(escapingControlCharacters(text)): must be a number of seconds from 0 to "
+                    + "\(Int(maximumLockTimeout))")
+        }
+        return seconds
+    }
+
     /// Runs `body` holding the session's lock. Waits up to `PDFEDIT_LOCK_TIMEOUT`
     /// seconds (default 60) for another process to finish, then fails with 75.
     public func withLock<T>(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: () throws(PDFEditError) -> T
     ) throws(PDFEditError) -> T {
+        let timeout = try Self.lockTimeout(environment: environment)
         try makeDirectory()
         let lockPath = path + ".lock"
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFile.cannotWrite(lockPath, errno) }
         defer { close(descriptor) }  // closing releases the flock
-        let timeout = environment["PDFEDIT_LOCK_TIMEOUT"].flatMap(Double.init) ?? 60
         let deadline = Date().addingTimeInterval(timeout)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw AtomicFile.cannotWrite(lockPath, errno) }
