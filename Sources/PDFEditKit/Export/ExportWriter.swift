@@ -147,7 +147,9 @@ struct ExportWriter {
         let temporary = AtomicFile.temporaryPath(for: cached)
         TemporaryFiles.shared.register(temporary)
         do throws(EngineError) {
-            try ImagePage.writePDF(image: path, fit: fit.map { ($0.width, $0.height) }, to: temporary)
+            try ImagePage.writePDF(
+                image: path, fit: fit.map { ($0.width, $0.height) }, to: temporary,
+                maximumPixels: ProcessLimits.current.pixels)
         } catch {
             unlink(temporary)
             TemporaryFiles.shared.unregister(temporary)

@@ -1,4 +1,6 @@
 import CQPDF
+import Foundation
+import QPDFBridge
 
 /// An image XObject added to a `QPDFNewDocument`, and the PDF version its
 /// features need (1.`minimumMinorVersion`).
@@ -37,7 +39,7 @@ extension PNGImage {
     /// The PNG as an image XObject. Without an alpha channel, palette transparency
     /// or interlacing, the IDAT data passes through as `/FlateDecode` with the PNG
     /// predictor (`/Predictor 15`), after checking that it decodes to the full image.
-    /// Otherwise the data is inflated (by qpdf), unfiltered, de-interlaced and split:
+    /// Otherwise the data is inflated (`pe_inflate`), unfiltered, de-interlaced and split:
     /// colour samples in the image, alpha in an `/SMask` at the same bit depth.
     /// Gray and RGB key-colour transparency (tRNS) becomes a `/Mask` colour range at
     /// 1 to 8 bits, and an 8-bit `/SMask` (0 or 1) at 16 bits.
@@ -77,27 +79,23 @@ extension PNGImage {
                     + "/Columns \(header.width) >>")
             : nil
         try document.setData(compressed, of: stream, filter: document.name("/FlateDecode"), decodeParms: parms)
-        compressed = []
 
         var color: [UInt8], alpha: [UInt8]?
         do {
-            // The inflated data lives only in this scope: with the planes built from
-            // it, at most about two copies of the pixels exist at any time.
-            let decoded = try document.decodedData(of: stream) { fail("corrupt image data: \($0)") }
-            if passThrough {
-                // qpdf has undone the predictor too: only the rows remain.
-                guard decoded.count >= header.height * header.rowBytes(width: header.width) else {
-                    throw fail("truncated or corrupt image data")
-                }
-                return ImageXObject(stream: stream, minimumMinorVersion: version)
-            }
-            guard decoded.count >= inflatedSize else { throw fail("truncated or corrupt image data") }
+            // The rows are inflated and unfiltered in every case, so that corrupt
+            // data, a bad filter byte or rows cut short are refused even when the
+            // data passes through. The inflated data lives only in this scope:
+            // with the planes built from it, at most about two copies of the
+            // pixels exist at any time.
+            let inflated = try Self.inflate(compressed, into: inflatedSize, file: file)
+            compressed = []
             do throws(PNGDecodingError) {
-                try decoding.unfilter(decoded.bytes)
+                try decoding.unfilter(inflated.bytes)
             } catch {
                 throw fail(error.reason)
             }
-            (color, alpha) = decoding.planes(decoded.bytes)
+            if passThrough { return ImageXObject(stream: stream, minimumMinorVersion: version) }
+            (color, alpha) = decoding.planes(inflated.bytes)
         }
         var alphaDepth = header.bitDepth
         if let paletteAlpha {
@@ -123,6 +121,29 @@ extension PNGImage {
             version = max(version, 4)
         }
         return ImageXObject(stream: stream, minimumMinorVersion: version)
+    }
+
+    /// The IDAT data inflated (`pe_inflate`) into a buffer of exactly `size`
+    /// bytes, allocated here and checked: a failed allocation is an error, never
+    /// a copy to NULL. Fewer bytes than `size` is truncated data.
+    private static func inflate(_ compressed: [UInt8], into size: Int, file: String) throws(EngineError) -> MallocBuffer {
+        guard let pointer = malloc(max(1, size))?.assumingMemoryBound(to: UInt8.self) else {
+            throw EngineError.overLimit(
+                file: file, page: nil, what: "not enough memory to decode the image (\(size) bytes)")
+        }
+        let buffer = MallocBuffer(pointer: pointer, count: size)
+        var status = pe_status()
+        var produced = 0
+        let code = compressed.withUnsafeBufferPointer { input in
+            pe_inflate(input.baseAddress, input.count, pointer, size, &produced, &status)
+        }
+        guard code == Int32(PE_OK) else {
+            var message = status.message
+            let detail = withUnsafeBytes(of: &message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw EngineError.badImage(file: file, reason: "corrupt image data: \(detail)")
+        }
+        guard produced >= size else { throw EngineError.badImage(file: file, reason: "truncated or corrupt image data") }
+        return buffer
     }
 
     private func colorSpace(in document: QPDFNewDocument) throws(EngineError) -> qpdf_oh {
