@@ -80,14 +80,21 @@ extension PNGImage {
             : nil
         try document.setData(compressed, of: stream, filter: document.name("/FlateDecode"), decodeParms: parms)
 
-        var color: [UInt8], alpha: [UInt8]?
+        // Every buffer below is malloc'd and checked: short of memory, the image
+        // is refused, never the process ended.
+        func outOfMemory() -> EngineError {
+            EngineError.overLimit(
+                file: file, page: nil, what: "not enough memory to decode an image of \(header.width) x "
+                    + "\(header.height) pixels")
+        }
+        var color: MallocBuffer?, alpha: MallocBuffer?
         do {
             // The rows are inflated and unfiltered in every case, so that corrupt
             // data, a bad filter byte or rows cut short are refused even when the
             // data passes through. The inflated data lives only in this scope:
             // with the planes built from it, at most about two copies of the
             // pixels exist at any time.
-            let inflated = try Self.inflate(compressed, into: inflatedSize, file: file)
+            let inflated = try Self.inflate(compressed, into: inflatedSize, file: file, outOfMemory: outOfMemory)
             compressed = []
             do throws(PNGDecodingError) {
                 try decoding.unfilter(inflated.bytes)
@@ -95,18 +102,21 @@ extension PNGImage {
                 throw fail(error.reason)
             }
             if passThrough { return ImageXObject(stream: stream, minimumMinorVersion: version) }
-            (color, alpha) = decoding.planes(inflated.bytes)
+            guard let planes = decoding.planes(inflated.bytes) else { throw outOfMemory() }
+            (color, alpha) = planes
         }
         var alphaDepth = header.bitDepth
-        if let paletteAlpha {
-            alpha = decoding.paletteAlpha(indices: color, alphas: paletteAlpha)
+        if let paletteAlpha, let indices = color {
+            guard let made = decoding.paletteAlpha(indices: indices, alphas: paletteAlpha) else { throw outOfMemory() }
+            alpha = made
             alphaDepth = 8
-        } else if let keyAsSoftMask {
-            alpha = decoding.keyAlpha(color: color, key: keyAsSoftMask)
+        } else if let keyAsSoftMask, let samples = color {
+            guard let made = decoding.keyAlpha(color: samples, key: keyAsSoftMask) else { throw outOfMemory() }
+            alpha = made
             alphaDepth = 8
         }
-        try document.setData(color, of: stream)
-        color = []
+        if let samples = color { try document.setData(UnsafeRawBufferPointer(samples.bytes), of: stream) }
+        color = nil
         if let alpha {
             let mask = try document.stream([
                 "/Type": document.name("/XObject"),
@@ -116,7 +126,7 @@ extension PNGImage {
                 "/ColorSpace": document.name("/DeviceGray"),
                 "/BitsPerComponent": document.parse("\(alphaDepth)"),
             ])
-            try document.setData(alpha, of: mask)
+            try document.setData(UnsafeRawBufferPointer(alpha.bytes), of: mask)
             try document.set("/SMask", mask, inStream: stream)
             version = max(version, 4)
         }
@@ -126,11 +136,10 @@ extension PNGImage {
     /// The IDAT data inflated (`pe_inflate`) into a buffer of exactly `size`
     /// bytes, allocated here and checked: a failed allocation is an error, never
     /// a copy to NULL. Fewer bytes than `size` is truncated data.
-    private static func inflate(_ compressed: [UInt8], into size: Int, file: String) throws(EngineError) -> MallocBuffer {
-        guard let pointer = malloc(max(1, size))?.assumingMemoryBound(to: UInt8.self) else {
-            throw EngineError.overLimit(
-                file: file, page: nil, what: "not enough memory to decode the image (\(size) bytes)")
-        }
+    private static func inflate(
+        _ compressed: [UInt8], into size: Int, file: String, outOfMemory: () -> EngineError
+    ) throws(EngineError) -> MallocBuffer {
+        guard size > 0, let pointer = malloc(size)?.assumingMemoryBound(to: UInt8.self) else { throw outOfMemory() }
         let buffer = MallocBuffer(pointer: pointer, count: size)
         var status = pe_status()
         var produced = 0
