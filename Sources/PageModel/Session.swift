@@ -99,8 +99,10 @@ public struct OpenedFile: Equatable, Sendable {
 extension Session {
     /// A new session holding one document per file (all its pages, or the
     /// image), named after `documentName` made valid and unique, the first
-    /// one current, with an empty history.
-    public static func opening(_ files: [OpenedFile]) throws(EditError) -> Session {
+    /// one current, with an empty history. No document may hold more items than
+    /// `limits` allows.
+    public static func opening(_ files: [OpenedFile], limits: Limits = .standard) throws(EditError) -> Session {
+        let context = EditContext(limits: limits)
         guard !files.isEmpty else { throw .nothingToInsert }
         var session = Session(documentName: validDocumentName(files[0].documentName))
         for (index, file) in files.enumerated() {
@@ -109,7 +111,7 @@ extension Session {
                 name = session.current
             } else {
                 name = session.uniqueDocumentName(validDocumentName(file.documentName))
-                _ = try session.apply(.newDocument(name: name), label: "open")
+                _ = try session.apply(.newDocument(name: name), label: "open", context: context)
             }
             let contents: [ItemContent] =
                 switch file.source.kind {
@@ -117,7 +119,8 @@ extension Session {
                 case .image: [.image(source: file.source.id)]
                 }
             _ = try session.apply(
-                .insertItems(contents: contents, at: nil, newSources: [file.source]), doc: name, label: "open")
+                .insertItems(contents: contents, at: nil, newSources: [file.source]), doc: name, label: "open",
+                context: context)
         }
         session.current = session.documents[0].name
         session.history = History()

@@ -22,7 +22,7 @@ import Testing
         }
         #expect(s == before)
         let small = EditContext(limits: Limits(itemsPerDocument: 5))
-        try s.apply(.blank(at: nil, count: 2, size: nil), label: "blank", context: small)
+        try s.apply(.blank(at: nil, count: 2, size: .fixed(.a4)), label: "blank", context: small)
         #expect(s.document(named: "main")?.pageCount == 5)
         #expect(editError { try s.apply(.blank(at: nil, count: 1, size: nil), label: "b", context: small) }
             == .countOverLimit(count: 1, document: "main", pageCount: 5, limit: 5))
@@ -68,13 +68,13 @@ import Testing
     func countersAtTheirMaximum() throws {
         let s = try session(pages: 3)
         var full = try Session.decode(try Self.withCounter("nextItemNumber", "9007199254740991", in: s))
-        try full.apply(.blank(at: nil, count: 1, size: nil), label: "blank")
+        try full.apply(.blank(at: nil, count: 1, size: .fixed(.a4)), label: "blank")
         #expect(full.nextItemNumber == Session.maximumCounter)
         let before = full
         for edit: Edit in [
-            .blank(at: nil, count: 1, size: nil), .duplicate(try selection("1")),
+            .blank(at: nil, count: 1, size: .fixed(.a4)), .duplicate(try selection("1")),
             .copy(try selection("1"), to: .position(.number(1))),
-            .placeholder(at: nil, count: 2, size: nil, label: nil),
+            .placeholder(at: nil, count: 2, size: .fixed(.a4), label: nil),
         ] {
             let error = editError { try full.apply(edit, label: "edit") }
             if case .idsExhausted(kind: "item", next: Session.maximumCounter, needed: _)? = error {
@@ -83,5 +83,19 @@ import Testing
             }
         }
         #expect(full == before)
+    }
+}
+
+extension LimitsModelTests {
+    @Test("open refuses a file whose pages would pass the item limit")
+    func openingIsBounded() throws {
+        let error = editError {
+            _ = try Session.opening(
+                [OpenedFile(documentName: "big", source: pdfSource(pages: 6))], limits: Limits(itemsPerDocument: 5))
+        }
+        #expect(error == .tooManyItems(document: "big", count: 6, limit: 5))
+        #expect(throws: Never.self) {
+            try Session.opening([OpenedFile(documentName: "big", source: pdfSource(pages: 5))], limits: Limits(itemsPerDocument: 5))
+        }
     }
 }

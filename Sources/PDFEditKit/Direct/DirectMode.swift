@@ -58,7 +58,8 @@ public struct DirectMode: Sendable {
         let files = try keepingImporter.load([input] + otherDocuments)
         var session: Session
         do throws(EditError) {
-            session = try Session.opening(files.map { OpenedFile(documentName: $0.stem, source: $0.source) })
+            session = try Session.opening(
+                files.map { OpenedFile(documentName: $0.stem, source: $0.source) }, limits: ProcessLimits.current)
         } catch {
             throw PDFEditError.edit(error)
         }
@@ -111,7 +112,8 @@ public struct DirectMode: Sendable {
         let files = try keepingImporter.load([input])
         let session: Session
         do throws(EditError) {
-            session = try Session.opening(files.map { OpenedFile(documentName: $0.stem, source: $0.source) })
+            session = try Session.opening(
+                files.map { OpenedFile(documentName: $0.stem, source: $0.source) }, limits: ProcessLimits.current)
         } catch {
             throw PDFEditError.edit(error)
         }
