@@ -11,8 +11,6 @@ extension Session {
             throw .invalidContent("a new source id is given twice")
         }
         var added: [Source] = []
-        // Checked before any id is made: the counter may stand near its maximum.
-        _ = try Self.advancing(nextSourceNumber, by: newSources.count, kind: "source")
         var realID: [SourceID: SourceID] = [:]
         for provisional in newSources {
             try check(provisional)
@@ -30,6 +28,8 @@ extension Session {
         for content in mapped {
             try check(content, sources: available)
         }
+        // The counter is at most Session.maximumCounter, so the provisional ids
+        // above cannot overflow; handing them out past the maximum is refused here.
         return (added, mapped, try Self.advancing(nextSourceNumber, by: added.count, kind: "source"))
     }
 
