@@ -168,7 +168,9 @@ public final class SourceAccess {
     /// What an image source is (read once): its page size comes from it, as on export.
     private func imageFacts(_ id: SourceID) -> ImageFacts? {
         if let known = images[id] { return known }
-        guard let path = path(of: id), let facts = try? ImagePage.inspect(path) else { return nil }
+        guard let path = path(of: id),
+            let facts = try? ImagePage.inspect(path, maximumPixels: ProcessLimits.current.pixels)
+        else { return nil }
         images[id] = facts
         return facts
     }
