@@ -2,27 +2,28 @@ import Foundation
 import PDFEngine
 import PageModel
 
-extension Limits {
-    /// The limits of this process: the defaults with the environment's overrides
-    /// (`PDFEDIT_MAX_*`), read once. A malformed variable is a usage error (64)
-    /// naming it, raised by whatever needs the limits.
-    static let ofProcess: Result<Limits, LimitsError> = Result { () throws(LimitsError) -> Limits in
+/// The documented limits of this process: the defaults with the `PDFEDIT_MAX_*`
+/// variables of its environment, read once. Every command checks them first
+/// (`check()`), so a bad value is refused (64) before any work; the kit then
+/// passes `current` down to the model and the engine, where they are checked.
+public enum ProcessLimits {
+    private static let reading = Result { () throws(LimitsError) -> Limits in
         try Limits(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// `ofProcess`, or the usage error of its malformed variable.
-    static func current() throws(PDFEditError) -> Limits {
-        switch ofProcess {
-        case .success(let limits): return limits
-        case .failure(let error): throw PDFEditError.usage(error.description)
-        }
+    /// Refuses a `PDFEDIT_MAX_*` value that is not a positive whole number (64).
+    public static func check() throws(PDFEditError) {
+        if case .failure(let error) = reading { throw PDFEditError.usage(error.description) }
     }
 
-    /// What the engine checks before poppler decodes a page, for this process
-    /// (the defaults when a variable is malformed: the commands that write
-    /// refuse that with 64 through `current()`).
-    static var readerLimitsOfProcess: ReaderLimits {
-        let limits = (try? ofProcess.get()) ?? .standard
-        return ReaderLimits(inflatedStreamBytes: limits.inflatedStreamBytes, pixels: limits.pixels)
+    /// The limits in force. Commands call `check()` first, so the defaults stand
+    /// in for a bad environment only in code that never runs without that check.
+    public static var current: Limits {
+        (try? reading.get()) ?? .standard
+    }
+
+    /// What the engine checks before poppler decodes a page.
+    static var reader: ReaderLimits {
+        ReaderLimits(inflatedStreamBytes: current.inflatedStreamBytes, pixels: current.pixels)
     }
 }

@@ -43,7 +43,7 @@ public struct Workspace: Sendable {
                         var source = file.source
                         source.pageCount = file.contents.count
                         return OpenedFile(documentName: file.stem, source: source)
-                    })
+                    }, limits: ProcessLimits.current)
             } catch {
                 throw PDFEditError.edit(error)
             }

@@ -137,6 +137,9 @@ struct ChangeRecord: Codable, Equatable {
             let items = try field(itemCounter, "itemCounter")
             let sources = try field(sourceCounter, "sourceCounter")
             guard items.count == 2, sources.count == 2 else { throw fault("counters must be [before, after]") }
+            guard (items + sources).allSatisfy({ (1...Session.maximumCounter).contains($0) }) else {
+                throw fault("counters must be 1 to \(Session.maximumCounter)")
+            }
             return .counters(
                 items: CounterChange(before: items[0], after: items[1]),
                 sources: CounterChange(before: sources[0], after: sources[1]))

@@ -81,9 +81,15 @@ public struct EditContext {
     /// page's own /Rotate applied, the item's rotation not). Blank pages and
     /// placeholders know their size without it.
     public var pageSize: ((PageItem) -> PageSize?)?
+    /// The documented limits (items per document) edits are checked against.
+    public var limits: Limits
 
-    public init(pageText: ((PageItem) -> String?)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil) {
+    public init(
+        pageText: ((PageItem) -> String?)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
+        limits: Limits = .standard
+    ) {
         self.pageText = pageText
         self.pageSize = pageSize
+        self.limits = limits
     }
 }

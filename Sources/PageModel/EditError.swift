@@ -34,6 +34,13 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case nothingToRedo(requested: Int, available: Int)
     /// The stored history does not fit the session (a hand-edited session file).
     case historyCorrupt(String)
+    /// `--count` would take the document past `Limits.itemsPerDocument`.
+    case countOverLimit(count: Int, document: String, pageCount: Int, limit: Int)
+    /// The edit would leave a document with more than `Limits.itemsPerDocument` items.
+    case tooManyItems(document: String, count: Int, limit: Int)
+    /// Handing out `needed` more ids of `kind` ("item", "source") from `next`
+    /// would pass `Session.maximumCounter`.
+    case idsExhausted(kind: String, next: Int, needed: Int)
     /// Edit number `index` (0-based) of a batch failed; nothing of the batch was applied.
     indirect case batch(index: Int, EditError)
 
@@ -92,6 +99,15 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
                 ? "nothing to redo" : "cannot redo \(requested) steps: only \(available) can be redone"
         case .historyCorrupt(let reason):
             return "the session's history is inconsistent (\(reason)); nothing was changed"
+        case .countOverLimit(let count, let document, let pageCount, let limit):
+            return "--count \(count) is over the limit: a document holds at most \(limit) items "
+                + "(PDFEDIT_MAX_ITEMS) and \(quoted(document)) has \(pagesPhrase(pageCount))"
+        case .tooManyItems(let document, let count, let limit):
+            return "\(quoted(document)) would hold \(count) items, over the limit of \(limit) items per document "
+                + "(PDFEDIT_MAX_ITEMS)"
+        case .idsExhausted(let kind, let next, let needed):
+            return "cannot hand out \(countPhrase(needed, "more \(kind) id")): the next is \(next) and ids stop at "
+                + "\(Session.maximumCounter)"
         case .batch(let index, let error):
             return "edit \(index + 1): \(error)"
         }

@@ -68,8 +68,19 @@ extension Session {
         return summaries
     }
 
-    /// Carries out an edit on this (working) session without recording history.
+    /// Carries out an edit on this (working) session without recording history,
+    /// then checks that no document holds more items than `context.limits`
+    /// allows (the one place every way of adding items passes).
     mutating func execute(_ edit: Edit, doc: String?, context: EditContext) throws(EditError) -> EditOutcome {
+        let outcome = try carryOut(edit, doc: doc, context: context)
+        let limit = context.limits.itemsPerDocument
+        if let document = documents.first(where: { $0.items.count > limit }) {
+            throw .tooManyItems(document: document.name, count: document.items.count, limit: limit)
+        }
+        return outcome
+    }
+
+    private mutating func carryOut(_ edit: Edit, doc: String?, context: EditContext) throws(EditError) -> EditOutcome {
         let name = doc ?? current
         switch edit {
         case .move(let selection, let destination, let into):

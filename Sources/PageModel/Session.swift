@@ -8,6 +8,11 @@ public struct Session: Equatable, Sendable {
     public static let formatVersion = 2
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
+    /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)
+    /// may reach: 2^53, the largest whole number every JSON reader keeps exactly.
+    /// A session file with a larger counter is refused when read, and an edit
+    /// that would hand out ids past it is refused, so id arithmetic never overflows.
+    public static let maximumCounter = 1 << 53
 
     /// The format version the session was read with; always `formatVersion` in memory.
     public internal(set) var version: Int
@@ -94,8 +99,10 @@ public struct OpenedFile: Equatable, Sendable {
 extension Session {
     /// A new session holding one document per file (all its pages, or the
     /// image), named after `documentName` made valid and unique, the first
-    /// one current, with an empty history.
-    public static func opening(_ files: [OpenedFile]) throws(EditError) -> Session {
+    /// one current, with an empty history. No document may hold more items than
+    /// `limits` allows.
+    public static func opening(_ files: [OpenedFile], limits: Limits = .standard) throws(EditError) -> Session {
+        let context = EditContext(limits: limits)
         guard !files.isEmpty else { throw .nothingToInsert }
         var session = Session(documentName: validDocumentName(files[0].documentName))
         for (index, file) in files.enumerated() {
@@ -104,7 +111,7 @@ extension Session {
                 name = session.current
             } else {
                 name = session.uniqueDocumentName(validDocumentName(file.documentName))
-                _ = try session.apply(.newDocument(name: name), label: "open")
+                _ = try session.apply(.newDocument(name: name), label: "open", context: context)
             }
             let contents: [ItemContent] =
                 switch file.source.kind {
@@ -112,7 +119,8 @@ extension Session {
                 case .image: [.image(source: file.source.id)]
                 }
             _ = try session.apply(
-                .insertItems(contents: contents, at: nil, newSources: [file.source]), doc: name, label: "open")
+                .insertItems(contents: contents, at: nil, newSources: [file.source]), doc: name, label: "open",
+                context: context)
         }
         session.current = session.documents[0].name
         session.history = History()

@@ -24,7 +24,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
         case .duplicateDocumentName(let name): "two documents are named \(quoted(name))"
         case .invalidDocumentName(let name, let reason): "document name \(quoted(name)) is invalid: \(reason)"
         case .unknownCurrentDocument(let name): "the current document \(quoted(name)) does not exist"
-        case .invalidCounter(let name, let value): "\(name) is \(value), it must be at least 1"
+        case .invalidCounter(let name, let value): "\(name) is \(value), it must be 1 to \(Session.maximumCounter)"
         case .duplicateSourceID(let id): "source id \(id) is used twice"
         case .sourceIDNotIssued(let id, let next): "source id \(id) is not below nextSourceNumber \(next)"
         case .invalidSource(let id, let reason): "source \(id): \(reason)"
@@ -43,8 +43,10 @@ extension Session {
     /// and after undo/redo, which replay stored history.
     func firstInconsistency() -> SessionInconsistency? {
         guard !documents.isEmpty else { return .noDocuments }
-        if nextItemNumber < 1 { return .invalidCounter(name: "nextItemNumber", value: nextItemNumber) }
-        if nextSourceNumber < 1 { return .invalidCounter(name: "nextSourceNumber", value: nextSourceNumber) }
+        for (name, value) in [("nextItemNumber", nextItemNumber), ("nextSourceNumber", nextSourceNumber)]
+        where !(1...Session.maximumCounter).contains(value) {
+            return .invalidCounter(name: name, value: value)
+        }
 
         var names = Set<String>()
         for document in documents {

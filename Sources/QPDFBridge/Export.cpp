@@ -14,6 +14,7 @@
 #include <qpdf/QPDFWriter.hh>
 
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -826,15 +827,22 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     report_dropped(inputs, dropped);
 }
 
-// How many threads a split export uses: PDFEDIT_THREADS when it is a positive
-// number (1: none), else the CPUs this process may run on, at most 4; never more
-// than there are parts. Each thread but the first opens its own copy of the
-// sources (qpdf objects are not shared between threads).
+// How many threads a split export uses: PDFEDIT_THREADS when it is a whole
+// number from 1 (none) to 64, else the CPUs this process may run on, at most 4;
+// never more than there are parts. Each thread but the first opens its own copy of
+// the sources (qpdf objects are not shared between threads). The value is read
+// with strtol and range-checked (atoi's result on overflow is undefined, and a
+// huge count would ask for more threads than the system can make).
 int thread_count(int part_count)
 {
     int wanted = 0;
     if (char const *text = std::getenv("PDFEDIT_THREADS")) {
-        wanted = std::atoi(text);
+        char *end = nullptr;
+        errno = 0;
+        long value = std::strtol(text, &end, 10);
+        if (errno == 0 && end != text && *end == '\0' && value >= 1 && value <= 64) {
+            wanted = static_cast<int>(value);
+        }
     }
     if (wanted <= 0) {
         cpu_set_t set;

@@ -29,6 +29,7 @@ struct OutputOptions: ParsableArguments {
 /// and its documented exit code: the one place where failures leave the program.
 func reporting(_ body: () throws -> Void) throws {
     do {
+        try ProcessLimits.check()
         try body()
     } catch let error as PDFEditError {
         Console.report(error)

@@ -60,7 +60,8 @@ public struct DirectMode: Sendable {
         let files = try keepingImporter.load([input] + otherDocuments)
         var session: Session
         do throws(EditError) {
-            session = try Session.opening(files.map { OpenedFile(documentName: $0.stem, source: $0.source) })
+            session = try Session.opening(
+                files.map { OpenedFile(documentName: $0.stem, source: $0.source) }, limits: ProcessLimits.current)
         } catch {
             throw PDFEditError.edit(error)
         }
@@ -120,7 +121,8 @@ public struct DirectMode: Sendable {
         let files = try keepingImporter.load([input])
         let session: Session
         do throws(EditError) {
-            session = try Session.opening(files.map { OpenedFile(documentName: $0.stem, source: $0.source) })
+            session = try Session.opening(
+                files.map { OpenedFile(documentName: $0.stem, source: $0.source) }, limits: ProcessLimits.current)
         } catch {
             throw PDFEditError.edit(error)
         }

@@ -34,7 +34,7 @@ public struct ExportSettings: Sendable {
 
     /// The engine's options, with the process's limits (`PDFEDIT_MAX_STREAM_BYTES`).
     func engineOptions() throws(PDFEditError) -> ExportOptions {
-        let maxStreamBytes = try Limits.current().inflatedStreamBytes
+        let maxStreamBytes = ProcessLimits.current.inflatedStreamBytes
         var writing: (@Sendable (Int, Int) -> Void)?
         if let handler = progress {
             writing = { done, total in
@@ -164,7 +164,9 @@ struct ExportWriter {
         let temporary = AtomicFile.temporaryPath(for: cached)
         TemporaryFiles.shared.register(temporary)
         do throws(EngineError) {
-            try ImagePage.writePDF(image: path, fit: fit.map { ($0.width, $0.height) }, to: temporary)
+            try ImagePage.writePDF(
+                image: path, fit: fit.map { ($0.width, $0.height) }, to: temporary,
+                maximumPixels: ProcessLimits.current.pixels)
         } catch {
             unlink(temporary)
             TemporaryFiles.shared.unregister(temporary)

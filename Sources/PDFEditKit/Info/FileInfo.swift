@@ -89,7 +89,7 @@ extension FileInfo {
             }
             let facts = try document.pdf.facts()
             let poppler = includeText || facts.hasPageLabels
-                ? try? PopplerPDF(path: path, password: document.password, limits: Limits.readerLimitsOfProcess) : nil
+                ? try? PopplerPDF(path: path, password: document.password, limits: ProcessLimits.reader) : nil
             var pages: [Page] = []
             pages.reserveCapacity(facts.pageCount)
             for index in 0..<facts.pageCount {

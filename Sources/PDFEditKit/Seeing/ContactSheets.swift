@@ -68,6 +68,26 @@ enum SeeingChecks {
         }
     }
 
+    /// Refuses (64) a layout whose largest sheet, holding `cells` cells, would pass
+    /// `limits.pixels` (PDFEDIT_MAX_PIXELS) or the side cairo can draw, before
+    /// anything is rendered or allocated.
+    static func sheet(_ layout: SheetLayout, cells: Int, perSheet: Int, limits: Limits) throws(PDFEditError) {
+        let (width, height) = layout.sheetSize(cells: cells)
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let what = "--size \(layout.thumbnailSize) with \(cells) per sheet (--per-sheet \(perSheet)) makes a sheet of "
+            + "\(width) x \(height)"
+        guard !overflow, pixels <= limits.pixels else {
+            throw PDFEditError.usage(
+                "\(what) = \(overflow ? "too many" : String(pixels)) pixels, over the limit of \(limits.pixels) "
+                    + "(PDFEDIT_MAX_PIXELS): lower --size or --per-sheet")
+        }
+        guard width <= RasterImage.maximumSide, height <= RasterImage.maximumSide else {
+            throw PDFEditError.usage(
+                "\(what) pixels, over the \(RasterImage.maximumSide) pixels a side can have: "
+                    + "lower --size or --per-sheet, or add --columns")
+        }
+    }
+
     /// An output may not name a source (73), nor the session's own files
     /// (`protected`, 73), nor replace a file without `force` (73).
     static func output(
@@ -183,13 +203,15 @@ extension Workspace {
         let chunks = stride(from: 0, to: indices.count, by: options.perSheet).map {
             Array(indices[$0..<min($0 + options.perSheet, indices.count)])
         }
+        let layout = SheetLayout(columns: min(options.columns, options.perSheet), thumbnailSize: options.thumbnailSize)
+        try SeeingChecks.sheet(
+            layout, cells: chunks.map(\.count).max() ?? 1, perSheet: options.perSheet, limits: ProcessLimits.current)
         let files = Self.sheetNames(output, count: chunks.count)
         for file in files {
             try SeeingChecks.output(
                 file, session: session, access: access, force: options.force, protected: store.ownFiles)
         }
 
-        let layout = SheetLayout(columns: min(options.columns, options.perSheet), thumbnailSize: options.thumbnailSize)
         let plans = chunks.enumerated().map { number, chunk in
             SheetPlan(
                 file: files[number],

@@ -39,7 +39,7 @@ final class WorkerPool: @unchecked Sendable {
     fileprivate func poppler(_ source: SourceOpening, worker: Int) throws(EngineError) -> PopplerPDF {
         let own = handles[worker]
         if let open = own.documents[source.key] { return open }
-        let opened = try PopplerPDF(path: source.path, password: source.password, limits: Limits.readerLimitsOfProcess)
+        let opened = try PopplerPDF(path: source.path, password: source.password, limits: ProcessLimits.reader)
         own.documents[source.key] = opened
         return opened
     }

@@ -120,6 +120,24 @@ public struct SessionStore: Sendable {
 
     // MARK: Locking
 
+    /// The longest wait `PDFEDIT_LOCK_TIMEOUT` may ask for: a day.
+    public static let maximumLockTimeout = 86_400.0
+
+    /// `PDFEDIT_LOCK_TIMEOUT` in seconds (default 60): a number from 0 to
+    /// `maximumLockTimeout`. Anything else (text, nan, infinities, negatives) is
+    /// refused (64) naming the variable, rather than waiting forever or never.
+    static func lockTimeout(environment: [String: String]) throws(PDFEditError) -> Double {
+        guard let text = environment["PDFEDIT_LOCK_TIMEOUT"] else { return 60 }
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+            (0...maximumLockTimeout).contains(seconds)
+        else {
+            throw PDFEditError.usage(
+                "PDFEDIT_LOCK_TIMEOUT=\(escapingControlCharacters(text)): must be a number of seconds from 0 to "
+                    + "\(Int(maximumLockTimeout))")
+        }
+        return seconds
+    }
+
     /// Runs `body` holding the session's lock. Waits up to `PDFEDIT_LOCK_TIMEOUT`
     /// seconds (default 60) for another process to finish, then fails with 75.
     /// Only `creating` (`open`) makes the session's folder and a lock where there is
@@ -132,6 +150,7 @@ public struct SessionStore: Sendable {
         // file beside a device, no folders).
         try checkPlace()
         if !creating && !exists { throw PDFEditError.noSession(path: path) }
+        let timeout = try Self.lockTimeout(environment: environment)
         try makeDirectory()
         // Not through a symbolic link, and without blocking on a FIFO put there.
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
@@ -141,7 +160,6 @@ public struct SessionStore: Sendable {
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw PDFEditError.sessionPlace(path: lockPath, reason: "the session's lock is not a regular file")
         }
-        let timeout = environment["PDFEDIT_LOCK_TIMEOUT"].flatMap(Double.init) ?? 60
         let deadline = Date().addingTimeInterval(timeout)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw AtomicFile.cannotWrite(lockPath, errno) }

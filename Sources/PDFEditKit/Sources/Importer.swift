@@ -21,11 +21,17 @@ public struct Importer: Sendable {
     /// Keep each opened PDF in `ImportedFile.opened`, for an export in this process
     /// to use instead of reading and checking the file again (direct mode).
     public var keepOpen = false
+    /// The limits a file is checked against as it enters (image pixels).
+    public var limits: Limits
 
-    public init(baseDirectory: String, passwords: PasswordBook, keepOpen: Bool = false) {
+    public init(
+        baseDirectory: String, passwords: PasswordBook, keepOpen: Bool = false,
+        limits: Limits = ProcessLimits.current
+    ) {
         self.baseDirectory = baseDirectory
         self.passwords = passwords
         self.keepOpen = keepOpen
+        self.limits = limits
     }
 
     /// How a path is stored: relative to the base directory when below it, else absolute.
@@ -74,7 +80,7 @@ public struct Importer: Sendable {
 
     func load(_ path: String, provisionalNumber: Int, fit: PageSize?) throws(EngineError) -> ImportedFile {
         let loaded = try passwords.open(path) { password throws(EngineError) in
-            try SourceLoader.load(path, password: password, keepOpen: keepOpen)
+            try SourceLoader.load(path, password: password, keepOpen: keepOpen, maximumPixels: limits.pixels)
         }.pdf
         let id = SourceID(number: provisionalNumber)
         let kind: SourceKind = loaded.kind == .pdf ? .pdf : .image

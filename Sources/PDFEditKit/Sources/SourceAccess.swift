@@ -151,12 +151,12 @@ public final class SourceAccess {
     private func openPoppler(_ id: SourceID) throws(EngineError) -> PopplerPDF {
         guard let path = path(of: id) else { throw EngineError.missing(file: id.description) }
         if documents[id] != nil || passwordKnown.contains(id) {
-            let poppler = try PopplerPDF(path: path, password: passwordsUsed[id], limits: Limits.readerLimitsOfProcess)
+            let poppler = try PopplerPDF(path: path, password: passwordsUsed[id], limits: ProcessLimits.reader)
             popplers[id] = poppler
             return poppler
         }
         let opened = try passwords.open(path) { password throws(EngineError) in
-            try PopplerPDF(path: path, password: password, limits: Limits.readerLimitsOfProcess)
+            try PopplerPDF(path: path, password: password, limits: ProcessLimits.reader)
         }
         popplers[id] = opened.pdf
         passwordKnown.insert(id)
@@ -205,7 +205,9 @@ public final class SourceAccess {
     /// What an image source is (read once, checked): its page size comes from it, as on export.
     private func imageFacts(_ id: SourceID) -> ImageFacts? {
         if let known = images[id] { return known }
-        guard let path = path(of: id), let facts = try? ImagePage.inspect(path) else { return nil }
+        guard let path = path(of: id),
+            let facts = try? ImagePage.inspect(path, maximumPixels: ProcessLimits.current.pixels)
+        else { return nil }
         images[id] = facts
         return facts
     }
@@ -271,7 +273,7 @@ public final class SourceAccess {
             pageText: { [unowned self] item in
                 self.recordingFailure { () throws(PDFEditError) in try self.text(of: item) }
             },
-            pageSize: { [unowned self] in self.displayedSize(of: $0) })
+            pageSize: { [unowned self] in self.displayedSize(of: $0) }, limits: ProcessLimits.current)
     }
 }
 

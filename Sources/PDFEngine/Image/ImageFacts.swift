@@ -59,6 +59,23 @@ public struct ImageFacts: Sendable, Equatable {
     /// Size in pixels as displayed, after EXIF orientation.
     public var displayWidth: Int { swapsAxes ? pixelHeight : pixelWidth }
     public var displayHeight: Int { swapsAxes ? pixelWidth : pixelHeight }
+
+    /// Refuses (`.overLimit`, 65) an image wider or taller than
+    /// `ImagePage.maximumSide` or of more than `maximumPixels` pixels
+    /// (`Limits.pixels`, PDFEDIT_MAX_PIXELS), from its declared size alone.
+    func checkSize(file: String, maximumPixels: Int) throws(EngineError) {
+        let size = "\(pixelWidth) x \(pixelHeight) pixels"
+        guard pixelWidth <= ImagePage.maximumSide, pixelHeight <= ImagePage.maximumSide else {
+            throw EngineError.overLimit(
+                file: file, page: nil, what: "an image of \(size) (at most \(ImagePage.maximumSide) on a side)")
+        }
+        let (pixels, overflow) = pixelWidth.multipliedReportingOverflow(by: pixelHeight)
+        guard !overflow, pixels <= maximumPixels else {
+            throw EngineError.overLimit(
+                file: file, page: nil,
+                what: "an image of \(size) (limit \(maximumPixels) pixels, PDFEDIT_MAX_PIXELS)")
+        }
+    }
 }
 
 /// Bounds-checked big- and little-endian reads from a byte array. Every read

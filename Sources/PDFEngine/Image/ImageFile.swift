@@ -13,14 +13,19 @@ enum ParsedImage {
         }
     }
 
-    /// Reads `path` whole and parses it by its signature (never its name).
-    static func read(_ path: String) throws(EngineError) -> ParsedImage {
+    /// Reads `path` whole and parses it by its signature (never its name), then
+    /// checks its declared size against `ImagePage.maximumSide` and
+    /// `maximumPixels`, before any pixel is decoded.
+    static func read(_ path: String, maximumPixels: Int) throws(EngineError) -> ParsedImage {
         let bytes = try readFile(path)
+        let image: ParsedImage
         switch try SourceLoader.kind(ofHead: Array(bytes.prefix(1024)), file: path) {
-        case .jpeg: return .jpeg(try JPEGImage(bytes: bytes, file: path))
-        case .png: return .png(try PNGImage(bytes: bytes, file: path))
+        case .jpeg: image = .jpeg(try JPEGImage(bytes: bytes, file: path))
+        case .png: image = .png(try PNGImage(bytes: bytes, file: path))
         case .pdf: throw EngineError.badImage(file: path, reason: "a PDF, not an image")
         }
+        try image.facts.checkSize(file: path, maximumPixels: maximumPixels)
+        return image
     }
 
     /// The whole file (`fopen`/`fread`), with the loader's errors for a missing,

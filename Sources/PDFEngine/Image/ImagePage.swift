@@ -25,15 +25,40 @@ public enum ImagePage {
     /// (absurdly low resolutions) are scaled down to it, keeping the aspect ratio.
     public static let maximumPageSide = 14_400.0
 
+    /// The widest or tallest image accepted, in pixels. Larger images (JPEG
+    /// allows 65,535) make PDFs that `qpdf --check` and viewers refuse.
+    public static let maximumSide = 65_500
+
+    /// The default for `maximumPixels` (`Limits.pixels`: 2^28).
+    public static let defaultMaximumPixels = 1 << 28
+
     /// Parses and validates the image: JPEG markers (the whole file, up to EOI) or
-    /// PNG chunks (with their CRCs). Pixels are not decoded, so corrupt compressed
-    /// PNG data is found only by `writePDF`.
+    /// PNG chunks (with their CRCs), and its declared size (`.overLimit` past
+    /// `maximumSide` or `maximumPixels`). Pixels are not decoded: `validate` does that.
     ///
     /// Throws `.notAPDF` for a file that is neither PDF, JPEG nor PNG (whatever its
     /// name), `.badImage` for a truncated, corrupt or unsupported JPEG or PNG, and the
     /// loader's `.missing`, `.unreadable` and `.emptyFile`; all name the file.
-    public static func inspect(_ path: String) throws(EngineError) -> ImageFacts {
-        try ParsedImage.read(path).facts
+    public static func inspect(
+        _ path: String, maximumPixels: Int = defaultMaximumPixels
+    ) throws(EngineError) -> ImageFacts {
+        try ParsedImage.read(path, maximumPixels: maximumPixels).facts
+    }
+
+    /// `inspect`, then the pixel data decoded exactly as `writePDF` decodes it
+    /// (into a scratch document that is never written): a PNG whose compressed
+    /// data is short or corrupt, or whose rows have a bad filter, is refused here,
+    /// when the file enters, not at every later export. JPEG data is embedded as
+    /// it is and never decoded, so its markers are what is checked.
+    @discardableResult
+    public static func validate(
+        _ path: String, maximumPixels: Int = defaultMaximumPixels
+    ) throws(EngineError) -> ImageFacts {
+        let image = try ParsedImage.read(path, maximumPixels: maximumPixels)
+        if case .png(let png) = image {
+            _ = try png.xObject(in: QPDFNewDocument(file: path))
+        }
+        return image.facts
     }
 
     /// The page size in points the image gets.
@@ -63,14 +88,15 @@ public enum ImagePage {
     /// renamed into place, so a failure leaves no partial file. A `fit` paper size
     /// that is not positive and finite is refused (`.cannotWrite`).
     public static func writePDF(
-        image path: String, fit: (width: Double, height: Double)?, to output: String
+        image path: String, fit: (width: Double, height: Double)?, to output: String,
+        maximumPixels: Int = defaultMaximumPixels
     ) throws(EngineError) {
         if let fit {
             guard fit.width.isFinite, fit.height.isFinite, fit.width > 0, fit.height > 0 else {
                 throw EngineError.cannotWrite(file: output, reason: "invalid paper size \(fit.width)x\(fit.height)")
             }
         }
-        let image = try ParsedImage.read(path)
+        let image = try ParsedImage.read(path, maximumPixels: maximumPixels)
         let document = try QPDFNewDocument(file: path)
         let xObject: ImageXObject
         switch image {

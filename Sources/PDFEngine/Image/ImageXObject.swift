@@ -1,4 +1,6 @@
 import CQPDF
+import Foundation
+import QPDFBridge
 
 /// An image XObject added to a `QPDFNewDocument`, and the PDF version its
 /// features need (1.`minimumMinorVersion`).
@@ -37,7 +39,7 @@ extension PNGImage {
     /// The PNG as an image XObject. Without an alpha channel, palette transparency
     /// or interlacing, the IDAT data passes through as `/FlateDecode` with the PNG
     /// predictor (`/Predictor 15`), after checking that it decodes to the full image.
-    /// Otherwise the data is inflated (by qpdf), unfiltered, de-interlaced and split:
+    /// Otherwise the data is inflated (`pe_inflate`), unfiltered, de-interlaced and split:
     /// colour samples in the image, alpha in an `/SMask` at the same bit depth.
     /// Gray and RGB key-colour transparency (tRNS) becomes a `/Mask` colour range at
     /// 1 to 8 bits, and an 8-bit `/SMask` (0 or 1) at 16 bits.
@@ -77,38 +79,44 @@ extension PNGImage {
                     + "/Columns \(header.width) >>")
             : nil
         try document.setData(compressed, of: stream, filter: document.name("/FlateDecode"), decodeParms: parms)
-        compressed = []
 
-        var color: [UInt8], alpha: [UInt8]?
+        // Every buffer below is malloc'd and checked: short of memory, the image
+        // is refused, never the process ended.
+        func outOfMemory() -> EngineError {
+            EngineError.overLimit(
+                file: file, page: nil, what: "not enough memory to decode an image of \(header.width) x "
+                    + "\(header.height) pixels")
+        }
+        var color: MallocBuffer?, alpha: MallocBuffer?
         do {
-            // The inflated data lives only in this scope: with the planes built from
-            // it, at most about two copies of the pixels exist at any time.
-            let decoded = try document.decodedData(of: stream) { fail("corrupt image data: \($0)") }
-            if passThrough {
-                // qpdf has undone the predictor too: only the rows remain.
-                guard decoded.count >= header.height * header.rowBytes(width: header.width) else {
-                    throw fail("truncated or corrupt image data")
-                }
-                return ImageXObject(stream: stream, minimumMinorVersion: version)
-            }
-            guard decoded.count >= inflatedSize else { throw fail("truncated or corrupt image data") }
+            // The rows are inflated and unfiltered in every case, so that corrupt
+            // data, a bad filter byte or rows cut short are refused even when the
+            // data passes through. The inflated data lives only in this scope:
+            // with the planes built from it, at most about two copies of the
+            // pixels exist at any time.
+            let inflated = try Self.inflate(compressed, into: inflatedSize, file: file, outOfMemory: outOfMemory)
+            compressed = []
             do throws(PNGDecodingError) {
-                try decoding.unfilter(decoded.bytes)
+                try decoding.unfilter(inflated.bytes)
             } catch {
                 throw fail(error.reason)
             }
-            (color, alpha) = decoding.planes(decoded.bytes)
+            if passThrough { return ImageXObject(stream: stream, minimumMinorVersion: version) }
+            guard let planes = decoding.planes(inflated.bytes) else { throw outOfMemory() }
+            (color, alpha) = planes
         }
         var alphaDepth = header.bitDepth
-        if let paletteAlpha {
-            alpha = decoding.paletteAlpha(indices: color, alphas: paletteAlpha)
+        if let paletteAlpha, let indices = color {
+            guard let made = decoding.paletteAlpha(indices: indices, alphas: paletteAlpha) else { throw outOfMemory() }
+            alpha = made
             alphaDepth = 8
-        } else if let keyAsSoftMask {
-            alpha = decoding.keyAlpha(color: color, key: keyAsSoftMask)
+        } else if let keyAsSoftMask, let samples = color {
+            guard let made = decoding.keyAlpha(color: samples, key: keyAsSoftMask) else { throw outOfMemory() }
+            alpha = made
             alphaDepth = 8
         }
-        try document.setData(color, of: stream)
-        color = []
+        if let samples = color { try document.setData(UnsafeRawBufferPointer(samples.bytes), of: stream) }
+        color = nil
         if let alpha {
             let mask = try document.stream([
                 "/Type": document.name("/XObject"),
@@ -118,11 +126,33 @@ extension PNGImage {
                 "/ColorSpace": document.name("/DeviceGray"),
                 "/BitsPerComponent": document.parse("\(alphaDepth)"),
             ])
-            try document.setData(alpha, of: mask)
+            try document.setData(UnsafeRawBufferPointer(alpha.bytes), of: mask)
             try document.set("/SMask", mask, inStream: stream)
             version = max(version, 4)
         }
         return ImageXObject(stream: stream, minimumMinorVersion: version)
+    }
+
+    /// The IDAT data inflated (`pe_inflate`) into a buffer of exactly `size`
+    /// bytes, allocated here and checked: a failed allocation is an error, never
+    /// a copy to NULL. Fewer bytes than `size` is truncated data.
+    private static func inflate(
+        _ compressed: [UInt8], into size: Int, file: String, outOfMemory: () -> EngineError
+    ) throws(EngineError) -> MallocBuffer {
+        guard size > 0, let pointer = malloc(size)?.assumingMemoryBound(to: UInt8.self) else { throw outOfMemory() }
+        let buffer = MallocBuffer(pointer: pointer, count: size)
+        var status = pe_status()
+        var produced = 0
+        let code = compressed.withUnsafeBufferPointer { input in
+            pe_inflate(input.baseAddress, input.count, pointer, size, &produced, &status)
+        }
+        guard code == Int32(PE_OK) else {
+            var message = status.message
+            let detail = withUnsafeBytes(of: &message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw EngineError.badImage(file: file, reason: "corrupt image data: \(detail)")
+        }
+        guard produced >= size else { throw EngineError.badImage(file: file, reason: "truncated or corrupt image data") }
+        return buffer
     }
 
     private func colorSpace(in document: QPDFNewDocument) throws(EngineError) -> qpdf_oh {

@@ -97,51 +97,51 @@ struct PNGDecoding {
     /// `colorRowBytes` each) and, for colour types 4 and 6, an alpha plane at the
     /// same bit depth. Samples keep their stored bit depth (16-bit stays 16-bit).
     /// `data` must have passed `unfilter`.
-    func planes(_ data: UnsafeMutableBufferPointer<UInt8>) -> (color: [UInt8], alpha: [UInt8]?) {
+    /// The planes are allocated with `calloc`: nil when memory is short (a Swift
+    /// array would end the process instead).
+    func planes(_ data: UnsafeMutableBufferPointer<UInt8>) -> (color: MallocBuffer, alpha: MallocBuffer?)? {
         let width = header.width
         let depth = header.bitDepth
         let hasAlpha = header.hasAlphaChannel
         let sampleBytes = max(1, depth / 8)
-        var color = [UInt8](repeating: 0, count: colorRowBytes * header.height)
-        var alpha = [UInt8](repeating: 0, count: hasAlpha ? width * header.height * sampleBytes : 0)
+        guard let color = MallocBuffer.zeroed(count: colorRowBytes * header.height),
+            let alpha = MallocBuffer.zeroed(count: hasAlpha ? width * header.height * sampleBytes : 0)
+        else { return nil }
         guard let source = data.baseAddress else { return (color, nil) }
-        color.withUnsafeMutableBufferPointer { colorBuffer in
-            alpha.withUnsafeMutableBufferPointer { alphaBuffer in
-                guard let colorOut = colorBuffer.baseAddress else { return }
-                var offset = 0
-                for pass in passes where pass.width > 0 && pass.height > 0 {
-                    let rowBytes = header.rowBytes(width: pass.width)
-                    for row in 0..<pass.height {
-                        let line = source + offset + 1
-                        let y = pass.yStart + row * pass.yStep
-                        let outLine = colorOut + y * colorRowBytes
-                        if !header.interlaced && !hasAlpha {
-                            outLine.update(from: line, count: rowBytes)
-                        } else if depth < 8 {
-                            // Gray or palette at 1, 2 or 4 bits: one sample per pixel, no alpha.
-                            let mask = (1 << depth) - 1
-                            for column in 0..<pass.width {
-                                let bit = column * depth
-                                let value = Int(line[bit / 8]) >> (8 - depth - bit % 8) & mask
-                                let outBit = (pass.xStart + column * pass.xStep) * depth
-                                outLine[outBit / 8] |= UInt8(value << (8 - depth - outBit % 8))
-                            }
-                        } else {
-                            let colorBytes = header.colorChannels * sampleBytes
-                            let pixelBytes = header.channels * sampleBytes
-                            for column in 0..<pass.width {
-                                let x = pass.xStart + column * pass.xStep
-                                let pixel = line + column * pixelBytes
-                                (outLine + x * colorBytes).update(from: pixel, count: colorBytes)
-                                if hasAlpha, let alphaOut = alphaBuffer.baseAddress {
-                                    (alphaOut + (y * width + x) * sampleBytes)
-                                        .update(from: pixel + colorBytes, count: sampleBytes)
-                                }
-                            }
+        let colorBuffer = color.bytes, alphaBuffer = alpha.bytes
+        guard let colorOut = colorBuffer.baseAddress else { return nil }
+        var offset = 0
+        for pass in passes where pass.width > 0 && pass.height > 0 {
+            let rowBytes = header.rowBytes(width: pass.width)
+            for row in 0..<pass.height {
+                let line = source + offset + 1
+                let y = pass.yStart + row * pass.yStep
+                let outLine = colorOut + y * colorRowBytes
+                if !header.interlaced && !hasAlpha {
+                    outLine.update(from: line, count: rowBytes)
+                } else if depth < 8 {
+                    // Gray or palette at 1, 2 or 4 bits: one sample per pixel, no alpha.
+                    let mask = (1 << depth) - 1
+                    for column in 0..<pass.width {
+                        let bit = column * depth
+                        let value = Int(line[bit / 8]) >> (8 - depth - bit % 8) & mask
+                        let outBit = (pass.xStart + column * pass.xStep) * depth
+                        outLine[outBit / 8] |= UInt8(value << (8 - depth - outBit % 8))
+                    }
+                } else {
+                    let colorBytes = header.colorChannels * sampleBytes
+                    let pixelBytes = header.channels * sampleBytes
+                    for column in 0..<pass.width {
+                        let x = pass.xStart + column * pass.xStep
+                        let pixel = line + column * pixelBytes
+                        (outLine + x * colorBytes).update(from: pixel, count: colorBytes)
+                        if hasAlpha, let alphaOut = alphaBuffer.baseAddress {
+                            (alphaOut + (y * width + x) * sampleBytes)
+                                .update(from: pixel + colorBytes, count: sampleBytes)
                         }
-                        offset += 1 + rowBytes
                     }
                 }
+                offset += 1 + rowBytes
             }
         }
         return (color, hasAlpha ? alpha : nil)
@@ -149,21 +149,18 @@ struct PNGDecoding {
 
     /// An 8-bit alpha plane for a palette image from its tRNS chunk: each pixel's
     /// index looked up in `alphas` (entries past its end are opaque).
-    func paletteAlpha(indices: [UInt8], alphas: [UInt8]) -> [UInt8] {
+    func paletteAlpha(indices: MallocBuffer, alphas: [UInt8]) -> MallocBuffer? {
         let depth = header.bitDepth
         let mask = (1 << depth) - 1
         var lookup = [UInt8](repeating: 255, count: 256)
         for (index, value) in alphas.enumerated() { lookup[index] = value }
-        var alpha = [UInt8](repeating: 255, count: header.width * header.height)
-        alpha.withUnsafeMutableBufferPointer { out in
-            indices.withUnsafeBufferPointer { indices in
-                for y in 0..<header.height {
-                    for x in 0..<header.width {
-                        let bit = x * depth
-                        let index = Int(indices[y * colorRowBytes + bit / 8]) >> (8 - depth - bit % 8) & mask
-                        out[y * header.width + x] = lookup[index]
-                    }
-                }
+        guard let alpha = MallocBuffer.zeroed(count: header.width * header.height) else { return nil }
+        let out = alpha.bytes, indices = indices.bytes
+        for y in 0..<header.height {
+            for x in 0..<header.width {
+                let bit = x * depth
+                let index = Int(indices[y * colorRowBytes + bit / 8]) >> (8 - depth - bit % 8) & mask
+                out[y * header.width + x] = lookup[index]
             }
         }
         return alpha
@@ -173,23 +170,20 @@ struct PNGDecoding {
 extension PNGDecoding {
     /// An 8-bit alpha plane for 16-bit gray or RGB with a key colour (tRNS): 0 where
     /// all of a pixel's 16-bit samples equal `key`, 255 elsewhere.
-    func keyAlpha(color: [UInt8], key: [Int]) -> [UInt8] {
+    func keyAlpha(color: MallocBuffer, key: [Int]) -> MallocBuffer? {
         let channels = header.colorChannels
-        var alpha = [UInt8](repeating: 255, count: header.width * header.height)
-        alpha.withUnsafeMutableBufferPointer { out in
-            color.withUnsafeBufferPointer { color in
-                for pixel in 0..<out.count {
-                    var matches = true
-                    for channel in 0..<channels {
-                        let offset = (pixel * channels + channel) * 2
-                        if Int(color[offset]) << 8 | Int(color[offset + 1]) != key[channel] {
-                            matches = false
-                            break
-                        }
-                    }
-                    if matches { out[pixel] = 0 }
+        guard let alpha = MallocBuffer.zeroed(count: header.width * header.height) else { return nil }
+        let out = alpha.bytes, color = color.bytes
+        for pixel in 0..<out.count {
+            var matches = true
+            for channel in 0..<channels {
+                let offset = (pixel * channels + channel) * 2
+                if Int(color[offset]) << 8 | Int(color[offset + 1]) != key[channel] {
+                    matches = false
+                    break
                 }
             }
+            out[pixel] = matches ? 0 : 255
         }
         return alpha
     }

@@ -54,8 +54,13 @@ public enum SourceLoader {
     /// Opens `path` fully enough to know it is usable: for a PDF, qpdf parses it and
     /// builds its page list (so a bad password, unrecoverable damage or a broken page
     /// tree are found now, not at export). With `keepOpen` the opened PDF is
-    /// returned in `opened`, for an export in the same process to use.
-    public static func load(_ path: String, password: String?, keepOpen: Bool = false) throws(EngineError) -> LoadedFile {
+    /// returned in `opened`, for an export in the same process to use. An image is
+    /// decoded whole (`ImagePage.validate`), its size checked against
+    /// `maximumPixels` (`Limits.pixels`) first.
+    public static func load(
+        _ path: String, password: String?, keepOpen: Bool = false,
+        maximumPixels: Int = ImagePage.defaultMaximumPixels
+    ) throws(EngineError) -> LoadedFile {
         let kind = try sniff(path)
         let fingerprint = try Fingerprint.of(file: path)
         switch kind {
@@ -72,8 +77,9 @@ public enum SourceLoader {
                 path: path, kind: .pdf, fingerprint: fingerprint, pageCount: pages, warnings: document.warnings,
                 opened: keepOpen ? document : nil)
         case .jpeg, .png:
-            // Walks the whole file (markers, chunks, CRCs): a broken image is refused now.
-            _ = try ImagePage.inspect(path)
+            // Walks the whole file (markers, chunks, CRCs) and decodes a PNG's
+            // pixels: a broken or oversized image is refused now, not at export.
+            try ImagePage.validate(path, maximumPixels: maximumPixels)
             return LoadedFile(path: path, kind: kind, fingerprint: fingerprint, pageCount: 1, warnings: [])
         }
     }

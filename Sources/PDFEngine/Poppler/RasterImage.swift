@@ -6,7 +6,18 @@ public final class RasterImage {
     public let width: Int
     public let height: Int
 
+    /// The widest or tallest image cairo makes (`cairo_image_surface_create`
+    /// refuses more; the sizes are C ints).
+    public static let maximumSide = 32_767
+
+    /// `cairo_image_surface_create`. A size cairo cannot make is refused
+    /// (`.overLimit`) before the call, never converted with a trap.
     init(width: Int, height: Int, file: String) throws(EngineError) {
+        guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
+            throw EngineError.overLimit(
+                file: file, page: nil,
+                what: "an image of \(width) x \(height) pixels (at most \(Self.maximumSide) on a side)")
+        }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else {

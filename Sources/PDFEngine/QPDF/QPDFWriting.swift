@@ -226,6 +226,14 @@ final class MallocBuffer {
 
     deinit { free(pointer) }
 
+    /// `count` zero bytes (`calloc`), or nil when memory is short. Zero bytes
+    /// need no allocation.
+    static func zeroed(count: Int) -> MallocBuffer? {
+        guard count > 0 else { return MallocBuffer(pointer: nil, count: 0) }
+        guard let raw = calloc(count, 1) else { return nil }
+        return MallocBuffer(pointer: raw.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
     /// The bytes, mutable in place; empty when nothing was allocated.
     var bytes: UnsafeMutableBufferPointer<UInt8> { UnsafeMutableBufferPointer(start: pointer, count: count) }
 }

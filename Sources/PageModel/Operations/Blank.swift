@@ -28,6 +28,11 @@ extension Session {
     ) throws(EditError) -> (start: Int, size: PageSize) {
         guard count >= 1 else { throw .invalidCount(count) }
         let document = try requireDocument(name)
+        // Before the new items are allocated: a huge count must not exhaust memory.
+        let limit = context.limits.itemsPerDocument
+        guard count <= limit - min(limit, document.pageCount) else {
+            throw .countOverLimit(count: count, document: name, pageCount: document.pageCount, limit: limit)
+        }
         let start = try insertionIndex(destination, in: document, takenOut: [])
         let pageSize: PageSize
         switch size {
@@ -54,7 +59,7 @@ extension Session {
     private mutating func insertNewItems(
         _ contents: [ItemContent], at start: Int, in name: String, action: String, noun: String, size: PageSize
     ) throws(EditError) -> EditOutcome {
-        let (items, counter) = makeItems(contents)
+        let (items, counter) = try makeItems(contents)
         let block = IndexRuns(start..<(start + items.count))
         let changes: [Change] = [
             .counters(items: counter, sources: unchangedSourceCounter),

@@ -12,7 +12,7 @@ extension Session {
         let selected = try resolve(selection, in: source, context: context)
         let start = try insertionIndex(destination, in: target, takenOut: [])
         let originals = selected.map { source.items[$0] }
-        let (copies, counter) = makeItems(
+        let (copies, counter) = try makeItems(
             originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps))
         let block = IndexRuns(start..<(start + copies.count))
         let changes: [Change] = [
@@ -40,7 +40,7 @@ extension Session {
         let document = try requireDocument(name)
         let selected = try resolve(selection, in: document, context: context)
         let originals = selected.map { document.items[$0] }
-        let (copies, counter) = makeItems(
+        let (copies, counter) = try makeItems(
             originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps))
         // The j-th copy lands after its original, which has j earlier copies before it.
         let places = IndexRuns(ascending: selected.enumerated().map { $0.element + $0.offset + 1 })

@@ -28,10 +28,9 @@ extension Session {
         for content in mapped {
             try check(content, sources: available)
         }
-        return (
-            added, mapped,
-            CounterChange(before: nextSourceNumber, after: nextSourceNumber + added.count)
-        )
+        // The counter is at most Session.maximumCounter, so the provisional ids
+        // above cannot overflow; handing them out past the maximum is refused here.
+        return (added, mapped, try Self.advancing(nextSourceNumber, by: added.count, kind: "source"))
     }
 
     private func check(_ source: Source) throws(EditError) {

@@ -7,7 +7,7 @@ extension Session {
         let document = try requireDocument(name)
         let imported = try importing(newSources, contents: contents)
         let start = try insertionIndex(destination, in: document, takenOut: [])
-        let (items, counter) = makeItems(imported.contents)
+        let (items, counter) = try makeItems(imported.contents)
         let block = IndexRuns(start..<(start + items.count))
         var changes: [Change] = imported.added.isEmpty ? [] : [.addSources(imported.added)]
         changes += [
@@ -39,7 +39,7 @@ extension Session {
             throw .notAPlaceholder(position: index + 1, kind: placeholder.content.kindName)
         }
         let imported = try importing(newSources, contents: contents)
-        let (items, counter) = makeItems(
+        let (items, counter) = try makeItems(
             imported.contents, rotations: Array(repeating: placeholder.rotation, count: imported.contents.count),
             stamps: Array(repeating: placeholder.stamps, count: imported.contents.count))
         let block = IndexRuns(index..<(index + items.count))

@@ -44,14 +44,24 @@ extension Session {
     /// New items for `contents`, with the next ids, and the counter change that hands them out.
     func makeItems(
         _ contents: [ItemContent], rotations: [Int]? = nil, stamps: [[Stamp]]? = nil
-    ) -> (items: [PageItem], counter: CounterChange) {
-        let first = nextItemNumber
+    ) throws(EditError) -> (items: [PageItem], counter: CounterChange) {
+        let counter = try Self.advancing(nextItemNumber, by: contents.count, kind: "item")
         let items = contents.enumerated().map { offset, content in
             PageItem(
-                id: ItemID(number: first + offset), content: content, rotation: rotations?[offset] ?? 0,
+                id: ItemID(number: counter.before + offset), content: content, rotation: rotations?[offset] ?? 0,
                 stamps: stamps?[offset] ?? [])
         }
-        return (items, CounterChange(before: first, after: first + contents.count))
+        return (items, counter)
+    }
+
+    /// The change of an id counter that hands out `count` new ids, refused when
+    /// it would pass `Session.maximumCounter` (never an arithmetic overflow).
+    static func advancing(_ counter: Int, by count: Int, kind: String) throws(EditError) -> CounterChange {
+        let (after, overflow) = counter.addingReportingOverflow(count)
+        guard !overflow, after <= Session.maximumCounter else {
+            throw .idsExhausted(kind: kind, next: counter, needed: count)
+        }
+        return CounterChange(before: counter, after: after)
     }
 
     var unchangedSourceCounter: CounterChange {

@@ -1,5 +1,6 @@
 #ifndef PDFEDIT_QPDF_BRIDGE_H
 #define PDFEDIT_QPDF_BRIDGE_H
+#include <stddef.h>
 /* Our thin extern "C" layer over qpdf's C++ API, for the page surgery qpdf-c.h
  * cannot do well (copying pages across files with their annotations, forms,
  * outlines and labels; form XObjects). Swift decides *what* goes where (the plan);
@@ -192,6 +193,14 @@ void pe_cancel(void);
  * of bytes read in *size. Returns 0, an errno value when reading failed, or -1
  * when the crypto library failed (the caller may hash some other way). */
 int pe_sha256_fd(int fd, char *hex, long long *size);
+
+/* Inflates the zlib stream `input` (qpdf's Pl_Flate) into `output`, which the
+ * caller allocated: the first `output_capacity` bytes are kept, the rest is
+ * dropped. *output_size is how many bytes the stream inflated to (more than
+ * output_capacity when it holds extra data). Corrupt data, or a stream qpdf
+ * decodes only with a complaint (one cut short), is PE_E_DAMAGED with qpdf's text. */
+int pe_inflate(const unsigned char *input, size_t input_size, unsigned char *output, size_t output_capacity,
+               size_t *output_size, pe_status *status);
 
 /* Receives one top-level outline entry of the output an export of `items` would
  * write: its title (UTF-8) and the index of the first item it points to. */
