@@ -97,8 +97,10 @@ final class ProgressBar: @unchecked Sendable {
     /// Work of at most this many units shows no bar.
     static let handful = 5
 
-    /// Writing a file shows a bar only once it has taken this long (seconds):
-    /// most exports are over before a bar would be read.
+    /// Writing a file shows a bar only once the command has taken this long
+    /// (seconds, counted from when the bar was made, so opening the sources counts
+    /// too: that is the wait the user sees): most exports are over before a bar
+    /// would be read.
     static let writingDelay = 0.5
 
     /// The handler to give the kit: nil (no bar at all) unless stderr is a terminal
@@ -112,10 +114,11 @@ final class ProgressBar: @unchecked Sendable {
 
     init(delay: Double = 0) {
         self.delay = delay
+        created = Date().timeIntervalSinceReferenceDate
     }
 
     private let delay: Double
-    private var phaseStart = 0.0
+    private let created: Double
     private let lock = NSLock()
     private var phase = ""
     private var shown = -1
@@ -129,10 +132,9 @@ final class ProgressBar: @unchecked Sendable {
             if progress.phase != phase {
                 phase = progress.phase
                 shown = -1
-                phaseStart = now
             }
             // Nothing drawn before the delay (and the first draw waits for it).
-            guard now - phaseStart >= delay || visible else { return }
+            guard now - created >= delay || visible else { return }
             // Workers report from several threads: never go backwards.
             let done = min(progress.total, max(progress.done, shown))
             let finished = done == progress.total
