@@ -8,7 +8,10 @@ import PageModel
 /// passes `current` down to the model and the engine, where they are checked.
 public enum ProcessLimits {
     private static let reading = Result { () throws(LimitsError) -> Limits in
-        try Limits(environment: ProcessInfo.processInfo.environment)
+        let limits = try Limits(environment: ProcessInfo.processInfo.environment)
+        // The engine's tree walks (qpdf's and ours) read the depth limit from one place.
+        PageTree.setMaximumDepth(limits.treeDepth)
+        return limits
     }
 
     /// Refuses a `PDFEDIT_MAX_*` value that is not a positive whole number (64).

@@ -206,7 +206,9 @@ void open_source_file(Source &source, char const *path, char const *password);
 // under a 1 MB stack. Real files nest a handful of levels; 1,024 is PDFium's limit
 // too (CPDF_Document::kMaxPageLevel). PDFEngine's PageTree.maximumDepth is the same
 // limit for files opened through qpdf's C API.
-constexpr int page_tree_maximum_depth = 1024;
+// The limit in force: 1,024 unless the kit set another (PDFEDIT_MAX_DEPTH, through
+// pe_set_tree_depth_limit once at start-up).
+int page_tree_maximum_depth();
 
 // Throws QPDFExc (qpdf_e_pages) when the page tree nests deeper than
 // page_tree_maximum_depth; walks it without recursion. Call before getAllPages.

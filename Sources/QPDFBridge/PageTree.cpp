@@ -3,12 +3,34 @@
 
 #include <qpdf/QPDFExc.hh>
 
+#include <atomic>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+namespace {
+std::atomic<int> tree_depth_limit{1024};
+}
+
+extern "C" void pe_set_tree_depth_limit(int levels)
+{
+    if (levels > 0) {
+        tree_depth_limit.store(levels, std::memory_order_relaxed);
+    }
+}
+
+extern "C" int pe_tree_depth_limit(void)
+{
+    return tree_depth_limit.load(std::memory_order_relaxed);
+}
+
 namespace pe {
+
+int page_tree_maximum_depth()
+{
+    return pe_tree_depth_limit();
+}
 
 void check_page_tree_depth(QPDF &pdf)
 {
@@ -28,10 +50,10 @@ void check_page_tree_depth(QPDF &pdf)
         if (node.isIndirect() && !seen.insert(node.getObjGen()).second) {
             continue; // a loop: getAllPages reports it
         }
-        if (depth > page_tree_maximum_depth) {
+        if (depth > page_tree_maximum_depth()) {
             throw QPDFExc(
                 qpdf_e_pages, pdf.getFilename(), "", 0,
-                "the page tree is nested more than " + std::to_string(page_tree_maximum_depth) +
+                "the page tree is nested more than " + std::to_string(page_tree_maximum_depth()) +
                     " levels deep");
         }
         QPDFObjectHandle kids = node.getKey("/Kids");
@@ -68,7 +90,7 @@ bool within_depth(
         if (!node.isDictionary() || (node.isIndirect() && !seen.insert(node.getObjGen()).second)) {
             continue;
         }
-        if (depth > page_tree_maximum_depth) {
+        if (depth > page_tree_maximum_depth()) {
             return false;
         }
         for (auto const &link : links) {
@@ -97,7 +119,7 @@ void check_tree_depths(QPDF &pdf)
     auto refuse = [&pdf](std::string const &tree) {
         throw QPDFExc(
             qpdf_e_pages, pdf.getFilename(), "", 0,
-            "over a limit: its " + tree + " is nested more than " + std::to_string(page_tree_maximum_depth) +
+            "over a limit: its " + tree + " is nested more than " + std::to_string(page_tree_maximum_depth()) +
                 " levels deep");
     };
     std::vector<std::pair<std::string, int>> kids{{"/Kids", 1}};

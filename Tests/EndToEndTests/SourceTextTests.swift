@@ -265,4 +265,20 @@ import Testing
         let shown = try pdfedit("show", "-o", "s.png", in: session)
         #expect(shown.status == 0, "\(kind): \(shown.stderr.prefix(300))")
     }
+
+    @Test("PDFEDIT_MAX_DEPTH sets the tree limit for every walk: 40 levels pass by default and are refused under 20")
+    func depthLimitFollowsTheEnvironment() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("forty.pdf").path
+        for kind in ["labels", "outlines"] {
+            try Self.writeDeepTree(kind, levels: 40, to: file)
+            #expect(try pdfedit("info", file, in: dir).status == 0, "\(kind)")
+            for arguments in [["info", file], ["export", "o.pdf", "--from", file, "--force"]] {
+                let refused = try pdfedit(args: arguments, in: dir, environment: ["PDFEDIT_MAX_DEPTH": "20"])
+                #expect(refused.status == 65, "\(kind) \(arguments): \(refused.stderr)")
+                #expect(refused.stderr.contains("more than 20 levels"), "\(kind) \(arguments): \(refused.stderr)")
+            }
+        }
+    }
 }

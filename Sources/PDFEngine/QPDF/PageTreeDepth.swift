@@ -1,4 +1,5 @@
 import CQPDF
+import QPDFBridge
 
 /// How deep a page tree may nest before it is refused.
 ///
@@ -10,7 +11,14 @@ import CQPDF
 /// also the limit PDFium enforces (`CPDF_Document::kMaxPageLevel`). The bridge
 /// checks the same limit for the files it opens (`page_tree_maximum_depth`).
 public enum PageTree {
-    public static let maximumDepth = 1024
+    /// The limit in force (`Limits.treeDepth`, 1,024 unless set): one value for the
+    /// bridge's walks and these (`pe_tree_depth_limit`).
+    public static var maximumDepth: Int { Int(pe_tree_depth_limit()) }
+
+    /// Sets the limit for this process (`PDFEDIT_MAX_DEPTH`); the kit calls it once.
+    public static func setMaximumDepth(_ levels: Int) {
+        pe_set_tree_depth_limit(Int32(clamping: levels))
+    }
 }
 
 extension QPDFDocument {

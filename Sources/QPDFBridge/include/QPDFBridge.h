@@ -13,6 +13,13 @@ extern "C" {
 /* The qpdf library version the bridge was linked against (QPDF::QPDFVersion). */
 const char *pe_qpdf_version(void);
 
+/* How many levels any tree read from a file (page tree, page-label and name
+ * trees, form fields, outline) may nest: 1,024 until the kit sets the process's
+ * limit (PDFEDIT_MAX_DEPTH) once; a value below 1 is ignored. The one home of the
+ * depth limit, for the bridge and for PDFEngine's own walks. */
+void pe_set_tree_depth_limit(int levels);
+int pe_tree_depth_limit(void);
+
 /* The clockwise turn, 0, 90, 180 or 270, a viewer gives a page whose /Rotate is
  * the integer `value` (`is_integer` nonzero) or a non-integer (`is_integer` zero):
  * an integer multiple of 90 normalised into 0..270 (-90 is 270, 450 is 90); any
