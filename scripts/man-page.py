@@ -80,6 +80,10 @@ def finish(generated, help_json):
     lines = page.split("\n")
     while lines and lines[-1] == "":
         lines.pop()
+    # The plugin ends with an empty EXIT STATUS (a bare heading, or one with the
+    # generic `.Ex -std`); the sections file brings the real one.
+    if lines and lines[-1] == ".Ex -std":
+        lines.pop()
     if lines and lines[-1] == '.Sh "EXIT STATUS"':
         lines.pop()
     lines = [".Pp" if line == "" else line for line in lines]

@@ -126,7 +126,9 @@ final class ProgressBar: @unchecked Sendable {
     private var visible = false
 
     func update(_ progress: ProgressUpdate) {
-        guard progress.total > Self.handful else { return }
+        // A bar that waits (writing) is for long work whatever its count: a split
+        // into three parts of 20,000 pages each is long.
+        guard progress.total > Self.handful || delay > 0 else { return }
         lock.withLock {
             let now = Date().timeIntervalSinceReferenceDate
             if progress.phase != phase {

@@ -20,6 +20,9 @@ import Testing
         #expect(export.stdout.contains("writing [") && export.stdout.contains("/100 %"), "\(export.stdout.prefix(300))")
         let split = try onTerminal("export --split parts --every 2000 --from big.pdf", in: dir)
         #expect(split.stdout.contains("writing [") && split.stdout.contains("/10 files"), "\(split.stdout.prefix(300))")
+        // A split into few large parts is long work too: a bar, whatever the part count.
+        let fewParts = try onTerminal("export --split few --every 10000 --from big.pdf", in: dir)
+        #expect(fewParts.stdout.contains("writing [") && fewParts.stdout.contains("/2 files"), "\(fewParts.stdout.prefix(300))")
         let inPlace = try onTerminal("rotate 1 --by 90 big.pdf --in-place", in: dir)
         #expect(inPlace.status == 0, "\(inPlace.stdout)")
         #expect(inPlace.stdout.contains("writing ["), "\(inPlace.stdout.prefix(300))")

@@ -64,6 +64,10 @@ import Testing
         for variable in try Self.variablesRead() {
             #expect(environment.contains(".It Ev \(variable)\n"), "\(variable) is read but not in ENVIRONMENT")
         }
+        // One EXIT STATUS section (the plugin's generic one is replaced, not kept beside it).
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix(".Sh") }
+        #expect(headings.filter { $0.contains("EXIT STATUS") }.count == 1, "\(headings)")
+        #expect(!text.contains(".Ex -std"))
         let exitStatus = text.components(separatedBy: ".Sh EXIT STATUS").last ?? ""
         for code in ["0", "1", "3", "64", "65", "66", "73", "75", "77", "130, 143"] {
             #expect(exitStatus.contains(".It \(code)\n"), "exit \(code)")

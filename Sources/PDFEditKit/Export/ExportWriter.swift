@@ -352,12 +352,8 @@ final class OutputChecker {
         if protected.contains(target) {
             throw PDFEditError.sessionPlace(path: output, reason: "is a file of the session; refusing to write over it")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                throw PDFEditError.engine(.cannotWrite(file: output, reason: "is a directory"))
-            }
-            if !settings.force && !replaceable.contains(target) { throw PDFEditError.outputExists(path: output) }
+        if try existingOutput(output), !settings.force && !replaceable.contains(target) {
+            throw PDFEditError.outputExists(path: output)
         }
         let directory = directoryOf(target)
         if writableDirectories.contains(directory) { return }
@@ -366,6 +362,28 @@ final class OutputChecker {
         }
         writableDirectories.insert(directory)
     }
+}
+
+/// Whether something stands where an output goes. Only a regular file (itself or
+/// behind a symbolic link) may ever be replaced, and only with `--force`: a
+/// folder, a device, a FIFO or a socket is refused (73), `--force` or not — a
+/// rename over `/dev/null` would replace the device node itself.
+func existingOutput(_ path: String) throws(PDFEditError) -> Bool {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+        // Nothing there, or a dangling link (the rename replaces the link).
+        return lstat(path, &status) == 0
+    }
+    let kind: String
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return true
+    case S_IFDIR: kind = "a directory"
+    case S_IFIFO: kind = "a FIFO"
+    case S_IFCHR, S_IFBLK: kind = "a device"
+    case S_IFSOCK: kind = "a socket"
+    default: kind = "a special file"
+    }
+    throw PDFEditError.engine(.cannotWrite(file: path, reason: "is \(kind), not a regular file; refusing to replace it"))
 }
 
 /// `PasswordBook.standardised` for many files in few directories: each directory

@@ -100,11 +100,7 @@ enum SeeingChecks {
         if protected.contains(where: { PasswordBook.standardised($0) == target }) {
             throw PDFEditError.sessionPlace(path: path, reason: "is a file of the session; refusing to write over it")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw PDFEditError.engine(.cannotWrite(file: path, reason: "is a directory")) }
-            if !force { throw PDFEditError.outputExists(path: path) }
-        }
+        if try existingOutput(path), !force { throw PDFEditError.outputExists(path: path) }
         let directory = PathText.directory(of: target)
         guard Glibc.access(directory, W_OK) == 0 else {
             throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot write in \(directory)"))

@@ -61,6 +61,25 @@ public struct SessionStore: Sendable {
             path: path, reason: "is \(kind), not a regular file; a session path only ever holds a pdfedit session")
     }
 
+    static let notASession = "is not a pdfedit session; refusing to replace it (move it away, or give another --session)"
+
+    /// Refuses, before a lock file is made beside it, a file at the session path
+    /// that cannot be a session at all: a session is a JSON object, so anything
+    /// whose first byte (after white space) is not `{` — a PDF, a text, an empty
+    /// file — is refused as `open` or `load` would refuse it (73 / 65), without
+    /// leaving `NAME.lock` behind. Only the first bytes are read; the full check
+    /// is made under the lock.
+    func checkLooksLikeASession(creating: Bool) throws(PDFEditError) {
+        guard exists, let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 256)) ?? Data()
+        if head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") { return }
+        if creating {
+            throw PDFEditError.sessionPlace(path: path, reason: Self.notASession)
+        }
+        throw PDFEditError.sessionCorrupt(path: path, reason: "it is not a pdfedit session (not a JSON object)")
+    }
+
     /// What `open` may do with the file at the session path: nothing there, or a
     /// pdfedit session of any version, may be replaced (with `--force`); any other
     /// file — a PDF, a text, a damaged session, which the user may want back — is
@@ -75,7 +94,7 @@ public struct SessionStore: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let version = object["version"] as? Int, !(object["version"] is Bool)
         else {
-            throw PDFEditError.sessionPlace(path: path, reason: "is not a pdfedit session; refusing to replace it")
+            throw PDFEditError.sessionPlace(path: path, reason: Self.notASession)
         }
         guard Session.readableVersions.contains(version) else { return }
         do {
@@ -150,6 +169,7 @@ public struct SessionStore: Sendable {
         // file beside a device, no folders).
         try checkPlace()
         if !creating && !exists { throw PDFEditError.noSession(path: path) }
+        try checkLooksLikeASession(creating: creating)
         let timeout = try Self.lockTimeout(environment: environment)
         try makeDirectory()
         // Not through a symbolic link, and without blocking on a FIFO put there.

@@ -186,7 +186,10 @@ public final class SourceAccess {
             if let known = pageFacts.record(sha256).sizes?[String(page)], known.count == 2 {
                 return PageSize(width: known[0], height: known[1])
             }
-            guard let attributes = try? document(source).attributes(ofPage: page - 1) else { return nil }
+            // The file must open (a missing password is 77, not an unknown size);
+            // a page whose attributes cannot be read has none to show.
+            let opened = try document(source)
+            guard let attributes = try? opened.attributes(ofPage: page - 1) else { return nil }
             let size = attributes.displayedSize
             pageFacts.update(sha256) { record in
                 if record.sizes == nil { record.sizes = [:] }
@@ -236,9 +239,17 @@ public final class SourceAccess {
         do throws(PDFEditError) {
             return try text(of: item)
         } catch {
+            // Only a page that cannot be read is passed over with a warning; a
+            // password that is missing or wrong (77), a missing or unreadable file,
+            // stop the command as they do everywhere else.
             guard case .engine(let problem) = error else { throw error }
-            Warnings.emit(problem.description)
-            return nil
+            switch problem {
+            case .damaged, .unsupported, .overLimit, .pageOutOfRange:
+                Warnings.emit(problem.description)
+                return nil
+            default:
+                throw error
+            }
         }
     }
 
@@ -253,7 +264,8 @@ public final class SourceAccess {
         try checked(source)
         var record = pageFacts.record(sha256)
         if record.hasLabels == nil {
-            guard let facts = try? document(source).facts() else { return nil }
+            let opened = try document(source)
+            guard let facts = try? opened.facts() else { return nil }
             pageFacts.update(sha256) { $0.hasLabels = facts.hasPageLabels }
             record = pageFacts.record(sha256)
         }
