@@ -29,6 +29,8 @@
 
 struct pe_document {
     pe::Source source;
+    // Shared streams (fonts, forms) pe_document_check_page already inflated.
+    std::set<QPDFObjGen> reader_checked;
 };
 
 namespace pe {
@@ -1313,7 +1315,7 @@ extern "C" int pe_document_check_page(
             throw pe::PlanError("no such page");
         }
         pe::check_page_for_reader(
-            document->source.pages[static_cast<size_t>(page)], max_stream_bytes, max_pixels);
+            document->source.pages[static_cast<size_t>(page)], max_stream_bytes, max_pixels, document->reader_checked);
         document->source.pdf->getWarnings(); // decoding damage is poppler's to report
     } catch (...) {
         return pe::record_current_exception(status, where, nullptr, 0);

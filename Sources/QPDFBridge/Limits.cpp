@@ -5,6 +5,9 @@
 #include <qpdf/Pipeline.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 
+#include <set>
+#include <vector>
+
 namespace pe {
 
 namespace {
@@ -73,11 +76,62 @@ void check_page_contents(QPDFObjectHandle page, long long limit)
     }
 }
 
-void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels)
+namespace {
+
+// Decodes `stream` within the limit unless this document already did (fonts and
+// forms are shared by many pages: each is inflated once per document).
+void decode_once(QPDFObjectHandle stream, long long limit, std::string const &what, std::set<QPDFObjGen> &checked)
+{
+    if (!stream.isStream() || (stream.isIndirect() && !checked.insert(stream.getObjGen()).second)) {
+        return;
+    }
+    decode_bounded(stream, limit, what);
+}
+
+// The streams poppler inflates for a font: its /ToUnicode map (text extraction)
+// and its embedded font program (rendering), for a Type0 font those of its
+// descendant too.
+void check_font(QPDFObjectHandle font, std::string const &name, long long limit, std::set<QPDFObjGen> &checked)
+{
+    std::vector<QPDFObjectHandle> fonts{font};
+    QPDFObjectHandle descendants = font.getKey("/DescendantFonts");
+    if (descendants.isArray() && descendants.getArrayNItems() > 0 && descendants.getArrayItem(0).isDictionary()) {
+        fonts.push_back(descendants.getArrayItem(0));
+    }
+    for (QPDFObjectHandle each : fonts) {
+        QPDFObjectHandle to_unicode = each.getKey("/ToUnicode");
+        decode_once(to_unicode, limit, "the /ToUnicode map of font " + name + " (object " +
+            to_unicode.getObjGen().unparse(' ') + ")", checked);
+        QPDFObjectHandle descriptor = each.getKey("/FontDescriptor");
+        if (!descriptor.isDictionary()) {
+            continue;
+        }
+        for (char const *key : {"/FontFile", "/FontFile2", "/FontFile3"}) {
+            QPDFObjectHandle program = descriptor.getKey(key);
+            decode_once(program, limit, "the embedded program of font " + name + " (object " +
+                program.getObjGen().unparse(' ') + ")", checked);
+        }
+    }
+}
+
+} // namespace
+
+void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels, std::set<QPDFObjGen> &checked)
 {
     check_page_contents(page, limit);
     QPDFObjectHandle resources = page.getKey("/Resources");
-    QPDFObjectHandle xobjects = resources.isDictionary() ? resources.getKey("/XObject") : QPDFObjectHandle();
+    if (!resources.isDictionary()) {
+        return;
+    }
+    QPDFObjectHandle fonts = resources.getKey("/Font");
+    if (limit > 0 && fonts.isDictionary()) {
+        for (auto entry : fonts.ditems()) {
+            if (entry.second.isDictionary()) {
+                check_font(entry.second, entry.first, limit, checked);
+            }
+        }
+    }
+    QPDFObjectHandle xobjects = resources.getKey("/XObject");
     if (!xobjects.isDictionary()) {
         return;
     }
@@ -100,7 +154,7 @@ void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pix
                 }
             }
         } else if (limit > 0) {
-            decode_bounded(xobject, limit, name);
+            decode_once(xobject, limit, name, checked);
         }
     }
 }

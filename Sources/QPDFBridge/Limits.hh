@@ -6,6 +6,7 @@
 #include <qpdf/QPDFObjectHandle.hh>
 
 #include <stdexcept>
+#include <set>
 #include <string>
 
 namespace pe {
@@ -29,7 +30,7 @@ void check_page_contents(QPDFObjectHandle page, long long limit);
 // What a reader (poppler) decodes to show `page`: its content streams and the
 // form XObjects of its resources within `limit` bytes each, its image XObjects
 // within `pixels` samples (0: no limit).
-void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels);
+void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels, std::set<QPDFObjGen> &checked);
 
 } // namespace pe
 

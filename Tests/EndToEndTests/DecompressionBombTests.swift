@@ -10,7 +10,8 @@ import Testing
 
     /// Writes `name` in `dir` with Python's zlib: one 200 x 200 page whose content
     /// stream inflates to 4 MB (`content`), or whose resources hold a 20000 x 20000
-    /// image (`image`), or whose catalog's XMP packet inflates to 4 MB (`metadata`).
+    /// image (`image`), or whose catalog's XMP packet inflates to 4 MB (`metadata`),
+    /// or whose font's /ToUnicode map inflates to 4 MB (`tounicode`).
     static func make(_ kind: String, _ name: String, in dir: URL) throws {
         let script = #"""
             import sys, zlib
@@ -23,13 +24,17 @@ import Testing
             if kind == "image":
                 content = flate(b"q 100 0 0 100 0 0 cm /Im0 Do Q\n")
                 xobject = "/XObject << /Im0 5 0 R >>"
+            if kind == "tounicode":
+                content = flate(b"BT /F1 12 Tf 10 100 Td (officer) Tj ET\n")
+                xobject = "/Font << /F1 7 0 R >>"
             objs = [b"<< /Type /Catalog /Pages 2 0 R" + (b" /Metadata 6 0 R" if kind == "metadata" else b"") + b" >>",
                     b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                     ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << %s >> >>" % xobject).encode(),
                     b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(content) + content + b"\nendstream",
                     b"<< /Type /XObject /Subtype /Image /Width 20000 /Height 20000 /ColorSpace /DeviceGray"
                     b" /BitsPerComponent 8 /Length %d /Filter /FlateDecode >>\nstream\n" % len(small) + small + b"\nendstream",
-                    b"<< /Type /Metadata /Subtype /XML /Length %d /Filter /FlateDecode >>\nstream\n" % len(bomb) + bomb + b"\nendstream"]
+                    b"<< /Type /Metadata /Subtype /XML /Length %d /Filter /FlateDecode >>\nstream\n" % len(bomb) + bomb + b"\nendstream",
+                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"]
             out = b"%PDF-1.7\n"; offsets = []
             for i, o in enumerate(objs):
                 offsets.append(len(out)); out += b"%d 0 obj\n" % (i + 1) + o + b"\nendobj\n"
@@ -74,6 +79,27 @@ import Testing
         let show = try pdfedit("show", "1", "-o", "sheet.png", in: dir, environment: Self.limit)
         expectRefused(show, "bomb.pdf", variable: "PDFEDIT_MAX_STREAM_BYTES", "show")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("sheet.png").path))
+    }
+
+    @Test("a font whose /ToUnicode map inflates past the limit: info, find and show refuse it with 65")
+    func toUnicodeBomb() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.make("tounicode", "font.pdf", in: dir)
+        expectRefused(try pdfedit("info", "font.pdf", in: dir, environment: Self.limit), "font.pdf",
+            variable: "PDFEDIT_MAX_STREAM_BYTES", "info")
+        #expect(try pdfedit("open", "font.pdf", in: dir).status == 0)
+        // show and a text: selection refuse (65); find passes over the page with a warning.
+        for arguments in [["show", "-o", "s.png"], ["remove", "text:officer"]] {
+            let result = try pdfedit(args: arguments, in: dir, environment: Self.limit)
+            #expect(result.status == 65, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("font.pdf: page 1: over a limit: the /ToUnicode map"), "\(arguments): \(result.stderr)")
+        }
+        let found = try pdfedit("find", "officer", in: dir, environment: Self.limit)
+        #expect(found.status == 0 && found.stdout.contains("no page contains"), "\(found.stdout)")
+        #expect(found.stderr.hasPrefix("pdfedit: warning: ") && found.stderr.contains("PDFEDIT_MAX_STREAM_BYTES"))
+        // Under the default limit the same file is read.
+        #expect(try pdfedit("info", "font.pdf", in: dir).status == 0)
     }
 
     @Test("an image of 20000 x 20000 pixels is refused before poppler decodes it")
