@@ -173,6 +173,13 @@ import Testing
         #expect(shown.status == 0 && Reliability.stderrProblem(shown) == nil, "\(name): \(shown.stderr)")
         #expect(shown.stderr.contains(named), "\(name): \(shown.stderr)")
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("s.png").path))
+        // info says so too: a warning naming the file, and the page in its JSON warnings.
+        let info = try pdfedit("info", "u.pdf", "--json", in: dir)
+        #expect(info.status == 0 && info.stderr.hasPrefix("pdfedit: warning: ") && info.stderr.contains("u.pdf"),
+            "\(name): \(info.stderr)")
+        let described = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+        let warnings = described?["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.hasPrefix("page ") && $0.contains("cannot read this page") }, "\(name): \(warnings)")
     }
 
     @Test("a render that fails is a warning and a marked frame, never cached: the next run renders the page")

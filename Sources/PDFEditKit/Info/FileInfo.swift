@@ -91,10 +91,13 @@ extension FileInfo {
             let poppler = includeText || facts.hasPageLabels
                 ? try? PopplerPDF(path: path, password: document.password, limits: ProcessLimits.reader) : nil
             var pages: [Page] = []
+            var unreadable: [String] = []
             pages.reserveCapacity(facts.pageCount)
             for index in 0..<facts.pageCount {
                 var pageText: String?
-                if includeText, let poppler { pageText = try text(of: poppler, page: index).map { firstWords($0) } }
+                if includeText, let poppler {
+                    pageText = try text(of: poppler, page: index, unreadable: &unreadable).map { firstWords($0) }
+                }
                 let attributes = try document.pdf.attributes(ofPage: index)
                 let box = attributes.cropBox
                 let width = box.width * attributes.userUnit
@@ -112,21 +115,27 @@ extension FileInfo {
                 file: path, pageCount: facts.pageCount, pdfVersion: facts.pdfVersion,
                 encrypted: facts.encrypted, producer: facts.producer, creator: facts.creator, title: facts.title,
                 hasForm: facts.hasForm, hasOutlines: facts.hasOutlines, hasPageLabels: facts.hasPageLabels,
-                tagged: facts.isTagged, warnings: document.pdf.warnings, pages: pages)
+                tagged: facts.isTagged, warnings: document.pdf.warnings + unreadable, pages: pages)
         } catch {
             throw PDFEditError.engine(error)
         }
     }
 }
 
-/// A page's text, nil when poppler cannot give it; a page over a limit
-/// (a decompression bomb) is refused, not silently left without text.
-private func text(of poppler: PopplerPDF, page index: Int) throws(EngineError) -> String? {
+/// A page's text, nil when poppler cannot give it (said in `unreadable`, which
+/// becomes a warning, naming the page); a page over a limit (a decompression
+/// bomb) is refused, not silently left without text.
+private func text(of poppler: PopplerPDF, page index: Int, unreadable: inout [String]) throws(EngineError) -> String? {
     do {
         return try poppler.text(ofPage: index)
     } catch .overLimit(let file, let page, let what) {
         throw EngineError.overLimit(file: file, page: page, what: what)
     } catch {
+        if case .damaged(_, _, let detail) = error {
+            unreadable.append("page \(index + 1): \(detail)")
+        } else {
+            unreadable.append("page \(index + 1): \(error.description)")
+        }
         return nil
     }
 }
