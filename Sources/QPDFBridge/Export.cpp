@@ -1304,7 +1304,8 @@ extern "C" int pe_document_open(
 }
 
 extern "C" int pe_document_check_page(
-    pe_document *document, int page, long long max_stream_bytes, long long max_pixels, pe_status *status)
+    pe_document *document, int page, long long max_stream_bytes, long long max_pixels, long long *largest_image,
+    pe_status *status)
 {
     pe_status ignored;
     status = pe::status_or(status, ignored);
@@ -1314,8 +1315,11 @@ extern "C" int pe_document_check_page(
             static_cast<size_t>(page) >= document->source.pages.size()) {
             throw pe::PlanError("no such page");
         }
-        pe::check_page_for_reader(
+        long long largest = pe::check_page_for_reader(
             document->source.pages[static_cast<size_t>(page)], max_stream_bytes, max_pixels, document->reader_checked);
+        if (largest_image != nullptr) {
+            *largest_image = largest;
+        }
         document->source.pdf->getWarnings(); // decoding damage is poppler's to report
     } catch (...) {
         return pe::record_current_exception(status, where, nullptr, 0);

@@ -5,6 +5,7 @@
 #include <qpdf/Pipeline.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -116,12 +117,13 @@ void check_font(QPDFObjectHandle font, std::string const &name, long long limit,
 
 } // namespace
 
-void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels, std::set<QPDFObjGen> &checked)
+long long check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels, std::set<QPDFObjGen> &checked)
 {
     check_page_contents(page, limit);
+    long long largest = 0;
     QPDFObjectHandle resources = page.getKey("/Resources");
     if (!resources.isDictionary()) {
-        return;
+        return largest;
     }
     QPDFObjectHandle fonts = resources.getKey("/Font");
     if (limit > 0 && fonts.isDictionary()) {
@@ -133,7 +135,7 @@ void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pix
     }
     QPDFObjectHandle xobjects = resources.getKey("/XObject");
     if (!xobjects.isDictionary()) {
-        return;
+        return largest;
     }
     for (auto const &entry : xobjects.ditems()) {
         QPDFObjectHandle xobject = entry.second;
@@ -145,9 +147,12 @@ void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pix
         if (dict.getKey("/Subtype").isNameAndEquals("/Image")) {
             QPDFObjectHandle width = dict.getKey("/Width");
             QPDFObjectHandle height = dict.getKey("/Height");
-            if (pixels > 0 && width.isNumber() && height.isNumber()) {
+            if (width.isNumber() && height.isNumber()) {
                 double samples = width.getNumericValue() * height.getNumericValue();
-                if (samples > static_cast<double>(pixels)) {
+                if (samples > 0 && samples < 9.0e18) {
+                    largest = std::max(largest, static_cast<long long>(samples));
+                }
+                if (pixels > 0 && samples > static_cast<double>(pixels)) {
                     throw OverLimit(
                         "image " + name + " has " + width.unparse() + "x" + height.unparse() + " pixels, more than " +
                         std::to_string(pixels) + " (PDFEDIT_MAX_PIXELS)");
@@ -157,6 +162,7 @@ void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pix
             decode_once(xobject, limit, name, checked);
         }
     }
+    return largest;
 }
 
 } // namespace pe

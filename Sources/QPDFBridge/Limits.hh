@@ -30,7 +30,8 @@ void check_page_contents(QPDFObjectHandle page, long long limit);
 // What a reader (poppler) decodes to show `page`: its content streams and the
 // form XObjects of its resources within `limit` bytes each, its image XObjects
 // within `pixels` samples (0: no limit).
-void check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels, std::set<QPDFObjGen> &checked);
+// Returns the pixel count of the page's largest image XObject (0 for none).
+long long check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels, std::set<QPDFObjGen> &checked);
 
 } // namespace pe
 

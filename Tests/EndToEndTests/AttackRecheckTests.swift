@@ -72,4 +72,39 @@ import Testing
         let listed = try pdfedit("list", "--no-text", "--password", "secret", in: dir)
         #expect(listed.status == 0 && listed.stdout.contains("612 x 792"), "\(listed.stdout)")
     }
+
+    /// Short of memory, poppler draws an image as nothing without any error: the
+    /// blank page was cached and shown ever after. Now the memory the largest
+    /// image needs is reserved first; when it cannot be, the page is a marked
+    /// frame with a warning, not cached, and the next run draws it.
+    @Test func aPageDrawnShortOfMemoryIsNotCached() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = #"""
+            import sys, zlib
+            image = zlib.compress(b"\x00" * (8000 * 8000), 9)
+            content = b"q 200 0 0 200 0 0 cm /Im0 Do Q\n"
+            objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /XObject << /Im0 5 0 R >> >> >>",
+                    b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+                    b"<< /Type /XObject /Subtype /Image /Width 8000 /Height 8000 /ColorSpace /DeviceGray /BitsPerComponent 8"
+                    b" /Filter /FlateDecode /Length %d >>\nstream\n" % len(image) + image + b"\nendstream"]
+            out = b"%PDF-1.7\n"; offsets = []
+            for i, o in enumerate(objs):
+                offsets.append(len(out)); out += b"%d 0 obj\n" % (i + 1) + o + b"\nendobj\n"
+            xref = len(out)
+            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+            for o in offsets: out += b"%010d 00000 n \n" % o
+            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+            open(sys.argv[1], "wb").write(out)
+            """#
+        #expect(try run("python3", ["-c", script, dir.appendingPathComponent("img.pdf").path]).status == 0)
+        #expect(try pdfedit("open", "img.pdf", in: dir).status == 0)
+        let short = try run("bash", ["-c", "ulimit -v 400000; exec \(Paths.binary) show -o a.png --json"], in: dir)
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(short.stderr.contains("img.pdf: page 1: not enough memory"), "\(short.stderr)")
+        let again = try pdfedit("show", "-o", "b.png", "--json", in: dir)
+        let report = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        #expect(again.status == 0 && report?["rendered"] as? Int == 1 && again.stderr.isEmpty, "\(again.stdout) \(again.stderr)")
+    }
 }

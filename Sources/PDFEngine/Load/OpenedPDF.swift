@@ -95,11 +95,14 @@ extension OpenedPDF {
     /// streams or form XObjects inflate past `limits.inflatedStreamBytes` or whose
     /// images have more than `limits.pixels` pixels, before poppler decodes it
     /// (poppler has no such bounds). Decoding stops at the limit.
-    public func checkForReader(page index: Int, limits: ReaderLimits) throws(EngineError) {
+    /// Returns the pixel count of the page's largest image (0 for none).
+    @discardableResult
+    public func checkForReader(page index: Int, limits: ReaderLimits) throws(EngineError) -> Int {
         var status = pe_status()
+        var largestImage: Int64 = 0
         let code = pe_document_check_page(
-            handle, Int32(index), Int64(limits.inflatedStreamBytes), Int64(limits.pixels), &status)
-        guard code != Int32(PE_OK) else { return }
+            handle, Int32(index), Int64(limits.inflatedStreamBytes), Int64(limits.pixels), &largestImage, &status)
+        guard code != Int32(PE_OK) else { return Int(largestImage) }
         var message = status.message
         let detail = withUnsafeBytes(of: &message) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)

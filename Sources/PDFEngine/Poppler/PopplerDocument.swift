@@ -15,6 +15,8 @@ public final class PopplerPDF {
     /// The bridge's opening of the file for those checks, made on first need.
     var checker: OpenedPDF?
     var checkedPages: Set<Int> = []
+    /// The pixel count of each checked page's largest image.
+    var largestImages: [Int: Int] = [:]
 
     /// `poppler_document_new_from_file`. Poppler wants a URI, and
     /// `g_filename_to_uri` rejects relative paths, so the path is made absolute first.
@@ -112,6 +114,7 @@ public final class PopplerPDF {
     /// Renders a page at `scale` pixels per point.
     public func render(page index: Int, scale: Double) throws(EngineError) -> RasterImage {
         try checkForReader(page: index)
+        try reserveMemoryForImages(page: index)
         return try withPage(index) { (page) throws(EngineError) -> RasterImage in
             var width = 0.0
             var height = 0.0

@@ -1,3 +1,5 @@
+import Glibc
+
 extension PopplerPDF {
     /// Poppler inflates streams and decodes images without bounds: before it reads
     /// or draws page `index`, the bridge checks the page against `limits` (once per
@@ -12,7 +14,24 @@ extension PopplerPDF {
             opened = try OpenedPDF(path: path, password: password)
             checker = opened
         }
-        try opened.checkForReader(page: index, limits: limits)
+        largestImages[index] = try opened.checkForReader(page: index, limits: limits)
         checkedPages.insert(index)
+    }
+
+    /// Poppler draws an image it cannot allocate memory for as nothing, with no
+    /// error anywhere, so a page rendered short of memory came out blank and was
+    /// cached. Before drawing, the memory the page's largest image needs (decoded
+    /// samples and a cairo surface, about 8 bytes a pixel) is reserved and given
+    /// back at once: when even that fails (an address-space limit, `ulimit -v`),
+    /// the render fails as a page error — a marked frame and a warning, never cached.
+    func reserveMemoryForImages(page index: Int) throws(EngineError) {
+        guard let pixels = largestImages[index], pixels > 0 else { return }
+        let (bytes, overflow) = pixels.multipliedReportingOverflow(by: 8)
+        guard !overflow, let probe = malloc(bytes) else {
+            throw EngineError.damaged(
+                file: path, page: index + 1,
+                detail: "not enough memory to draw its image of \(pixels) pixels")
+        }
+        free(probe)
     }
 }

@@ -181,9 +181,11 @@ int pe_document_open(const char *path, const char *password,
  * inflates to at most `max_stream_bytes` bytes, each image XObject there has at
  * most `max_pixels` pixels (a limit <= 0 is not checked). Returns PE_OK, or
  * PE_E_LIMIT with status->message saying which stream (other PE_E_* for a page
- * out of range or a library error). Decoding stops at the limit. */
+ * out of range or a library error). Decoding stops at the limit. On PE_OK,
+ * `largest_image` (when not NULL) is the pixel count of the page's largest image
+ * XObject (0 for none): what drawing it will need in memory. */
 int pe_document_check_page(pe_document *document, int page, long long max_stream_bytes,
-                           long long max_pixels, pe_status *status);
+                           long long max_pixels, long long *largest_image, pe_status *status);
 
 /* Frees a document from pe_document_open (NULL is ignored). */
 void pe_document_close(pe_document *document);
