@@ -220,6 +220,17 @@ void check_page_tree_depth(QPDF &pdf);
 // check for files opened through qpdf's C API.
 void check_tree_depths(QPDF &pdf);
 
+// Refuses (OverLimit, naming the source file) to hand `foreign` to
+// out.copyForeignObject when qpdf 11.3's copy would recurse more than
+// page_tree_maximum_depth levels: its reserveObjects calls itself once for each
+// array, dictionary, stream and stream dictionary it descends into, without a
+// bound, and a long chain of objects (50,000 nested form XObjects) overflows the
+// stack (SIGSEGV). Walks what qpdf will walk, in its order, without recursion:
+// it stops at /Pages nodes and at pages other than `foreign`, and enters each
+// object once per output and source, as qpdf's copier does (objects copied by an
+// earlier call for the same output are not walked again). copy_foreign calls it.
+void check_copy_depth(QPDF &out, QPDFObjectHandle foreign);
+
 // Throws QPDFExc (qpdf_e_damaged_pdf) naming the first "page" that is not a
 // dictionary: qpdf's recovery takes whatever a damaged /Kids holds as a page, even
 // a number or a string, which would be written out as it is.

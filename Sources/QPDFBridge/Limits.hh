@@ -8,13 +8,20 @@
 #include <stdexcept>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace pe {
 
-// An input over a documented limit (PE_E_LIMIT); the message says which.
+// An input over a documented limit (PE_E_LIMIT); the message says which. `file`,
+// when given, is the path of the source it concerns (as its QPDF names it), for
+// steps that run while no source is current.
 class OverLimit : public std::runtime_error {
   public:
-    explicit OverLimit(std::string const &message) : std::runtime_error(message) {}
+    explicit OverLimit(std::string const &message, std::string source_file = "") :
+        std::runtime_error(message), file(std::move(source_file))
+    {
+    }
+    std::string file;
 };
 
 // Decodes `stream` (qpdf_dl_generalized, as a writer or reader would) into

@@ -1,9 +1,12 @@
 // Checks of a source's page tree that qpdf does not make before walking it.
 #include "Export.hh"
+#include "Limits.hh"
 
 #include <qpdf/QPDFExc.hh>
 
 #include <atomic>
+#include <cstddef>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -142,6 +145,85 @@ void check_tree_depths(QPDF &pdf)
     }
     if (!within_depth({root.getKey("/Outlines")}, {{"/First", 1}, {"/Next", 0}})) {
         refuse("outline");
+    }
+}
+
+namespace {
+
+// The objects check_copy_depth has walked for one output (by QPDF::getUniqueId,
+// which no other QPDF of the process gets), by source: those qpdf's copier has
+// reserved for that output and will not walk again. One output is built at a
+// time on a thread; a new one starts afresh.
+struct CopyWalks {
+    unsigned long long out = 0;
+    std::map<unsigned long long, std::set<QPDFObjGen>> walked;
+};
+
+thread_local CopyWalks copy_walks;
+
+} // namespace
+
+void check_copy_depth(QPDF &out, QPDFObjectHandle foreign)
+{
+    QPDF *from = foreign.getOwningQPDF();
+    if (from == nullptr || from == &out) {
+        return;
+    }
+    if (copy_walks.out != out.getUniqueId()) {
+        copy_walks.out = out.getUniqueId();
+        copy_walks.walked.clear();
+    }
+    std::set<QPDFObjGen> &walked = copy_walks.walked[from->getUniqueId()];
+    size_t const limit = static_cast<size_t>(page_tree_maximum_depth());
+    // One frame for each call of qpdf's reserveObjects that descends: the values
+    // it still has to visit, in its order (array items, dictionary values by key,
+    // a stream's dictionary).
+    struct Frame {
+        std::vector<QPDFObjectHandle> values;
+        size_t next = 0;
+    };
+    std::vector<Frame> frames;
+    auto enter = [&](QPDFObjectHandle object, bool top) {
+        if (object.isPagesObject()) {
+            return; // qpdf does not copy the page tree
+        }
+        if (object.isIndirect()) {
+            if (!top && object.isPageObject()) {
+                return; // another page: qpdf maps it and stops there
+            }
+            if (!walked.insert(object.getObjGen()).second) {
+                return; // already reserved (this call or an earlier one)
+            }
+        }
+        Frame frame;
+        if (object.isArray()) {
+            frame.values = object.getArrayAsVector();
+        } else if (object.isDictionary()) {
+            for (auto const &entry : object.getDictAsMap()) {
+                frame.values.push_back(entry.second);
+            }
+        } else if (object.isStream()) {
+            frame.values.push_back(object.getDict());
+        } else {
+            return; // a scalar: qpdf returns at once
+        }
+        if (frames.size() >= limit) {
+            throw OverLimit(
+                "its objects are nested more than " + std::to_string(limit) +
+                    " levels deep (PDFEDIT_MAX_DEPTH)",
+                from->getFilename());
+        }
+        frames.push_back(std::move(frame));
+    };
+    enter(foreign, true);
+    while (!frames.empty()) {
+        Frame &frame = frames.back();
+        if (frame.next == frame.values.size()) {
+            frames.pop_back();
+            continue;
+        }
+        QPDFObjectHandle value = frame.values[frame.next++];
+        enter(value, false); // may push, which moves `frame`: not used after
     }
 }
 

@@ -93,6 +93,10 @@ int record_current_exception(
             set_status(status, PE_E_SYSTEM, where, std::strerror(e.getErrno()));
             return PE_E_SYSTEM;
         } catch (OverLimit const &e) {
+            int named = source_named(e.file, sources, source_count);
+            if (named >= 0 && named != where.source) {
+                where = Where{named, 0};
+            }
             set_status(status, PE_E_LIMIT, where, e.what());
             return PE_E_LIMIT;
         } catch (PlanError const &e) {

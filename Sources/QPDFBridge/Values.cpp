@@ -63,6 +63,7 @@ QPDFObjectHandle fresh_copy(QPDFObjectHandle value)
 
 QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign)
 {
+    check_copy_depth(out, foreign);
     QPDFObjectHandle copy = out.copyForeignObject(foreign);
     return copy.isInitialized() ? copy : QPDFObjectHandle::newNull();
 }
