@@ -80,25 +80,8 @@ import Testing
     @Test func aPageDrawnShortOfMemoryIsNotCached() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let script = #"""
-            import sys, zlib
-            image = zlib.compress(b"\x00" * (8000 * 8000), 9)
-            content = b"q 200 0 0 200 0 0 cm /Im0 Do Q\n"
-            objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /XObject << /Im0 5 0 R >> >> >>",
-                    b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-                    b"<< /Type /XObject /Subtype /Image /Width 8000 /Height 8000 /ColorSpace /DeviceGray /BitsPerComponent 8"
-                    b" /Filter /FlateDecode /Length %d >>\nstream\n" % len(image) + image + b"\nendstream"]
-            out = b"%PDF-1.7\n"; offsets = []
-            for i, o in enumerate(objs):
-                offsets.append(len(out)); out += b"%d 0 obj\n" % (i + 1) + o + b"\nendobj\n"
-            xref = len(out)
-            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-            for o in offsets: out += b"%010d 00000 n \n" % o
-            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-            open(sys.argv[1], "wb").write(out)
-            """#
-        #expect(try run("python3", ["-c", script, dir.appendingPathComponent("img.pdf").path]).status == 0)
+        // An 8000 x 8000 image: within PDFEDIT_MAX_PIXELS, over what `ulimit -v 400000` leaves.
+        try DecompressionBombTests.make("image", "img.pdf", in: dir, imageSide: 8000)
         #expect(try pdfedit("open", "img.pdf", in: dir).status == 0)
         let short = try run("bash", ["-c", "ulimit -v 400000; exec \(Paths.binary) show -o a.png --json"], in: dir)
         #expect(short.status == 0, "\(short.stderr)")

@@ -12,10 +12,11 @@ import Testing
     /// stream inflates to 4 MB (`content`), or whose resources hold a 20000 x 20000
     /// image (`image`), or whose catalog's XMP packet inflates to 4 MB (`metadata`),
     /// or whose font's /ToUnicode map inflates to 4 MB (`tounicode`).
-    static func make(_ kind: String, _ name: String, in dir: URL) throws {
+    /// `imageSide` sets the image's declared width and height.
+    static func make(_ kind: String, _ name: String, in dir: URL, imageSide: Int = 20000) throws {
         let script = #"""
             import sys, zlib
-            kind, path = sys.argv[1], sys.argv[2]
+            kind, path, side = sys.argv[1], sys.argv[2], int(sys.argv[3])
             def flate(data): return zlib.compress(data, 9)
             bomb = flate(b"0 0 1 rg 10 10 50 50 re f\n" + b" " * (4 << 20))
             small = flate(b"0 0 1 rg 10 10 50 50 re f\n")
@@ -31,7 +32,7 @@ import Testing
                     b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                     ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << %s >> >>" % xobject).encode(),
                     b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(content) + content + b"\nendstream",
-                    b"<< /Type /XObject /Subtype /Image /Width 20000 /Height 20000 /ColorSpace /DeviceGray"
+                    b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray" % (side, side) +
                     b" /BitsPerComponent 8 /Length %d /Filter /FlateDecode >>\nstream\n" % len(small) + small + b"\nendstream",
                     b"<< /Type /Metadata /Subtype /XML /Length %d /Filter /FlateDecode >>\nstream\n" % len(bomb) + bomb + b"\nendstream",
                     b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"]
@@ -44,7 +45,7 @@ import Testing
             out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
             open(path, "wb").write(out)
             """#
-        let made = try run("python3", ["-c", script, kind, dir.appendingPathComponent(name).path])
+        let made = try run("python3", ["-c", script, kind, dir.appendingPathComponent(name).path, String(imageSide)])
         guard made.status == 0 else { throw Reliability.Failure("python3: \(made.stderr)") }
     }
 
