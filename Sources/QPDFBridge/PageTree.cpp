@@ -35,83 +35,111 @@ int page_tree_maximum_depth()
     return pe_tree_depth_limit();
 }
 
-void check_page_tree_depth(QPDF &pdf)
-{
-    QPDFObjectHandle root = pdf.getRoot();
-    if (!root.isDictionary()) {
-        return;
-    }
-    std::vector<std::pair<QPDFObjectHandle, int>> pending{{root.getKey("/Pages"), 1}};
-    std::set<QPDFObjGen> seen;
-    while (!pending.empty()) {
-        QPDFObjectHandle node = pending.back().first;
-        int depth = pending.back().second;
-        pending.pop_back();
-        if (!node.isDictionary() || !node.hasKey("/Kids")) {
-            continue;
-        }
-        if (node.isIndirect() && !seen.insert(node.getObjGen()).second) {
-            continue; // a loop: getAllPages reports it
-        }
-        if (depth > page_tree_maximum_depth()) {
-            throw QPDFExc(
-                qpdf_e_pages, pdf.getFilename(), "", 0,
-                "the page tree is nested more than " + std::to_string(page_tree_maximum_depth()) +
-                    " levels deep");
-        }
-        QPDFObjectHandle kids = node.getKey("/Kids");
-        if (!kids.isArray()) {
-            continue;
-        }
-        int count = kids.getArrayNItems();
-        for (int i = 0; i < count; ++i) {
-            QPDFObjectHandle kid = kids.getArrayItem(i);
-            if (kid.isDictionary() && kid.hasKey("/Kids")) {
-                pending.emplace_back(kid, depth + 1);
-            }
-        }
-    }
-}
-
 namespace {
 
 // Whether no path from `roots` (level 1) nests more than page_tree_maximum_depth
 // levels, following `links`: a key whose value (a dictionary, or an array of them)
-// is `delta` levels further down. Iterative; each object is entered once.
+// is `delta` levels further down; `enter` says which dictionaries count as nodes.
+// Depth-first without recursion. A node reached again by a deeper path is walked
+// again from there (a node with two parents must not hide the deeper one: the
+// readers that recurse follow every path), one on the current path is a loop and
+// is not (qpdf and poppler report or stop at loops themselves). A node is
+// re-entered only when its depth grows, so the walk is bounded by the number of
+// nodes times the limit.
 bool within_depth(
-    std::vector<QPDFObjectHandle> const &roots, std::vector<std::pair<std::string, int>> const &links)
+    std::vector<QPDFObjectHandle> const &roots, std::vector<std::pair<std::string, int>> const &links,
+    bool (*enter)(QPDFObjectHandle &))
 {
-    std::vector<std::pair<QPDFObjectHandle, int>> pending;
-    for (auto const &root : roots) {
-        pending.emplace_back(root, 1);
-    }
-    std::set<QPDFObjGen> seen;
-    while (!pending.empty()) {
-        QPDFObjectHandle node = pending.back().first;
-        int depth = pending.back().second;
-        pending.pop_back();
-        if (!node.isDictionary() || (node.isIndirect() && !seen.insert(node.getObjGen()).second)) {
-            continue;
+    int const limit = page_tree_maximum_depth();
+    struct Frame {
+        QPDFObjectHandle node;
+        int depth;
+        std::vector<std::pair<QPDFObjectHandle, int>> next; // children and their depths
+        size_t index = 0;
+    };
+    std::map<QPDFObjGen, int> deepest;
+    std::set<QPDFObjGen> on_path;
+    std::vector<Frame> frames;
+    auto push = [&](QPDFObjectHandle node, int depth) -> bool {
+        if (!node.isDictionary() || !enter(node)) {
+            return true;
         }
-        if (depth > page_tree_maximum_depth()) {
+        if (node.isIndirect()) {
+            QPDFObjGen id = node.getObjGen();
+            if (on_path.count(id) != 0) {
+                return true; // a loop
+            }
+            auto known = deepest.find(id);
+            if (known != deepest.end() && known->second >= depth) {
+                return true; // walked from here at this depth or deeper already
+            }
+            deepest[id] = depth;
+            on_path.insert(id);
+        }
+        if (depth > limit) {
             return false;
         }
+        Frame frame{node, depth, {}, 0};
         for (auto const &link : links) {
             QPDFObjectHandle value = node.getKey(link.first);
             if (value.isArray()) {
                 int count = value.getArrayNItems();
                 for (int i = 0; i < count; ++i) {
-                    pending.emplace_back(value.getArrayItem(i), depth + link.second);
+                    frame.next.emplace_back(value.getArrayItem(i), depth + link.second);
                 }
             } else if (value.isDictionary()) {
-                pending.emplace_back(value, depth + link.second);
+                frame.next.emplace_back(value, depth + link.second);
+            }
+        }
+        frames.push_back(std::move(frame));
+        return true;
+    };
+    for (auto const &root : roots) {
+        if (!push(root, 1)) {
+            return false;
+        }
+        while (!frames.empty()) {
+            Frame &top = frames.back();
+            if (top.index == top.next.size()) {
+                if (top.node.isIndirect()) {
+                    on_path.erase(top.node.getObjGen());
+                }
+                frames.pop_back();
+                continue;
+            }
+            auto child = top.next[top.index++];
+            if (!push(child.first, child.second)) { // may move `top`: not used after
+                return false;
             }
         }
     }
     return true;
 }
 
+bool any_dictionary(QPDFObjectHandle &)
+{
+    return true;
+}
+
+bool pages_node(QPDFObjectHandle &node)
+{
+    return node.hasKey("/Kids");
+}
+
 } // namespace
+
+void check_page_tree_depth(QPDF &pdf)
+{
+    QPDFObjectHandle root = pdf.getRoot();
+    if (!root.isDictionary()) {
+        return;
+    }
+    if (!within_depth({root.getKey("/Pages")}, {{"/Kids", 1}}, pages_node)) {
+        throw QPDFExc(
+            qpdf_e_pages, pdf.getFilename(), "", 0,
+            "the page tree is nested more than " + std::to_string(page_tree_maximum_depth()) + " levels deep");
+    }
+}
 
 void check_tree_depths(QPDF &pdf)
 {
@@ -126,7 +154,7 @@ void check_tree_depths(QPDF &pdf)
                 " levels deep");
     };
     std::vector<std::pair<std::string, int>> kids{{"/Kids", 1}};
-    if (!within_depth({root.getKey("/PageLabels")}, kids)) {
+    if (!within_depth({root.getKey("/PageLabels")}, kids, any_dictionary)) {
         refuse("page-label tree");
     }
     std::vector<QPDFObjectHandle> name_trees;
@@ -136,14 +164,14 @@ void check_tree_depths(QPDF &pdf)
             name_trees.push_back(entry.second);
         }
     }
-    if (!within_depth(name_trees, kids)) {
+    if (!within_depth(name_trees, kids, any_dictionary)) {
         refuse("name tree");
     }
     QPDFObjectHandle fields = root.getKey("/AcroForm").getKeyIfDict("/Fields");
-    if (fields.isArray() && !within_depth(fields.getArrayAsVector(), kids)) {
+    if (fields.isArray() && !within_depth(fields.getArrayAsVector(), kids, any_dictionary)) {
         refuse("form-field tree");
     }
-    if (!within_depth({root.getKey("/Outlines")}, {{"/First", 1}, {"/Next", 0}})) {
+    if (!within_depth({root.getKey("/Outlines")}, {{"/First", 1}, {"/Next", 0}}, any_dictionary)) {
         refuse("outline");
     }
 }

@@ -90,4 +90,47 @@ import Testing
         let report = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
         #expect(again.status == 0 && report?["rendered"] as? Int == 1 && again.stderr.isEmpty, "\(again.stdout) \(again.stderr)")
     }
+
+    /// The depth walks skipped a node they had seen, so three chains of 900 levels,
+    /// each ending in the head of the next, measured 901 while the readers, which
+    /// follow every path, descend 2,700 levels. A node reached again by a deeper
+    /// path is measured again now: refused (65) by the bridge's and info's walks.
+    @Test(arguments: ["labels", "pages"])
+    func aSharedNodeDoesNotHideTheDeeperPath(_ tree: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var objects: [Int: String] = [4: LimitsTests.content]
+        let chains = 3, length = 900
+        let heads = (0..<chains).map { 10 + $0 * length }
+        for chain in 0..<chains {
+            for step in 0..<length {
+                let id = heads[chain] + step
+                let next = step + 1 < length ? id + 1 : (chain + 1 < chains ? heads[chain + 1] : nil)
+                switch (tree, next) {
+                case ("labels", let next?): objects[id] = "<< /Kids [\(next) 0 R] >>"
+                case ("labels", nil): objects[id] = "<< /Nums [0 << /S /D >>] >>"
+                case (_, let next?): objects[id] = "<< /Type /Pages /Kids [\(next) 0 R] /Count 1 >>"
+                default: objects[id] = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+                }
+            }
+        }
+        let top = heads.map { "\($0) 0 R" }.joined(separator: " ")
+        if tree == "labels" {
+            objects[1] = "<< /Type /Catalog /Pages 2 0 R /PageLabels 9 0 R >>"
+            objects[2] = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+            objects[9] = "<< /Kids [\(top)] >>"
+            objects[3] = LimitsTests.page(parent: 2, content: 4)
+        } else {
+            objects[1] = "<< /Type /Catalog /Pages 2 0 R >>"
+            objects[2] = "<< /Type /Pages /Kids [\(top)] /Count 1 >>"
+            objects[3] = LimitsTests.page(parent: heads[chains - 1] + length - 1, content: 4)
+        }
+        let file = dir.appendingPathComponent("shared.pdf").path
+        try LimitsTests.writePDF(objects, to: file)
+        for arguments in [["info", file, "--no-text"], ["reverse", "all", file, "-o", "o.pdf"]] {
+            let result = try pdfedit(args: arguments, in: dir)
+            #expect(result.status == 65, "\(tree) \(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("more than 1024 levels deep"), "\(tree) \(arguments): \(result.stderr)")
+        }
+    }
 }

@@ -22,47 +22,20 @@ public enum PageTree {
 }
 
 extension QPDFDocument {
-    /// The number of /Pages levels on the deepest path of the page tree, found
-    /// without recursion (and without qpdf's recursive walk), or nil once it is
-    /// more than `PageTree.maximumDepth`. Nodes already seen are not entered
-    /// again, so a loop ends the walk (qpdf reports the loop itself afterwards).
-    /// Handles are released as the walk goes, so a 100,000-page tree does not
-    /// leave 100,000 handles behind. A qpdf error met on the way stops the walk and
-    /// is left for the caller's next check to report.
-    func pageTreeDepth() -> Int? {
+    /// Whether no path of the page tree nests more than `PageTree.maximumDepth`
+    /// /Pages levels, measured without recursion (and without qpdf's recursive
+    /// walk) by `withinDepth`, which follows every path (a node with two parents
+    /// is measured by the deeper one) and leaves loops to qpdf. A qpdf error met on
+    /// the way stops the walk and is left for the caller's next check to report.
+    func pageTreeIsWithinDepth() -> Bool {
         let data = handle
         let root = qpdf_get_root(data)
         defer { qpdf_oh_release(data, root) }
         guard qpdf_has_error(data) == QPDF_FALSE, qpdf_oh_is_dictionary(data, root) != QPDF_FALSE,
             qpdf_oh_has_key(data, root, "/Pages") != QPDF_FALSE
-        else { return 0 }
-        var pending: [(node: qpdf_oh, depth: Int)] = [(qpdf_oh_get_key(data, root, "/Pages"), 1)]
-        var seen = Set<Int>()
-        var deepest = 0
-        defer { for entry in pending { qpdf_oh_release(data, entry.node) } }
-        while let (node, depth) = pending.popLast() {
-            defer { qpdf_oh_release(data, node) }
-            guard qpdf_has_error(data) == QPDF_FALSE, qpdf_oh_is_dictionary(data, node) != QPDF_FALSE,
-                qpdf_oh_has_key(data, node, "/Kids") != QPDF_FALSE
-            else { continue }
-            let id = Int(qpdf_oh_get_object_id(data, node))
-            if id != 0 {
-                guard seen.insert(id).inserted else { continue }
-            }
-            deepest = max(deepest, depth)
-            if deepest > PageTree.maximumDepth { return nil }
-            let kids = qpdf_oh_get_key(data, node, "/Kids")
-            defer { qpdf_oh_release(data, kids) }
-            guard qpdf_oh_is_array(data, kids) != QPDF_FALSE else { continue }
-            for index in 0..<qpdf_oh_get_array_n_items(data, kids) {
-                let kid = qpdf_oh_get_array_item(data, kids, index)
-                if qpdf_oh_is_dictionary(data, kid) != QPDF_FALSE, qpdf_oh_has_key(data, kid, "/Kids") != QPDF_FALSE {
-                    pending.append((kid, depth + 1))
-                } else {
-                    qpdf_oh_release(data, kid)
-                }
-            }
-        }
-        return deepest
+        else { return true }
+        return withinDepth(
+            [qpdf_oh_get_key(data, root, "/Pages")], limit: PageTree.maximumDepth, links: [("/Kids", 1)],
+            enter: { qpdf_oh_has_key(data, $0, "/Kids") != QPDF_FALSE })
     }
 }

@@ -33,7 +33,7 @@ public final class QPDFDocument {
         drainWarnings()
         // qpdf builds the page list recursively: a tree nested too deep would
         // overflow the stack there (see PageTree.maximumDepth), so it is measured first.
-        if pageTreeDepth() == nil {
+        if !pageTreeIsWithinDepth() {
             throw EngineError.unsupported(
                 file: path, page: nil,
                 detail: "the page tree is nested more than \(PageTree.maximumDepth) levels deep")

@@ -75,31 +75,80 @@ extension QPDFDocument {
 
     /// Whether no path from `roots` (level 1, released here) nests more than
     /// `limit` levels, following `links`: a key whose value (a dictionary, or an
-    /// array of them) is `delta` levels further down. Iterative; each object is
-    /// entered once, so loops end.
-    private func withinDepth(_ roots: [qpdf_oh], limit: Int, links: [(key: String, delta: Int)]) -> Bool {
+    /// array of them) is `delta` levels further down; `enter` says which
+    /// dictionaries count as nodes. Depth-first without recursion, as the bridge's
+    /// `within_depth`: a node reached again by a deeper path is walked again from
+    /// there (a node with two parents must not hide the deeper path the recursive
+    /// readers follow), one on the current path is a loop and is not (qpdf reports
+    /// loops itself). A node is re-entered only when its depth grows.
+    func withinDepth(
+        _ roots: [qpdf_oh], limit: Int, links: [(key: String, delta: Int)], enter: (qpdf_oh) -> Bool = { _ in true }
+    ) -> Bool {
         let data = handle
-        var pending = roots.map { (node: $0, depth: 1) }
-        defer { for entry in pending { qpdf_oh_release(data, entry.node) } }
-        var seen = Set<Int>()
-        while let (node, depth) = pending.popLast() {
-            defer { qpdf_oh_release(data, node) }
-            guard qpdf_has_error(data) == QPDF_FALSE, qpdf_oh_is_dictionary(data, node) != QPDF_FALSE else { continue }
+        struct Frame {
+            var node: qpdf_oh
+            var id: Int
+            var children: [(node: qpdf_oh, depth: Int)]
+            var index = 0
+        }
+        var frames: [Frame] = []
+        var waiting = roots[...]
+        var deepest: [Int: Int] = [:]
+        var onPath = Set<Int>()
+        defer {
+            for frame in frames {
+                qpdf_oh_release(data, frame.node)
+                for child in frame.children[frame.index...] { qpdf_oh_release(data, child.node) }
+            }
+            for root in waiting { qpdf_oh_release(data, root) }
+        }
+        /// Enters `node` (owned: released here or when its frame ends); false past the limit.
+        func push(_ node: qpdf_oh, depth: Int) -> Bool {
+            guard qpdf_has_error(data) == QPDF_FALSE, qpdf_oh_is_dictionary(data, node) != QPDF_FALSE, enter(node)
+            else {
+                qpdf_oh_release(data, node)
+                return true
+            }
             let id = Int(qpdf_oh_get_object_id(data, node))
             if id != 0 {
-                guard seen.insert(id).inserted else { continue }
+                if onPath.contains(id) || (deepest[id] ?? 0) >= depth {
+                    qpdf_oh_release(data, node)
+                    return true
+                }
+                deepest[id] = depth
+                onPath.insert(id)
             }
-            if depth > limit { return false }
+            if depth > limit {
+                qpdf_oh_release(data, node)
+                return false
+            }
+            var children: [(node: qpdf_oh, depth: Int)] = []
             for link in links {
                 guard let value = key(node, link.key) else { continue }
                 if qpdf_oh_is_array(data, value) != QPDF_FALSE {
                     defer { qpdf_oh_release(data, value) }
                     for index in 0..<qpdf_oh_get_array_n_items(data, value) {
-                        pending.append((qpdf_oh_get_array_item(data, value, index), depth + link.delta))
+                        children.append((qpdf_oh_get_array_item(data, value, index), depth + link.delta))
                     }
                 } else {
-                    pending.append((value, depth + link.delta))
+                    children.append((value, depth + link.delta))
                 }
+            }
+            frames.append(Frame(node: node, id: id, children: children))
+            return true
+        }
+        while let root = waiting.popFirst() {
+            guard push(root, depth: 1) else { return false }
+            while let last = frames.indices.last {
+                if frames[last].index == frames[last].children.count {
+                    let frame = frames.removeLast()
+                    qpdf_oh_release(data, frame.node)
+                    if frame.id != 0 { onPath.remove(frame.id) }
+                    continue
+                }
+                let child = frames[last].children[frames[last].index]
+                frames[last].index += 1
+                guard push(child.node, depth: child.depth) else { return false }
             }
         }
         return true
