@@ -43,6 +43,13 @@ public enum Cancellation {
     /// signals blocked; either would otherwise never honour them.
     public static func install() {
         registry.lock.withLock { _ = table(minimumCapacity: 64) }
+        // Made now, not on first use: the handler reads the folder table, and a lazy
+        // global first touched inside a signal handler would be allocated there —
+        // malloc interrupted inside malloc (qpdf writing) corrupted the heap (abort,
+        // exit 134) when SIGINT reached a session export.
+        _ = folderSlots
+        _ = deferring.load(ordering: .sequentiallyConsistent)
+        _ = deferredSignal.load(ordering: .sequentiallyConsistent)
         signal(SIGINT, handleSignal)
         signal(SIGTERM, handleSignal)
         // Past a file size limit (`ulimit -f`) a write fails with EFBIG, reported as
