@@ -33,7 +33,7 @@ public struct ExportSettings: Sendable {
     }
 
     /// The engine's options, with the process's limits (`PDFEDIT_MAX_STREAM_BYTES`).
-    func engineOptions() throws(PDFEditError) -> ExportOptions {
+    func engineOptions() -> ExportOptions {
         let maxStreamBytes = ProcessLimits.current.inflatedStreamBytes
         var writing: (@Sendable (Int, Int) -> Void)?
         if let handler = progress {
@@ -183,7 +183,7 @@ struct ExportWriter {
         positions: ClosedRange<Int>? = nil
     ) throws(PDFEditError) -> ExportResult {
         try checkOutput(output, settings: settings)
-        let options = try settings.engineOptions()
+        let options = settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
         if lastUseOfPreopened {
             for index in plan.sources.indices where plan.sources[index].document != nil {
@@ -224,7 +224,7 @@ struct ExportWriter {
         }
         let checker = OutputChecker(writer: self, settings: settings)
         for (part, target) in zip(parts, targets) { try checker.check(part.output, target: target) }
-        let options = try settings.engineOptions()
+        let options = settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
         AtomicFile.removeStaleTemporaries(for: parts.map(\.output))
         let temporaries = AtomicFile.temporaryPaths(for: parts.map(\.output))
@@ -374,16 +374,21 @@ func existingOutput(_ path: String) throws(PDFEditError) -> Bool {
         // Nothing there, or a dangling link (the rename replaces the link).
         return lstat(path, &status) == 0
     }
-    let kind: String
-    switch status.st_mode & S_IFMT {
-    case S_IFREG: return true
-    case S_IFDIR: kind = "a directory"
-    case S_IFIFO: kind = "a FIFO"
-    case S_IFCHR, S_IFBLK: kind = "a device"
-    case S_IFSOCK: kind = "a socket"
-    default: kind = "a special file"
-    }
+    guard let kind = nonRegularKind(status.st_mode) else { return true }
     throw PDFEditError.engine(.cannotWrite(file: path, reason: "is \(kind), not a regular file; refusing to replace it"))
+}
+
+/// What a file of `mode` is, for a message ("a folder", "a FIFO"…), or nil for a
+/// regular file: the one naming of the outputs' and the session path's checks.
+func nonRegularKind(_ mode: mode_t) -> String? {
+    switch mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "a folder"
+    case S_IFIFO: return "a FIFO"
+    case S_IFCHR, S_IFBLK: return "a device"
+    case S_IFSOCK: return "a socket"
+    default: return "a special file"
+    }
 }
 
 /// `PasswordBook.standardised` for many files in few directories: each directory

@@ -128,9 +128,8 @@ extension FileInfo {
 private func text(of poppler: PopplerPDF, page index: Int, unreadable: inout [String]) throws(EngineError) -> String? {
     do {
         return try poppler.text(ofPage: index)
-    } catch .overLimit(let file, let page, let what) {
-        throw EngineError.overLimit(file: file, page: page, what: what)
     } catch {
+        if case .overLimit = error { throw error }
         if case .damaged(_, _, let detail) = error {
             unreadable.append("page \(index + 1): \(detail)")
         } else {

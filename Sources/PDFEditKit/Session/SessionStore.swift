@@ -48,15 +48,7 @@ public struct SessionStore: Sendable {
     public func checkPlace() throws(PDFEditError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }  // absent: a new session may go there
-        let kind: String
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: kind = "a folder"
-        case S_IFIFO: kind = "a FIFO"
-        case S_IFCHR, S_IFBLK: kind = "a device"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "a special file"
-        }
+        guard let kind = nonRegularKind(status.st_mode) else { return }
         throw PDFEditError.sessionPlace(
             path: path, reason: "is \(kind), not a regular file; a session path only ever holds a pdfedit session")
     }
