@@ -12,7 +12,7 @@ import Testing
     func hugeCountsAreRefused() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let before = try sessionBytes(dir)
         for command in ["blank", "placeholder"] {
             for count in ["9223372036854775807", "4000000", "1000000"] {
@@ -35,7 +35,7 @@ import Testing
     func everyWayOfAddingItemsIsBounded() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let before = try sessionBytes(dir)
         let limit = ["PDFEDIT_MAX_ITEMS": "10"]
         let script = dir.appendingPathComponent("edits.txt")
@@ -52,7 +52,7 @@ import Testing
     func badLimitVariables() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         for (name, value) in [("PDFEDIT_MAX_ITEMS", "abc"), ("PDFEDIT_MAX_PIXELS", "-1"), ("PDFEDIT_MAX_ITEMS", "0"),
             ("PDFEDIT_MAX_PIXELS", "99999999999999999999")]
         {
@@ -88,7 +88,7 @@ import Testing
         for field in ["nextItemNumber", "nextSourceNumber"] {
             // `open --force` leaves a damaged session for the user (Safety rules): start afresh.
             try? FileManager.default.removeItem(at: dir.appendingPathComponent(".pdfedit/session.json"))
-            #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+            try pdfeditOK("open", "alpha.pdf", in: dir)
             try Self.setField(field, to: "9223372036854775807", in: dir)
             for arguments in edits {
                 let result = try pdfedit(args: arguments, in: dir)
@@ -103,7 +103,7 @@ import Testing
     func exhaustedCountersRefuseEdits() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         try Self.setField("nextItemNumber", to: "9007199254740992", in: dir)
         let before = try sessionBytes(dir)
         for arguments in [["duplicate", "1"], ["blank"], ["copy", "1", "--to", "1"], ["placeholder"]] {
@@ -124,7 +124,7 @@ import Testing
     func badLockTimeouts() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = [dir.appendingPathComponent(".pdfedit/session.json.lock").path, "sleep", "5"]
@@ -147,8 +147,8 @@ import Testing
     func oversizedSheetsAreRefusedUpFront() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("blank", "--count", "493", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("blank", "--count", "493", in: dir)
         let started = Date()
         let big = try pdfedit("show", "-o", "sheet.png", "--size", "4000", in: dir)
         #expect(big.status == 64, "\(big.stderr)")
@@ -212,8 +212,8 @@ import Testing
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.makeBadImages(in: dir)
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("placeholder", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("placeholder", in: dir)
         let before = try sessionBytes(dir)
         for (file, reason) in Self.corrupt.merging(Self.oversized, uniquingKeysWith: { first, _ in first }) {
             for arguments in [["insert", file], ["fill", "8", file], ["stamp", "1", file]] {
@@ -224,8 +224,8 @@ import Testing
             }
         }
         #expect(try sessionBytes(dir) == before)
-        #expect(try pdfedit("remove", "8", in: dir).status == 0)
-        #expect(try pdfedit("insert", "good.png", in: dir).status == 0)
+        try pdfeditOK("remove", "8", in: dir)
+        try pdfeditOK("insert", "good.png", in: dir)
         let export = try pdfedit("export", "out.pdf", in: dir)
         #expect(export.status == 0, "\(export.stderr)")
         #expect(try run("qpdf", ["--check", dir.appendingPathComponent("out.pdf").path]).status == 0)
@@ -263,8 +263,8 @@ import Testing
             open(sys.argv[1], 'wb').write(png)
             """
         #expect(try run("python3", ["-c", script, dir.appendingPathComponent("rgba.png").path]).status == 0)
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("insert", "rgba.png", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("insert", "rgba.png", in: dir)
         // Around these limits (KiB) decoding the image for an export or an insert
         // used to copy to NULL (SIGSEGV) or fail a Swift array allocation
         // (SIGABRT); the long run sweeps a wider range.

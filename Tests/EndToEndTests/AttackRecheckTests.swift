@@ -15,7 +15,7 @@ import Testing
         if getuid() == 0, mknod(dir.appendingPathComponent("null").path, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 {
             nodes.append(("null", S_IFCHR))
         }
-        #expect(try pdfedit("open", "alpha.pdf", "--session", "s/session.json", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "--session", "s/session.json", in: dir)
         for (name, kind) in nodes {
             for arguments in [
                 ["export", name, "--from", "alpha.pdf", "--force"],
@@ -61,7 +61,7 @@ import Testing
     @Test func findAndListNeedThePasswordToo() throws {
         let dir = try scratchDirectory(with: "encrypted.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "encrypted.pdf", "--password", "secret", in: dir).status == 0)
+        try pdfeditOK("open", "encrypted.pdf", "--password", "secret", in: dir)
         for arguments in [["find", "ENC"], ["list"], ["list", "--no-text"], ["remove", "text:ENC"]] {
             let result = try pdfedit(args: arguments, in: dir)
             #expect(result.status == 77, "\(arguments): \(result.stdout) \(result.stderr)")
@@ -82,7 +82,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         // An 8000 x 8000 image: within PDFEDIT_MAX_PIXELS, over what `ulimit -v 400000` leaves.
         try DecompressionBombTests.make("image", "img.pdf", in: dir, imageSide: 8000)
-        #expect(try pdfedit("open", "img.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "img.pdf", in: dir)
         let short = try run("bash", ["-c", "ulimit -v 400000; exec \(Paths.binary) show -o a.png --json"], in: dir)
         #expect(short.status == 0, "\(short.stderr)")
         #expect(short.stderr.contains("img.pdf: page 1: not enough memory"), "\(short.stderr)")

@@ -16,7 +16,7 @@ import Testing
     func mixedCommandsOnOneSession() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf", "gamma.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "beta.pdf", in: dir)
         let opened = try Reliability.documents(in: dir)
         // Steps for the undos to take back, so that none of them can find nothing to undo.
         let undos = 4
@@ -35,11 +35,11 @@ import Testing
         #expect(history.done == edits.count, "\(history)")
         let final = try Reliability.documents(in: dir)
         // Undoing every step in effect gives back what open made; redoing them, the result.
-        #expect(try pdfedit("undo", "\(history.done)", in: dir).status == 0)
+        try pdfeditOK("undo", "\(history.done)", in: dir)
         #expect(try Reliability.documents(in: dir) == opened)
-        #expect(try pdfedit("redo", "\(history.done)", in: dir).status == 0)
+        try pdfeditOK("redo", "\(history.done)", in: dir)
         #expect(try Reliability.documents(in: dir) == final)
-        #expect(try pdfedit("export", "out.pdf", in: dir).status == 0)
+        try pdfeditOK("export", "out.pdf", in: dir)
         #expect(try qpdfCheck(dir.appendingPathComponent("out.pdf").path).status == 0)
         #expect(Reliability.temporaries(in: dir.appendingPathComponent(".pdfedit")).isEmpty)
     }
@@ -48,7 +48,7 @@ import Testing
     func scriptsAndCommandsTogether() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let script = dir.appendingPathComponent("fix.txt")
         try "duplicate 1\nrotate 1 --by 90\nmove 1 --to last\n".write(to: script, atomically: true, encoding: .utf8)
         let commands = Array(repeating: ["run", "fix.txt"], count: 5) + Array(repeating: ["duplicate", "last"], count: 5)
@@ -69,9 +69,9 @@ import Testing
             try? FileManager.default.removeItem(at: second)
         }
         let explicit = first.appendingPathComponent("other/session.json").path
-        #expect(try pdfedit("open", "alpha.pdf", in: first).status == 0)
-        #expect(try pdfedit("open", "beta.pdf", in: second).status == 0)
-        #expect(try pdfedit("open", "alpha.pdf", "--session", explicit, in: first).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: first)
+        try pdfeditOK("open", "beta.pdf", in: second)
+        try pdfeditOK("open", "alpha.pdf", "--session", explicit, in: first)
         let perSession = 6
         let processes =
             try (0..<perSession).map { _ in try Reliability.start(["duplicate", "1"], in: first) }

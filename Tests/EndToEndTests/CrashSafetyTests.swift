@@ -103,10 +103,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try Reliability.makeBigPDF(pages: 3000, at: dir.appendingPathComponent("big.pdf").path)
         let input = try Data(contentsOf: dir.appendingPathComponent("big.pdf"))
-        #expect(try pdfedit("open", "big.pdf", in: dir).status == 0)
-        #expect(try pdfedit("export", "old.pdf", in: dir).status == 0)
-        #expect(try pdfedit("reverse", in: dir).status == 0)
-        #expect(try pdfedit("export", "new.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "big.pdf", in: dir)
+        try pdfeditOK("export", "old.pdf", in: dir)
+        try pdfeditOK("reverse", in: dir)
+        try pdfeditOK("export", "new.pdf", in: dir)
         let old = try Data(contentsOf: dir.appendingPathComponent("old.pdf"))
         let new = try Data(contentsOf: dir.appendingPathComponent("new.pdf"))
         #expect(old != new)
@@ -134,10 +134,10 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Reliability.makeBigPDF(pages: 3000, at: dir.appendingPathComponent("big.pdf").path)
-        #expect(try pdfedit("open", "big.pdf", in: dir).status == 0)
-        #expect(try pdfedit("export", "--split", "old", "--every", "100", "--name", "part-{n}", in: dir).status == 0)
-        #expect(try pdfedit("reverse", in: dir).status == 0)
-        #expect(try pdfedit("export", "--split", "new", "--every", "100", "--name", "part-{n}", in: dir).status == 0)
+        try pdfeditOK("open", "big.pdf", in: dir)
+        try pdfeditOK("export", "--split", "old", "--every", "100", "--name", "part-{n}", in: dir)
+        try pdfeditOK("reverse", in: dir)
+        try pdfeditOK("export", "--split", "new", "--every", "100", "--name", "part-{n}", in: dir)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("old").path).sorted()
         #expect(names.count == 30)
         let old = try names.map { try Data(contentsOf: dir.appendingPathComponent("old/\($0)")) }
@@ -178,7 +178,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: reference) }
         try old.write(to: reference.appendingPathComponent("scan.pdf"))
         let arguments = ["rotate", "even", "--by", "90", "scan.pdf", "--in-place"]
-        #expect(try pdfedit(args: arguments, in: reference).status == 0)
+        try pdfeditOK(args: arguments, in: reference)
         let new = try Data(contentsOf: reference.appendingPathComponent("scan.pdf"))
         #expect(try qpdfPageCount(reference.appendingPathComponent("scan.pdf").path) == 3000)
         try Self.killRounds("killDuringInPlaceEdit", arguments, in: dir, seedOffset: 2, reset: { try old.write(to: file) }) { round in
@@ -199,11 +199,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try Reliability.makeBigPDF(pages: 8000, at: dir.appendingPathComponent("big.pdf").path)
         let input = try Data(contentsOf: dir.appendingPathComponent("big.pdf"))
-        #expect(try pdfedit("open", "big.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "big.pdf", in: dir)
         // Cut the document into thousands of runs (an irregular selection: regular
         // patterns are stored as one run), so that each save writes a lot.
         let irregular = (1...8000).filter { ($0 &* 7919) % 13 < 4 }.map(String.init).joined(separator: ",")
-        #expect(try pdfedit("rotate", irregular, "--by", "90", in: dir).status == 0)
+        try pdfeditOK("rotate", irregular, "--by", "90", in: dir)
         let commands: [[String]] = [
             ["move", "5..9", "--to", "100"], ["rotate", "even", "--by", "180"], ["duplicate", "last-3"],
             ["undo"], ["remove", "2"], ["reverse", "10..4000"], ["redo"],
@@ -244,7 +244,7 @@ import Testing
                 "round \(round): \(names)")
         }
         // The next save removes the temporary files of the killed processes.
-        #expect(try pdfedit("rotate", "1", "--by", "90", in: dir).status == 0)
+        try pdfeditOK("rotate", "1", "--by", "90", in: dir)
         #expect(Reliability.temporaries(in: dir.appendingPathComponent(".pdfedit")).isEmpty)
         #expect(tally.killedMidway >= tally.rounds / 3, "too few kills landed mid-command: \(tally)")
         print("CrashSafetyTests.killDuringSessionSave: \(tally) (seed \(Self.seed), commands take \(durations.min() ?? 0)…\(durations.max() ?? 0) s)")
@@ -254,7 +254,7 @@ import Testing
     func staleTemporariesAreRemoved() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let dead = try Self.deadPid()
         let alive = getpid()  // this test process: alive, and not pdfedit
         let planted = [
@@ -266,9 +266,9 @@ import Testing
         ]
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("parts"), withIntermediateDirectories: true)
         for name in planted { try Data("partial".utf8).write(to: dir.appendingPathComponent(name)) }
-        #expect(try pdfedit("rotate", "1", "--by", "90", in: dir).status == 0)
-        #expect(try pdfedit("export", "out.pdf", in: dir).status == 0)
-        #expect(try pdfedit("export", "--split", "parts", in: dir).status == 0)
+        try pdfeditOK("rotate", "1", "--by", "90", in: dir)
+        try pdfeditOK("export", "out.pdf", in: dir)
+        try pdfeditOK("export", "--split", "parts", in: dir)
         func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: dir.appendingPathComponent(name).path) }
         // Dead owner, same target: removed.
         for name in [planted[0], planted[3], planted[5], planted[6]] { #expect(!exists(name), "\(name) was not removed") }

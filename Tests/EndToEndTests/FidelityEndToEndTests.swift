@@ -8,8 +8,8 @@ import Testing
     func splitAtOutlines() throws {
         let dir = try scratchDirectory(with: "features.pdf", "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "features.pdf", in: dir).status == 0)
-        #expect(try pdfedit("insert", "alpha.pdf", "--at", "1", in: dir).status == 0)
+        try pdfeditOK("open", "features.pdf", in: dir)
+        try pdfeditOK("insert", "alpha.pdf", "--at", "1", in: dir)
         let result = try pdfedit("export", "--split", "ch", "--at-outlines", in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         let parts = dir.appendingPathComponent("ch")
@@ -29,18 +29,18 @@ import Testing
     @Test func labelsTitleAndDroppedData() throws {
         let dir = try scratchDirectory(with: "features.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "features.pdf", in: dir).status == 0)
-        #expect(try pdfedit("move", "3", "--to", "1", in: dir).status == 0)
-        #expect(try pdfedit("export", "keep.pdf", "--title", "Reordered", in: dir).status == 0)
+        try pdfeditOK("open", "features.pdf", in: dir)
+        try pdfeditOK("move", "3", "--to", "1", in: dir)
+        try pdfeditOK("export", "keep.pdf", "--title", "Reordered", in: dir)
         let keep = try pdfedit("info", "--json", "keep.pdf", in: dir)
         let object = try JSONSerialization.jsonObject(with: Data(keep.stdout.utf8)) as? [String: Any]
         let labels = (object?["pages"] as? [[String: Any]])?.map { $0["label"] as? String ?? "-" }
         #expect(labels == ["1", "i", "ii", "2", "3", "4"])
         #expect(object?["title"] as? String == "Reordered")
-        #expect(try pdfedit("export", "renumber.pdf", "--labels", "renumber", in: dir).status == 0)
+        try pdfeditOK("export", "renumber.pdf", "--labels", "renumber", in: dir)
         let renumbered = try run("qpdf", ["--json", "--json-key=pagelabels", dir.appendingPathComponent("renumber.pdf").path]).stdout
         #expect(renumbered.contains("\"/S\": \"/D\"") && !renumbered.contains("\"/r\""))
-        #expect(try pdfedit("export", "none.pdf", "--labels", "none", in: dir).status == 0)
+        try pdfeditOK("export", "none.pdf", "--labels", "none", in: dir)
         let none = try run("qpdf", ["--json", "--json-key=pagelabels", dir.appendingPathComponent("none.pdf").path]).stdout
         #expect(none.contains("\"pagelabels\": []"))
         #expect(try pdfedit("export", "bad.pdf", "--labels", "roman", in: dir).status == 64)

@@ -49,13 +49,13 @@ private func regularFiles(under directory: URL) -> [String] {
         #expect(inPlace.status == 0, "\(inPlace.stderr)")
         #expect(try qpdfPageCount(dir.appendingPathComponent("b").path) == 6)
 
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let session = try pdfedit("export", "q", "2", in: dir)
         #expect(session.status == 0, "\(session.stderr)")
         #expect(try pageTokens(dir.appendingPathComponent("q")) == ["ALPHA-P2"])
         // Also a non-ASCII one-character name, and one given with a trailing slash's cousin "./".
-        #expect(try pdfedit("export", "é", "1", in: dir).status == 0)
-        #expect(try pdfedit("export", "./Y", "1", in: dir).status == 0)
+        try pdfeditOK("export", "é", "1", in: dir)
+        try pdfeditOK("export", "./Y", "1", in: dir)
         #expect(try qpdfPageCount(dir.appendingPathComponent("é").path) == 1)
         #expect(try qpdfPageCount(dir.appendingPathComponent("Y").path) == 1)
     }
@@ -100,8 +100,8 @@ private func regularFiles(under directory: URL) -> [String] {
         #expect(try Data(contentsOf: session) == damaged)
         // A session of a version this pdfedit cannot read is still a session.
         try Data(#"{"version": 99, "documents": []}"#.utf8).write(to: session)
-        #expect(try pdfedit("open", "alpha.pdf", "--force", "--session", "s.json", in: dir).status == 0)
-        #expect(try pdfedit("status", "--session", "s.json", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "--force", "--session", "s.json", in: dir)
+        try pdfeditOK("status", "--session", "s.json", in: dir)
     }
 
     @Test func aSessionPathThatIsNotARegularFileIsRefused() throws {
@@ -135,7 +135,7 @@ private func regularFiles(under directory: URL) -> [String] {
     @Test func exportRefusesTheSessionFiles() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let before = try sessionBytes(dir)
         for name in [".pdfedit/session.json", ".pdfedit/session.json.lock", "./.pdfedit/../.pdfedit/session.json"] {
             let result = try pdfedit("export", name, "--force", in: dir)
@@ -143,7 +143,7 @@ private func regularFiles(under directory: URL) -> [String] {
             #expect(result.stderr.hasPrefix("pdfedit: ") && result.stderr.contains("session"))
         }
         #expect(try sessionBytes(dir) == before)
-        #expect(try pdfedit("status", in: dir).status == 0)
+        try pdfeditOK("status", in: dir)
     }
 
     /// A command that needs a session, where there is none, fails (66) without
@@ -161,7 +161,7 @@ private func regularFiles(under directory: URL) -> [String] {
     @Test func contactSheetsRefuseTheSessionFile() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", "--session", "s.png", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "--session", "s.png", in: dir)
         let before = try Data(contentsOf: dir.appendingPathComponent("s.png"))
         let result = try pdfedit("show", "-o", "s.png", "--force", "--session", "s.png", in: dir)
         #expect(result.status == 73, "\(result.stderr)")
@@ -171,22 +171,22 @@ private func regularFiles(under directory: URL) -> [String] {
     @Test func aSymlinkedSessionIsFollowedNotReplaced() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", "--session", "real.json", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "--session", "real.json", in: dir)
         try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.json").path, withDestinationPath: "real.json")
-        #expect(try pdfedit("remove", "1", "--session", "link.json", in: dir).status == 0)
+        try pdfeditOK("remove", "1", "--session", "link.json", in: dir)
         #expect(isSymbolicLink(dir.appendingPathComponent("link.json").path))
         // The edit is in the one session, whichever name reaches it.
         let listed = try pdfedit("list", "--no-text", "--session", "real.json", in: dir)
         #expect(listed.status == 0)
         #expect(!listed.stdout.contains("p1 "), "\(listed.stdout)")
-        #expect(try pdfedit("undo", "--session", "real.json", in: dir).status == 0)
+        try pdfeditOK("undo", "--session", "real.json", in: dir)
     }
 
     @Test func aDamagedHistoryEntryIsAnUnusableSession() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("remove", "1", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("remove", "1", in: dir)
         let file = dir.appendingPathComponent(".pdfedit/session.json")
         let text = try String(contentsOf: file, encoding: .utf8)
         let damaged = try #require(text.range(of: #""document" : "alpha""#))
@@ -224,7 +224,7 @@ private func regularFiles(under directory: URL) -> [String] {
         // A new output gets the usual mode (0666 less the umask), not the temporary's 0600.
         let mask = umask(0o022)
         umask(mask)
-        #expect(try pdfedit("export", "new.pdf", "--from", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("export", "new.pdf", "--from", "alpha.pdf", in: dir)
         #expect(mode(dir.appendingPathComponent("new.pdf").path) == 0o666 & ~Int(mask))
     }
 }
@@ -237,14 +237,14 @@ private func regularFiles(under directory: URL) -> [String] {
         // A cache folder an older pdfedit made with the umask's mode is made private.
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         #expect(chmod(cache.path, 0o755) == 0)
-        #expect(try pdfedit("open", "encrypted.pdf", "--password", "secret", in: dir).status == 0)
-        #expect(try pdfedit("list", "--password", "secret", in: dir).status == 0)
-        #expect(try pdfedit("thumbs", "th", "--password", "secret", in: dir).status == 0)
+        try pdfeditOK("open", "encrypted.pdf", "--password", "secret", in: dir)
+        try pdfeditOK("list", "--password", "secret", in: dir)
+        try pdfeditOK("thumbs", "th", "--password", "secret", in: dir)
         #expect(regularFiles(under: cache).isEmpty, "\(regularFiles(under: cache))")
 
         let asked = ["PDFEDIT_CACHE_ENCRYPTED": "1"]
-        #expect(try pdfedit("list", "--password", "secret", in: dir, environment: asked).status == 0)
-        #expect(try pdfedit("thumbs", "th2", "--password", "secret", in: dir, environment: asked).status == 0)
+        try pdfeditOK("list", "--password", "secret", in: dir, environment: asked)
+        try pdfeditOK("thumbs", "th2", "--password", "secret", in: dir, environment: asked)
         let cached = files(under: cache)
         #expect(cached.contains { $0.hasPrefix("pages/") && $0.hasSuffix(".json") })
         #expect(cached.contains { $0.hasSuffix(".png") })
@@ -260,17 +260,17 @@ private func regularFiles(under directory: URL) -> [String] {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent(".pdfedit/cache")
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("list", in: dir).status == 0)
-        #expect(try pdfedit("thumbs", "th", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("list", in: dir)
+        try pdfeditOK("thumbs", "th", in: dir)
         let alpha = files(under: cache)
         #expect(alpha.contains { $0.hasPrefix("pages/") } && alpha.contains { $0.hasPrefix("thumbs/v1/") && $0.hasSuffix(".png") })
-        #expect(try pdfedit("open", "beta.pdf", "--force", in: dir).status == 0)
-        #expect(try pdfedit("list", in: dir).status == 0)
+        try pdfeditOK("open", "beta.pdf", "--force", in: dir)
+        try pdfeditOK("list", in: dir)
         let beta = regularFiles(under: cache)
         #expect(beta.count == 1 && beta.allSatisfy { !alpha.contains($0) }, "\(beta) after \(alpha)")
         // The cap: 0 MB keeps nothing once the command is done.
-        #expect(try pdfedit("thumbs", "th2", in: dir, environment: ["PDFEDIT_CACHE_MAX_MB": "0"]).status == 0)
+        try pdfeditOK("thumbs", "th2", in: dir, environment: ["PDFEDIT_CACHE_MAX_MB": "0"])
         #expect(regularFiles(under: cache).isEmpty)
     }
 

@@ -87,6 +87,39 @@ func pdfedit(
     try run(Paths.binary, arguments, in: directory, environment: environment, stdin: stdin)
 }
 
+/// A setup step that must work: runs `pdfedit` and, when it exits non-zero, fails the
+/// test with the command line, its exit code and its stderr (which `#expect(… .status
+/// == 0)` would drop), and stops the test, whose later steps would only fail in
+/// confusing ways.
+@discardableResult
+func pdfeditOK(
+    _ arguments: String..., in directory: URL? = nil, environment: [String: String] = [:], stdin: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> Run {
+    try pdfeditOK(args: arguments, in: directory, environment: environment, stdin: stdin, sourceLocation: sourceLocation)
+}
+
+@discardableResult
+func pdfeditOK(
+    args arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], stdin: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> Run {
+    let result = try run(Paths.binary, arguments, in: directory, environment: environment, stdin: stdin)
+    guard result.status == 0 else {
+        let line = (["pdfedit"] + arguments).joined(separator: " ")
+        Issue.record("setup step failed: `\(line)` exited \(result.status)\n\(result.stderr)", sourceLocation: sourceLocation)
+        throw SetupStepFailed(command: line, status: result.status)
+    }
+    return result
+}
+
+/// Thrown by `pdfeditOK` after recording the failure, to end the test.
+struct SetupStepFailed: Error, CustomStringConvertible {
+    var command: String
+    var status: Int32
+    var description: String { "`\(command)` exited \(status)" }
+}
+
 /// A fresh empty directory for one test, removed by the caller's `defer`.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("pdfedit-e2e-\(UUID().uuidString)")

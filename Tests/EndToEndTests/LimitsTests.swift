@@ -60,7 +60,7 @@ import Testing
         guard let readOnly = ReadOnly.available else { return }
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let locked = dir.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
         guard readOnly.apply(locked) else {
@@ -91,7 +91,7 @@ import Testing
         guard let readOnly = ReadOnly.available else { return }
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let session = try sessionBytes(dir)
         let folder = dir.appendingPathComponent(".pdfedit")
         guard readOnly.apply(folder) else { return }
@@ -149,7 +149,7 @@ import Testing
         let dir = try scratchDirectory(with: "logo.png")
         defer { try? FileManager.default.removeItem(at: dir) }
         try Reliability.makeBigPDF(pages: 2000, at: dir.appendingPathComponent("big.pdf").path)  // ~480 KB out
-        #expect(try pdfedit("open", "big.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "big.pdf", in: dir)
         try Self.withSmallDisk { disk in
             // An export bigger than the disk.
             for arguments in [
@@ -169,7 +169,7 @@ import Testing
         try Self.withSmallDisk { disk in
             // A session on the disk, which then fills up: the save fails, the old session stays.
             let session = disk.appendingPathComponent("s.json").path
-            #expect(try pdfedit("open", "big.pdf", "logo.png", "--session", session, in: dir).status == 0)
+            try pdfeditOK("open", "big.pdf", "logo.png", "--session", session, in: dir)
             let before = try Data(contentsOf: URL(fileURLWithPath: session))
             _ = try run("dd", ["if=/dev/zero", "of=\(disk.appendingPathComponent("filler").path)", "bs=1k"])
             let edit = try pdfedit("rotate", "odd", "--by", "90", "--session", session, in: dir)
@@ -191,7 +191,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Reliability.makeBigPDF(pages: 2000, at: dir.appendingPathComponent("big.pdf").path)
-        #expect(try pdfedit("open", "big.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "big.pdf", in: dir)
         // A ThreadSanitizer build cannot even start under a file size limit (its
         // runtime dies with SIGBUS before main): nothing to test then.
         let starts = try run("/bin/bash", ["-c", "ulimit -f 100; exec \"$0\" --version", Paths.binary], in: dir)
@@ -361,10 +361,10 @@ import Testing
     func sessionNonsense() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf", "logo.png")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "beta.pdf", in: dir)
         for edit in [["move", "3..5", "--to", "1"], ["rotate", "2", "--by", "90"], ["insert", "logo.png", "--at", "2"],
                      ["placeholder", "--at", "1", "--label", "cover"], ["copy", "1..2", "--to", "1", "--into", "beta"], ["undo"]] {
-            #expect(try pdfedit(args: edit, in: dir).status == 0)
+            try pdfeditOK(args: edit, in: dir)
         }
         let file = dir.appendingPathComponent(".pdfedit/session.json")
         let valid = try Data(contentsOf: file)

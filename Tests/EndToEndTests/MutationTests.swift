@@ -47,7 +47,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(atPath: Paths.fixture("gamma.pdf"), toPath: dir.appendingPathComponent("gamma.pdf").path)
-        #expect(try pdfedit("open", "gamma.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "gamma.pdf", in: dir)
         // A mutant that fails is kept here, to be replayed by hand.
         let kept = FileManager.default.temporaryDirectory.appendingPathComponent("pdfedit-mutants")
         for (index, mutant) in mutants.enumerated() {

@@ -38,7 +38,7 @@ import Testing
     func listAndExport() throws {
         let dir = try scratchDirectory(with: Self.fixture)
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", Self.fixture, in: dir).status == 0)
+        try pdfeditOK("open", Self.fixture, in: dir)
         let listed = try pdfedit("list", "--json", in: dir)
         struct Listing: Decodable { var items: [Sized] }
         let items = try JSONDecoder().decode(Listing.self, from: Data(listed.stdout.utf8)).items
@@ -51,7 +51,7 @@ import Testing
         #expect(try pageTokens(out) == ["ODD-P1", "ODD-P2", "ODD-P3", "ODD-P4"])
 
         // A quarter turn composes with what the viewer showed (0), not with 135 or 45.
-        #expect(try pdfedit("rotate", "1-3", "--by", "90", in: dir).status == 0)
+        try pdfeditOK("rotate", "1-3", "--by", "90", in: dir)
         let turned = try JSONDecoder().decode(
             Listing.self, from: Data(try pdfedit("list", "--json", in: dir).stdout.utf8)
         ).items
@@ -79,8 +79,8 @@ import Testing
     func stampOnOddPage() throws {
         let dir = try scratchDirectory(with: Self.fixture, "stamp.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", Self.fixture, in: dir).status == 0)
-        #expect(try pdfedit("stamp", "1-2", "stamp.pdf", in: dir).status == 0)
+        try pdfeditOK("open", Self.fixture, in: dir)
+        try pdfeditOK("stamp", "1-2", "stamp.pdf", in: dir)
         let exported = try pdfedit("export", "out.pdf", in: dir)
         #expect(exported.status == 0, "\(exported.stderr)")
         let out = dir.appendingPathComponent("out.pdf").path
@@ -119,12 +119,12 @@ import Testing
     func bigPagesGetAUserUnit() throws {
         let dir = try scratchDirectory(with: Self.fixture, "photo.jpg")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", Self.fixture, in: dir).status == 0)
+        try pdfeditOK("open", Self.fixture, in: dir)
         // Page 4 is 18000 x 36000 pt (1800 x 3600 at /UserUnit 10).
         let like = try pdfedit("blank", "--size", "like:4", in: dir)
         #expect(like.status == 0, "\(like.stderr)")
-        #expect(try pdfedit("placeholder", "--size", "20000x30000", in: dir).status == 0)
-        #expect(try pdfedit("insert", "photo.jpg", "--fit", "20000x30000", in: dir).status == 0)
+        try pdfeditOK("placeholder", "--size", "20000x30000", in: dir)
+        try pdfeditOK("insert", "photo.jpg", "--fit", "20000x30000", in: dir)
         // The session holding these sizes stays usable.
         let listed = try pdfedit("list", in: dir)
         #expect(listed.status == 0, "\(listed.stderr)")

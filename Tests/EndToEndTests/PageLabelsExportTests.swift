@@ -23,14 +23,14 @@ import Testing
     func noLabelsInvented() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("insert", "beta.pdf", "--at", "1", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("insert", "beta.pdf", "--at", "1", in: dir)
         let inserted = try pdfedit("export", "inserted.pdf", in: dir)
         #expect(inserted.status == 0, "\(inserted.stderr)")
         #expect(try pageLabels(dir.appendingPathComponent("inserted.pdf")) == nil)
 
-        #expect(try pdfedit("open", "alpha.pdf", "--force", in: dir).status == 0)
-        #expect(try pdfedit("reverse", "all", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "--force", in: dir)
+        try pdfeditOK("reverse", "all", in: dir)
         let reversed = try pdfedit("export", "reversed.pdf", in: dir)
         #expect(reversed.status == 0, "\(reversed.stderr)")
         let output = dir.appendingPathComponent("reversed.pdf")
@@ -46,8 +46,8 @@ import Testing
     func labelsKept() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "features.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "features.pdf", in: dir).status == 0)
-        #expect(try pdfedit("insert", "alpha.pdf", "--at", "1", in: dir).status == 0)
+        try pdfeditOK("open", "features.pdf", in: dir)
+        try pdfeditOK("insert", "alpha.pdf", "--at", "1", in: dir)
         let result = try pdfedit("export", "out.pdf", in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         let output = dir.appendingPathComponent("out.pdf")

@@ -23,8 +23,8 @@ import Testing
     @Test func exportAsksOnceOnATerminalWhenNoPasswordWorks() throws {
         let dir = try scratchDirectory(with: "encrypted.pdf", "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("insert", "encrypted.pdf", "--password", "secret", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("insert", "encrypted.pdf", "--password", "secret", in: dir)
         let session = try String(contentsOf: dir.appendingPathComponent(".pdfedit/session.json"), encoding: .utf8)
         #expect(!session.contains("secret"))
         let out = dir.appendingPathComponent("out.pdf").path

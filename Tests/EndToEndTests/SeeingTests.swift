@@ -64,7 +64,7 @@ import Testing
         #expect(p2.width == 100 && p2.width > p2.height, "page 2 (/Rotate 90) is landscape: \(p2)")
         #expect(first.files[1].width == p2.width && first.files[1].height == p2.height)
 
-        #expect(try pdfedit("rotate", "1", "--by", "90", in: dir).status == 0)
+        try pdfeditOK("rotate", "1", "--by", "90", in: dir)
         let turned = try decode(
             ThumbsJSON.self, try pdfedit("thumbs", "th", "--size", "100", "--force", "--json", in: dir))
         #expect(turned.rendered == 0, "a rotation needs no new rendering")
@@ -84,9 +84,9 @@ import Testing
     func framesAndImages() throws {
         let dir = try sessionDirectory(opening: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("placeholder", "--at", "2", "--label", "cover", in: dir).status == 0)
-        #expect(try pdfedit("blank", "--at", "4", in: dir).status == 0)
-        #expect(try pdfedit("insert", Paths.fixture("photo.jpg"), in: dir).status == 0)
+        try pdfeditOK("placeholder", "--at", "2", "--label", "cover", in: dir)
+        try pdfeditOK("blank", "--at", "4", in: dir)
+        try pdfeditOK("insert", Paths.fixture("photo.jpg"), in: dir)
         let report = try decode(SheetJSON.self, try pdfedit("show", "-o", "s.png", "--size", "90", "--json", in: dir))
         let cells = try #require(report.sheets.first?.items)
         #expect(
@@ -126,7 +126,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = try decode(SheetJSON.self, try pdfedit("show", "-o", "s.png", "--json", in: dir))
         #expect(first.rendered == 7 && first.cached == 0 && first.reusedSheets == 0)
-        #expect(try pdfedit("move", "3", "--to", "1", in: dir).status == 0)
+        try pdfeditOK("move", "3", "--to", "1", in: dir)
         let second = try decode(SheetJSON.self, try pdfedit("show", "-o", "s.png", "--force", "--json", in: dir))
         #expect(second.rendered == 0 && second.cached == 7 && second.reusedSheets == 0)
         #expect(second.sheets.first?.items.map(\.id) == ["p3", "p1", "p2", "p4", "p5", "p6", "p7"])
@@ -166,7 +166,7 @@ import Testing
         #expect(try pdfedit("show", "-o", "alpha.pdf", "--force", in: dir).status == 64, "writes PNG only")
         try FileManager.default.copyItem(
             atPath: Paths.fixture("logo.png"), toPath: dir.appendingPathComponent("logo.png").path)
-        #expect(try pdfedit("insert", "logo.png", in: dir).status == 0)
+        try pdfeditOK("insert", "logo.png", in: dir)
         let onSource = try pdfedit("show", "-o", "logo.png", "--force", in: dir)
         #expect(onSource.status == 73 && onSource.stderr.contains("logo.png"), "\(onSource.stderr)")
         #expect(
@@ -185,7 +185,7 @@ import Testing
         let before = try decode(FindJSON.self, try pdfedit("find", "ALPHA-P3", "--json", in: dir))
         #expect(before.matches.map(\.position) == [3] && before.matches.map(\.id) == ["p3"])
         #expect(before.matches.first?.sourcePage == 3 && before.matches.first?.excerpt.contains("ALPHA-P3") == true)
-        #expect(try pdfedit("move", "3", "--to", "1", in: dir).status == 0)
+        try pdfeditOK("move", "3", "--to", "1", in: dir)
         let after = try decode(FindJSON.self, try pdfedit("find", "ALPHA-P3", "--json", in: dir))
         #expect(after.matches.map(\.position) == [1] && after.matches.map(\.id) == ["p3"])
         // Case-insensitive by default, as text: is; --match-case compares case.
@@ -213,7 +213,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let paper = Paths.corpus("pdfjs-tracemonkey.pdf")
-        #expect(try pdfedit("open", paper, in: dir).status == 0)
+        try pdfeditOK("open", paper, in: dir)
         // Words that are never split at a line end: pdftotext joins hyphenated words
         // ("TraceMon-" + "key"), poppler's page text, like the text: token, does not.
         for query in ["trace tree", "loop", "bytecode", "Figure 9"] {
@@ -235,14 +235,14 @@ import Testing
     func textSelections() throws {
         let dir = try sessionDirectory(opening: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("move", "text:ALPHA-P5", "--to", "1", in: dir).status == 0)
+        try pdfeditOK("move", "text:ALPHA-P5", "--to", "1", in: dir)
         let text = dir.appendingPathComponent(".pdfedit/cache/pages")
         #expect(try FileManager.default.contentsOfDirectory(atPath: text.path).count == 1)
-        #expect(try pdfedit("remove", "text:alpha-p2", in: dir).status == 0)
+        try pdfeditOK("remove", "text:alpha-p2", in: dir)
         let list = try decode(ListJSON.self, try pdfedit("list", "--json", in: dir))
         #expect(list.items.map(\.id) == ["p5", "p1", "p3", "p4", "p6", "p7"])
         #expect(list.items.first?.text?.contains("ALPHA-P5") == true)
-        #expect(try pdfedit("export", "out.pdf", "text:ALPHA-P7", in: dir).status == 0)
+        try pdfeditOK("export", "out.pdf", "text:ALPHA-P7", in: dir)
         let out = dir.appendingPathComponent("out.pdf").path
         #expect(try qpdfPageCount(out) == 1)
         #expect(try pageText(out, 1).contains("ALPHA-P7"))

@@ -7,13 +7,13 @@ import Testing
     func designExamples() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("move", "3..5", "--to", "1", in: dir).status == 0)
-        #expect(try pdfedit("export", "a.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("move", "3..5", "--to", "1", in: dir)
+        try pdfeditOK("export", "a.pdf", in: dir)
         #expect(try pageTokens(dir.appendingPathComponent("a.pdf")) == [3, 4, 5, 1, 2, 6, 7].map { "ALPHA-P\($0)" })
-        #expect(try pdfedit("undo", in: dir).status == 0)
-        #expect(try pdfedit("move", "1,3", "--to", "4", in: dir).status == 0)
-        #expect(try pdfedit("export", "b.pdf", in: dir).status == 0)
+        try pdfeditOK("undo", in: dir)
+        try pdfeditOK("move", "1,3", "--to", "4", in: dir)
+        try pdfeditOK("export", "b.pdf", in: dir)
         #expect(try pageTokens(dir.appendingPathComponent("b.pdf")) == [2, 4, 5, 1, 3, 6, 7].map { "ALPHA-P\($0)" })
         let check = try qpdfCheck(dir.appendingPathComponent("b.pdf").path)
         #expect(check.status == 0, "\(check.stdout)")
@@ -22,14 +22,14 @@ import Testing
     @Test func editsAcrossDocumentsRotationBlankAndUndo() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
-        #expect(try pdfedit("copy", "1..2", "--to", "1", "--into", "beta", in: dir).status == 0)
-        #expect(try pdfedit("rotate", "2", "--by", "90", "--doc", "beta", in: dir).status == 0)
-        #expect(try pdfedit("blank", "--at", "last", "--size", "a5", "--doc", "beta", in: dir).status == 0)
-        #expect(try pdfedit("duplicate", "1", in: dir).status == 0)
-        #expect(try pdfedit("remove", "last", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "beta.pdf", in: dir)
+        try pdfeditOK("copy", "1..2", "--to", "1", "--into", "beta", in: dir)
+        try pdfeditOK("rotate", "2", "--by", "90", "--doc", "beta", in: dir)
+        try pdfeditOK("blank", "--at", "last", "--size", "a5", "--doc", "beta", in: dir)
+        try pdfeditOK("duplicate", "1", in: dir)
+        try pdfeditOK("remove", "last", in: dir)
         let out = dir.appendingPathComponent("beta-out.pdf")
-        #expect(try pdfedit("export", out.path, "--doc", "beta", in: dir).status == 0)
+        try pdfeditOK("export", out.path, "--doc", "beta", in: dir)
         #expect(try pageTokens(out) == ["ALPHA-P1", "ALPHA-P2", "BETA-P1", "BETA-P2", "BETA-P3", "BETA-P4", "BETA-P5", "?"])
         let info = try run("pdfinfo", ["-f", "1", "-l", "8", out.path]).stdout
         #expect(info.contains("Page    2 rot:   90"))
@@ -39,18 +39,18 @@ import Testing
             .split(separator: " ").compactMap { Double($0) } ?? []
         #expect(size.count >= 3 && abs(size[1] - 419.53) < 0.5 && abs(size[2] - 595.28) < 0.5, "\(info)")
         let alpha = dir.appendingPathComponent("alpha-out.pdf")
-        #expect(try pdfedit("export", alpha.path, in: dir).status == 0)
+        try pdfeditOK("export", alpha.path, in: dir)
         #expect(try pageTokens(alpha) == ["ALPHA-P1", "ALPHA-P1", "ALPHA-P2", "ALPHA-P3", "ALPHA-P4", "ALPHA-P5", "ALPHA-P6"])
         // Undo everything: the session is back to what open made.
         let history = try pdfedit("history", "--json", in: dir)
         let steps = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]]
         #expect(steps?.count == 5)
-        #expect(try pdfedit("undo", "5", in: dir).status == 0)
+        try pdfeditOK("undo", "5", in: dir)
         let list = try pdfedit("list", "--json", "--doc", "beta", in: dir)
         let listing = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
         #expect(listing?["pageCount"] as? Int == 5)
         #expect(try pdfedit("undo", in: dir).status == 64)
-        #expect(try pdfedit("redo", "2", in: dir).status == 0)
+        try pdfeditOK("redo", "2", in: dir)
         let redone = try pdfedit("list", "--json", "--doc", "beta", in: dir)
         #expect((try JSONSerialization.jsonObject(with: Data(redone.stdout.utf8)) as? [String: Any])?["pageCount"] as? Int == 7)
     }
@@ -60,7 +60,7 @@ import Testing
     func badSelection(_ selection: String) throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let before = try sessionBytes(dir)
         let result = try pdfedit("move", selection, "--to", "1", in: dir)
         #expect(result.status == 64)
@@ -73,7 +73,7 @@ import Testing
     func controlCharactersStayOnOneLine(_ arguments: [String]) throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let result = try pdfedit(args: arguments, in: dir)
         #expect([64, 66].contains(result.status), "\(result.stderr)")
         #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("pdfedit: "), "\(result.stderr)")
@@ -83,7 +83,7 @@ import Testing
     @Test func badPositionNamesTheValidRange() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let before = try sessionBytes(dir)
         let result = try pdfedit("move", "1,3", "--to", "7", in: dir)
         #expect(result.status == 64)
@@ -94,7 +94,7 @@ import Testing
     @Test func scriptIsAllOrNothingAndOneUndoStep() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let before = try sessionBytes(dir)
         let bad = try pdfedit("run", "-", in: dir, stdin: "move 7 --to 1\nremove 2\nrotate 9 --by 90\n")
         #expect(bad.status == 64)
@@ -106,11 +106,11 @@ import Testing
         let script = dir.appendingPathComponent("fix.txt")
         try "# reorder\nmove 7 --to 1   # the summary first\nremove 2\nrotate even --by 90\n".write(
             to: script, atomically: true, encoding: .utf8)
-        #expect(try pdfedit("run", "fix.txt", in: dir).status == 0)
-        #expect(try pdfedit("export", "s.pdf", in: dir).status == 0)
+        try pdfeditOK("run", "fix.txt", in: dir)
+        try pdfeditOK("export", "s.pdf", in: dir)
         #expect(try pageTokens(dir.appendingPathComponent("s.pdf")) == [7, 2, 3, 4, 5, 6].map { "ALPHA-P\($0)" })
-        #expect(try pdfedit("undo", in: dir).status == 0)
-        #expect(try pdfedit("export", "u.pdf", "--force", in: dir).status == 0)
+        try pdfeditOK("undo", in: dir)
+        try pdfeditOK("export", "u.pdf", "--force", in: dir)
         #expect(try pageTokens(dir.appendingPathComponent("u.pdf")) == (1...7).map { "ALPHA-P\($0)" })
     }
 
@@ -119,9 +119,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let missing = try pdfedit("move", "1", "--to", "2", in: dir)
         #expect(missing.status == 66)
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 73)
-        #expect(try pdfedit("open", "alpha.pdf", "--force", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "--force", in: dir)
         let sessionFile = dir.appendingPathComponent(".pdfedit/session.json")
         try Data("{ not json".utf8).write(to: sessionFile)
         let corrupt = try pdfedit("list", in: dir)
@@ -138,7 +138,7 @@ import Testing
     @Test func changedOrMissingSourceRefusesExportWith75() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         try FileManager.default.removeItem(at: dir.appendingPathComponent("alpha.pdf"))
         try FileManager.default.copyItem(at: dir.appendingPathComponent("beta.pdf"), to: dir.appendingPathComponent("alpha.pdf"))
         let changed = try pdfedit("export", "out.pdf", in: dir)
@@ -154,7 +154,7 @@ import Testing
     @Test func outputsAreNotOverwrittenWithoutForceAndNeverOverASource() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let original = try Data(contentsOf: dir.appendingPathComponent("alpha.pdf"))
         let overSource = try pdfedit("export", "alpha.pdf", "--force", in: dir)
         #expect(overSource.status == 73)
@@ -162,21 +162,21 @@ import Testing
         try Data("keep me".utf8).write(to: dir.appendingPathComponent("other.pdf"))
         #expect(try pdfedit("export", "other.pdf", in: dir).status == 73)
         #expect(try String(contentsOf: dir.appendingPathComponent("other.pdf"), encoding: .utf8) == "keep me")
-        #expect(try pdfedit("export", "other.pdf", "--force", in: dir).status == 0)
+        try pdfeditOK("export", "other.pdf", "--force", in: dir)
         // The session's own previous export may be replaced without --force.
-        #expect(try pdfedit("export", "mine.pdf", in: dir).status == 0)
-        #expect(try pdfedit("move", "1", "--to", "2", in: dir).status == 0)
-        #expect(try pdfedit("export", "mine.pdf", in: dir).status == 0)
+        try pdfeditOK("export", "mine.pdf", in: dir)
+        try pdfeditOK("move", "1", "--to", "2", in: dir)
+        try pdfeditOK("export", "mine.pdf", in: dir)
         #expect(try pageTokens(dir.appendingPathComponent("mine.pdf")).prefix(2) == ["ALPHA-P2", "ALPHA-P1"])
     }
 
     @Test func exportsAreDeterministic() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
-        #expect(try pdfedit("interleave", "beta", in: dir).status == 0)
-        #expect(try pdfedit("export", "one.pdf", in: dir).status == 0)
-        #expect(try pdfedit("export", "two.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "beta.pdf", in: dir)
+        try pdfeditOK("interleave", "beta", in: dir)
+        try pdfeditOK("export", "one.pdf", in: dir)
+        try pdfeditOK("export", "two.pdf", in: dir)
         let one = try Data(contentsOf: dir.appendingPathComponent("one.pdf"))
         #expect(one == (try Data(contentsOf: dir.appendingPathComponent("two.pdf"))))
         #expect(try pageTokens(dir.appendingPathComponent("one.pdf")).prefix(4) == ["ALPHA-P1", "BETA-P1", "ALPHA-P2", "BETA-P2"])
@@ -185,8 +185,8 @@ import Testing
     @Test func exportAllWritesOneFilePerDocument() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
-        #expect(try pdfedit("export", "--all", "out", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "beta.pdf", in: dir)
+        try pdfeditOK("export", "--all", "out", in: dir)
         #expect(try qpdfPageCount(dir.appendingPathComponent("out/alpha.pdf").path) == 7)
         #expect(try qpdfPageCount(dir.appendingPathComponent("out/beta.pdf").path) == 5)
     }
@@ -197,19 +197,19 @@ import Testing
         let refused = try pdfedit("open", "encrypted.pdf", in: dir)
         #expect(refused.status == 77)
         #expect(refused.stderr.contains("encrypted.pdf") && refused.stderr.contains("password"))
-        #expect(try pdfedit("open", "encrypted.pdf", "--password", "secret", in: dir).status == 0)
+        try pdfeditOK("open", "encrypted.pdf", "--password", "secret", in: dir)
         #expect(!(try String(contentsOf: dir.appendingPathComponent(".pdfedit/session.json"), encoding: .utf8)).contains("secret"))
-        #expect(try pdfedit("reverse", in: dir).status == 0)
+        try pdfeditOK("reverse", in: dir)
         #expect(try pdfedit("export", "out.pdf", in: dir).status == 77)
-        #expect(try pdfedit("export", "out.pdf", in: dir, environment: ["PDFEDIT_PASSWORD": "secret"]).status == 0)
+        try pdfeditOK("export", "out.pdf", in: dir, environment: ["PDFEDIT_PASSWORD": "secret"])
         let out = dir.appendingPathComponent("out.pdf")
         #expect(try pageTokens(out) == ["ENC-P2", "ENC-P1"])
         #expect(!(try run("pdfinfo", [out.path]).stdout.contains("Encrypted:      yes")))
         let listFile = dir.appendingPathComponent("pw.txt")
         try "# passwords\nencrypted.pdf=secret\n".write(to: listFile, atomically: true, encoding: .utf8)
-        #expect(try pdfedit("export", "out2.pdf", in: dir, environment: ["PDFEDIT_PASSWORD_FILE": listFile.path]).status == 0)
-        #expect(try pdfedit("export", "out3.pdf", "--password-for", "encrypted.pdf=secret", in: dir).status == 0)
-        #expect(try pdfedit("export", "enc.pdf", "--password", "secret", "--encrypt", "u", "o", in: dir).status == 0)
+        try pdfeditOK("export", "out2.pdf", in: dir, environment: ["PDFEDIT_PASSWORD_FILE": listFile.path])
+        try pdfeditOK("export", "out3.pdf", "--password-for", "encrypted.pdf=secret", in: dir)
+        try pdfeditOK("export", "enc.pdf", "--password", "secret", "--encrypt", "u", "o", in: dir)
         #expect(try run("qpdf", ["--password=u", "--check", dir.appendingPathComponent("enc.pdf").path]).status == 0)
         #expect(try run("qpdf", ["--check", dir.appendingPathComponent("enc.pdf").path]).status != 0)
     }
@@ -217,7 +217,7 @@ import Testing
     @Test func lockedSessionTimesOutWith75() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = [dir.appendingPathComponent(".pdfedit/session.json.lock").path, "sleep", "3"]
@@ -235,7 +235,7 @@ import Testing
     func concurrentEditsAreSerialised() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let count = 12
         // Each process duplicates page 1: every one must land, none overwrite another.
         let processes = try (0..<count).map { _ -> Process in
@@ -261,7 +261,7 @@ import Testing
     func killedWhileEditing() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         for round in 0..<15 {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Paths.binary)

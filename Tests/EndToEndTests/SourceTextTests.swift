@@ -43,11 +43,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("a.pdf").path
         try Self.writeTextPDF(file, first: "Contents of the report", second: "Chapter one")
-        #expect(try pdfedit("open", "a.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "a.pdf", in: dir)
         // Fill every cache: texts, labels, sizes, thumbnails.
-        #expect(try pdfedit("list", in: dir).status == 0)
-        #expect(try pdfedit("show", "-o", "warm.png", in: dir).status == 0)
-        #expect(try pdfedit("thumbs", "warm", in: dir).status == 0)
+        try pdfeditOK("list", in: dir)
+        try pdfeditOK("show", "-o", "warm.png", in: dir)
+        try pdfeditOK("thumbs", "warm", in: dir)
         let session = try sessionBytes(dir)
         // Another PDF of the same page count, its texts swapped.
         try Self.writeTextPDF(file, first: "Chapter one", second: "Contents of the report")
@@ -84,7 +84,7 @@ import Testing
             dir.appendingPathComponent("l.pdf").path,
             first: "The o\\001cer \\002le \\003ow sta\\004 ba\\005e",
             second: "Nothing here")
-        #expect(try pdfedit("open", "l.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "l.pdf", in: dir)
         let text = try pdfedit("list", "--json", in: dir).stdout
         #expect(text.contains("o\u{FB03}cer"), "the fixture must hold the ligature itself: \(text)")
         for query in ["officer", "OFFICER", "file", "flow", "staff", "baffle", "The officer file"] {
@@ -111,7 +111,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Reliability.makeBigPDF(pages: pages, at: dir.appendingPathComponent("big.pdf").path)
-        #expect(try pdfedit("open", "big.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "big.pdf", in: dir)
         let start = Date()
         let listed = try pdfedit("list", "--no-text", in: dir)
         let seconds = Date().timeIntervalSince(start)
@@ -155,7 +155,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.writeTwoPages(dir.appendingPathComponent("u.pdf").path, secondPage: extra, count: count)
-        #expect(try pdfedit("open", "u.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "u.pdf", in: dir)
         // A /Count poppler does not believe loses it every page; bad /Annots only page 2.
         let named = name == "annots" ? "u.pdf: page 2:" : "u.pdf: page "
         let found = try pdfedit("find", "words", "--json", in: dir)
@@ -187,7 +187,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.writeTwoPages(dir.appendingPathComponent("r.pdf").path)
-        #expect(try pdfedit("open", "r.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "r.pdf", in: dir)
         let failing = ["PDFEDIT_TEST_FAIL_RENDER": "1"]
         for command in [["show", "-o", "s.png"], ["thumbs", "t"]] {
             let result = try pdfedit(args: command + ["--json"], in: dir, environment: failing)
@@ -268,7 +268,7 @@ import Testing
         #expect(info.status == 0, "\(kind): \(info.stderr.prefix(300))")
         let session = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: session) }
-        #expect(try pdfedit("open", fine, in: session).status == 0)
+        try pdfeditOK("open", fine, in: session)
         let shown = try pdfedit("show", "-o", "s.png", in: session)
         #expect(shown.status == 0, "\(kind): \(shown.stderr.prefix(300))")
     }

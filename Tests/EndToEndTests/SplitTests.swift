@@ -10,8 +10,8 @@ import Testing
     @Test func onePerItemWithDefaultNames() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
-        #expect(try pdfedit("move", "7", "--to", "1", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("move", "7", "--to", "1", in: dir)
         let result = try pdfedit("export", "--split", "parts", in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         let parts = dir.appendingPathComponent("parts")
@@ -28,8 +28,8 @@ import Testing
     @Test func everyKWithTemplateAndPadding() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", "beta.pdf", in: dir).status == 0)
-        #expect(try pdfedit("move", "1..5", "--to", "1", "--into", "alpha", "--doc", "beta", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", "beta.pdf", in: dir)
+        try pdfeditOK("move", "1..5", "--to", "1", "--into", "alpha", "--doc", "beta", in: dir)
         // alpha now holds 12 items: BETA-P1..5 then ALPHA-P1..7.
         let result = try pdfedit("export", "--split", "out", "--every", "5", "--name", "{n}_{src}-{srcpage}_{first}-{last}", in: dir)
         #expect(result.status == 0, "\(result.stderr)")
@@ -38,7 +38,7 @@ import Testing
         #expect(try qpdfPageCount(last) == 2)
         #expect(try pageText(last, 2).contains("ALPHA-P7"))
         // Part numbers are zero-padded to the width of the part count.
-        #expect(try pdfedit("export", "--split", "each", "--name", "p{n}", in: dir).status == 0)
+        try pdfeditOK("export", "--split", "each", "--name", "p{n}", in: dir)
         #expect(try files(dir.appendingPathComponent("each")).first == "p01.pdf")
         #expect(try files(dir.appendingPathComponent("each")).count == 12)
     }
@@ -46,7 +46,7 @@ import Testing
     @Test func collisionsAndExistingFiles() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        try pdfeditOK("open", "alpha.pdf", in: dir)
         let clash = try pdfedit("export", "--split", "x", "--name", "same", in: dir)
         #expect(clash.status == 64)
         #expect(clash.stderr.contains("same.pdf"))
@@ -59,7 +59,7 @@ import Testing
         let exists = try pdfedit("export", "--split", "y", in: dir)
         #expect(exists.status == 73)
         #expect(try files(dir.appendingPathComponent("y")) == ["alpha-3.pdf"])
-        #expect(try pdfedit("export", "--split", "y", "--force", in: dir).status == 0)
+        try pdfeditOK("export", "--split", "y", "--force", in: dir)
         #expect(try files(dir.appendingPathComponent("y")).count == 7)
         let bad = try pdfedit("export", "--split", "z", "--name", "{nope}", in: dir)
         #expect(bad.status == 64)

@@ -19,7 +19,7 @@ import Testing
     func sessionRoundTrip() throws {
         let dir = try alphaSession()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("export", "plain.pdf", in: dir).status == 0)
+        try pdfeditOK("export", "plain.pdf", in: dir)
 
         let stamped = try pdfedit("stamp", "odd", "stamp.pdf", "--opacity", "80%", in: dir)
         #expect(stamped.status == 0, "\(stamped.stderr)")
@@ -39,7 +39,7 @@ import Testing
         let table = try pdfedit("list", "--no-text", in: dir)
         #expect(table.stdout.contains("STAMPS") && table.stdout.contains("stamp.pdf 80%"))
 
-        #expect(try pdfedit("export", "stamped.pdf", in: dir).status == 0)
+        try pdfeditOK("export", "stamped.pdf", in: dir)
         #expect(try qpdfCheck(dir.appendingPathComponent("stamped.pdf").path).status == 0)
         for page in 1...7 {
             let plain = try PageRaster(dir.appendingPathComponent("plain.pdf").path, page: page)
@@ -50,10 +50,10 @@ import Testing
         // Undo gives back the very same output; redo the stamped one.
         #expect(try pdfedit("undo", in: dir).stdout == "undid: stamp odd stamp.pdf --opacity 80%\n")
         #expect(try decode(StampListJSON.self, try pdfedit("list", "--json", "--no-text", in: dir)).items.allSatisfy { $0.stamps == nil })
-        #expect(try pdfedit("export", "again.pdf", in: dir).status == 0)
+        try pdfeditOK("export", "again.pdf", in: dir)
         #expect(try bytes(dir, "again.pdf") == bytes(dir, "plain.pdf"))
-        #expect(try pdfedit("redo", in: dir).status == 0)
-        #expect(try pdfedit("export", "redone.pdf", in: dir).status == 0)
+        try pdfeditOK("redo", in: dir)
+        try pdfeditOK("export", "redone.pdf", in: dir)
         #expect(try bytes(dir, "redone.pdf") == bytes(dir, "stamped.pdf"))
 
         let unstamp = try pdfedit("unstamp", "1..3", in: dir)
@@ -113,7 +113,7 @@ import Testing
         let big = dir.appendingPathComponent("big.pdf").path
         let made = try run("python3", [Paths.root.appendingPathComponent("scripts/make-big-pdf.py").path, "500", big])
         try #require(made.status == 0, "\(made.stderr)")
-        #expect(try pdfedit("export", "plain.pdf", "--from", "big.pdf", in: dir).status == 0)
+        try pdfeditOK("export", "plain.pdf", "--from", "big.pdf", in: dir)
         let stamped = try pdfedit("stamp", "all", Paths.fixture("stamp.pdf"), "big.pdf", "-o", "stamped.pdf", in: dir)
         #expect(stamped.status == 0, "\(stamped.stderr)")
         let plainSize = try fileSize(dir.appendingPathComponent("plain.pdf").path)
@@ -131,12 +131,12 @@ import Testing
         let dir = try sessionDirectory(opening: "rotated.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(atPath: Paths.fixture("stamp.pdf"), toPath: dir.appendingPathComponent("stamp.pdf").path)
-        #expect(try pdfedit("stamp", "all", "stamp.pdf", in: dir).status == 0)
-        #expect(try pdfedit("rotate", "2,3", "--by", "90", in: dir).status == 0)
-        #expect(try pdfedit("rotate", "4", "--by", "180", in: dir).status == 0)
-        #expect(try pdfedit("export", "stamped.pdf", in: dir).status == 0)
-        #expect(try pdfedit("unstamp", "all", in: dir).status == 0)
-        #expect(try pdfedit("export", "plain.pdf", in: dir).status == 0)
+        try pdfeditOK("stamp", "all", "stamp.pdf", in: dir)
+        try pdfeditOK("rotate", "2,3", "--by", "90", in: dir)
+        try pdfeditOK("rotate", "4", "--by", "180", in: dir)
+        try pdfeditOK("export", "stamped.pdf", in: dir)
+        try pdfeditOK("unstamp", "all", in: dir)
+        try pdfeditOK("export", "plain.pdf", in: dir)
         for page in 1...4 {
             let plain = try PageRaster(dir.appendingPathComponent("plain.pdf").path, page: page)
             let after = try PageRaster(dir.appendingPathComponent("stamped.pdf").path, page: page)
@@ -150,10 +150,10 @@ import Testing
     func showDrawsStamps() throws {
         let dir = try alphaSession()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try pdfedit("stamp", "1", "logo.png", "--fit", in: dir).status == 0)
-        #expect(try pdfedit("stamp", "2", "logo.png", "--fit", "--under", in: dir).status == 0)
-        #expect(try pdfedit("stamp", "3", "logo.png", "--fit", "--opacity", "0.5", in: dir).status == 0)
-        #expect(try pdfedit("export", "out.pdf", in: dir).status == 0)
+        try pdfeditOK("stamp", "1", "logo.png", "--fit", in: dir)
+        try pdfeditOK("stamp", "2", "logo.png", "--fit", "--under", in: dir)
+        try pdfeditOK("stamp", "3", "logo.png", "--fit", "--opacity", "0.5", in: dir)
+        try pdfeditOK("export", "out.pdf", in: dir)
         let thumbs = try decode(ThumbsJSON.self, try pdfedit("thumbs", "th", "--size", "120", "--json", in: dir))
         #expect(thumbs.rendered == 7)
         let pages = try FixturePage.pages(of: "alpha.pdf")
@@ -175,7 +175,7 @@ import Testing
         // A second run is served from the cache; after unstamp the picture is the plain page again.
         let again = try decode(ThumbsJSON.self, try pdfedit("thumbs", "th", "--size", "120", "--force", "--json", in: dir))
         #expect(again.rendered == 0 && again.cached == 7)
-        #expect(try pdfedit("unstamp", "1", in: dir).status == 0)
+        try pdfeditOK("unstamp", "1", in: dir)
         let plain = try decode(ThumbsJSON.self, try pdfedit("thumbs", "th", "--size", "120", "--force", "--json", in: dir))
         let first = try #require(plain.files.first)
         let colour = try #require(try Pixels.png(dir.appendingPathComponent("th/1-p1.png").path, at: [point(first.width, first.height)]).first)
