@@ -76,70 +76,6 @@ std::string xml_escaped(std::string const &text)
     return result;
 }
 
-// Sets dc:title in an XMP packet; false when the packet is not in a form this can
-// change safely.
-bool set_xmp_title(std::string &xmp, std::string const &title)
-{
-    std::string const element = "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">" +
-        xml_escaped(title) + "</rdf:li></rdf:Alt></dc:title>";
-    std::string const open = "<dc:title";
-    size_t start = xmp.find(open);
-    if (start != std::string::npos) {
-        if (xmp.find(open, start + 1) != std::string::npos) {
-            return false;
-        }
-        size_t after = start + open.size();
-        if (after >= xmp.size() ||
-            !(xmp[after] == '>' || xmp[after] == '/' ||
-              std::isspace(static_cast<unsigned char>(xmp[after])))) {
-            return false; // <dc:titleSomething>
-        }
-        size_t close = xmp.find('>', after);
-        if (close == std::string::npos) {
-            return false;
-        }
-        size_t end = close + 1;
-        if (xmp[close - 1] != '/') {
-            std::string const closing = "</dc:title>";
-            size_t found = xmp.find(closing, close);
-            if (found == std::string::npos) {
-                return false;
-            }
-            end = found + closing.size();
-        }
-        xmp.replace(start, end - start, element);
-        return true;
-    }
-    if (xmp.find("dc:title") != std::string::npos) {
-        return false;
-    }
-    std::string const rdf_end = "</rdf:RDF>";
-    size_t at = xmp.find(rdf_end);
-    if (at == std::string::npos || xmp.find(rdf_end, at + 1) != std::string::npos) {
-        return false;
-    }
-    xmp.insert(
-        at,
-        "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">" +
-            element + "</rdf:Description>\n");
-    return true;
-}
-
-// Makes `info` (uninitialised: none) the document information of `pdf`, with
-// /Title set to `title` when one is given (a new dictionary if there was none).
-void attach_info(QPDF &pdf, QPDFObjectHandle info, char const *title)
-{
-    if (title != nullptr) {
-        if (!info.isInitialized()) {
-            info = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
-        }
-        info.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(title));
-    }
-    if (info.isInitialized()) {
-        pdf.getTrailer().replaceKey("/Info", info);
-    }
-}
-
 class DocumentData {
   public:
     DocumentData(
@@ -372,68 +308,67 @@ class DocumentData {
 
 } // namespace
 
-bool catalog_allows_in_place(QPDFObjectHandle root)
+// Sets dc:title in an XMP packet; false when the packet is not in a form this can
+// change safely.
+bool set_xmp_title(std::string &xmp, std::string const &title)
 {
-    // Entries the copying export either carries the same way (settle_in_place) or
-    // leaves out without a word; anything else (bookmarks, forms, names, actions,
-    // structure, optional content, threads...) takes the copying path.
-    static char const *const allowed[] = {
-        "/Type", "/Pages", "/PageLabels", "/Metadata", "/Lang", "/PageLayout", "/PageMode",
-        "/ViewerPreferences", "/Version", "/Extensions", "/MarkInfo", "/Dests"};
-    if (!root.isDictionary()) {
-        return false;
-    }
-    for (std::string const &key : root.getKeys()) {
-        if (std::find_if(std::begin(allowed), std::end(allowed), [&key](char const *known) {
-                return key == known;
-            }) == std::end(allowed)) {
+    std::string const element = "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">" +
+        xml_escaped(title) + "</rdf:li></rdf:Alt></dc:title>";
+    std::string const open = "<dc:title";
+    size_t start = xmp.find(open);
+    if (start != std::string::npos) {
+        if (xmp.find(open, start + 1) != std::string::npos) {
             return false;
         }
+        size_t after = start + open.size();
+        if (after >= xmp.size() ||
+            !(xmp[after] == '>' || xmp[after] == '/' ||
+              std::isspace(static_cast<unsigned char>(xmp[after])))) {
+            return false; // <dc:titleSomething>
+        }
+        size_t close = xmp.find('>', after);
+        if (close == std::string::npos) {
+            return false;
+        }
+        size_t end = close + 1;
+        if (xmp[close - 1] != '/') {
+            std::string const closing = "</dc:title>";
+            size_t found = xmp.find(closing, close);
+            if (found == std::string::npos) {
+                return false;
+            }
+            end = found + closing.size();
+        }
+        xmp.replace(start, end - start, element);
+        return true;
     }
+    if (xmp.find("dc:title") != std::string::npos) {
+        return false;
+    }
+    std::string const rdf_end = "</rdf:RDF>";
+    size_t at = xmp.find(rdf_end);
+    if (at == std::string::npos || xmp.find(rdf_end, at + 1) != std::string::npos) {
+        return false;
+    }
+    xmp.insert(
+        at,
+        "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">" +
+            element + "</rdf:Description>\n");
     return true;
 }
 
-void settle_in_place(
-    QPDF &pdf, QPDFObjectHandle old_root, QPDFObjectHandle old_info, pe_export_options const *options)
+// Makes `info` (uninitialised: none) the document information of `pdf`, with
+// /Title set to `title` when one is given (a new dictionary if there was none).
+void attach_info(QPDF &pdf, QPDFObjectHandle info, char const *title)
 {
-    char const *title = options == nullptr ? nullptr : options->title;
-    QPDFObjectHandle root = pdf.getRoot();
-    // As DocumentData::copy_info.
-    QPDFObjectHandle info;
-    if (old_info.isDictionary()) {
-        info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
-    }
-    attach_info(pdf, info, title);
-    // As DocumentData::copy_metadata.
-    QPDFObjectHandle metadata = old_root.getKey("/Metadata");
-    if (metadata.isStream()) {
-        if (title != nullptr) {
-            std::string xmp;
-            bool readable = decode_bounded(
-                metadata, options == nullptr ? 0 : options->max_stream_bytes, "the XMP metadata stream", &xmp);
-            if (readable && set_xmp_title(xmp, title)) {
-                metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
-            }
+    if (title != nullptr) {
+        if (!info.isInitialized()) {
+            info = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
         }
-        root.replaceKey("/Metadata", metadata);
+        info.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(title));
     }
-    // As DocumentData::copy_catalog_entries, for an output without bookmarks.
-    for (char const *key : {"/Lang", "/PageLayout"}) {
-        QPDFObjectHandle value = old_root.getKey(key);
-        if (value.isString() || value.isName()) {
-            root.replaceKey(key, fresh_copy(value));
-        }
-    }
-    QPDFObjectHandle preferences = old_root.getKey("/ViewerPreferences");
-    if (preferences.isDictionary()) {
-        root.replaceKey("/ViewerPreferences", preferences.isIndirect() ? preferences : preferences.shallowCopy());
-    }
-    QPDFObjectHandle mode = old_root.getKey("/PageMode");
-    if (mode.isName()) {
-        std::string name = mode.getName();
-        if (name == "/UseThumbs" || name == "/FullScreen") {
-            root.replaceKey("/PageMode", QPDFObjectHandle::newName(name));
-        }
+    if (info.isInitialized()) {
+        pdf.getTrailer().replaceKey("/Info", info);
     }
 }
 

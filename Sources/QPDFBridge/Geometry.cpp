@@ -47,3 +47,139 @@ extern "C" double pe_user_unit_for(double width, double height)
     }
     return std::ceil(largest / PE_MAX_PAGE_UNITS);
 }
+
+// Inherited attributes and rotation of copied pages (export)
+
+#include <set>
+
+namespace pe {
+
+char const *const inheritable_keys[inheritable_count] = {"/MediaBox", "/CropBox", "/Resources", "/Rotate"};
+
+namespace {
+
+// One node of the page tree and what is below it, in the order of
+// QPDF::getAllPagesInternal (a kid with /Kids is a node, any other a page). False
+// when the tree is not as getAllPages left it.
+bool walk_inherited(
+    std::vector<QPDFObjectHandle> const &pages,
+    std::vector<InheritedFrame> &frames,
+    QPDFObjectHandle node,
+    int frame,
+    int depth,
+    std::set<QPDFObjGen> &visited,
+    std::vector<int> &leaves)
+{
+    if (!node.isDictionary() || depth > 1000 ||
+        (node.isIndirect() && !visited.insert(node.getObjGen()).second)) {
+        return false;
+    }
+    int mine = frame;
+    for (int k = 0; k < inheritable_count; ++k) {
+        if (!node.hasKey(inheritable_keys[k])) {
+            continue;
+        }
+        if (mine == frame) {
+            InheritedFrame copy = frames[static_cast<size_t>(frame)];
+            frames.push_back(copy);
+            mine = static_cast<int>(frames.size()) - 1;
+        }
+        InheritedFrame &own = frames[static_cast<size_t>(mine)];
+        own.values[k] = node.getKey(inheritable_keys[k]);
+        own.holders[k] = node.getObjGen();
+    }
+    QPDFObjectHandle kids = node.getKey("/Kids");
+    if (!kids.isArray()) {
+        return false;
+    }
+    int count = kids.getArrayNItems();
+    for (int i = 0; i < count; ++i) {
+        QPDFObjectHandle kid = kids.getArrayItem(i);
+        if (kid.hasKey("/Kids")) {
+            if (!walk_inherited(pages, frames, kid, mine, depth + 1, visited, leaves)) {
+                return false;
+            }
+            continue;
+        }
+        size_t at = leaves.size();
+        if (at >= pages.size() || !kid.isIndirect() || pages[at].getObjGen() != kid.getObjGen()) {
+            return false;
+        }
+        leaves.push_back(mine);
+    }
+    return true;
+}
+
+QPDFObjectHandle number(double value)
+{
+    double whole;
+    if (std::modf(value, &whole) == 0.0 && std::fabs(whole) < 1e9) {
+        return QPDFObjectHandle::newInteger(static_cast<long long>(whole));
+    }
+    return QPDFObjectHandle::newReal(value, 4, true);
+}
+
+} // namespace
+
+bool find_inherited_frames(
+    QPDFObjectHandle root,
+    std::vector<QPDFObjectHandle> const &pages,
+    std::vector<InheritedFrame> &frames,
+    std::vector<int> &page_frame)
+{
+    frames.assign(1, InheritedFrame{});
+    page_frame.clear();
+    std::set<QPDFObjGen> visited;
+    page_frame.reserve(pages.size());
+    return !pages.empty() && walk_inherited(pages, frames, root, 0, 0, visited, page_frame) &&
+        page_frame.size() == pages.size();
+}
+
+void push_inherited_attributes(QPDFObjectHandle page, InheritedFrame const &frame)
+{
+    for (int k = 0; k < inheritable_count; ++k) {
+        QPDFObjectHandle value = frame.values[k];
+        if (!value.isInitialized() || page.hasKey(inheritable_keys[k])) {
+            continue;
+        }
+        // A direct array or dictionary is not put into a second dictionary as is.
+        page.replaceKey(
+            inheritable_keys[k],
+            value.isIndirect() || !(value.isArray() || value.isDictionary()) ? value : value.shallowCopy());
+    }
+}
+
+int page_rotation(QPDFObjectHandle page, InheritedFrame const *inherited)
+{
+    QPDFObjectHandle rotate = page.getKey("/Rotate");
+    if (!page.hasKey("/Rotate") && inherited != nullptr && inherited->values[inherited_rotate].isInitialized()) {
+        rotate = inherited->values[inherited_rotate];
+    }
+    return displayed_rotation(rotate);
+}
+
+void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)
+{
+    int degrees = turned_rotation(base, quarter_turns);
+    if (degrees == 0) {
+        page.removeKey("/Rotate");
+    } else {
+        page.replaceKey("/Rotate", QPDFObjectHandle::newInteger(degrees));
+    }
+}
+
+bool set_blank_page_box(QPDFObjectHandle page, double width, double height)
+{
+    double unit = pe_user_unit_for(width, height);
+    page.replaceKey(
+        "/MediaBox",
+        QPDFObjectHandle::newArray(
+            std::vector<QPDFObjectHandle>{number(0), number(0), number(width / unit), number(height / unit)}));
+    if (unit == 1) {
+        return false;
+    }
+    page.replaceKey("/UserUnit", number(unit));
+    return true;
+}
+
+} // namespace pe

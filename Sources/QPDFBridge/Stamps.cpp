@@ -33,9 +33,6 @@ void check_stamps(StampList list, int source_count, int item_count)
         if (stamp.source < 0 || stamp.source >= source_count) {
             throw PlanError(which + " names no source");
         }
-        if (stamp.page < 0) {
-            throw PlanError(which + " names no page");
-        }
         if (!(std::isfinite(stamp.opacity) && stamp.opacity > 0 && stamp.opacity <= 1)) {
             throw PlanError(which + ": opacity must be above 0 and at most 1");
         }
@@ -54,7 +51,7 @@ void for_each_stamp(StampList list, int first, int count, std::function<void(pe_
 void check_stamp_page(pe_stamp const &stamp, Source const &source, Where &where)
 {
     int pages = static_cast<int>(source.pages.size());
-    if (stamp.page >= pages) {
+    if (stamp.page < 0 || stamp.page >= pages) {
         where = Where{stamp.source, stamp.page + 1};
         throw PlanError(
             "page " + std::to_string(stamp.page + 1) + " does not exist (the file has " + std::to_string(pages) +

@@ -75,8 +75,9 @@ int source_named(std::string const &file, pe_source const *sources, int source_c
 } // namespace
 
 int record_current_exception(
-    pe_status *status, Where where, pe_source const *sources, int source_count) noexcept
+    pe_status *status, Where where, pe_source const *sources, int source_count, Wording wording) noexcept
 {
+    bool detail = wording == Wording::detail;
     try {
         try {
             throw;
@@ -86,11 +87,11 @@ int record_current_exception(
                 where = Where{named, 0};
             }
             int code = code_for(e.getErrorCode());
-            set_status(status, code, where, describe(e).c_str());
+            set_status(status, code, where, detail ? e.getMessageDetail().c_str() : describe(e).c_str());
             return code;
         } catch (QPDFSystemError const &e) {
             // The description names the file; the errno text is the problem.
-            set_status(status, PE_E_SYSTEM, where, std::strerror(e.getErrno()));
+            set_status(status, PE_E_SYSTEM, where, detail ? e.what() : std::strerror(e.getErrno()));
             return PE_E_SYSTEM;
         } catch (OverLimit const &e) {
             int named = source_named(e.file, sources, source_count);

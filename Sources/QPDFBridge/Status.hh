@@ -46,13 +46,26 @@ int code_for(qpdf_error_code_e code) noexcept;
 // E.g. "(object 5 0, offset 123): invalid password".
 std::string describe(QPDFExc const &e);
 
+// How record_current_exception words qpdf's errors in pe_status::message.
+enum class Wording {
+    // A QPDFExc as describe() gives it, a QPDFSystemError as its errno text.
+    without_file,
+    // A QPDFExc as its detail alone, a QPDFSystemError as its full text
+    // (pe_document_open).
+    detail,
+};
+
 // Call from a catch block only: rethrows the exception being handled and records
-// it in `status` (QPDFExc by its code, QPDFSystemError as PE_E_SYSTEM with the
-// errno text, PlanError as PE_E_PLAN, anything else PE_E_INTERNAL). A QPDFExc
-// whose file name is one of `sources` is attributed to that source. Returns the
-// code stored. Never throws.
+// it in `status` (QPDFExc by its code, QPDFSystemError as PE_E_SYSTEM, both
+// worded as `wording` says, OverLimit as PE_E_LIMIT, PlanError as PE_E_PLAN,
+// anything else PE_E_INTERNAL). A QPDFExc whose file name is one of `sources` is
+// attributed to that source. Returns the code stored. Never throws.
 int record_current_exception(
-    pe_status *status, Where where, pe_source const *sources, int source_count) noexcept;
+    pe_status *status,
+    Where where,
+    pe_source const *sources,
+    int source_count,
+    Wording wording = Wording::without_file) noexcept;
 
 // Passes each warning qpdf collected for `pdf` since the last call to `warn`
 // (QPDF::getWarnings clears the list), as `source_index`'s, except that a warning

@@ -115,8 +115,6 @@ std::string file_name(char const *path)
     return slash == std::string::npos ? text : text.substr(slash + 1);
 }
 
-char const *const inheritable_keys[inheritable_count] = {"/MediaBox", "/CropBox", "/Resources", "/Rotate"};
-
 QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value)
 {
     if (value.isIndirect()) {
@@ -139,102 +137,28 @@ QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value)
     return fresh_copy(value);
 }
 
-namespace {
-
-// One node of the page tree and what is below it, in the order of
-// QPDF::getAllPagesInternal (a kid with /Kids is a node, any other a page). False
-// when the tree is not as getAllPages left it.
-bool walk_inherited(
-    Source &source,
-    QPDFObjectHandle node,
-    int frame,
-    int depth,
-    std::set<QPDFObjGen> &visited,
-    std::vector<int> &leaves)
-{
-    if (!node.isDictionary() || depth > 1000 ||
-        (node.isIndirect() && !visited.insert(node.getObjGen()).second)) {
-        return false;
-    }
-    int mine = frame;
-    for (int k = 0; k < inheritable_count; ++k) {
-        if (!node.hasKey(inheritable_keys[k])) {
-            continue;
-        }
-        if (mine == frame) {
-            InheritedFrame copy = source.frames[static_cast<size_t>(frame)];
-            source.frames.push_back(copy);
-            mine = static_cast<int>(source.frames.size()) - 1;
-        }
-        InheritedFrame &own = source.frames[static_cast<size_t>(mine)];
-        own.values[k] = node.getKey(inheritable_keys[k]);
-        own.holders[k] = node.getObjGen();
-    }
-    QPDFObjectHandle kids = node.getKey("/Kids");
-    if (!kids.isArray()) {
-        return false;
-    }
-    int count = kids.getArrayNItems();
-    for (int i = 0; i < count; ++i) {
-        QPDFObjectHandle kid = kids.getArrayItem(i);
-        if (kid.hasKey("/Kids")) {
-            if (!walk_inherited(source, kid, mine, depth + 1, visited, leaves)) {
-                return false;
-            }
-            continue;
-        }
-        size_t at = leaves.size();
-        if (at >= source.pages.size() || !kid.isIndirect() ||
-            source.pages[at].getObjGen() != kid.getObjGen()) {
-            return false;
-        }
-        leaves.push_back(mine);
-    }
-    return true;
-}
-
-} // namespace
-
 void Source::find_inherited()
 {
-    frames.assign(1, InheritedFrame{});
-    page_frame.clear();
-    std::set<QPDFObjGen> visited;
-    std::vector<int> leaves;
-    leaves.reserve(pages.size());
-    QPDFObjectHandle root = pdf->getRoot().getKey("/Pages");
-    bool walked = !pages.empty() && walk_inherited(*this, root, 0, 0, visited, leaves) &&
-        leaves.size() == pages.size();
+    bool walked = find_inherited_frames(pdf->getRoot().getKey("/Pages"), pages, frames, page_frame);
     if (!walked) {
         // Not the tree getAllPages reported: let qpdf push the attributes itself.
         frames.clear();
+        page_frame.clear();
         pdf->pushInheritedAttributesToPage();
         pages = pdf->getAllPages();
         return;
     }
     if (frames.size() == 1) {
         frames.clear(); // nothing to inherit
-        return;
+        page_frame.clear();
     }
-    page_frame = std::move(leaves);
 }
 
 void Source::push_inherited(int index)
 {
     InheritedFrame const *frame = inherited(index);
-    if (frame == nullptr) {
-        return;
-    }
-    QPDFObjectHandle page = pages[static_cast<size_t>(index)];
-    for (int k = 0; k < inheritable_count; ++k) {
-        QPDFObjectHandle value = frame->values[k];
-        if (!value.isInitialized() || page.hasKey(inheritable_keys[k])) {
-            continue;
-        }
-        // A direct array or dictionary is not put into a second dictionary as is.
-        page.replaceKey(
-            inheritable_keys[k],
-            value.isIndirect() || !(value.isArray() || value.isDictionary()) ? value : value.shallowCopy());
+    if (frame != nullptr) {
+        push_inherited_attributes(pages[static_cast<size_t>(index)], *frame);
     }
 }
 

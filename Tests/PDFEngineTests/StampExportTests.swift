@@ -2,7 +2,7 @@ import Foundation
 import PDFEngine
 import Testing
 
-/// Stamps at export (`pe_export_stamped`): where `pdftoppm` sees them, what
+/// Stamps at export (`pe_export`): where `pdftoppm` sees them, what
 /// `qpdf --check` and `qpdf --json` say about the output.
 @Suite struct StampExportTests {
     static let fixtures = ["alpha.pdf", "stamp.pdf", "rotated.pdf", "sizes.pdf", "features.pdf"]
@@ -301,6 +301,34 @@ import Testing
             Issue.record("a stamp of page 2 of a 1-page file was accepted")
         } catch {
             #expect(error == .pageOutOfRange(file: ExportPaths.fixture("stamp.pdf"), page: 2, pageCount: 1))
+        }
+    }
+
+    /// The bridge refuses a stamp of a negative page itself, as it refuses an
+    /// item's page out of range: naming the stamp's source (the kit checks pages
+    /// first, but the engine's callers need not).
+    @Test(.enabled(if: haveFixtures, "needs the fixtures"))
+    func aStampOfANegativePageIsRefusedLikeAPageOutOfRange() throws {
+        let scratch = try ExportScratch()
+        let stamp = ExportPaths.fixture("stamp.pdf")
+        let sources = [ExportSource(path: ExportPaths.fixture("alpha.pdf")), ExportSource(path: stamp)]
+        let output = scratch.path("bad.pdf")
+        for page in [-1, -7] {
+            do {
+                _ = try PDFExporter.write(
+                    sources: sources, items: [.page(source: 0, index: 0)],
+                    stamps: [ExportStamp(item: 0, source: 1, page: page)], to: output)
+                Issue.record("a stamp of page \(page) was accepted")
+            } catch {
+                #expect(error == .library(file: stamp, message: "page \(page + 1) does not exist (the file has 1 pages)"))
+            }
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+        let parts = [ExportPart(items: 0..<1, path: output)]
+        #expect(throws: EngineError.library(file: stamp, message: "page 0 does not exist (the file has 1 pages)")) {
+            _ = try PDFExporter.writeParts(
+                sources: sources, items: [.page(source: 0, index: 0)],
+                stamps: [ExportStamp(item: 0, source: 1, page: -1)], parts: parts)
         }
     }
 

@@ -32,7 +32,8 @@ public struct ExportSettings: Sendable {
         self.title = title
     }
 
-    /// The engine's options, with the process's limits (`PDFEDIT_MAX_STREAM_BYTES`).
+    /// The engine's options, with the process's limits (`PDFEDIT_MAX_STREAM_BYTES`)
+    /// and export knobs (`ExportEnvironment`).
     func engineOptions() -> ExportOptions {
         let maxStreamBytes = ProcessLimits.current.inflatedStreamBytes
         var writing: (@Sendable (Int, Int) -> Void)?
@@ -43,7 +44,8 @@ public struct ExportSettings: Sendable {
         }
         return ExportOptions(
             deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title,
-            maxStreamBytes: maxStreamBytes, progress: writing)
+            maxStreamBytes: maxStreamBytes, progress: writing, threads: ExportEnvironment.threads,
+            inPlace: ExportEnvironment.inPlace)
     }
 }
 

@@ -69,10 +69,18 @@ public struct ExportOptions: Sendable, Equatable {
     /// written, or the parts of a split written (from any thread, one call at a
     /// time). Not part of equality.
     public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+    /// How many threads a split export writes parts on, 1 (none) to 64; nil (or
+    /// another number): as many as the CPUs this process may run on, at most 4.
+    public var threads: Int?
+    /// Whether an export of most of one source's pages (and nothing else) may
+    /// rearrange that source in place instead of copying its pages (see
+    /// `pe_export`); the output is the same document either way.
+    public var inPlace: Bool
 
     public init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, labels: LabelMode = .keep,
-        title: String? = nil, maxStreamBytes: Int? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+        title: String? = nil, maxStreamBytes: Int? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        threads: Int? = nil, inPlace: Bool = true
     ) {
         self.deterministicID = deterministicID
         self.encryption = encryption
@@ -80,11 +88,14 @@ public struct ExportOptions: Sendable, Equatable {
         self.title = title
         self.maxStreamBytes = maxStreamBytes
         self.progress = progress
+        self.threads = threads
+        self.inPlace = inPlace
     }
 
     public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
         lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
-            && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes
+            && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
+            && lhs.inPlace == rhs.inPlace
     }
 }
 

@@ -31,11 +31,3 @@ public struct ExportStamp: Sendable, Equatable {
             under: under ? 1 : 0, fit: fit ? 1 : 0, opacity: opacity)
     }
 }
-
-extension Array where Element == ExportStamp {
-    /// Runs `body` with the stamps as `pe_stamp`s (a null pointer when there are none).
-    func withBridged<R>(_ body: (UnsafePointer<pe_stamp>?, Int32) -> R) -> R {
-        let bridged = map(\.bridged)
-        return bridged.withUnsafeBufferPointer { body($0.baseAddress, Int32(clamping: $0.count)) }
-    }
-}

@@ -25,7 +25,7 @@ public enum PDFExporter {
     ///     to: "out.pdf.tmp")
     /// for warning in report.warnings { print(warning) }
     /// ```
-    /// `stamps` (pages drawn onto items, see `ExportStamp`) go through `pe_export_stamped`.
+    /// `stamps` are pages drawn onto items (see `ExportStamp`).
     public static func write(
         sources: [ExportSource],
         items: [ExportItem],
@@ -35,23 +35,11 @@ public enum PDFExporter {
     ) throws(EngineError) -> ExportReport {
         let collector = WarningCollector(paths: sources.map(\.path))
         var status = pe_status()
-        let cItems = items.map(\.bridged)
-        let code = withCSources(sources) { cSources in
-            cItems.withUnsafeBufferPointer { cItems in
-                withCOptions(options) { cOptions in
-                    withExtendedLifetime(collector) {
-                        stamps.withBridged { cStamps, stampCount in
-                            pe_export_stamped(
-                                cSources.baseAddress, Int32(cSources.count),
-                                cItems.baseAddress, Int32(cItems.count),
-                                cStamps, stampCount,
-                                path, cOptions,
-                                collectWarning, Unmanaged.passUnretained(collector).toOpaque(),
-                                &status)
-                        }
-                    }
-                }
-            }
+        let arguments = BridgeArguments(sources: sources, items: items, stamps: stamps, options: options)
+        let code = arguments.call(context: collector) { c in
+            pe_export(
+                c.sources, c.sourceCount, c.items, c.itemCount, c.stamps, c.stampCount, path, c.options,
+                collectWarning, c.context, &status)
         }
         if code != Int32(PE_OK) {
             throw EngineError(exportStatus: status, sources: sources, output: path)
@@ -82,25 +70,11 @@ public enum PDFExporter {
     ) throws(EngineError) -> ExportReport {
         let collector = WarningCollector(paths: sources.map(\.path))
         var status = pe_status()
-        let cItems = items.map(\.bridged)
-        let code = withCSources(sources) { cSources in
-            withCParts(parts) { cParts in
-                cItems.withUnsafeBufferPointer { cItems in
-                    withCOptions(options) { cOptions in
-                        withExtendedLifetime(collector) {
-                            stamps.withBridged { cStamps, stampCount in
-                                pe_export_parts_stamped(
-                                    cSources.baseAddress, Int32(cSources.count),
-                                    cItems.baseAddress, Int32(cItems.count),
-                                    cStamps, stampCount,
-                                    cParts.baseAddress, Int32(cParts.count), cOptions,
-                                    collectWarning, Unmanaged.passUnretained(collector).toOpaque(),
-                                    &status)
-                            }
-                        }
-                    }
-                }
-            }
+        let arguments = BridgeArguments(sources: sources, items: items, stamps: stamps, parts: parts, options: options)
+        let code = arguments.call(context: collector) { c in
+            pe_export_parts(
+                c.sources, c.sourceCount, c.items, c.itemCount, c.stamps, c.stampCount, c.parts, c.partCount,
+                c.options, collectWarning, c.context, &status)
         }
         if code != Int32(PE_OK) {
             // An error of no source belongs to the output of the part `page` names.
@@ -124,110 +98,15 @@ public enum PDFExporter {
     ) throws(EngineError) -> [OutlineStart] {
         let collector = OutlineCollector()
         var status = pe_status()
-        let cItems = items.map(\.bridged)
-        let code = withCSources(sources) { cSources in
-            cItems.withUnsafeBufferPointer { cItems in
-                withExtendedLifetime(collector) {
-                    pe_outline_starts(
-                        cSources.baseAddress, Int32(cSources.count),
-                        cItems.baseAddress, Int32(cItems.count),
-                        collectOutlineStart, Unmanaged.passUnretained(collector).toOpaque(), &status)
-                }
-            }
+        let arguments = BridgeArguments(sources: sources, items: items)
+        let code = arguments.call(context: collector) { c in
+            pe_outline_starts(
+                c.sources, c.sourceCount, c.items, c.itemCount, collectOutlineStart, c.context, &status)
         }
         if code != Int32(PE_OK) {
             throw EngineError(exportStatus: status, sources: sources, output: sources.first?.path ?? "")
         }
         return collector.starts
-    }
-
-    /// Runs `body` with the parts as `pe_part`s whose paths live until it returns.
-    private static func withCParts<R>(_ parts: [ExportPart], _ body: (UnsafeBufferPointer<pe_part>) -> R) -> R {
-        let paths = parts.map { part -> UnsafeMutablePointer<CChar> in
-            guard let copied = strdup(part.path) else { fatalError("out of memory") }
-            return copied
-        }
-        defer { paths.forEach { free($0) } }
-        let cParts = zip(parts, paths).map { part, path in
-            pe_part(
-                first_item: Int32(clamping: part.items.lowerBound), item_count: Int32(clamping: part.items.count),
-                out_path: UnsafePointer(path))
-        }
-        return cParts.withUnsafeBufferPointer(body)
-    }
-
-    /// Runs `body` with the sources as `pe_source`s whose strings live until it returns.
-    private static func withCSources<R>(
-        _ sources: [ExportSource], _ body: (UnsafeBufferPointer<pe_source>) -> R
-    ) -> R {
-        var strings: [UnsafeMutablePointer<CChar>] = []
-        var lists: [UnsafeMutablePointer<UnsafePointer<CChar>?>] = []
-        defer {
-            strings.forEach { free($0) }
-            lists.forEach { $0.deallocate() }
-        }
-        func copy(_ text: String) -> UnsafePointer<CChar> {
-            guard let copied = strdup(text) else { fatalError("out of memory") }
-            strings.append(copied)
-            return UnsafePointer(copied)
-        }
-        func copyList(_ texts: [String]) -> UnsafePointer<UnsafePointer<CChar>?>? {
-            guard !texts.isEmpty else { return nil }
-            let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: texts.count)
-            for (index, text) in texts.enumerated() { list[index] = copy(text) }
-            lists.append(list)
-            return UnsafePointer(list)
-        }
-        let cSources = sources.map { source in
-            pe_source(
-                path: copy(source.path), password: source.password.map { copy($0) },
-                alternatives: copyList(source.alternatives), alternative_count: Int32(source.alternatives.count),
-                name: source.name.map { copy($0) }, document: source.document?.handle,
-                document_last_use: source.document != nil && source.lastUseOfDocument ? 1 : 0)
-        }
-        return withExtendedLifetime(sources) { cSources.withUnsafeBufferPointer(body) }
-    }
-
-    private static func withCOptions<R>(
-        _ options: ExportOptions, _ body: (UnsafePointer<pe_export_options>) -> R
-    ) -> R {
-        func call(_ user: UnsafePointer<CChar>?, _ owner: UnsafePointer<CChar>?) -> R {
-            let labels: Int32 =
-                switch options.labels {
-                case .keep: Int32(PE_LABELS_KEEP)
-                case .renumber: Int32(PE_LABELS_RENUMBER)
-                case .none: Int32(PE_LABELS_NONE)
-                }
-            func withTitle(_ title: UnsafePointer<CChar>?) -> R {
-                // The reporter lives as long as the call; the bridge calls it one at a time.
-                let reporter = options.progress.map(ProgressBox.init)
-                var cOptions = pe_export_options(
-                    deterministic_id: options.deterministicID ? 1 : 0,
-                    user_password: user, owner_password: owner, labels: labels, title: title,
-                    max_stream_bytes: Int64(options.maxStreamBytes ?? 0),
-                    progress: reporter == nil ? nil : { context, done, total in
-                        guard let context else { return }
-                        Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue().report(Int(done), Int(total))
-                    },
-                    progress_context: reporter.map { Unmanaged.passUnretained($0).toOpaque() })
-                return withExtendedLifetime(reporter) { body(&cOptions) }
-            }
-            guard let title = options.title else { return withTitle(nil) }
-            return title.withCString { withTitle($0) }
-        }
-        guard let encryption = options.encryption else { return call(nil, nil) }
-        return encryption.userPassword.withCString { user in
-            encryption.ownerPassword.withCString { owner in call(user, owner) }
-        }
-    }
-}
-
-/// Carries `ExportOptions.progress` through the bridge's C callback.
-private final class ProgressBox {
-    let report: @Sendable (Int, Int) -> Void
-
-    init(_ report: @escaping @Sendable (Int, Int) -> Void) {
-        self.report = report
     }
 }
 

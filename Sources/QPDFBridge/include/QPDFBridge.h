@@ -77,8 +77,9 @@ typedef struct pe_source {
      * copies from it, so give it to one call at a time, never to two threads. */
     pe_document *document;
     /* Nonzero: this pe_export call is the document's last use, so it may free
-     * what it read before writing (less memory); pe_document_close is still
-     * needed. Ignored without a document and by pe_export_parts. */
+     * what it read before writing (less memory; not when there are stamps);
+     * pe_document_close is still needed. Ignored without a document and by
+     * pe_export_parts. */
     int document_last_use;
 } pe_source;
 
@@ -111,6 +112,13 @@ typedef struct pe_export_options {
      * worker threads, one call at a time). */
     void (*progress)(void *context, int done, int total);
     void *progress_context;
+    int threads;                /* pe_export_parts: write parts on this many threads, 1
+                                   (none) to 64; any other value: as many as the CPUs
+                                   this process may run on, at most 4 (the kit sets it
+                                   from PDFEDIT_THREADS) */
+    int no_in_place;            /* nonzero: pe_export never rearranges a source in place,
+                                   it always copies (the kit sets it when
+                                   PDFEDIT_NO_IN_PLACE is in the environment) */
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
@@ -125,6 +133,28 @@ typedef struct pe_part {
  * caller can report them as one line per file; the bridge's own do not. */
 typedef void (*pe_warning_fn)(void *context, int source_index, const char *message);
 
+/* A page drawn onto an output page by pe_export / pe_export_parts (`pdfedit
+ * stamp`). Each stamp page becomes ONE form XObject per output, shared by
+ * every page it is drawn on (the stamp page's annotations are not copied). It is
+ * drawn over the page's content (wrapped in q ... Q) or, with `under`, beneath it;
+ * centred on the page's visible box (CropBox clipped to MediaBox) and upright for
+ * the reader whatever the output page's /Rotate (the item's quarter turns included)
+ * and the stamp page's own /Rotate; at its own size (/UserUnit respected) or, with
+ * `fit`, scaled to the visible box keeping its aspect ratio. Stamps of one item are
+ * drawn in the order they come in the list. Resource names are fixed
+ * (/PdfeditStamp0, /PdfeditStampGS0, ... per page; a suffix only when the page
+ * already uses the name), so outputs stay deterministic. A stamped page gets its
+ * own /Contents array and /Resources dictionary: a page exported twice, once
+ * stamped and once not, shares nothing that the stamp changed. */
+typedef struct pe_stamp {
+    int item;       /* index into items of the page it is drawn on */
+    int source;     /* index into sources */
+    int page;       /* 0-based page of that source */
+    int under;      /* nonzero: beneath the page's content; zero: over it */
+    int fit;        /* nonzero: scaled to the page's visible box, aspect ratio kept */
+    double opacity; /* 0 < opacity <= 1: /CA and /ca of an ExtGState when below 1 */
+} pe_stamp;
+
 /* Writes the pages of `items`, in order, to `out_path` (which the caller makes a
  * temporary name; it never names an input). Returns status->code.
  * Only the sources that items refer to are opened, each once. Every output page is
@@ -135,33 +165,37 @@ typedef void (*pe_warning_fn)(void *context, int source_index, const char *messa
  * outlines of every source pruned to the output, page labels per
  * options->labels, the first source's document information and XMP, and the
  * structure tree only when the output is exactly one tagged source's pages in
- * order. Warnings (recovered damage, and one line naming the document-level data
- * that was dropped) go to `warn` (may be NULL). On failure a partly written
- * `out_path` is removed.
+ * order. `stamps` (`stamp_count` of them; NULL and 0 for none) are drawn onto
+ * the pages of the items they name. Warnings (recovered damage, and one line
+ * naming the document-level data that was dropped) go to `warn` (may be NULL).
+ * On failure a partly written `out_path` is removed.
  * When the output is most of one unencrypted source's pages and nothing else,
  * and neither those pages nor the catalog hold anything that points at other
  * pages (annotations, bookmarks, forms, names, structure...), the source is
  * rearranged in place and written instead of copied: the same document (object
  * for object, as `qpdf --qdf` shows it) in about two thirds of the time and
- * three quarters of the memory. PDFEDIT_NO_IN_PLACE in the environment turns
- * this off. */
+ * three quarters of the memory; never with stamps, and never when
+ * options->no_in_place is nonzero. */
 int pe_export(const pe_source *sources, int source_count,
               const pe_item *items, int item_count,
+              const pe_stamp *stamps, int stamp_count,
               const char *out_path, const pe_export_options *options,
               pe_warning_fn warn, void *warn_context, pe_status *status);
 
-/* Like pe_export, once per part, opening every source only once: each part keeps
+/* Like pe_export (without rearranging in place), once per part, opening every
+ * source only once; `item` of a stamp indexes the whole `items` list. Each part keeps
  * what applies to its own pages (fields, annotations, labels, outlines pruned to
  * the part, links within the part). On failure no part file is left behind; when
  * the failure is a part's output (status->source_index -1), status->page is that
  * part's 1-based number. The warning about dropped document-level data comes once
  * for all parts.
- * Parts are written by as many threads as the process may use CPUs (at most 4;
- * PDFEDIT_THREADS=N sets the number, 1 for none), each thread with its own opening
+ * Parts are written by options->threads threads (by default as many as the
+ * process may use CPUs, at most 4), each thread with its own opening
  * of the sources (a pe_document goes to the first thread only); each part's file
  * is the same whichever thread writes it, and warnings come in part order. */
 int pe_export_parts(const pe_source *sources, int source_count,
                     const pe_item *items, int item_count,
+                    const pe_stamp *stamps, int stamp_count,
                     const pe_part *parts, int part_count,
                     const pe_export_options *options,
                     pe_warning_fn warn, void *warn_context, pe_status *status);
@@ -221,43 +255,6 @@ typedef void (*pe_outline_fn)(void *context, const char *title, int item_index);
 int pe_outline_starts(const pe_source *sources, int source_count,
                       const pe_item *items, int item_count,
                       pe_outline_fn each, void *context, pe_status *status);
-
-/* A page drawn onto an output page by pe_export_stamped / pe_export_parts_stamped
- * (`pdfedit stamp`). Each stamp page becomes ONE form XObject per output, shared by
- * every page it is drawn on (the stamp page's annotations are not copied). It is
- * drawn over the page's content (wrapped in q ... Q) or, with `under`, beneath it;
- * centred on the page's visible box (CropBox clipped to MediaBox) and upright for
- * the reader whatever the output page's /Rotate (the item's quarter turns included)
- * and the stamp page's own /Rotate; at its own size (/UserUnit respected) or, with
- * `fit`, scaled to the visible box keeping its aspect ratio. Stamps of one item are
- * drawn in the order they come in the list. Resource names are fixed
- * (/PdfeditStamp0, /PdfeditStampGS0, ... per page; a suffix only when the page
- * already uses the name), so outputs stay deterministic. A stamped page gets its
- * own /Contents array and /Resources dictionary: a page exported twice, once
- * stamped and once not, shares nothing that the stamp changed. */
-typedef struct pe_stamp {
-    int item;       /* index into items of the page it is drawn on */
-    int source;     /* index into sources */
-    int page;       /* 0-based page of that source */
-    int under;      /* nonzero: beneath the page's content; zero: over it */
-    int fit;        /* nonzero: scaled to the page's visible box, aspect ratio kept */
-    double opacity; /* 0 < opacity <= 1: /CA and /ca of an ExtGState when below 1 */
-} pe_stamp;
-
-/* pe_export with stamps (stamp_count 0 and stamps NULL: exactly pe_export). */
-int pe_export_stamped(const pe_source *sources, int source_count,
-                      const pe_item *items, int item_count,
-                      const pe_stamp *stamps, int stamp_count,
-                      const char *out_path, const pe_export_options *options,
-                      pe_warning_fn warn, void *warn_context, pe_status *status);
-
-/* pe_export_parts with stamps; `item` of a stamp indexes the whole `items` list. */
-int pe_export_parts_stamped(const pe_source *sources, int source_count,
-                            const pe_item *items, int item_count,
-                            const pe_stamp *stamps, int stamp_count,
-                            const pe_part *parts, int part_count,
-                            const pe_export_options *options,
-                            pe_warning_fn warn, void *warn_context, pe_status *status);
 
 #ifdef __cplusplus
 }

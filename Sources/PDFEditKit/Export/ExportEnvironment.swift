@@ -1,0 +1,26 @@
+import Foundation
+
+/// The export knobs of this process's environment, read once, here only (the
+/// bridge reads no environment; the kit passes them in the engine's
+/// `ExportOptions`):
+/// - `PDFEDIT_THREADS`: how many threads a split export writes parts on, used
+///   when it is a whole number from 1 (none) to 64 (leading white space and a
+///   sign allowed, as C's strtol reads it); anything else means the default, the
+///   CPUs this process may run on, at most 4.
+/// - `PDFEDIT_NO_IN_PLACE`: when set (to anything), an export never rearranges
+///   its source in place, it always copies pages.
+enum ExportEnvironment {
+    /// `PDFEDIT_THREADS` when usable, else nil (the default).
+    static let threads: Int? = threadCount(ProcessInfo.processInfo.environment["PDFEDIT_THREADS"])
+
+    /// False when `PDFEDIT_NO_IN_PLACE` is set.
+    static let inPlace: Bool = ProcessInfo.processInfo.environment["PDFEDIT_NO_IN_PLACE"] == nil
+
+    /// A thread count from the text of `PDFEDIT_THREADS`: a whole number from 1 to 64.
+    static func threadCount(_ text: String?) -> Int? {
+        guard let text else { return nil }
+        let number = text.unicodeScalars.drop { [" ", "\t", "\n", "\u{0B}", "\u{0C}", "\r"].contains($0) }
+        guard let value = Int(String(number)), (1...64).contains(value) else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import QPDFBridge
+
+/// The C arguments of one export call of the bridge (`pe_export`,
+/// `pe_export_parts`, `pe_outline_starts`), marshalled once: the strings copied
+/// to C, the `pe_source`, `pe_item`, `pe_stamp` and `pe_part` arrays and the
+/// `pe_export_options`. All of it is freed with this object; `call` keeps it, the
+/// sources' opened documents and the callback context alive while the bridge runs.
+final class BridgeArguments {
+    /// What the bridge call takes; valid only inside `call`.
+    struct Pointers {
+        var sources: UnsafePointer<pe_source>?
+        var sourceCount: Int32
+        var items: UnsafePointer<pe_item>?
+        var itemCount: Int32
+        var stamps: UnsafePointer<pe_stamp>?
+        var stampCount: Int32
+        var parts: UnsafePointer<pe_part>?
+        var partCount: Int32
+        /// nil when no options were given (`pe_outline_starts`).
+        var options: UnsafePointer<pe_export_options>?
+        /// The unretained object given to `call`, for the warning or outline callback.
+        var context: UnsafeMutableRawPointer?
+    }
+
+    /// Keeps the opened documents the `pe_source`s point at.
+    private let sources: [ExportSource]
+    /// Receives the bridge's progress calls while the call runs.
+    private let reporter: ProgressBox?
+    private var strings: [UnsafeMutablePointer<CChar>] = []
+    private var blocks: [UnsafeMutableRawPointer] = []
+    private var pointers = Pointers(
+        sources: nil, sourceCount: 0, items: nil, itemCount: 0, stamps: nil, stampCount: 0, parts: nil, partCount: 0,
+        options: nil, context: nil)
+
+    init(
+        sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp] = [], parts: [ExportPart] = [],
+        options: ExportOptions? = nil
+    ) {
+        self.sources = sources
+        reporter = options?.progress.map(ProgressBox.init)
+        pointers.sources = array(
+            sources.map { source in
+                pe_source(
+                    path: copy(source.path), password: source.password.map { copy($0) },
+                    alternatives: array(source.alternatives.map { Optional(copy($0)) }),
+                    alternative_count: Int32(source.alternatives.count),
+                    name: source.name.map { copy($0) }, document: source.document?.handle,
+                    document_last_use: source.document != nil && source.lastUseOfDocument ? 1 : 0)
+            })
+        pointers.sourceCount = Int32(sources.count)
+        pointers.items = array(items.map(\.bridged))
+        pointers.itemCount = Int32(items.count)
+        pointers.stamps = array(stamps.map(\.bridged))
+        pointers.stampCount = Int32(clamping: stamps.count)
+        pointers.parts = array(
+            parts.map { part in
+                pe_part(
+                    first_item: Int32(clamping: part.items.lowerBound), item_count: Int32(clamping: part.items.count),
+                    out_path: copy(part.path))
+            })
+        pointers.partCount = Int32(parts.count)
+        if let options { pointers.options = array([bridged(options)]) }
+    }
+
+    deinit {
+        strings.forEach { free($0) }
+        blocks.forEach { $0.deallocate() }
+    }
+
+    /// Runs `body` (the bridge call) with the C arguments and `context` as the
+    /// callbacks' unretained context.
+    func call<R>(context: AnyObject, _ body: (Pointers) -> R) -> R {
+        var given = pointers
+        given.context = Unmanaged.passUnretained(context).toOpaque()
+        return withExtendedLifetime((self, context)) { body(given) }
+    }
+
+    private func bridged(_ options: ExportOptions) -> pe_export_options {
+        var result = pe_export_options()
+        result.deterministic_id = options.deterministicID ? 1 : 0
+        result.user_password = options.encryption.map { copy($0.userPassword) }
+        result.owner_password = options.encryption.map { copy($0.ownerPassword) }
+        result.labels =
+            switch options.labels {
+            case .keep: Int32(PE_LABELS_KEEP)
+            case .renumber: Int32(PE_LABELS_RENUMBER)
+            case .none: Int32(PE_LABELS_NONE)
+            }
+        result.title = options.title.map { copy($0) }
+        result.max_stream_bytes = Int64(options.maxStreamBytes ?? 0)
+        if let reporter {
+            // The bridge calls it one at a time, from the thread writing.
+            result.progress = { context, done, total in
+                guard let context else { return }
+                Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue().report(Int(done), Int(total))
+            }
+            result.progress_context = Unmanaged.passUnretained(reporter).toOpaque()
+        }
+        result.threads = Int32(clamping: options.threads ?? 0)
+        result.no_in_place = options.inPlace ? 0 : 1
+        return result
+    }
+
+    /// `text` as a C string freed with this object.
+    private func copy(_ text: String) -> UnsafePointer<CChar> {
+        guard let copied = strdup(text) else { fatalError("out of memory") }
+        strings.append(copied)
+        return UnsafePointer(copied)
+    }
+
+    /// `values` in C memory freed with this object; nil when there are none.
+    private func array<T>(_ values: [T]) -> UnsafePointer<T>? {
+        guard !values.isEmpty else { return nil }
+        let memory = UnsafeMutablePointer<T>.allocate(capacity: values.count)
+        memory.initialize(from: values, count: values.count)
+        blocks.append(UnsafeMutableRawPointer(memory))
+        return UnsafePointer(memory)
+    }
+}
+
+/// Carries `ExportOptions.progress` through the bridge's C callback.
+private final class ProgressBox {
+    let report: @Sendable (Int, Int) -> Void
+
+    init(_ report: @escaping @Sendable (Int, Int) -> Void) {
+        self.report = report
+    }
+}

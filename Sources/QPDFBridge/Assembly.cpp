@@ -1,0 +1,199 @@
+// An output assembled by copying: each item's page copied from its source (the
+// first copy of a source page is qpdf's, later ones shallow copies of it) with
+// the attributes it inherits and its rotation, or a blank page; then stamps,
+// annotations, the form, bookmarks, labels and document data by their own steps,
+// and the writing.
+#include "Assembly.hh"
+
+#include "Geometry.hh"
+#include "Writer.hh"
+
+namespace pe {
+
+Assembly::Assembly(Inputs &opened, int first, int count) :
+    inputs(opened),
+    sources(opened.sources),
+    where(opened.where),
+    items(opened.request.items + first),
+    item_count(count)
+{
+}
+
+void Assembly::build(Dropped &dropped)
+{
+    where = Where{};
+    out.setSuppressWarnings(true);
+    out.emptyPDF();
+    for (Source &source : sources) {
+        source.first_copy.clear();
+    }
+    place_pages();
+    apply_stamps(out, sources, inputs.request.stamps, static_cast<int>(items - inputs.request.items), placed, where);
+    std::vector<CopiedAnnotation> widgets;
+    copy_annotations(out, sources, placed, where, widgets);
+    build_form(out, sources, widgets, placed, where);
+    std::vector<OutlineNode> outline = arrange_outline(sources, inputs.request.sources, items, item_count);
+    write_outline(out, outline, placed);
+    pe_export_options const *options = inputs.request.options;
+    write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels);
+    copy_document_data(out, sources, items, item_count, placed, options, !outline.empty(), dropped, where);
+    where = Where{};
+    inputs.forward_output_warnings(out);
+}
+
+void Assembly::release_sources()
+{
+    if (inputs.request.stamps.count > 0) {
+        // A stamp's form XObject is made in its source with qpdf's content
+        // provider, which reads the source's page when the output is written.
+        return;
+    }
+    version = output_version();
+    versioned = true;
+    placed.clear();
+    for (size_t i = 0; i < sources.size(); ++i) {
+        Source &source = sources[i];
+        if (!source.pdf) {
+            continue;
+        }
+        pe_source const &arg = inputs.request.sources[i];
+        if (arg.document != nullptr) {
+            if (arg.document_last_use == 0) {
+                continue; // the caller uses it again
+            }
+            arg.document->source = Source{};
+        }
+        source = Source{};
+    }
+}
+
+void Assembly::write(char const *out_path, bool &started, bool sync, bool report)
+{
+    where = Where{};
+    PDFVersion minimum = versioned ? version : output_version();
+    write_output(out, out_path, minimum, placed_count, object_streams, inputs.request.options, started, sync, report);
+    inputs.forward_all_warnings();
+    inputs.forward_output_warnings(out);
+}
+
+PDFVersion Assembly::output_version() const
+{
+    PDFVersion result(1, 3);
+    for (Source const &source : sources) {
+        if (source.pdf) {
+            result.updateIfGreater(source.version);
+        }
+    }
+    if (needs_user_unit) {
+        result.updateIfGreater(PDFVersion(1, 6)); // /UserUnit is PDF 1.6
+    }
+    return result;
+}
+
+void Assembly::place_pages()
+{
+    placed.reserve(static_cast<size_t>(item_count));
+    for (int i = 0; i < item_count; ++i) {
+        pe_item const &item = items[i];
+        QPDFObjectHandle page;
+        if (item.kind == PE_ITEM_BLANK) {
+            page = blank_page(item);
+            placed.push_back(PlacedPage{-1, -1, QPDFObjectHandle(), page, true});
+        } else {
+            page = copied_page(item);
+        }
+        out.addPage(page, false);
+    }
+    placed_count = placed.size();
+    // From this output's own pages only (the same whichever thread writes a
+    // part, whatever else that thread has opened).
+    for (int i = 0; i < item_count && !object_streams; ++i) {
+        object_streams =
+            items[i].kind == PE_ITEM_PAGE && sources[static_cast<size_t>(items[i].source)].object_streams;
+    }
+    where = Where{};
+}
+
+QPDFObjectHandle Assembly::blank_page(pe_item const &item)
+{
+    where = Where{};
+    QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
+    page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
+    if (set_blank_page_box(page, item.width, item.height)) {
+        needs_user_unit = true;
+    }
+    page.replaceKey("/Resources", QPDFObjectHandle::newDictionary());
+    set_rotation(page, 0, item.quarter_turns);
+    return out.makeIndirectObject(page);
+}
+
+// The source page as a new page object of the output, without its annotations
+// (copied later, once every page exists). The first copy of a source page is
+// qpdf's copy of it, so that references to the page resolve to it; later copies
+// are shallow copies of that one, sharing contents and resources.
+QPDFObjectHandle Assembly::copied_page(pe_item const &item)
+{
+    Source &source = sources[static_cast<size_t>(item.source)];
+    int count = static_cast<int>(source.pages.size());
+    where = Where{item.source, item.page + 1};
+    if (item.page < 0 || item.page >= count) {
+        throw PlanError(
+            "page " + std::to_string(item.page + 1) + " does not exist (the file has " + std::to_string(count) +
+                " pages)",
+            count);
+    }
+    QPDFObjectHandle from = source.pages[static_cast<size_t>(item.page)];
+    QPDFObjGen og = from.getObjGen();
+    auto known = source.first_copy.find(og);
+    bool first = known == source.first_copy.end();
+    QPDFObjectHandle to;
+    InheritedFrame const *inherited = source.inherited(item.page);
+    if (first) {
+        to = copy_without_annotations(out, from);
+        inherit(to, from, inherited);
+        source.first_copy.emplace(og, to);
+    } else {
+        to = out.makeIndirectObject(known->second.shallowCopy());
+        to.removeKey("/Annots");
+    }
+    set_rotation(to, page_rotation(from, inherited), item.quarter_turns);
+    placed.push_back(PlacedPage{item.source, item.page, from, to, first});
+    return to;
+}
+
+// The inherited attributes `from` does not override, onto its copy `to`; an
+// array or dictionary several pages inherit becomes one indirect object of the
+// output they share.
+void Assembly::inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited)
+{
+    inherit_attributes(to, from, inherited, shared_values, [this](QPDFObjectHandle value) {
+        if (value.isIndirect()) {
+            return copy_foreign(out, value);
+        }
+        if (value.isArray() || value.isDictionary()) {
+            return out.makeIndirectObject(import_direct(out, value));
+        }
+        return fresh_copy(value);
+    });
+}
+
+QPDFObjectHandle Assembly::copy_without_annotations(QPDF &out, QPDFObjectHandle from)
+{
+    if (!from.hasKey("/Annots")) {
+        return copy_foreign(out, from);
+    }
+    // Copying the page with its /Annots would copy the link targets too, and
+    // qpdf maps a page it has not copied yet to null: detach them for now.
+    QPDFObjectHandle annots = from.getKey("/Annots");
+    from.removeKey("/Annots");
+    try {
+        QPDFObjectHandle to = copy_foreign(out, from);
+        from.replaceKey("/Annots", annots);
+        return to;
+    } catch (...) {
+        from.replaceKey("/Annots", annots);
+        throw;
+    }
+}
+
+} // namespace pe

@@ -1,0 +1,65 @@
+// Internal to QPDFBridge: one output assembled by copying pages (Assembly.cpp).
+#ifndef PDFEDIT_QPDF_BRIDGE_ASSEMBLY_HH
+#define PDFEDIT_QPDF_BRIDGE_ASSEMBLY_HH
+
+#include "Inputs.hh"
+
+#include <qpdf/PDFVersion.hh>
+#include <qpdf/QPDF.hh>
+
+#include <vector>
+
+namespace pe {
+
+// One output: the pages of items [first, first + count) with everything that
+// follows them (stamps, annotations, form, bookmarks, labels, document data).
+class Assembly {
+  public:
+    Assembly(Inputs &opened, int first, int count);
+
+    // Places the pages in a new QPDF and has the other steps copy what follows
+    // them; what had to be left out is noted in `dropped`.
+    void build(Dropped &dropped);
+
+    // Frees what was read from the sources once the output holds its copies (a
+    // third less memory at 20,000 pages): copied streams read their data from
+    // the source files through qpdf's ForeignStreamData, which keeps the input
+    // and the decryption parameters but not the source's objects. A document the
+    // caller opened (pe_document) is freed too when this call is its last use.
+    // Only for an output written on its own: the parts of a split share the
+    // sources.
+    void release_sources();
+
+    // Writes the output to `out_path`; `started` is set once the file may exist.
+    // `sync`: fsync the file (else the caller syncs its file system later).
+    // `report`: tell options->progress how far the writing got (one output on
+    // its own; a split reports parts instead).
+    void write(char const *out_path, bool &started, bool sync, bool report);
+
+  private:
+    Inputs &inputs;
+    std::vector<Source> &sources;
+    Where &where;
+    pe_item const *items;
+    int item_count;
+    QPDF out;
+    std::vector<PlacedPage> placed;
+    PDFVersion version; // of the output, once release_sources ran
+    bool versioned = false;
+    size_t placed_count = 0; // pages of the output (placed is cleared by release_sources)
+    bool object_streams = false; // a source of its pages has object streams (place_pages)
+    // Inherited values already in `out`, by the /Pages node holding them and key.
+    SharedInherited shared_values;
+    bool needs_user_unit = false; // a blank page was given a /UserUnit
+
+    PDFVersion output_version() const;
+    void place_pages();
+    QPDFObjectHandle blank_page(pe_item const &item);
+    QPDFObjectHandle copied_page(pe_item const &item);
+    void inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited);
+    static QPDFObjectHandle copy_without_annotations(QPDF &out, QPDFObjectHandle from);
+};
+
+} // namespace pe
+
+#endif

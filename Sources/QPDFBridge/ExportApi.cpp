@@ -1,0 +1,251 @@
+// The extern "C" entry points of exports and opened documents: pe_export,
+// pe_export_parts, pe_outline_starts, pe_document_open, pe_document_check_page,
+// pe_document_close. Each runs its work through `guarded`, the one place where
+// an exception becomes a pe_status.
+#include "Assembly.hh"
+#include "InPlace.hh"
+#include "Inputs.hh"
+#include "Limits.hh"
+#include "Parts.hh"
+#include "Writer.hh"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pe {
+namespace {
+
+// The shape of every extern "C" entry point here: no exception crosses into
+// Swift. Runs body(where), where `where` is the source and page being worked on;
+// an exception becomes the code and message in *status (which may be NULL),
+// naming that source and page (a qpdf error of one of `sources` names that
+// source), worded as `wording` says; success clears *status. Returns the code.
+template <typename Body>
+int guarded(
+    pe_status *given, pe_source const *sources, int source_count, Body body, Wording wording = Wording::without_file)
+{
+    tune_allocator();
+    pe_status ignored;
+    pe_status *status = given == nullptr ? &ignored : given;
+    Where where;
+    try {
+        body(where);
+    } catch (...) {
+        return record_current_exception(status, where, sources, source_count, wording);
+    }
+    set_status(status, PE_OK, Where{}, "");
+    return PE_OK;
+}
+
+void report_dropped(Inputs &inputs, Dropped const &dropped)
+{
+    if (!dropped.empty()) {
+        inputs.warn(dropped.source(), dropped.line());
+    }
+}
+
+// One output: rearranged in place when the plan allows it, else assembled by
+// copying.
+void export_one(Request const &request, char const *out_path, Where &where, Written &written)
+{
+    Inputs inputs(request, where);
+    inputs.check_plan();
+    inputs.check_output(out_path);
+    inputs.open(0, request.item_count);
+    Dropped dropped;
+    int in_place = InPlace::in_place_source(inputs);
+    if (in_place >= 0) {
+        InPlace rearranged(inputs, in_place);
+        rearranged.build();
+        bool started = false;
+        try {
+            rearranged.write(out_path, started);
+        } catch (...) {
+            if (started) {
+                written.paths.push_back(out_path);
+            }
+            throw;
+        }
+        return; // nothing is dropped: the catalog holds nothing that would be
+    }
+    Assembly assembly(inputs, 0, request.item_count);
+    assembly.build(dropped);
+    assembly.release_sources();
+    bool started = false;
+    try {
+        assembly.write(out_path, started, true, true);
+    } catch (...) {
+        if (started) {
+            written.paths.push_back(out_path);
+        }
+        throw;
+    }
+    report_dropped(inputs, dropped);
+}
+
+void outline_starts(Request const &request, pe_outline_fn each, void *context, Where &where)
+{
+    Inputs inputs(request, where);
+    inputs.check_plan();
+    inputs.open(0, request.item_count);
+    std::vector<OutlineNode> outline =
+        arrange_outline(inputs.sources, request.sources, request.items, request.item_count);
+    where = Where{};
+    if (each == nullptr) {
+        return;
+    }
+    for (OutlineNode const &node : outline) {
+        if (node.first_item >= 0) {
+            each(context, node.title_utf8.c_str(), node.first_item);
+        }
+    }
+}
+
+// pe_document_open's warnings: qpdf's full text, as no source's.
+void pass_on_open_warnings(pe_document &document, pe_warning_fn warn, void *warn_context)
+{
+    if (!document.source.pdf) {
+        return;
+    }
+    for (QPDFExc const &warning : document.source.pdf->getWarnings()) {
+        if (warn != nullptr) {
+            warn(warn_context, -1, warning.what());
+        }
+    }
+}
+
+} // namespace
+} // namespace pe
+
+extern "C" int pe_export(
+    pe_source const *sources,
+    int source_count,
+    pe_item const *items,
+    int item_count,
+    pe_stamp const *stamps,
+    int stamp_count,
+    char const *out_path,
+    pe_export_options const *options,
+    pe_warning_fn warn,
+    void *warn_context,
+    pe_status *status)
+{
+    return pe::guarded(status, sources, source_count, [&](pe::Where &where) {
+        pe::Written written; // removed when the export fails
+        pe::export_one(
+            pe::Request{
+                sources, source_count, items, item_count, options, warn, warn_context, {stamps, stamp_count}},
+            out_path,
+            where,
+            written);
+    });
+}
+
+extern "C" int pe_export_parts(
+    pe_source const *sources,
+    int source_count,
+    pe_item const *items,
+    int item_count,
+    pe_stamp const *stamps,
+    int stamp_count,
+    pe_part const *parts,
+    int part_count,
+    pe_export_options const *options,
+    pe_warning_fn warn,
+    void *warn_context,
+    pe_status *status)
+{
+    int current_part = -1;
+    int code = pe::guarded(status, sources, source_count, [&](pe::Where &where) {
+        pe::Written written; // removed when the export fails
+        pe::export_parts(
+            pe::Request{
+                sources, source_count, items, item_count, options, warn, warn_context, {stamps, stamp_count}},
+            parts,
+            part_count,
+            where,
+            current_part,
+            written);
+    });
+    if (code != PE_OK && status != nullptr && status->source_index < 0 && current_part >= 0) {
+        status->page = current_part + 1; // the part whose output failed
+    }
+    return code;
+}
+
+extern "C" int pe_outline_starts(
+    pe_source const *sources,
+    int source_count,
+    pe_item const *items,
+    int item_count,
+    pe_outline_fn each,
+    void *context,
+    pe_status *status)
+{
+    return pe::guarded(status, sources, source_count, [&](pe::Where &where) {
+        pe::outline_starts(
+            pe::Request{sources, source_count, items, item_count, nullptr, nullptr, nullptr}, each, context, where);
+    });
+}
+
+extern "C" int pe_document_open(
+    char const *path,
+    char const *password,
+    pe_document **document,
+    int *page_count,
+    pe_warning_fn warn,
+    void *warn_context,
+    pe_status *status)
+{
+    if (document != nullptr) {
+        *document = nullptr;
+    }
+    return pe::guarded(
+        status,
+        nullptr,
+        0,
+        [&](pe::Where &) {
+            auto made = std::make_unique<pe_document>();
+            try {
+                if (path == nullptr || document == nullptr) {
+                    throw std::logic_error("pe_document_open: no path or no result");
+                }
+                pe::open_source_file(made->source, path, password);
+            } catch (...) {
+                pe::pass_on_open_warnings(*made, warn, warn_context);
+                throw;
+            }
+            pe::pass_on_open_warnings(*made, warn, warn_context);
+            if (page_count != nullptr) {
+                *page_count = static_cast<int>(made->source.pages.size());
+            }
+            *document = made.release();
+        },
+        pe::Wording::detail);
+}
+
+extern "C" int pe_document_check_page(
+    pe_document *document, int page, long long max_stream_bytes, long long max_pixels, long long *largest_image,
+    pe_status *status)
+{
+    return pe::guarded(status, nullptr, 0, [&](pe::Where &where) {
+        where = pe::Where{-1, page + 1};
+        if (document == nullptr || !document->source.pdf || page < 0 ||
+            static_cast<size_t>(page) >= document->source.pages.size()) {
+            throw pe::PlanError("no such page");
+        }
+        long long largest = pe::check_page_for_reader(
+            document->source.pages[static_cast<size_t>(page)], max_stream_bytes, max_pixels, document->reader_checked);
+        if (largest_image != nullptr) {
+            *largest_image = largest;
+        }
+        document->source.pdf->getWarnings(); // decoding damage is poppler's to report
+    });
+}
+
+extern "C" void pe_document_close(pe_document *document)
+{
+    delete document;
+}

@@ -1,0 +1,226 @@
+// An output made by rearranging its only source in place (see InPlace.hh): the
+// plan check (in_place_source, catalog_allows_in_place), the new page tree and
+// catalog (build), and the document data a copy would get (settle_in_place).
+#include "InPlace.hh"
+
+#include "Geometry.hh"
+#include "Limits.hh"
+#include "Writer.hh"
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+
+namespace pe {
+namespace {
+
+// Whether a source's catalog has only entries that an output written by
+// rearranging that source in place carries as the copying export does: page
+// labels, XMP, /Lang, /PageLayout, /PageMode, /ViewerPreferences, and entries the
+// copying export leaves out without a word.
+bool catalog_allows_in_place(QPDFObjectHandle root)
+{
+    // Entries the copying export either carries the same way (settle_in_place) or
+    // leaves out without a word; anything else (bookmarks, forms, names, actions,
+    // structure, optional content, threads...) takes the copying path.
+    static char const *const allowed[] = {
+        "/Type", "/Pages", "/PageLabels", "/Metadata", "/Lang", "/PageLayout", "/PageMode",
+        "/ViewerPreferences", "/Version", "/Extensions", "/MarkInfo", "/Dests"};
+    if (!root.isDictionary()) {
+        return false;
+    }
+    for (std::string const &key : root.getKeys()) {
+        if (std::find_if(std::begin(allowed), std::end(allowed), [&key](char const *known) {
+                return key == known;
+            }) == std::end(allowed)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// For an output that is its source rearranged in place, with `pdf.getRoot()`
+// already the new catalog: the document information (old_info, from the old
+// trailer), XMP and catalog entries of `old_root`, as copy_document_data gives
+// them to a copy (options->title included).
+void settle_in_place(
+    QPDF &pdf, QPDFObjectHandle old_root, QPDFObjectHandle old_info, pe_export_options const *options)
+{
+    char const *title = options == nullptr ? nullptr : options->title;
+    QPDFObjectHandle root = pdf.getRoot();
+    // As DocumentData::copy_info.
+    QPDFObjectHandle info;
+    if (old_info.isDictionary()) {
+        info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
+    }
+    attach_info(pdf, info, title);
+    // As DocumentData::copy_metadata.
+    QPDFObjectHandle metadata = old_root.getKey("/Metadata");
+    if (metadata.isStream()) {
+        if (title != nullptr) {
+            std::string xmp;
+            bool readable = decode_bounded(
+                metadata, options == nullptr ? 0 : options->max_stream_bytes, "the XMP metadata stream", &xmp);
+            if (readable && set_xmp_title(xmp, title)) {
+                metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+            }
+        }
+        root.replaceKey("/Metadata", metadata);
+    }
+    // As DocumentData::copy_catalog_entries, for an output without bookmarks.
+    for (char const *key : {"/Lang", "/PageLayout"}) {
+        QPDFObjectHandle value = old_root.getKey(key);
+        if (value.isString() || value.isName()) {
+            root.replaceKey(key, fresh_copy(value));
+        }
+    }
+    QPDFObjectHandle preferences = old_root.getKey("/ViewerPreferences");
+    if (preferences.isDictionary()) {
+        root.replaceKey("/ViewerPreferences", preferences.isIndirect() ? preferences : preferences.shallowCopy());
+    }
+    QPDFObjectHandle mode = old_root.getKey("/PageMode");
+    if (mode.isName()) {
+        std::string name = mode.getName();
+        if (name == "/UseThumbs" || name == "/FullScreen") {
+            root.replaceKey("/PageMode", QPDFObjectHandle::newName(name));
+        }
+    }
+}
+
+// Assembly::inherit within the source: an inherited array or dictionary becomes
+// one indirect object the pages share.
+void inherit_in_place(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *inherited, SharedInherited &shared)
+{
+    inherit_attributes(page, page, inherited, shared, [&pdf](QPDFObjectHandle value) {
+        if (value.isIndirect()) {
+            return value;
+        }
+        if (value.isArray() || value.isDictionary()) {
+            return pdf.makeIndirectObject(value.shallowCopy());
+        }
+        return fresh_copy(value);
+    });
+}
+
+} // namespace
+
+InPlace::InPlace(Inputs &opened, int s) :
+    inputs(opened), source(opened.sources[static_cast<size_t>(s)]), where(opened.where)
+{
+}
+
+int InPlace::in_place_source(Inputs &inputs)
+{
+    Request const &request = inputs.request;
+    bool turned_off = request.options != nullptr && request.options->no_in_place != 0;
+    if (request.stamps.count > 0 || request.item_count <= 0 || turned_off) {
+        return -1;
+    }
+    int s = request.items[0].source;
+    for (int i = 0; i < request.item_count; ++i) {
+        if (request.items[i].kind != PE_ITEM_PAGE || request.items[i].source != s) {
+            return -1;
+        }
+    }
+    pe_source const &arg = request.sources[s];
+    if (arg.document != nullptr && arg.document_last_use == 0) {
+        return -1;
+    }
+    Source &source = inputs.sources[static_cast<size_t>(s)];
+    if (!source.pdf || source.pdf->isEncrypted() ||
+        static_cast<size_t>(request.item_count) * 2 < source.pages.size() ||
+        !catalog_allows_in_place(source.pdf->getRoot())) {
+        return -1;
+    }
+    for (int i = 0; i < request.item_count; ++i) {
+        QPDFObjectHandle page = source.pages[static_cast<size_t>(request.items[i].page)];
+        if (page.hasKey("/Annots") || page.hasKey("/B") || page.hasKey("/AA")) {
+            return -1;
+        }
+    }
+    return s;
+}
+
+void InPlace::build()
+{
+    QPDF &pdf = *source.pdf;
+    pe_item const *items = inputs.request.items;
+    int count = inputs.request.item_count;
+    pe_export_options const *options = inputs.request.options;
+    where = Where{items[0].source, 0};
+    // Read from the source as it is before anything changes.
+    std::vector<QPDFObjectHandle> nums;
+    bool labelled =
+        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels, nums);
+    std::vector<int> rotations(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        rotations[static_cast<size_t>(i)] =
+            page_rotation(source.pages[static_cast<size_t>(items[i].page)], source.inherited(items[i].page));
+    }
+    QPDFObjectHandle old_root = pdf.getRoot();
+    QPDFObjectHandle trailer = pdf.getTrailer();
+    QPDFObjectHandle old_info = trailer.getKey("/Info");
+
+    std::vector<QPDFObjectHandle> kids;
+    kids.reserve(static_cast<size_t>(count));
+    std::map<QPDFObjGen, QPDFObjectHandle> first;
+    SharedInherited shared;
+    for (int i = 0; i < count; ++i) {
+        where = Where{items[i].source, items[i].page + 1};
+        QPDFObjectHandle from = source.pages[static_cast<size_t>(items[i].page)];
+        QPDFObjGen og = from.getObjGen();
+        auto known = first.find(og);
+        QPDFObjectHandle to;
+        if (known == first.end()) {
+            to = from;
+            inherit_in_place(pdf, to, source.inherited(items[i].page), shared);
+            first.emplace(og, to);
+        } else {
+            to = pdf.makeIndirectObject(known->second.shallowCopy());
+        }
+        set_rotation(to, rotations[static_cast<size_t>(i)], items[i].quarter_turns);
+        kids.push_back(to);
+    }
+    where = Where{items[0].source, 0};
+    QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
+    tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
+    tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
+    tree.replaceKey("/Count", QPDFObjectHandle::newInteger(count));
+    tree = pdf.makeIndirectObject(tree);
+    for (QPDFObjectHandle &kid : kids) {
+        kid.replaceKey("/Parent", tree);
+    }
+    QPDFObjectHandle root = QPDFObjectHandle::newDictionary();
+    root.replaceKey("/Type", QPDFObjectHandle::newName("/Catalog"));
+    root.replaceKey("/Pages", tree);
+    root = pdf.makeIndirectObject(root);
+    // The trailer of a new file: /Root (and /Info, below); no /ID, so that the
+    // deterministic /ID is all new, as a copy's.
+    for (std::string const &key : trailer.getKeys()) {
+        if (key != "/Size") {
+            trailer.removeKey(key);
+        }
+    }
+    trailer.replaceKey("/Root", root);
+    pdf.updateAllPagesCache();
+    if (labelled) {
+        QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
+        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
+        root.replaceKey("/PageLabels", labels);
+    }
+    settle_in_place(pdf, old_root, old_info, options);
+    page_count = static_cast<size_t>(count);
+    where = Where{};
+}
+
+void InPlace::write(char const *out_path, bool &started)
+{
+    where = Where{};
+    PDFVersion minimum(1, 3);
+    minimum.updateIfGreater(source.version);
+    write_output(
+        *source.pdf, out_path, minimum, page_count, source.object_streams, inputs.request.options, started, true, true);
+    inputs.forward_all_warnings();
+}
+
+} // namespace pe

@@ -1,0 +1,45 @@
+// Internal to QPDFBridge: one output made by rearranging its only source where
+// it is (InPlace.cpp).
+#ifndef PDFEDIT_QPDF_BRIDGE_IN_PLACE_HH
+#define PDFEDIT_QPDF_BRIDGE_IN_PLACE_HH
+
+#include "Inputs.hh"
+
+namespace pe {
+
+// One output made by rearranging its only source where it is, then writing that
+// source: its pages become the output's page tree, in item order, with the
+// inherited attributes and rotations a copy would get; a page used again is a
+// shallow copy of its first use, as Assembly makes it. Nothing is copied: moving
+// 3 pages of a 20,000-page file took 0.65 s and 111 MB instead of 1.05 s and
+// 151 MB. Only for what the copying path would carry over the same way
+// (in_place_source); everything else is copied by Assembly.
+class InPlace {
+  public:
+    InPlace(Inputs &opened, int source);
+
+    // The source of a plan that can be written in place, or -1: in place not
+    // turned off (options->no_in_place), one source for every item, pages only
+    // (no blank pages, no stamps), most of the source's pages, not encrypted,
+    // owned by this call (or a document at its last use), none of the used pages
+    // with annotations, article beads or page actions (they point at other
+    // pages, which copying would cut), and a catalog of entries copying carries
+    // the same way.
+    static int in_place_source(Inputs &inputs);
+
+    // Rearranges the source into the output.
+    void build();
+
+    // Writes it to `out_path`; `started` is set once the file may exist.
+    void write(char const *out_path, bool &started);
+
+  private:
+    Inputs &inputs;
+    Source &source;
+    Where &where;
+    size_t page_count = 0;
+};
+
+} // namespace pe
+
+#endif

@@ -1,0 +1,201 @@
+// The inputs of an export: what can be checked in the plan before opening
+// anything, opening each source once (a pe_document the caller opened, or the
+// file with its password and then each alternative), the pages the plan names,
+// and passing on the warnings qpdf collected.
+#include "Inputs.hh"
+
+#include "Limits.hh"
+
+#include <cmath>
+#include <cstring>
+
+namespace pe {
+
+void Inputs::check_plan()
+{
+    where = Where{};
+    if (request.source_count < 0 || (request.source_count > 0 && request.sources == nullptr)) {
+        throw PlanError("invalid source list");
+    }
+    if (request.item_count <= 0 || request.items == nullptr) {
+        throw PlanError("nothing to export: no pages");
+    }
+    for (int i = 0; i < request.source_count; ++i) {
+        if (is_empty(request.sources[i].path)) {
+            where = Where{i, 0};
+            throw PlanError("source without a path");
+        }
+    }
+    for (int i = 0; i < request.item_count; ++i) {
+        pe_item const &item = request.items[i];
+        if (item.kind == PE_ITEM_PAGE) {
+            if (item.source < 0 || item.source >= request.source_count) {
+                throw PlanError("item " + std::to_string(i + 1) + " names no source");
+            }
+        } else if (item.kind == PE_ITEM_BLANK) {
+            if (!(std::isfinite(item.width) && std::isfinite(item.height) && item.width > 0 && item.height > 0)) {
+                throw PlanError("item " + std::to_string(i + 1) + ": a blank page needs a positive size");
+            }
+        } else {
+            throw PlanError("item " + std::to_string(i + 1) + " has an unknown kind");
+        }
+    }
+    check_stamps(request.stamps, request.source_count, request.item_count);
+    int labels = request.options == nullptr ? PE_LABELS_KEEP : request.options->labels;
+    if (labels != PE_LABELS_KEEP && labels != PE_LABELS_RENUMBER && labels != PE_LABELS_NONE) {
+        throw PlanError("unknown page label mode");
+    }
+}
+
+void Inputs::check_output(char const *out_path)
+{
+    if (is_empty(out_path)) {
+        throw PlanError("no output path");
+    }
+    for (int i = 0; i < request.source_count; ++i) {
+        if (std::strcmp(request.sources[i].path, out_path) == 0) {
+            where = Where{i, 0};
+            throw PlanError("the output would overwrite this input");
+        }
+    }
+}
+
+void Inputs::open(int first, int count)
+{
+    sources.resize(static_cast<size_t>(request.source_count));
+    pe_item const *items = request.items + first;
+    for (int i = 0; i < count; ++i) {
+        if (items[i].kind == PE_ITEM_PAGE) {
+            open_source(items[i].source);
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        if (items[i].kind != PE_ITEM_PAGE) {
+            continue;
+        }
+        int pages = static_cast<int>(sources[static_cast<size_t>(items[i].source)].pages.size());
+        if (items[i].page < 0 || items[i].page >= pages) {
+            where = Where{items[i].source, items[i].page + 1};
+            throw PlanError(
+                "page " + std::to_string(items[i].page + 1) + " does not exist (the file has " +
+                    std::to_string(pages) + " pages)",
+                pages);
+        }
+    }
+    long long limit = request.options == nullptr ? 0 : request.options->max_stream_bytes;
+    for_each_stamp(request.stamps, first, count, [this, limit](pe_stamp const &stamp) {
+        open_source(stamp.source);
+        Source &source = sources[static_cast<size_t>(stamp.source)];
+        check_stamp_page(stamp, source, where);
+        // The stamp's form XObject is its page's contents inflated (in memory,
+        // by the writer): bounded before anything is written.
+        where = Where{stamp.source, stamp.page + 1};
+        check_page_contents(source.pages[static_cast<size_t>(stamp.page)], limit);
+    });
+    where = Where{};
+}
+
+void Inputs::forward_all_warnings()
+{
+    for (size_t i = 0; i < sources.size(); ++i) {
+        if (sources[i].pdf) {
+            forward_warnings(*sources[i].pdf, static_cast<int>(i), request.warn, request.warn_context);
+        }
+    }
+}
+
+void Inputs::forward_output_warnings(QPDF &out)
+{
+    forward_warnings(out, -1, request.warn, request.warn_context, file_names);
+}
+
+void Inputs::warn(int source, std::string const &message)
+{
+    if (request.warn != nullptr) {
+        request.warn(request.warn_context, source, message.c_str());
+    }
+}
+
+void Inputs::open_source(int index)
+{
+    Source &source = sources[static_cast<size_t>(index)];
+    if (source.pdf) {
+        return;
+    }
+    where = Where{index, 0};
+    pe_source const &arg = request.sources[index];
+    source.label = file_name(arg.path);
+    if (arg.document != nullptr) {
+        Source const &opened = arg.document->source;
+        source.pdf = opened.pdf;
+        source.pages = opened.pages;
+        source.frames = opened.frames;
+        source.page_frame = opened.page_frame;
+        source.version = opened.version;
+        source.object_streams = opened.object_streams;
+    } else {
+        // The given password first, then each alternative: a wrong password is
+        // only final once every candidate was refused.
+        for (int attempt = 0;; ++attempt) {
+            char const *password = attempt == 0 ? arg.password : arg.alternatives[attempt - 1];
+            try {
+                open_source_file(source, arg.path, is_empty(password) ? "" : password);
+                break;
+            } catch (QPDFExc &e) {
+                bool more = e.getErrorCode() == qpdf_e_password && arg.alternatives != nullptr &&
+                    attempt < arg.alternative_count;
+                if (!more) {
+                    forward_source_warnings(source, index);
+                    source.pdf.reset();
+                    throw;
+                }
+                source.pdf.reset();
+            } catch (...) {
+                forward_source_warnings(source, index);
+                source.pdf.reset();
+                throw;
+            }
+        }
+    }
+    QPDF &pdf = *source.pdf;
+    file_names.resize(sources.size());
+    file_names[static_cast<size_t>(index)] = pdf.getFilename();
+    if (pdf.isEncrypted() && !pdf.allowModifyAssembly()) {
+        warn(index, "its permissions do not allow assembling pages; used anyway");
+    }
+    forward_warnings(pdf, index, request.warn, request.warn_context);
+}
+
+void Inputs::forward_source_warnings(Source &source, int index)
+{
+    if (source.pdf) {
+        forward_warnings(*source.pdf, index, request.warn, request.warn_context);
+    }
+}
+
+void open_source_file(Source &source, char const *path, char const *password)
+{
+    source.pdf = std::make_shared<QPDF>();
+    QPDF &pdf = *source.pdf;
+    pdf.setSuppressWarnings(true);
+    pdf.setAttemptRecovery(true);
+    open_pdf(pdf, path, password == nullptr ? "" : password);
+    check_page_tree_depth(pdf);
+    check_tree_depths(pdf);
+    // The page list is where page-tree damage shows. Inherited /MediaBox,
+    // /CropBox, /Resources and /Rotate are found once here and given to each
+    // copied page (Assembly::inherit), so that a page looks the same out of its
+    // tree.
+    source.pages = pdf.getAllPages();
+    check_pages_are_dictionaries(pdf, source.pages);
+    source.find_inherited();
+    source.version = pdf.getVersionAsPDFVersion();
+    for (auto const &entry : pdf.getXRefTable()) {
+        if (entry.second.getType() == 2) {
+            source.object_streams = true;
+            break;
+        }
+    }
+}
+
+} // namespace pe

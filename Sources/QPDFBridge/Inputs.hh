@@ -1,0 +1,80 @@
+// Internal to QPDFBridge: the arguments of one export call (Request) and its
+// sources, checked against the plan and opened once however many outputs use
+// them (Inputs, see Inputs.cpp).
+#ifndef PDFEDIT_QPDF_BRIDGE_INPUTS_HH
+#define PDFEDIT_QPDF_BRIDGE_INPUTS_HH
+
+#include "Export.hh"
+#include "Stamps.hh"
+
+#include <set>
+#include <string>
+#include <vector>
+
+// A file opened by pe_document_open, handed to exports through pe_source.document.
+struct pe_document {
+    pe::Source source;
+    // Shared streams (fonts, forms) pe_document_check_page already inflated.
+    std::set<QPDFObjGen> reader_checked;
+};
+
+namespace pe {
+
+// A missing or empty C string.
+inline bool is_empty(char const *text)
+{
+    return text == nullptr || text[0] == '\0';
+}
+
+// The arguments of one bridge call.
+struct Request {
+    pe_source const *sources;
+    int source_count;
+    pe_item const *items;
+    int item_count;
+    pe_export_options const *options;
+    pe_warning_fn warn;
+    void *warn_context;
+    StampList stamps{};
+};
+
+// The sources of one bridge call, each opened once, however many outputs use them.
+class Inputs {
+  public:
+    Inputs(Request const &arguments, Where &progress) : request(arguments), where(progress) {}
+
+    Request const &request;
+    Where &where;
+    std::vector<Source> sources;
+
+    // What can be checked before opening anything.
+    void check_plan();
+
+    // Refuses an output path that is empty or names a source.
+    void check_output(char const *out_path);
+
+    // Opens every source that one of items [first, first + count) uses, once,
+    // tolerating recoverable damage, and checks that their pages exist.
+    void open(int first, int count);
+
+    // The warnings qpdf collected for each opened source.
+    void forward_all_warnings();
+
+    // The output's warnings: damage in a source met while copying or writing is
+    // that source's (see forward_warnings).
+    void forward_output_warnings(QPDF &out);
+
+    // Gives the caller one warning line about `source` (-1: none).
+    void warn(int source, std::string const &message);
+
+  private:
+    // The name qpdf knows each opened source by (its warnings carry it).
+    std::vector<std::string> file_names;
+
+    void open_source(int index);
+    void forward_source_warnings(Source &source, int index);
+};
+
+} // namespace pe
+
+#endif

@@ -1,0 +1,193 @@
+// Internal to QPDFBridge: an opened input of an export (Source) and how it is
+// read: the file as qpdf input (InputFile.cpp), the checks of its trees
+// (PageTree.cpp), what its pages inherit (Values.cpp, Geometry.cpp), its
+// bookmarks and form fields read once (Outlines.cpp, Forms.cpp). Opening one for
+// an export is Inputs.cpp's.
+#ifndef PDFEDIT_QPDF_BRIDGE_SOURCE_HH
+#define PDFEDIT_QPDF_BRIDGE_SOURCE_HH
+
+#include "Geometry.hh"
+#include "Status.hh"
+
+#include <qpdf/InputSource.hh>
+#include <qpdf/PDFVersion.hh>
+#include <qpdf/QPDF.hh>
+#include <qpdf/QPDFObjGen.hh>
+#include <qpdf/QPDFObjectHandle.hh>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pe {
+
+// ---- Reading inputs ----------------------------------------------------------------
+
+// A file as qpdf input with a position kept in memory and pread through a small
+// window (see InputFile.cpp): qpdf's FileInputSource makes system calls for every
+// tell and seek.
+class ReadInputSource : public InputSource {
+  public:
+    explicit ReadInputSource(char const *path); // throws QPDFSystemError like qpdf's
+    ~ReadInputSource() override;
+    ReadInputSource(ReadInputSource const &) = delete;
+    ReadInputSource &operator=(ReadInputSource const &) = delete;
+
+    qpdf_offset_t findAndSkipNextEOL() override;
+    std::string const &getName() const override;
+    qpdf_offset_t tell() override;
+    void seek(qpdf_offset_t offset, int whence) override;
+    void rewind() override;
+    size_t read(char *buffer, size_t length) override;
+    void unreadCh(char ch) override;
+
+  private:
+    static constexpr size_t kWindow = 16384;
+    size_t read_at(qpdf_offset_t offset, char *into, size_t length);
+    bool window_at(qpdf_offset_t offset);
+
+    std::string name;
+    int descriptor = -1;
+    qpdf_offset_t size = 0;
+    qpdf_offset_t position = 0;
+    qpdf_offset_t window_start = 0;
+    size_t window_length = 0;
+    char window[kWindow];
+};
+
+// Sets glibc malloc up for qpdf's many small objects (see Allocator.cpp); once
+// per process, before the first qpdf object of a bridge call.
+void tune_allocator();
+
+// QPDF::processFile through a ReadInputSource.
+void open_pdf(QPDF &pdf, char const *path, char const *password);
+
+// ---- Sources -------------------------------------------------------------------
+
+// One bookmark of a source, read once however many outputs use it.
+struct OutlineEntry {
+    std::string title;      // the /Title string's bytes, as in the file
+    std::string title_utf8; // the same as UTF-8
+    int page = -1;          // 0-based target page in the source; -1 none
+    // The destination's parameters after the page ([/XYZ l t z], [/Fit], ...),
+    // fresh objects (cloned again for each output).
+    std::vector<QPDFObjectHandle> view;
+    // An action that does not go to a page of this file (URI, GoToR, named, ...),
+    // an indirect object of the source; uninitialised when none.
+    QPDFObjectHandle action;
+    bool open = false;
+    QPDFObjectHandle color; // /C, fresh; uninitialised when none
+    QPDFObjectHandle flags; // /F, fresh; uninitialised when none
+    std::vector<OutlineEntry> kids;
+};
+
+// A source's interactive form field tree, read once: nodes are the fields (and
+// widgets) reachable from /AcroForm /Fields, each with its place in the tree.
+struct FieldTree {
+    struct Node {
+        QPDFObjectHandle object; // in the source
+        int parent = -1;         // node index; -1 for a root field
+        std::vector<int> kids;   // node indices, in /Kids order
+    };
+    QPDFObjectHandle acroform; // the source's /AcroForm dictionary, or null
+    std::vector<Node> nodes;
+    std::vector<int> roots; // in /Fields order
+    std::map<QPDFObjGen, int> index;
+};
+
+// One opened input.
+struct Source {
+    // null when no item uses this source; shared with a pe_document when the
+    // caller opened the file beforehand
+    std::shared_ptr<QPDF> pdf;
+    std::vector<QPDFObjectHandle> pages;
+    // What each page inherits, found by one walk of the page tree in qpdf's page
+    // order, without changing the source (qpdf's pushInheritedAttributesToPage
+    // rewrites every page and, in qpdf 11.3, first parses every object of the
+    // file). page_frame[i] indexes frames; both are empty when no /Pages node
+    // holds an inheritable attribute (or the attributes were pushed onto the pages
+    // because the tree did not look as getAllPages left it).
+    std::vector<InheritedFrame> frames;
+    std::vector<int> page_frame;
+    // The file's PDF version, read once: qpdf 11.3's getVersionAsPDFVersion
+    // compiles a std::regex on every call (a third of the time of a 2,000-part
+    // split when it was asked once per part).
+    PDFVersion version;
+    // Whether the file keeps objects in object streams: an output written from
+    // such files gets object streams too (as qpdf's default, preserve, would).
+    bool object_streams = false;
+    std::string label; // its file name, for messages
+    // Source page -> its first copy in the output being assembled (qpdf's
+    // foreign-object map resolves references to the source page to that same
+    // copy). Cleared for each output.
+    std::map<QPDFObjGen, QPDFObjectHandle> first_copy;
+
+    // 0-based index of a page object of this source, -1 when it is not one.
+    int index_of_page(QPDFObjectHandle page);
+    // Fills frames and page_frame (after `pages` is set).
+    void find_inherited();
+    // Gives page `index` of the source the attributes it inherits and lacks, as
+    // qpdf's pushInheritedAttributesToPage would (for code that reads a source
+    // page's own keys, such as a stamp's box and rotation).
+    void push_inherited(int index);
+    // What page `index` inherits (nullptr when nothing).
+    InheritedFrame const *inherited(int index) const
+    {
+        return page_frame.empty() ? nullptr : &frames[static_cast<size_t>(page_frame[static_cast<size_t>(index)])];
+    }
+    // The source's bookmarks (read on first use).
+    std::vector<OutlineEntry> const &outline();
+    // The source's form fields (read on first use).
+    FieldTree const &fields();
+
+  private:
+    bool page_index_built = false;
+    std::map<QPDFObjGen, int> page_index;
+    std::unique_ptr<std::vector<OutlineEntry>> outline_entries;
+    std::unique_ptr<FieldTree> field_tree;
+};
+
+// Opens `path` into `source`: pdf (with recovery), pages, what pages inherit.
+// Throws what qpdf throws; warnings stay in source.pdf.
+void open_source_file(Source &source, char const *path, char const *password);
+
+// How deep /Pages nodes may nest. qpdf walks the page tree recursively
+// (QPDF::getAllPages, pushInheritedAttributesToPage), a few hundred bytes of stack
+// per level: some 20,000 levels overflowed the stack (SIGSEGV), less than 5,000
+// under a 1 MB stack. Real files nest a handful of levels; 1,024 is PDFium's limit
+// too (CPDF_Document::kMaxPageLevel). PDFEngine's PageTree.maximumDepth is the same
+// limit for files opened through qpdf's C API.
+// The limit in force: 1,024 unless the kit set another (PDFEDIT_MAX_DEPTH, through
+// pe_set_tree_depth_limit once at start-up).
+int page_tree_maximum_depth();
+
+// Throws QPDFExc (qpdf_e_pages) when the page tree nests deeper than
+// page_tree_maximum_depth; walks it without recursion. Call before getAllPages.
+void check_page_tree_depth(QPDF &pdf);
+
+// Throws QPDFExc (qpdf_e_pages) when a tree poppler walks recursively (page-label
+// number tree, name trees, form fields, outline) nests deeper than
+// page_tree_maximum_depth; PDFEngine's QPDFDocument.checkTreeDepths is the same
+// check for files opened through qpdf's C API.
+void check_tree_depths(QPDF &pdf);
+
+// Refuses (OverLimit, naming the source file) to hand `foreign` to
+// out.copyForeignObject when qpdf 11.3's copy would recurse more than
+// page_tree_maximum_depth levels: its reserveObjects calls itself once for each
+// array, dictionary, stream and stream dictionary it descends into, without a
+// bound, and a long chain of objects (50,000 nested form XObjects) overflows the
+// stack (SIGSEGV). Walks what qpdf will walk, in its order, without recursion:
+// it stops at /Pages nodes and at pages other than `foreign`, and enters each
+// object once per output and source, as qpdf's copier does (objects copied by an
+// earlier call for the same output are not walked again). copy_foreign calls it.
+void check_copy_depth(QPDF &out, QPDFObjectHandle foreign);
+
+// Throws QPDFExc (qpdf_e_damaged_pdf) naming the first "page" that is not a
+// dictionary: qpdf's recovery takes whatever a damaged /Kids holds as a page, even
+// a number or a string, which would be written out as it is.
+void check_pages_are_dictionaries(QPDF &pdf, std::vector<QPDFObjectHandle> &pages);
+
+} // namespace pe
+
+#endif
