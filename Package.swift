@@ -59,6 +59,13 @@ let package = Package(
             dependencies: ["PDFEngine", "PDFEditKit"]
         ),
         .testTarget(
+            name: "PDFEditKitTests",
+            dependencies: [
+                "PDFEditKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: []
         ),

@@ -184,6 +184,75 @@ public enum Cancellation {
     }
 }
 
+/// Temporary files this process has made and not yet renamed into place, and its
+/// temporary folders (with whatever is renamed into them). A signal handler
+/// removes them before exiting (see `Cancellation`).
+public final class TemporaryFiles: @unchecked Sendable {
+    public static let shared = TemporaryFiles()
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+    private var folders: [String] = []
+
+    /// A folder of this process's own, removed with its contents by `removeFolder`,
+    /// by `removeAll`, or by the signal handler.
+    public func registerFolder(_ path: String) {
+        lock.withLock { folders.append(path) }
+        Cancellation.rememberFolder(path)
+    }
+
+    /// Removes a folder of `registerFolder` and everything in it.
+    public func removeFolder(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+        let (files, subfolders) = lock.withLock {
+            let inside = { (candidate: String) in candidate.hasPrefix(path + "/") }
+            let subfolders = folders.filter(inside)
+            folders.removeAll { $0 == path || inside($0) }
+            return (paths.filter(inside), subfolders)
+        }
+        files.forEach(unregister)
+        for folder in subfolders + [path] { Cancellation.forgetFolder(folder) }
+    }
+
+    /// A file renamed into one of the registered folders stays registered, and the
+    /// folders between (`images/`) are registered too, so that the signal handler
+    /// can empty the folder and remove it.
+    func adopt(_ path: String) {
+        guard let folder = lock.withLock({ folders.first { path.hasPrefix($0 + "/") } }) else { return }
+        register(path)
+        var between: [String] = []
+        var current = Paths.folder(of: path)
+        while current.hasPrefix(folder + "/") {
+            between.append(current)
+            current = Paths.folder(of: current)
+        }
+        for subfolder in between.reversed() where !lock.withLock({ folders.contains(subfolder) }) {
+            lock.withLock { folders.append(subfolder) }
+            Cancellation.rememberFolder(subfolder)
+        }
+    }
+
+    public func register(_ path: String) {
+        lock.withLock { _ = paths.insert(path) }
+        Cancellation.remember(path)
+    }
+
+    public func unregister(_ path: String) {
+        lock.withLock { _ = paths.remove(path) }
+        Cancellation.forget(path)
+    }
+
+    public var all: [String] { lock.withLock { Array(paths) } }
+
+    /// Removes every registered file and folder. Called on the way out after a failure.
+    public func removeAll() {
+        for path in all {
+            unlink(path)
+            unregister(path)
+        }
+        while let folder = lock.withLock({ folders.first }) { removeFolder(folder) }
+    }
+}
+
 private func handleSignal(_ signal: Int32) {
     if Cancellation.deferIfCommitting(signal) { return }
     // A split export writes parts on several threads, which go on while this runs:

@@ -63,20 +63,16 @@ public struct PasswordBook: Sendable {
 
     /// Candidate passwords for `path`, most specific first, without repeats.
     public func candidates(for path: String) -> [String] {
-        let absolute = Self.standardised(path)
-        let name = (path as NSString).lastPathComponent
+        let absolute = Paths.standardised(path)
+        let name = Paths.name(of: path)
         var result: [String] = []
         for entry in perFile {
-            let matches = entry.file.contains("/") ? Self.standardised(entry.file) == absolute : entry.file == name
+            let matches = entry.file.contains("/") ? Paths.standardised(entry.file) == absolute : entry.file == name
             if matches { result.append(entry.password) }
         }
         result += general
         var seen = Set<String>()
         return result.filter { seen.insert($0).inserted }
-    }
-
-    static func standardised(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Opens a file with `open`, first without a password, then with each candidate,

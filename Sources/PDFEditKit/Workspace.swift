@@ -25,8 +25,8 @@ public struct Workspace: Sendable {
         try store.withLock(creating: true) { () throws(PDFEditError) in
             // The session never goes where one of its files is, nor over a file
             // that is not a session (`--force` only ever replaces a session).
-            let sessionFile = PasswordBook.standardised(store.path)
-            if paths.contains(where: { PasswordBook.standardised($0) == sessionFile }) {
+            let sessionFile = Paths.standardised(store.path)
+            if paths.contains(where: { Paths.standardised($0) == sessionFile }) {
                 throw PDFEditError.sessionPlace(
                     path: store.path, reason: "is one of the files to open; the session must go elsewhere")
             }
@@ -217,8 +217,8 @@ public struct Workspace: Sendable {
     /// of thousands of parts must not rewrite (and fsync) the list once per part.
     private func rememberExports(_ outputs: [String]) {
         var known = previousExports()
-        known.formUnion(outputs.map(PasswordBook.standardised))
-        try? AtomicFile.write(Data((known.sorted().joined(separator: "\n") + "\n").utf8), to: exportsListPath)
+        known.formUnion(outputs.map(Paths.standardised))
+        try? StagedOutput.replace(exportsListPath, with: Data((known.sorted().joined(separator: "\n") + "\n").utf8))
     }
 }
 

@@ -54,7 +54,7 @@ public struct DirectMode: Sendable {
             throw PDFEditError.usage("direct mode needs -o OUT or --in-place")
         }
         if inPlace && output != nil { throw PDFEditError.usage("give either -o or --in-place, not both") }
-        if !inPlace && PasswordBook.standardised(target) == PasswordBook.standardised(input) {
+        if !inPlace && Paths.standardised(target) == Paths.standardised(input) {
             throw PDFEditError.outputIsSource(path: target, direct: true)
         }
         let files = try keepingImporter.load([input] + otherDocuments)
@@ -91,7 +91,7 @@ public struct DirectMode: Sendable {
         // In place through a symbolic link: the file it leads to is replaced (keeping
         // its mode and owner, see `Permissions`), the link stays a link.
         var result = try writer.write(
-            document.items, document: inputDocument, to: inPlace ? PathText.followingLinks(input) : target,
+            document.items, document: inputDocument, to: inPlace ? Paths.followingLinks(input) : target,
             settings: writeSettings, positions: 1...max(1, document.items.count))
         result.output = target
         // Damage found at import and again at export is one warning per file.
@@ -108,7 +108,7 @@ public struct DirectMode: Sendable {
         var seen: Set<String> = []
         return warnings.filter { warning in
             guard let range = warning.range(of: ": damaged, recovered (") else { return true }
-            let file = PasswordBook.standardised(String(warning[..<range.lowerBound]))
+            let file = Paths.standardised(String(warning[..<range.lowerBound]))
             return seen.insert(file).inserted
         }
     }
@@ -165,9 +165,9 @@ final class ScratchDirectory {
 
     init() throws(PDFEditError) {
         Self.removeStale()
-        path = PathText.join(NSTemporaryDirectory(), "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        guard mkdir(path, 0o700) == 0 else {
-            throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(errno))))
+        path = Paths.join(NSTemporaryDirectory(), "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        if case .failure(let failure) = nothingOrErrno({ mkdir(path, 0o700) }) {
+            throw StagedOutput.cannotWrite(path, failure)
         }
         TemporaryFiles.shared.registerFolder(path)
     }
@@ -182,9 +182,9 @@ final class ScratchDirectory {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("pdfedit-") {
             let parts = name.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 3, let pid = pid_t(parts[1]), pid > 0, UInt32(parts[2]) != nil,
-                !AtomicFile.isRunning(pid)
+                !StagedOutput.isRunning(pid)
             else { continue }
-            let path = PathText.join(folder, name)
+            let path = Paths.join(folder, name)
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else { continue }
             try? FileManager.default.removeItem(atPath: path)

@@ -126,7 +126,7 @@ struct ExportWriter {
                     plan.sources.append(
                         ExportSource(
                             path: path, alternatives: access.passwords.candidates(for: path),
-                            name: stem(session.source(source)?.path ?? path), document: preopened[path]))
+                            name: Paths.stem(of: session.source(source)?.path ?? path), document: preopened[path]))
                     plan.sessionSources.append(source)
                     pdfIndex[source] = index
                 }
@@ -140,7 +140,7 @@ struct ExportWriter {
                     index = known
                 } else {
                     index = plan.sources.count
-                    plan.sources.append(ExportSource(path: converted, name: stem(session.source(source)?.path ?? converted)))
+                    plan.sources.append(ExportSource(path: converted, name: Paths.stem(of: session.source(source)?.path ?? converted)))
                     plan.sessionSources.append(nil)
                     imageIndex[converted] = index
                 }
@@ -157,24 +157,20 @@ struct ExportWriter {
         guard let image = session.source(source), let path = access.path(of: source) else {
             throw PDFEditError.sessionCorrupt(path: source.description, reason: "unknown source \(source)")
         }
-        let directory = PathText.join(cacheDirectory, "images")
+        let directory = Paths.join(cacheDirectory, "images")
         try CacheFolder.require(directory)
-        let sizeKey = fit.map { "-\(Int(($0.width * 100).rounded()))x\(Int(($0.height * 100).rounded()))" } ?? ""
-        let cached = (directory as NSString).appendingPathComponent("\(image.sha256)\(sizeKey).pdf")
+        let cached = (directory as NSString).appendingPathComponent(ImageCacheKey.imagePDF(sha256: image.sha256, fit: fit))
         if FileManager.default.fileExists(atPath: cached) { return cached }
-        AtomicFile.removeStaleTemporaries(for: [cached])
-        let temporary = AtomicFile.temporaryPath(for: cached)
-        TemporaryFiles.shared.register(temporary)
+        let staged = StagedOutput(cached, removingStale: true)
         do throws(EngineError) {
             try ImagePage.writePDF(
-                image: path, fit: fit.map { ($0.width, $0.height) }, to: temporary,
+                image: path, fit: fit.map { ($0.width, $0.height) }, to: staged.temporary,
                 maximumPixels: ProcessLimits.current.pixels)
         } catch {
-            unlink(temporary)
-            TemporaryFiles.shared.unregister(temporary)
+            staged.discard()
             throw PDFEditError.engine(error)
         }
-        try AtomicFile.commit(temporary, to: cached, permissions: .privateFile)
+        try staged.commit(permissions: .privateFile)
         CacheFolder.noteWritten()
         return cached
     }
@@ -192,13 +188,12 @@ struct ExportWriter {
                 plan.sources[index].lastUseOfDocument = true
             }
         }
-        AtomicFile.removeStaleTemporaries(for: [output])
-        let temporary = AtomicFile.temporaryPath(for: output)
-        let report = try run(&plan, temporaries: [temporary], outputs: [output]) { (plan) throws(EngineError) in
+        let staged = StagedOutput(output, removingStale: true)
+        let report = try run(&plan, staged: [staged]) { (plan) throws(EngineError) in
             try PDFExporter.write(
-                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options, to: temporary)
+                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options, to: staged.temporary)
         }
-        try AtomicFile.commit(temporary, to: output)
+        try staged.commit()
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound, warnings: report.warnings.map(describe))
@@ -211,7 +206,7 @@ struct ExportWriter {
         _ items: [PageItem], document name: String, parts: [(items: Range<Int>, output: String)],
         positions: [Int], settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
-        var paths = StandardPaths()
+        var paths = Paths.Standardiser()
         let targets = parts.map { paths.standardised($0.output) }
         var seen: [String: String] = [:]
         for (part, key) in zip(parts, targets) {
@@ -221,35 +216,22 @@ struct ExportWriter {
             seen[key] = part.output
         }
         // Folders are made only once the names are known to be distinct.
-        for directory in Set(parts.map { directoryOf($0.output) }) {
+        for directory in Set(parts.map { Paths.quickFolder(of: $0.output) }) {
             try ensureDirectory(directory)
         }
-        let checker = OutputChecker(writer: self, settings: settings)
-        for (part, target) in zip(parts, targets) { try checker.check(part.output, target: target) }
+        var checks = outputChecks(settings)
+        for (part, target) in zip(parts, targets) { try checks.check(part.output, standard: target) }
         let options = settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
-        AtomicFile.removeStaleTemporaries(for: parts.map(\.output))
-        let temporaries = AtomicFile.temporaryPaths(for: parts.map(\.output))
-        let engineParts = zip(parts, temporaries).map { ExportPart(items: $0.items, path: $1) }
-        let report = try run(&plan, temporaries: temporaries, outputs: parts.map(\.output)) {
-            (plan) throws(EngineError) in
+        let staged = StagedOutput.staging(parts.map(\.output))
+        let engineParts = zip(parts, staged).map { ExportPart(items: $0.items, path: $1.temporary) }
+        let report = try run(&plan, staged: staged) { (plan) throws(EngineError) in
             try PDFExporter.writeParts(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
                 options: options)
         }
         // All parts appear together: a Ctrl-C now takes effect once every one is renamed.
-        try Cancellation.deferringSignals { () throws(PDFEditError) in
-            do throws(PDFEditError) {
-                try AtomicFile.commitAll(Array(zip(temporaries, parts.map(\.output))))
-            } catch {
-                // A failed rename leaves the parts after it as temporary files.
-                for temporary in temporaries {
-                    unlink(temporary)
-                    TemporaryFiles.shared.unregister(temporary)
-                }
-                throw error
-            }
-        }
+        try Cancellation.deferringSignals { () throws(PDFEditError) in try StagedOutput.commitAll(staged) }
         let warnings = report.warnings.map(describe)
         return parts.enumerated().map { index, part in
             ExportResult(
@@ -259,20 +241,14 @@ struct ExportWriter {
         }
     }
 
-    /// Runs an engine write with the plan's temporaries registered for cancellation,
-    /// asking for a password on the terminal once when none of the known ones worked.
-    /// A write error names the output the user asked for, not its temporary file.
+    /// Runs an engine write into the staged outputs' temporaries, asking for a
+    /// password on the terminal once when none of the known ones worked. On failure
+    /// the temporaries are removed, and a write error names the output the user
+    /// asked for, not its temporary file.
     private func run(
-        _ plan: inout EnginePlan, temporaries: [String], outputs: [String],
-        _ body: (EnginePlan) throws(EngineError) -> ExportReport
+        _ plan: inout EnginePlan, staged: [StagedOutput], _ body: (EnginePlan) throws(EngineError) -> ExportReport
     ) throws(PDFEditError) -> ExportReport {
-        temporaries.forEach(TemporaryFiles.shared.register)
-        func removeTemporaries() {
-            for temporary in temporaries {
-                unlink(temporary)
-                TemporaryFiles.shared.unregister(temporary)
-            }
-        }
+        func removeTemporaries() { staged.forEach { $0.discard() } }
         func attempt(_ plan: EnginePlan) -> Result<ExportReport, EngineError> {
             do throws(EngineError) { return .success(try body(plan)) } catch { return .failure(error) }
         }
@@ -298,12 +274,12 @@ struct ExportWriter {
         case .failure(let error):
             removeTemporaries()
             // A failure of an output is told by its final name, never the hidden temporary's.
-            if let index = temporaries.firstIndex(of: error.file), outputs.indices.contains(index) {
+            if let output = staged.first(where: { $0.temporary == error.file })?.path {
                 switch error {
                 case .cannotWrite(_, let reason):
-                    throw PDFEditError.engine(.cannotWrite(file: outputs[index], reason: reason))
+                    throw PDFEditError.engine(.cannotWrite(file: output, reason: reason))
                 case .library(_, let message):
-                    throw PDFEditError.engine(.library(file: outputs[index], message: message))
+                    throw PDFEditError.engine(.library(file: output, message: message))
                 default:
                     break
                 }
@@ -320,143 +296,17 @@ struct ExportWriter {
         return "\(shown): \(warning.message)"
     }
 
-    /// An output may not name a source (73), nor replace a file without --force (73).
+    /// An output may not name a source (73), nor replace a file without --force (73)
+    /// (see `OutputChecks`).
     func checkOutput(_ output: String, settings: ExportSettings) throws(PDFEditError) {
-        try OutputChecker(writer: self, settings: settings).check(output, target: PasswordBook.standardised(output))
-    }
-}
-
-/// `ExportWriter.checkOutput` for many outputs: the sources' standardised paths
-/// are worked out once, and each directory is checked once.
-final class OutputChecker {
-    private let settings: ExportSettings
-    private let replaceable: Set<String>
-    private let sourceTargets: Set<String>
-    private let allowed: String?
-    private let direct: Bool
-    private let protected: Set<String>
-    private var writableDirectories: Set<String> = []
-
-    init(writer: ExportWriter, settings: ExportSettings) {
-        self.settings = settings
-        replaceable = writer.replaceable
-        sourceTargets = Set(writer.session.sources.map { PasswordBook.standardised(writer.access.absolutePath($0.path)) })
-        allowed = writer.allowedSource.map(PasswordBook.standardised)
-        direct = writer.direct
-        protected = Set(writer.protected.map(PasswordBook.standardised))
+        var checks = outputChecks(settings)
+        try checks.check(output)
     }
 
-    /// `target` is `output` standardised (`PasswordBook.standardised`).
-    func check(_ output: String, target: String) throws(PDFEditError) {
-        if sourceTargets.contains(target) && target != allowed {
-            throw PDFEditError.outputIsSource(path: output, direct: direct)
-        }
-        if protected.contains(target) {
-            throw PDFEditError.sessionPlace(path: output, reason: "is a file of the session; refusing to write over it")
-        }
-        if try existingOutput(output), !settings.force && !replaceable.contains(target) {
-            throw PDFEditError.outputExists(path: output)
-        }
-        let directory = directoryOf(target)
-        if writableDirectories.contains(directory) { return }
-        guard Glibc.access(directory, W_OK) == 0 else {
-            throw PDFEditError.engine(.cannotWrite(file: output, reason: "cannot write in \(directory)"))
-        }
-        writableDirectories.insert(directory)
+    /// The checks of this export's outputs.
+    func outputChecks(_ settings: ExportSettings) -> OutputChecks {
+        OutputChecks(
+            sources: session.sources.map { access.absolutePath($0.path) }, protected: protected, force: settings.force,
+            replaceable: replaceable, allowedSource: allowedSource, direct: direct)
     }
-}
-
-/// Whether something stands where an output goes. Only a regular file (itself or
-/// behind a symbolic link) may ever be replaced, and only with `--force`: a
-/// folder, a device, a FIFO or a socket is refused (73), `--force` or not — a
-/// rename over `/dev/null` would replace the device node itself.
-func existingOutput(_ path: String) throws(PDFEditError) -> Bool {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-        // Nothing there, or a dangling link (the rename replaces the link).
-        return lstat(path, &status) == 0
-    }
-    guard let kind = nonRegularKind(status.st_mode) else { return true }
-    throw PDFEditError.engine(.cannotWrite(file: path, reason: "is \(kind), not a regular file; refusing to replace it"))
-}
-
-/// What a file of `mode` is, for a message ("a folder", "a FIFO"…), or nil for a
-/// regular file: the one naming of the outputs' and the session path's checks.
-func nonRegularKind(_ mode: mode_t) -> String? {
-    switch mode & S_IFMT {
-    case S_IFREG: return nil
-    case S_IFDIR: return "a folder"
-    case S_IFIFO: return "a FIFO"
-    case S_IFCHR, S_IFBLK: return "a device"
-    case S_IFSOCK: return "a socket"
-    default: return "a special file"
-    }
-}
-
-/// `PasswordBook.standardised` for many files in few directories: each directory
-/// is standardised (symbolic links resolved, component by component) once, and a
-/// file name is appended to it unless the file itself is a symbolic link.
-struct StandardPaths {
-    private var directories: [String: String] = [:]
-
-    mutating func standardised(_ path: String) -> String {
-        var status = stat()
-        guard let (directory, name) = PlainPath.split(path), !name.isEmpty,
-            !(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
-        else {
-            return PasswordBook.standardised(path)
-        }
-        let key = directory.isEmpty ? "." : directory
-        let standard: String
-        if let known = directories[key] {
-            standard = known
-        } else {
-            standard = PasswordBook.standardised(key)
-            directories[key] = standard
-        }
-        return standard == "/" ? "/" + name : standard + "/" + name
-    }
-}
-
-/// `(path as NSString).deletingLastPathComponent`, quickly for the usual path
-/// (no "//", no trailing "/", last component not "." or ".."); a split export
-/// asks it for thousands of files.
-func directoryOf(_ path: String) -> String {
-    guard let (directory, _) = PlainPath.split(path) else { return PathText.folder(of: path) }
-    return directory
-}
-
-/// Paths split at their last "/" by looking at their bytes, for the plain paths a
-/// split export makes by the thousand (Foundation's path functions cost tens of
-/// thousands of instructions a call).
-enum PlainPath {
-    /// (directory, name) as `NSString` would give them (`deletingLastPathComponent`,
-    /// `lastPathComponent`) for a path without "//", without a trailing "/" and
-    /// whose name is not "." or ".."; nil for any other path.
-    static func split(_ path: String) -> (directory: String, name: String)? {
-        let bytes = path.utf8
-        guard let last = bytes.last, last != UInt8(ascii: "/") else { return nil }
-        var previous: UInt8 = 0
-        var slash: String.Index? = nil
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "/") {
-                if previous == UInt8(ascii: "/") { return nil }
-                slash = index
-            }
-            previous = byte
-            index = bytes.index(after: index)
-        }
-        let nameStart = slash.map { bytes.index(after: $0) } ?? bytes.startIndex
-        let name = String(path[nameStart...])
-        if name == "." || name == ".." { return nil }
-        guard let slash else { return ("", name) }
-        return (slash == bytes.startIndex ? "/" : String(path[..<slash]), name)
-    }
-}
-
-/// A file's name without folder and extension.
-func stem(_ path: String) -> String {
-    ((path as NSString).lastPathComponent as NSString).deletingPathExtension
 }

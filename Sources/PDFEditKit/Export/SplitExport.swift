@@ -112,7 +112,7 @@ struct PartNameTemplate {
                 case "last": value = String(last)
                 case "id": value = item.id.description
                 case "doc": value = document
-                case "src": value = sourcePath.map(stem) ?? item.content.kindName
+                case "src": value = sourcePath.map(Paths.stem(of:)) ?? item.content.kindName
                 case "srcpage":
                     if case .page(_, let page) = item.content { value = String(page) } else { value = "" }
                 default: value = title ?? ""

@@ -37,7 +37,7 @@ extension ExportWriter {
                         plan.sources.append(
                             ExportSource(
                                 path: path, alternatives: access.passwords.candidates(for: path),
-                                name: stem(source.path)))
+                                name: Paths.stem(of: source.path)))
                         plan.sessionSources.append(stamp.source)
                         pdfIndex[stamp.source] = index
                     }
@@ -47,7 +47,7 @@ extension ExportWriter {
                         index = known
                     } else {
                         index = plan.sources.count
-                        plan.sources.append(ExportSource(path: converted, name: stem(source.path)))
+                        plan.sources.append(ExportSource(path: converted, name: Paths.stem(of: source.path)))
                         plan.sessionSources.append(nil)
                         pathIndex[converted] = index
                     }

@@ -88,61 +88,23 @@ enum SeeingChecks {
         }
     }
 
-    /// An output may not name a source (73), nor the session's own files
-    /// (`protected`, 73), nor replace a file without `force` (73).
-    static func output(
-        _ path: String, session: Session, access: SourceAccess, force: Bool, protected: [String]
-    ) throws(PDFEditError) {
-        let target = PasswordBook.standardised(path)
-        for source in session.sources where PasswordBook.standardised(access.absolutePath(source.path)) == target {
-            throw PDFEditError.outputIsSource(path: path)
-        }
-        if protected.contains(where: { PasswordBook.standardised($0) == target }) {
-            throw PDFEditError.sessionPlace(path: path, reason: "is a file of the session; refusing to write over it")
-        }
-        if try existingOutput(path), !force { throw PDFEditError.outputExists(path: path) }
-        let directory = PathText.directory(of: target)
-        guard Glibc.access(directory, W_OK) == 0 else {
-            throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot write in \(directory)"))
-        }
+    /// The checks of `show`'s and `thumbs`' outputs (`OutputChecks`): not a source,
+    /// nor the session's own files (`protected`), nor an existing file without `force`.
+    static func outputs(session: Session, access: SourceAccess, force: Bool, protected: [String]) -> OutputChecks {
+        OutputChecks(
+            sources: session.sources.map { access.absolutePath($0.path) }, protected: protected, force: force)
     }
 
     /// Writes an image as PNG under `path` atomically (temporary file, rename). The
-    /// caller syncs the folders once at the end (`syncFolders`), not once per file.
+    /// caller syncs the folders once at the end (`StagedOutput.syncFolders`), not once per file.
     static func write(_ image: RasterImage, to path: String) throws(PDFEditError) {
         try write(image.fastPNGData(), to: path)
     }
 
     static func write(_ data: Data, to path: String) throws(PDFEditError) {
-        let temporary = AtomicFile.temporaryPath(for: path)
-        TemporaryFiles.shared.register(temporary)
-        let code = AtomicFile.createTemporary(data, at: temporary, sync: false)
-        guard code == 0 else {
-            unlink(temporary)
-            TemporaryFiles.shared.unregister(temporary)
-            throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(code))))
-        }
-        try place(temporary, at: path)
-    }
-
-    /// Renames a complete temporary file into place.
-    static func place(_ temporary: String, at path: String) throws(PDFEditError) {
-        defer { TemporaryFiles.shared.unregister(temporary) }
-        Permissions.likeReplaced.apply(to: temporary, replacing: path)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw PDFEditError.engine(.cannotWrite(file: path, reason: String(cString: strerror(code))))
-        }
-    }
-
-    /// Makes the renames of `files` durable: one fsync per folder.
-    static func syncFolders(of files: [String]) {
-        var synced = Set<String>()
-        for file in files
-        where synced.insert(PathText.folder(of: PasswordBook.standardised(file))).inserted {
-            AtomicFile.syncDirectory(of: file)
-        }
+        let staged = StagedOutput(path)
+        try staged.write(data, sync: false)
+        try staged.commit(syncFolder: false)
     }
 }
 
@@ -203,10 +165,9 @@ extension Workspace {
         try SeeingChecks.sheet(
             layout, cells: chunks.map(\.count).max() ?? 1, perSheet: options.perSheet, limits: ProcessLimits.current)
         let files = Self.sheetNames(output, count: chunks.count)
-        for file in files {
-            try SeeingChecks.output(
-                file, session: session, access: access, force: options.force, protected: store.ownFiles)
-        }
+        var checks = SeeingChecks.outputs(
+            session: session, access: access, force: options.force, protected: store.ownFiles)
+        for file in files { try checks.check(file) }
 
         let plans = chunks.enumerated().map { number, chunk in
             SheetPlan(
@@ -281,7 +242,7 @@ extension Workspace {
             }
         }
         for (number, sheet) in results.removeAll().enumerated() where sheet != nil { made[number] = sheet }
-        SeeingChecks.syncFolders(of: files)
+        StagedOutput.syncFolders(of: files)
         cache.pruneSheets()
         return SheetReport(
             document: name, itemCount: indices.count, thumbnailSize: options.thumbnailSize,
@@ -292,8 +253,8 @@ extension Workspace {
 
     static func sheetNames(_ output: String, count: Int) -> [String] {
         guard count > 1 else { return [output] }
-        let directory = PathText.folder(of: output)
-        let name = PathText.name(of: output)
+        let directory = Paths.folder(of: output)
+        let name = Paths.name(of: output)
         let ext = (name as NSString).pathExtension
         let stem = ext.isEmpty ? name : (name as NSString).deletingPathExtension
         let width = String(count).count

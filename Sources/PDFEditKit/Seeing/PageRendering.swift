@@ -40,8 +40,8 @@ struct SourcePage: Hashable, Sendable {
     /// the image's one-page PDF at its fit size.
     var documentKey: String { isImage ? "\(source)-image\(fitKey)" : source.description }
 
-    /// The fit size in file names, as export names its image PDFs.
-    var fitKey: String { fit.map { "-\(Int(($0.width * 100).rounded()))x\(Int(($0.height * 100).rounded()))" } ?? "" }
+    /// The fit size in file names, as export names its image PDFs (`ImageCacheKey`).
+    var fitKey: String { ImageCacheKey.fit(fit) }
 
     var sortKey: (SourceID, Int, String) { (source, page, documentKey) }
 }

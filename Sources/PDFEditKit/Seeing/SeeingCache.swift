@@ -52,7 +52,7 @@ struct SeeingCache: Sendable {
 
     /// Writes `data` under `path` by rename (no fsync: a cache entry lost in a crash is re-made).
     static func store(_ data: Data, at path: String) {
-        storeFile(at: path) { temporary in AtomicFile.createTemporary(data, at: temporary, sync: false) == 0 }
+        storeFile(at: path) { temporary in StagedOutput.createTemporary(data, at: temporary, sync: false) == nil }
     }
 
     /// Lets `write` make a temporary file beside `path`, then renames it into place,
@@ -60,15 +60,11 @@ struct SeeingCache: Sendable {
     /// read an encrypted source, unless `PDFEDIT_CACHE_ENCRYPTED=1` (see `noteDecrypted`).
     static func storeFile(at path: String, _ write: (String) -> Bool) {
         guard mayWrite else { return }
-        guard CacheFolder.make(PathText.folder(of: path)) else { return }
-        let temporary = AtomicFile.temporaryPath(for: path)
-        TemporaryFiles.shared.register(temporary)
-        defer { TemporaryFiles.shared.unregister(temporary) }
-        if write(temporary), chmod(temporary, 0o600) == 0, rename(temporary, path) == 0 {
-            CacheFolder.noteWritten()
-            return
-        }
-        unlink(temporary)
+        guard CacheFolder.make(Paths.folder(of: path)) else { return }
+        let staged = StagedOutput(path)
+        guard write(staged.temporary) else { return staged.discard() }
+        // No fsync of the folder either: a lost entry is re-made.
+        if (try? staged.commit(permissions: .privateFile, syncFolder: false)) != nil { CacheFolder.noteWritten() }
     }
 
     /// Called when a source was opened with a password: from then on this process
@@ -81,6 +77,21 @@ struct SeeingCache: Sendable {
     static var mayWrite: Bool { !decrypted.load(ordering: .relaxed) }
 
     private static let decrypted = Atomic<Bool>(false)
+}
+
+/// The one naming of an image source at a fit size in the caches: export's
+/// one-page PDF `images/<sha256>[-WxH].pdf`, its thumbnails
+/// `thumbs/v1/<sha256>/image[-WxH]-<px>.png`, and the key of a sheet cell showing it.
+enum ImageCacheKey {
+    /// `-WxH`, the fit size in hundredths of a point; "" for an image at its own size.
+    static func fit(_ fit: PageSize?) -> String {
+        fit.map { "-\(Int(($0.width * 100).rounded()))x\(Int(($0.height * 100).rounded()))" } ?? ""
+    }
+
+    /// The file name of the image's one-page PDF in `images/`.
+    static func imagePDF(sha256: String, fit: PageSize?) -> String {
+        "\(sha256)\(Self.fit(fit)).pdf"
+    }
 }
 
 /// What is cached about one source's pages: texts (by 1-based page number), page

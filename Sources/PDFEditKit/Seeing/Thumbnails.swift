@@ -47,11 +47,10 @@ extension Workspace {
         let targets = indices.map { index -> String in
             let number = String(index + 1)
             let file = String(repeating: "0", count: width - number.count) + number + "-\(document.items[index].id).png"
-            return PathText.join(directory, file)
+            return Paths.join(directory, file)
         }
-        for target in targets {
-            try SeeingChecks.output(target, session: session, access: access, force: force, protected: store.ownFiles)
-        }
+        var checks = SeeingChecks.outputs(session: session, access: access, force: force, protected: store.ownFiles)
+        for target in targets { try checks.check(target) }
 
         let renderer = PageRenderer(access: access, size: size, imagePDF: imagePDFs(session: session, access: access))
         // One job per source page; a page shown by several items (copies) is rendered once.
@@ -118,7 +117,7 @@ extension Workspace {
             sizes[slot] = (image.width, image.height)
             counter.advance()
         }
-        SeeingChecks.syncFolders(of: targets)
+        StagedOutput.syncFolders(of: targets)
         let measured = sizes.removeAll()
         let files = indices.enumerated().map { slot, index in
             let item = document.items[index]
@@ -133,16 +132,9 @@ extension Workspace {
 
     /// Copies a cached PNG into place atomically.
     static func copy(_ file: String, to target: String) throws(PDFEditError) {
-        let temporary = AtomicFile.temporaryPath(for: target)
-        TemporaryFiles.shared.register(temporary)
-        do {
-            try FileManager.default.copyItem(atPath: file, toPath: temporary)
-        } catch {
-            unlink(temporary)
-            TemporaryFiles.shared.unregister(temporary)
-            throw PDFEditError.engine(.cannotWrite(file: target, reason: "\(error.localizedDescription)"))
-        }
-        try SeeingChecks.place(temporary, at: target)
+        let staged = StagedOutput(target)
+        try staged.copy(from: file)
+        try staged.commit(syncFolder: false)
     }
 
     /// Width and height from a PNG's IHDR chunk.

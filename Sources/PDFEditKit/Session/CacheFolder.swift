@@ -1,4 +1,5 @@
 import Foundation
+import PDFEngine
 import Synchronization
 
 /// The cache folder as files: private folders, pruning and the size cap.
@@ -37,9 +38,12 @@ public enum CacheFolder {
     public static func make(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue }
-        let parent = PathText.folder(of: path)
+        let parent = Paths.folder(of: path)
         if !parent.isEmpty, parent != path, !make(parent) { return false }
-        return mkdir(path, 0o700) == 0 || errno == EEXIST
+        switch nothingOrErrno({ mkdir(path, 0o700) }) {
+        case .success: return true
+        case .failure(let failure): return failure == Errno(rawValue: EEXIST)
+        }
     }
 
     /// `make`, as an error naming the folder (for caches an export cannot do without).
@@ -67,13 +71,13 @@ public enum CacheFolder {
         func drop(_ folder: String, key: (String) -> String) {
             for name in (try? fileManager.contentsOfDirectory(atPath: folder)) ?? []
             where !name.hasPrefix(".") && !keeping.contains(key(name)) {
-                try? fileManager.removeItem(atPath: PathText.join(folder, name))
+                try? fileManager.removeItem(atPath: Paths.join(folder, name))
             }
         }
         // pages/<sha256>.json, thumbs/v1/<sha256>/, images/<sha256>[-WxH].pdf
-        drop(PathText.join(directory, "pages")) { String($0.prefix(64)) }
-        drop(PathText.join(directory, "thumbs/v1")) { $0 }
-        drop(PathText.join(directory, "images")) { String($0.prefix(64)) }
+        drop(Paths.join(directory, "pages")) { String($0.prefix(64)) }
+        drop(Paths.join(directory, "thumbs/v1")) { $0 }
+        drop(Paths.join(directory, "images")) { String($0.prefix(64)) }
     }
 
     /// Records that this process added an entry to a cache, which `enforceCapIfWritten` then checks.
@@ -94,8 +98,8 @@ public enum CacheFolder {
         var total: Int64 = 0
         while let relative = enumerator.nextObject() as? String {
             // Hidden files are temporaries another process is about to rename.
-            guard !PathText.name(of: relative).hasPrefix(".") else { continue }
-            let path = PathText.join(directory, relative)
+            guard !Paths.name(of: relative).hasPrefix(".") else { continue }
+            let path = Paths.join(directory, relative)
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
             let size = Int64(status.st_size)

@@ -1,10 +1,11 @@
 import Foundation
+import PDFEngine
 import PageModel
 
 /// Where a session lives and how it is read, locked and written.
 ///
 /// Location: `--session PATH`, else `PDFEDIT_SESSION`, else `.pdfedit/session.json`
-/// in the current directory. Writes are atomic (`AtomicFile`); a lock file beside
+/// in the current directory. Writes are atomic (`StagedOutput`); a lock file beside
 /// the session (`<session>.lock`, `flock`) serialises processes for the whole
 /// load–edit–save, so no update is lost.
 public struct SessionStore: Sendable {
@@ -15,10 +16,10 @@ public struct SessionStore: Sendable {
     /// replace the link with a file, forking the session).
     public init(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let chosen = explicitPath ?? environment["PDFEDIT_SESSION"] ?? ".pdfedit/session.json"
-        path = PathText.followingLinks(chosen)
+        path = Paths.followingLinks(chosen)
     }
 
-    public var directory: String { PathText.folder(of: path) }
+    public var directory: String { Paths.folder(of: path) }
 
     /// The files beside the session that only pdfedit may write: the session, its
     /// lock and its list of exports. No export may replace them.
@@ -30,12 +31,12 @@ public struct SessionStore: Sendable {
     /// or, for a session inside a `.pdfedit` folder, the folder that holds it (so
     /// that `pdfedit open a.pdf` in a project stores `a.pdf`, not an absolute path).
     public var baseDirectory: String {
-        PathText.name(of: directory) == ".pdfedit" ? PathText.folder(of: directory) : directory
+        Paths.name(of: directory) == ".pdfedit" ? Paths.folder(of: directory) : directory
     }
 
     /// Caches (thumbnails, text) live beside the session file.
     public var cacheDirectory: String {
-        PathText.join(directory, PathText.name(of: directory) == ".pdfedit" ? "cache" : ".pdfedit-cache")
+        Paths.join(directory, Paths.name(of: directory) == ".pdfedit" ? "cache" : ".pdfedit-cache")
     }
 
     public var exists: Bool { FileManager.default.fileExists(atPath: path) }
@@ -48,7 +49,7 @@ public struct SessionStore: Sendable {
     public func checkPlace() throws(PDFEditError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }  // absent: a new session may go there
-        guard let kind = nonRegularKind(status.st_mode) else { return }
+        guard let kind = OutputChecks.nonRegularKind(status.st_mode) else { return }
         throw PDFEditError.sessionPlace(
             path: path, reason: "is \(kind), not a regular file; a session path only ever holds a pdfedit session")
     }
@@ -118,7 +119,7 @@ public struct SessionStore: Sendable {
             throw PDFEditError.sessionCorrupt(path: path, reason: "cannot encode: \(error)")
         }
         try makeDirectory()
-        try AtomicFile.write(data, to: path)
+        try StagedOutput.replace(path, with: data)
     }
 
     func makeDirectory() throws(PDFEditError) {
@@ -165,16 +166,21 @@ public struct SessionStore: Sendable {
         let timeout = try Self.lockTimeout(environment: environment)
         try makeDirectory()
         // Not through a symbolic link, and without blocking on a FIFO put there.
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
-        guard descriptor >= 0 else { throw AtomicFile.cannotWrite(lockPath, errno) }
+        let descriptor: Int32
+        switch valueOrErrno({ open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644) }) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): throw StagedOutput.cannotWrite(lockPath, failure)
+        }
         defer { close(descriptor) }  // closing releases the flock
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw PDFEditError.sessionPlace(path: lockPath, reason: "the session's lock is not a regular file")
         }
         let deadline = Date().addingTimeInterval(timeout)
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else { throw AtomicFile.cannotWrite(lockPath, errno) }
+        while case .failure(let failure) = nothingOrErrno({ flock(descriptor, LOCK_EX | LOCK_NB) }) {
+            guard failure == .wouldBlock || failure == .interrupted else {
+                throw StagedOutput.cannotWrite(lockPath, failure)
+            }
             if Date() >= deadline { throw PDFEditError.locked(path: path, seconds: timeout) }
             usleep(20_000)
         }

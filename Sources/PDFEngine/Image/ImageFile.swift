@@ -32,11 +32,11 @@ enum ParsedImage {
     /// unreadable, non-regular or empty file.
     static func readFile(_ path: String) throws(EngineError) -> [UInt8] {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw EngineError.opening(path, errno: errno) }
+        try nothingOrErrno { stat(path, &status) }.mapError { EngineError.opening(path, errno: $0.rawValue) }.get()
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw EngineError.unreadable(file: path, reason: "not a regular file")
         }
-        guard let stream = fopen(path, "rb") else { throw EngineError.opening(path, errno: errno) }
+        guard let stream = fopen(path, "rb") else { throw EngineError.opening(path, errno: Errno.current.rawValue) }
         defer { fclose(stream) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(status.st_size))

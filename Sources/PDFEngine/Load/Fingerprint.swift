@@ -16,8 +16,8 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
     /// with the CPU's SHA instructions), 1 MiB at a time; through GLib's
     /// `g_checksum_update` should that library fail.
     public static func of(file path: String) throws(EngineError) -> Fingerprint {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw EngineError.opening(path, errno: errno) }
+        let descriptor = try valueOrErrno { open(path, O_RDONLY | O_CLOEXEC) }
+            .mapError { EngineError.opening(path, errno: $0.rawValue) }.get()
         var hex = [CChar](repeating: 0, count: 65)
         var size: Int64 = 0
         let code = pe_sha256_fd(descriptor, &hex, &size)
@@ -30,7 +30,7 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
     }
 
     static func ofWithGLib(file path: String) throws(EngineError) -> Fingerprint {
-        guard let stream = fopen(path, "rb") else { throw EngineError.opening(path, errno: errno) }
+        guard let stream = fopen(path, "rb") else { throw EngineError.opening(path, errno: Errno.current.rawValue) }
         defer { fclose(stream) }
         guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else {
             throw EngineError.library(file: path, message: "cannot create a SHA-256 checksum")

@@ -105,7 +105,7 @@ extension RasterImage {
     /// than `writePNG(to:)` on thumbnails and sheets; alpha is dropped).
     public func writeFastPNG(to path: String) throws(EngineError) {
         guard FileManager.default.createFile(atPath: path, contents: fastPNGData()) else {
-            throw EngineError.cannotWrite(file: path, reason: String(cString: strerror(errno)))
+            throw EngineError.cannotWrite(file: path, reason: Errno.current.description)
         }
     }
 

@@ -1,0 +1,142 @@
+import Foundation
+
+/// The path text rules in one place: folder and name of a path, its stem, joining,
+/// and the standardised form outputs and sources are compared in.
+///
+/// Folder and name are worked out from the text alone, not with
+/// `NSString.deletingLastPathComponent`: swift-corelibs-foundation traps (SIGILL)
+/// on a name without a folder ("X", "X/", "."), and any name the
+/// file system accepts must work as an output, a session or an input. For every
+/// path without "//" where `NSString` does not trap, `folder`, `name` and `stem`
+/// give what its `deletingLastPathComponent`, `lastPathComponent` and
+/// `lastPathComponent.deletingPathExtension` give (`PathsTests` checks it); a path
+/// with "//" keeps its text (`NSString` folds "//" into "/", and traps on some).
+enum Paths {
+    /// The folder part as `NSString.deletingLastPathComponent` gives it: "" for a
+    /// bare name, "/" for a name directly under the root (and for the root).
+    static func folder(of path: String) -> String {
+        let trimmed = trailingSlashesRemoved(path)
+        if trimmed.isEmpty { return path.isEmpty ? "" : "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        let head = trailingSlashesRemoved(String(trimmed[..<slash]))
+        return head.isEmpty ? "/" : head
+    }
+
+    /// The folder to list, open or sync for a file: `folder(of:)`, "." for a bare name.
+    static func directory(of path: String) -> String {
+        let folder = folder(of: path)
+        return folder.isEmpty ? "." : folder
+    }
+
+    /// The last component, trailing slashes ignored ("/" for the root).
+    static func name(of path: String) -> String {
+        let trimmed = trailingSlashesRemoved(path)
+        if trimmed.isEmpty { return path.isEmpty ? "" : "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// A file's name without folder and extension ("a/b.c.pdf" → "b.c").
+    static func stem(of path: String) -> String {
+        extensionRemoved(name(of: path))
+    }
+
+    /// `name` without its last extension, as `NSString.deletingPathExtension` gives
+    /// it for a name without "/": from its last dot on ("a.b.pdf" → "a.b", "a." →
+    /// "a"), except a dot that starts the name (".profile") and the name "..".
+    static func extensionRemoved(_ name: String) -> String {
+        guard name != "..", let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// `name` inside `folder` ("" and "." give the bare name).
+    static func join(_ folder: String, _ name: String) -> String {
+        if folder.isEmpty { return name }
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// The absolute path, standardised and with every symbolic link resolved: the
+    /// form in which an output, a source, a session file and a password's FILE are
+    /// compared.
+    static func standardised(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// The absolute, standardised `path`, or the file its chain of symbolic links
+    /// ends at (which need not exist): where writing "through" the link goes.
+    static func followingLinks(_ path: String) -> String {
+        var current = URL(fileURLWithPath: path).standardizedFileURL.path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { break }
+            let joined = target.hasPrefix("/") ? target : join(folder(of: current), target)
+            current = URL(fileURLWithPath: joined).standardizedFileURL.path
+        }
+        return current
+    }
+
+    /// (folder, name) of a plain path — without "//", without a trailing "/", whose
+    /// name is not "." or ".." — by looking at its bytes (Foundation's path
+    /// functions cost tens of thousands of instructions a call, and a split export
+    /// asks for thousands); nil for any other path. Agrees with `folder(of:)` and
+    /// `name(of:)` where it answers.
+    static func plainSplit(_ path: String) -> (folder: String, name: String)? {
+        let bytes = path.utf8
+        guard let last = bytes.last, last != UInt8(ascii: "/") else { return nil }
+        var previous: UInt8 = 0
+        var slash: String.Index? = nil
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") {
+                if previous == UInt8(ascii: "/") { return nil }
+                slash = index
+            }
+            previous = byte
+            index = bytes.index(after: index)
+        }
+        let nameStart = slash.map { bytes.index(after: $0) } ?? bytes.startIndex
+        let name = String(path[nameStart...])
+        if name == "." || name == ".." { return nil }
+        guard let slash else { return ("", name) }
+        return (slash == bytes.startIndex ? "/" : String(path[..<slash]), name)
+    }
+
+    /// `folder(of:)`, quickly for a plain path (see `plainSplit`).
+    static func quickFolder(of path: String) -> String {
+        plainSplit(path)?.folder ?? folder(of: path)
+    }
+
+    /// `standardised` for many files in few folders: each folder is standardised
+    /// (symbolic links resolved, component by component) once, and a file name is
+    /// appended to it unless the file itself is a symbolic link.
+    struct Standardiser {
+        private var folders: [String: String] = [:]
+
+        mutating func standardised(_ path: String) -> String {
+            var status = stat()
+            guard let (folder, name) = Paths.plainSplit(path), !name.isEmpty,
+                !(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+            else {
+                return Paths.standardised(path)
+            }
+            let key = folder.isEmpty ? "." : folder
+            let standard: String
+            if let known = folders[key] {
+                standard = known
+            } else {
+                standard = Paths.standardised(key)
+                folders[key] = standard
+            }
+            return standard == "/" ? "/" + name : standard + "/" + name
+        }
+    }
+
+    private static func trailingSlashesRemoved(_ path: String) -> String {
+        var result = Substring(path)
+        while result.last == "/" { result = result.dropLast() }
+        return String(result)
+    }
+}
