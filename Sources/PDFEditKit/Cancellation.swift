@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import Synchronization
 
 /// Ctrl-C and SIGTERM: remove our temporary files and exit 130 / 143 at once,

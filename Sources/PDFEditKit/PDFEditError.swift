@@ -1,4 +1,3 @@
-import PDFEngine
 import PageModel
 
 /// Every failure a command can end with. `exitCode` is the one place where a
@@ -11,7 +10,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
     /// An edit the model refused (64).
     case edit(EditError)
     /// A file could not be used, read or written (65, 66, 73, 77 for a password, by case).
-    case engine(EngineError)
+    case engine(FileError)
     /// The session file is corrupt or of an unknown version (65).
     case sessionCorrupt(path: String, reason: String)
     /// No session where one is needed (66).

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+package import PDFEngine
 
 /// The passwords a command may try on encrypted sources. Never stored anywhere.
 ///
@@ -81,7 +81,7 @@ public struct PasswordBook: Sendable {
 
     /// Opens a file with `open`, first without a password, then with each candidate,
     /// then (on a terminal) with a typed one. Returns the result and the password used.
-    public func open<T>(
+    package func open<T>(
         _ path: String, _ open: (String?) throws(EngineError) -> T
     ) throws(EngineError) -> (pdf: T, password: String?) {
         do {

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// The session-mode use cases: each loads the session under its lock, does one

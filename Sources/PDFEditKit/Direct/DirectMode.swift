@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// Direct mode: an editing command on one file, without a session.

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+package import PDFEngine
 import PageModel
 
 /// What to do with placeholders at export.
@@ -14,14 +14,14 @@ public enum PlaceholderPolicy: String, Sendable, CaseIterable {
 public struct ExportSettings: Sendable {
     public var force: Bool
     public var placeholders: PlaceholderPolicy
-    public var encryption: ExportEncryption?
-    public var labels: LabelMode
+    package var encryption: ExportEncryption?
+    package var labels: LabelMode
     /// Overrides the title taken from the first source.
     public var title: String?
     /// Told how far writing got (phase "writing": percent of one file, or parts).
     public var progress: ProgressHandler?
 
-    public init(
+    package init(
         force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
         labels: LabelMode = .keep, title: String? = nil
     ) {

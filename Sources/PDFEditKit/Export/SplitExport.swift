@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// How `export --split` cuts the exported items into files.

@@ -1,4 +1,4 @@
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// What `pdfedit info FILE` reports. Its JSON shape is documented in the README

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// What `find` found. The JSON shape is documented in the README.

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// What `thumbs` wrote. The JSON shape is documented in the README.

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+package import PDFEngine
 import PageModel
 
 /// A file read by `SourceLoader` and described as a session source.
@@ -11,7 +11,7 @@ public struct ImportedFile: Sendable {
     public var stem: String
     public var warnings: [String]
     /// The opened PDF, kept when the importer was asked to (direct mode).
-    public var opened: OpenedPDF? = nil
+    package var opened: OpenedPDF? = nil
 }
 
 /// Turns files on disk into session sources, through the one loader.
@@ -62,7 +62,7 @@ public struct Importer: Sendable {
     /// Reads the files in parallel (each worker opens its own library handles) and
     /// returns one result per file, in argument order whatever order they finish in.
     /// `progress` hears of each file read (from the worker threads).
-    public func loadEach(
+    package func loadEach(
         _ paths: [String], fit: PageSize? = nil, progress: ProgressHandler? = nil
     ) -> [Result<ImportedFile, EngineError>] {
         let results = ResultSlots<ImportedFile>(count: paths.count)

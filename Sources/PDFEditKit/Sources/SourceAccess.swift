@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+package import PDFEngine
 import PageModel
 
 /// Reaches a session's source files: where they are, whether they are still the
@@ -118,7 +118,7 @@ public final class SourceAccess {
     }
 
     /// The open qpdf document of a PDF source, opened once with the password book.
-    public func document(_ id: SourceID) throws(PDFEditError) -> QPDFDocument {
+    package func document(_ id: SourceID) throws(PDFEditError) -> QPDFDocument {
         if let document = documents[id] { return document }
         try checked(id)
         do throws(EngineError) { return try openDocument(id) } catch { throw .engine(error) }
