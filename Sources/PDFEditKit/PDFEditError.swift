@@ -38,6 +38,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
     /// by script and line number (the same message the command line gives, prefixed).
     indirect case scriptLine(script: String, line: Int, error: PDFEditError)
 
+    /// The process exit code the command line ends with for this failure (README, Exit status).
     public var exitCode: Int32 {
         switch self {
         case .usage, .selection, .edit: return 64
@@ -70,6 +71,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
         }
     }
 
+    /// The message, as the command line prints it after `pdfedit: `.
     public var description: String {
         switch self {
         case .usage(let message): return message

@@ -9,10 +9,14 @@ package import PDFEngine
 /// A FILE matches a source when it names the same file (compared as absolute,
 /// standardised paths) or, when it has no slash, the source's file name.
 public struct PasswordBook: Sendable {
+    /// Passwords for any file (`--password`, `PDFEDIT_PASSWORD`), in the order tried.
     public var general: [String]
+    /// Passwords for one file (`--password-for`, `PDFEDIT_PASSWORD_FILE`): a path or a bare file name.
     public var perFile: [(file: String, password: String)]
+    /// Ask on the terminal when no password given fits.
     public var mayPrompt: Bool
 
+    /// A book of these passwords; empty by default, and never prompting.
     public init(general: [String] = [], perFile: [(file: String, password: String)] = [], mayPrompt: Bool = false) {
         self.general = general
         self.perFile = perFile

@@ -65,7 +65,7 @@ import Testing
         let folder = scratch.path("in")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + "/doc.pdf"
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         let link = scratch.path("link.pdf")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
         let book = PasswordBook(perFile: [(folder + "/../in/./doc.pdf", "p")])
@@ -79,7 +79,7 @@ import Testing
         let scratch = try KitScratch()
         let real = PasswordBook.standardised(scratch.path("."))
         let target = real + "/t.pdf"
-        FileManager.default.createFile(atPath: target, contents: Data())
+        _ = FileManager.default.createFile(atPath: target, contents: Data())
         try FileManager.default.createSymbolicLink(atPath: real + "/l.pdf", withDestinationPath: target)
         #expect(PasswordBook.standardised(real + "/x/../t.pdf") == target)
         #expect(PasswordBook.standardised(real + "/./l.pdf") == target)

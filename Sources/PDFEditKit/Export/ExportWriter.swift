@@ -12,7 +12,9 @@ public enum PlaceholderPolicy: String, Sendable, CaseIterable {
 
 /// Options shared by every kind of export.
 public struct ExportSettings: Sendable {
+    /// Replace an existing output (never a source or the session's own files).
     public var force: Bool
+    /// What placeholders become: refused (the default) or blank pages.
     public var placeholders: PlaceholderPolicy
     package var encryption: ExportEncryption?
     package var labels: LabelMode
@@ -49,12 +51,17 @@ public struct ExportSettings: Sendable {
 
 /// The result of writing one PDF.
 public struct ExportResult: Codable, Sendable, Equatable {
+    /// The file written.
     public var output: String
+    /// The document it was exported from.
     public var document: String
+    /// Pages in the file.
     public var pageCount: Int
     /// 1-based positions (in the document) of the first and last exported item.
     public var first: Int?
+    /// 1-based position of the last exported item.
     public var last: Int?
+    /// Problems the export recovered from (damaged sources, dropped links), one line each.
     public var warnings: [String]
 }
 

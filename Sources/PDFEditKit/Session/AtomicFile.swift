@@ -3,10 +3,10 @@ import Foundation
 /// Writes files so that their final name holds either the old content or the
 /// complete new one: a temporary file in the same directory, fsync, rename, and an
 /// fsync of the directory so the rename itself survives a crash.
-public enum AtomicFile {
+package enum AtomicFile {
     /// A temporary name beside `path`: same directory (so rename is atomic), hidden,
     /// and marked with our pid so a later run can recognise and remove leftovers.
-    public static func temporaryPath(for path: String) -> String {
+    package static func temporaryPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let name = ".\(url.lastPathComponent).pdfedit-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -14,7 +14,7 @@ public enum AtomicFile {
     }
 
     /// `temporaryPath(for:)` of many paths, working out each directory once.
-    public static func temporaryPaths(for paths: [String]) -> [String] {
+    package static func temporaryPaths(for paths: [String]) -> [String] {
         let pid = getpid()
         var directories: [Substring: String] = [:]
         return paths.map { path in
@@ -45,7 +45,7 @@ public enum AtomicFile {
     /// longer exists. A live owner's file — another pdfedit writing the same target
     /// right now, or this process — is left alone, and so is any other file.
     /// Best effort: a folder that cannot be listed is skipped.
-    public static func removeStaleTemporaries(for paths: [String]) {
+    package static func removeStaleTemporaries(for paths: [String]) {
         var targets: [String: Set<String>] = [:]
         // String operations, not URL(fileURLWithPath:), which asks the file system
         // whether each path is a folder: a split's thousands of parts would cost
@@ -82,7 +82,7 @@ public enum AtomicFile {
     }
 
     /// Writes `data` to `path` atomically; the file gets `permissions` (see `commit`).
-    public static func write(
+    package static func write(
         _ data: Data, to path: String, permissions: Permissions = .likeReplaced
     ) throws(PDFEditError) {
         removeStaleTemporaries(for: [path])
@@ -124,7 +124,7 @@ public enum AtomicFile {
     /// Renames a complete temporary file into place and syncs the directory. The
     /// temporary (made 0600, so nobody else can read it while it is written) first
     /// gets the mode and owner the final file should have (`permissions`).
-    public static func commit(
+    package static func commit(
         _ temporary: String, to path: String, permissions: Permissions = .likeReplaced
     ) throws(PDFEditError) {
         defer { TemporaryFiles.shared.unregister(temporary) }
@@ -141,7 +141,7 @@ public enum AtomicFile {
     /// Renames complete temporary files into place, in order, then syncs each
     /// directory once (a split export renames thousands of files into one folder).
     /// A failed rename throws after syncing what was renamed before it.
-    public static func commitAll(_ pairs: [(temporary: String, path: String)]) throws(PDFEditError) {
+    package static func commitAll(_ pairs: [(temporary: String, path: String)]) throws(PDFEditError) {
         var directories: [String] = []
         var synced: Set<String> = []
         defer {
@@ -178,7 +178,7 @@ public enum AtomicFile {
 }
 
 /// The mode (and owner) a file gets when its temporary is renamed into place.
-public enum Permissions: Sendable {
+package enum Permissions: Sendable {
     /// Those of the file it replaces (owner and group where this process may set
     /// them), so `--in-place` or `--force` never widens nor narrows who may read
     /// it; a new file gets 0666 less the umask, as `creat(2)` would give it.
@@ -223,21 +223,21 @@ public enum Permissions: Sendable {
 /// Temporary files this process has made and not yet renamed into place, and its
 /// temporary folders (with whatever is renamed into them). A signal handler
 /// removes them before exiting (see `Cancellation`).
-public final class TemporaryFiles: @unchecked Sendable {
-    public static let shared = TemporaryFiles()
+package final class TemporaryFiles: @unchecked Sendable {
+    package static let shared = TemporaryFiles()
     private let lock = NSLock()
     private var paths: Set<String> = []
     private var folders: [String] = []
 
     /// A folder of this process's own, removed with its contents by `removeFolder`,
     /// by `removeAll`, or by the signal handler.
-    public func registerFolder(_ path: String) {
+    package func registerFolder(_ path: String) {
         lock.withLock { folders.append(path) }
         Cancellation.rememberFolder(path)
     }
 
     /// Removes a folder of `registerFolder` and everything in it.
-    public func removeFolder(_ path: String) {
+    package func removeFolder(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
         let (files, subfolders) = lock.withLock {
             let inside = { (candidate: String) in candidate.hasPrefix(path + "/") }
@@ -267,20 +267,20 @@ public final class TemporaryFiles: @unchecked Sendable {
         }
     }
 
-    public func register(_ path: String) {
+    package func register(_ path: String) {
         lock.withLock { _ = paths.insert(path) }
         Cancellation.remember(path)
     }
 
-    public func unregister(_ path: String) {
+    package func unregister(_ path: String) {
         lock.withLock { _ = paths.remove(path) }
         Cancellation.forget(path)
     }
 
-    public var all: [String] { lock.withLock { Array(paths) } }
+    package var all: [String] { lock.withLock { Array(paths) } }
 
     /// Removes every registered file and folder. Called on the way out after a failure.
-    public func removeAll() {
+    package func removeAll() {
         for path in all {
             unlink(path)
             unregister(path)

@@ -5,10 +5,10 @@ import Foundation
 /// Not `NSString.deletingLastPathComponent`: swift-corelibs-foundation traps
 /// (SIGILL) on a one-character name without a folder ("X", "X/", "."), and any
 /// name the file system accepts must work as an output, a session or an input.
-public enum PathText {
+package enum PathText {
     /// The folder part as `NSString.deletingLastPathComponent` gives it: "" for a
     /// bare name, "/" for a name directly under the root (and for the root).
-    public static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         let trimmed = trailingSlashesRemoved(path)
         if trimmed.isEmpty { return path.isEmpty ? "" : "/" }
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
@@ -17,13 +17,13 @@ public enum PathText {
     }
 
     /// The folder to list, open or sync for a file: `folder(of:)`, "." for a bare name.
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         let folder = folder(of: path)
         return folder.isEmpty ? "." : folder
     }
 
     /// The last component, trailing slashes ignored ("/" for the root).
-    public static func name(of path: String) -> String {
+    package static func name(of path: String) -> String {
         let trimmed = trailingSlashesRemoved(path)
         if trimmed.isEmpty { return path.isEmpty ? "" : "/" }
         guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
@@ -31,14 +31,14 @@ public enum PathText {
     }
 
     /// `name` inside `folder` ("" and "." give the bare name).
-    public static func join(_ folder: String, _ name: String) -> String {
+    package static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty { return name }
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     /// The absolute, standardised `path`, or the file its chain of symbolic links
     /// ends at (which need not exist): where writing "through" the link goes.
-    public static func followingLinks(_ path: String) -> String {
+    package static func followingLinks(_ path: String) -> String {
         var current = URL(fileURLWithPath: path).standardizedFileURL.path
         for _ in 0..<40 {
             var status = stat()
