@@ -68,6 +68,28 @@ public struct DocumentEditor: Sendable {
         try workspace.open(files, force: replacing, progress: progress).warnings
     }
 
+    /// Inserts the pages of more files into a document as one undo step
+    /// (`pdfedit insert FILE... --at/--before/--after POS`): every page of a PDF,
+    /// one page for a JPEG or PNG.
+    ///
+    /// - Parameters:
+    ///   - files: PDF, JPEG or PNG files; all are read before anything changes.
+    ///   - destination: Where the first inserted page goes; nil: after the last item.
+    ///   - document: The document's name; nil: the current one.
+    /// - Returns: What changed, and the damage each file was recovered from (empty
+    ///   for sound files), in the order of `files`.
+    /// - Throws: ``PDFEditError``: every unusable file is reported (`.several`).
+    @discardableResult
+    public func insert(_ files: [String], at destination: Destination? = nil, document: String? = nil)
+        throws(PDFEditError) -> (change: ChangeSummary, warnings: [[String]])
+    {
+        let loaded = try workspace.importer().load(files)
+        let edit = Edit.insertItems(
+            contents: loaded.flatMap(\.contents), at: destination, newSources: loaded.map(\.source))
+        let change = try apply(edit, document: document, label: "insert \(files.joined(separator: " "))")
+        return (change, loaded.map(\.warnings))
+    }
+
     // MARK: Editing
 
     /// Applies one edit to a document as one undo step.
@@ -93,8 +115,12 @@ public struct DocumentEditor: Sendable {
 
     /// Moves the selected items to `destination` (`pdfedit move SEL --to/--before/--after POS`).
     ///
-    /// - Parameter selection: The selection grammar of the command line: `3-5,9`,
-    ///   `odd`, `last`, `id:p12`, `text:"word"`.
+    /// - Parameters:
+    ///   - selection: The selection grammar of the command line: `3-5,9`, `odd`,
+    ///     `last`, `@p12`, `text:word` (the same for every method taking one).
+    ///   - destination: A position (`.position(.number(1))`, `.position(.last)`),
+    ///     or before or after an item that is not moved.
+    ///   - document: The document's name; nil: the current one.
     @discardableResult
     public func move(_ selection: String, to destination: Destination, document: String? = nil)
         throws(PDFEditError) -> ChangeSummary
@@ -158,6 +184,9 @@ public struct DocumentEditor: Sendable {
     ///   - directory: Where the parts go (created when missing).
     ///   - grouping: One part per item, per K items, or per top-level bookmark.
     ///   - nameTemplate: The part names (`{doc}-{n}.pdf` when nil; `{n}-{title}.pdf` at outlines).
+    ///   - selection: Which items, in the selection grammar; nil: all.
+    ///   - document: The document's name; nil: the current one.
+    ///   - settings: Force, placeholders, encryption, page labels, title (for every part).
     /// - Returns: One result per part, in order.
     @discardableResult
     public func exportSplit(

@@ -66,6 +66,29 @@ struct KitAPITests {
         #expect(try other.list().items.count == 4)
     }
 
+    @Test func insertedFilesJoinTheDocument() throws {
+        let scratch = try KitScratch()
+        let editor = DocumentEditor(sessionPath: scratch.path("s.json"))
+        try editor.open([KitFixtures.path("gamma.pdf")])
+        let inserted = try editor.insert(
+            [KitFixtures.path("beta.pdf"), KitFixtures.path("logo.png")], at: .after(.number(1)))
+        #expect(inserted.change.pageCount == 9)
+        #expect(inserted.change.positions == Array(2...7))
+        #expect(inserted.warnings == [[], []])
+        let listing = try editor.list()
+        #expect(listing.items.map(\.kind) == ["page"] + Array(repeating: "page", count: 5) + ["image", "page", "page"])
+        #expect(listing.items.map(\.sourcePage) == [1, 1, 2, 3, 4, 5, nil, 2, 3])
+        let output = scratch.path("out.pdf")
+        try editor.export(to: output)
+        #expect(try KitTools.qpdfCheck(output))
+        #expect(
+            try KitTools.tokens(output)
+                == ["GAMMA-P1", "BETA-P1", "BETA-P2", "BETA-P3", "BETA-P4", "BETA-P5", "GAMMA-P2", "GAMMA-P3"])
+        #expect(try KitTools.pageCount(output) == 9)
+        #expect(try editor.undo() == ["insert \(KitFixtures.path("beta.pdf")) \(KitFixtures.path("logo.png"))"])
+        #expect(try editor.list().pageCount == 3)
+    }
+
     @Test func splitExportNamesItsParts() throws {
         let scratch = try KitScratch()
         let editor = DocumentEditor(sessionPath: scratch.path("s.json"))
