@@ -47,7 +47,8 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
         case .damaged(let file, let page, let detail): self = .damaged(file: file, page: page, detail: detail)
         case .password(let file, let given): self = .password(file: file, given: given)
         case .unsupported(let file, let page, let detail): self = .unsupported(file: file, page: page, detail: detail)
-        case .pageOutOfRange(let file, let page, let count): self = .pageOutOfRange(file: file, page: page, pageCount: count)
+        case .pageOutOfRange(let file, let page, let count):
+            self = .pageOutOfRange(file: file, page: page, pageCount: count)
         case .overLimit(let file, let page, let what): self = .overLimit(file: file, page: page, what: what)
         case .cannotWrite(let file, let reason): self = .cannotWrite(file: file, reason: reason)
         case .library(let file, let message): self = .library(file: file, message: message)

@@ -95,7 +95,8 @@ struct KitAPITests {
         try editor.open([KitFixtures.path("alpha.pdf")])
         let folder = scratch.path("parts")
         let defaults = try editor.exportSplit(into: folder, grouping: .every(3))
-        #expect(defaults.map { ($0.output as NSString).lastPathComponent } == ["alpha-1.pdf", "alpha-2.pdf", "alpha-3.pdf"])
+        #expect(
+            defaults.map { ($0.output as NSString).lastPathComponent } == ["alpha-1.pdf", "alpha-2.pdf", "alpha-3.pdf"])
         #expect(defaults.map(\.pageCount) == [3, 3, 1])
         #expect(defaults.map(\.first) == [1, 4, 7])
         #expect(defaults.map(\.last) == [3, 6, 7])
@@ -118,7 +119,8 @@ struct KitAPITests {
             Issue.record("edited without a session")
         } catch {
             #expect(error.exitCode == 66)
-            #expect(error.description == "\(scratch.path("s.json")): no session here; start one with `pdfedit open FILE...`")
+            #expect(
+                error.description == "\(scratch.path("s.json")): no session here; start one with `pdfedit open FILE...`")
         }
         let input = KitFixtures.path("alpha.pdf")
         try editor.open([input])
@@ -236,7 +238,8 @@ enum KitTools {
     /// `pdfinfo`'s page count.
     static func pageCount(_ path: String) throws -> Int? {
         let lines = try run("pdfinfo", [path]).stdout.split(separator: "\n")
-        return lines.first { $0.hasPrefix("Pages:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+        let line = lines.first { $0.hasPrefix("Pages:") }
+        return line.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
     }
 
     /// `pdfinfo -f N -l N`'s rotation of page N.

@@ -126,15 +126,17 @@ import Testing
     /// file name ending in `.pdf`, or the template is refused.
     @Test func filledInNamesAreAlwaysPlainFileNames() async {
         let pool: [Character] = ["a", "Z", "/", ".", " ", "\n", "\t", "\u{7}", "é", "{", "}", "-", "0"]
-        await propertyCheck(
-            count: 300, input: Gen.int(in: 0...(pool.count - 1)).array(of: 0...12), Gen.int(in: 0...(pool.count - 1)).array(of: 0...12)
-        ) { docPicks, titlePicks in
+        let picks = Gen.int(in: 0...(pool.count - 1)).array(of: 0...12)
+        await propertyCheck(count: 300, input: picks, picks) { docPicks, titlePicks in
             let document = String(docPicks.map { pool[$0] })
             let title = String(titlePicks.map { pool[$0] })
             do throws(PDFEditError) {
                 let name = try Self.name("{doc}-{title}-{n}", document: document, title: title)
                 #expect(!name.contains("/"))
-                #expect(!name.contains { $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } })
+                let control = name.contains {
+                    $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
+                }
+                #expect(!control)
                 #expect(!name.hasPrefix("."))
                 #expect(name.lowercased().hasSuffix(".pdf"))
             } catch {

@@ -68,6 +68,8 @@ extension ExportSettings {
     /// The passwords the output is encrypted with; nil: not encrypted.
     public var outputEncryption: OutputEncryption? {
         get { encryption.map { OutputEncryption(userPassword: $0.userPassword, ownerPassword: $0.ownerPassword) } }
-        set { encryption = newValue.map { ExportEncryption(userPassword: $0.userPassword, ownerPassword: $0.ownerPassword) } }
+        set {
+            encryption = newValue.map { ExportEncryption(userPassword: $0.userPassword, ownerPassword: $0.ownerPassword) }
+        }
     }
 }
