@@ -27,10 +27,20 @@ debug: setup
 	$(SWIFT) build
 
 # Unit, integration and end-to-end tests. The end-to-end tests run the built
-# binary (PDFEDIT_BIN), as a user would.
+# binary (PDFEDIT_BIN), as a user would. Then the kit's example program
+# (Examples/ReorderPDF, a client of the PDFEditKit library) reorders alpha.pdf
+# and its output is checked with qpdf and pdfinfo.
 test: setup
 	$(SWIFT) build --product pdfedit
 	PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test
+	$(SWIFT) build --product reorder-example
+	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
+	  .build/debug/reorder-example Fixtures/alpha.pdf "$$out/alpha.pdf" >/dev/null && \
+	  qpdf --check "$$out/alpha.pdf" >/dev/null && \
+	  pages=$$(pdfinfo "$$out/alpha.pdf" | awk '/^Pages:/ { print $$2 }') && \
+	  rotation=$$(pdfinfo -f 1 -l 1 "$$out/alpha.pdf" | awk '/^Page +1 rot:/ { print $$4 }') && \
+	  if [ "$$pages" = 7 ] && [ "$$rotation" = 90 ]; then echo "reorder-example: ok (7 pages, page 1 turned 90)"; \
+	  else echo "reorder-example: $$pages pages, page 1 turned $$rotation (want 7 and 90)"; exit 1; fi
 
 # The reliability suites with their long counts (30 kills per scenario, 100,000
 # pages, 400 generated scripts, 400 damaged sessions, more damaged PDFs); the

@@ -5,6 +5,8 @@ let package = Package(
     name: "pdfedit",
     products: [
         .executable(name: "pdfedit", targets: ["pdfedit"]),
+        // The Document Editor for Swift programs: open, edit with undo, export (see PDFEditKit.docc).
+        .library(name: "PDFEditKit", targets: ["PDFEditKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -46,6 +48,12 @@ let package = Package(
                 "PDFEditKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // A program that uses the kit as a client would: `import PDFEditKit` only (run by `make test`).
+        .executableTarget(
+            name: "reorder-example",
+            dependencies: ["PDFEditKit"],
+            path: "Examples/ReorderPDF"
         ),
         .testTarget(
             name: "PageModelTests",

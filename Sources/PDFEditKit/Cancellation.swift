@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import Synchronization
 
 /// Ctrl-C and SIGTERM: remove our temporary files and exit 130 / 143 at once,
@@ -15,7 +15,7 @@ import Synchronization
 /// part, tens of thousands): a full table is copied into one twice its size, which
 /// is then published with one atomic store; the old one is never freed, since the
 /// handler may be reading it at that moment.
-public enum Cancellation {
+package enum Cancellation {
     /// The slots the handler reads. `slots[i]` is a `strdup`ed path or nil.
     struct Table {
         var capacity: Int
@@ -41,7 +41,7 @@ public enum Cancellation {
     /// Installs the handlers explicitly: a process started in the background
     /// inherits SIGINT as ignored, and one started by some launchers inherits the
     /// signals blocked; either would otherwise never honour them.
-    public static func install() {
+    package static func install() {
         registry.lock.withLock { _ = table(minimumCapacity: 64) }
         // Made now, not on first use: the handler reads the folder table, and a lazy
         // global first touched inside a signal handler would be allocated there —
@@ -66,7 +66,7 @@ public enum Cancellation {
     /// SIGINT and SIGTERM held back: one arriving meanwhile takes effect when `body`
     /// returns (exit 130 / 143 with every file in place), never half-way, which would
     /// leave some files renamed and the rest gone.
-    public static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         deferring.store(true, ordering: .sequentiallyConsistent)
         defer {
             deferring.store(false, ordering: .sequentiallyConsistent)

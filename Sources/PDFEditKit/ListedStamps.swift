@@ -6,8 +6,11 @@ public struct ListedStamp: Codable, Equatable, Sendable {
     public var source: String
     /// 1-based page of that file (1 for an image).
     public var page: Int
+    /// Drawn under the page's content rather than over it.
     public var under: Bool
+    /// Scaled to fit the page (else drawn at its own size, centred).
     public var fit: Bool
+    /// From 0 (invisible) to 1 (opaque).
     public var opacity: Double
 
     /// The stamps of an item in drawing order; nil when it has none (left out of the JSON).

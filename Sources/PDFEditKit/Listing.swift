@@ -1,10 +1,12 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// One row of `pdfedit list`. The JSON shape is documented in the README.
 public struct ListedItem: Codable, Equatable, Sendable {
+    /// 1-based position in the document.
     public var position: Int
+    /// The item's stable id, `p12`.
     public var id: String
     /// page, blank, image or placeholder.
     public var kind: String
@@ -14,6 +16,7 @@ public struct ListedItem: Codable, Equatable, Sendable {
     public var sourcePage: Int?
     /// The size a reader will show after export, in points (all rotation applied).
     public var width: Double?
+    /// Height as a reader shows it, in points.
     public var height: Double?
     /// The item's own rotation in degrees, added to the page's /Rotate (0, 90, 180, 270).
     public var rotation: Int
@@ -30,8 +33,11 @@ public struct ListedItem: Codable, Equatable, Sendable {
 
 /// Everything `list` reports about a document.
 public struct Listing: Codable, Equatable, Sendable {
+    /// The document's name.
     public var document: String
+    /// Items in the whole document (not only the listed ones).
     public var pageCount: Int
+    /// The listed items, in document order.
     public var items: [ListedItem]
 }
 
@@ -96,21 +102,31 @@ extension Workspace {
 
 /// What `status` reports.
 public struct SessionStatus: Codable, Equatable, Sendable {
+    /// One source file of the session.
     public struct SourceState: Codable, Equatable, Sendable {
+        /// The source's id, `s1`.
         public var id: String
+        /// As stored in the session (relative to its folder when below it).
         public var path: String
         /// ok, changed or missing.
         public var state: String
     }
+    /// The session file.
     public var session: String
+    /// The current document's name.
     public var current: String
+    /// Number of documents.
     public var documents: Int
+    /// Steps `undo` can take back, and `redo` can replay.
     public var undoSteps: Int
+    /// Undone steps `redo` can replay.
     public var redoSteps: Int
+    /// Every source, with whether it is still the imported file.
     public var sources: [SourceState]
 }
 
 extension Workspace {
+    /// `status`: the session's documents, history depths and the state of each source (each is hashed).
     public func status() throws(PDFEditError) -> SessionStatus {
         let session = try read()
         let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)

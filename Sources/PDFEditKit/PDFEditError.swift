@@ -1,4 +1,3 @@
-import PDFEngine
 import PageModel
 
 /// Every failure a command can end with. `exitCode` is the one place where a
@@ -11,7 +10,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
     /// An edit the model refused (64).
     case edit(EditError)
     /// A file could not be used, read or written (65, 66, 73, 77 for a password, by case).
-    case engine(EngineError)
+    case engine(FileError)
     /// The session file is corrupt or of an unknown version (65).
     case sessionCorrupt(path: String, reason: String)
     /// No session where one is needed (66).
@@ -39,6 +38,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
     /// by script and line number (the same message the command line gives, prefixed).
     indirect case scriptLine(script: String, line: Int, error: PDFEditError)
 
+    /// The process exit code the command line ends with for this failure (README, Exit status).
     public var exitCode: Int32 {
         switch self {
         case .usage, .selection, .edit: return 64
@@ -71,6 +71,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
         }
     }
 
+    /// The message, as the command line prints it after `pdfedit: `.
     public var description: String {
         switch self {
         case .usage(let message): return message

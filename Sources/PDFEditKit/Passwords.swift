@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+package import PDFEngine
 
 /// The passwords a command may try on encrypted sources. Never stored anywhere.
 ///
@@ -9,10 +9,14 @@ import PDFEngine
 /// A FILE matches a source when it names the same file (compared as absolute,
 /// standardised paths) or, when it has no slash, the source's file name.
 public struct PasswordBook: Sendable {
+    /// Passwords for any file (`--password`, `PDFEDIT_PASSWORD`), in the order tried.
     public var general: [String]
+    /// Passwords for one file (`--password-for`, `PDFEDIT_PASSWORD_FILE`): a path or a bare file name.
     public var perFile: [(file: String, password: String)]
+    /// Ask on the terminal when no password given fits.
     public var mayPrompt: Bool
 
+    /// A book of these passwords; empty by default, and never prompting.
     public init(general: [String] = [], perFile: [(file: String, password: String)] = [], mayPrompt: Bool = false) {
         self.general = general
         self.perFile = perFile
@@ -77,7 +81,7 @@ public struct PasswordBook: Sendable {
 
     /// Opens a file with `open`, first without a password, then with each candidate,
     /// then (on a terminal) with a typed one. Returns the result and the password used.
-    public func open<T>(
+    package func open<T>(
         _ path: String, _ open: (String?) throws(EngineError) -> T
     ) throws(EngineError) -> (pdf: T, password: String?) {
         do {

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// The documented limits of this process: the defaults with the `PDFEDIT_MAX_*`

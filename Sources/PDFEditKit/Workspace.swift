@@ -1,13 +1,15 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// The session-mode use cases: each loads the session under its lock, does one
 /// thing, and saves (atomically) only if that thing fully succeeded.
 public struct Workspace: Sendable {
-    public let store: SessionStore
+    package let store: SessionStore
+    /// Passwords to try on encrypted sources.
     public let passwords: PasswordBook
 
+    /// The session at `sessionPath`; nil: `PDFEDIT_SESSION`, else `.pdfedit/session.json` here.
     public init(sessionPath: String?, passwords: PasswordBook = PasswordBook()) {
         store = SessionStore(explicitPath: sessionPath)
         self.passwords = passwords
@@ -78,12 +80,14 @@ public struct Workspace: Sendable {
         }
     }
 
+    /// `undo [N]`: takes back the last `steps` steps; returns their labels, newest first.
     public func undo(_ steps: Int) throws(PDFEditError) -> [String] {
         try mutate { (session, _) throws(PDFEditError) in
             do throws(EditError) { return try session.undo(steps) } catch { throw PDFEditError.edit(error) }
         }
     }
 
+    /// `redo [N]`: replays `steps` undone steps; returns their labels, oldest first.
     public func redo(_ steps: Int) throws(PDFEditError) -> [String] {
         try mutate { (session, _) throws(PDFEditError) in
             do throws(EditError) { return try session.redo(steps) } catch { throw PDFEditError.edit(error) }

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// Direct mode: an editing command on one file, without a session.
@@ -9,14 +9,20 @@ import PageModel
 /// the result is exported to `-o OUT`, or replaces the input atomically with
 /// `--in-place`.
 public struct DirectMode: Sendable {
+    /// The file edited.
     public var input: String
+    /// Where the result goes (`-o OUT`); nil with `inPlace`.
     public var output: String?
+    /// Replace the input atomically with the result (`--in-place`).
     public var inPlace: Bool
+    /// Replace an existing output.
     public var force: Bool
+    /// Passwords to try on the input and on the other files the edit reads.
     public var passwords: PasswordBook
     /// Told how far writing the output got (see `ExportSettings.progress`).
     public var progress: ProgressHandler?
 
+    /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
         self.input = input
         self.output = output

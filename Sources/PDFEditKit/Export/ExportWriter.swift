@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+package import PDFEngine
 import PageModel
 
 /// What to do with placeholders at export.
@@ -12,16 +12,18 @@ public enum PlaceholderPolicy: String, Sendable, CaseIterable {
 
 /// Options shared by every kind of export.
 public struct ExportSettings: Sendable {
+    /// Replace an existing output (never a source or the session's own files).
     public var force: Bool
+    /// What placeholders become: refused (the default) or blank pages.
     public var placeholders: PlaceholderPolicy
-    public var encryption: ExportEncryption?
-    public var labels: LabelMode
+    package var encryption: ExportEncryption?
+    package var labels: LabelMode
     /// Overrides the title taken from the first source.
     public var title: String?
     /// Told how far writing got (phase "writing": percent of one file, or parts).
     public var progress: ProgressHandler?
 
-    public init(
+    package init(
         force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
         labels: LabelMode = .keep, title: String? = nil
     ) {
@@ -51,12 +53,17 @@ public struct ExportSettings: Sendable {
 
 /// The result of writing one PDF.
 public struct ExportResult: Codable, Sendable, Equatable {
+    /// The file written.
     public var output: String
+    /// The document it was exported from.
     public var document: String
+    /// Pages in the file.
     public var pageCount: Int
     /// 1-based positions (in the document) of the first and last exported item.
     public var first: Int?
+    /// 1-based position of the last exported item.
     public var last: Int?
+    /// Problems the export recovered from (damaged sources, dropped links), one line each.
     public var warnings: [String]
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// How `export --split` cuts the exported items into files.
@@ -143,11 +143,14 @@ func partName(
 
 /// What `export --split` needs besides the items.
 public struct SplitRequest: Sendable {
+    /// The folder the parts go to (created when missing).
     public var directory: String
+    /// How the items are cut into parts.
     public var grouping: SplitGrouping
     /// nil: `{doc}-{n}.pdf`, or `{n}-{title}.pdf` with `--at-outlines`.
     public var template: String?
 
+    /// A split into `directory`, cut by `grouping`, named by `template` (nil: the default names).
     public init(directory: String, grouping: SplitGrouping, template: String?) {
         self.directory = directory
         self.grouping = grouping

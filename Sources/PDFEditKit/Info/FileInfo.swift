@@ -1,14 +1,16 @@
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// What `pdfedit info FILE` reports. Its JSON shape is documented in the README
 /// and stable: fields are only ever added.
 public struct FileInfo: Codable, Equatable, Sendable {
+    /// One page of the file.
     public struct Page: Codable, Equatable, Sendable {
         /// 1-based page number.
         public var number: Int
         /// Size of the visible area (crop box) in points, before /Rotate is applied.
         public var width: Double
+        /// Height of the visible area in points, before /Rotate is applied.
         public var height: Double
         /// "A4", "Letter", "A4 landscape"… when the size is a common paper size.
         public var sizeName: String?
@@ -20,25 +22,38 @@ public struct FileInfo: Codable, Equatable, Sendable {
         public var text: String?
     }
 
+    /// The path as given.
     public var file: String
+    /// Pages in the file.
     public var pageCount: Int
+    /// The header's version, `1.7`.
     public var pdfVersion: String
+    /// Whether the file is encrypted.
     public var encrypted: Bool
+    /// The document information's /Producer, /Creator and /Title.
     public var producer: String?
+    /// The document information's /Creator.
     public var creator: String?
+    /// The document information's /Title.
     public var title: String?
+    /// Whether the file has an interactive form (/AcroForm with fields).
     public var hasForm: Bool
+    /// Whether the file has bookmarks (/Outlines).
     public var hasOutlines: Bool
+    /// Whether the file has /PageLabels.
     public var hasPageLabels: Bool
+    /// Whether the file is tagged (/MarkInfo /Marked true).
     public var tagged: Bool
     /// Damage qpdf recovered from while reading.
     public var warnings: [String]
+    /// Every page, in order.
     public var pages: [Page]
 }
 
 // The README documents every key of `info --json`, the optional ones as null: the
 // encoders write nil as an explicit null (the synthesized ones leave the key out).
 extension FileInfo.Page {
+    /// Writes every key, an absent value as `null` (the README's JSON shape).
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(number, forKey: .number)
@@ -52,6 +67,7 @@ extension FileInfo.Page {
 }
 
 extension FileInfo {
+    /// Writes every key, an absent value as `null` (the README's JSON shape).
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)

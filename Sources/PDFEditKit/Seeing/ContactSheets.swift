@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// Options of `show`.
@@ -13,10 +13,14 @@ public struct SheetOptions: Sendable {
     /// Replace existing sheet files.
     public var force: Bool
 
+    /// The defaults of `show`: 6 columns, 200 px thumbnails, 48 items a sheet.
     public static let defaultColumns = 6
+    /// The default side of a thumbnail's box, in pixels.
     public static let defaultThumbnailSize = 200
+    /// The default number of items per sheet.
     public static let defaultPerSheet = 48
 
+    /// Options of `show`, the defaults unless given.
     public init(
         columns: Int = SheetOptions.defaultColumns, thumbnailSize: Int = SheetOptions.defaultThumbnailSize,
         perSheet: Int = SheetOptions.defaultPerSheet, force: Bool = false
@@ -30,31 +34,51 @@ public struct SheetOptions: Sendable {
 
 /// What `show` did. The JSON shape is documented in the README.
 public struct SheetReport: Codable, Equatable, Sendable {
+    /// One item's picture on a sheet.
     public struct Cell: Codable, Equatable, Sendable {
+        /// 1-based position in the document.
         public var position: Int
+        /// The item's stable id.
         public var id: String
+        /// page, blank, image or placeholder.
         public var kind: String
+        /// The page label, when the source has labels.
         public var label: String?
         /// Where the item's picture is on the sheet, in pixels from the top left.
         public var x: Int
+        /// Pixels from the top.
         public var y: Int
+        /// The picture's size in pixels.
         public var width: Int
+        /// Height in pixels.
         public var height: Int
     }
+    /// One PNG sheet.
     public struct Sheet: Codable, Equatable, Sendable {
+        /// The PNG written.
         public var file: String
+        /// Its size in pixels, and its grid.
         public var width: Int
+        /// Height in pixels.
         public var height: Int
+        /// Columns of the grid.
         public var columns: Int
+        /// Rows of the grid.
         public var rows: Int
+        /// The items on it, in document order.
         public var items: [Cell]
     }
+    /// The document shown.
     public var document: String
+    /// Items shown, over all sheets.
     public var itemCount: Int
+    /// The side of each thumbnail's box, in pixels.
     public var thumbnailSize: Int
+    /// The sheets, in order.
     public var sheets: [Sheet]
     /// Pages rendered by this command, and pages read back from the thumbnail cache.
     public var rendered: Int
+    /// Pages read back from the thumbnail cache.
     public var cached: Int
     /// Sheets copied unchanged from the sheet cache (their pages are not counted above).
     public var reusedSheets: Int

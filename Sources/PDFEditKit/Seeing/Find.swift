@@ -1,36 +1,45 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// What `find` found. The JSON shape is documented in the README.
 public struct FindReport: Codable, Equatable, Sendable {
+    /// One page where the text was found.
     public struct Match: Codable, Equatable, Sendable {
+        /// 1-based position in the document.
         public var position: Int
+        /// The item's stable id.
         public var id: String
         /// The source file as stored in the session, and the page in it.
         public var source: String?
+        /// 1-based page in the source.
         public var sourcePage: Int?
+        /// The page label, when the source has labels.
         public var label: String?
         /// The text around the first occurrence, on one line.
         public var excerpt: String
     }
+    /// The document searched.
     public var document: String
+    /// The text searched for, and whether case mattered.
     public var query: String
+    /// Whether case mattered.
     public var caseSensitive: Bool
+    /// The pages that contain it, in document order.
     public var matches: [Match]
 }
 
 /// How `find` and the `text:` selection token match page text: one rule,
 /// `PageSelection.text(_:contains:caseSensitive:)` (NFKC, case-folded unless
 /// case-sensitive, whitespace runs as one space).
-public enum TextMatch {
-    public static func matches(_ pageText: String, _ query: String, caseSensitive: Bool) -> Bool {
+package enum TextMatch {
+    package static func matches(_ pageText: String, _ query: String, caseSensitive: Bool) -> Bool {
         PageSelection.text(pageText, contains: query, caseSensitive: caseSensitive)
     }
 
     /// Up to `context` characters either side of the first occurrence, "…" where
     /// cut, from the compatibility-normalised text (where the match was found).
-    public static func excerpt(
+    package static func excerpt(
         _ pageText: String, _ query: String, caseSensitive: Bool, context: Int = 40
     ) -> String {
         let text = collapsed(pageText.precomposedStringWithCompatibilityMapping)

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// What is rendered and cached: a page of a PDF source, or the one page an image

@@ -2,13 +2,16 @@ import Foundation
 
 /// How far a long operation got: `done` of `total` units (pages, files…).
 public struct ProgressUpdate: Sendable, Equatable {
+    /// Units done so far, of `total`.
     public var done: Int
+    /// Units in all.
     public var total: Int
     /// What is counted, plural: "pages", "files".
     public var unit: String
     /// What is being done: "rendering", "extracting text", "importing".
     public var phase: String
 
+    /// An update: `done` of `total` `unit` in `phase`.
     public init(done: Int, total: Int, unit: String, phase: String) {
         self.done = done
         self.total = total

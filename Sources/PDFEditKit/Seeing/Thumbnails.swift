@@ -1,23 +1,35 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// What `thumbs` wrote. The JSON shape is documented in the README.
 public struct ThumbnailsReport: Codable, Equatable, Sendable {
+    /// One PNG written.
     public struct File: Codable, Equatable, Sendable {
+        /// 1-based position in the document.
         public var position: Int
+        /// The item's stable id.
         public var id: String
+        /// page, blank, image or placeholder.
         public var kind: String
+        /// The PNG's path.
         public var file: String
+        /// Its size in pixels.
         public var width: Int
+        /// Height in pixels.
         public var height: Int
     }
+    /// The document drawn.
     public var document: String
+    /// The folder the files went to.
     public var directory: String
+    /// The side of each picture's box, in pixels.
     public var thumbnailSize: Int
+    /// The files, in document order.
     public var files: [File]
     /// Pages rendered by this command, and pages taken from the thumbnail cache.
     public var rendered: Int
+    /// Pages taken from the thumbnail cache.
     public var cached: Int
 }
 

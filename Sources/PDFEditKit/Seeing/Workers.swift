@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// Runs page jobs on every core. Each worker keeps its own poppler documents, one

@@ -9,16 +9,16 @@ import Synchronization
 /// The cache may not grow without bound: entries of sources no longer in the
 /// session are removed when the session drops them, and past the cap
 /// (`PDFEDIT_CACHE_MAX_MB`, default 256 MB) the least recently written files go first.
-public enum CacheFolder {
-    public static let defaultCapMegabytes = 256
-    public static let capVariable = "PDFEDIT_CACHE_MAX_MB"
+package enum CacheFolder {
+    package static let defaultCapMegabytes = 256
+    package static let capVariable = "PDFEDIT_CACHE_MAX_MB"
     /// Set to 1 to cache what is read from encrypted sources (off by default: the
     /// cache would hold their pages and text unencrypted).
-    public static let encryptedVariable = "PDFEDIT_CACHE_ENCRYPTED"
+    package static let encryptedVariable = "PDFEDIT_CACHE_ENCRYPTED"
 
     /// The cap in bytes: `PDFEDIT_CACHE_MAX_MB` when it is a whole number (0: keep
     /// nothing), else the default.
-    public static func capBytes(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int64 {
+    package static func capBytes(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int64 {
         var megabytes = Int64(defaultCapMegabytes)
         if let text = environment[capVariable], let value = Int64(text.trimmingCharacters(in: .whitespaces)),
             value >= 0, value <= Int64.max >> 20
@@ -29,13 +29,13 @@ public enum CacheFolder {
     }
 
     /// Whether the user asked for encrypted sources to be cached.
-    public static func cachesEncrypted(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func cachesEncrypted(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         environment[encryptedVariable] == "1"
     }
 
     /// Creates `path` and any missing parent folders, each new one 0700.
     @discardableResult
-    public static func make(_ path: String) -> Bool {
+    package static func make(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue }
         let parent = Paths.folder(of: path)
@@ -64,7 +64,7 @@ public enum CacheFolder {
 
     /// Removes the entries of sources whose SHA-256 is not in `keeping`. Best
     /// effort: what cannot be removed stays.
-    public static func prune(_ directory: String, keeping: Set<String>) {
+    package static func prune(_ directory: String, keeping: Set<String>) {
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: directory) else { return }
         tighten(directory)
@@ -92,7 +92,7 @@ public enum CacheFolder {
     }
 
     /// Removes the least recently written files until the cache holds at most the cap.
-    public static func enforceCap(_ directory: String, cap: Int64 = capBytes()) {
+    package static func enforceCap(_ directory: String, cap: Int64 = capBytes()) {
         guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return }
         var files: [(path: String, size: Int64, time: Int)] = []
         var total: Int64 = 0

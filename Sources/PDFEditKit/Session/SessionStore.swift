@@ -8,45 +8,45 @@ import PageModel
 /// in the current directory. Writes are atomic (`StagedOutput`); a lock file beside
 /// the session (`<session>.lock`, `flock`) serialises processes for the whole
 /// load–edit–save, so no update is lost.
-public struct SessionStore: Sendable {
-    public let path: String
+package struct SessionStore: Sendable {
+    package let path: String
 
     /// A session path that is a symbolic link means the file it leads to: the
     /// session is read, locked and saved there (saving by rename would otherwise
     /// replace the link with a file, forking the session).
-    public init(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let chosen = explicitPath ?? environment["PDFEDIT_SESSION"] ?? ".pdfedit/session.json"
         path = Paths.followingLinks(chosen)
     }
 
-    public var directory: String { Paths.folder(of: path) }
+    package var directory: String { Paths.folder(of: path) }
 
     /// The files beside the session that only pdfedit may write: the session, its
     /// lock and its list of exports. No export may replace them.
-    public var ownFiles: [String] { [path, lockPath, path + ".exports"] }
+    package var ownFiles: [String] { [path, lockPath, path + ".exports"] }
 
     var lockPath: String { path + ".lock" }
 
     /// The folder source paths are stored relative to: the session file's folder,
     /// or, for a session inside a `.pdfedit` folder, the folder that holds it (so
     /// that `pdfedit open a.pdf` in a project stores `a.pdf`, not an absolute path).
-    public var baseDirectory: String {
+    package var baseDirectory: String {
         Paths.name(of: directory) == ".pdfedit" ? Paths.folder(of: directory) : directory
     }
 
     /// Caches (thumbnails, text) live beside the session file.
-    public var cacheDirectory: String {
+    package var cacheDirectory: String {
         Paths.join(directory, Paths.name(of: directory) == ".pdfedit" ? "cache" : ".pdfedit-cache")
     }
 
-    public var exists: Bool { FileManager.default.fileExists(atPath: path) }
+    package var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
     // MARK: Reading and writing
 
     /// Refuses (73) a session path that holds anything but a regular file (a
     /// folder, a device, a FIFO, which would block a read): such a path is never
     /// read, locked, nor replaced, `--force` or not.
-    public func checkPlace() throws(PDFEditError) {
+    package func checkPlace() throws(PDFEditError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }  // absent: a new session may go there
         guard let kind = OutputChecks.nonRegularKind(status.st_mode) else { return }
@@ -77,7 +77,7 @@ public struct SessionStore: Sendable {
     /// pdfedit session of any version, may be replaced (with `--force`); any other
     /// file — a PDF, a text, a damaged session, which the user may want back — is
     /// refused (73), `--force` or not.
-    public func checkReplaceable() throws(PDFEditError) {
+    package func checkReplaceable() throws(PDFEditError) {
         try checkPlace()
         guard exists else { return }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -98,7 +98,7 @@ public struct SessionStore: Sendable {
         }
     }
 
-    public func load() throws(PDFEditError) -> Session {
+    package func load() throws(PDFEditError) -> Session {
         try checkPlace()
         guard let data = FileManager.default.contents(atPath: path) else {
             if exists { throw PDFEditError.engine(.unreadable(file: path, reason: "permission denied")) }
@@ -111,7 +111,7 @@ public struct SessionStore: Sendable {
         }
     }
 
-    public func save(_ session: Session) throws(PDFEditError) {
+    package func save(_ session: Session) throws(PDFEditError) {
         let data: Data
         do {
             data = try session.encoded()
@@ -133,7 +133,7 @@ public struct SessionStore: Sendable {
     // MARK: Locking
 
     /// The longest wait `PDFEDIT_LOCK_TIMEOUT` may ask for: a day.
-    public static let maximumLockTimeout = 86_400.0
+    package static let maximumLockTimeout = 86_400.0
 
     /// `PDFEDIT_LOCK_TIMEOUT` in seconds (default 60): a number from 0 to
     /// `maximumLockTimeout`. Anything else (text, nan, infinities, negatives) is
@@ -154,7 +154,7 @@ public struct SessionStore: Sendable {
     /// seconds (default 60) for another process to finish, then fails with 75.
     /// Only `creating` (`open`) makes the session's folder and a lock where there is
     /// no session yet; any other command fails with 66 before making anything.
-    public func withLock<T>(
+    package func withLock<T>(
         creating: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment,
         _ body: () throws(PDFEditError) -> T
     ) throws(PDFEditError) -> T {

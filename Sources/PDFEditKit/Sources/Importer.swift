@@ -1,22 +1,26 @@
 import Foundation
-import PDFEngine
+package import PDFEngine
 import PageModel
 
 /// A file read by `SourceLoader` and described as a session source.
 public struct ImportedFile: Sendable {
     /// Provisional id; the session assigns the real one.
     public var source: Source
+    /// The items the file gives: one per page of a PDF, one for an image.
     public var contents: [ItemContent]
     /// The file's stem, for naming a document after it.
     public var stem: String
+    /// Damage recovered from while reading.
     public var warnings: [String]
     /// The opened PDF, kept when the importer was asked to (direct mode).
-    public var opened: OpenedPDF? = nil
+    package var opened: OpenedPDF? = nil
 }
 
 /// Turns files on disk into session sources, through the one loader.
 public struct Importer: Sendable {
+    /// The folder stored paths are relative to (the session's).
     public let baseDirectory: String
+    /// Passwords to try on encrypted files.
     public let passwords: PasswordBook
     /// Keep each opened PDF in `ImportedFile.opened`, for an export in this process
     /// to use instead of reading and checking the file again (direct mode).
@@ -24,6 +28,7 @@ public struct Importer: Sendable {
     /// The limits a file is checked against as it enters (image pixels).
     public var limits: Limits
 
+    /// An importer for a session whose paths are relative to `baseDirectory`.
     public init(
         baseDirectory: String, passwords: PasswordBook, keepOpen: Bool = false,
         limits: Limits = ProcessLimits.current
@@ -62,7 +67,7 @@ public struct Importer: Sendable {
     /// Reads the files in parallel (each worker opens its own library handles) and
     /// returns one result per file, in argument order whatever order they finish in.
     /// `progress` hears of each file read (from the worker threads).
-    public func loadEach(
+    package func loadEach(
         _ paths: [String], fit: PageSize? = nil, progress: ProgressHandler? = nil
     ) -> [Result<ImportedFile, EngineError>] {
         let results = ResultSlots<ImportedFile>(count: paths.count)

@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+package import PDFEngine
 import PageModel
 
 /// Reaches a session's source files: where they are, whether they are still the
@@ -15,11 +15,11 @@ import PageModel
 /// extract each page once, and `show` needs no PDF parsing once its thumbnails
 /// exist; what a command learnt is written back when the access is released (or
 /// by `saveCaches()`).
-public final class SourceAccess {
-    public let baseDirectory: String
-    public let passwords: PasswordBook
+package final class SourceAccess {
+    package let baseDirectory: String
+    package let passwords: PasswordBook
     /// The session's cache folder; nil: nothing is cached on disk (direct mode).
-    public let cacheDirectory: String?
+    package let cacheDirectory: String?
     private var documents: [SourceID: QPDFDocument] = [:]
     private var popplers: [SourceID: PopplerPDF] = [:]
     private var images: [SourceID: ImageFacts] = [:]
@@ -36,7 +36,7 @@ public final class SourceAccess {
 
     /// `cacheDirectory` nil means the default session's cache when `baseDirectory`
     /// holds a `.pdfedit` folder, else no disk cache (direct mode leaves nothing behind).
-    public init(session: Session, baseDirectory: String, passwords: PasswordBook, cacheDirectory: String? = nil) {
+    package init(session: Session, baseDirectory: String, passwords: PasswordBook, cacheDirectory: String? = nil) {
         self.baseDirectory = baseDirectory
         self.passwords = passwords
         let cacheDirectory = cacheDirectory ?? Self.defaultCacheDirectory(baseDirectory: baseDirectory)
@@ -52,7 +52,7 @@ public final class SourceAccess {
     }
 
     /// Writes the page caches (texts, labels, sizes) now; also done when the access is released.
-    public func saveCaches() { pageFacts.save() }
+    package func saveCaches() { pageFacts.save() }
 
     static func defaultCacheDirectory(baseDirectory: String) -> String? {
         let folder = (baseDirectory as NSString).appendingPathComponent(".pdfedit")
@@ -64,15 +64,15 @@ public final class SourceAccess {
     }
 
     /// The absolute path of a stored source path (relative ones are below the base directory).
-    public func absolutePath(_ stored: String) -> String {
+    package func absolutePath(_ stored: String) -> String {
         stored.hasPrefix("/") ? stored : (baseDirectory as NSString).appendingPathComponent(stored)
     }
 
-    public func path(of id: SourceID) -> String? { sources[id].map { absolutePath($0.path) } }
+    package func path(of id: SourceID) -> String? { sources[id].map { absolutePath($0.path) } }
 
     /// Refuses (75) a source that vanished or whose size or SHA-256 changed since
     /// import; all of `ids` are checked and every problem reported.
-    public func verify(_ ids: some Sequence<SourceID>) throws(PDFEditError) {
+    package func verify(_ ids: some Sequence<SourceID>) throws(PDFEditError) {
         var problems: [PDFEditError] = []
         for id in Set(ids).sorted() {
             do throws(PDFEditError) { try checked(id) } catch { problems.append(error) }
@@ -118,7 +118,7 @@ public final class SourceAccess {
     }
 
     /// The open qpdf document of a PDF source, opened once with the password book.
-    public func document(_ id: SourceID) throws(PDFEditError) -> QPDFDocument {
+    package func document(_ id: SourceID) throws(PDFEditError) -> QPDFDocument {
         if let document = documents[id] { return document }
         try checked(id)
         do throws(EngineError) { return try openDocument(id) } catch { throw .engine(error) }
@@ -135,7 +135,7 @@ public final class SourceAccess {
     }
 
     /// The password that opened a source, if one was needed.
-    public func password(for id: SourceID) throws(PDFEditError) -> String? {
+    package func password(for id: SourceID) throws(PDFEditError) -> String? {
         _ = try document(id)
         return passwordsUsed[id]
     }
@@ -174,7 +174,7 @@ public final class SourceAccess {
     /// The size a reader shows for an item's page (its own /Rotate applied,
     /// the item's rotation not; an image's page as export makes it); nil when it
     /// cannot be read. A changed source is a failure for `surfacingLookupFailure`.
-    public func displayedSize(of item: PageItem) -> PageSize? {
+    package func displayedSize(of item: PageItem) -> PageSize? {
         recordingFailure { () throws(PDFEditError) in try checkedSize(of: item) }
     }
 
@@ -218,7 +218,7 @@ public final class SourceAccess {
     /// The text of an item's page (poppler, cached); nil for items that are not
     /// PDF pages. Throws 75 when the source changed, 65 naming file and page when
     /// poppler cannot read the page.
-    public func text(of item: PageItem) throws(PDFEditError) -> String? {
+    package func text(of item: PageItem) throws(PDFEditError) -> String? {
         guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256
         else { return nil }
         try checked(source)
@@ -254,7 +254,7 @@ public final class SourceAccess {
     }
 
     /// The page label of an item's page when its source has /PageLabels (cached), else nil.
-    public func label(of item: PageItem) -> String? {
+    package func label(of item: PageItem) -> String? {
         recordingFailure { () throws(PDFEditError) in try checkedLabel(of: item) }
     }
 
@@ -277,10 +277,10 @@ public final class SourceAccess {
     }
 
     /// The source with this id, as the session stores it.
-    public func source(_ id: SourceID) -> Source? { sources[id] }
+    package func source(_ id: SourceID) -> Source? { sources[id] }
 
     /// The lookups the model asks for while applying an edit.
-    public var editContext: EditContext {
+    package var editContext: EditContext {
         EditContext(
             pageText: { [unowned self] item in
                 self.recordingFailure { () throws(PDFEditError) in try self.text(of: item) }
