@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 
 /// One file on its way to its final name — the one way pdfedit writes a file.
 ///

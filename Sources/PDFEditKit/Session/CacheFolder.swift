@@ -1,5 +1,5 @@
 import Foundation
-import PDFEngine
+internal import PDFEngine
 import Synchronization
 
 /// The cache folder as files: private folders, pruning and the size cap.
