@@ -262,4 +262,5 @@ int pe_export_parts_stamped(const pe_source *sources, int source_count,
 #ifdef __cplusplus
 }
 #endif
+#include "QPDFBridgeReader.h"
 #endif
