@@ -102,13 +102,10 @@ double user_unit(QPDFObjectHandle unit)
     return 1;
 }
 
-namespace {
-
-// The non-null value of `key` in `node` when it is a dictionary, else a null handle.
-QPDFObjectHandle own_value(QPDFObjectHandle node, char const *key)
+QPDFObjectHandle present_value(QPDFObjectHandle object, char const *key)
 {
-    if (node.isInitialized() && node.isDictionary()) {
-        QPDFObjectHandle value = node.getKey(key);
+    if (object.isInitialized() && object.isDictionary()) {
+        QPDFObjectHandle value = object.getKey(key);
         if (!value.isNull()) {
             return value;
         }
@@ -116,17 +113,15 @@ QPDFObjectHandle own_value(QPDFObjectHandle node, char const *key)
     return QPDFObjectHandle::newNull();
 }
 
-} // namespace
-
 QPDFObjectHandle inherited_value(QPDFObjectHandle page, char const *key)
 {
     QPDFObjectHandle node = page;
     for (int level = 0; level < 64; ++level) {
-        QPDFObjectHandle value = own_value(node, key);
+        QPDFObjectHandle value = present_value(node, key);
         if (!value.isNull()) {
             return value;
         }
-        QPDFObjectHandle parent = own_value(node, "/Parent");
+        QPDFObjectHandle parent = present_value(node, "/Parent");
         if (!parent.isDictionary()) {
             break;
         }
@@ -141,17 +136,17 @@ PageGeometry page_geometry(QPDFObjectHandle page)
     geometry.media = media_box(inherited_value(page, "/MediaBox"));
     geometry.visible = visible_box(geometry.media, inherited_value(page, "/CropBox"));
     geometry.rotation = displayed_rotation(inherited_value(page, "/Rotate"));
-    geometry.unit = user_unit(own_value(page, "/UserUnit"));
+    geometry.unit = user_unit(present_value(page, "/UserUnit"));
     return geometry;
 }
 
 PageGeometry own_page_geometry(QPDFObjectHandle page)
 {
     PageGeometry geometry;
-    geometry.media = media_box(own_value(page, "/MediaBox"));
-    geometry.visible = visible_box(geometry.media, own_value(page, "/CropBox"));
-    geometry.rotation = displayed_rotation(own_value(page, "/Rotate"));
-    geometry.unit = user_unit(own_value(page, "/UserUnit"));
+    geometry.media = media_box(present_value(page, "/MediaBox"));
+    geometry.visible = visible_box(geometry.media, present_value(page, "/CropBox"));
+    geometry.rotation = displayed_rotation(present_value(page, "/Rotate"));
+    geometry.unit = user_unit(present_value(page, "/UserUnit"));
     return geometry;
 }
 

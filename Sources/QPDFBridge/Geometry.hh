@@ -46,6 +46,10 @@ Rect media_box(QPDFObjectHandle media);
 // to `media`; `media` when there is no usable CropBox or they do not overlap.
 Rect visible_box(Rect const &media, QPDFObjectHandle crop);
 
+// The value of `key` in `object` when it is a dictionary holding a non-null
+// one, else a null handle (never a type warning for a non-dictionary).
+QPDFObjectHandle present_value(QPDFObjectHandle object, char const *key);
+
 // Points per user space unit for a page's /UserUnit `unit` (may be uninitialised
 // or null): the number when it is finite and positive, else 1.
 double user_unit(QPDFObjectHandle unit);

@@ -1,15 +1,14 @@
 // pe_write_image_page (QPDFBridgeReader.h): the one-page PDF of a JPEG or PNG
 // image. PDFEngine decodes and checks the image and says what the streams hold;
 // this builds the document from them and writes it into memory.
+#include "Reader.hh"
+
 #include "Export.hh"
 
 #include <qpdf/Buffer.hh>
-#include <qpdf/QPDFExc.hh>
-#include <qpdf/QPDFSystemError.hh>
 #include <qpdf/QPDFWriter.hh>
 
 #include <memory>
-#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -36,34 +35,6 @@ QPDFObjectHandle image_stream(QPDF &pdf, pe_image_stream const &made)
         made.filter == nullptr ? QPDFObjectHandle::newNull() : QPDFObjectHandle::newName(made.filter),
         made.decode_parms == nullptr ? QPDFObjectHandle::newNull() : QPDFObjectHandle::parse(made.decode_parms));
     return stream;
-}
-
-// Records the exception being handled as the write's failure (`where.source` 0:
-// building, -1: writing), with qpdf's detail alone. Returns the code.
-int record_image_exception(pe_status *status, Where where) noexcept
-{
-    int code = PE_E_INTERNAL;
-    std::string message;
-    try {
-        try {
-            throw;
-        } catch (QPDFExc const &e) {
-            code = code_for(e.getErrorCode());
-            message = e.getMessageDetail();
-        } catch (QPDFSystemError const &e) {
-            code = PE_E_SYSTEM;
-            message = e.what();
-        } catch (std::bad_alloc const &) {
-            code = PE_E_SYSTEM;
-            message = "out of memory";
-        } catch (std::exception const &e) {
-            message = e.what();
-        }
-    } catch (...) {
-        message = "unknown internal error";
-    }
-    set_status(status, code, where, message.c_str());
-    return code;
 }
 
 } // namespace
@@ -122,7 +93,7 @@ extern "C" int pe_write_image_page(
         std::unique_ptr<Buffer> bytes(writer.getBuffer());
         out(out_context, bytes->getBuffer(), bytes->getSize());
     } catch (...) {
-        return pe::record_image_exception(status, where);
+        return pe::record_reader_exception(status, where); // building: source 0, writing: -1
     }
     pe::set_status(status, PE_OK, pe::Where{}, "");
     return PE_OK;

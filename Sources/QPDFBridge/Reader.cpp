@@ -2,6 +2,8 @@
 // document facts and page geometry for info, list and the kit's page sizes —
 // with the same opening checks as an export's sources (PageTree.cpp) and the
 // geometry rules of Geometry.hh.
+#include "Reader.hh"
+
 #include "Export.hh"
 #include "Geometry.hh"
 
@@ -20,12 +22,7 @@ struct pe_reader {
 };
 
 namespace pe {
-namespace {
 
-// Call from a catch block only: records the exception being handled in `status`
-// as the opening of a pe_document words it — a QPDFExc by its code with qpdf's
-// detail alone (no file name, no offset), a system error with its text — and
-// returns the code. Never throws.
 int record_reader_exception(pe_status *status, Where where) noexcept
 {
     int code = PE_E_INTERNAL;
@@ -62,6 +59,8 @@ int record_reader_exception(pe_status *status, Where where) noexcept
     return code;
 }
 
+namespace {
+
 // The shape of every reader entry point: runs body(where); an exception becomes
 // the code and message in *status (which may be NULL); success clears it.
 template <typename Body>
@@ -77,18 +76,6 @@ int reader_guarded(pe_status *given, Body body)
     }
     set_status(status, PE_OK, Where{}, "");
     return PE_OK;
-}
-
-// The non-null value of `key` in `object` when it is a dictionary, else a null handle.
-QPDFObjectHandle value_of(QPDFObjectHandle object, char const *key)
-{
-    if (object.isDictionary()) {
-        QPDFObjectHandle value = object.getKey(key);
-        if (!value.isNull()) {
-            return value;
-        }
-    }
-    return QPDFObjectHandle::newNull();
 }
 
 void set_box(double (&to)[4], Rect const &box)
@@ -160,20 +147,20 @@ extern "C" int pe_reader_facts_of(
         }
         QPDF &pdf = *reader->pdf;
         QPDFObjectHandle root = pdf.getRoot();
-        QPDFObjectHandle fields = pe::value_of(pe::value_of(root, "/AcroForm"), "/Fields");
+        QPDFObjectHandle fields = pe::present_value(pe::present_value(root, "/AcroForm"), "/Fields");
         pe_reader_facts made{};
         made.page_count = static_cast<int>(reader->pages.size());
         made.encrypted = pdf.isEncrypted() ? 1 : 0;
         made.allows_assembly = pdf.allowModifyAssembly() ? 1 : 0;
         made.has_form = fields.isArray() && fields.getArrayNItems() > 0 ? 1 : 0;
-        made.has_outlines = pe::value_of(pe::value_of(root, "/Outlines"), "/First").isNull() ? 0 : 1;
-        made.has_page_labels = pe::value_of(root, "/PageLabels").isNull() ? 0 : 1;
-        made.tagged = pe::value_of(root, "/StructTreeRoot").isNull() ? 0 : 1;
+        made.has_outlines = pe::present_value(pe::present_value(root, "/Outlines"), "/First").isNull() ? 0 : 1;
+        made.has_page_labels = pe::present_value(root, "/PageLabels").isNull() ? 0 : 1;
+        made.tagged = pe::present_value(root, "/StructTreeRoot").isNull() ? 0 : 1;
         std::string version = pdf.getPDFVersion();
-        QPDFObjectHandle info = pe::value_of(pdf.getTrailer(), "/Info");
+        QPDFObjectHandle info = pe::present_value(pdf.getTrailer(), "/Info");
         std::vector<std::pair<char const *, std::string>> texts;
         for (char const *key : {"Producer", "Creator", "Title"}) {
-            QPDFObjectHandle value = pe::value_of(info, ("/" + std::string(key)).c_str());
+            QPDFObjectHandle value = pe::present_value(info, ("/" + std::string(key)).c_str());
             if (value.isString()) {
                 texts.emplace_back(key, value.getUTF8Value());
             }
