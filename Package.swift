@@ -15,11 +15,6 @@ let package = Package(
     targets: [
         // C libraries, wrapped once by PDFEngine.
         .systemLibrary(
-            name: "CQPDF",
-            pkgConfig: "libqpdf",
-            providers: [.apt(["libqpdf-dev"])]
-        ),
-        .systemLibrary(
             name: "CPoppler",
             pkgConfig: "poppler-glib",
             providers: [.apt(["libpoppler-glib-dev"])]
@@ -35,7 +30,7 @@ let package = Package(
         // Everything that touches libqpdf / poppler.
         .target(
             name: "PDFEngine",
-            dependencies: ["CQPDF", "CPoppler", "QPDFBridge"]
+            dependencies: ["CPoppler", "QPDFBridge"]
         ),
         // Use cases: load session, apply edit, save; export; info.
         .target(

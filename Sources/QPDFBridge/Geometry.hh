@@ -1,6 +1,8 @@
-// Internal to QPDFBridge: the one rule for reading a page's /Rotate (see
-// pe_displayed_rotation in QPDFBridge.h), shared by exports, stamps and, through
-// the C entry, the Swift side.
+// Internal to QPDFBridge: the one home of page geometry — the rule for reading a
+// page's /Rotate (see pe_displayed_rotation in QPDFBridge.h), the boxes a reader
+// shows, /UserUnit, and the inherited-attribute lookup of a page — shared by
+// exports, stamps and the reader entry points (QPDFBridgeReader.h) that info,
+// list and the kit use for sizes.
 #ifndef PDFEDIT_QPDF_BRIDGE_GEOMETRY_HH
 #define PDFEDIT_QPDF_BRIDGE_GEOMETRY_HH
 
@@ -15,6 +17,64 @@ int displayed_rotation(QPDFObjectHandle rotate);
 // `degrees` (a displayed rotation) plus `quarter_turns` clockwise quarter turns,
 // as 0, 90, 180 or 270.
 int turned_rotation(int degrees, int quarter_turns);
+
+// ---- Boxes, /UserUnit and inherited attributes -------------------------------
+
+// A rectangle in user space, normalised so that llx <= urx and lly <= ury. The
+// default is US Letter, what readers use for a page without a usable MediaBox.
+struct Rect {
+    double llx = 0;
+    double lly = 0;
+    double urx = 612;
+    double ury = 792;
+
+    double width() const { return urx - llx; }
+    double height() const { return ury - lly; }
+    double centre_x() const { return (llx + urx) / 2; }
+    double centre_y() const { return (lly + ury) / 2; }
+};
+
+// `value` as a rectangle: an array of exactly four finite numbers, normalised
+// (any area, even none). False, leaving `rect` alone, for anything else.
+bool read_rectangle(QPDFObjectHandle value, Rect &rect);
+
+// The MediaBox a reader uses for `media` (may be uninitialised or null): the
+// rectangle, or US Letter when it is not one.
+Rect media_box(QPDFObjectHandle media);
+
+// What a reader shows: the CropBox `crop` (may be uninitialised or null) clipped
+// to `media`; `media` when there is no usable CropBox or they do not overlap.
+Rect visible_box(Rect const &media, QPDFObjectHandle crop);
+
+// The value of `key` in `object` when it is a dictionary holding a non-null
+// one, else a null handle (never a type warning for a non-dictionary).
+QPDFObjectHandle present_value(QPDFObjectHandle object, char const *key);
+
+// Points per user space unit for a page's /UserUnit `unit` (may be uninitialised
+// or null): the number when it is finite and positive, else 1.
+double user_unit(QPDFObjectHandle unit);
+
+// The value of `key` (e.g. "/MediaBox") that `page` has or inherits from the
+// /Pages nodes above it (PDF 32000-1 §7.7.3.4), following /Parent at most 64
+// nodes up (a /Parent loop cannot hang it); a null handle when none has a
+// non-null value.
+QPDFObjectHandle inherited_value(QPDFObjectHandle page, char const *key);
+
+// What decides how a page looks.
+struct PageGeometry {
+    Rect media;        // media_box
+    Rect visible;      // visible_box: the crop box clipped to the media box
+    int rotation = 0;  // displayed_rotation of /Rotate
+    double unit = 1;   // user_unit of /UserUnit (never inherited)
+};
+
+// The geometry of `page` in its file: /MediaBox, /CropBox and /Rotate with the
+// inherited values resolved by inherited_value.
+PageGeometry page_geometry(QPDFObjectHandle page);
+
+// The geometry from `page`'s own keys alone, for a page whose inherited values
+// were already pushed onto it (stamps) or that has none (a page being built).
+PageGeometry own_page_geometry(QPDFObjectHandle page);
 
 } // namespace pe
 

@@ -62,63 +62,8 @@ void check_stamp_page(pe_stamp const &stamp, Source const &source, Where &where)
 
 namespace {
 
-struct Box {
-    double llx = 0;
-    double lly = 0;
-    double urx = 612;
-    double ury = 792;
-
-    double width() const { return urx - llx; }
-    double height() const { return ury - lly; }
-    double centre_x() const { return (llx + urx) / 2; }
-    double centre_y() const { return (lly + ury) / 2; }
-};
-
-bool as_box(QPDFObjectHandle value, Box &box)
-{
-    if (!value.isRectangle()) {
-        return false;
-    }
-    QPDFObjectHandle::Rectangle rect = value.getArrayAsRectangle();
-    box = Box{
-        std::min(rect.llx, rect.urx), std::min(rect.lly, rect.ury), std::max(rect.llx, rect.urx),
-        std::max(rect.lly, rect.ury)};
-    return box.width() > 0 && box.height() > 0;
-}
-
-// What a reader shows: the CropBox clipped to the MediaBox (the MediaBox alone when
-// there is no CropBox or they do not overlap). Inherited values were pushed down.
-Box visible_box(QPDFObjectHandle page)
-{
-    Box media;
-    as_box(page.getKey("/MediaBox"), media);
-    Box crop;
-    if (!as_box(page.getKey("/CropBox"), crop)) {
-        return media;
-    }
-    Box clipped{
-        std::max(crop.llx, media.llx), std::max(crop.lly, media.lly), std::min(crop.urx, media.urx),
-        std::min(crop.ury, media.ury)};
-    return clipped.width() > 0 && clipped.height() > 0 ? clipped : media;
-}
-
-// /Rotate as 0, 90, 180 or 270 (clockwise, as a reader turns the page).
-int rotation_of(QPDFObjectHandle page)
-{
-    return displayed_rotation(page.getKey("/Rotate"));
-}
-
-double user_unit(QPDFObjectHandle page)
-{
-    QPDFObjectHandle unit = page.getKey("/UserUnit");
-    if (unit.isNumber()) {
-        double value = unit.getNumericValue();
-        if (std::isfinite(value) && value > 0) {
-            return value;
-        }
-    }
-    return 1;
-}
+// A page's visible box, as Geometry.hh reads it (US Letter by default).
+using Box = Rect;
 
 // A number for a content stream: at most 6 decimals, no trailing zeros, never
 // "-0", whatever the C locale says about decimal points.
@@ -176,9 +121,11 @@ class Stamper {
     void stamp(PlacedPage const &page, std::vector<pe_stamp const *> const &stamps)
     {
         QPDFObjectHandle to = page.to;
-        Box box = visible_box(to);
-        int rotation = rotation_of(to);
-        double unit = user_unit(to);
+        // The page's own keys: what it inherits was set on it when it was placed.
+        PageGeometry geometry = own_page_geometry(to);
+        Box box = geometry.visible;
+        int rotation = geometry.rotation;
+        double unit = geometry.unit;
 
         QPDFObjectHandle resources = to.getKey("/Resources");
         QPDFObjectHandle xobjects = resources.isDictionary() ? resources.getKey("/XObject") : QPDFObjectHandle();
@@ -275,7 +222,8 @@ class Stamper {
         // Made in the source (its content stream is piped from the page's contents
         // when the output is written), then copied; annotations do not come along.
         QPDFObjectHandle form = QPDFPageObjectHelper(page).getFormXObjectForPage(false);
-        Form made{QPDFObjectHandle(), visible_box(page), rotation_of(page), user_unit(page)};
+        PageGeometry geometry = own_page_geometry(page);
+        Form made{QPDFObjectHandle(), geometry.visible, geometry.rotation, geometry.unit};
         QPDFObjectHandle dictionary = form.getDict();
         dictionary.replaceKey("/BBox", rectangle(made.box));
         // A group is painted as a whole with the opacity in force where it is drawn,

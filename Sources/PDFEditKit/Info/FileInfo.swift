@@ -92,7 +92,7 @@ func firstWords(_ text: String, count: Int = 8) -> String {
 }
 
 extension FileInfo {
-    /// Describes a PDF on disk: qpdf for structure and attributes, poppler for
+    /// Describes a PDF on disk: the bridge's reader for structure and attributes, poppler for
     /// text and labels. Text is optional because it costs a few ms per page.
     public static func describe(
         path: String, passwords: PasswordBook, includeText: Bool = true
@@ -101,7 +101,7 @@ extension FileInfo {
             let kind = try SourceLoader.sniff(path)
             guard kind == .pdf else { throw EngineError.notAPDF(file: path) }
             let document = try passwords.open(path) { password throws(EngineError) in
-                try QPDFDocument(path: path, password: password)
+                try PDFReader(path: path, password: password)
             }
             let facts = try document.pdf.facts()
             let poppler = includeText || facts.hasPageLabels

@@ -176,51 +176,20 @@ extension Int {
 }
 
 extension EngineError {
-    /// Maps a failed `pe_export` status to the error of the file it concerns
-    /// (`source_index` -1: the output).
+    /// A failed `pe_export` status as the error of the file it concerns
+    /// (`source_index` -1: the output), through the one bridge mapping. qpdf
+    /// reports some damage with a plain std::exception instead of a QPDFExc (an
+    /// object number so large that no object can be added to the file: "max
+    /// object id is too high to create new objects"); raised while a source was
+    /// read or copied, it makes the source unusable (65).
     init(exportStatus status: pe_status, sources: [ExportSource], output: String) {
-        var message = status.message
-        let detail = withUnsafeBytes(of: &message) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
         let index = Int(status.source_index)
         let source = sources.indices.contains(index) ? sources[index] : nil
-        let file = source?.path ?? output
-        let page = status.page > 0 ? Int(status.page) : nil
-        switch Int(status.code) {
-        case Int(PE_E_PASSWORD):
-            self = .password(
-                file: file, given: !(source?.password ?? "").isEmpty || !(source?.alternatives.isEmpty ?? true))
-        case Int(PE_E_DAMAGED):
-            self = Self.isEmptyFile(source?.path) ? .emptyFile(file: file) : .damaged(file: file, page: page, detail: detail)
-        case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED):
-            self = .pageStructure(file: file, page: page, detail: detail)
-        case Int(PE_E_SYSTEM):
-            if let source {
-                self = FileManager.default.fileExists(atPath: source.path)
-                    ? .unreadable(file: file, reason: detail) : .missing(file: file)
-            } else {
-                self = .cannotWrite(file: file, reason: detail)
-            }
-        case Int(PE_E_LIMIT):
-            self = .overLimit(file: file, page: page, what: detail)
-        case Int(PE_E_PLAN) where source != nil && status.page_count > 0 && page != nil:
-            self = .pageOutOfRange(file: file, page: page ?? 0, pageCount: Int(status.page_count))
-        case Int(PE_E_INTERNAL) where source != nil:
-            // qpdf reports some damage with a plain std::exception instead of a
-            // QPDFExc (an object number so large that no object can be added to the
-            // file: "max object id is too high to create new objects"). Raised while
-            // that source was read or copied, it makes the source unusable (65).
-            self = .damaged(file: file, page: page, detail: detail)
-        default:
-            self = .library(file: file, message: detail)
-        }
-    }
-
-    private static func isEmptyFile(_ path: String?) -> Bool {
-        guard let path, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-            return false
-        }
-        return (attributes[.size] as? NSNumber)?.intValue == 0
+        self.init(
+            status: status,
+            about: BridgeFailure(
+                file: source?.path ?? output, isOutput: source == nil,
+                passwordGiven: !(source?.password ?? "").isEmpty || !(source?.alternatives.isEmpty ?? true),
+                internalIsDamage: true, checksInput: source != nil))
     }
 }

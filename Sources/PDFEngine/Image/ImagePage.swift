@@ -56,7 +56,7 @@ public enum ImagePage {
     ) throws(EngineError) -> ImageFacts {
         let image = try ParsedImage.read(path, maximumPixels: maximumPixels)
         if case .png(let png) = image {
-            _ = try png.xObject(in: QPDFNewDocument(file: path))
+            _ = try png.xObject(file: path)
         }
         return image.facts
     }
@@ -97,11 +97,10 @@ public enum ImagePage {
             }
         }
         let image = try ParsedImage.read(path, maximumPixels: maximumPixels)
-        let document = try QPDFNewDocument(file: path)
         let xObject: ImageXObject
         switch image {
-        case .jpeg(let jpeg): xObject = try jpeg.xObject(in: document)
-        case .png(let png): xObject = try png.xObject(in: document)
+        case .jpeg(let jpeg): xObject = jpeg.xObject
+        case .png(let png): xObject = try png.xObject(file: path)
         }
         let facts = image.facts
         let points = pageSize(facts, fit: fit)
@@ -110,21 +109,14 @@ public enum ImagePage {
         let page = (width: points.width / unit, height: points.height / unit)
         let matrix = placement(facts, page: page, fit: fit != nil)
         let content = "q " + matrix.map(pdfNumber).joined(separator: " ") + " cm /Im0 Do Q\n"
-        let contentStream = try document.stream([:])
-        try document.setData(Array(content.utf8), of: contentStream)
-        let pageObject = try document.dictionary([
-            "/Type": document.name("/Page"),
-            "/MediaBox": document.parse("[0 0 \(pdfNumber(page.width)) \(pdfNumber(page.height))]"),
-            "/Resources": document.dictionary(["/XObject": document.dictionary(["/Im0": xObject.stream])]),
-            "/Contents": contentStream,
-        ])
-        if unit != 1 { try document.set("/UserUnit", document.parse(pdfNumber(unit)), in: pageObject) }
-        try document.addPage(document.makeIndirect(pageObject))
+        let minor = max(xObject.minimumMinorVersion, unit == 1 ? 0 : 6) // /UserUnit is PDF 1.6
 
         let temporary = temporaryPath(for: output)
         do throws(EngineError) {
-            let minor = max(xObject.minimumMinorVersion, unit == 1 ? 0 : 6) // /UserUnit is PDF 1.6
-            try document.write(to: temporary, minimumVersion: "1.\(minor)")
+            try writePage(
+                xObject, mediaBox: "[0 0 \(pdfNumber(page.width)) \(pdfNumber(page.height))]",
+                userUnit: unit == 1 ? nil : pdfNumber(unit), content: content, minimumVersion: "1.\(minor)",
+                image: path, to: temporary)
             guard rename(temporary, output) == 0 else {
                 throw EngineError.cannotWrite(file: output, reason: String(cString: strerror(errno)))
             }
@@ -133,6 +125,47 @@ public enum ImagePage {
             if case .cannotWrite(_, let reason) = error { throw EngineError.cannotWrite(file: output, reason: reason) }
             throw error
         }
+    }
+
+    /// Has the bridge build the one-page PDF (`pe_write_image_page`) and writes its
+    /// bytes to `path` (`writeChecked`). A failure while building is a library
+    /// error about `image`; one while writing, `.cannotWrite` of `path`.
+    private static func writePage(
+        _ xObject: ImageXObject, mediaBox: String, userUnit: String?, content: String, minimumVersion: String,
+        image: String, to path: String
+    ) throws(EngineError) {
+        let written = WrittenBytes(path: path)
+        var status = pe_status()
+        let code = withExtendedLifetime(written) {
+            xObject.image.withBridgeStream { picture in
+                withMask(xObject.mask) { mask in
+                    withOptionalCString(userUnit) { unit in
+                        withUnsafePointer(to: picture) { picture in
+                            pe_write_image_page(
+                                picture, mask, mediaBox, unit, content, minimumVersion,
+                                { context, bytes, size in
+                                    guard let context else { return }
+                                    let written = Unmanaged<WrittenBytes>.fromOpaque(context).takeUnretainedValue()
+                                    written.write(UnsafeRawBufferPointer(start: bytes, count: size))
+                                }, Unmanaged.passUnretained(written).toOpaque(), &status)
+                        }
+                    }
+                }
+            }
+        }
+        guard code == Int32(PE_OK) else {
+            let detail = EngineError.detail(of: status)
+            throw status.source_index < 0
+                ? EngineError.cannotWrite(file: path, reason: detail) : EngineError.library(file: image, message: detail)
+        }
+        if let failure = written.failure { throw failure }
+        guard written.done else { throw EngineError.cannotWrite(file: path, reason: "qpdf produced no output") }
+    }
+
+    /// `body` with the mask as the bridge takes it, or NULL.
+    private static func withMask<T>(_ mask: ImageStream?, _ body: (UnsafePointer<pe_image_stream>?) -> T) -> T {
+        guard let mask else { return body(nil) }
+        return mask.withBridgeStream { stream in withUnsafePointer(to: stream) { body($0) } }
     }
 
     // MARK: Geometry
@@ -211,5 +244,24 @@ public enum ImagePage {
         let url = URL(fileURLWithPath: output)
         let directory = url.deletingLastPathComponent().path
         return directory + "/." + url.lastPathComponent + ".\(getpid())-\(UUID().uuidString.prefix(8)).tmp"
+    }
+}
+
+/// Where `pe_write_image_page` hands its bytes: written to `path` at once (no
+/// copy of the file in memory), the failure kept for the caller.
+private final class WrittenBytes {
+    let path: String
+    var failure: EngineError?
+    var done = false
+
+    init(path: String) { self.path = path }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        do throws(EngineError) {
+            try writeChecked(bytes, to: path)
+            done = true
+        } catch {
+            failure = error
+        }
     }
 }

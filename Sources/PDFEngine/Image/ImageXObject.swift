@@ -1,34 +1,78 @@
-import CQPDF
 import Foundation
 import QPDFBridge
 
-/// An image XObject added to a `QPDFNewDocument`, and the PDF version its
-/// features need (1.`minimumMinorVersion`).
+/// One stream of an image page as `pe_write_image_page` takes it: its dictionary
+/// entries in PDF syntax (besides /Length, /Filter, /DecodeParms and /SMask, which
+/// the bridge sets), its data, and how the data is encoded.
+struct ImageStream {
+    enum Data {
+        case bytes([UInt8])
+        case buffer(MallocBuffer)
+    }
+
+    var dictionary: String
+    var data: Data
+    /// nil: raw data, which the writer compresses.
+    var filter: String? = nil
+    var decodeParms: String? = nil
+
+    /// An image XObject's dictionary entries: `<< /Type /XObject /Subtype /Image ... >>`.
+    static func imageDictionary(
+        width: Int, height: Int, colorSpace: String, bitsPerComponent: Int, extra: String = ""
+    ) -> String {
+        "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace \(colorSpace) "
+            + "/BitsPerComponent \(bitsPerComponent)\(extra) >>"
+    }
+
+    /// Runs `body` with the stream as the bridge takes it (valid during the call only).
+    func withBridgeStream<T>(_ body: (pe_image_stream) -> T) -> T {
+        func call(_ bytes: UnsafeRawBufferPointer) -> T {
+            dictionary.withCString { dictionary in
+                withOptionalCString(filter) { filter in
+                    withOptionalCString(decodeParms) { parms in
+                        body(
+                            pe_image_stream(
+                                dictionary: dictionary,
+                                data: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count,
+                                filter: filter, decode_parms: parms))
+                    }
+                }
+            }
+        }
+        switch data {
+        case .bytes(let array): return array.withUnsafeBytes { call($0) }
+        case .buffer(let buffer): return call(UnsafeRawBufferPointer(buffer.bytes))
+        }
+    }
+}
+
+/// `body` with `text` as a C string, or NULL.
+func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
+
+/// An image XObject for an image page, with its soft mask, and the PDF version
+/// its features need (1.`minimumMinorVersion`).
 struct ImageXObject {
-    let stream: qpdf_oh
+    var image: ImageStream
+    var mask: ImageStream?
     /// 3: JPEG, 8-bit images; 4: a soft mask (/SMask); 5: 16-bit samples.
-    let minimumMinorVersion: Int
+    var minimumMinorVersion: Int
 }
 
 extension JPEGImage {
     /// The JPEG file byte for byte as a `/DCTDecode` image. Adobe-style inverted
     /// CMYK gets `/Decode [1 0 1 0 1 0 1 0]`; EXIF orientation is left to the
     /// page's placement matrix, never applied to the data.
-    func xObject(in document: QPDFNewDocument) throws(EngineError) -> ImageXObject {
+    var xObject: ImageXObject {
         let colorSpace = [1: "/DeviceGray", 3: "/DeviceRGB"][facts.components] ?? "/DeviceCMYK"
-        let stream = try document.stream([
-            "/Type": document.name("/XObject"),
-            "/Subtype": document.name("/Image"),
-            "/Width": document.parse("\(facts.pixelWidth)"),
-            "/Height": document.parse("\(facts.pixelHeight)"),
-            "/ColorSpace": document.name(colorSpace),
-            "/BitsPerComponent": document.parse("8"),
-        ])
-        if facts.invertedCMYK {
-            try document.set("/Decode", document.parse("[1 0 1 0 1 0 1 0]"), inStream: stream)
-        }
-        try document.setData(bytes, of: stream, filter: document.name("/DCTDecode"))
-        return ImageXObject(stream: stream, minimumMinorVersion: 3)
+        let dictionary = ImageStream.imageDictionary(
+            width: facts.pixelWidth, height: facts.pixelHeight, colorSpace: colorSpace, bitsPerComponent: 8,
+            extra: facts.invertedCMYK ? " /Decode [1 0 1 0 1 0 1 0]" : "")
+        return ImageXObject(
+            image: ImageStream(dictionary: dictionary, data: .bytes(bytes), filter: "/DCTDecode"),
+            minimumMinorVersion: 3)
     }
 }
 
@@ -43,42 +87,31 @@ extension PNGImage {
     /// colour samples in the image, alpha in an `/SMask` at the same bit depth.
     /// Gray and RGB key-colour transparency (tRNS) becomes a `/Mask` colour range at
     /// 1 to 8 bits, and an 8-bit `/SMask` (0 or 1) at 16 bits.
-    func xObject(in document: QPDFNewDocument) throws(EngineError) -> ImageXObject {
-        let file = document.file
+    func xObject(file: String) throws(EngineError) -> ImageXObject {
         func fail(_ reason: String) -> EngineError { EngineError.badImage(file: file, reason: reason) }
         let decoding = PNGDecoding(header: header)
         guard let inflatedSize = decoding.inflatedSize, inflatedSize <= Self.maximumInflatedSize else {
             throw fail("too large: \(header.width)x\(header.height) pixels")
         }
-        let stream = try document.stream([
-            "/Type": document.name("/XObject"),
-            "/Subtype": document.name("/Image"),
-            "/Width": document.parse("\(header.width)"),
-            "/Height": document.parse("\(header.height)"),
-            "/ColorSpace": colorSpace(in: document),
-            "/BitsPerComponent": document.parse("\(header.bitDepth)"),
-        ])
-        var version = header.bitDepth == 16 ? 5 : 3
+        let version = header.bitDepth == 16 ? 5 : 3
         // Poppler compares a /Mask range with 16-bit samples cut to 8 bits (so the key
         // never matches): a 16-bit key colour becomes a soft mask instead.
         let key = colorKey
         let keyAsSoftMask = header.bitDepth == 16 ? key : nil
+        var maskEntry = ""
         if let key, keyAsSoftMask == nil {
             let ranges = key.map { "\($0) \($0)" }.joined(separator: " ")
-            try document.set("/Mask", document.parse("[\(ranges)]"), inStream: stream)
+            maskEntry = " /Mask [\(ranges)]"
         }
+        let dictionary = ImageStream.imageDictionary(
+            width: header.width, height: header.height, colorSpace: colorSpace, bitsPerComponent: header.bitDepth,
+            extra: maskEntry)
         let paletteAlpha = header.colorType == 3 ? transparency : nil
         let passThrough = !header.interlaced && !header.hasAlphaChannel && paletteAlpha == nil && keyAsSoftMask == nil
 
         var compressed: [UInt8] = []
         compressed.reserveCapacity(dataRanges.reduce(0) { $0 + $1.count })
         for range in dataRanges { compressed.append(contentsOf: bytes[range]) }
-        let parms = passThrough
-            ? try document.parse(
-                "<< /Predictor 15 /Colors \(header.channels) /BitsPerComponent \(header.bitDepth) "
-                    + "/Columns \(header.width) >>")
-            : nil
-        try document.setData(compressed, of: stream, filter: document.name("/FlateDecode"), decodeParms: parms)
 
         // Every buffer below is malloc'd and checked: short of memory, the image
         // is refused, never the process ended.
@@ -88,6 +121,7 @@ extension PNGImage {
                     + "\(header.height) pixels")
         }
         var color: MallocBuffer?, alpha: MallocBuffer?
+        var passed: ImageStream?
         do {
             // The rows are inflated and unfiltered in every case, so that corrupt
             // data, a bad filter byte or rows cut short are refused even when the
@@ -95,13 +129,19 @@ extension PNGImage {
             // with the planes built from it, at most about two copies of the
             // pixels exist at any time.
             let inflated = try Self.inflate(compressed, into: inflatedSize, file: file, outOfMemory: outOfMemory)
+            if passThrough {
+                let parms = "<< /Predictor 15 /Colors \(header.channels) /BitsPerComponent \(header.bitDepth) "
+                    + "/Columns \(header.width) >>"
+                passed = ImageStream(
+                    dictionary: dictionary, data: .bytes(compressed), filter: "/FlateDecode", decodeParms: parms)
+            }
             compressed = []
             do throws(PNGDecodingError) {
                 try decoding.unfilter(inflated.bytes)
             } catch {
                 throw fail(error.reason)
             }
-            if passThrough { return ImageXObject(stream: stream, minimumMinorVersion: version) }
+            if let passed { return ImageXObject(image: passed, minimumMinorVersion: version) }
             guard let planes = decoding.planes(inflated.bytes) else { throw outOfMemory() }
             (color, alpha) = planes
         }
@@ -115,22 +155,18 @@ extension PNGImage {
             alpha = made
             alphaDepth = 8
         }
-        if let samples = color { try document.setData(UnsafeRawBufferPointer(samples.bytes), of: stream) }
-        color = nil
+        guard let samples = color else { throw outOfMemory() }
+        var xObject = ImageXObject(
+            image: ImageStream(dictionary: dictionary, data: .buffer(samples)), minimumMinorVersion: version)
         if let alpha {
-            let mask = try document.stream([
-                "/Type": document.name("/XObject"),
-                "/Subtype": document.name("/Image"),
-                "/Width": document.parse("\(header.width)"),
-                "/Height": document.parse("\(header.height)"),
-                "/ColorSpace": document.name("/DeviceGray"),
-                "/BitsPerComponent": document.parse("\(alphaDepth)"),
-            ])
-            try document.setData(UnsafeRawBufferPointer(alpha.bytes), of: mask)
-            try document.set("/SMask", mask, inStream: stream)
-            version = max(version, 4)
+            xObject.mask = ImageStream(
+                dictionary: ImageStream.imageDictionary(
+                    width: header.width, height: header.height, colorSpace: "/DeviceGray",
+                    bitsPerComponent: alphaDepth),
+                data: .buffer(alpha))
+            xObject.minimumMinorVersion = max(version, 4)
         }
-        return ImageXObject(stream: stream, minimumMinorVersion: version)
+        return xObject
     }
 
     /// The IDAT data inflated (`pe_inflate`) into a buffer of exactly `size`
@@ -155,18 +191,18 @@ extension PNGImage {
         return buffer
     }
 
-    private func colorSpace(in document: QPDFNewDocument) throws(EngineError) -> qpdf_oh {
+    private var colorSpace: String {
         switch header.colorType {
         case 3:
             let hex = palette.map { byte in
                 let digits = String(byte, radix: 16, uppercase: true)
                 return byte < 16 ? "0" + digits : digits
             }.joined()
-            return try document.parse("[/Indexed /DeviceRGB \(palette.count / 3 - 1) <\(hex)>]")
+            return "[/Indexed /DeviceRGB \(palette.count / 3 - 1) <\(hex)>]"
         case 2, 6:
-            return try document.name("/DeviceRGB")
+            return "/DeviceRGB"
         default:
-            return try document.name("/DeviceGray")
+            return "/DeviceGray"
         }
     }
 

@@ -14,7 +14,7 @@ public final class OpenedPDF: @unchecked Sendable, Equatable {
     public let path: String
     public let pageCount: Int
     /// Damage qpdf recovered from, as qpdf words it without the file name
-    /// ("(offset N): ..."), as `QPDFDocument.warnings`.
+    /// ("(offset N): ..."), as `PDFReader.warnings`.
     public let warnings: [String]
 
     /// Opens `path` with `password` (nil or empty: none).
@@ -32,11 +32,7 @@ public final class OpenedPDF: @unchecked Sendable, Equatable {
                 }, Unmanaged.passUnretained(collector).toOpaque(), &status)
         }
         guard code == Int32(PE_OK), let document else {
-            var message = status.message
-            let detail = withUnsafeBytes(of: &message) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            throw EngineError(bridgeCode: code, file: path, detail: detail)
+            throw EngineError(status: status, about: BridgeFailure(file: path))
         }
         handle = document
         self.path = path
@@ -50,32 +46,9 @@ public final class OpenedPDF: @unchecked Sendable, Equatable {
     public static func == (lhs: OpenedPDF, rhs: OpenedPDF) -> Bool { lhs === rhs }
 }
 
-private final class OpenWarnings {
+/// Collects the warning lines of an opening (the `pe_warning_fn` context).
+final class OpenWarnings {
     var lines: [String] = []
-}
-
-extension EngineError {
-    /// How the bridge starts the detail of an input over a limit (`check_tree_depths`).
-    static let overLimitPrefix = "over a limit: "
-
-    /// A PE_E_PAGES / PE_E_UNSUPPORTED failure of the bridge: over a limit when the
-    /// bridge says so, else an unusable page structure.
-    static func pageStructure(file: String, page: Int?, detail: String) -> EngineError {
-        guard detail.hasPrefix(overLimitPrefix) else { return .unsupported(file: file, page: page, detail: detail) }
-        return .overLimit(file: file, page: page, what: String(detail.dropFirst(overLimitPrefix.count)))
-    }
-
-    /// The error for a failed `pe_document_open`, as `init(qpdfCode:...)` words
-    /// the same failure of qpdf's C API.
-    init(bridgeCode: Int32, file: String, detail: String) {
-        switch Int(bridgeCode) {
-        case Int(PE_E_PASSWORD): self = .password(file: file, given: true)
-        case Int(PE_E_DAMAGED): self = .damaged(file: file, page: nil, detail: detail)
-        case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED): self = .pageStructure(file: file, page: nil, detail: detail)
-        case Int(PE_E_SYSTEM): self = .unreadable(file: file, reason: detail)
-        default: self = .library(file: file, message: detail)
-        }
-    }
 }
 
 /// What a page may make a reader (poppler) decode: bytes per inflated stream and
@@ -103,11 +76,10 @@ extension OpenedPDF {
         let code = pe_document_check_page(
             handle, Int32(index), Int64(limits.inflatedStreamBytes), Int64(limits.pixels), &largestImage, &status)
         guard code != Int32(PE_OK) else { return Int(largestImage) }
-        var message = status.message
-        let detail = withUnsafeBytes(of: &message) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        if code == Int32(PE_E_LIMIT) {
+            throw EngineError.overLimit(file: path, page: index + 1, what: EngineError.detail(of: status))
         }
-        if code == Int32(PE_E_LIMIT) { throw EngineError.overLimit(file: path, page: index + 1, what: detail) }
-        throw EngineError(bridgeCode: code, file: path, detail: detail)
+        status.page = 0 // other failures name no page, as at opening
+        throw EngineError(status: status, about: BridgeFailure(file: path))
     }
 }

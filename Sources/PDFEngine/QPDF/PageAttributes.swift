@@ -1,8 +1,8 @@
-import QPDFBridge
-
 /// The attributes of a page that decide how it looks, with the values inherited
-/// from `/Pages` nodes resolved (PDF 32000-1 §7.7.3.4).
+/// from `/Pages` nodes resolved (PDF 32000-1 §7.7.3.4), as the bridge's geometry
+/// rules read them (`Geometry.hh`, through `PDFReader.attributes(ofPage:)`).
 public struct PageAttributes: Equatable, Sendable {
+    /// US Letter when the page has no usable /MediaBox.
     public var mediaBox: PDFRect
     /// The visible region: /CropBox clipped to the MediaBox; the MediaBox when absent.
     public var cropBox: PDFRect
@@ -22,41 +22,5 @@ public struct PageAttributes: Equatable, Sendable {
     public static func == (lhs: PageAttributes, rhs: PageAttributes) -> Bool {
         lhs.mediaBox == rhs.mediaBox && lhs.cropBox == rhs.cropBox && lhs.rotation == rhs.rotation
             && lhs.userUnit == rhs.userUnit
-    }
-}
-
-/// US Letter, the default PDF readers use for a page without a usable MediaBox.
-let defaultMediaBox = PDFRect(x0: 0, y0: 0, x1: 612, y1: 792)
-
-extension QPDFDocument {
-    /// Effective attributes of the page at 0-based `index`, walking /Parent for the
-    /// inheritable keys. The walk is bounded: a /Parent loop cannot hang it.
-    public func attributes(ofPage index: Int) throws(EngineError) -> PageAttributes {
-        let page = try page(at: index)
-        let mediaBox = try inherited("MediaBox", from: page)?.rectangle ?? defaultMediaBox
-        let cropBox = try inherited("CropBox", from: page)?.rectangle.flatMap { $0.intersection(mediaBox) } ?? mediaBox
-        let rotate = try inherited("Rotate", from: page)
-        let userUnit = try page.value("UserUnit")?.number ?? 1
-        return PageAttributes(
-            mediaBox: mediaBox, cropBox: cropBox,
-            rotation: try Self.displayedRotation(rotate),
-            userUnit: userUnit.isFinite && userUnit > 0 ? userUnit : 1)
-    }
-
-    /// The one /Rotate rule, kept in the bridge so that exports and stamps (C++) and
-    /// info, list and rendering (here) cannot disagree.
-    static func displayedRotation(_ rotate: QPDFObject?) throws(EngineError) -> Int {
-        guard let value = try rotate?.integer else { return Int(pe_displayed_rotation(0, 0)) }
-        return Int(pe_displayed_rotation(1, value))
-    }
-
-    private func inherited(_ key: String, from page: QPDFObject) throws(EngineError) -> QPDFObject? {
-        var node = page
-        for _ in 0..<64 {
-            if let value = try node.value(key) { return value }
-            guard let parent = try node.value("Parent"), try parent.isDictionary else { return nil }
-            node = parent
-        }
-        return nil
     }
 }

@@ -259,4 +259,5 @@ int pe_outline_starts(const pe_source *sources, int source_count,
 #ifdef __cplusplus
 }
 #endif
+#include "QPDFBridgeReader.h"
 #endif
