@@ -59,8 +59,16 @@ let package = Package(
             dependencies: ["PDFEngine", "PDFEditKit"]
         ),
         .testTarget(
+            name: "PDFEditKitTests",
+            dependencies: [
+                "PDFEditKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
             name: "EndToEndTests",
-            dependencies: []
+            dependencies: [],
+            exclude: ["Snapshots"]
         ),
     ],
     cxxLanguageStandard: .cxx17

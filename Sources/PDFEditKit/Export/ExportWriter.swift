@@ -48,14 +48,14 @@ public struct ExportSettings: Sendable {
 }
 
 /// The result of writing one PDF.
-public struct ExportResult: Codable, Sendable, Equatable {
+public struct ExportResult: Encodable, Sendable, Equatable {
     public var output: String
     public var document: String
     public var pageCount: Int
     /// 1-based positions (in the document) of the first and last exported item.
     public var first: Int?
     public var last: Int?
-    public var warnings: [String]
+    public var warnings: [Warning]
 }
 
 /// The engine's view of some page items: the sources they read and the pages in order.
@@ -312,10 +312,11 @@ struct ExportWriter {
 
     /// A warning line naming the source as the session stores it (as the user gave
     /// it), not by the absolute path the engine was handed.
-    func describe(_ warning: ExportWarning) -> String {
-        guard let file = warning.file else { return warning.description }
+    /// An engine warning as the kit's `Warning`, naming a source as the session stores it.
+    func describe(_ warning: ExportWarning) -> Warning {
+        guard let file = warning.file else { return Warning(exportMessage: warning.message, file: "output") }
         let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
-        return "\(shown): \(warning.message)"
+        return Warning(exportMessage: warning.message, file: shown)
     }
 
     /// An output may not name a source (73), nor replace a file without --force (73).
