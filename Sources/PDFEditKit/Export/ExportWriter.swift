@@ -310,9 +310,8 @@ struct ExportWriter {
         }
     }
 
-    /// A warning line naming the source as the session stores it (as the user gave
-    /// it), not by the absolute path the engine was handed.
-    /// An engine warning as the kit's `Warning`, naming a source as the session stores it.
+    /// An engine warning as the kit's `Warning`, naming the source as the session
+    /// stores it (as the user gave it), not by the absolute path the engine was handed.
     func describe(_ warning: ExportWarning) -> Warning {
         guard let file = warning.file else { return Warning(exportMessage: warning.message, file: "output") }
         let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
