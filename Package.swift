@@ -70,7 +70,8 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: []
+            dependencies: [],
+            exclude: ["Snapshots"]
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -1,5 +1,4 @@
 import Foundation
-@_exported import PageModel
 
 /// The Document Editor in process: documents made of pages of PDF files and
 /// images, edited with undo and redo, and exported as PDF — what `pdfedit` does,
@@ -64,7 +63,7 @@ public struct DocumentEditor: Sendable {
     @discardableResult
     public func open(
         _ files: [String], replacing: Bool = false, progress: ProgressHandler? = nil
-    ) throws(PDFEditError) -> [String] {
+    ) throws(PDFEditError) -> [Warning] {
         try workspace.open(files, force: replacing, progress: progress).warnings
     }
 
@@ -76,18 +75,15 @@ public struct DocumentEditor: Sendable {
     ///   - files: PDF, JPEG or PNG files; all are read before anything changes.
     ///   - destination: Where the first inserted page goes; nil: after the last item.
     ///   - document: The document's name; nil: the current one.
-    /// - Returns: What changed, and the damage each file was recovered from (empty
-    ///   for sound files), in the order of `files`.
+    /// - Returns: What changed, and one warning per damaged file that was recovered.
     /// - Throws: ``PDFEditError``: every unusable file is reported (`.several`).
     @discardableResult
     public func insert(_ files: [String], at destination: Destination? = nil, document: String? = nil)
-        throws(PDFEditError) -> (change: ChangeSummary, warnings: [[String]])
+        throws(PDFEditError) -> (change: ChangeSummary, warnings: [Warning])
     {
-        let loaded = try workspace.importer().load(files)
-        let edit = Edit.insertItems(
-            contents: loaded.flatMap(\.contents), at: destination, newSources: loaded.map(\.source))
+        let (edit, outcome) = try workspace.importer().insertEdit(files, at: destination, fit: nil, keepGoing: false)
         let change = try apply(edit, document: document, label: "insert \(files.joined(separator: " "))")
-        return (change, loaded.map(\.warnings))
+        return (change, outcome.warnings)
     }
 
     // MARK: Editing

@@ -23,7 +23,7 @@ public struct Workspace: Sendable {
     /// `open FILE...`: a new session with one document per file.
     public func open(
         _ paths: [String], force: Bool, progress: ProgressHandler? = nil
-    ) throws(PDFEditError) -> (Session, warnings: [String]) {
+    ) throws(PDFEditError) -> (Session, warnings: [Warning]) {
         try store.withLock(creating: true) { () throws(PDFEditError) in
             // The session never goes where one of its files is, nor over a file
             // that is not a session (`--force` only ever replaces a session).
@@ -51,9 +51,7 @@ public struct Workspace: Sendable {
             }
             try store.save(session)
             pruneCache(for: session)
-            let warnings = zip(paths, files).flatMap { path, file in
-                file.warnings.prefix(1).map { "\(path): damaged, recovered (\($0))" }
-            }
+            let warnings = zip(paths, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) }
             return (session, warnings)
         }
     }

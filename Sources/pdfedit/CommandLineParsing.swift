@@ -7,6 +7,11 @@ extension PDFEdit {
     /// line with the same message and code. A usage error becomes
     /// `PDFEditError.usage` (64) on one line, with a hint where to read more;
     /// requests for help or the version are rethrown for ArgumentParser to answer.
+    ///
+    /// A rule between options that a command's `validate()` refuses is thrown
+    /// there as a `PDFEditError.usage`: ArgumentParser wraps it and reports it as
+    /// a plain failure with the error's own text, which becomes the same usage
+    /// error again (no hint: the message says what to give).
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
         if let verb = arguments.first, !verb.hasPrefix("-"), !commandNames.contains(verb) {
             let suggestion = closestCommand(to: verb).map { "; did you mean '\($0)'?" } ?? "; see 'pdfedit --help'"
@@ -15,8 +20,11 @@ extension PDFEdit {
         do {
             return try parseAsRoot(arguments)
         } catch {
-            guard exitCode(for: error) == .validationFailure else { throw error }
-            throw PDFEditError.usage(oneLineUsageMessage(for: error))
+            switch exitCode(for: error) {
+            case .validationFailure: throw PDFEditError.usage(oneLineUsageMessage(for: error))
+            case .failure: throw PDFEditError.usage(message(for: error))
+            default: throw error
+            }
         }
     }
 

@@ -30,12 +30,21 @@ struct PDFEdit: ParsableCommand {
 
             Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input, 66 missing input, 73 cannot write output, 75 source changed or session locked, 77 password missing or wrong, 130/143 cancelled. See man pdfedit for selections, environment variables and the full table.
             """,
-        version: PDFEditVersion.string,
-        subcommands: [
-            Open.self, Docs.self, New.self, Use.self, Rename.self, Close.self, Status.self, List.self,
-            Move.self, Copy.self, Duplicate.self, Remove.self, Rotate.self, Reverse.self, Interleave.self,
-            Blank.self, Insert.self, Placeholder.self, Fill.self, StampPages.self, UnstampPages.self, Relink.self, Undo.self, Redo.self, History.self, Run.self, Export.self, Info.self,
-            Show.self, Thumbs.self, Find.self,
+        version: Versions.summary,
+        // `help` lists the groups in this order. Editing comes last and holds the
+        // most: HelpAndManPageTests reads the commands after the last heading.
+        groupedSubcommands: [
+            CommandGroup(name: "Session", subcommands: [Open.self, Docs.self, Status.self, History.self]),
+            CommandGroup(
+                name: "Inspecting", subcommands: [List.self, Find.self, Show.self, Thumbs.self, Info.self]),
+            CommandGroup(name: "Exporting", subcommands: [Export.self]),
+            CommandGroup(
+                name: "Editing",
+                subcommands: [
+                    New.self, Use.self, Rename.self, Close.self, Move.self, Copy.self, Duplicate.self, Remove.self,
+                    Rotate.self, Reverse.self, Interleave.self, Blank.self, Insert.self, Placeholder.self, Fill.self,
+                    StampPages.self, UnstampPages.self, Relink.self, Undo.self, Redo.self, Run.self,
+                ]),
         ]
     )
 }

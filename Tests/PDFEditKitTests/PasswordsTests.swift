@@ -77,13 +77,13 @@ import Testing
 
     @Test func standardisedPathsResolveDotsAndLinks() throws {
         let scratch = try KitScratch()
-        let real = PasswordBook.standardised(scratch.path("."))
+        let real = Paths.standardised(scratch.path("."))
         let target = real + "/t.pdf"
         _ = FileManager.default.createFile(atPath: target, contents: Data())
         try FileManager.default.createSymbolicLink(atPath: real + "/l.pdf", withDestinationPath: target)
-        #expect(PasswordBook.standardised(real + "/x/../t.pdf") == target)
-        #expect(PasswordBook.standardised(real + "/./l.pdf") == target)
-        #expect(PasswordBook.standardised("/") == "/")
+        #expect(Paths.standardised(real + "/x/../t.pdf") == target)
+        #expect(Paths.standardised(real + "/./l.pdf") == target)
+        #expect(Paths.standardised("/") == "/")
     }
 
     /// Whatever the entries, the candidates hold each password once, in the

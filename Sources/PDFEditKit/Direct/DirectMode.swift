@@ -101,22 +101,10 @@ public struct DirectMode: Sendable {
             settings: writeSettings, positions: 1...max(1, document.items.count))
         result.output = target
         // Damage found at import and again at export is one warning per file.
-        result.warnings = Self.oneLinePerDamagedFile(
-            zip([input] + otherDocuments, files).flatMap { path, file in
-                file.warnings.prefix(1).map { "\(path): damaged, recovered (\($0))" }
-            } + result.warnings)
+        result.warnings = Warning.oneDamageWarningPerFile(
+            zip([input] + otherDocuments, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) }
+                + result.warnings)
         return (summary, result)
-    }
-
-    /// Keeps the first "damaged, recovered" line of each file (import and export
-    /// both notice the same damage) and every other warning.
-    static func oneLinePerDamagedFile(_ warnings: [String]) -> [String] {
-        var seen: Set<String> = []
-        return warnings.filter { warning in
-            guard let range = warning.range(of: ": damaged, recovered (") else { return true }
-            let file = Paths.standardised(String(warning[..<range.lowerBound]))
-            return seen.insert(file).inserted
-        }
     }
 
     /// `export OUT [SEL] --from FILE` (and `--split DIR`): pages of a file written out
@@ -155,9 +143,8 @@ public struct DirectMode: Sendable {
         // The export reads the document the import opened, so damage is reported
         // from the import (once per file), as the edit commands do.
         if !results.isEmpty {
-            results[0].warnings = Self.oneLinePerDamagedFile(
-                files.flatMap { file in file.warnings.prefix(1).map { "\(input): damaged, recovered (\($0))" } }
-                    + results[0].warnings)
+            results[0].warnings = Warning.oneDamageWarningPerFile(
+                files.flatMap { file in Warning.damage(of: input, messages: file.warnings) } + results[0].warnings)
         }
         return results
     }

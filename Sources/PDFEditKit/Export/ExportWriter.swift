@@ -52,7 +52,7 @@ public struct ExportSettings: Sendable {
 }
 
 /// The result of writing one PDF.
-public struct ExportResult: Codable, Sendable, Equatable {
+public struct ExportResult: Encodable, Sendable, Equatable {
     /// The file written.
     public var output: String
     /// The document it was exported from.
@@ -63,8 +63,8 @@ public struct ExportResult: Codable, Sendable, Equatable {
     public var first: Int?
     /// 1-based position of the last exported item.
     public var last: Int?
-    /// Problems the export recovered from (damaged sources, dropped links), one line each.
-    public var warnings: [String]
+    /// Problems the export recovered from (damaged sources, dropped links), one each.
+    public var warnings: [Warning]
 }
 
 /// The engine's view of some page items: the sources they read and the pages in order.
@@ -295,12 +295,12 @@ struct ExportWriter {
         }
     }
 
-    /// A warning line naming the source as the session stores it (as the user gave
-    /// it), not by the absolute path the engine was handed.
-    func describe(_ warning: ExportWarning) -> String {
-        guard let file = warning.file else { return warning.description }
+    /// An engine warning as the kit's `Warning`, naming the source as the session
+    /// stores it (as the user gave it), not by the absolute path the engine was handed.
+    func describe(_ warning: ExportWarning) -> Warning {
+        guard let file = warning.file else { return Warning(exportMessage: warning.message, file: "output") }
         let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
-        return "\(shown): \(warning.message)"
+        return Warning(exportMessage: warning.message, file: shown)
     }
 
     /// An output may not name a source (73), nor replace a file without --force (73)

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Foundation
 import PDFEditKit
-import PDFEngine
-import PageModel
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,8 +33,7 @@ struct Export: ParsableCommand {
     @Argument(help: "Only these pages (a selection).")
     var selection: String?
 
-    @Option(name: .long, help: "The document (default: the current one).")
-    var doc: String?
+    @OptionGroup var document: DocOption
 
     @Flag(name: .long, help: "Export every document into the directory OUTPUT, one file each.")
     var all = false
@@ -55,7 +51,7 @@ struct Export: ParsableCommand {
     var atOutlines = false
 
     @Option(name: .long, help: "Page labels: keep (each page keeps its source label), renumber (1…n) or none.")
-    var labels: String = "keep"
+    var labels: LabelsChoice = .keep
 
     @Option(name: .long, help: "The output's title (default: the first source's).")
     var title: String?
@@ -67,69 +63,64 @@ struct Export: ParsableCommand {
     var force = false
 
     @Option(name: .long, help: "Placeholders: refuse (default) or blank (each becomes a blank page of its size).")
-    var placeholders: String = "refuse"
+    var placeholders: PlaceholdersChoice = .refuse
 
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Encrypt the output (AES-256).", valueName: "USERPW OWNERPW"))
     var encrypt: [String] = []
 
-    @Option(name: .long, help: "The session file (default: $PDFEDIT_SESSION or .pdfedit/session.json).")
-    var session: String?
-
+    @OptionGroup var session: SessionOption
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var outputOptions: OutputOptions
 
-    /// `--split` with its grouping, or nil; the grouping options are refused without it.
-    func splitRequest() throws(PDFEditError) -> SplitRequest? {
-        guard split else {
-            if name != nil || every != nil || atOutlines {
-                throw PDFEditError.usage("--name, --every and --at-outlines go with --split")
-            }
-            return nil
+    func validate() throws {
+        if !encrypt.isEmpty && encrypt.count != 2 {
+            throw PDFEditError.usage("--encrypt takes two passwords: USERPW OWNERPW")
+        }
+        if !split && (name != nil || every != nil || atOutlines) {
+            throw PDFEditError.usage("--name, --every and --at-outlines go with --split")
         }
         if every != nil && atOutlines { throw PDFEditError.usage("give --every or --at-outlines, not both") }
+        if from != nil && (all || document.doc != nil) {
+            throw PDFEditError.usage("--from exports one file: --all and --doc do not apply")
+        }
+        if from == nil && all && (selection != nil || document.doc != nil || split) {
+            throw PDFEditError.usage("--all exports whole documents: no selection, --doc or --split")
+        }
+    }
+
+    /// `--split` with its grouping, or nil.
+    var splitRequest: SplitRequest? {
+        guard split else { return nil }
         let grouping: SplitGrouping = atOutlines ? .atOutlines : every.map { .every($0) } ?? .each
         return SplitRequest(directory: output, grouping: grouping, template: name)
     }
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            guard let policy = PlaceholderPolicy(rawValue: placeholders) else {
-                throw PDFEditError.usage("--placeholders takes refuse or blank, not \"\(placeholders)\"")
-            }
-            guard let labelMode = LabelMode(rawValue: labels) else {
-                throw PDFEditError.usage("--labels takes keep, renumber or none, not \"\(labels)\"")
-            }
-            var settings = ExportSettings(force: force, placeholders: policy, labels: labelMode, title: title)
+            var settings = ExportSettings(force: force, placeholders: placeholders.policy, title: title)
+            labels.apply(to: &settings)
             settings.progress = ProgressBar.handler(outputOptions, after: ProgressBar.writingDelay)
-            if !encrypt.isEmpty {
-                guard encrypt.count == 2 else { throw PDFEditError.usage("--encrypt takes two passwords: USERPW OWNERPW") }
-                settings.encryption = ExportEncryption(userPassword: encrypt[0], ownerPassword: encrypt[1])
+            if encrypt.count == 2 {
+                settings.outputEncryption = OutputEncryption(userPassword: encrypt[0], ownerPassword: encrypt[1])
             }
-            let splitRequest = try splitRequest()
             let book = try passwords.book()
             let parsedSelection = try selection.map(parseSelection)
             let results: [ExportResult]
             if let from {
-                if all || doc != nil { throw PDFEditError.usage("--from exports one file: --all and --doc do not apply") }
                 let direct = DirectMode(input: from, output: output, inPlace: false, force: force, passwords: book)
                 results = try direct.export(selection: parsedSelection, split: splitRequest, settings: settings)
-            } else if all {
-                if selection != nil || doc != nil || split {
-                    throw PDFEditError.usage("--all exports whole documents: no selection, --doc or --split")
-                }
-                results = try Workspace(sessionPath: session, passwords: book).exportAll(to: output, settings: settings)
-            } else if let splitRequest {
-                results = try Workspace(sessionPath: session, passwords: book).exportSplit(
-                    splitRequest, selection: parsedSelection, doc: doc, settings: settings)
             } else {
-                results = [
-                    try Workspace(sessionPath: session, passwords: book).export(
-                        to: output, selection: parsedSelection, doc: doc, settings: settings)
-                ]
+                let job: ExportJob
+                if all {
+                    job = .all(directory: output)
+                } else if let splitRequest {
+                    job = .split(splitRequest, selection: parsedSelection, doc: document.doc)
+                } else {
+                    job = .document(output: output, selection: parsedSelection, doc: document.doc)
+                }
+                results = try Workspace(sessionPath: session.session, passwords: book).export(job, settings: settings)
             }
-            for result in results {
-                for warning in result.warnings { Console.error("pdfedit: warning: \(warning)") }
-            }
+            for result in results { Console.warn(result.warnings) }
             if outputOptions.json {
                 Console.json(results)
             } else if !outputOptions.quiet {

@@ -21,8 +21,7 @@ struct Find: ParsableCommand {
     @Argument(help: "The text to look for.")
     var text: String
 
-    @Option(name: .long, help: "The document (default: the current one).")
-    var doc: String?
+    @OptionGroup var document: DocOption
 
     @Flag(name: [.short, .customLong("ignore-case")], help: "Ignore case (the default, as for text:).")
     var ignoreCase = false
@@ -33,14 +32,17 @@ struct Find: ParsableCommand {
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var options: SessionOptions
 
+    func validate() throws {
+        if ignoreCase && matchCase {
+            throw PDFEditError.usage("give either --ignore-case or --match-case, not both")
+        }
+    }
+
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            if ignoreCase && matchCase {
-                throw PDFEditError.usage("give either --ignore-case or --match-case, not both")
-            }
             let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
             let report = try workspace.find(
-                text, doc: doc, caseSensitive: matchCase, progress: ProgressBar.handler(options.output))
+                text, doc: document.doc, caseSensitive: matchCase, progress: ProgressBar.handler(options.output))
             if options.output.json {
                 Console.json(report)
                 return

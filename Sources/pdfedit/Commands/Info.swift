@@ -24,9 +24,7 @@ struct Info: ParsableCommand {
     func run() throws {
         try reporting {
             let info = try FileInfo.describe(path: file, passwords: try passwords.book(), includeText: !noText)
-            for warning in info.warnings.prefix(1) {
-                Console.error("pdfedit: warning: \(file): damaged, recovered (\(warning))")
-            }
+            Console.warn(Warning.damage(of: file, messages: info.warnings))
             if output.json {
                 Console.json(info)
             } else if !output.quiet {
@@ -64,9 +62,4 @@ struct Info: ParsableCommand {
         lines.append(table(["PAGE", "SIZE (pt)", "NAME", "ROT", "LABEL", "TEXT"], rows))
         return lines.joined(separator: "\n")
     }
-}
-
-/// Points without a useless ".0".
-func format(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
 }

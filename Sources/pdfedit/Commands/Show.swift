@@ -27,8 +27,7 @@ struct Show: ParsableCommand {
     @Argument(help: "Only these items (a selection).")
     var selection: String?
 
-    @Option(name: .long, help: "The document (default: the current one).")
-    var doc: String?
+    @OptionGroup var document: DocOption
 
     @Option(name: .long, help: "Thumbnails per row.")
     var columns = SheetOptions.defaultColumns
@@ -49,7 +48,7 @@ struct Show: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
             let report = try workspace.contactSheets(
-                to: output, selection: try selection.map(parseSelection), doc: doc,
+                to: output, selection: try selection.map(parseSelection), doc: document.doc,
                 options: SheetOptions(columns: columns, thumbnailSize: size, perSheet: perSheet, force: force),
                 progress: ProgressBar.handler(options.output))
             if options.output.json {

@@ -24,8 +24,7 @@ struct Thumbs: ParsableCommand {
     @Argument(help: "Only these items (a selection).")
     var selection: String?
 
-    @Option(name: .long, help: "The document (default: the current one).")
-    var doc: String?
+    @OptionGroup var document: DocOption
 
     @Option(name: .long, help: ArgumentHelp("Each thumbnail fits in PX x PX pixels.", valueName: "PX"))
     var size = SheetOptions.defaultThumbnailSize
@@ -40,7 +39,7 @@ struct Thumbs: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
             let report = try workspace.thumbnails(
-                into: directory, selection: try selection.map(parseSelection), doc: doc, size: size, force: force,
+                into: directory, selection: try selection.map(parseSelection), doc: document.doc, size: size, force: force,
                 progress: ProgressBar.handler(options.output))
             if options.output.json {
                 Console.json(report)

@@ -1,57 +1,29 @@
 import ArgumentParser
 import Foundation
 import PDFEditKit
-import PageModel
-
-/// Options every editing command takes, in a session or in direct mode.
-struct EditOptions: ParsableArguments {
-    @Option(name: .long, help: "The document to edit (default: the current one).")
-    var doc: String?
-
-    @Option(name: .long, help: "The session file (default: $PDFEDIT_SESSION or .pdfedit/session.json).")
-    var session: String?
-
-    @OptionGroup var passwords: PasswordOptions
-    @OptionGroup var output: OutputOptions
-}
-
-/// Direct mode: edit one file without a session.
-struct DirectOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("output")], help: "Direct mode: write the edited FILE here.")
-    var output: String?
-
-    @Flag(name: .customLong("in-place"), help: "Direct mode: replace FILE with the result (atomically).")
-    var inPlace = false
-
-    @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
-    var force = false
-
-    var isDirect: Bool { output != nil || inPlace }
-}
 
 /// What an editing command needs to build its edit.
 final class EditBuilding {
     /// Direct mode: the names of the documents made from extra files (interleave's OTHER).
     let otherDocuments: [String]
-    /// Loads files given as arguments (insert, fill) into sources.
+    /// Loads files given as arguments (insert, fill, stamp) into sources.
     let importer: Importer
-    /// Files a `--keep-going` insert skipped, with their reasons, and how many it was given.
-    var skipped: [PDFEditError] = []
-    var given = 0
+    /// Set by an insert that skipped files (`--keep-going`): the command ends
+    /// with it (exit 3) once its edit is saved.
+    var partialImport: PDFEditError?
 
     init(otherDocuments: [String], importer: Importer) {
         self.otherDocuments = otherDocuments
         self.importer = importer
     }
-
-    /// The error that ends a command whose edit succeeded but skipped files (exit 3).
-    var partialImport: PDFEditError? {
-        skipped.isEmpty ? nil : .partialImport(skipped: skipped, total: given)
-    }
 }
 
 /// An editing command: it only says which `Edit` it means; running it in a
 /// session, in direct mode or as a script line is shared.
+///
+/// The direct-mode rules (a file with -o or --in-place, no --doc) are checked
+/// here when the command runs, not in `validate()`: a script line that names a
+/// file or -o is refused with the script's own message (`ScriptCommands`).
 protocol EditCommand: ParsableCommand {
     var options: EditOptions { get }
     /// Direct-mode options, for the commands that have a direct mode.
@@ -91,7 +63,7 @@ extension EditCommand {
                 building = made
                 return try edit(made)
             }
-            for warning in result.warnings { Console.error("pdfedit: warning: \(warning)") }
+            Console.warn(result.warnings)
             report(summary, export: result)
             if let partial = building?.partialImport { throw partial }
         } else {
@@ -121,6 +93,7 @@ extension EditCommand {
     }
 }
 
+/// Direct mode's `--json`: the change and the file written.
 struct DirectReport: Encodable {
     var change: ChangeSummary
     var export: ExportResult
@@ -146,65 +119,4 @@ func commandLineLabel(_ arguments: [String] = Array(CommandLine.arguments.dropFi
         return argument.contains(where: { $0 == " " || $0 == "\"" }) || argument.isEmpty
             ? "\"" + argument.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : argument
     }.joined(separator: " ")
-}
-
-// MARK: Parsing at the edge
-
-func parseSelection(_ text: String) throws(PDFEditError) -> PageSelection {
-    do throws(SelectionError) { return try PageSelection.parse(text) } catch { throw PDFEditError.selection(error) }
-}
-
-func parsePosition(_ text: String) throws(PDFEditError) -> Position {
-    do throws(SelectionError) { return try Position.parse(text) } catch { throw PDFEditError.selection(error) }
-}
-
-func parseSize(_ text: String) throws(PDFEditError) -> PageSizeSpec {
-    do throws(SizeError) { return try PageSize.parse(text) } catch { throw PDFEditError.edit(.size(error)) }
-}
-
-/// `--to N` / `--before P` / `--after P`: at most one; `required` for move and copy.
-struct DestinationOptions: ParsableArguments {
-    @Option(name: .customLong("to"), help: ArgumentHelp("The first moved item ends at position N (or last).", valueName: "N"))
-    var to: String?
-
-    @Option(name: .customLong("before"), help: ArgumentHelp("Put the block right before item P.", valueName: "P"))
-    var before: String?
-
-    @Option(name: .customLong("after"), help: ArgumentHelp("Put the block right after item P.", valueName: "P"))
-    var after: String?
-
-    func destination(required: Bool, positionFlag: String = "--to") throws(PDFEditError) -> Destination? {
-        let given = [to, before, after].compactMap { $0 }
-        if given.count > 1 { throw PDFEditError.usage("give only one of \(positionFlag), --before, --after") }
-        if let to { return .position(try parsePosition(to)) }
-        if let before { return .before(try parsePosition(before)) }
-        if let after { return .after(try parsePosition(after)) }
-        if required { throw PDFEditError.usage("say where: \(positionFlag) N, --before P or --after P") }
-        return nil
-    }
-}
-
-/// Like `DestinationOptions`, spelled `--at N` (insert, blank, placeholder).
-struct InsertionOptions: ParsableArguments {
-    @Option(name: .customLong("at"), help: ArgumentHelp("The first new item ends at position N (default: the end).", valueName: "N"))
-    var at: String?
-
-    @Option(name: .customLong("before"), help: ArgumentHelp("Insert right before item P.", valueName: "P"))
-    var before: String?
-
-    @Option(name: .customLong("after"), help: ArgumentHelp("Insert right after item P.", valueName: "P"))
-    var after: String?
-
-    func destination() throws(PDFEditError) -> Destination? {
-        try DestinationOptions(to: at, before: before, after: after).destination(required: false, positionFlag: "--at")
-    }
-}
-
-extension DestinationOptions {
-    init(to: String?, before: String?, after: String?) {
-        self.init()
-        self.to = to
-        self.before = before
-        self.after = after
-    }
 }

@@ -1,0 +1,129 @@
+import Foundation
+internal import PDFEngine
+
+/// The text of a `run` script: one editing command per line, as on the command
+/// line without `pdfedit`; `#` starts a comment. What a line's words mean is the
+/// caller's (the CLI parses them with its own command-line parser: one grammar).
+public enum ScriptText {
+    /// The script at `path`, or stdin for "-"; with the name messages give it.
+    public static func read(_ path: String) throws(PDFEditError) -> (name: String, text: String) {
+        if path == "-" {
+            return ("stdin", String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+        }
+        guard FileManager.default.fileExists(atPath: path) else { throw PDFEditError.engine(.missing(file: path)) }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw PDFEditError.engine(.unreadable(file: path, reason: "not UTF-8 text"))
+        }
+        return (path, text)
+    }
+
+    /// Each line's words given to `parse`, line after line (lines end with LF or
+    /// CRLF); blank and comment lines are skipped, as are lines `parse` returns
+    /// nil for. A line that fails fails the script, named `NAME:LINE`.
+    public static func parse<Command>(
+        _ text: String, name: String, _ parse: (_ words: [String]) throws(PDFEditError) -> Command?
+    ) throws(PDFEditError) -> [(number: Int, command: Command)] {
+        var commands: [(number: Int, command: Command)] = []
+        // "\r\n" is one Character in Swift: split on both line ends.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (offset, line) in lines.enumerated() {
+            let number = offset + 1
+            let command = try atLine(number, of: name) { () throws(PDFEditError) -> Command? in
+                let words = try Self.words(String(line))
+                return words.isEmpty ? nil : try parse(words)
+            }
+            if let command { commands.append((number, command)) }
+        }
+        return commands
+    }
+
+    /// Runs `body` for line `number` of the script: its failure is the line's.
+    public static func atLine<T>(
+        _ number: Int, of name: String, _ body: () throws(PDFEditError) -> T
+    ) throws(PDFEditError) -> T {
+        do throws(PDFEditError) {
+            return try body()
+        } catch {
+            throw PDFEditError.scriptLine(script: name, line: number, error: error)
+        }
+    }
+
+    /// Words of one line as a POSIX shell would split them: whitespace separates,
+    /// '…' and "…" quote, backslash escapes (inside "…" too, not inside '…'), `#`
+    /// at a word start begins a comment.
+    public static func words(_ line: String) throws(PDFEditError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in line {
+            if escaped {
+                current.append(character)
+                escaped = false
+                continue
+            }
+            if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if character == "\\" && open == "\"" {
+                    escaped = true
+                } else {
+                    current.append(character)
+                }
+                continue
+            }
+            switch character {
+            case "\\":
+                escaped = true
+                inWord = true
+            case "'", "\"":
+                quote = character
+                inWord = true
+            case "#" where !inWord:
+                return words
+            case _ where character.isWhitespace:
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            default:
+                current.append(character)
+                inWord = true
+            }
+        }
+        if quote != nil { throw PDFEditError.usage("unterminated quote") }
+        if escaped { throw PDFEditError.usage("line ends with a backslash") }
+        if inWord { words.append(current) }
+        return words
+    }
+}
+
+/// One line of a `run` script as the model's edit.
+public struct ScriptStep {
+    /// The line's number in the script, for messages.
+    public var line: Int
+    public var edit: Edit
+    /// The line's `--doc` (nil: the current document when the line runs).
+    public var doc: String?
+
+    public init(line: Int, edit: Edit, doc: String?) {
+        self.line = line
+        self.edit = edit
+        self.doc = doc
+    }
+}
+
+extension Workspace {
+    /// `run SCRIPT`: the steps as one all-or-nothing undo step, labelled
+    /// "run NAME". A step the model refuses fails the script, named by its line.
+    public func run(_ steps: [ScriptStep], script name: String) throws(PDFEditError) -> [ChangeSummary] {
+        do throws(PDFEditError) {
+            return try applyAll(steps.map { ($0.edit, $0.doc) }, label: "run \(name)")
+        } catch {
+            if case .edit(.batch(let index, let inner)) = error {
+                throw PDFEditError.scriptLine(script: name, line: steps[index].line, error: .edit(inner))
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,14 @@
+internal import PDFEngine
+
+/// The versions `pdfedit --version` reports: the program's own and those of the
+/// libraries it runs on.
+public enum Versions {
+    /// pdfedit's version (the kit's, which is the program's).
+    public static let pdfedit = "0.1.0"
+
+    /// e.g. "libqpdf 11.3.0, poppler 22.12.0, cairo 1.16.0"
+    public static var libraries: String { LibraryVersions.summary }
+
+    /// e.g. "0.1.0 (libqpdf 11.3.0, poppler 22.12.0, cairo 1.16.0)"
+    public static var summary: String { "\(pdfedit) (\(libraries))" }
+}

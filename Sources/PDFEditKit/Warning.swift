@@ -1,0 +1,62 @@
+/// Something a command got past and tells the user about. The CLI prints each as
+/// one line, `pdfedit: warning: <description>`, in one place; `--json` outputs
+/// carry the same text.
+public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
+    /// qpdf recovered from damage in `file` (as the user named it, or as the
+    /// session stores it); `detail` is its first message, "(offset N): …".
+    case recoveredDamage(file: String, detail: String)
+    /// Another notice of an export about `file` ("output" for the output itself):
+    /// data it dropped, permissions it overrode.
+    case exportNotice(file: String, message: String)
+
+    /// The file the warning is about.
+    public var file: String {
+        switch self {
+        case .recoveredDamage(let file, _), .exportNotice(let file, _): return file
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .recoveredDamage(let file, let detail): return "\(file): damaged, recovered (\(detail))"
+        case .exportNotice(let file, let message): return "\(file): \(message)"
+        }
+    }
+
+    /// The warning of a file whose reading recovered from damage: its first
+    /// recovery message (one warning per file), none when there was none.
+    public static func damage(of file: String, messages: [String]) -> [Warning] {
+        messages.prefix(1).map { .recoveredDamage(file: file, detail: $0) }
+    }
+
+    /// Keeps the first damage warning of each file (import and export both notice
+    /// the same damage, under names that may differ: `./a.pdf`, `a.pdf`) and every
+    /// other warning.
+    static func oneDamageWarningPerFile(_ warnings: [Warning]) -> [Warning] {
+        var seen: Set<String> = []
+        return warnings.filter { warning in
+            guard case .recoveredDamage(let file, _) = warning else { return true }
+            return seen.insert(Paths.standardised(file)).inserted
+        }
+    }
+
+    /// As text, like the messages it replaced (`--json` outputs keep their shape).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+extension Warning {
+    /// The kit's form of an engine export warning about the file shown as `file`.
+    /// The engine words recovered damage as "damaged, recovered (DETAIL)" (see
+    /// `PDFExporter`'s warning collector); this is the one place that text is read.
+    init(exportMessage message: String, file: String) {
+        let prefix = "damaged, recovered (", suffix = ")"
+        if message.hasPrefix(prefix), message.hasSuffix(suffix), message.count >= prefix.count + suffix.count {
+            self = .recoveredDamage(file: file, detail: String(message.dropFirst(prefix.count).dropLast(suffix.count)))
+        } else {
+            self = .exportNotice(file: file, message: message)
+        }
+    }
+}

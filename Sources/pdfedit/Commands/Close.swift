@@ -1,0 +1,16 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Close: EditCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "close",
+        abstract: "Close (remove) a document from the session; undo brings it back.",
+        discussion: "Example:\n  pdfedit close scratch")
+
+    @Argument(help: "The document.")
+    var name: String
+
+    @OptionGroup var options: EditOptions
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit { .closeDocument(name: name) }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Duplicate: EditCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "duplicate",
+        abstract: "Copy each selected page right after itself.",
+        discussion: """
+            Examples:
+              pdfedit duplicate 2            # 1 2 2' 3 …
+              pdfedit duplicate odd in.pdf -o out.pdf
+            """)
+
+    @Argument(help: "The pages to duplicate.")
+    var selection: String
+
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    var directInput: String?
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        .duplicate(try parseSelection(selection))
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import PDFEditKit
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the undo history, oldest first (undone steps are marked).",
+        discussion: "Example:\n  pdfedit history")
+
+    @OptionGroup var options: SessionOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            let entries = try Workspace(sessionPath: options.session).read().historyEntries
+            if options.output.json {
+                Console.json(entries)
+            } else if !options.output.quiet {
+                if entries.isEmpty { Console.out("no steps yet") }
+                let width = String(entries.count).count
+                for entry in entries {
+                    let number = String(entry.index).padding(toLength: width, withPad: " ", startingAt: 0)
+                    Console.out("\(number)  \(entry.label)\(entry.isUndone ? "   (undone)" : "")")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import PDFEditKit
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List a document's page items: position, id, kind, source, size, rotation, label, text.",
+        discussion: """
+            LABEL is the page label from the source's /PageLabels (shown when a source
+            has them); TEXT the first words of the page's text, extracted once and
+            cached in the session's cache folder (--no-text skips it).
+
+            Examples:
+              pdfedit list
+              pdfedit list 1..5 --doc appendix --json
+            """)
+
+    @Argument(help: "Only these items (a selection).")
+    var selection: String?
+
+    @OptionGroup var document: DocOption
+
+    @Flag(name: .customLong("no-text"), help: "Skip the page text (faster on long documents the first time).")
+    var noText = false
+
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var options: SessionOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
+            let listing = try workspace.list(
+                doc: document.doc, selection: try selection.map(parseSelection), includeText: !noText,
+                progress: ProgressBar.handler(options.output))
+            if options.output.json {
+                Console.json(listing)
+                return
+            }
+            guard !options.output.quiet else { return }
+            let hasLabels = listing.items.contains { $0.label != nil }
+            let hasStamps = listing.items.contains { $0.stamps != nil }
+            let rows = listing.items.map { item -> [String] in
+                let size = item.width.map { "\(format($0)) x \(format(item.height ?? 0))" } ?? "?"
+                var source = item.source.map { ($0 as NSString).lastPathComponent } ?? ""
+                if let label = item.placeholderLabel { source = "\"\(label)\"" }
+                let page = item.sourcePage.map(String.init) ?? ""
+                return ["\(item.position)", item.id, item.kind, source, page, size, "\(item.rotation)"]
+                    + (hasLabels ? [item.label ?? ""] : []) + (hasStamps ? [stampMarker(item.stamps ?? [])] : [])
+                    + (noText ? [] : [item.text ?? ""])
+            }
+            let header =
+                ["POS", "ID", "KIND", "SOURCE", "PAGE", "SIZE (pt)", "ROT"]
+                + (hasLabels ? ["LABEL"] : []) + (hasStamps ? ["STAMPS"] : []) + (noText ? [] : ["TEXT"])
+            Console.out("\(listing.document): \(pagesPhrase(listing.pageCount))")
+            if !rows.isEmpty { Console.out(table(header, rows)) }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Open: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Start a session with one document per file.",
+        discussion: """
+            Each document is named after its file's stem (made unique); the first one is
+            current. An existing session in that place is replaced only with --force,
+            and the history starts afresh.
+
+            Examples:
+              pdfedit open report.pdf appendix.pdf
+              pdfedit open --session work/s.json scan.pdf --force
+            """)
+
+    @Argument(help: "The PDFs to open.")
+    var files: [String]
+
+    @Flag(name: .long, help: "Replace an existing session.")
+    var force = false
+
+    @OptionGroup var session: SessionOption
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard !files.isEmpty else { throw PDFEditError.usage("open needs at least one FILE") }
+    }
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            let workspace = Workspace(sessionPath: session.session, passwords: try passwords.book())
+            let (opened, warnings) = try workspace.open(files, force: force, progress: ProgressBar.handler(output))
+            Console.warn(warnings)
+            let summary = DocumentList(session: opened, path: workspace.store.path)
+            if output.json {
+                Console.json(summary)
+            } else if !output.quiet {
+                Console.out(
+                    "opened \(opened.documents.count) document\(opened.documents.count == 1 ? "" : "s"): "
+                        + opened.documents.map { "\($0.name) (\($0.items.count) page\($0.items.count == 1 ? "" : "s"))" }.joined(separator: ", "))
+            }
+        }
+    }
+}

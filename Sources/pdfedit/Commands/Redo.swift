@@ -1,0 +1,21 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Redo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redo",
+        abstract: "Redo the last K undone steps (default 1).",
+        discussion: "Examples:\n  pdfedit redo\n  pdfedit redo 2")
+
+    @Argument(help: "How many steps.")
+    var steps = 1
+
+    @OptionGroup var options: SessionOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            let labels = try Workspace(sessionPath: options.session).redo(steps)
+            reportSteps("redid", labels, options.output)
+        }
+    }
+}

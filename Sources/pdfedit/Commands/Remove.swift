@@ -1,0 +1,27 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Remove: EditCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove pages.",
+        discussion: """
+            Examples:
+              pdfedit remove 2,4..5
+              pdfedit remove even in.pdf -o odd-pages.pdf
+            """)
+
+    @Argument(help: "The pages to remove.")
+    var selection: String
+
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    var directInput: String?
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        .remove(try parseSelection(selection))
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Reverse: EditCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reverse",
+        abstract: "Reverse the order of pages (the selected ones swap places among their own slots).",
+        discussion: """
+            Examples:
+              pdfedit reverse                 # the whole document
+              pdfedit reverse 2..5
+              pdfedit reverse all in.pdf -o out.pdf
+            """)
+
+    @Argument(help: "The pages to reverse (default: all; required in direct mode).")
+    var selection: String?
+
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    var directInput: String?
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        .reverse(try selection.map(parseSelection) ?? .all)
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Rotate: EditCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate",
+        abstract: "Rotate pages by quarter turns (relative to how they are shown now).",
+        discussion: """
+            The rotation composes with the page's own /Rotate.
+
+            Examples:
+              pdfedit rotate even --by 90
+              pdfedit rotate 1 --by -90 in.pdf --in-place
+            """)
+
+    @Argument(help: "The pages to rotate.")
+    var selection: String
+
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    var directInput: String?
+
+    // `.unconditional` so that `--by -90` is read as a value, not as an option.
+    @Option(name: .long, parsing: .unconditional, help: "Degrees clockwise: 90, 180, 270 or -90.")
+    var by: Int
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        let turns: Int
+        do throws(EditError) { turns = try Edit.quarterTurns(degrees: by) } catch { throw PDFEditError.edit(error) }
+        return .rotate(try parseSelection(selection), quarterTurns: turns)
+    }
+}

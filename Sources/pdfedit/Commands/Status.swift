@@ -1,0 +1,32 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the session file, the current document and sources that changed or vanished.",
+        discussion: "Example:\n  pdfedit status")
+
+    @OptionGroup var options: SessionOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            let status = try Workspace(sessionPath: options.session).status()
+            if options.output.json {
+                Console.json(status)
+                return
+            }
+            guard !options.output.quiet else { return }
+            var lines = [
+                "Session:   \(status.session)",
+                "Current:   \(status.current) (\(status.documents) document\(status.documents == 1 ? "" : "s"))",
+                "History:   \(status.undoSteps) undoable, \(status.redoSteps) redoable",
+            ]
+            let bad = status.sources.filter { $0.state != "ok" }
+            lines.append(
+                "Sources:   \(status.sources.count), \(bad.isEmpty ? "all unchanged" : "\(bad.count) need relink")")
+            for source in bad { lines.append("  \(source.state): \(source.path) (\(source.id))") }
+            Console.out(lines.joined(separator: "\n"))
+        }
+    }
+}

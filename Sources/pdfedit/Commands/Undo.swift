@@ -1,0 +1,36 @@
+import ArgumentParser
+import PDFEditKit
+
+struct Undo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo",
+        abstract: "Take back the last K steps (default 1).",
+        discussion: "Examples:\n  pdfedit undo\n  pdfedit undo 3")
+
+    @Argument(help: "How many steps.")
+    var steps = 1
+
+    @OptionGroup var options: SessionOptions
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            let labels = try Workspace(sessionPath: options.session).undo(steps)
+            reportSteps("undid", labels, options.output)
+        }
+    }
+}
+
+/// `undo --json`, `redo --json`.
+struct StepsReport: Encodable {
+    var action: String
+    var steps: [String]
+}
+
+/// What undo and redo print: each step they took back or redid.
+func reportSteps(_ verb: String, _ labels: [String], _ output: OutputOptions) {
+    if output.json {
+        Console.json(StepsReport(action: verb == "undid" ? "undo" : "redo", steps: labels))
+    } else if !output.quiet {
+        for label in labels { Console.out("\(verb): \(label)") }
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import PDFEditKit
+
+struct UnstampPages: EditCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unstamp",
+        abstract: "Remove the stamps of pages (every stamp `stamp` put on them).",
+        discussion: """
+            Only stamps of the session can be removed: what a PDF already shows is its content.
+
+            Examples:
+              pdfedit unstamp all
+              pdfedit unstamp 2..4
+            """)
+
+    @Argument(help: "The pages whose stamps go.")
+    var selection: String
+
+    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    var directInput: String?
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        .unstamp(try parseSelection(selection))
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import PDFEditKit
+
+/// A `run` script's lines as editing commands, parsed by the same ArgumentParser
+/// definitions as the command line (one grammar, not two). The kit splits the
+/// text into lines and words (`ScriptText`); this says what the words mean.
+enum ScriptCommands {
+    /// The script's editing commands with their line numbers.
+    static func parse(_ text: String, name: String) throws(PDFEditError) -> [(number: Int, command: any EditCommand)] {
+        try ScriptText.parse(text, name: name) { words throws(PDFEditError) in try command(words) }
+    }
+
+    /// One line's editing command, parsed as the command line is, so that a wrong
+    /// line fails with the command line's message and code.
+    private static func command(_ words: [String]) throws(PDFEditError) -> any EditCommand {
+        let verb = words.first ?? ""
+        let parsed: ParsableCommand
+        do {
+            parsed = try PDFEdit.parseCommand(words)
+        } catch let error as PDFEditError {
+            throw error
+        } catch {
+            throw PDFEditError.usage("help and --version are not allowed in a script")
+        }
+        guard let command = parsed as? any EditCommand else {
+            throw PDFEditError.usage("\"\(verb)\" does not edit the session; not allowed in a script")
+        }
+        if command.isDirect || command.directInput != nil {
+            throw PDFEditError.usage("direct mode (a file, -o, --in-place) is not allowed in a script")
+        }
+        if command.options.session != nil {
+            throw PDFEditError.usage("--session is given to `run`, not to its lines")
+        }
+        if words.contains("--keep-going") {
+            throw PDFEditError.usage("--keep-going is not allowed in a script (it is all or nothing)")
+        }
+        return command
+    }
+}

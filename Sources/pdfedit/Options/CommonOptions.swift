@@ -1,0 +1,76 @@
+import ArgumentParser
+import PDFEditKit
+
+// The option groups commands share. A command declares them in the order its
+// help lists them (HelpSnapshotTests keeps every help text as it is).
+
+/// `--session`: every command that works on a session.
+struct SessionOption: ParsableArguments {
+    @Option(name: .long, help: "The session file (default: $PDFEDIT_SESSION or .pdfedit/session.json).")
+    var session: String?
+}
+
+/// `--doc`: the commands that read a document of the session.
+struct DocOption: ParsableArguments {
+    @Option(name: .long, help: "The document (default: the current one).")
+    var doc: String?
+}
+
+/// `--password`, `--password-for`: every command that reads sources.
+struct PasswordOptions: ParsableArguments {
+    @Option(name: .long, help: "Password tried on every encrypted source (never stored).")
+    var password: String?
+
+    @Option(name: .customLong("password-for"), help: ArgumentHelp("Password for one source.", valueName: "FILE=PW"))
+    var passwordFor: [String] = []
+
+    func book() throws(PDFEditError) -> PasswordBook {
+        try PasswordBook.from(password: password, passwordFor: passwordFor)
+    }
+}
+
+/// `--json`, `--quiet`: every command that reports something.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print machine-readable JSON on stdout.")
+    var json = false
+
+    @Flag(name: [.short, .long], help: "Print nothing on success.")
+    var quiet = false
+}
+
+/// `--session` and the output options: the commands that only read or change
+/// the session (docs, status, undo…) and those that also read sources.
+struct SessionOptions: ParsableArguments {
+    @OptionGroup var sessionOption: SessionOption
+    @OptionGroup var output: OutputOptions
+
+    var session: String? { sessionOption.session }
+}
+
+/// Every editing command, in a session or in direct mode.
+struct EditOptions: ParsableArguments {
+    @Option(name: .long, help: "The document to edit (default: the current one).")
+    var doc: String?
+
+    @OptionGroup var sessionOption: SessionOption
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var output: OutputOptions
+
+    var session: String? { sessionOption.session }
+}
+
+/// Direct mode (`-o OUT` or `--in-place`): edit one file without a session. The
+/// file itself is each command's last positional argument (`EditCommand.directInput`),
+/// declared by the command so that it stays last among its arguments.
+struct DirectOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("output")], help: "Direct mode: write the edited FILE here.")
+    var output: String?
+
+    @Flag(name: .customLong("in-place"), help: "Direct mode: replace FILE with the result (atomically).")
+    var inPlace = false
+
+    @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
+    var force = false
+
+    var isDirect: Bool { output != nil || inPlace }
+}

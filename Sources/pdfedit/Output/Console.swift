@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PDFEditKit
+
+/// Runs a command body and turns a `PDFEditError` into `pdfedit:` lines on stderr
+/// and its documented exit code: the one place where failures leave the program.
+func reporting(_ body: () throws -> Void) throws {
+    do {
+        try ProcessLimits.check()
+        try body()
+    } catch let error as PDFEditError {
+        Console.report(error)
+        throw ExitCode(error.exitCode)
+    }
+}
+
+enum Console {
+    /// One line on stderr. Messages quote file names, tokens and qpdf's own texts,
+    /// which may hold line breaks or raw control bytes from a damaged file; those
+    /// are escaped so that every message stays one `pdfedit:` line.
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((escapingControlCharacters(line) + "\n").utf8))
+    }
+
+    /// A failure's `pdfedit:` lines.
+    static func report(_ error: PDFEditError) {
+        for line in error.lines { Console.error("pdfedit: \(line)") }
+    }
+
+    /// The one place warnings are printed: `pdfedit: warning: …` on stderr.
+    static func warn(_ warnings: [Warning]) {
+        for warning in warnings { Console.error("pdfedit: warning: \(warning)") }
+    }
+
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    /// JSON with sorted keys, so that output is stable for scripts and tests.
+    static func json<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import PDFEditKit
+
+/// A left-aligned text table; the last column may be long.
+func table(_ header: [String], _ rows: [[String]]) -> String {
+    let all = [header] + rows
+    var widths = [Int](repeating: 0, count: header.count)
+    for row in all {
+        for (index, cell) in row.enumerated() where index < widths.count - 1 {
+            widths[index] = max(widths[index], cell.count)
+        }
+    }
+    return all.map { row in
+        row.enumerated().map { index, cell in
+            index < widths.count - 1 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) : cell
+        }.joined(separator: "  ").trimmingTrailingSpaces()
+    }.joined(separator: "\n")
+}
+
+extension String {
+    /// Without trailing spaces: leading ones belong to an empty first column
+    /// (the `*` marker of `docs`) and keep the columns aligned.
+    func trimmingTrailingSpaces() -> String {
+        var text = Substring(self)
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+/// Points without a useless ".0".
+func format(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+}
+
+/// A short description of an item's stamps for `list`'s table: each stamp's file
+/// name, `:K` for a page other than 1, and its options (`under`, `fit`, `30%`).
+func stampMarker(_ stamps: [ListedStamp]) -> String {
+    stamps.map { stamp in
+        var words = [(stamp.source as NSString).lastPathComponent + (stamp.page == 1 ? "" : ":\(stamp.page)")]
+        if stamp.under { words.append("under") }
+        if stamp.fit { words.append("fit") }
+        if stamp.opacity != 1 { words.append("\(format(stamp.opacity * 100))%") }
+        return words.joined(separator: " ")
+    }.joined(separator: ", ")
+}
