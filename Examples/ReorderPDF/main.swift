@@ -16,7 +16,7 @@ guard arguments.count == 3 else {
 }
 let (input, output) = (arguments[1], arguments[2])
 // The session (documents and their history) lives beside the output.
-let sessionPath = (output as NSString).deletingLastPathComponent + "/reorder-session.json"
+let sessionPath = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent("reorder-session.json").path
 
 do throws(PDFEditError) {
     let editor = DocumentEditor(sessionPath: sessionPath)

@@ -187,21 +187,21 @@ package enum Cancellation {
 /// Temporary files this process has made and not yet renamed into place, and its
 /// temporary folders (with whatever is renamed into them). A signal handler
 /// removes them before exiting (see `Cancellation`).
-public final class TemporaryFiles: @unchecked Sendable {
-    public static let shared = TemporaryFiles()
+package final class TemporaryFiles: @unchecked Sendable {
+    package static let shared = TemporaryFiles()
     private let lock = NSLock()
     private var paths: Set<String> = []
     private var folders: [String] = []
 
     /// A folder of this process's own, removed with its contents by `removeFolder`,
     /// by `removeAll`, or by the signal handler.
-    public func registerFolder(_ path: String) {
+    package func registerFolder(_ path: String) {
         lock.withLock { folders.append(path) }
         Cancellation.rememberFolder(path)
     }
 
     /// Removes a folder of `registerFolder` and everything in it.
-    public func removeFolder(_ path: String) {
+    package func removeFolder(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
         let (files, subfolders) = lock.withLock {
             let inside = { (candidate: String) in candidate.hasPrefix(path + "/") }
@@ -231,20 +231,20 @@ public final class TemporaryFiles: @unchecked Sendable {
         }
     }
 
-    public func register(_ path: String) {
+    package func register(_ path: String) {
         lock.withLock { _ = paths.insert(path) }
         Cancellation.remember(path)
     }
 
-    public func unregister(_ path: String) {
+    package func unregister(_ path: String) {
         lock.withLock { _ = paths.remove(path) }
         Cancellation.forget(path)
     }
 
-    public var all: [String] { lock.withLock { Array(paths) } }
+    package var all: [String] { lock.withLock { Array(paths) } }
 
     /// Removes every registered file and folder. Called on the way out after a failure.
-    public func removeAll() {
+    package func removeAll() {
         for path in all {
             unlink(path)
             unregister(path)

@@ -1,3 +1,5 @@
+internal import PDFEngine
+
 /// Something a command got past and tells the user about. The CLI prints each as
 /// one line, `pdfedit: warning: <description>`, in one place; `--json` outputs
 /// carry the same text.
@@ -8,18 +10,28 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
     /// Another notice of an export about `file` ("output" for the output itself):
     /// data it dropped, permissions it overrode.
     case exportNotice(file: String, message: String)
+    /// A page whose text could not be read (`find`, `list`, and the text they
+    /// cache): the command went on without it.
+    case unreadablePage(FileError)
+    /// A page `show` or `thumbs` could not draw, shown as a marked empty frame.
+    case pageShownAsFrame(file: String, page: Int, detail: String)
 
     /// The file the warning is about.
     public var file: String {
         switch self {
-        case .recoveredDamage(let file, _), .exportNotice(let file, _): return file
+        case .recoveredDamage(let file, _), .exportNotice(let file, _), .pageShownAsFrame(let file, _, _): return file
+        case .unreadablePage(let error): return error.file
         }
     }
 
+    /// The line printed after `pdfedit: warning: `, naming the file (and page).
     public var description: String {
         switch self {
         case .recoveredDamage(let file, let detail): return "\(file): damaged, recovered (\(detail))"
         case .exportNotice(let file, let message): return "\(file): \(message)"
+        case .unreadablePage(let error): return error.description
+        case .pageShownAsFrame(let file, let page, let detail):
+            return "\(file): page \(page): \(detail); shown as an empty frame"
         }
     }
 
@@ -49,14 +61,10 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
 
 extension Warning {
     /// The kit's form of an engine export warning about the file shown as `file`.
-    /// The engine words recovered damage as "damaged, recovered (DETAIL)" (see
-    /// `PDFExporter`'s warning collector); this is the one place that text is read.
-    init(exportMessage message: String, file: String) {
-        let prefix = "damaged, recovered (", suffix = ")"
-        if message.hasPrefix(prefix), message.hasSuffix(suffix), message.count >= prefix.count + suffix.count {
-            self = .recoveredDamage(file: file, detail: String(message.dropFirst(prefix.count).dropLast(suffix.count)))
-        } else {
-            self = .exportNotice(file: file, message: message)
+    init(_ warning: ExportWarning, file: String) {
+        switch warning.kind {
+        case .recoveredDamage(let detail): self = .recoveredDamage(file: file, detail: detail)
+        case .notice(let message): self = .exportNotice(file: file, message: message)
         }
     }
 }

@@ -162,7 +162,7 @@ public struct Workspace: Sendable {
         try exporting(doc: nil) { (writer, _) throws(PDFEditError) in
             try ensureDirectory(directory)
             let documents = writer.session.documents.filter { !$0.items.isEmpty }
-            let targets = documents.map { ($0, (directory as NSString).appendingPathComponent($0.name + ".pdf")) }
+            let targets = documents.map { ($0, Paths.join(directory, $0.name + ".pdf")) }
             // Check every target first, so that a clash is found before anything is written.
             for (_, output) in targets { try writer.checkOutput(output, settings: settings) }
             var results: [ExportResult] = []

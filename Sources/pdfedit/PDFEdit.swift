@@ -5,6 +5,7 @@ import PDFEditKit
 struct PDFEdit: ParsableCommand {
     static func main() {
         Cancellation.install()
+        WarningChannel.setReceiver { Console.warn([$0]) }
         do {
             var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
             try command.run()

@@ -166,7 +166,7 @@ struct ExportWriter {
         }
         let directory = Paths.join(cacheDirectory, "images")
         try CacheFolder.require(directory)
-        let cached = (directory as NSString).appendingPathComponent(ImageCacheKey.imagePDF(sha256: image.sha256, fit: fit))
+        let cached = Paths.join(directory, ImageCacheKey.imagePDF(sha256: image.sha256, fit: fit))
         if FileManager.default.fileExists(atPath: cached) { return cached }
         let staged = StagedOutput(cached, removingStale: true)
         do throws(EngineError) {
@@ -298,9 +298,9 @@ struct ExportWriter {
     /// An engine warning as the kit's `Warning`, naming the source as the session
     /// stores it (as the user gave it), not by the absolute path the engine was handed.
     func describe(_ warning: ExportWarning) -> Warning {
-        guard let file = warning.file else { return Warning(exportMessage: warning.message, file: "output") }
+        guard let file = warning.file else { return Warning(warning, file: "output") }
         let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
-        return Warning(exportMessage: warning.message, file: shown)
+        return Warning(warning, file: shown)
     }
 
     /// An output may not name a source (73), nor replace a file without --force (73)

@@ -11,7 +11,7 @@ import Foundation
 /// give what its `deletingLastPathComponent`, `lastPathComponent` and
 /// `lastPathComponent.deletingPathExtension` give (`PathsTests` checks it); a path
 /// with "//" keeps its text (`NSString` folds "//" into "/", and traps on some).
-enum Paths {
+package enum Paths {
     /// The folder part as `NSString.deletingLastPathComponent` gives it: "" for a
     /// bare name, "/" for a name directly under the root (and for the root).
     static func folder(of path: String) -> String {
@@ -29,11 +29,20 @@ enum Paths {
     }
 
     /// The last component, trailing slashes ignored ("/" for the root).
-    static func name(of path: String) -> String {
+    package static func name(of path: String) -> String {
         let trimmed = trailingSlashesRemoved(path)
         if trimmed.isEmpty { return path.isEmpty ? "" : "/" }
         guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
         return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// The extension of a path's name, as `NSString.pathExtension` gives it: what
+    /// follows the last dot ("a/b.c.PNG" → "PNG"), "" for none, a leading dot
+    /// (".profile") and "..".
+    static func pathExtension(of path: String) -> String {
+        let name = name(of: path)
+        let stem = extensionRemoved(name)
+        return stem == name ? "" : String(name.dropFirst(stem.count + 1))
     }
 
     /// A file's name without folder and extension ("a/b.c.pdf" → "b.c").
@@ -49,7 +58,7 @@ enum Paths {
         return String(name[..<dot])
     }
 
-    /// `name` inside `folder` ("" and "." give the bare name).
+    /// `name` inside `folder` ("" gives the bare name; "." gives "./name").
     static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty { return name }
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name

@@ -102,10 +102,12 @@ public enum ScriptText {
 public struct ScriptStep {
     /// The line's number in the script, for messages.
     public var line: Int
+    /// The edit the line asks for.
     public var edit: Edit
     /// The line's `--doc` (nil: the current document when the line runs).
     public var doc: String?
 
+    /// A step of line `line`: `edit` on document `doc` (nil: the current one).
     public init(line: Int, edit: Edit, doc: String?) {
         self.line = line
         self.edit = edit

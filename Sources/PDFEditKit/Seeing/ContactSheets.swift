@@ -172,7 +172,7 @@ extension Workspace {
             throw PDFEditError.usage("--columns takes 1 to 100, not \(options.columns)")
         }
         guard options.perSheet >= 1 else { throw PDFEditError.usage("--per-sheet takes a positive number") }
-        let ext = (output as NSString).pathExtension.lowercased()
+        let ext = Paths.pathExtension(of: output).lowercased()
         guard ext.isEmpty || ext == "png" else {
             throw PDFEditError.usage("\(output): show writes PNG images; name the output .png")
         }
@@ -279,13 +279,13 @@ extension Workspace {
         guard count > 1 else { return [output] }
         let directory = Paths.folder(of: output)
         let name = Paths.name(of: output)
-        let ext = (name as NSString).pathExtension
-        let stem = ext.isEmpty ? name : (name as NSString).deletingPathExtension
+        let ext = Paths.pathExtension(of: name)
+        let stem = Paths.extensionRemoved(name)
         let width = String(count).count
         return (1...count).map { number in
             let padded = String(repeating: "0", count: width - String(number).count) + String(number)
             let file = "\(stem)-\(padded)" + (ext.isEmpty ? "" : ".\(ext)")
-            return directory.isEmpty ? file : (directory as NSString).appendingPathComponent(file)
+            return Paths.join(directory, file)
         }
     }
 
@@ -298,15 +298,13 @@ extension Workspace {
         case .page(let source, let page):
             parts.append("p.\(page)")
             if let label = access.label(of: item) { parts.append("label \(label)") }
-            file = access.source(source).map {
-                (($0.path as NSString).lastPathComponent as NSString).deletingPathExtension
-            }
+            file = access.source(source).map { Paths.stem(of: $0.path) }
         case .blank(let size):
             parts.append("blank " + (PageSize.commonName(width: size.width, height: size.height) ?? "page"))
         case .placeholder(_, let label):
             parts.append("placeholder" + (label.map { " \"\($0)\"" } ?? ""))
         case .image(let source, _):
-            file = access.source(source).map { ($0.path as NSString).lastPathComponent } ?? "image"
+            file = access.source(source).map { Paths.name(of: $0.path) } ?? "image"
         }
         if item.rotation != 0 { parts.append("↻\(item.rotation * 90)°") }
         if !item.stamps.isEmpty { parts.append(item.stamps.count == 1 ? "stamped" : "\(item.stamps.count) stamps") }

@@ -124,7 +124,7 @@ final class PageRenderer: @unchecked Sendable {
         } catch .damaged(let file, let number?, let detail) {
             // One page that cannot be read or drawn: a marked stand-in, a warning,
             // the other pages shown; never cached (a later run tries again).
-            Warnings.emit("\(file): page \(number): \(detail); shown as an empty frame")
+            WarningChannel.report(.pageShownAsFrame(file: file, page: number, detail: detail))
             do throws(EngineError) {
                 let frame = SheetPicture.frame(width: 3, height: 4, kind: "unreadable", label: "page \(number)")
                 return .standIn(try RasterImage.picture(frame, fittingIn: size))
@@ -217,7 +217,7 @@ extension SourceAccess {
             let (width, height) = shape(pageSize)
             return .frame(width: width, height: height, kind: "placeholder", label: label)
         case .image(let source, _):
-            let name = path(of: source).map { ($0 as NSString).lastPathComponent }
+            let name = path(of: source).map { Paths.name(of: $0) }
             return .frame(width: 1, height: 1, kind: "image", label: name)
         }
     }

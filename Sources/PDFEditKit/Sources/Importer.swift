@@ -96,7 +96,7 @@ public struct Importer: Sendable {
         let contents: [ItemContent] =
             kind == .pdf
             ? (0..<loaded.pageCount).map { .page(source: id, page: $0 + 1) } : [.image(source: id, fit: fit)]
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = Paths.stem(of: path)
         return ImportedFile(source: source, contents: contents, stem: stem, warnings: loaded.warnings, opened: loaded.opened)
     }
 }

@@ -55,17 +55,17 @@ package final class SourceAccess {
     package func saveCaches() { pageFacts.save() }
 
     static func defaultCacheDirectory(baseDirectory: String) -> String? {
-        let folder = (baseDirectory as NSString).appendingPathComponent(".pdfedit")
+        let folder = Paths.join(baseDirectory, ".pdfedit")
         var isDirectory: ObjCBool = false
         guard baseDirectory != "/", FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
             isDirectory.boolValue
         else { return nil }
-        return (folder as NSString).appendingPathComponent("cache")
+        return Paths.join(folder, "cache")
     }
 
     /// The absolute path of a stored source path (relative ones are below the base directory).
     package func absolutePath(_ stored: String) -> String {
-        stored.hasPrefix("/") ? stored : (baseDirectory as NSString).appendingPathComponent(stored)
+        stored.hasPrefix("/") ? stored : Paths.join(baseDirectory, stored)
     }
 
     package func path(of id: SourceID) -> String? { sources[id].map { absolutePath($0.path) } }
@@ -245,7 +245,7 @@ package final class SourceAccess {
             guard case .engine(let problem) = error else { throw error }
             switch problem {
             case .damaged, .unsupported, .overLimit, .pageOutOfRange:
-                Warnings.emit(problem.description)
+                WarningChannel.report(.unreadablePage(problem))
                 return nil
             default:
                 throw error

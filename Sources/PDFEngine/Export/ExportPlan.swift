@@ -135,13 +135,29 @@ public struct OutlineStart: Sendable, Equatable {
 
 /// A problem qpdf recovered from (or data it dropped) while exporting.
 public struct ExportWarning: Sendable, Equatable, CustomStringConvertible {
+    /// What the export got past.
+    public enum Kind: Sendable, Equatable {
+        /// qpdf recovered from damage in the source; its first message, "(offset N): …".
+        case recoveredDamage(detail: String)
+        /// Anything else: data dropped, permissions overridden.
+        case notice(String)
+    }
+
     /// The source the warning is about; nil for the output itself.
     public var file: String?
-    public var message: String
+    public var kind: Kind
 
-    public init(file: String?, message: String) {
+    public init(file: String?, kind: Kind) {
         self.file = file
-        self.message = message
+        self.kind = kind
+    }
+
+    /// The warning's text without the file.
+    public var message: String {
+        switch kind {
+        case .recoveredDamage(let detail): "damaged, recovered (\(detail))"
+        case .notice(let text): text
+        }
     }
 
     public var description: String { "\(file ?? "output"): \(message)" }

@@ -127,9 +127,9 @@ private final class WarningCollector {
         let file = paths.indices.contains(index) ? paths[index] : nil
         if message.hasPrefix("qpdf: ") {
             guard damaged.insert(index).inserted else { return }
-            warnings.append(ExportWarning(file: file, message: "damaged, recovered (\(message.dropFirst(6)))"))
+            warnings.append(ExportWarning(file: file, kind: .recoveredDamage(detail: String(message.dropFirst(6)))))
         } else {
-            warnings.append(ExportWarning(file: file, message: message))
+            warnings.append(ExportWarning(file: file, kind: .notice(message)))
         }
     }
 }

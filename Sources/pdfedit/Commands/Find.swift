@@ -59,7 +59,7 @@ struct Find: ParsableCommand {
             let hasLabels = report.matches.contains { $0.label != nil }
             let rows = report.matches.map { match -> [String] in
                 let source =
-                    match.source.map { ($0 as NSString).lastPathComponent + " p.\(match.sourcePage ?? 0)" } ?? ""
+                    match.source.map { Paths.name(of: $0) + " p.\(match.sourcePage ?? 0)" } ?? ""
                 return ["\(match.position)", match.id, source] + (hasLabels ? [match.label ?? ""] : []) + [
                     match.excerpt
                 ]

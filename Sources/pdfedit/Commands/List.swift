@@ -42,7 +42,7 @@ struct List: ParsableCommand {
             let hasStamps = listing.items.contains { $0.stamps != nil }
             let rows = listing.items.map { item -> [String] in
                 let size = item.width.map { "\(format($0)) x \(format(item.height ?? 0))" } ?? "?"
-                var source = item.source.map { ($0 as NSString).lastPathComponent } ?? ""
+                var source = item.source.map { Paths.name(of: $0) } ?? ""
                 if let label = item.placeholderLabel { source = "\"\(label)\"" }
                 let page = item.sourcePage.map(String.init) ?? ""
                 return ["\(item.position)", item.id, item.kind, source, page, size, "\(item.rotation)"]

@@ -36,7 +36,7 @@ func format(_ value: Double) -> String {
 /// name, `:K` for a page other than 1, and its options (`under`, `fit`, `30%`).
 func stampMarker(_ stamps: [ListedStamp]) -> String {
     stamps.map { stamp in
-        var words = [(stamp.source as NSString).lastPathComponent + (stamp.page == 1 ? "" : ":\(stamp.page)")]
+        var words = [Paths.name(of: stamp.source) + (stamp.page == 1 ? "" : ":\(stamp.page)")]
         if stamp.under { words.append("under") }
         if stamp.fit { words.append("fit") }
         if stamp.opacity != 1 { words.append("\(format(stamp.opacity * 100))%") }
