@@ -19,7 +19,7 @@ let package = Package(
             pkgConfig: "poppler-glib",
             providers: [.apt(["libpoppler-glib-dev"])]
         ),
-        // Thin extern "C" layer over qpdf's C++ document helpers (see README, Architecture).
+        // The only code that talks to libqpdf: C++ behind extern "C" functions (docs/ARCHITECTURE.md).
         .target(
             name: "QPDFBridge",
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
@@ -30,7 +30,7 @@ let package = Package(
         // Everything that touches libqpdf / poppler.
         .target(
             name: "PDFEngine",
-            dependencies: ["CPoppler", "QPDFBridge"]
+            dependencies: ["PageModel", "CPoppler", "QPDFBridge"]
         ),
         // Use cases: load session, apply edit, save; export; info.
         .target(
