@@ -18,7 +18,7 @@ const char *pe_qpdf_version(void);
 /* How many levels any tree read from a file (page tree, page-label and name
  * trees, form fields, outline) may nest: 1,024 until the kit sets the process's
  * limit (PDFEDIT_MAX_DEPTH) once; a value below 1 is ignored. The one home of the
- * depth limit, for the bridge and for PDFEngine's own walks. */
+ * depth limit: every walk of a tree is the bridge's (PageTree.cpp). */
 void pe_set_tree_depth_limit(int levels);
 int pe_tree_depth_limit(void);
 
