@@ -1,12 +1,14 @@
-// The extern "C" entry points of exports and opened documents: pe_export,
-// pe_export_parts, pe_outline_starts, pe_document_open, pe_document_check_page,
-// pe_document_close. Each runs its work through `guarded`, the one place where
-// an exception becomes a pe_status.
+// Every extern "C" entry point that can meet an exception: exports (pe_export,
+// pe_export_parts, pe_outline_starts), opened documents (pe_document_open,
+// pe_document_check_page, pe_document_read_facts, pe_document_page_geometry,
+// pe_document_close) and pe_write_image_page. Each runs its work through
+// `guarded`, the one place where an exception becomes a pe_status.
 #include "Assembly.hh"
 #include "InPlace.hh"
 #include "Inputs.hh"
 #include "Limits.hh"
 #include "Parts.hh"
+#include "Reader.hh"
 #include "Writer.hh"
 
 #include <memory>
@@ -193,6 +195,7 @@ extern "C" int pe_outline_starts(
 extern "C" int pe_document_open(
     char const *path,
     char const *password,
+    int use,
     pe_document **document,
     int *page_count,
     pe_warning_fn warn,
@@ -212,7 +215,8 @@ extern "C" int pe_document_open(
                 if (path == nullptr || document == nullptr) {
                     throw std::logic_error("pe_document_open: no path or no result");
                 }
-                pe::open_source_file(made->source, path, password);
+                made->for_export = use != PE_OPEN_READ;
+                pe::open_source_file(made->source, path, password, made->for_export);
             } catch (...) {
                 pe::pass_on_open_warnings(*made, warn, warn_context);
                 throw;
@@ -245,7 +249,61 @@ extern "C" int pe_document_check_page(
     });
 }
 
+extern "C" int pe_document_read_facts(
+    pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context, pe_status *status)
+{
+    return pe::guarded(
+        status,
+        nullptr,
+        0,
+        [&](pe::Where &) {
+            if (document == nullptr || !document->source.pdf || facts == nullptr) {
+                throw std::logic_error("pe_document_read_facts: no document or no result");
+            }
+            pe::read_facts(document->source, *facts, text, context);
+        },
+        pe::Wording::detail);
+}
+
+extern "C" int pe_document_page_geometry(
+    pe_document *document, int page, pe_page_geometry *geometry, pe_status *status)
+{
+    return pe::guarded(
+        status,
+        nullptr,
+        0,
+        [&](pe::Where &) {
+            if (document == nullptr || geometry == nullptr) {
+                throw std::logic_error("pe_document_page_geometry: no document or no result");
+            }
+            pe::read_page_geometry(document->source, page, *geometry);
+        },
+        pe::Wording::detail);
+}
+
 extern "C" void pe_document_close(pe_document *document)
 {
     delete document;
+}
+
+extern "C" int pe_write_image_page(
+    pe_image_stream const *image,
+    pe_image_stream const *mask,
+    char const *media_box,
+    char const *user_unit,
+    char const *content,
+    char const *minimum_version,
+    pe_bytes_fn out,
+    void *out_context,
+    pe_status *status)
+{
+    return pe::guarded(
+        status,
+        nullptr,
+        0,
+        [&](pe::Where &where) {
+            pe::write_image_page(
+                image, mask, media_box, user_unit, content, minimum_version, out, out_context, where);
+        },
+        pe::Wording::detail);
 }

@@ -1,5 +1,5 @@
-// pe_write_image_page (QPDFBridgeReader.h): the one-page PDF of a JPEG or PNG
-// image. PDFEngine decodes and checks the image and says what the streams hold;
+// The work of pe_write_image_page (QPDFBridgeReader.h; its extern "C" shell is
+// in ExportApi.cpp): the one-page PDF of a JPEG or PNG image. PDFEngine decodes and checks the image and says what the streams hold;
 // this builds the document from them and writes it into memory.
 #include "Reader.hh"
 
@@ -38,9 +38,8 @@ QPDFObjectHandle image_stream(QPDF &pdf, pe_image_stream const &made)
 }
 
 } // namespace
-} // namespace pe
 
-extern "C" int pe_write_image_page(
+void write_image_page(
     pe_image_stream const *image,
     pe_image_stream const *mask,
     char const *media_box,
@@ -49,52 +48,45 @@ extern "C" int pe_write_image_page(
     char const *minimum_version,
     pe_bytes_fn out,
     void *out_context,
-    pe_status *status)
+    Where &where)
 {
-    pe::tune_allocator();
-    pe_status ignored;
-    status = status == nullptr ? &ignored : status;
-    pe::Where where{0, 0};
-    try {
-        if (image == nullptr || media_box == nullptr || content == nullptr || minimum_version == nullptr ||
-            out == nullptr) {
-            throw std::logic_error("pe_write_image_page: missing argument");
-        }
-        QPDF pdf;
-        pdf.setSuppressWarnings(true);
-        pdf.emptyPDF();
-        QPDFObjectHandle picture = pe::image_stream(pdf, *image);
-        if (mask != nullptr) {
-            picture.getDict().replaceKey("/SMask", pe::image_stream(pdf, *mask));
-        }
-        QPDFObjectHandle contents = pdf.newStream(std::string(content));
-        QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
-        page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
-        page.replaceKey("/MediaBox", QPDFObjectHandle::parse(media_box));
-        QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
-        xobjects.replaceKey("/Im0", picture);
-        QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
-        resources.replaceKey("/XObject", xobjects);
-        page.replaceKey("/Resources", resources);
-        page.replaceKey("/Contents", contents);
-        if (user_unit != nullptr) {
-            page.replaceKey("/UserUnit", QPDFObjectHandle::parse(user_unit));
-        }
-        pdf.addPage(pdf.makeIndirectObject(page), false);
-
-        where.source = -1;
-        QPDFWriter writer(pdf);
-        writer.setOutputMemory();
-        writer.setDeterministicID(true);
-        writer.setCompressStreams(true);
-        writer.setDecodeLevel(qpdf_dl_none);
-        writer.setMinimumPDFVersion(minimum_version);
-        writer.write();
-        std::unique_ptr<Buffer> bytes(writer.getBuffer());
-        out(out_context, bytes->getBuffer(), bytes->getSize());
-    } catch (...) {
-        return pe::record_reader_exception(status, where); // building: source 0, writing: -1
+    where = Where{0, 0};
+    if (image == nullptr || media_box == nullptr || content == nullptr || minimum_version == nullptr ||
+        out == nullptr) {
+        throw std::logic_error("pe_write_image_page: missing argument");
     }
-    pe::set_status(status, PE_OK, pe::Where{}, "");
-    return PE_OK;
+    QPDF pdf;
+    pdf.setSuppressWarnings(true);
+    pdf.emptyPDF();
+    QPDFObjectHandle picture = image_stream(pdf, *image);
+    if (mask != nullptr) {
+        picture.getDict().replaceKey("/SMask", image_stream(pdf, *mask));
+    }
+    QPDFObjectHandle contents = pdf.newStream(std::string(content));
+    QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
+    page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
+    page.replaceKey("/MediaBox", QPDFObjectHandle::parse(media_box));
+    QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
+    xobjects.replaceKey("/Im0", picture);
+    QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
+    resources.replaceKey("/XObject", xobjects);
+    page.replaceKey("/Resources", resources);
+    page.replaceKey("/Contents", contents);
+    if (user_unit != nullptr) {
+        page.replaceKey("/UserUnit", QPDFObjectHandle::parse(user_unit));
+    }
+    pdf.addPage(pdf.makeIndirectObject(page), false);
+
+    where.source = -1;
+    QPDFWriter writer(pdf);
+    writer.setOutputMemory();
+    writer.setDeterministicID(true);
+    writer.setCompressStreams(true);
+    writer.setDecodeLevel(qpdf_dl_none);
+    writer.setMinimumPDFVersion(minimum_version);
+    writer.write();
+    std::unique_ptr<Buffer> bytes(writer.getBuffer());
+    out(out_context, bytes->getBuffer(), bytes->getSize());
 }
+
+} // namespace pe

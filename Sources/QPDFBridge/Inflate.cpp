@@ -1,8 +1,9 @@
 // pe_inflate: a zlib stream inflated by qpdf's Pl_Flate straight into a buffer
-// the caller allocated, for PNG image data. qpdf-c.h's qpdf_oh_get_stream_data
-// mallocs a second copy of the decoded data without checking the result, so under
-// a memory limit it copied to NULL (SIGSEGV); here the caller owns the only copy
-// and checks its allocation, and no more than the image needs is ever kept.
+// the caller allocated, for PNG image data. qpdf's C API (qpdf_oh_get_stream_data,
+// used for this before the bridge was PDFEngine's only way to qpdf) mallocs a
+// second copy of the decoded data without checking the result, so under a memory
+// limit it copied to NULL (SIGSEGV); here the caller owns the only copy and checks
+// its allocation, and no more than the image needs is ever kept.
 #include "Status.hh"
 
 #include <qpdf/Pipeline.hh>

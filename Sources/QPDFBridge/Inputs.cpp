@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 namespace pe {
 
@@ -126,6 +127,9 @@ void Inputs::open_source(int index)
     pe_source const &arg = request.sources[index];
     source.label = file_name(arg.path);
     if (arg.document != nullptr) {
+        if (!arg.document->for_export) {
+            throw std::logic_error("a document opened for reading only was given to an export");
+        }
         Source const &opened = arg.document->source;
         source.pdf = opened.pdf;
         source.pages = opened.pages;
@@ -173,7 +177,7 @@ void Inputs::forward_source_warnings(Source &source, int index)
     }
 }
 
-void open_source_file(Source &source, char const *path, char const *password)
+void open_source_file(Source &source, char const *path, char const *password, bool for_export)
 {
     source.pdf = std::make_shared<QPDF>();
     QPDF &pdf = *source.pdf;
@@ -187,6 +191,9 @@ void open_source_file(Source &source, char const *path, char const *password)
     // copied page (Assembly::inherit), so that a page looks the same out of its
     // tree.
     source.pages = pdf.getAllPages();
+    if (!for_export) {
+        return;
+    }
     check_pages_are_dictionaries(pdf, source.pages);
     source.find_inherited();
     source.version = pdf.getVersionAsPDFVersion();

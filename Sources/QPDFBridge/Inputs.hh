@@ -14,6 +14,8 @@
 // A file opened by pe_document_open, handed to exports through pe_source.document.
 struct pe_document {
     pe::Source source;
+    // Opened with PE_OPEN_EXPORT: checked and prepared as an export's source.
+    bool for_export = true;
     // Shared streams (fonts, forms) pe_document_check_page already inflated.
     std::set<QPDFObjGen> reader_checked;
 };

@@ -148,16 +148,18 @@ struct Source {
     std::unique_ptr<FieldTree> field_tree;
 };
 
-// Opens `path` into `source`: pdf (with recovery), pages, what pages inherit.
+// Opens `path` into `source`: pdf (with recovery), the depth checks, pages. For
+// an export (`for_export`) also refuses pages that are not dictionaries and finds
+// what pages inherit, the version and whether the file has object streams; for
+// reading alone (info, page sizes) the pages are left as qpdf lists them.
 // Throws what qpdf throws; warnings stay in source.pdf.
-void open_source_file(Source &source, char const *path, char const *password);
+void open_source_file(Source &source, char const *path, char const *password, bool for_export = true);
 
 // How deep /Pages nodes may nest. qpdf walks the page tree recursively
 // (QPDF::getAllPages, pushInheritedAttributesToPage), a few hundred bytes of stack
 // per level: some 20,000 levels overflowed the stack (SIGSEGV), less than 5,000
 // under a 1 MB stack. Real files nest a handful of levels; 1,024 is PDFium's limit
-// too (CPDF_Document::kMaxPageLevel). PDFEngine's PageTree.maximumDepth is the same
-// limit for files opened through qpdf's C API.
+// too (CPDF_Document::kMaxPageLevel).
 // The limit in force: 1,024 unless the kit set another (PDFEDIT_MAX_DEPTH, through
 // pe_set_tree_depth_limit once at start-up).
 int page_tree_maximum_depth();
@@ -168,8 +170,7 @@ void check_page_tree_depth(QPDF &pdf);
 
 // Throws QPDFExc (qpdf_e_pages) when a tree poppler walks recursively (page-label
 // number tree, name trees, form fields, outline) nests deeper than
-// page_tree_maximum_depth; PDFEngine's QPDFDocument.checkTreeDepths is the same
-// check for files opened through qpdf's C API.
+// page_tree_maximum_depth; walks them without recursion.
 void check_tree_depths(QPDF &pdf);
 
 // Refuses (OverLimit, naming the source file) to hand `foreign` to

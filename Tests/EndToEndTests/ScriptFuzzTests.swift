@@ -3,9 +3,10 @@ import Testing
 
 /// Fuzzing of the script parser through the binary: `pdfedit run -` on generated
 /// scripts (plausible editing lines, refused lines, quoting, comments, odd bytes,
-/// and random damage to all of them). The parser (`ScriptParser`, `shellWords`)
-/// lives in the executable target and parses each line with ArgumentParser, so it
-/// cannot be linked into a libFuzzer harness; this drives the real thing instead.
+/// and random damage to all of them). A script is split into lines and words by
+/// the kit (`ScriptText`) and each line's words are parsed with ArgumentParser by
+/// the executable (`Sources/pdfedit/Editing/ScriptCommands.swift`), which cannot be
+/// linked into a libFuzzer harness; this drives the real thing instead.
 ///
 /// Each script is all or nothing: it exits 0, 64, 65 or 66, never with a signal;
 /// stderr is one `pdfedit:` line on failure (naming `stdin:LINE` for a bad line);

@@ -5,7 +5,7 @@ import Testing
 @testable import PDFEngine
 
 /// The one mapping from a failed bridge call to an `EngineError`, for an input
-/// opened or read (`PDFReader`, `OpenedPDF`) and for an export's sources and output.
+/// opened or read (`OpenedPDF`) and for an export's sources and output.
 @Suite struct BridgeErrorTests {
     func status(_ code: Int32, _ message: String, page: Int32 = 0, pageCount: Int32 = 0) -> pe_status {
         var status = pe_status()

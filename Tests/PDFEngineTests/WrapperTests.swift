@@ -3,13 +3,13 @@ import Testing
 
 @testable import PDFEngine
 
-/// The bridge's reader (`PDFReader`) and the poppler wrapper on real files, compared with what independent
+/// The bridge's reader (`OpenedPDF`) and the poppler wrapper on real files, compared with what independent
 /// tools (pdfinfo, sha256sum, pdftotext) and the fixtures' documented facts say.
 @Suite struct WrapperTests {
     let fixture = ExportPaths.fixture
 
     @Test func inheritedRotationMediaBoxAndCropBox() throws {
-        let rotated = try PDFReader(path: fixture("rotated.pdf"))
+        let rotated = try OpenedPDF(path: fixture("rotated.pdf"), for: .reading)
         #expect(rotated.pageCount == 4)
         let attributes = try (0..<4).map { try rotated.attributes(ofPage: $0) }
         // Pages 2–3 inherit /Rotate 90 and an A5 MediaBox from an intermediate /Pages node.
@@ -18,7 +18,7 @@ import Testing
         #expect(attributes[1].displayedSize == (width: 595, height: 420))
         #expect(attributes[3].displayedSize == (width: 792, height: 612))
 
-        let sizes = try PDFReader(path: fixture("sizes.pdf"))
+        let sizes = try OpenedPDF(path: fixture("sizes.pdf"), for: .reading)
         let second = try sizes.attributes(ofPage: 1)
         #expect(second.mediaBox == PDFRect(x0: 0, y0: 0, x1: 792, y1: 612))
         #expect(second.cropBox == PDFRect(x0: 36, y0: 36, x1: 756, y1: 576))
@@ -30,7 +30,7 @@ import Testing
     @Test func pdfinfoAgreesOnEveryCorpusRotation() throws {
         guard ExportPaths.corpusAvailable else { return }
         let file = ExportPaths.corpusFile("qpdf-to-rotate.pdf")
-        let document = try PDFReader(path: file)
+        let document = try OpenedPDF(path: file, for: .reading)
         let ours = try (0..<document.pageCount).map { try document.attributes(ofPage: $0).rotation }
         let pdfinfo = try tool("pdfinfo", ["-f", "1", "-l", "\(ours.count)", file])
         let theirs = pdfinfo.split(separator: "\n").filter { $0.contains(" rot:") }
@@ -39,24 +39,24 @@ import Testing
     }
 
     @Test func documentFacts() throws {
-        let features = try PDFReader(path: fixture("features.pdf")).facts()
+        let features = try OpenedPDF(path: fixture("features.pdf"), for: .reading).facts()
         #expect(features.pageCount == 6)
         #expect(features.hasForm && features.hasOutlines && features.hasPageLabels)
         #expect(!features.isTagged && !features.encrypted)
         #expect(features.title == "pdfedit features fixture")
-        let tagged = try PDFReader(path: fixture("tagged.pdf")).facts()
+        let tagged = try OpenedPDF(path: fixture("tagged.pdf"), for: .reading).facts()
         #expect(tagged.isTagged && !tagged.hasForm && !tagged.hasOutlines)
-        let ownerOnly = try PDFReader(path: fixture("owner-only.pdf")).facts()
+        let ownerOnly = try OpenedPDF(path: fixture("owner-only.pdf"), for: .reading).facts()
         #expect(ownerOnly.encrypted && !ownerOnly.allowsAssembly)
     }
 
     @Test func errorsNameTheFileAndTheirKind() throws {
         #expect(throws: EngineError.password(file: fixture("encrypted.pdf"), given: true)) {
-            try PDFReader(path: fixture("encrypted.pdf"), password: "wrong")
+            try OpenedPDF(path: fixture("encrypted.pdf"), password: "wrong", for: .reading)
         }
-        #expect(try PDFReader(path: fixture("encrypted.pdf"), password: "secret").pageCount == 2)
+        #expect(try OpenedPDF(path: fixture("encrypted.pdf"), password: "secret", for: .reading).pageCount == 2)
         do {
-            _ = try PDFReader(path: fixture("truncated.pdf"))
+            _ = try OpenedPDF(path: fixture("truncated.pdf"), for: .reading)
             Issue.record("a truncated file opened")
         } catch {
             guard case .damaged(let file, _, _) = error else { Issue.record("\(error)"); return }
@@ -69,13 +69,13 @@ import Testing
         #expect(try SourceLoader.sniff(fixture("photo.jpg")) == .jpeg)
         #expect(try SourceLoader.sniff(fixture("logo.png")) == .png)
         #expect(throws: EngineError.pageOutOfRange(file: fixture("alpha.pdf"), page: 8, pageCount: 7)) {
-            try PDFReader(path: fixture("alpha.pdf")).attributes(ofPage: 7)
+            try OpenedPDF(path: fixture("alpha.pdf"), for: .reading).attributes(ofPage: 7)
         }
     }
 
     @Test func recoveredDamageBecomesWarningsNotOutput() throws {
         guard ExportPaths.corpusAvailable else { return }
-        let document = try PDFReader(path: ExportPaths.corpusFile("pdfjs-issue7229.pdf"))
+        let document = try OpenedPDF(path: ExportPaths.corpusFile("pdfjs-issue7229.pdf"), for: .reading)
         #expect(document.pageCount == 2)
         #expect(!document.warnings.isEmpty)
     }

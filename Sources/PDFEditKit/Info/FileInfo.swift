@@ -101,7 +101,7 @@ extension FileInfo {
             let kind = try SourceLoader.sniff(path)
             guard kind == .pdf else { throw EngineError.notAPDF(file: path) }
             let document = try passwords.open(path) { password throws(EngineError) in
-                try PDFReader(path: path, password: password)
+                try OpenedPDF(path: path, password: password, for: .reading)
             }
             let facts = try document.pdf.facts()
             let poppler = includeText || facts.hasPageLabels

@@ -20,7 +20,7 @@ package final class SourceAccess {
     package let passwords: PasswordBook
     /// The session's cache folder; nil: nothing is cached on disk (direct mode).
     package let cacheDirectory: String?
-    private var documents: [SourceID: PDFReader] = [:]
+    private var documents: [SourceID: OpenedPDF] = [:]
     private var popplers: [SourceID: PopplerPDF] = [:]
     private var images: [SourceID: ImageFacts] = [:]
     private var passwordsUsed: [SourceID: String] = [:] {
@@ -117,17 +117,17 @@ package final class SourceAccess {
         }
     }
 
-    /// The open reader of a PDF source (the bridge's `PDFReader`), opened once with the password book.
-    package func document(_ id: SourceID) throws(PDFEditError) -> PDFReader {
+    /// The open reader of a PDF source (the bridge's `OpenedPDF`), opened once with the password book.
+    package func document(_ id: SourceID) throws(PDFEditError) -> OpenedPDF {
         if let document = documents[id] { return document }
         try checked(id)
         do throws(EngineError) { return try openDocument(id) } catch { throw .engine(error) }
     }
 
-    private func openDocument(_ id: SourceID) throws(EngineError) -> PDFReader {
+    private func openDocument(_ id: SourceID) throws(EngineError) -> OpenedPDF {
         guard let path = path(of: id) else { throw EngineError.missing(file: id.description) }
         let opened = try passwords.open(path) { password throws(EngineError) in
-            try PDFReader(path: path, password: password)
+            try OpenedPDF(path: path, password: password, for: .reading)
         }
         documents[id] = opened.pdf
         if let password = opened.password { passwordsUsed[id] = password }

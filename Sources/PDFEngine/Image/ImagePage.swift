@@ -117,9 +117,8 @@ public enum ImagePage {
                 xObject, mediaBox: "[0 0 \(pdfNumber(page.width)) \(pdfNumber(page.height))]",
                 userUnit: unit == 1 ? nil : pdfNumber(unit), content: content, minimumVersion: "1.\(minor)",
                 image: path, to: temporary)
-            guard rename(temporary, output) == 0 else {
-                throw EngineError.cannotWrite(file: output, reason: String(cString: strerror(errno)))
-            }
+            try nothingOrErrno { rename(temporary, output) }
+                .mapError { EngineError.cannotWrite(file: output, reason: $0.description) }.get()
         } catch {
             unlink(temporary)
             if case .cannotWrite(_, let reason) = error { throw EngineError.cannotWrite(file: output, reason: reason) }

@@ -63,7 +63,7 @@ extension EngineError {
     static func opening(_ path: String, errno code: Int32) -> EngineError {
         switch code {
         case ENOENT, ENOTDIR: return .missing(file: path)
-        default: return .unreadable(file: path, reason: String(cString: strerror(code)))
+        default: return .unreadable(file: path, reason: Errno(rawValue: code).description)
         }
     }
 }

@@ -2,30 +2,47 @@ import Foundation
 import QPDFBridge
 
 /// A PDF opened and checked by the bridge (`pe_document_open`): parsed with
-/// recovery and its page list built. Loading keeps it when an export follows in
-/// the same process (direct mode), so that the file is read and checked once.
+/// recovery, the page tree and the trees poppler walks recursively measured first
+/// (over `PageTree.maximumDepth`: `.unsupported` for the page tree, `.overLimit`
+/// for the others), then its page list built, where page-tree damage shows. The
+/// one handle on a PDF through qpdf: loading keeps it when an export follows in
+/// the same process (direct mode), so that the file is read and checked once;
+/// `info`, `list` and the kit's page sizes read its facts and page geometry.
+/// Warnings are never printed: they are kept in `warnings`.
 ///
 /// An export may change the document in memory as it copies from it, so it is
 /// handed to one export call at a time and never used by two threads at once;
 /// `@unchecked Sendable` only so that it can travel with a loaded file from the
-/// loading thread to the exporting one.
+/// loading thread to the exporting one. Parallel work opens one per task.
 public final class OpenedPDF: @unchecked Sendable, Equatable {
+    /// What a PDF is opened for (`PE_OPEN_*`).
+    public enum Use: Sendable {
+        /// To be an export's source, and read: a page-tree entry that is not a
+        /// page is refused (`.damaged`), what pages inherit is found once.
+        case export
+        /// To be read only (facts, page geometry, page checks), as `info` shows a
+        /// file: the page list is left as qpdf builds it. Never given to an export.
+        case reading
+    }
+
     let handle: OpaquePointer
     public let path: String
     public let pageCount: Int
-    /// Damage qpdf recovered from, as qpdf words it without the file name
-    /// ("(offset N): ..."), as `PDFReader.warnings`.
+    /// Damage qpdf recovered from while reading, as qpdf words it without the
+    /// file name ("(offset N): ...").
     public let warnings: [String]
 
-    /// Opens `path` with `password` (nil or empty: none).
-    public init(path: String, password: String?) throws(EngineError) {
+    /// Opens and checks `path` with `password` (nil or empty: none) for `use`. A
+    /// wrong or missing password is `.password(given: true)`: callers that know
+    /// better (the password book) say so.
+    public init(path: String, password: String? = nil, for use: Use = .export) throws(EngineError) {
         let collector = OpenWarnings()
         var status = pe_status()
         var document: OpaquePointer?
         var pages: Int32 = 0
         let code = withExtendedLifetime(collector) {
             pe_document_open(
-                path, password ?? "", &document, &pages,
+                path, password ?? "", Int32(use == .reading ? PE_OPEN_READ : PE_OPEN_EXPORT), &document, &pages,
                 { context, _, message in
                     guard let context, let message else { return }
                     Unmanaged<OpenWarnings>.fromOpaque(context).takeUnretainedValue().lines.append(String(cString: message))
@@ -82,4 +99,59 @@ extension OpenedPDF {
         status.page = 0 // other failures name no page, as at opening
         throw EngineError(status: status, about: BridgeFailure(file: path))
     }
+}
+
+extension OpenedPDF {
+    /// The document-level facts `info` reports (`pe_document_read_facts`).
+    public func facts() throws(EngineError) -> DocumentFacts {
+        var status = pe_status()
+        var facts = pe_document_facts()
+        let texts = NamedTexts()
+        let code = withExtendedLifetime(texts) {
+            pe_document_read_facts(
+                handle, &facts,
+                { context, key, text in
+                    guard let context, let key, let text else { return }
+                    Unmanaged<NamedTexts>.fromOpaque(context).takeUnretainedValue()
+                        .values[String(cString: key)] = String(cString: text)
+                }, Unmanaged.passUnretained(texts).toOpaque(), &status)
+        }
+        guard code == Int32(PE_OK) else { throw EngineError(status: status, about: BridgeFailure(file: path)) }
+        return DocumentFacts(
+            pageCount: Int(facts.page_count),
+            pdfVersion: texts.values["Version"] ?? "",
+            encrypted: facts.encrypted != 0,
+            allowsAssembly: facts.allows_assembly != 0,
+            producer: texts.values["Producer"],
+            creator: texts.values["Creator"],
+            title: texts.values["Title"],
+            hasForm: facts.has_form != 0,
+            hasOutlines: facts.has_outlines != 0,
+            hasPageLabels: facts.has_page_labels != 0,
+            isTagged: facts.tagged != 0)
+    }
+
+    /// Effective attributes of the page at 0-based `index`, inherited values
+    /// resolved (`pe_document_page_geometry`, the bridge's geometry rules).
+    public func attributes(ofPage index: Int) throws(EngineError) -> PageAttributes {
+        guard index >= 0, index < pageCount else {
+            throw EngineError.pageOutOfRange(file: path, page: index + 1, pageCount: pageCount)
+        }
+        var status = pe_status()
+        var geometry = pe_page_geometry()
+        guard pe_document_page_geometry(handle, Int32(index), &geometry, &status) == Int32(PE_OK) else {
+            throw EngineError(status: status, about: BridgeFailure(file: path))
+        }
+        func rect(_ box: (Double, Double, Double, Double)) -> PDFRect {
+            PDFRect(x0: box.0, y0: box.1, x1: box.2, y1: box.3)
+        }
+        return PageAttributes(
+            mediaBox: rect(geometry.media_box), cropBox: rect(geometry.crop_box),
+            rotation: Int(geometry.rotation), userUnit: geometry.user_unit)
+    }
+}
+
+/// The texts `pe_document_read_facts` hands over, by key.
+private final class NamedTexts {
+    var values: [String: String] = [:]
 }

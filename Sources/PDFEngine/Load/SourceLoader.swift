@@ -25,7 +25,7 @@ public enum SourceLoader {
     /// Reads the first bytes of `path` and decides its kind.
     public static func sniff(_ path: String) throws(EngineError) -> FileKind {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw EngineError.opening(path, errno: errno) }
+        try nothingOrErrno { stat(path, &status) }.mapError { EngineError.opening(path, errno: $0.rawValue) }.get()
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw EngineError.unreadable(file: path, reason: "not a regular file")
         }

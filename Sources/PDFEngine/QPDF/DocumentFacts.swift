@@ -1,4 +1,4 @@
-/// Document-level facts `info` reports, read through the bridge (`PDFReader.facts()`).
+/// Document-level facts `info` reports, read through the bridge (`OpenedPDF.facts()`).
 public struct DocumentFacts: Equatable, Sendable {
     public var pageCount: Int
     public var pdfVersion: String

@@ -1,6 +1,6 @@
 /// The attributes of a page that decide how it looks, with the values inherited
 /// from `/Pages` nodes resolved (PDF 32000-1 §7.7.3.4), as the bridge's geometry
-/// rules read them (`Geometry.hh`, through `PDFReader.attributes(ofPage:)`).
+/// rules read them (`Geometry.hh`, through `OpenedPDF.attributes(ofPage:)`).
 public struct PageAttributes: Equatable, Sendable {
     /// US Letter when the page has no usable /MediaBox.
     public var mediaBox: PDFRect

@@ -1,11 +1,13 @@
 #ifndef PDFEDIT_QPDF_BRIDGE_H
 #define PDFEDIT_QPDF_BRIDGE_H
 #include <stddef.h>
-/* Our thin extern "C" layer over qpdf's C++ API, for the page surgery qpdf-c.h
- * cannot do well (copying pages across files with their annotations, forms,
- * outlines and labels; form XObjects). Swift decides *what* goes where (the plan);
- * this layer only carries it out. Every function catches every C++ exception and
- * reports it through pe_status; nothing here prints. */
+/* PDFEngine's one way to qpdf: an extern "C" layer over qpdf's C++ API (Swift
+ * uses no qpdf header). It opens and checks files (pe_document_open), reads what
+ * they are (QPDFBridgeReader.h: facts, page geometry) and carries out exports:
+ * copying pages across files with their annotations, forms, outlines and labels,
+ * stamps as form XObjects. Swift decides *what* goes where (the plan); this layer
+ * only carries it out. Every function catches every C++ exception and reports it
+ * through pe_status; nothing here prints. */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -16,7 +18,7 @@ const char *pe_qpdf_version(void);
 /* How many levels any tree read from a file (page tree, page-label and name
  * trees, form fields, outline) may nest: 1,024 until the kit sets the process's
  * limit (PDFEDIT_MAX_DEPTH) once; a value below 1 is ignored. The one home of the
- * depth limit, for the bridge and for PDFEngine's own walks. */
+ * depth limit: every walk of a tree is the bridge's (PageTree.cpp). */
 void pe_set_tree_depth_limit(int levels);
 int pe_tree_depth_limit(void);
 
@@ -200,13 +202,30 @@ int pe_export_parts(const pe_source *sources, int source_count,
                     const pe_export_options *options,
                     pe_warning_fn warn, void *warn_context, pe_status *status);
 
-/* Opens `path` as an export would (qpdf with recovery; `password` may be NULL)
- * and builds its page list, which is where a broken page tree shows. On success
+/* What a document is opened for (pe_document_open's `use`). */
+enum {
+    /* To be an export's source (pe_source.document) and to be read: every page
+     * must be a dictionary (else PE_E_DAMAGED, "page N: the page tree holds
+     * something that is not a page"), and what pages inherit is found once. */
+    PE_OPEN_EXPORT = 0,
+    /* To be read only (facts, page geometry, page checks), as info shows a file:
+     * the page list stays as qpdf builds it, whatever /Kids holds. An export
+     * given such a document fails (PE_E_INTERNAL). */
+    PE_OPEN_READ = 1
+};
+
+/* Opens `path` (qpdf with recovery; `password` may be NULL) for `use`
+ * (PE_OPEN_*), with these checks before qpdf walks anything recursively: the
+ * page tree nested deeper than pe_tree_depth_limit is PE_E_PAGES ("the page tree
+ * is nested more than N levels deep"); a page-label, name, form-field or outline
+ * tree nested deeper is PE_E_PAGES with a message starting "over a limit: ".
+ * Then builds its page list, which is where a broken page tree shows. On success
  * stores the document in *document (free it with pe_document_close) and its page
  * count in *page_count. Warnings (damage qpdf recovered from) go to `warn` with
  * source_index -1, each as qpdf's full text ("FILE (offset N): detail"). On
- * failure status->message is qpdf's detail alone; status->code PE_E_*. */
-int pe_document_open(const char *path, const char *password,
+ * failure status->message is qpdf's detail alone; status->code PE_E_*. Not for
+ * use by two threads at once. */
+int pe_document_open(const char *path, const char *password, int use,
                      pe_document **document, int *page_count,
                      pe_warning_fn warn, void *warn_context, pe_status *status);
 

@@ -1,37 +1,19 @@
 #ifndef PDFEDIT_QPDF_BRIDGE_READER_H
 #define PDFEDIT_QPDF_BRIDGE_READER_H
-/* Reading a PDF for what it is (info, list, page sizes) and writing the one-page
- * PDF of an image: the bridge's entry points for everything PDFEngine once asked
- * qpdf's C API. Included by QPDFBridge.h, whose pe_status, PE_E_* codes and
- * pe_warning_fn these use. Every function catches every C++ exception and
- * reports it through pe_status (message: qpdf's detail, without file name or
- * offset, as the opening of a pe_document words it); nothing here prints. */
+/* Reading an opened PDF for what it is (info, list, page sizes) and writing the
+ * one-page PDF of an image. Included by QPDFBridge.h, whose pe_document,
+ * pe_status, PE_E_* codes and pe_warning_fn these use. Every function catches
+ * every C++ exception and reports it through pe_status (message: qpdf's detail,
+ * without file name or offset, as pe_document_open words it); nothing here
+ * prints. */
 #include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* A PDF opened for reading (pe_reader_open); not for use by two threads at once. */
-typedef struct pe_reader pe_reader;
-
-/* Opens `path` (qpdf with recovery; `password` may be NULL) as pe_document_open
- * does and with the same checks before qpdf walks anything recursively: the page
- * tree nested deeper than pe_tree_depth_limit is PE_E_PAGES ("the page tree is
- * nested more than N levels deep"); a page-label, name, form-field or outline
- * tree nested deeper is PE_E_PAGES with a message starting "over a limit: ".
- * Then builds the page list (where page-tree damage shows). On success stores
- * the reader in *reader (free it with pe_reader_close) and the page count in
- * *page_count. Warnings (damage qpdf recovered from) go to `warn` with
- * source_index -1, each as qpdf's full text ("FILE (offset N): detail"). */
-int pe_reader_open(const char *path, const char *password, pe_reader **reader, int *page_count,
-                   pe_warning_fn warn, void *warn_context, pe_status *status);
-
-/* Frees a reader (NULL is ignored). */
-void pe_reader_close(pe_reader *reader);
-
 /* Document-level facts. */
-typedef struct pe_reader_facts {
+typedef struct pe_document_facts {
     int page_count;
     int encrypted;
     int allows_assembly; /* the permissions let pages be inserted, rotated, removed */
@@ -39,17 +21,17 @@ typedef struct pe_reader_facts {
     int has_outlines;    /* /Outlines has a /First entry */
     int has_page_labels; /* the catalog has /PageLabels */
     int tagged;          /* the catalog has /StructTreeRoot */
-} pe_reader_facts;
+} pe_document_facts;
 
 /* Receives one named text: `key` and its value as UTF-8, NUL-terminated. */
 typedef void (*pe_text_fn)(void *context, const char *key, const char *text);
 
-/* Fills *facts and passes `text` the document's texts: "Version" (the PDF
- * version of its header, always) and the document information dictionary's
- * "Producer", "Creator" and "Title" when they are strings (decoded from
- * PDFDocEncoding or UTF-16; cut at a NUL character). Returns status->code. */
-int pe_reader_facts_of(pe_reader *reader, pe_reader_facts *facts, pe_text_fn text, void *context,
-                       pe_status *status);
+/* Fills *facts with `document`'s facts and passes `text` its texts: "Version"
+ * (the PDF version of its header, always) and the document information
+ * dictionary's "Producer", "Creator" and "Title" when they are strings (decoded
+ * from PDFDocEncoding or UTF-16; cut at a NUL character). Returns status->code. */
+int pe_document_read_facts(pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context,
+                           pe_status *status);
 
 /* How page `page` (0-based) looks, its inherited /MediaBox, /CropBox and
  * /Rotate resolved by a bounded /Parent walk (PDF 32000-1 §7.7.3.4). Boxes are
@@ -61,9 +43,10 @@ typedef struct pe_page_geometry {
     double user_unit;      /* /UserUnit when finite and positive, else 1 */
 } pe_page_geometry;
 
-/* Fills *geometry for page `page` (0-based). A page out of range is PE_E_PLAN
- * with status->page_count the document's page count. Returns status->code. */
-int pe_reader_page_geometry(pe_reader *reader, int page, pe_page_geometry *geometry, pe_status *status);
+/* Fills *geometry for page `page` (0-based) of `document`. A page out of range
+ * is PE_E_PLAN with status->page_count the document's page count. Returns
+ * status->code. */
+int pe_document_page_geometry(pe_document *document, int page, pe_page_geometry *geometry, pe_status *status);
 
 /* One stream of an image page: an image XObject or its soft mask. */
 typedef struct pe_image_stream {
