@@ -175,6 +175,8 @@ struct ExportWriter {
                 maximumPixels: ProcessLimits.current.pixels)
         } catch {
             staged.discard()
+            // A message names the cache file, never its hidden temporary.
+            if case .cannotWrite(_, let reason) = error { throw PDFEditError.engine(.cannotWrite(file: cached, reason: reason)) }
             throw PDFEditError.engine(error)
         }
         try staged.commit(permissions: .privateFile)

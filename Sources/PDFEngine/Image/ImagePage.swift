@@ -84,9 +84,10 @@ public enum ImagePage {
 
     /// Writes a one-page PDF that shows the image at `output`, deterministically:
     /// the same image and `fit` give the same bytes (`/ID` computed from the
-    /// content). The file is written under a temporary name beside `output` and
-    /// renamed into place, so a failure leaves no partial file. A `fit` paper size
-    /// that is not positive and finite is refused (`.cannotWrite`).
+    /// content). `output` is written as it is — the kit hands it a staged
+    /// temporary (`StagedOutput`) and commits it — and removed again when writing
+    /// fails, so a failure leaves no partial file. A `fit` paper size that is not
+    /// positive and finite is refused (`.cannotWrite`).
     public static func writePDF(
         image path: String, fit: (width: Double, height: Double)?, to output: String,
         maximumPixels: Int = defaultMaximumPixels
@@ -111,19 +112,10 @@ public enum ImagePage {
         let content = "q " + matrix.map(pdfNumber).joined(separator: " ") + " cm /Im0 Do Q\n"
         let minor = max(xObject.minimumMinorVersion, unit == 1 ? 0 : 6) // /UserUnit is PDF 1.6
 
-        let temporary = temporaryPath(for: output)
-        do throws(EngineError) {
-            try writePage(
-                xObject, mediaBox: "[0 0 \(pdfNumber(page.width)) \(pdfNumber(page.height))]",
-                userUnit: unit == 1 ? nil : pdfNumber(unit), content: content, minimumVersion: "1.\(minor)",
-                image: path, to: temporary)
-            try nothingOrErrno { rename(temporary, output) }
-                .mapError { EngineError.cannotWrite(file: output, reason: $0.description) }.get()
-        } catch {
-            unlink(temporary)
-            if case .cannotWrite(_, let reason) = error { throw EngineError.cannotWrite(file: output, reason: reason) }
-            throw error
-        }
+        try writePage(
+            xObject, mediaBox: "[0 0 \(pdfNumber(page.width)) \(pdfNumber(page.height))]",
+            userUnit: unit == 1 ? nil : pdfNumber(unit), content: content, minimumVersion: "1.\(minor)",
+            image: path, to: output)
     }
 
     /// Has the bridge build the one-page PDF (`pe_write_image_page`) and writes its
@@ -236,13 +228,6 @@ public enum ImagePage {
             text += "." + String(repeating: "0", count: digits - string.count) + string
         }
         return text
-    }
-
-    /// `.<name>.<pid>-<random>.tmp` beside `output`: unique even for threads of one process.
-    private static func temporaryPath(for output: String) -> String {
-        let url = URL(fileURLWithPath: output)
-        let directory = url.deletingLastPathComponent().path
-        return directory + "/." + url.lastPathComponent + ".\(getpid())-\(UUID().uuidString.prefix(8)).tmp"
     }
 }
 

@@ -183,9 +183,7 @@ extension PNGImage {
             pe_inflate(input.baseAddress, input.count, pointer, size, &produced, &status)
         }
         guard code == Int32(PE_OK) else {
-            var message = status.message
-            let detail = withUnsafeBytes(of: &message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw EngineError.badImage(file: file, reason: "corrupt image data: \(detail)")
+            throw EngineError.badImage(file: file, reason: "corrupt image data: \(EngineError.detail(of: status))")
         }
         guard produced >= size else { throw EngineError.badImage(file: file, reason: "truncated or corrupt image data") }
         return buffer
