@@ -125,6 +125,7 @@ void Inputs::open_source(int index)
     where = Where{index, 0};
     pe_source const &arg = request.sources[index];
     source.label = file_name(arg.path);
+    source.modified = file_modified(arg.path);
     if (arg.document != nullptr) {
         Source const &opened = arg.document->source;
         source.pdf = opened.pdf;
