@@ -15,8 +15,8 @@ enum AttachmentFixtures {
         "two.txt": "portfolio two\n",
     ]
 
-    /// Writes `name` (one of "a.pdf", "b.pdf", "claims.pdf", "folio1.pdf",
-    /// "folio2.pdf") into `directory` and returns its path.
+    /// Writes `name` (one of "a.pdf", "b.pdf", "claims.pdf", "plain.pdf",
+    /// "folio1.pdf", "folio2.pdf") into `directory` and returns its path.
     ///
     /// - a.pdf: 2 pages (text "Page A1", "Page A2"); /EmbeddedFiles a.txt and
     ///   shared.txt; catalog /AF [a.txt]; page 2 /AF [page2.txt]; /OutputIntents
@@ -26,12 +26,13 @@ enum AttachmentFixtures {
     ///   file attachment annotation holding annot.txt; no XMP.
     /// - claims.pdf: 2 pages; /EmbeddedFiles data.csv; document JavaScript (which
     ///   an export drops); XMP claiming PDF/A-2B and PDF/UA-1; /OutputIntents.
+    /// - plain.pdf: 2 pages, XMP claiming PDF/A-2B and document information, nothing else.
     /// - folio1.pdf, folio2.pdf: 1 page each, a portfolio (/Collection) of one file.
     @discardableResult
     static func write(_ name: String, in directory: URL) throws -> String {
         let raw = directory.appendingPathComponent("raw-\(name)")
         let path = directory.appendingPathComponent(name).path
-        try pdf(objects(name), info: name == "a.pdf").write(to: raw)
+        try pdf(objects(name), info: name == "a.pdf" || name == "plain.pdf").write(to: raw)
         let rebuilt = try run("qpdf", [raw.path, path])
         guard rebuilt.status == 0 || rebuilt.status == 3 else {
             throw SetupStepFailed(command: "qpdf \(raw.path) \(path): \(rebuilt.stderr)", status: rebuilt.status)
@@ -84,6 +85,16 @@ enum AttachmentFixtures {
                     xmp(claims: "<pdfaid:part>2</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance><pdfuaid:part>1</pdfuaid:part>")),
                 stream("/N 3", "not really an ICC profile"),
                 stream("", "app.alert('hello');"),
+            ]
+        case "plain.pdf":
+            // 1 catalog, 2 pages, 3/4 and 5/6 pages, 7 XMP: nothing but XMP, so an
+            // export rearranges it in place (InPlace.cpp) rather than copying it.
+            return [
+                "<< /Type /Catalog /Pages 2 0 R /Metadata 7 0 R >>",
+                "<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>",
+                page(contents: 4), text("Plain 1"),
+                page(contents: 6), text("Plain 2"),
+                stream("/Type /Metadata /Subtype /XML", xmp(claims: "<pdfaid:part>2</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance>")),
             ]
         default:
             // folio1.pdf / folio2.pdf: 1 catalog, 2 pages, 3/4 page, 5/6 the file

@@ -103,6 +103,24 @@ import Testing
         #expect(info?["/Title"] as? String == "u:Fixture A")
     }
 
+    @Test("an output rearranged in place (only XMP in its catalog) gets the same XMP and Info update as a copy")
+    func inPlaceRearrangementUpdatesMetadata() throws {
+        let dir = try scratch("plain.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try pdfeditOK("reverse", "all", "plain.pdf", "-o", "out.pdf", in: dir)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let out = dir.appendingPathComponent("out.pdf")
+        #expect(try pageText(out.path, 1).contains("Plain 2"))
+        let packet = try xmp(out)
+        #expect(packet.contains("<pdfaid:part>2</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance>"))
+        #expect(packet.contains("<pdf:Producer>pdfedit</pdf:Producer>") && !packet.contains("Old Producer"))
+        #expect(packet.contains("<xmp:ModifyDate>2024-05-29T16:26:40Z</xmp:ModifyDate>"))
+        #expect(packet.contains("<rdf:li>Jane Fixture</rdf:li>"))
+        let info = try ObjectsJSON(out).dictionary(ObjectsJSON(out).trailer["/Info"])
+        #expect(info?["/Producer"] as? String == "u:pdfedit")
+        #expect(info?["/ModDate"] as? String == "u:D:20240529162640Z")
+    }
+
     @Test("move and --in-place keep the attachments byte for byte")
     func moveAndInPlaceKeepAttachments() throws {
         let dir = try scratch("a.pdf")
