@@ -1,10 +1,10 @@
 // Document-level data of the output.
 //
-// - Document information (/Info) and XMP metadata (/Metadata) of the first source
-//   an item uses; options->title replaces /Title in /Info and the XMP dc:title
-//   (replaced when the packet has exactly one <dc:title> element, added in a new
-//   rdf:Description when it has none; a packet with dc:title in another form is
-//   left as it is). Also /Lang, /PageLayout, /ViewerPreferences and /PageMode
+// - Document information (/Info) of the source of the first page; options->title
+//   replaces its /Title. XMP metadata and output intents: Metadata.cpp (the XMP
+//   dc:title is replaced when the packet has exactly one <dc:title> element,
+//   added in a new rdf:Description when it has none; a packet with dc:title in
+//   another form is left as it is); embedded files: EmbeddedFiles.cpp. Also /Lang, /PageLayout, /ViewerPreferences and /PageMode
 //   (UseOutlines only when the output has bookmarks; UseAttachments and UseOC
 //   never, as what they show is dropped), and /OpenAction when it only shows one
 //   of the exported pages (retargeted to its first copy).
@@ -13,7 +13,7 @@
 //   from other sources): then every reference in it still holds. Otherwise it is
 //   dropped, and /StructParents (pages) and /StructParent (annotations) of that
 //   source's pages are removed with it.
-// - What cannot follow pages (embedded files, optional content, JavaScript, open
+// - What cannot follow pages (optional content, JavaScript, open
 //   actions other than destinations, document actions, XFA forms, and dropped
 //   structure trees) is left out and named in the Dropped line. Open actions that
 //   are destinations are not named: they only say where a viewer opens a document.
@@ -32,12 +32,13 @@ namespace {
 // The order kinds are listed in the warning line.
 char const *const kind_order[] = {
     "structure tree",
-    "embedded files",
+    "portfolio",
     "optional content",
     "JavaScript",
     "open action",
     "document actions",
     "XFA form",
+    "XMP metadata",
 };
 
 size_t rank_of(std::string const &kind)
@@ -111,30 +112,6 @@ class DocumentData {
             }
         }
         attach_info(out, info, title);
-        where = Where{};
-    }
-
-    void copy_metadata(char const *title, long long limit)
-    {
-        if (order.empty()) {
-            return;
-        }
-        where = Where{order.front(), 0};
-        QPDFObjectHandle metadata = first().getRoot().getKey("/Metadata");
-        if (!metadata.isStream()) {
-            return;
-        }
-        QPDFObjectHandle copy = copy_foreign(out, metadata);
-        if (title != nullptr) {
-            std::string xmp;
-            // An unknown filter: the packet stays as it is.
-            bool readable = decode_bounded(metadata, limit, "the XMP metadata stream", &xmp);
-            if (readable && set_xmp_title(xmp, title)) {
-                copy.replaceStreamData(
-                    xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
-            }
-        }
-        out.getRoot().replaceKey("/Metadata", copy);
         where = Where{};
     }
 
@@ -252,10 +229,6 @@ class DocumentData {
             Source &source = sources[static_cast<size_t>(s)];
             QPDFObjectHandle root = source.pdf->getRoot();
             QPDFObjectHandle names = root.getKey("/Names");
-            if (dict_key(names, "/EmbeddedFiles").isDictionary() || root.hasKey("/AF") ||
-                root.hasKey("/Collection")) {
-                dropped.add("embedded files", s, source.label);
-            }
             if (root.hasKey("/OCProperties")) {
                 dropped.add("optional content", s, source.label);
             }
@@ -278,6 +251,9 @@ class DocumentData {
         }
         where = Where{};
     }
+
+    // The sources of the output's pages, in order of first appearance.
+    std::vector<int> const &sources_in_order() const { return order; }
 
   private:
     QPDF &out;
@@ -402,7 +378,8 @@ std::string Dropped::line() const
 {
     auto sorted = kinds;
     std::sort(sorted.begin(), sorted.end(), [](auto const &a, auto const &b) {
-        return rank_of(a.first) < rank_of(b.first);
+        // Kinds not in kind_order ("PDF/A-2B claim") last, by name.
+        return rank_of(a.first) != rank_of(b.first) ? rank_of(a.first) < rank_of(b.first) : a.first < b.first;
     });
     std::string text = "dropped document-level data that cannot follow pages: ";
     for (size_t i = 0; i < sorted.size(); ++i) {
@@ -429,11 +406,15 @@ void copy_document_data(
     char const *title = options == nullptr ? nullptr : options->title;
     DocumentData data(out, sources, items, item_count, placed, where);
     data.copy_info(title);
-    data.copy_metadata(title, options == nullptr ? 0 : options->max_stream_bytes);
     data.copy_catalog_entries(has_outline);
     data.copy_open_action();
+    copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
     data.settle_structure(dropped);
     data.note_dropped(dropped);
+    // Last: the PDF/A and PDF/UA claims depend on what the steps above dropped.
+    copy_metadata(
+        out, sources, data.sources_in_order(), title, options == nullptr ? 0 : options->max_stream_bytes, dropped,
+        where);
 }
 
 } // namespace pe

@@ -4,8 +4,9 @@
 // rearranging its source; Writer.cpp: writing; Parts.cpp: split parts;
 // ExportApi.cpp: the extern "C" entry points. Annotations.cpp: annotations and
 // links; Forms.cpp: the AcroForm; Outlines.cpp: bookmarks; Labels.cpp: page
-// labels; Document.cpp: document information, XMP, structure tree and what
-// cannot follow pages.
+// labels; Document.cpp: document information, catalog entries, structure tree and
+// what cannot follow pages; Metadata.cpp: XMP, output intents, PDF/A and PDF/UA
+// claims; EmbeddedFiles.cpp: embedded and associated files.
 #ifndef PDFEDIT_QPDF_BRIDGE_EXPORT_HH
 #define PDFEDIT_QPDF_BRIDGE_EXPORT_HH
 
@@ -170,6 +171,51 @@ void attach_info(QPDF &pdf, QPDFObjectHandle info, char const *title);
 // Sets dc:title in an XMP packet; false when the packet is not in a form this can
 // change safely.
 bool set_xmp_title(std::string &xmp, std::string const &title);
+
+// What an XMP packet claims to conform to ("PDF/A-2B", "PDF/UA-1"; "" none).
+struct Claims {
+    std::string pdfa;
+    std::string pdfua;
+};
+
+// The PDF/A and PDF/UA identification of an XMP packet (see Metadata.cpp).
+Claims xmp_claims(std::string const &xmp);
+
+// How an output's XMP packet is updated (see Metadata.cpp).
+struct XmpUpdate {
+    char const *title; // dc:title; nullptr: unchanged
+    long long time;    // xmp:ModifyDate and xmp:MetadataDate, seconds since 1970 (UTC)
+    bool drop_pdfa;    // remove the pdfaid: identification
+    bool drop_pdfua;   // remove the pdfuaid: identification
+};
+
+// Sets pdf:Producer, the dates and the title and removes the identifications
+// asked for; false (packet unchanged) when it is not in a form this can edit.
+bool update_xmp(std::string &xmp, XmpUpdate const &update);
+
+// Sets /Producer and /ModDate (`time`) of `pdf`'s document information, if it has one.
+void update_info(QPDF &pdf, long long time);
+
+// The modification time of a file (seconds since 1970), 0 when unknown.
+long long file_modified(char const *path);
+
+// /Metadata (updated) and /OutputIntents of the source of the first page
+// (order.front()); the PDF/A and PDF/UA claims removed when `dropped` is not
+// empty or another source of the pages lacks them. Call after every step that
+// may drop something (see Metadata.cpp).
+void copy_metadata(
+    QPDF &out,
+    std::vector<Source> &sources,
+    std::vector<int> const &order,
+    char const *title,
+    long long limit,
+    Dropped &dropped,
+    Where &where);
+
+// /Names /EmbeddedFiles, /AF and /Collection of the sources in `order`, merged
+// (see EmbeddedFiles.cpp).
+void copy_embedded_files(
+    QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, Dropped &dropped, Where &where);
 
 // Document information, XMP metadata and catalog entries of the first source, the
 // title override, the structure tree (kept only when the output is exactly one

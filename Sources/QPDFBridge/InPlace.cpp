@@ -42,9 +42,13 @@ bool catalog_allows_in_place(QPDFObjectHandle root)
 // For an output that is its source rearranged in place, with `pdf.getRoot()`
 // already the new catalog: the document information (old_info, from the old
 // trailer), XMP and catalog entries of `old_root`, as copy_document_data gives
-// them to a copy (options->title included).
+// them to a copy (options->title included; `modified`: the date for the XMP).
 void settle_in_place(
-    QPDF &pdf, QPDFObjectHandle old_root, QPDFObjectHandle old_info, pe_export_options const *options)
+    QPDF &pdf,
+    QPDFObjectHandle old_root,
+    QPDFObjectHandle old_info,
+    pe_export_options const *options,
+    long long modified)
 {
     char const *title = options == nullptr ? nullptr : options->title;
     QPDFObjectHandle root = pdf.getRoot();
@@ -54,16 +58,16 @@ void settle_in_place(
         info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
     }
     attach_info(pdf, info, title);
-    // As DocumentData::copy_metadata.
+    // As copy_metadata (Metadata.cpp): one source, nothing dropped, so its
+    // claims stay.
+    update_info(pdf, modified);
     QPDFObjectHandle metadata = old_root.getKey("/Metadata");
     if (metadata.isStream()) {
-        if (title != nullptr) {
-            std::string xmp;
-            bool readable = decode_bounded(
-                metadata, options == nullptr ? 0 : options->max_stream_bytes, "the XMP metadata stream", &xmp);
-            if (readable && set_xmp_title(xmp, title)) {
-                metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
-            }
+        std::string xmp;
+        bool readable = decode_bounded(
+            metadata, options == nullptr ? 0 : options->max_stream_bytes, "the XMP metadata stream", &xmp);
+        if (readable && update_xmp(xmp, XmpUpdate{title, modified, false, false})) {
+            metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
         }
         root.replaceKey("/Metadata", metadata);
     }
@@ -208,7 +212,7 @@ void InPlace::build()
         labels.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
         root.replaceKey("/PageLabels", labels);
     }
-    settle_in_place(pdf, old_root, old_info, options);
+    settle_in_place(pdf, old_root, old_info, options, source.modified);
     page_count = static_cast<size_t>(count);
     where = Where{};
 }

@@ -118,6 +118,9 @@ struct Source {
     // such files gets object streams too (as qpdf's default, preserve, would).
     bool object_streams = false;
     std::string label; // its file name, for messages
+    // Its file's modification time (seconds since 1970; 0 unknown): the date an
+    // output's metadata is given (see Metadata.cpp).
+    long long modified = 0;
     // Source page -> its first copy in the output being assembled (qpdf's
     // foreign-object map resolves references to the source page to that same
     // copy). Cleared for each output.

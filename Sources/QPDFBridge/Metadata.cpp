@@ -1,0 +1,331 @@
+// XMP metadata, output intents and the PDF/A and PDF/UA claims of an output.
+//
+// - /Metadata and /OutputIntents come from the source of the output's first page
+//   (copied; the packet keeps everything it had but what is changed below).
+// - The packet is updated: pdf:Producer, xmp:ModifyDate and xmp:MetadataDate are
+//   replaced (removed wherever they are, written in one new rdf:Description
+//   before </rdf:RDF>), and dc:title when a title is given (set_xmp_title). The
+//   document information (/Info), when the output has one, gets the same
+//   /Producer and /ModDate, as PDF/A requires the two to agree.
+// - The date is the newest modification time of the files of the output's
+//   sources, not the time of the export: the same export twice gives the same
+//   bytes (exports are deterministic).
+// - A PDF/A identification (pdfaid:*) or PDF/UA identification (pdfuaid:*) is
+//   kept only when the output still meets it as far as this can tell: nothing
+//   was dropped from any source (the Dropped line is empty) and every source of
+//   the output's pages makes the same claim. Else it is removed from the packet
+//   and named in the Dropped line ("PDF/A-2B claim (a.pdf)"). A packet that
+//   cannot be edited safely (not one </rdf:RDF>) is left as it is, unless a claim
+//   must go: then the output has no XMP ("XMP metadata" in the Dropped line).
+//
+// The packet is edited as text, not parsed: properties are found by the prefixes
+// their namespace is declared with (xmlns:p="..."), in element form
+// (<p:name>v</p:name>, <p:name/>) and attribute form (p:name="v").
+#include "Export.hh"
+#include "Limits.hh"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <ctime>
+#include <set>
+
+namespace pe {
+
+namespace {
+
+char const *const producer = "pdfedit";
+char const *const pdf_namespace = "http://ns.adobe.com/pdf/1.3/";
+char const *const xmp_namespace = "http://ns.adobe.com/xap/1.0/";
+char const *const pdfa_namespace = "http://www.aiim.org/pdfa/ns/id/";
+char const *const pdfua_namespace = "http://www.aiim.org/pdfua/ns/id/";
+
+bool is_name_char(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ':' ||
+        (static_cast<unsigned char>(c) >= 0x80);
+}
+
+// The prefixes `uri` is declared with in the packet (xmlns:p="uri" or 'uri').
+std::set<std::string> prefixes_of(std::string const &xmp, std::string const &uri)
+{
+    std::set<std::string> prefixes;
+    std::string const marker = "xmlns:";
+    for (size_t at = xmp.find(marker); at != std::string::npos; at = xmp.find(marker, at + 1)) {
+        size_t start = at + marker.size();
+        size_t end = start;
+        while (end < xmp.size() && is_name_char(xmp[end]) && xmp[end] != ':') {
+            ++end;
+        }
+        size_t quote = end;
+        while (quote < xmp.size() && (xmp[quote] == '=' || std::isspace(static_cast<unsigned char>(xmp[quote])))) {
+            ++quote;
+        }
+        if (end == start || quote >= xmp.size() || (xmp[quote] != '"' && xmp[quote] != '\'')) {
+            continue;
+        }
+        size_t close = xmp.find(xmp[quote], quote + 1);
+        if (close != std::string::npos && xmp.compare(quote + 1, close - quote - 1, uri) == 0) {
+            prefixes.insert(xmp.substr(start, end - start));
+        }
+    }
+    return prefixes;
+}
+
+// One occurrence of a property: where it starts and ends in the packet (the
+// whole element, or the attribute with the white space before it) and its value.
+struct Occurrence {
+    size_t start;
+    size_t end;
+    std::string value;
+};
+
+// The next occurrence of property `qname` at or after `from`; false when none.
+bool find_property(std::string const &xmp, std::string const &qname, size_t from, Occurrence &found)
+{
+    for (size_t at = xmp.find(qname, from); at != std::string::npos; at = xmp.find(qname, at + 1)) {
+        size_t after = at + qname.size();
+        if (at == 0 || after >= xmp.size() || is_name_char(xmp[after]) || is_name_char(xmp[at - 1])) {
+            continue;
+        }
+        if (xmp[at - 1] == '<') {
+            size_t close = xmp.find('>', after);
+            if (close == std::string::npos) {
+                return false;
+            }
+            if (xmp[close - 1] == '/') {
+                found = Occurrence{at - 1, close + 1, ""};
+                return true;
+            }
+            std::string const closing = "</" + qname + ">";
+            size_t end = xmp.find(closing, close);
+            if (end == std::string::npos) {
+                return false;
+            }
+            found = Occurrence{at - 1, end + closing.size(), xmp.substr(close + 1, end - close - 1)};
+            return true;
+        }
+        if (std::isspace(static_cast<unsigned char>(xmp[at - 1]))) {
+            size_t quote = after;
+            while (quote < xmp.size() && std::isspace(static_cast<unsigned char>(xmp[quote]))) {
+                ++quote;
+            }
+            if (quote >= xmp.size() || xmp[quote] != '=') {
+                continue;
+            }
+            ++quote;
+            while (quote < xmp.size() && std::isspace(static_cast<unsigned char>(xmp[quote]))) {
+                ++quote;
+            }
+            if (quote >= xmp.size() || (xmp[quote] != '"' && xmp[quote] != '\'')) {
+                continue;
+            }
+            size_t close = xmp.find(xmp[quote], quote + 1);
+            if (close == std::string::npos) {
+                return false;
+            }
+            size_t start = at - 1;
+            while (start > 0 && std::isspace(static_cast<unsigned char>(xmp[start - 1]))) {
+                --start;
+            }
+            found = Occurrence{start, close + 1, xmp.substr(quote + 1, close - quote - 1)};
+            return true;
+        }
+    }
+    return false;
+}
+
+// The value of property `local` of namespace `uri` (its first occurrence), "" when none.
+std::string property(std::string const &xmp, std::string const &uri, std::string const &local)
+{
+    for (std::string const &prefix : prefixes_of(xmp, uri)) {
+        Occurrence found;
+        if (find_property(xmp, prefix + ":" + local, 0, found)) {
+            std::string value = found.value;
+            size_t first = value.find_first_not_of(" \t\r\n");
+            size_t last = value.find_last_not_of(" \t\r\n");
+            return first == std::string::npos ? "" : value.substr(first, last - first + 1);
+        }
+    }
+    return "";
+}
+
+// Removes every occurrence of the properties `locals` of namespace `uri`.
+void remove_properties(std::string &xmp, std::string const &uri, std::vector<std::string> const &locals)
+{
+    for (std::string const &prefix : prefixes_of(xmp, uri)) {
+        for (std::string const &local : locals) {
+            Occurrence found;
+            while (find_property(xmp, prefix + ":" + local, 0, found)) {
+                xmp.erase(found.start, found.end - found.start);
+            }
+        }
+    }
+}
+
+std::string upper(std::string text)
+{
+    for (char &c : text) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return text;
+}
+
+std::string formatted(long long seconds, char const *format)
+{
+    std::time_t time = static_cast<std::time_t>(seconds);
+    std::tm parts{};
+    gmtime_r(&time, &parts);
+    char text[64];
+    size_t length = std::strftime(text, sizeof text, format, &parts);
+    return std::string(text, length);
+}
+
+// The claims of a source's XMP (none when it has no readable packet).
+Claims source_claims(Source &source, long long limit)
+{
+    QPDFObjectHandle metadata = source.pdf->getRoot().getKey("/Metadata");
+    std::string xmp;
+    if (!metadata.isStream() || !decode_bounded(metadata, limit, "the XMP metadata stream", &xmp)) {
+        return Claims{};
+    }
+    return xmp_claims(xmp);
+}
+
+// The newest modification time of the files of `order`'s sources.
+long long newest_time(std::vector<Source> const &sources, std::vector<int> const &order)
+{
+    long long newest = 0;
+    for (int s : order) {
+        newest = std::max(newest, sources[static_cast<size_t>(s)].modified);
+    }
+    return newest;
+}
+
+} // namespace
+
+long long file_modified(char const *path)
+{
+    struct stat status{};
+    if (path == nullptr || stat(path, &status) != 0) {
+        return 0;
+    }
+    return static_cast<long long>(status.st_mtime);
+}
+
+Claims xmp_claims(std::string const &xmp)
+{
+    Claims claims;
+    std::string part = property(xmp, pdfa_namespace, "part");
+    if (!part.empty()) {
+        claims.pdfa = "PDF/A-" + part + upper(property(xmp, pdfa_namespace, "conformance"));
+    }
+    std::string ua = property(xmp, pdfua_namespace, "part");
+    if (!ua.empty()) {
+        claims.pdfua = "PDF/UA-" + ua;
+    }
+    return claims;
+}
+
+bool update_xmp(std::string &xmp, XmpUpdate const &update)
+{
+    std::string const rdf_end = "</rdf:RDF>";
+    size_t at = xmp.find(rdf_end);
+    if (at == std::string::npos || xmp.find(rdf_end, at + 1) != std::string::npos) {
+        return false;
+    }
+    std::string edited = xmp;
+    if (update.title != nullptr) {
+        set_xmp_title(edited, update.title); // a dc:title in another form stays as it is
+    }
+    if (update.drop_pdfa) {
+        remove_properties(edited, pdfa_namespace, {"part", "conformance", "amd", "corr", "rev"});
+    }
+    if (update.drop_pdfua) {
+        remove_properties(edited, pdfua_namespace, {"part", "amd", "corr", "rev"});
+    }
+    remove_properties(edited, pdf_namespace, {"Producer"});
+    remove_properties(edited, xmp_namespace, {"ModifyDate", "MetadataDate"});
+    at = edited.find(rdf_end);
+    if (at == std::string::npos) {
+        return false;
+    }
+    std::string date = formatted(update.time, "%Y-%m-%dT%H:%M:%SZ");
+    edited.insert(
+        at,
+        std::string("<rdf:Description rdf:about=\"\" xmlns:pdf=\"") + pdf_namespace + "\" xmlns:xmp=\"" +
+            xmp_namespace + "\"><pdf:Producer>" + producer + "</pdf:Producer><xmp:ModifyDate>" + date +
+            "</xmp:ModifyDate><xmp:MetadataDate>" + date + "</xmp:MetadataDate></rdf:Description>\n");
+    xmp = edited;
+    return true;
+}
+
+void update_info(QPDF &pdf, long long time)
+{
+    QPDFObjectHandle info = pdf.getTrailer().getKey("/Info");
+    if (!info.isDictionary()) {
+        return;
+    }
+    info.replaceKey("/Producer", QPDFObjectHandle::newString(producer));
+    info.replaceKey("/ModDate", QPDFObjectHandle::newString(formatted(time, "D:%Y%m%d%H%M%SZ")));
+}
+
+void copy_metadata(
+    QPDF &out,
+    std::vector<Source> &sources,
+    std::vector<int> const &order,
+    char const *title,
+    long long limit,
+    Dropped &dropped,
+    Where &where)
+{
+    if (order.empty()) {
+        return;
+    }
+    long long time = newest_time(sources, order);
+    update_info(out, time);
+    where = Where{order.front(), 0};
+    Source &first = sources[static_cast<size_t>(order.front())];
+    QPDFObjectHandle root = first.pdf->getRoot();
+    QPDFObjectHandle intents = root.getKey("/OutputIntents");
+    if (intents.isArray()) {
+        out.getRoot().replaceKey("/OutputIntents", import_value(out, *first.pdf, intents));
+    }
+    QPDFObjectHandle metadata = root.getKey("/Metadata");
+    if (!metadata.isStream()) {
+        where = Where{};
+        return;
+    }
+    std::string xmp;
+    // An unknown filter: the packet stays as it is.
+    bool readable = decode_bounded(metadata, limit, "the XMP metadata stream", &xmp);
+    Claims claims = readable ? xmp_claims(xmp) : Claims{};
+    XmpUpdate update{title, time, false, false};
+    bool nothing_dropped = dropped.empty();
+    for (int s : order) {
+        Claims other = s == order.front() ? claims : source_claims(sources[static_cast<size_t>(s)], limit);
+        update.drop_pdfa = update.drop_pdfa || other.pdfa != claims.pdfa;
+        update.drop_pdfua = update.drop_pdfua || other.pdfua != claims.pdfua;
+    }
+    update.drop_pdfa = !claims.pdfa.empty() && (update.drop_pdfa || !nothing_dropped);
+    update.drop_pdfua = !claims.pdfua.empty() && (update.drop_pdfua || !nothing_dropped);
+    where = Where{order.front(), 0};
+    QPDFObjectHandle copy = copy_foreign(out, metadata);
+    if (readable && update_xmp(xmp, update)) {
+        copy.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+    } else if (update.drop_pdfa || update.drop_pdfua) {
+        dropped.add("XMP metadata", order.front(), first.label);
+        where = Where{};
+        return;
+    }
+    if (update.drop_pdfa) {
+        dropped.add(claims.pdfa + " claim", order.front(), first.label);
+    }
+    if (update.drop_pdfua) {
+        dropped.add(claims.pdfua + " claim", order.front(), first.label);
+    }
+    out.getRoot().replaceKey("/Metadata", copy);
+    where = Where{};
+}
+
+} // namespace pe
