@@ -8,11 +8,15 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
     /// Another notice of an export about `file` ("output" for the output itself):
     /// data it dropped, permissions it overrode.
     case exportNotice(file: String, message: String)
+    /// `output` was written unencrypted although its pages come from the
+    /// encrypted `encryptedSources` (a session export; `--encrypt` encrypts it).
+    case writtenUnencrypted(output: String, encryptedSources: [String])
 
     /// The file the warning is about.
     public var file: String {
         switch self {
         case .recoveredDamage(let file, _), .exportNotice(let file, _): return file
+        case .writtenUnencrypted(let output, _): return output
         }
     }
 
@@ -20,6 +24,9 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
         switch self {
         case .recoveredDamage(let file, let detail): return "\(file): damaged, recovered (\(detail))"
         case .exportNotice(let file, let message): return "\(file): \(message)"
+        case .writtenUnencrypted(let output, let sources):
+            return "\(output): written unencrypted; its pages come from encrypted \(sources.joined(separator: ", "))"
+                + " (use --encrypt to encrypt it)"
         }
     }
 
