@@ -105,8 +105,8 @@ public struct OutputEncryption: Sendable, Equatable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw PDFEditError.engine(.unreadable(file: path, reason: "not UTF-8 text"))
         }
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return String(line.hasSuffix("\r") ? line.dropLast() : line)
+        // "\r\n" is one Character, a newline as "\n" is.
+        return String(text.prefix { !$0.isNewline })
     }
 
     init(_ engine: ExportEncryption) {

@@ -30,7 +30,7 @@ struct Export: ParsableCommand {
               pdfedit export --split pages/ --name "page-{n}.pdf"
               pdfedit export --split chapters/ --at-outlines
               pdfedit export out.pdf 10..60 --from in.pdf
-              pdfedit export out.pdf --encrypt - --user-password-file u.txt --owner-password-file o.txt --allow print
+              pdfedit export out.pdf --encrypt - --allow print,copy
             """)
 
     @Argument(help: "The PDF to write (with --all or --split: a directory).")
