@@ -23,7 +23,8 @@ import Testing
 
     static let methods: [Method] = [
         Method(name: "AES-256", qpdfArguments: ["256", "--print=none"], revision: 6, streamMethod: "AESv3"),
-        Method(name: "AES-128", qpdfArguments: ["128", "--use-aes=y", "--print=none"], revision: 4, streamMethod: "AESv2"),
+        Method(
+            name: "AES-128", qpdfArguments: ["128", "--use-aes=y", "--print=none"], revision: 4, streamMethod: "AESv2"),
         Method(name: "RC4-128", qpdfArguments: ["128", "--use-aes=n", "--print=none"], revision: 3, streamMethod: nil),
     ]
 
@@ -85,13 +86,15 @@ import Testing
     /// The file opens with both passwords, each recognised for what it is, and
     /// keeps `method`'s revision and the source's permissions; qpdf finds nothing wrong.
     static func expectKeeps(
-        _ method: Method, _ output: URL, source: URL, user: String = "U", sourceLocation: SourceLocation = #_sourceLocation
+        _ method: Method, _ output: URL, source: URL, user: String = "U",
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let asOwner = try encryption(output, password: "O")
         #expect(asOwner.contains("R = \(method.revision)"), "\(asOwner)", sourceLocation: sourceLocation)
         #expect(asOwner.contains("Supplied password is owner password"), "\(asOwner)", sourceLocation: sourceLocation)
         if let stream = method.streamMethod {
-            #expect(asOwner.contains("stream encryption method: \(stream)"), "\(asOwner)", sourceLocation: sourceLocation)
+            #expect(
+                asOwner.contains("stream encryption method: \(stream)"), "\(asOwner)", sourceLocation: sourceLocation)
         }
         let asUser = try encryption(output, password: user)
         #expect(
@@ -100,10 +103,13 @@ import Testing
         let sourcePermissions = permissions(try encryption(source, password: "O"))
         #expect(permissions(asOwner) == sourcePermissions, sourceLocation: sourceLocation)
         #expect(asOwner.contains("print high resolution: not allowed"), sourceLocation: sourceLocation)
-        #expect(asOwner.contains { $0.hasPrefix("P = ") && sourcePermissionsP(source) == $0 }, sourceLocation: sourceLocation)
+        #expect(
+            asOwner.contains { $0.hasPrefix("P = ") && sourcePermissionsP(source) == $0 },
+            sourceLocation: sourceLocation)
         let check = try run("qpdf", ["--check", "--password=\(user)", output.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)", sourceLocation: sourceLocation)
-        #expect(try run("qpdf", ["--check", "--password=wrong", output.path]).status != 0, sourceLocation: sourceLocation)
+        #expect(
+            try run("qpdf", ["--check", "--password=wrong", output.path]).status != 0, sourceLocation: sourceLocation)
     }
 
     /// The "P = …" line of the source.
@@ -153,7 +159,8 @@ import Testing
         let before = dir.appendingPathComponent("before.pdf")
         try FileManager.default.copyItem(at: dir.appendingPathComponent("in.pdf"), to: before)
         let environment = copying ? ["PDFEDIT_NO_IN_PLACE": "1"] : [:]
-        try pdfeditOK("rotate", "1", "--by", "90", "in.pdf", "--in-place", "--password", "U", in: dir, environment: environment)
+        try pdfeditOK(
+            "rotate", "1", "--by", "90", "in.pdf", "--in-place", "--password", "U", in: dir, environment: environment)
         let edited = dir.appendingPathComponent("in.pdf")
         try Self.expectKeeps(method, edited, source: before)
         let info = try run("pdfinfo", ["-upw", "U", "-f", "1", "-l", "2", edited.path]).stdout
@@ -208,7 +215,8 @@ import Testing
         #expect(try Self.isUnencrypted(dir.appendingPathComponent("e.pdf")))
         for copying in [false, true] {
             let copy = "copy-\(copying).pdf"
-            try FileManager.default.copyItem(at: dir.appendingPathComponent("in.pdf"), to: dir.appendingPathComponent(copy))
+            try FileManager.default.copyItem(
+                at: dir.appendingPathComponent("in.pdf"), to: dir.appendingPathComponent(copy))
             try pdfeditOK(
                 "rotate", "1", "--by", "180", copy, "--in-place", "--decrypt", "--password", "O", in: dir,
                 environment: copying ? ["PDFEDIT_NO_IN_PLACE": "1"] : [:])
@@ -230,7 +238,8 @@ import Testing
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let plain = dir.appendingPathComponent("plain.pdf").path
-        try Self.encrypt(plain, to: dir.appendingPathComponent("b.pdf").path, user: "U", owner: "O", ["128", "--use-aes=n"])
+        try Self.encrypt(
+            plain, to: dir.appendingPathComponent("b.pdf").path, user: "U", owner: "O", ["128", "--use-aes=n"])
         try pdfeditOK("open", "in.pdf", "--password", "U", in: dir)
         try pdfeditOK("insert", "plain.pdf", "b.pdf", "--password", "U", in: dir)
         let export = try pdfeditOK("export", "out.pdf", "--password", "U", in: dir)
@@ -260,7 +269,8 @@ import Testing
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try pdfeditOK("open", "plain.pdf", in: dir)
-        try "user secret\r\nsecond line\n".write(to: dir.appendingPathComponent("u.txt"), atomically: true, encoding: .utf8)
+        try "user secret\r\nsecond line\n".write(
+            to: dir.appendingPathComponent("u.txt"), atomically: true, encoding: .utf8)
         try "owner secret".write(to: dir.appendingPathComponent("o.txt"), atomically: true, encoding: .utf8)
         try pdfeditOK(
             "export", "files.pdf", "--encrypt", "-", "--user-password-file", "u.txt", "--owner-password-file", "o.txt",
@@ -286,7 +296,8 @@ import Testing
             "export", "argv.pdf", "--encrypt", "a", "b", in: dir,
             environment: ["PDFEDIT_USER_PASSWORD": "env user", "PDFEDIT_OWNER_PASSWORD": "env owner"])
         #expect(
-            try Self.encryption(dir.appendingPathComponent("argv.pdf"), password: "b").contains("Supplied password is owner password"))
+            try Self.encryption(dir.appendingPathComponent("argv.pdf"), password: "b").contains(
+                "Supplied password is owner password"))
         #expect(try qpdfCheck(dir.appendingPathComponent("argv.pdf").path).status != 0, "needs a password")
     }
 
@@ -330,7 +341,8 @@ import Testing
         }
         // Direct mode with --encrypt: the new passwords, not the input's.
         try pdfeditOK(
-            "export", "re.pdf", "--from", "in.pdf", "--password", "U", "--encrypt", "u", "o", "--allow", "print", in: dir)
+            "export", "re.pdf", "--from", "in.pdf", "--password", "U", "--encrypt", "u", "o", "--allow", "print",
+            in: dir)
         let reencrypted = try Self.encryption(dir.appendingPathComponent("re.pdf"), password: "o")
         #expect(reencrypted.contains("Supplied password is owner password"))
         #expect(Self.permissions(reencrypted) == expected[0].1)
@@ -340,7 +352,8 @@ import Testing
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let unknown = try pdfedit(
-            "export", "x.pdf", "--from", "plain.pdf", "--encrypt", "hunter2u", "hunter2o", "--allow", "print,fly", in: dir)
+            "export", "x.pdf", "--from", "plain.pdf", "--encrypt", "hunter2u", "hunter2o", "--allow", "print,fly",
+            in: dir)
         #expect(unknown.status == 64)
         #expect(
             unknown.stderr
@@ -349,7 +362,8 @@ import Testing
             "export", "x.pdf", "--from", "plain.pdf", "--encrypt", "-", "--user-password-file", "nope.txt",
             "--owner-password-file", "nope.txt", in: dir)
         #expect(missing.status == 66 && missing.stderr == "pdfedit: nope.txt: no such file\n", "\(missing.stderr)")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("folder"), withIntermediateDirectories: true)
         let folder = try pdfedit(
             "export", "x.pdf", "--from", "plain.pdf", "--encrypt", "-", "--user-password-file", "folder",
             "--owner-password-file", "folder", in: dir)
@@ -358,7 +372,8 @@ import Testing
         #expect(none.status == 64)
         #expect(
             none.stderr
-                == "pdfedit: --encrypt - needs the user password: give --user-password-file FILE or set PDFEDIT_USER_PASSWORD\n")
+                == "pdfedit: --encrypt - needs the user password: give --user-password-file FILE or set PDFEDIT_USER_PASSWORD\n"
+        )
         let one = try pdfedit("export", "x.pdf", "--from", "plain.pdf", "--encrypt", "hunter2u", in: dir)
         #expect(one.status == 64 && !one.stderr.contains("hunter2"), "\(one.stderr)")
         let both = try pdfedit(
@@ -368,5 +383,41 @@ import Testing
         let alone = try pdfedit("export", "x.pdf", "--from", "plain.pdf", "--allow", "print", in: dir)
         #expect(alone.status == 64 && alone.stderr.contains("go with --encrypt"), "\(alone.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.pdf").path))
+    }
+
+    // MARK: Corpus
+
+    /// Every encrypted file of the corpus (MANIFEST.tsv's "encrypted" column:
+    /// `owner-only` or `user:PASSWORD`), reversed in direct mode, keeps its
+    /// revision, P value, permissions and methods, and passes `qpdf --check`.
+    @Test(.enabled(if: Paths.corpusAvailable, "needs ../shared/corpus (MANIFEST.tsv)"))
+    func encryptedCorpusFilesKeepTheirEncryption() throws {
+        let manifest = try String(contentsOf: Paths.corpus.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
+        let rows = manifest.split(separator: "\n").dropFirst().map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        .filter { $0.count >= 8 && $0[7] != "none" }
+        #expect(!rows.isEmpty)
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for row in rows {
+            let file = String(row[0])
+            let encrypted = String(row[7])
+            let password = encrypted.hasPrefix("user:") ? String(encrypted.dropFirst(5)) : ""
+            let out = dir.appendingPathComponent(file)
+            try pdfeditOK(
+                args: ["reverse", "all", Paths.corpus(file), "-o", out.path]
+                    + (password.isEmpty ? [] : ["--password", password]))
+            func facts(_ path: String) throws -> [String] {
+                try run("qpdf", ["--show-encryption", "--password=\(password)", path]).stdout.split(separator: "\n")
+                    .map(String.init).filter {
+                        $0.hasPrefix("R = ") || $0.hasPrefix("P = ") || $0.contains("allowed") || $0.contains("method")
+                    }
+            }
+            let kept = try facts(out.path)
+            let source = try facts(Paths.corpus(file))
+            #expect(kept.count >= 11 && kept == source, "\(file): \(kept)")
+            #expect(try run("qpdf", ["--check", "--password=\(password)", out.path]).status == 0, "\(file)")
+        }
     }
 }

@@ -68,21 +68,25 @@ public struct OutputEncryption: Sendable, Equatable {
     ) throws(PDFEditError) -> OutputEncryption {
         guard arguments == ["-"] || arguments.count == 2 else {
             throw PDFEditError.usage(
-                "--encrypt takes two passwords (USERPW OWNERPW), or - to take them from the password files or the environment")
+                "--encrypt takes two passwords (USERPW OWNERPW), or - to take them from the password files or the environment"
+            )
         }
         func password(_ index: Int, file: String?, variable: String, option: String) throws(PDFEditError) -> String {
             if arguments.count == 2 { return arguments[index] }
             if let file { return try firstLine(of: file) }
             if let value = environment[variable] { return value }
             throw PDFEditError.usage(
-                "--encrypt - needs the \(index == 0 ? "user" : "owner") password: give \(option) FILE or set \(variable)")
+                "--encrypt - needs the \(index == 0 ? "user" : "owner") password: give \(option) FILE or set \(variable)"
+            )
         }
         if arguments.count == 2 && (userPasswordFile != nil || ownerPasswordFile != nil) {
             throw PDFEditError.usage("give the passwords either after --encrypt or in files, not both")
         }
         return OutputEncryption(
-            userPassword: try password(0, file: userPasswordFile, variable: userPasswordVariable, option: "--user-password-file"),
-            ownerPassword: try password(1, file: ownerPasswordFile, variable: ownerPasswordVariable, option: "--owner-password-file"),
+            userPassword: try password(
+                0, file: userPasswordFile, variable: userPasswordVariable, option: "--user-password-file"),
+            ownerPassword: try password(
+                1, file: ownerPasswordFile, variable: ownerPasswordVariable, option: "--owner-password-file"),
             allowed: allowed)
     }
 

@@ -63,7 +63,9 @@ public struct ExportEncryption: Sendable, Equatable {
     /// What is allowed without the owner password (by default everything).
     public var allowed: Set<ExportPermission>
 
-    public init(userPassword: String, ownerPassword: String, allowed: Set<ExportPermission> = Set(ExportPermission.allCases)) {
+    public init(
+        userPassword: String, ownerPassword: String, allowed: Set<ExportPermission> = Set(ExportPermission.allCases)
+    ) {
         self.userPassword = userPassword
         self.ownerPassword = ownerPassword
         self.allowed = allowed

@@ -81,7 +81,9 @@ struct Export: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
-        if decrypt && from == nil { throw PDFEditError.usage("--decrypt goes with --from (a session export is unencrypted)") }
+        if decrypt && from == nil {
+            throw PDFEditError.usage("--decrypt goes with --from (a session export is unencrypted)")
+        }
         if decrypt && !encryption.encrypt.isEmpty { throw PDFEditError.usage("give --decrypt or --encrypt, not both") }
         if !split && (name != nil || every != nil || atOutlines) {
             throw PDFEditError.usage("--name, --every and --at-outlines go with --split")

@@ -72,7 +72,9 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
     var force = false
 
-    @Flag(name: .long, help: "Direct mode: write the result unencrypted (by default it keeps FILE's encryption and passwords).")
+    @Flag(
+        name: .long,
+        help: "Direct mode: write the result unencrypted (by default it keeps FILE's encryption and passwords).")
     var decrypt = false
 
     var isDirect: Bool { output != nil || inPlace }
@@ -87,13 +89,21 @@ struct EncryptOptions: ParsableArguments {
             valueName: "USERPW OWNERPW"))
     var encrypt: [String] = []
 
-    @Option(name: .customLong("user-password-file"), help: ArgumentHelp("With --encrypt: the user password is the first line of FILE.", valueName: "FILE"))
+    @Option(
+        name: .customLong("user-password-file"),
+        help: ArgumentHelp("With --encrypt: the user password is the first line of FILE.", valueName: "FILE"))
     var userPasswordFile: String?
 
-    @Option(name: .customLong("owner-password-file"), help: ArgumentHelp("With --encrypt: the owner password is the first line of FILE.", valueName: "FILE"))
+    @Option(
+        name: .customLong("owner-password-file"),
+        help: ArgumentHelp("With --encrypt: the owner password is the first line of FILE.", valueName: "FILE"))
     var ownerPasswordFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --encrypt: what readers may do without the owner password, a comma list of print, copy, modify, annotate, form, assemble (default: all).", valueName: "LIST"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --encrypt: what readers may do without the owner password, a comma list of print, copy, modify, annotate, form, assemble (default: all).",
+            valueName: "LIST"))
     var allow: String?
 }
 
@@ -109,6 +119,7 @@ extension EncryptOptions {
         }
         let allowed = try allow.map(OutputPermission.list) ?? Set(OutputPermission.allCases)
         return try OutputEncryption.resolve(
-            arguments: encrypt, userPasswordFile: userPasswordFile, ownerPasswordFile: ownerPasswordFile, allowed: allowed)
+            arguments: encrypt, userPasswordFile: userPasswordFile, ownerPasswordFile: ownerPasswordFile,
+            allowed: allowed)
     }
 }
