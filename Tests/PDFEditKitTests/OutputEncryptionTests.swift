@@ -85,7 +85,9 @@ import Testing
             _ = try OutputPermission.list("print,fly")
         } catch {
             #expect(error.exitCode == 64)
-            #expect(error.description == "--allow: unknown permission \"fly\"; known: print,copy,modify,annotate,form,assemble")
+            #expect(
+                error.description
+                    == "--allow: unknown permission \"fly\"; known: print,copy,modify,annotate,form,assemble")
         }
     }
 }

@@ -104,12 +104,13 @@ public struct ExportOptions: Sendable, Equatable {
     public var inPlace: Bool
 
     public init(
-        deterministicID: Bool = true, encryption: ExportEncryption? = nil, labels: LabelMode = .keep,
-        title: String? = nil, maxStreamBytes: Int? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
-        threads: Int? = nil, inPlace: Bool = true
+        deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
+        labels: LabelMode = .keep, title: String? = nil, maxStreamBytes: Int? = nil,
+        progress: (@Sendable (Int, Int) -> Void)? = nil, threads: Int? = nil, inPlace: Bool = true
     ) {
         self.deterministicID = deterministicID
         self.encryption = encryption
+        self.keepEncryptionOf = keepEncryptionOf
         self.labels = labels
         self.title = title
         self.maxStreamBytes = maxStreamBytes
