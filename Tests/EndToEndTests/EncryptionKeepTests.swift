@@ -170,6 +170,31 @@ import Testing
         #expect(try qpdfPageCount(edited.path, password: "U") == 2)
     }
 
+    /// Rearranging an encrypted source in place writes the same document as
+    /// copying its pages (`PDFEDIT_NO_IN_PLACE`), as qpdf lays both out decrypted.
+    @Test(arguments: [["reverse", "all"], ["rotate", "1", "--by", "90"], ["remove", "2"]])
+    func rearrangingInPlaceWritesWhatCopyingWrites(_ edit: [String]) throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func normalized(_ name: String, environment: [String: String]) throws -> [String] {
+            try pdfeditOK(args: edit + ["in.pdf", "-o", name, "--password", "U"], in: dir, environment: environment)
+            let qdf = dir.appendingPathComponent(name + ".qdf")
+            let laidOut = try run(
+                "qpdf",
+                [
+                    "--password=U", "--decrypt", "--qdf", "--object-streams=disable",
+                    dir.appendingPathComponent(name).path, qdf.path,
+                ])
+            #expect(laidOut.status == 0, "\(laidOut.stderr)")
+            let offsets = try Regex(#"^\d{10} \d{5} [nf] ?$|^\d+$"#)
+            return String(decoding: try Data(contentsOf: qdf), as: UTF8.self).split(separator: "\n").map(String.init)
+                .filter { !($0.hasPrefix("%") || $0.contains("/ID [") || $0.wholeMatch(of: offsets) != nil) }
+        }
+        let inPlace = try normalized("fast.pdf", environment: [:])
+        let copied = try normalized("slow.pdf", environment: ["PDFEDIT_NO_IN_PLACE": "1"])
+        #expect(!inPlace.isEmpty && inPlace == copied)
+    }
+
     @Test func anOwnerPasswordOnlyFileStaysOwnerProtected() throws {
         let dir = try Self.directory(["256", "--print=none", "--modify=none"], user: "")
         defer { try? FileManager.default.removeItem(at: dir) }
