@@ -26,6 +26,7 @@ import Testing
         Method(
             name: "AES-128", qpdfArguments: ["128", "--use-aes=y", "--print=none"], revision: 4, streamMethod: "AESv2"),
         Method(name: "RC4-128", qpdfArguments: ["128", "--use-aes=n", "--print=none"], revision: 3, streamMethod: nil),
+        Method(name: "RC4-40", qpdfArguments: ["40", "--print=n"], revision: 2, streamMethod: nil),
     ]
 
     // MARK: Fixtures
