@@ -15,12 +15,16 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
     case unreadablePage(FileError)
     /// A page `show` or `thumbs` could not draw, shown as a marked empty frame.
     case pageShownAsFrame(file: String, page: Int, detail: String)
+    /// `output` was written unencrypted although its pages come from the
+    /// encrypted `encryptedSources` (a session export; `--encrypt` encrypts it).
+    case writtenUnencrypted(output: String, encryptedSources: [String])
 
     /// The file the warning is about.
     public var file: String {
         switch self {
         case .recoveredDamage(let file, _), .exportNotice(let file, _), .pageShownAsFrame(let file, _, _): return file
         case .unreadablePage(let error): return error.file
+        case .writtenUnencrypted(let output, _): return output
         }
     }
 
@@ -32,6 +36,9 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
         case .unreadablePage(let error): return error.description
         case .pageShownAsFrame(let file, let page, let detail):
             return "\(file): page \(page): \(detail); shown as an empty frame"
+        case .writtenUnencrypted(let output, let sources):
+            return "\(output): written unencrypted; its pages come from encrypted \(sources.joined(separator: ", "))"
+                + " (use --encrypt to encrypt it)"
         }
     }
 

@@ -5,6 +5,7 @@
 // and the writing.
 #include "Assembly.hh"
 
+#include "Encryption.hh"
 #include "Geometry.hh"
 #include "Writer.hh"
 
@@ -51,9 +52,10 @@ void Assembly::release_sources()
     version = output_version();
     versioned = true;
     placed.clear();
+    QPDF const *kept = kept_encryption(inputs); // the writer copies its encryption
     for (size_t i = 0; i < sources.size(); ++i) {
         Source &source = sources[i];
-        if (!source.pdf) {
+        if (!source.pdf || source.pdf.get() == kept) {
             continue;
         }
         pe_source const &arg = inputs.request.sources[i];
@@ -71,7 +73,17 @@ void Assembly::write(char const *out_path, bool &started, bool sync, bool report
 {
     where = Where{};
     PDFVersion minimum = versioned ? version : output_version();
-    write_output(out, out_path, minimum, placed_count, object_streams, inputs.request.options, started, sync, report);
+    write_output(
+        out,
+        out_path,
+        minimum,
+        placed_count,
+        object_streams,
+        inputs.request.options,
+        started,
+        sync,
+        report,
+        kept_encryption(inputs));
     inputs.forward_all_warnings();
     inputs.forward_output_warnings(out);
 }

@@ -4,6 +4,7 @@
 // pe_document_close) and pe_write_image_page. Each runs its work through
 // `guarded`, the one place where an exception becomes a pe_status.
 #include "Assembly.hh"
+#include "Encryption.hh"
 #include "InPlace.hh"
 #include "Inputs.hh"
 #include "Limits.hh"
@@ -56,6 +57,7 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     inputs.check_plan();
     inputs.check_output(out_path);
     inputs.open(0, request.item_count);
+    note_decrypted(inputs, 0, request.item_count);
     Dropped dropped;
     int in_place = InPlace::in_place_source(inputs);
     if (in_place >= 0) {

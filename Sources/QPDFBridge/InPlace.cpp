@@ -3,6 +3,7 @@
 // catalog (build), and the document data a copy would get (settle_in_place).
 #include "InPlace.hh"
 
+#include "Encryption.hh"
 #include "Geometry.hh"
 #include "Limits.hh"
 #include "Writer.hh"
@@ -131,7 +132,7 @@ int InPlace::in_place_source(Inputs &inputs)
         return -1;
     }
     Source &source = inputs.sources[static_cast<size_t>(s)];
-    if (!source.pdf || source.pdf->isEncrypted() ||
+    if (!source.pdf ||
         static_cast<size_t>(request.item_count) * 2 < source.pages.size() ||
         !catalog_allows_in_place(source.pdf->getRoot())) {
         return -1;
@@ -199,9 +200,11 @@ void InPlace::build()
     root.replaceKey("/Pages", tree);
     root = pdf.makeIndirectObject(root);
     // The trailer of a new file: /Root (and /Info, below); no /ID, so that the
-    // deterministic /ID is all new, as a copy's.
+    // deterministic /ID is all new, as a copy's. An encryption the output keeps
+    // needs the source's /Encrypt and first /ID (see set_encryption).
+    bool keeps_encryption = kept_encryption(inputs) == &pdf;
     for (std::string const &key : trailer.getKeys()) {
-        if (key != "/Size") {
+        if (key != "/Size" && !(keeps_encryption && (key == "/Encrypt" || key == "/ID"))) {
             trailer.removeKey(key);
         }
     }
@@ -223,7 +226,16 @@ void InPlace::write(char const *out_path, bool &started)
     PDFVersion minimum(1, 3);
     minimum.updateIfGreater(source.version);
     write_output(
-        *source.pdf, out_path, minimum, page_count, source.object_streams, inputs.request.options, started, true, true);
+        *source.pdf,
+        out_path,
+        minimum,
+        page_count,
+        source.object_streams,
+        inputs.request.options,
+        started,
+        true,
+        true,
+        kept_encryption(inputs));
     inputs.forward_all_warnings();
 }
 

@@ -20,7 +20,7 @@ class InPlace {
 
     // The source of a plan that can be written in place, or -1: in place not
     // turned off (options->no_in_place), one source for every item, pages only
-    // (no blank pages, no stamps), most of the source's pages, not encrypted,
+    // (no blank pages, no stamps), most of the source's pages,
     // owned by this call (or a document at its last use), none of the used pages
     // with annotations, article beads or page actions (they point at other
     // pages, which copying would cut), and a catalog of entries copying carries

@@ -6,6 +6,7 @@
 
 #include "Assembly.hh"
 #include "CheckedFile.hh"
+#include "Encryption.hh"
 
 #include <algorithm>
 #include <atomic>
@@ -191,6 +192,7 @@ void export_parts(
         for (int p = 0; p < part_count; ++p) {
             first.inputs->open(parts[p].first_item, parts[p].item_count);
         }
+        note_decrypted(*first.inputs, 0, request.item_count);
     } catch (...) {
         where = first.where;
         for (auto const &warning : opening) {

@@ -1,8 +1,9 @@
 // QPDFWriter set up for exports: the output pipeline (CheckedFile), PDF version,
-// object streams, encryption or a deterministic /ID, and progress.
+// object streams, encryption (Encryption.cpp) or a deterministic /ID, and progress.
 #include "Writer.hh"
 
 #include "CheckedFile.hh"
+#include "Encryption.hh"
 
 #include <qpdf/QPDFWriter.hh>
 
@@ -25,7 +26,8 @@ void write_output(
     pe_export_options const *options,
     bool &started,
     bool sync,
-    bool report)
+    bool report,
+    QPDF *kept_encryption_of)
 {
     QPDFWriter writer(pdf);
     if (report && options != nullptr && options->progress != nullptr) {
@@ -47,20 +49,8 @@ void write_output(
     writer.setObjectStreamMode(object_streams && pages >= object_stream_minimum ? qpdf_o_generate : qpdf_o_disable);
     writer.setCompressStreams(true);
     writer.setLinearization(false);
-    bool encrypt = options != nullptr && options->user_password != nullptr && options->owner_password != nullptr;
-    if (encrypt) {
-        writer.setR6EncryptionParameters(
-            options->user_password,
-            options->owner_password,
-            true,
-            true,
-            true,
-            true,
-            true,
-            true,
-            qpdf_r3p_full,
-            true);
-    } else if (options == nullptr || options->deterministic_id != 0) {
+    bool encrypted = set_encryption(writer, options, kept_encryption_of);
+    if (!encrypted && (options == nullptr || options->deterministic_id != 0)) {
         // qpdf cannot make a deterministic /ID for encrypted output.
         writer.setDeterministicID(true);
     }

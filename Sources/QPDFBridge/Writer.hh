@@ -19,7 +19,8 @@ namespace pe {
 // them and the output is not tiny, at least PDF `minimum`); `started` is set once
 // the file may exist. `sync`: fsync the file (else the caller syncs its file
 // system once, after writing many). `report`: tell options->progress the percent
-// written.
+// written. `kept_encryption_of`: the source whose encryption the output keeps
+// (see kept_encryption), or nullptr.
 void write_output(
     QPDF &pdf,
     char const *out_path,
@@ -29,7 +30,8 @@ void write_output(
     pe_export_options const *options,
     bool &started,
     bool sync,
-    bool report);
+    bool report,
+    QPDF *kept_encryption_of = nullptr);
 
 // The files a failed call must not leave behind: removed when this goes out of
 // scope, unless the call cleared `paths` once everything was written.

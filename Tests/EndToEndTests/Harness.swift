@@ -44,6 +44,8 @@ func run(
     env.removeValue(forKey: "PDFEDIT_SESSION")
     env.removeValue(forKey: "PDFEDIT_PASSWORD")
     env.removeValue(forKey: "PDFEDIT_PASSWORD_FILE")
+    env.removeValue(forKey: "PDFEDIT_USER_PASSWORD")
+    env.removeValue(forKey: "PDFEDIT_OWNER_PASSWORD")
     for (key, value) in environment { env[key] = value }
     process.environment = env
     let outPipe = Pipe()

@@ -43,5 +43,14 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("warning") && result.stderr.contains("assembl"))
         #expect(try qpdfPageCount(dir.appendingPathComponent("out.pdf").path) == 8)
+        // The output keeps the encryption of the file edited (alpha.pdf: none), and
+        // says that pages of an encrypted file went into it unencrypted.
+        #expect(result.stderr.contains("pdfedit: warning: out.pdf: written unencrypted; its pages come from encrypted owner-only.pdf"))
+        let shown = try run("qpdf", ["--show-encryption", dir.appendingPathComponent("out.pdf").path])
+        #expect(shown.stdout.contains("File is not encrypted"))
+        // Edited itself, the owner-password-only file stays encrypted with its permissions.
+        try pdfeditOK("reverse", "all", "owner-only.pdf", "-o", "kept.pdf", in: dir)
+        let kept = try run("qpdf", ["--show-encryption", dir.appendingPathComponent("kept.pdf").path])
+        #expect(kept.stdout.contains("modify document assembly: not allowed"), "\(kept.stdout)")
     }
 }

@@ -201,7 +201,11 @@ import Testing
         #expect(!(try String(contentsOf: dir.appendingPathComponent(".pdfedit/session.json"), encoding: .utf8)).contains("secret"))
         try pdfeditOK("reverse", in: dir)
         #expect(try pdfedit("export", "out.pdf", in: dir).status == 77)
-        try pdfeditOK("export", "out.pdf", in: dir, environment: ["PDFEDIT_PASSWORD": "secret"])
+        let exported = try pdfeditOK("export", "out.pdf", in: dir, environment: ["PDFEDIT_PASSWORD": "secret"])
+        #expect(
+            exported.stderr
+                == "pdfedit: warning: out.pdf: written unencrypted; its pages come from encrypted encrypted.pdf (use --encrypt to encrypt it)\n"
+        )
         let out = dir.appendingPathComponent("out.pdf")
         #expect(try pageTokens(out) == ["ENC-P2", "ENC-P1"])
         #expect(!(try run("pdfinfo", [out.path]).stdout.contains("Encrypted:      yes")))

@@ -21,6 +21,9 @@ public struct DirectMode: Sendable {
     public var passwords: PasswordBook
     /// Told how far writing the output got (see `ExportSettings.progress`).
     public var progress: ProgressHandler?
+    /// Write the output unencrypted (`--decrypt`); by default it keeps the
+    /// input's encryption: method, permissions, user and owner password.
+    public var decrypt = false
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -72,6 +75,7 @@ public struct DirectMode: Sendable {
             throw PDFEditError.edit(error)
         }
         let inputDocument = session.documents[0].name
+        let inputSource = session.sources.first?.id
         let otherNames = Array(session.documents.dropFirst().map(\.name))
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let edit = try makeEdit(session, otherNames, importer)
@@ -90,6 +94,7 @@ public struct DirectMode: Sendable {
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         var writeSettings = ExportSettings(force: force || inPlace)
         writeSettings.progress = progress
+        keepingEncryption(of: inputSource, in: &writeSettings)
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch.path,
             protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,
@@ -122,6 +127,8 @@ public struct DirectMode: Sendable {
         }
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let document = session.documents[0]
+        var settings = settings
+        keepingEncryption(of: session.sources.first?.id, in: &settings)
         let chosen = try Workspace.items(of: document, selection: selection, access: access)
         let scratch = try ScratchDirectory()
         let writer = ExportWriter(
@@ -147,6 +154,19 @@ public struct DirectMode: Sendable {
                 files.flatMap { file in Warning.damage(of: input, messages: file.warnings) } + results[0].warnings)
         }
         return results
+    }
+}
+
+extension DirectMode {
+    /// The output keeps the encryption of `input` (its source), unless the user
+    /// asked for none (`decrypt`) or for passwords of their own; with `decrypt`
+    /// no warning says that encrypted pages were written unencrypted.
+    func keepingEncryption(of input: SourceID?, in settings: inout ExportSettings) {
+        if decrypt {
+            settings.warnsWhenDecrypting = false
+        } else if settings.encryption == nil {
+            settings.keepEncryptionOf = input
+        }
     }
 }
 

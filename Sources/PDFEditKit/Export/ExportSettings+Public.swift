@@ -11,20 +11,6 @@ public enum PageLabelPolicy: String, Sendable, Equatable, CaseIterable {
     case none
 }
 
-/// Passwords an exported file is encrypted with (AES-256, `export --encrypt USER OWNER`).
-public struct OutputEncryption: Sendable, Equatable {
-    /// Needed to open the file.
-    public var userPassword: String
-    /// Needed to change the file's permissions.
-    public var ownerPassword: String
-
-    /// Encryption with these passwords.
-    public init(userPassword: String, ownerPassword: String) {
-        self.userPassword = userPassword
-        self.ownerPassword = ownerPassword
-    }
-}
-
 extension ExportSettings {
     /// Settings for an export.
     ///
@@ -67,9 +53,7 @@ extension ExportSettings {
 
     /// The passwords the output is encrypted with; nil: not encrypted.
     public var outputEncryption: OutputEncryption? {
-        get { encryption.map { OutputEncryption(userPassword: $0.userPassword, ownerPassword: $0.ownerPassword) } }
-        set {
-            encryption = newValue.map { ExportEncryption(userPassword: $0.userPassword, ownerPassword: $0.ownerPassword) }
-        }
+        get { encryption.map(OutputEncryption.init) }
+        set { encryption = newValue?.engine }
     }
 }

@@ -22,6 +22,12 @@ public struct ExportSettings: Sendable {
     public var title: String?
     /// Told how far writing got (phase "writing": percent of one file, or parts).
     public var progress: ProgressHandler?
+    /// Direct mode: the source whose encryption the output keeps (method,
+    /// permissions, passwords) when it is encrypted and `encryption` is nil.
+    package var keepEncryptionOf: SourceID?
+    /// Whether an output written unencrypted although pages come from encrypted
+    /// sources gets one warning naming them (not when the user asked to decrypt).
+    package var warnsWhenDecrypting = true
 
     package init(
         force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
@@ -190,8 +196,9 @@ struct ExportWriter {
         positions: ClosedRange<Int>? = nil
     ) throws(PDFEditError) -> ExportResult {
         try checkOutput(output, settings: settings)
-        let options = settings.engineOptions()
+        var options = settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
+        options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         if lastUseOfPreopened {
             for index in plan.sources.indices where plan.sources[index].document != nil {
                 plan.sources[index].lastUseOfDocument = true
@@ -205,7 +212,8 @@ struct ExportWriter {
         try staged.commit()
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
-            last: positions?.upperBound, warnings: report.warnings.map(describe))
+            last: positions?.upperBound,
+            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings))
     }
 
     /// Writes several parts from one bridge call (which writes them on as many
@@ -230,8 +238,9 @@ struct ExportWriter {
         }
         var checks = outputChecks(settings)
         for (part, target) in zip(parts, targets) { try checks.check(part.output, standard: target) }
-        let options = settings.engineOptions()
+        var options = settings.engineOptions()
         var plan = try plan(items, document: name, settings: settings)
+        options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         let staged = StagedOutput.staging(parts.map(\.output))
         let engineParts = zip(parts, staged).map { ExportPart(items: $0.items, path: $1.temporary) }
         let report = try run(&plan, staged: staged) { (plan) throws(EngineError) in
@@ -241,7 +250,10 @@ struct ExportWriter {
         }
         // All parts appear together: a Ctrl-C now takes effect once every one is renamed.
         try Cancellation.deferringSignals { () throws(PDFEditError) in try StagedOutput.commitAll(staged) }
-        let warnings = report.warnings.map(describe)
+        let folder = parts.first.map { Paths.quickFolder(of: $0.output) } ?? "."
+        let warnings =
+            report.warnings.map(describe)
+            + decryptionWarning(report, output: folder.hasSuffix("/") ? folder : folder + "/", settings: settings)
         return parts.enumerated().map { index, part in
             ExportResult(
                 output: part.output, document: name, pageCount: part.items.count,
@@ -303,6 +315,16 @@ struct ExportWriter {
         guard let file = warning.file else { return Warning(warning, file: "output") }
         let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
         return Warning(warning, file: shown)
+    }
+
+    /// The one warning of an output written unencrypted from encrypted sources
+    /// (named as the session stores them), unless the user asked to decrypt.
+    func decryptionWarning(_ report: ExportReport, output: String, settings: ExportSettings) -> [Warning] {
+        guard settings.warnsWhenDecrypting, !report.decryptedSources.isEmpty else { return [] }
+        let shown = report.decryptedSources.map { file in
+            session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
+        }
+        return [.writtenUnencrypted(output: output, encryptedSources: shown)]
     }
 
     /// An output may not name a source (73), nor replace a file without --force (73)

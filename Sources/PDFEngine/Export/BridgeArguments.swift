@@ -81,6 +81,10 @@ final class BridgeArguments {
         result.deterministic_id = options.deterministicID ? 1 : 0
         result.user_password = options.encryption.map { copy($0.userPassword) }
         result.owner_password = options.encryption.map { copy($0.ownerPassword) }
+        if let allowed = options.encryption?.allowed {
+            result.denied = ExportPermission.allCases.filter { !allowed.contains($0) }.reduce(0) { $0 | $1.bridged }
+        }
+        result.keep_encryption = options.keepEncryptionOf.map { Int32(clamping: $0 + 1) } ?? 0
         result.labels =
             switch options.labels {
             case .keep: Int32(PE_LABELS_KEEP)
@@ -125,5 +129,19 @@ private final class ProgressBox {
 
     init(_ report: @escaping @Sendable (Int, Int) -> Void) {
         self.report = report
+    }
+}
+
+extension ExportPermission {
+    /// The bit of `pe_export_options.denied`.
+    fileprivate var bridged: Int32 {
+        switch self {
+        case .print: Int32(PE_ALLOW_PRINT)
+        case .copy: Int32(PE_ALLOW_COPY)
+        case .modify: Int32(PE_ALLOW_MODIFY)
+        case .annotate: Int32(PE_ALLOW_ANNOTATE)
+        case .form: Int32(PE_ALLOW_FORM)
+        case .assemble: Int32(PE_ALLOW_ASSEMBLE)
+        }
     }
 }

@@ -40,14 +40,35 @@ public enum ExportItem: Sendable, Equatable {
     case blank(width: Double, height: Double, quarterTurns: Int = 0)
 }
 
-/// Passwords for an AES-256 (R6) encrypted output, all permissions granted.
+/// What the users of an encrypted output may do without its owner password.
+public enum ExportPermission: String, Sendable, Equatable, Hashable, CaseIterable {
+    /// Print (at full resolution).
+    case print
+    /// Copy (extract) text and images.
+    case copy
+    /// Other changes to the document.
+    case modify
+    /// Add or change annotations.
+    case annotate
+    /// Fill in form fields.
+    case form
+    /// Insert, remove and rotate pages.
+    case assemble
+}
+
+/// Passwords and permissions for an AES-256 (R6) encrypted output.
 public struct ExportEncryption: Sendable, Equatable {
     public var userPassword: String
     public var ownerPassword: String
+    /// What is allowed without the owner password (by default everything).
+    public var allowed: Set<ExportPermission>
 
-    public init(userPassword: String, ownerPassword: String) {
+    public init(
+        userPassword: String, ownerPassword: String, allowed: Set<ExportPermission> = Set(ExportPermission.allCases)
+    ) {
         self.userPassword = userPassword
         self.ownerPassword = ownerPassword
+        self.allowed = allowed
     }
 }
 
@@ -55,8 +76,13 @@ public struct ExportOptions: Sendable, Equatable {
     /// The same inputs give a byte-identical file. Ignored for encrypted output,
     /// for which qpdf cannot make a deterministic /ID.
     public var deterministicID: Bool
-    /// nil: the output is not encrypted, whatever the sources were.
+    /// nil: the output is not encrypted, unless `keepEncryptionOf` says otherwise.
     public var encryption: ExportEncryption?
+    /// Without `encryption`: the index of the source whose encryption the output
+    /// keeps when that source is encrypted (method, permissions, both passwords);
+    /// nil: the output is not encrypted, whatever the sources were (the report
+    /// names the encrypted sources, see `ExportReport.decryptedSources`).
+    public var keepEncryptionOf: Int?
     /// What page labels the output carries.
     public var labels: LabelMode
     /// The output's title (Info /Title and XMP dc:title); nil keeps the first source's.
@@ -78,12 +104,13 @@ public struct ExportOptions: Sendable, Equatable {
     public var inPlace: Bool
 
     public init(
-        deterministicID: Bool = true, encryption: ExportEncryption? = nil, labels: LabelMode = .keep,
-        title: String? = nil, maxStreamBytes: Int? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
-        threads: Int? = nil, inPlace: Bool = true
+        deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
+        labels: LabelMode = .keep, title: String? = nil, maxStreamBytes: Int? = nil,
+        progress: (@Sendable (Int, Int) -> Void)? = nil, threads: Int? = nil, inPlace: Bool = true
     ) {
         self.deterministicID = deterministicID
         self.encryption = encryption
+        self.keepEncryptionOf = keepEncryptionOf
         self.labels = labels
         self.title = title
         self.maxStreamBytes = maxStreamBytes
@@ -95,7 +122,7 @@ public struct ExportOptions: Sendable, Equatable {
     public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
         lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
             && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
-            && lhs.inPlace == rhs.inPlace
+            && lhs.inPlace == rhs.inPlace && lhs.keepEncryptionOf == rhs.keepEncryptionOf
     }
 }
 
@@ -165,8 +192,12 @@ public struct ExportWarning: Sendable, Equatable, CustomStringConvertible {
 
 public struct ExportReport: Sendable, Equatable {
     public var warnings: [ExportWarning]
+    /// The encrypted sources (paths as given) whose pages went into an output
+    /// written unencrypted (no `encryption`, no kept encryption), in plan order.
+    public var decryptedSources: [String]
 
-    public init(warnings: [ExportWarning] = []) {
+    public init(warnings: [ExportWarning] = [], decryptedSources: [String] = []) {
         self.warnings = warnings
+        self.decryptedSources = decryptedSources
     }
 }

@@ -44,7 +44,7 @@ public enum PDFExporter {
         if code != Int32(PE_OK) {
             throw EngineError(exportStatus: status, sources: sources, output: path)
         }
-        return ExportReport(warnings: collector.warnings)
+        return ExportReport(warnings: collector.warnings, decryptedSources: collector.decrypted)
     }
 
     /// Writes several files from one opening of the sources by calling
@@ -85,7 +85,7 @@ public enum PDFExporter {
             }
             throw EngineError(exportStatus: status, sources: sources, output: output)
         }
-        return ExportReport(warnings: collector.warnings)
+        return ExportReport(warnings: collector.warnings, decryptedSources: collector.decrypted)
     }
 
     /// The top-level bookmarks of the output `write` would make of `items`, in
@@ -114,6 +114,8 @@ public enum PDFExporter {
 private final class WarningCollector {
     let paths: [String]
     var warnings: [ExportWarning] = []
+    /// The sources the bridge noted as encrypted but written unencrypted.
+    var decrypted: [String] = []
 
     init(paths: [String]) {
         self.paths = paths
@@ -125,7 +127,9 @@ private final class WarningCollector {
     func add(source: Int32, message: String) {
         let index = Int(source)
         let file = paths.indices.contains(index) ? paths[index] : nil
-        if message.hasPrefix("qpdf: ") {
+        if message == PE_WARNING_DECRYPTED {
+            if let file, !decrypted.contains(file) { decrypted.append(file) }
+        } else if message.hasPrefix("qpdf: ") {
             guard damaged.insert(index).inserted else { return }
             warnings.append(ExportWarning(file: file, kind: .recoveredDamage(detail: String(message.dropFirst(6)))))
         } else {

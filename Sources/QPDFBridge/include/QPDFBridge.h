@@ -96,12 +96,32 @@ typedef struct pe_item {
     int quarter_turns; /* clockwise quarter turns added to the page's own /Rotate */
 } pe_item;
 
+/* Permissions of an encrypted output (pe_export_options.denied), as qpdf's R6 setters name them. */
+enum {
+    PE_ALLOW_PRINT = 1,     /* print (high resolution) */
+    PE_ALLOW_COPY = 2,      /* extract text and images */
+    PE_ALLOW_MODIFY = 4,    /* other modifications */
+    PE_ALLOW_ANNOTATE = 8,  /* add or change annotations (and fill forms) */
+    PE_ALLOW_FORM = 16,     /* fill in form fields */
+    PE_ALLOW_ASSEMBLE = 32  /* insert, rotate, delete pages */
+};
+
+/* The message of the warning sent (with that source's index) once for each
+ * encrypted source whose pages go into an output written unencrypted (neither
+ * passwords nor keep_encryption): the caller words it, e.g. one line naming them all. */
+#define PE_WARNING_DECRYPTED "encrypted source written unencrypted"
+
 enum { PE_LABELS_KEEP = 0, PE_LABELS_RENUMBER = 1, PE_LABELS_NONE = 2 };
 
 typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
     const char *owner_password;
+    int denied;                 /* with the passwords: PE_ALLOW_* bits NOT granted (0: all) */
+    int keep_encryption;        /* > 0 and no passwords: the output keeps the encryption of
+                                   sources[keep_encryption - 1] when that source is
+                                   encrypted (method, permissions, both passwords, its
+                                   first /ID: QPDFWriter::copyEncryptionParameters) */
     int labels;                 /* PE_LABELS_*: keep each page's source label (default;
                                    no /PageLabels when no source has any), plain 1..n,
                                    or no /PageLabels */
@@ -171,7 +191,9 @@ typedef struct pe_stamp {
  * the pages of the items they name. Warnings (recovered damage, and one line
  * naming the document-level data that was dropped) go to `warn` (may be NULL).
  * On failure a partly written `out_path` is removed.
- * When the output is most of one unencrypted source's pages and nothing else,
+ * The output is encrypted with options' passwords, or keeps the encryption of
+ * options->keep_encryption's source, or is not encrypted (see PE_WARNING_DECRYPTED).
+ * When the output is most of one source's pages and nothing else,
  * and neither those pages nor the catalog hold anything that points at other
  * pages (annotations, bookmarks, forms, names, structure...), the source is
  * rearranged in place and written instead of copied: the same document (object

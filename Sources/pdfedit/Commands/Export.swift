@@ -9,8 +9,13 @@ struct Export: ParsableCommand {
             Outputs are written to a temporary file beside the target and renamed into
             place only when complete. An existing file is replaced only with --force (or
             when it is this session's own previous export); a source is never replaced.
-            Outputs are unencrypted unless --encrypt is given, and deterministic: the
-            same session exported twice gives byte-identical files.
+            A session export is unencrypted unless --encrypt is given (a warning names
+            the encrypted sources its pages come from), and deterministic: the same
+            session exported twice gives byte-identical files. With --from the output
+            keeps the file's encryption (method, permissions, both passwords) unless
+            --decrypt or --encrypt is given. --encrypt - takes the passwords from
+            --user-password-file/--owner-password-file (first line) or from
+            PDFEDIT_USER_PASSWORD/PDFEDIT_OWNER_PASSWORD, out of sight of ps.
 
             --split DIR writes one file per item (or per K items with --every K, or one per
             top-level bookmark with --at-outlines) named by --name TEMPLATE, which takes
@@ -25,6 +30,7 @@ struct Export: ParsableCommand {
               pdfedit export --split pages/ --name "page-{n}.pdf"
               pdfedit export --split chapters/ --at-outlines
               pdfedit export out.pdf 10..60 --from in.pdf
+              pdfedit export out.pdf --encrypt - --allow print,copy
             """)
 
     @Argument(help: "The PDF to write (with --all or --split: a directory).")
@@ -65,17 +71,20 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "Placeholders: refuse (default) or blank (each becomes a blank page of its size).")
     var placeholders: PlaceholdersChoice = .refuse
 
-    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Encrypt the output (AES-256).", valueName: "USERPW OWNERPW"))
-    var encrypt: [String] = []
+    @Flag(name: .long, help: "With --from: write the output unencrypted (by default it keeps the file's encryption).")
+    var decrypt = false
+
+    @OptionGroup var encryption: EncryptOptions
 
     @OptionGroup var session: SessionOption
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
-        if !encrypt.isEmpty && encrypt.count != 2 {
-            throw PDFEditError.usage("--encrypt takes two passwords: USERPW OWNERPW")
+        if decrypt && from == nil {
+            throw PDFEditError.usage("--decrypt goes with --from (a session export is unencrypted)")
         }
+        if decrypt && !encryption.encrypt.isEmpty { throw PDFEditError.usage("give --decrypt or --encrypt, not both") }
         if !split && (name != nil || every != nil || atOutlines) {
             throw PDFEditError.usage("--name, --every and --at-outlines go with --split")
         }
@@ -100,14 +109,13 @@ struct Export: ParsableCommand {
             var settings = ExportSettings(force: force, placeholders: placeholders.policy, title: title)
             labels.apply(to: &settings)
             settings.progress = ProgressBar.handler(outputOptions, after: ProgressBar.writingDelay)
-            if encrypt.count == 2 {
-                settings.outputEncryption = OutputEncryption(userPassword: encrypt[0], ownerPassword: encrypt[1])
-            }
+            settings.outputEncryption = try encryption.encryption()
             let book = try passwords.book()
             let parsedSelection = try selection.map(parseSelection)
             let results: [ExportResult]
             if let from {
-                let direct = DirectMode(input: from, output: output, inPlace: false, force: force, passwords: book)
+                var direct = DirectMode(input: from, output: output, inPlace: false, force: force, passwords: book)
+                direct.decrypt = decrypt
                 results = try direct.export(selection: parsedSelection, split: splitRequest, settings: settings)
             } else {
                 let job: ExportJob

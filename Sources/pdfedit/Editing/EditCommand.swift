@@ -56,6 +56,7 @@ extension EditCommand {
                 input: input, output: direct.output, inPlace: direct.inPlace, force: direct.force,
                 passwords: passwords)
             mode.progress = ProgressBar.handler(options.output, after: ProgressBar.writingDelay)
+            mode.decrypt = direct.decrypt
             var building: EditBuilding?
             let (summary, result) = try mode.run(otherDocuments: directDocuments) {
                 (_, names, importer) throws(PDFEditError) in
@@ -70,6 +71,7 @@ extension EditCommand {
             if let input = directInput {
                 throw PDFEditError.usage("\(input): to edit a file directly, add -o OUT or --in-place")
             }
+            if directOptions?.decrypt == true { throw PDFEditError.usage("--decrypt goes with -o or --in-place") }
             let workspace = Workspace(sessionPath: options.session, passwords: passwords)
             let building = EditBuilding(otherDocuments: [], importer: workspace.importer())
             let edit = try edit(building)

@@ -72,5 +72,54 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
     var force = false
 
+    @Flag(
+        name: .long,
+        help: "Direct mode: write the result unencrypted (by default it keeps FILE's encryption and passwords).")
+    var decrypt = false
+
     var isDirect: Bool { output != nil || inPlace }
+}
+
+/// `--encrypt` and where its passwords and permissions come from: export.
+struct EncryptOptions: ParsableArguments {
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Encrypt the output (AES-256). Passwords given here are visible to other users (ps); with - they come from the password files or PDFEDIT_USER_PASSWORD/PDFEDIT_OWNER_PASSWORD.",
+            valueName: "USERPW OWNERPW"))
+    var encrypt: [String] = []
+
+    @Option(
+        name: .customLong("user-password-file"),
+        help: ArgumentHelp("With --encrypt: the user password is the first line of FILE.", valueName: "FILE"))
+    var userPasswordFile: String?
+
+    @Option(
+        name: .customLong("owner-password-file"),
+        help: ArgumentHelp("With --encrypt: the owner password is the first line of FILE.", valueName: "FILE"))
+    var ownerPasswordFile: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --encrypt: what readers may do without the owner password, a comma list of print, copy, modify, annotate, form, assemble (default: all).",
+            valueName: "LIST"))
+    var allow: String?
+}
+
+extension EncryptOptions {
+    /// The encryption asked for, nil without `--encrypt`; the password and
+    /// permission options go with it.
+    func encryption() throws(PDFEditError) -> OutputEncryption? {
+        guard !encrypt.isEmpty else {
+            if userPasswordFile != nil || ownerPasswordFile != nil || allow != nil {
+                throw PDFEditError.usage("--user-password-file, --owner-password-file and --allow go with --encrypt")
+            }
+            return nil
+        }
+        let allowed = try allow.map(OutputPermission.list) ?? Set(OutputPermission.allCases)
+        return try OutputEncryption.resolve(
+            arguments: encrypt, userPasswordFile: userPasswordFile, ownerPasswordFile: ownerPasswordFile,
+            allowed: allowed)
+    }
 }

@@ -1,0 +1,127 @@
+import Foundation
+internal import PDFEngine
+
+/// What the readers of an encrypted output may do without its owner password
+/// (`export --allow`).
+public enum OutputPermission: String, Sendable, Hashable, CaseIterable {
+    /// Print (at full resolution).
+    case print
+    /// Copy text and images out of it.
+    case copy
+    /// Other changes to the document.
+    case modify
+    /// Add or change annotations.
+    case annotate
+    /// Fill in form fields.
+    case form
+    /// Insert, remove and rotate pages.
+    case assemble
+
+    /// The permissions of a comma list (`print,copy`); an unknown word is a usage error (64).
+    public static func list(_ text: String) throws(PDFEditError) -> Set<OutputPermission> {
+        var result: Set<OutputPermission> = []
+        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = word.trimmingCharacters(in: .whitespaces)
+            guard let permission = OutputPermission(rawValue: trimmed) else {
+                let known = allCases.map(\.rawValue).joined(separator: ",")
+                throw PDFEditError.usage("--allow: unknown permission \"\(trimmed)\"; known: \(known)")
+            }
+            result.insert(permission)
+        }
+        return result
+    }
+}
+
+/// Passwords and permissions an exported file is encrypted with (AES-256, `export --encrypt`).
+public struct OutputEncryption: Sendable, Equatable {
+    /// Needed to open the file.
+    public var userPassword: String
+    /// Needed to change the file's permissions.
+    public var ownerPassword: String
+    /// What is allowed without the owner password (by default everything).
+    public var allowed: Set<OutputPermission>
+
+    /// Encryption with these passwords and permissions.
+    public init(
+        userPassword: String, ownerPassword: String, allowed: Set<OutputPermission> = Set(OutputPermission.allCases)
+    ) {
+        self.userPassword = userPassword
+        self.ownerPassword = ownerPassword
+        self.allowed = allowed
+    }
+
+    /// The environment variable that gives the user password of `--encrypt`.
+    public static let userPasswordVariable = "PDFEDIT_USER_PASSWORD"
+    /// The environment variable that gives the owner password of `--encrypt`.
+    public static let ownerPasswordVariable = "PDFEDIT_OWNER_PASSWORD"
+
+    /// The encryption `--encrypt` asks for, each password from the first place
+    /// that gives it: the command line (`arguments`: both, or `-` for none), the
+    /// first line of its file (without the line break), then the environment
+    /// (`PDFEDIT_USER_PASSWORD`, `PDFEDIT_OWNER_PASSWORD`; read here only). A
+    /// password found nowhere is a usage error (64) saying where to give it; a
+    /// file that does not exist is 66, one that cannot be read 65, both naming
+    /// the file. No message ever contains a password.
+    public static func resolve(
+        arguments: [String], userPasswordFile: String?, ownerPasswordFile: String?, allowed: Set<OutputPermission>,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(PDFEditError) -> OutputEncryption {
+        guard arguments == ["-"] || arguments.count == 2 else {
+            throw PDFEditError.usage(
+                "--encrypt takes two passwords (USERPW OWNERPW), or - to take them from the password files or the environment"
+            )
+        }
+        func password(_ index: Int, file: String?, variable: String, option: String) throws(PDFEditError) -> String {
+            if arguments.count == 2 { return arguments[index] }
+            if let file { return try firstLine(of: file) }
+            if let value = environment[variable] { return value }
+            throw PDFEditError.usage(
+                "--encrypt - needs the \(index == 0 ? "user" : "owner") password: give \(option) FILE or set \(variable)"
+            )
+        }
+        if arguments.count == 2 && (userPasswordFile != nil || ownerPasswordFile != nil) {
+            throw PDFEditError.usage("give the passwords either after --encrypt or in files, not both")
+        }
+        return OutputEncryption(
+            userPassword: try password(
+                0, file: userPasswordFile, variable: userPasswordVariable, option: "--user-password-file"),
+            ownerPassword: try password(
+                1, file: ownerPasswordFile, variable: ownerPasswordVariable, option: "--owner-password-file"),
+            allowed: allowed)
+    }
+
+    /// The first line of a password file, without its line break (CR LF or LF).
+    static func firstLine(of path: String) throws(PDFEditError) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw PDFEditError.engine(.missing(file: path)) }
+            throw PDFEditError.engine(.unreadable(file: path, reason: String(cString: strerror(errno))))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw PDFEditError.engine(.unreadable(file: path, reason: "not a regular file"))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw PDFEditError.engine(.unreadable(file: path, reason: String(cString: strerror(errno))))
+        }
+        defer { try? handle.close() }
+        // A password is one short line: 64 KiB is plenty, and a huge file is not read whole.
+        let data = (try? handle.read(upToCount: 65_536)) ?? Data()
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PDFEditError.engine(.unreadable(file: path, reason: "not UTF-8 text"))
+        }
+        // "\r\n" is one Character, a newline as "\n" is.
+        return String(text.prefix { !$0.isNewline })
+    }
+
+    init(_ engine: ExportEncryption) {
+        self.init(
+            userPassword: engine.userPassword, ownerPassword: engine.ownerPassword,
+            allowed: Set(engine.allowed.compactMap { OutputPermission(rawValue: $0.rawValue) }))
+    }
+
+    var engine: ExportEncryption {
+        ExportEncryption(
+            userPassword: userPassword, ownerPassword: ownerPassword,
+            allowed: Set(allowed.compactMap { ExportPermission(rawValue: $0.rawValue) }))
+    }
+}
