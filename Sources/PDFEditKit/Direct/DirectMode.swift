@@ -21,6 +21,8 @@ public struct DirectMode: Sendable {
     public var passwords: PasswordBook
     /// Told how far writing the output got (see `ExportSettings.progress`).
     public var progress: ProgressHandler?
+    /// Keep the input's scripts and actions in the output (see `ExportSettings.keepScripts`).
+    public var keepScripts = false
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -90,6 +92,7 @@ public struct DirectMode: Sendable {
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         var writeSettings = ExportSettings(force: force || inPlace)
         writeSettings.progress = progress
+        writeSettings.keepScripts = keepScripts
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch.path,
             protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,

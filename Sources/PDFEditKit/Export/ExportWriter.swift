@@ -22,6 +22,11 @@ public struct ExportSettings: Sendable {
     public var title: String?
     /// Told how far writing got (phase "writing": percent of one file, or parts).
     public var progress: ProgressHandler?
+    /// Keep the sources' JavaScript (their `/Names /JavaScript` trees, merged under
+    /// unique names) and the first source's open action and document actions
+    /// (`--keep-scripts`). False (the default) leaves them out, named in one
+    /// warning; an open action that only shows a page is kept either way.
+    public var keepScripts = false
 
     package init(
         force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
@@ -47,7 +52,7 @@ public struct ExportSettings: Sendable {
         return ExportOptions(
             deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title,
             maxStreamBytes: maxStreamBytes, progress: writing, threads: ExportEnvironment.threads,
-            inPlace: ExportEnvironment.inPlace)
+            inPlace: ExportEnvironment.inPlace, keepScripts: keepScripts)
     }
 }
 

@@ -119,6 +119,11 @@ typedef struct pe_export_options {
     int no_in_place;            /* nonzero: pe_export never rearranges a source in place,
                                    it always copies (the kit sets it when
                                    PDFEDIT_NO_IN_PLACE is in the environment) */
+    int keep_scripts;           /* nonzero: keep the sources' JavaScript (/Names
+                                   /JavaScript, merged under unique names) and the first
+                                   source's /OpenAction and /AA; zero: leave them out,
+                                   named in the dropped-data warning (an open action
+                                   that only shows a page is kept either way) */
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */

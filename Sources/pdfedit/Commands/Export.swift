@@ -68,6 +68,9 @@ struct Export: ParsableCommand {
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Encrypt the output (AES-256).", valueName: "USERPW OWNERPW"))
     var encrypt: [String] = []
 
+    @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
+    var keepScripts = false
+
     @OptionGroup var session: SessionOption
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -99,6 +102,7 @@ struct Export: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             var settings = ExportSettings(force: force, placeholders: placeholders.policy, title: title)
             labels.apply(to: &settings)
+            settings.keepScripts = keepScripts
             settings.progress = ProgressBar.handler(outputOptions, after: ProgressBar.writingDelay)
             if encrypt.count == 2 {
                 settings.outputEncryption = OutputEncryption(userPassword: encrypt[0], ownerPassword: encrypt[1])

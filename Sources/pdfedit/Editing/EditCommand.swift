@@ -56,6 +56,7 @@ extension EditCommand {
                 input: input, output: direct.output, inPlace: direct.inPlace, force: direct.force,
                 passwords: passwords)
             mode.progress = ProgressBar.handler(options.output, after: ProgressBar.writingDelay)
+            mode.keepScripts = direct.keepScripts
             var building: EditBuilding?
             let (summary, result) = try mode.run(otherDocuments: directDocuments) {
                 (_, names, importer) throws(PDFEditError) in

@@ -72,5 +72,8 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
     var force = false
 
+    @Flag(name: .customLong("keep-scripts"), help: "Direct mode: keep the file's JavaScript and open action.")
+    var keepScripts = false
+
     var isDirect: Bool { output != nil || inPlace }
 }
