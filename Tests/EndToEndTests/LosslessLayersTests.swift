@@ -94,9 +94,11 @@ import Testing
         #expect(defaults?["/Name"] as? String == "u:lay config")
         #expect(defaults?["/BaseState"] == nil)
         #expect(catalog.optionalContent?["/Configs"] == nil)
+        // layers.pdf's labelled group, then two.pdf's "two shown" with "two hidden" nested.
         let order = defaults?["/Order"] as? [Any] ?? []
         #expect(order.count == 3)
-        #expect(catalog.names(Array(order.dropFirst())) == ["two shown", "two hidden"])
+        #expect(catalog.names(order.count == 3 ? [order[1]] : []) == ["two shown"])
+        #expect(catalog.names(order.count == 3 ? order[2] : nil) == ["two hidden"])
         try expectSamePixels(dir, "out.pdf", [1, 2, 3], source: "layers.pdf")
         try expectSamePixels(dir, "out.pdf", [1, 2, 3], source: "two.pdf", from: 4)
         #expect(try qpdfCheck(dir.appendingPathComponent("out.pdf").path).status == 0)
@@ -122,6 +124,25 @@ import Testing
                 try LayersFixture.pixels(dir, "parts/layers-\(part).pdf", page: 1)
                     == LayersFixture.pixels(dir, "layers.pdf", page: page), "part \(part)")
         }
+    }
+
+    @Test("a group left with no page of its own stays as the heading of a kept group in /Order")
+    func headingOfKeptGroupStays() throws {
+        let dir = try LayersFixture.directory("two.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Page 2 draws only in "two hidden", which /Order nests under "two shown".
+        try pdfeditOK("remove", "1,3", "two.pdf", "-o", "out.pdf", in: dir)
+        let catalog = try Catalog(dir, "out.pdf")
+        #expect(catalog.layerNames == ["two shown", "two hidden"])
+        #expect(catalog.offLayerNames == ["two hidden"])
+        let defaults = catalog.optionalContent?["/D"] as? [String: Any]
+        #expect(defaults?["/BaseState"] as? String == "/OFF")
+        #expect(catalog.names(defaults?["/ON"]) == ["two shown"])
+        let order = defaults?["/Order"] as? [Any] ?? []
+        #expect(order.count == 2)
+        #expect(catalog.names(order.first.map { [$0] }) == ["two shown"])
+        #expect(catalog.names(order.last) == ["two hidden"])
+        try expectSamePixels(dir, "out.pdf", [2], source: "two.pdf")
     }
 
     // MARK: Viewer settings
@@ -390,7 +411,7 @@ def build(objects, root=1):
 def layers(tag, second):
     # 1 catalog, 2 pages, 3 font, 4 ocgV, 5 ocgH, 6 ocmd, 7-9 pages, 10-12 contents
     if second:
-        oc = "<< /OCGs [4 0 R 5 0 R] /D << /Name (%s config) /BaseState /OFF /ON [4 0 R] /Order [4 0 R 5 0 R] >> >>" % tag
+        oc = "<< /OCGs [4 0 R 5 0 R] /D << /Name (%s config) /BaseState /OFF /ON [4 0 R] /Order [4 0 R [5 0 R]] >> >>" % tag
         extra = "/ViewerPreferences << /HideMenubar true >> /PageLayout /SinglePage /Lang (fr-FR)"
     else:
         oc = ("<< /OCGs [4 0 R 5 0 R] /D << /Name (%s config) /Creator (gen) /OFF [5 0 R] /Order [[(%s layers) 4 0 R 5 0 R]] "
