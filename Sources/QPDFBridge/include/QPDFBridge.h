@@ -168,9 +168,11 @@ typedef struct pe_stamp {
  * in it point at the first output copy of their target. The output has one
  * /AcroForm with the fields of every source (a field copied twice renamed), the
  * outlines of every source pruned to the output, page labels per
- * options->labels, the first source's document information and XMP, and the
- * structure tree only when the output is exactly one tagged source's pages in
- * order. `stamps` (`stamp_count` of them; NULL and 0 for none) are drawn onto
+ * options->labels, the first source's document information and XMP, the
+ * optional content groups the output uses (merged under one /OCProperties with
+ * their default states, order and usage), the sources' JavaScript and actions
+ * with options->keep_scripts, and the structure tree only when the output is
+ * exactly one tagged source's pages in order. `stamps` (`stamp_count` of them; NULL and 0 for none) are drawn onto
  * the pages of the items they name. Warnings (recovered damage, and one line
  * naming the document-level data that was dropped) go to `warn` (may be NULL).
  * On failure a partly written `out_path` is removed.
