@@ -4,18 +4,22 @@
 //   replaces its /Title. XMP metadata and output intents: Metadata.cpp (the XMP
 //   dc:title is replaced when the packet has exactly one <dc:title> element,
 //   added in a new rdf:Description when it has none; a packet with dc:title in
-//   another form is left as it is); embedded files: EmbeddedFiles.cpp. Also /Lang, /PageLayout, /ViewerPreferences and /PageMode
-//   (UseOutlines only when the output has bookmarks; UseAttachments and UseOC
-//   never, as what they show is dropped), and /OpenAction when it only shows one
-//   of the exported pages (retargeted to its first copy).
+//   another form is left as it is); embedded files: EmbeddedFiles.cpp. Also /Lang,
+//   /PageLayout, /ViewerPreferences and /PageMode (UseOutlines only when the output
+//   has bookmarks, UseOC when it has layers; UseAttachments never), and
+//   /OpenAction when it only shows one of the exported pages (retargeted to its
+//   first copy).
 // - The structure tree of a tagged source is kept only when the output is exactly
 //   that source's pages, all of them, once each, in order (no blank pages, nothing
 //   from other sources): then every reference in it still holds. Otherwise it is
 //   dropped, and /StructParents (pages) and /StructParent (annotations) of that
 //   source's pages are removed with it.
-// - What cannot follow pages (optional content, JavaScript, open
-//   actions other than destinations, document actions, XFA forms, and dropped
-//   structure trees) is left out and named in the Dropped line. Open actions that
+// - Optional content: merged from every source by OptionalContent.cpp.
+// - JavaScript, open actions other than destinations and document actions: kept
+//   by Scripts.cpp with options->keep_scripts, else named in the Dropped line.
+// - What cannot follow pages (XFA forms, dropped structure trees, the portfolio of
+//   a second source, optional content configurations of several sources, and
+//   scripts unless kept) is left out and named in the Dropped line. Open actions that
 //   are destinations are not named: they only say where a viewer opens a document.
 #include "Export.hh"
 #include "Limits.hh"
@@ -33,7 +37,7 @@ namespace {
 char const *const kind_order[] = {
     "structure tree",
     "portfolio",
-    "optional content",
+    "optional content configurations",
     "JavaScript",
     "open action",
     "document actions",
@@ -222,28 +226,48 @@ class DocumentData {
         where = Where{};
     }
 
-    void note_dropped(Dropped &dropped)
+    // The layers of every source (OptionalContent.cpp); the first source's
+    // /PageMode /UseOC when the output has layers to show.
+    void merge_layers(Dropped &dropped)
+    {
+        if (!merge_optional_content(out, sources, order, dropped, where) || order.empty()) {
+            return;
+        }
+        if (dict_key(first().getRoot(), "/PageMode").isNameAndEquals("/UseOC")) {
+            out.getRoot().replaceKey("/PageMode", QPDFObjectHandle::newName("/UseOC"));
+        }
+    }
+
+    // With keep_scripts: the sources' JavaScript and the first one's actions
+    // (Scripts.cpp).
+    void keep_scripts_if_asked(bool keep_scripts, Dropped &dropped)
+    {
+        if (keep_scripts && !order.empty()) {
+            copy_scripts(out, sources, order, dropped, where);
+        }
+    }
+
+    void note_dropped(bool keep_scripts, Dropped &dropped)
     {
         for (int s : order) {
             where = Where{s, 0};
             Source &source = sources[static_cast<size_t>(s)];
             QPDFObjectHandle root = source.pdf->getRoot();
             QPDFObjectHandle names = root.getKey("/Names");
-            if (root.hasKey("/OCProperties")) {
-                dropped.add("optional content", s, source.label);
-            }
-            if (dict_key(names, "/JavaScript").isDictionary()) {
-                dropped.add("JavaScript", s, source.label);
-            }
-            QPDFObjectHandle open = root.getKey("/OpenAction");
-            if (!open.isNull() && !open.isArray() &&
-                !dict_key(open, "/S").isNameAndEquals("/GoTo")) {
-                // A destination only says where a viewer opens that document: the
-                // first source's is kept (copy_open_action), the others' need no word.
-                dropped.add("open action", s, source.label);
-            }
-            if (root.hasKey("/AA")) {
-                dropped.add("document actions", s, source.label);
+            if (!keep_scripts) { // else copy_scripts names what it leaves out
+                if (dict_key(names, "/JavaScript").isDictionary()) {
+                    dropped.add("JavaScript", s, source.label);
+                }
+                QPDFObjectHandle open = root.getKey("/OpenAction");
+                if (!open.isNull() && !open.isArray() &&
+                    !dict_key(open, "/S").isNameAndEquals("/GoTo")) {
+                    // A destination only says where a viewer opens that document: the
+                    // first source's is kept (copy_open_action), the others' need no word.
+                    dropped.add("open action", s, source.label);
+                }
+                if (root.hasKey("/AA")) {
+                    dropped.add("document actions", s, source.label);
+                }
             }
             if (!dict_key(root.getKey("/AcroForm"), "/XFA").isNull()) {
                 dropped.add("XFA form", s, source.label);
@@ -263,6 +287,7 @@ class DocumentData {
     std::vector<PlacedPage> const &placed;
     Where &where;
     std::vector<int> order; // sources in order of first appearance
+
 
     QPDF &first() { return *sources[static_cast<size_t>(order.front())].pdf; }
 
@@ -410,7 +435,10 @@ void copy_document_data(
     data.copy_open_action();
     copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
     data.settle_structure(dropped);
-    data.note_dropped(dropped);
+    data.merge_layers(dropped);
+    bool keep_scripts = options != nullptr && options->keep_scripts != 0;
+    data.keep_scripts_if_asked(keep_scripts, dropped);
+    data.note_dropped(keep_scripts, dropped);
     // Last: the PDF/A and PDF/UA claims depend on what the steps above dropped.
     copy_metadata(
         out, sources, data.sources_in_order(), title, options == nullptr ? 0 : options->max_stream_bytes, dropped,

@@ -217,6 +217,21 @@ void copy_metadata(
 void copy_embedded_files(
     QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, Dropped &dropped, Where &where);
 
+// Gives `out` one /OCProperties holding the layers its objects use, from every
+// source that has them (`order`: the sources of pages in order of first use;
+// sources used only for stamps come after them), with their default states,
+// order and usage (see OptionalContent.cpp). Returns false, writing nothing, when
+// the output uses no layer. Call once the output holds everything else that
+// might use a layer.
+bool merge_optional_content(
+    QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, Dropped &dropped, Where &where);
+
+// The /Names /JavaScript trees of the sources of pages (`order`, in order of
+// first use) merged under unique names, and the first source's /OpenAction
+// (unless it only shows a page) and /AA; the other sources' actions are noted in
+// `dropped` (see Scripts.cpp).
+void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, Dropped &dropped, Where &where);
+
 // Document information, XMP metadata and catalog entries of the first source, the
 // title override, the structure tree (kept only when the output is exactly one
 // tagged source's pages in order), and what had to be dropped (see Document.cpp).

@@ -24,6 +24,8 @@ public struct DirectMode: Sendable {
     /// Write the output unencrypted (`--decrypt`); by default it keeps the
     /// input's encryption: method, permissions, user and owner password.
     public var decrypt = false
+    /// Keep the input's scripts and actions in the output (see `ExportSettings.keepScripts`).
+    public var keepScripts = false
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -95,6 +97,7 @@ public struct DirectMode: Sendable {
         var writeSettings = ExportSettings(force: force || inPlace)
         writeSettings.progress = progress
         keepingEncryption(of: inputSource, in: &writeSettings)
+        writeSettings.keepScripts = keepScripts
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch.path,
             protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,

@@ -28,6 +28,11 @@ public struct ExportSettings: Sendable {
     /// Whether an output written unencrypted although pages come from encrypted
     /// sources gets one warning naming them (not when the user asked to decrypt).
     package var warnsWhenDecrypting = true
+    /// Keep the sources' JavaScript (their `/Names /JavaScript` trees, merged under
+    /// unique names) and the first source's open action and document actions
+    /// (`--keep-scripts`). False (the default) leaves them out, named in one
+    /// warning; an open action that only shows a page is kept either way.
+    public var keepScripts = false
 
     package init(
         force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
@@ -53,7 +58,7 @@ public struct ExportSettings: Sendable {
         return ExportOptions(
             deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title,
             maxStreamBytes: maxStreamBytes, progress: writing, threads: ExportEnvironment.threads,
-            inPlace: ExportEnvironment.inPlace)
+            inPlace: ExportEnvironment.inPlace, keepScripts: keepScripts)
     }
 }
 

@@ -102,11 +102,16 @@ public struct ExportOptions: Sendable, Equatable {
     /// rearrange that source in place instead of copying its pages (see
     /// `pe_export`); the output is the same document either way.
     public var inPlace: Bool
+    /// Keep the sources' JavaScript (merged under unique names) and the first
+    /// source's open action and document actions; false leaves them out with a
+    /// warning (an open action that only shows a page is kept either way).
+    public var keepScripts: Bool
 
     public init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
         labels: LabelMode = .keep, title: String? = nil, maxStreamBytes: Int? = nil,
-        progress: (@Sendable (Int, Int) -> Void)? = nil, threads: Int? = nil, inPlace: Bool = true
+        progress: (@Sendable (Int, Int) -> Void)? = nil, threads: Int? = nil, inPlace: Bool = true,
+        keepScripts: Bool = false
     ) {
         self.deterministicID = deterministicID
         self.encryption = encryption
@@ -117,6 +122,7 @@ public struct ExportOptions: Sendable, Equatable {
         self.progress = progress
         self.threads = threads
         self.inPlace = inPlace
+        self.keepScripts = keepScripts
     }
 
     public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {

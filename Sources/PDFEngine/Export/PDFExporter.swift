@@ -13,9 +13,11 @@ public enum PDFExporter {
     /// pages, one working form (a field copied twice gets its own name), the
     /// outlines pruned to the exported pages (one top-level entry per source when
     /// several have some), page labels per `options.labels`, and the first source's
-    /// metadata; a structure tree only when the output is exactly one tagged source.
-    /// What cannot follow pages (embedded files, optional content, JavaScript, ...)
-    /// is dropped with one warning naming it (see `pe_export` in QPDFBridge.h).
+    /// metadata; the layers (optional content) its pages use, with their default
+    /// states; a structure tree only when the output is exactly one tagged source;
+    /// JavaScript and actions only with `options.keepScripts`. What cannot follow
+    /// pages (embedded files, scripts unless kept, ...) is dropped with one warning
+    /// naming it (see `pe_export` in QPDFBridge.h).
     ///
     /// ```swift
     /// let report = try PDFExporter.write(

@@ -141,6 +141,11 @@ typedef struct pe_export_options {
     int no_in_place;            /* nonzero: pe_export never rearranges a source in place,
                                    it always copies (the kit sets it when
                                    PDFEDIT_NO_IN_PLACE is in the environment) */
+    int keep_scripts;           /* nonzero: keep the sources' JavaScript (/Names
+                                   /JavaScript, merged under unique names) and the first
+                                   source's /OpenAction and /AA; zero: leave them out,
+                                   named in the dropped-data warning (an open action
+                                   that only shows a page is kept either way) */
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
@@ -185,9 +190,11 @@ typedef struct pe_stamp {
  * in it point at the first output copy of their target. The output has one
  * /AcroForm with the fields of every source (a field copied twice renamed), the
  * outlines of every source pruned to the output, page labels per
- * options->labels, the first source's document information and XMP, and the
- * structure tree only when the output is exactly one tagged source's pages in
- * order. `stamps` (`stamp_count` of them; NULL and 0 for none) are drawn onto
+ * options->labels, the first source's document information and XMP, the
+ * optional content groups the output uses (merged under one /OCProperties with
+ * their default states, order and usage), the sources' JavaScript and actions
+ * with options->keep_scripts, and the structure tree only when the output is
+ * exactly one tagged source's pages in order. `stamps` (`stamp_count` of them; NULL and 0 for none) are drawn onto
  * the pages of the items they name. Warnings (recovered damage, and one line
  * naming the document-level data that was dropped) go to `warn` (may be NULL).
  * On failure a partly written `out_path` is removed.

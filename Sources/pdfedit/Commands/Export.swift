@@ -76,6 +76,9 @@ struct Export: ParsableCommand {
 
     @OptionGroup var encryption: EncryptOptions
 
+    @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
+    var keepScripts = false
+
     @OptionGroup var session: SessionOption
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -108,6 +111,7 @@ struct Export: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             var settings = ExportSettings(force: force, placeholders: placeholders.policy, title: title)
             labels.apply(to: &settings)
+            settings.keepScripts = keepScripts
             settings.progress = ProgressBar.handler(outputOptions, after: ProgressBar.writingDelay)
             settings.outputEncryption = try encryption.encryption()
             let book = try passwords.book()

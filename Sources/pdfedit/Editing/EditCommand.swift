@@ -57,6 +57,7 @@ extension EditCommand {
                 passwords: passwords)
             mode.progress = ProgressBar.handler(options.output, after: ProgressBar.writingDelay)
             mode.decrypt = direct.decrypt
+            mode.keepScripts = direct.keepScripts
             var building: EditBuilding?
             let (summary, result) = try mode.run(otherDocuments: directDocuments) {
                 (_, names, importer) throws(PDFEditError) in

@@ -76,6 +76,8 @@ struct DirectOptions: ParsableArguments {
         name: .long,
         help: "Direct mode: write the result unencrypted (by default it keeps FILE's encryption and passwords).")
     var decrypt = false
+    @Flag(name: .customLong("keep-scripts"), help: "Direct mode: keep the file's JavaScript and open action.")
+    var keepScripts = false
 
     var isDirect: Bool { output != nil || inPlace }
 }

@@ -1,0 +1,102 @@
+// JavaScript and document actions of the output, when the caller asked to keep
+// them (options->keep_scripts; else Document.cpp names them in the Dropped line).
+//
+// - The /Names /JavaScript name tree of every source of pages, merged in order of
+//   first use: a name already taken by an earlier source gets " (2)", " (3)", ...
+//   so that both scripts run.
+// - /OpenAction (when it is an action other than showing a page: those are
+//   Document.cpp's) and /AA of the first source; the other sources' are left out
+//   and named in the Dropped line, as a document opens only once.
+// Actions are copied with what they refer to; a reference to a page that is not
+// in the output becomes null, as in any copied object.
+#include "Export.hh"
+
+#include <qpdf/QPDFNameTreeObjectHelper.hh>
+
+#include <exception>
+#include <set>
+
+namespace pe {
+namespace {
+
+bool is_page_destination(QPDFObjectHandle open)
+{
+    return open.isArray() || dict_key(open, "/S").isNameAndEquals("/GoTo");
+}
+
+// `name`, or the first of "name (2)", "name (3)", ... not in `taken`.
+std::string unique_name(std::string const &name, std::set<std::string> const &taken)
+{
+    if (taken.count(name) == 0) {
+        return name;
+    }
+    for (int n = 2;; ++n) {
+        std::string candidate = name + " (" + std::to_string(n) + ")";
+        if (taken.count(candidate) == 0) {
+            return candidate;
+        }
+    }
+}
+
+} // namespace
+
+void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, Dropped &dropped, Where &where)
+{
+    std::set<std::string> taken;
+    QPDFObjectHandle tree;
+    for (int s : order) {
+        where = Where{s, 0};
+        Source &source = sources[static_cast<size_t>(s)];
+        QPDFObjectHandle root = source.pdf->getRoot();
+        QPDFObjectHandle scripts = dict_key(dict_key(root, "/Names"), "/JavaScript");
+        if (scripts.isDictionary()) {
+            std::vector<std::pair<std::string, QPDFObjectHandle>> entries;
+            try {
+                QPDFNameTreeObjectHelper names(scripts, *source.pdf, false);
+                for (auto const &entry : names) {
+                    entries.emplace_back(entry.first, entry.second);
+                }
+            } catch (std::exception const &) {
+                entries.clear(); // a damaged tree: none of it rather than part
+                dropped.add("JavaScript", s, source.label);
+            }
+            for (auto const &entry : entries) {
+                if (!tree.isInitialized()) {
+                    tree = QPDFNameTreeObjectHelper::newEmpty(out, false).getObjectHandle();
+                }
+                std::string name = unique_name(entry.first, taken);
+                taken.insert(name);
+                QPDFNameTreeObjectHelper(tree, out, false).insert(name, import_value(out, *source.pdf, entry.second));
+            }
+        }
+        QPDFObjectHandle open = root.getKey("/OpenAction");
+        bool action = open.isDictionary() && !is_page_destination(open);
+        QPDFObjectHandle actions = root.getKey("/AA");
+        if (s == order.front()) {
+            if (action) {
+                out.getRoot().replaceKey("/OpenAction", import_value(out, *source.pdf, open));
+            }
+            if (actions.isDictionary()) {
+                out.getRoot().replaceKey("/AA", import_value(out, *source.pdf, actions));
+            }
+            continue;
+        }
+        if (action) {
+            dropped.add("open action", s, source.label);
+        }
+        if (!actions.isNull()) {
+            dropped.add("document actions", s, source.label);
+        }
+    }
+    if (tree.isInitialized()) {
+        QPDFObjectHandle names = out.getRoot().getKey("/Names");
+        if (!names.isDictionary()) {
+            names = out.makeIndirectObject(QPDFObjectHandle::newDictionary());
+            out.getRoot().replaceKey("/Names", names);
+        }
+        names.replaceKey("/JavaScript", tree);
+    }
+    where = Where{};
+}
+
+} // namespace pe
