@@ -167,7 +167,7 @@ extension DirectMode {
     func keepingEncryption(of input: SourceID?, in settings: inout ExportSettings) {
         if decrypt {
             settings.warnsWhenDecrypting = false
-        } else if settings.encryption == nil {
+        } else if settings.outputEncryption == nil {
             settings.keepEncryptionOf = input
         }
     }

@@ -16,14 +16,17 @@ public struct ExportSettings: Sendable {
     public var force: Bool
     /// What placeholders become: refused (the default) or blank pages.
     public var placeholders: PlaceholderPolicy
-    package var encryption: ExportEncryption?
-    package var labels: LabelMode
+    /// The passwords the output is encrypted with; nil: not encrypted (direct mode
+    /// then keeps the input's encryption, see `keepEncryptionOf`).
+    public var outputEncryption: OutputEncryption?
+    /// What the export does with page labels.
+    public var pageLabels: PageLabelPolicy
     /// Overrides the title taken from the first source.
     public var title: String?
     /// Told how far writing got (phase "writing": percent of one file, or parts).
     public var progress: ProgressHandler?
     /// Direct mode: the source whose encryption the output keeps (method,
-    /// permissions, passwords) when it is encrypted and `encryption` is nil.
+    /// permissions, passwords) when it is encrypted and `outputEncryption` is nil.
     package var keepEncryptionOf: SourceID?
     /// Whether an output written unencrypted although pages come from encrypted
     /// sources gets one warning naming them (not when the user asked to decrypt).
@@ -34,14 +37,22 @@ public struct ExportSettings: Sendable {
     /// warning; an open action that only shows a page is kept either way.
     public var keepScripts = false
 
-    package init(
-        force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: ExportEncryption? = nil,
-        labels: LabelMode = .keep, title: String? = nil
+    /// Settings for an export.
+    ///
+    /// - Parameters:
+    ///   - force: Replace an existing output (never a source or the session's own files).
+    ///   - placeholders: Refuse placeholders (the default) or write them as blank pages.
+    ///   - encryption: Encrypt the output; nil writes it unencrypted (and byte-for-byte reproducible).
+    ///   - pageLabels: What becomes of the sources' page labels.
+    ///   - title: The output's title; nil takes the first source's.
+    public init(
+        force: Bool = false, placeholders: PlaceholderPolicy = .refuse, encryption: OutputEncryption? = nil,
+        pageLabels: PageLabelPolicy = .keep, title: String? = nil
     ) {
         self.force = force
         self.placeholders = placeholders
-        self.encryption = encryption
-        self.labels = labels
+        self.outputEncryption = encryption
+        self.pageLabels = pageLabels
         self.title = title
     }
 
@@ -56,7 +67,7 @@ public struct ExportSettings: Sendable {
             }
         }
         return ExportOptions(
-            deterministicID: encryption == nil, encryption: encryption, labels: labels, title: title,
+            deterministicID: outputEncryption == nil, encryption: outputEncryption, labels: pageLabels, title: title,
             maxStreamBytes: maxStreamBytes, progress: writing, threads: ExportEnvironment.threads,
             inPlace: ExportEnvironment.inPlace, keepScripts: keepScripts)
     }

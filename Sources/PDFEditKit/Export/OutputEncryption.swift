@@ -1,22 +1,7 @@
 import Foundation
 internal import PDFEngine
 
-/// What the readers of an encrypted output may do without its owner password
-/// (`export --allow`).
-public enum OutputPermission: String, Sendable, Hashable, CaseIterable {
-    /// Print (at full resolution).
-    case print
-    /// Copy text and images out of it.
-    case copy
-    /// Other changes to the document.
-    case modify
-    /// Add or change annotations.
-    case annotate
-    /// Fill in form fields.
-    case form
-    /// Insert, remove and rotate pages.
-    case assemble
-
+extension OutputPermission {
     /// The permissions of a comma list (`print,copy`); an unknown word is a usage error (64).
     public static func list(_ text: String) throws(PDFEditError) -> Set<OutputPermission> {
         var result: Set<OutputPermission> = []
@@ -32,24 +17,7 @@ public enum OutputPermission: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// Passwords and permissions an exported file is encrypted with (AES-256, `export --encrypt`).
-public struct OutputEncryption: Sendable, Equatable {
-    /// Needed to open the file.
-    public var userPassword: String
-    /// Needed to change the file's permissions.
-    public var ownerPassword: String
-    /// What is allowed without the owner password (by default everything).
-    public var allowed: Set<OutputPermission>
-
-    /// Encryption with these passwords and permissions.
-    public init(
-        userPassword: String, ownerPassword: String, allowed: Set<OutputPermission> = Set(OutputPermission.allCases)
-    ) {
-        self.userPassword = userPassword
-        self.ownerPassword = ownerPassword
-        self.allowed = allowed
-    }
-
+extension OutputEncryption {
     /// The environment variable that gives the user password of `--encrypt`.
     public static let userPasswordVariable = "PDFEDIT_USER_PASSWORD"
     /// The environment variable that gives the owner password of `--encrypt`.
@@ -93,15 +61,15 @@ public struct OutputEncryption: Sendable, Equatable {
     /// The first line of a password file, without its line break (CR LF or LF).
     static func firstLine(of path: String) throws(PDFEditError) -> String {
         var status = stat()
-        guard stat(path, &status) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw PDFEditError.engine(.missing(file: path)) }
-            throw PDFEditError.engine(.unreadable(file: path, reason: String(cString: strerror(errno))))
+        if case .failure(let failure) = nothingOrErrno({ stat(path, &status) }) {
+            if failure.rawValue == ENOENT || failure.rawValue == ENOTDIR { throw PDFEditError.engine(.missing(file: path)) }
+            throw PDFEditError.engine(.unreadable(file: path, reason: failure.description))
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw PDFEditError.engine(.unreadable(file: path, reason: "not a regular file"))
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PDFEditError.engine(.unreadable(file: path, reason: String(cString: strerror(errno))))
+            throw PDFEditError.engine(.unreadable(file: path, reason: Errno.current.description))
         }
         defer { try? handle.close() }
         // A password is one short line: 64 KiB is plenty, and a huge file is not read whole.
@@ -111,17 +79,5 @@ public struct OutputEncryption: Sendable, Equatable {
         }
         // "\r\n" is one Character, a newline as "\n" is.
         return String(text.prefix { !$0.isNewline })
-    }
-
-    init(_ engine: ExportEncryption) {
-        self.init(
-            userPassword: engine.userPassword, ownerPassword: engine.ownerPassword,
-            allowed: Set(engine.allowed.compactMap { OutputPermission(rawValue: $0.rawValue) }))
-    }
-
-    var engine: ExportEncryption {
-        ExportEncryption(
-            userPassword: userPassword, ownerPassword: ownerPassword,
-            allowed: Set(allowed.compactMap { ExportPermission(rawValue: $0.rawValue) }))
     }
 }

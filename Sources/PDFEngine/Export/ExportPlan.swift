@@ -1,3 +1,5 @@
+public import PageModel
+
 /// What an export is made of: the input files, the output pages in order, and
 /// how the output is written. Plain values; `PDFExporter` carries them out.
 
@@ -40,37 +42,11 @@ public enum ExportItem: Sendable, Equatable {
     case blank(width: Double, height: Double, quarterTurns: Int = 0)
 }
 
-/// What the users of an encrypted output may do without its owner password.
-public enum ExportPermission: String, Sendable, Equatable, Hashable, CaseIterable {
-    /// Print (at full resolution).
-    case print
-    /// Copy (extract) text and images.
-    case copy
-    /// Other changes to the document.
-    case modify
-    /// Add or change annotations.
-    case annotate
-    /// Fill in form fields.
-    case form
-    /// Insert, remove and rotate pages.
-    case assemble
-}
-
-/// Passwords and permissions for an AES-256 (R6) encrypted output.
-public struct ExportEncryption: Sendable, Equatable {
-    public var userPassword: String
-    public var ownerPassword: String
-    /// What is allowed without the owner password (by default everything).
-    public var allowed: Set<ExportPermission>
-
-    public init(
-        userPassword: String, ownerPassword: String, allowed: Set<ExportPermission> = Set(ExportPermission.allCases)
-    ) {
-        self.userPassword = userPassword
-        self.ownerPassword = ownerPassword
-        self.allowed = allowed
-    }
-}
+/// The engine's names for the model's export choices (one type each, shared
+/// with the kit's public API).
+public typealias ExportPermission = OutputPermission
+public typealias ExportEncryption = OutputEncryption
+public typealias LabelMode = PageLabelPolicy
 
 public struct ExportOptions: Sendable, Equatable {
     /// The same inputs give a byte-identical file. Ignored for encrypted output,
@@ -132,17 +108,6 @@ public struct ExportOptions: Sendable, Equatable {
     }
 }
 
-/// `--labels`: what page labels an export writes.
-public enum LabelMode: String, Sendable, Equatable, CaseIterable {
-    /// Each page keeps the label it had in its source (plain numbers in their
-    /// source for pages of sources without labels); no /PageLabels when no
-    /// source has any.
-    case keep
-    /// Plain 1…n.
-    case renumber
-    /// No /PageLabels.
-    case none
-}
 
 /// One file of a split export: the items `items` (indices into the plan) go to `path`.
 public struct ExportPart: Sendable, Equatable {
