@@ -125,8 +125,8 @@ void write_outline(
     std::vector<PlacedPage> const &placed);
 
 // The /Nums of the output's /PageLabels for `mode` (PE_LABELS_*); false when the
-// output needs no /PageLabels (no source of its pages has labels, plain 1..n, or
-// none asked for).
+// output needs no /PageLabels (no source of its pages has labels, or none asked
+// for).
 bool label_numbers(
     std::vector<Source> &sources,
     pe_item const *items,

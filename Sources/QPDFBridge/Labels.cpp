@@ -8,7 +8,8 @@
 // in decimal; a blank page
 // continues the range of the page before it (same style and prefix, next number;
 // decimal 1 at the start of the output). Consecutive pages that continue a range
-// share one /Nums entry; labels equal to plain 1..n need no /PageLabels at all.
+// share one /Nums entry; labels equal to plain 1..n are still written when a
+// source had /PageLabels (the output has them exactly when a source had them).
 // PE_LABELS_RENUMBER: /PageLabels << /Nums [0 << /S /D >>] >>, plain 1..n said
 // explicitly. PE_LABELS_NONE: no /PageLabels.
 #include "Export.hh"
@@ -120,7 +121,6 @@ bool label_numbers(
         return false;
     }
     Label previous;
-    bool plain = true; // every label so far is the page's position in decimal
     for (int i = 0; i < item_count; ++i) {
         pe_item const &item = items[i];
         Label label;
@@ -138,10 +138,9 @@ bool label_numbers(
             nums.push_back(QPDFObjectHandle::newInteger(i));
             nums.push_back(label_dictionary(label));
         }
-        plain = plain && label.style == "/D" && !label.has_prefix && label.number == i + 1;
         previous = label;
     }
-    return !plain;
+    return true;
 }
 
 void write_labels(

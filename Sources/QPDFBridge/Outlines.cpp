@@ -4,8 +4,9 @@
 // indices (explicit destinations, named ones through /Dests or the /Names /Dests
 // tree, GoTo actions), view parameters, open state, colour and style. For an
 // output it is pruned to the entries whose target page is exported (pointing at
-// the page's first copy) and the entries with surviving children (kept as
-// headings without a destination); entries with actions that go elsewhere (URI,
+// the page's first copy), the entries with surviving children (kept as
+// headings without a destination) and the leaves that never had a target page
+// in their source (kept as headings too); entries with actions that go elsewhere (URI,
 // GoToR, named actions, ...) are kept when their source contributes anything.
 // When only one source contributes bookmarks, its entries are the top level; when
 // several do, each gets one top-level entry (its name, else its /Title, else its
@@ -126,7 +127,10 @@ std::vector<OutlineNode> prune(
             }
         }
         node.kids = prune(entry.kids, source, first);
-        if (node.item < 0 && node.kids.empty() && !entry.action.isInitialized()) {
+        // A leaf that goes to no page of its source (no destination, or one to a
+        // missing page) is kept as it was: a heading; no edit removed its target.
+        bool targetless_leaf = entry.page < 0 && entry.kids.empty();
+        if (node.item < 0 && node.kids.empty() && !entry.action.isInitialized() && !targetless_leaf) {
             continue;
         }
         node.first_item = node.item;
