@@ -20,6 +20,9 @@ import Testing
         #expect(export.stdout.contains("writing [") && export.stdout.contains("/100 %"), "\(export.stdout.prefix(300))")
         let split = try onTerminal("export --split parts --every 2000 --from big.pdf", in: dir)
         #expect(split.stdout.contains("writing [") && split.stdout.contains("/10 files"), "\(split.stdout.prefix(300))")
+        // Exactly 100 parts count files, not percent (the unit was guessed from the total).
+        let hundred = try onTerminal("export --split hundred --every 200 --from big.pdf", in: dir)
+        #expect(hundred.stdout.contains("/100 files") && !hundred.stdout.contains("/100 %"), "\(hundred.stdout.prefix(300))")
         // A split into few large parts is long work too: a bar, whatever the part count.
         let fewParts = try onTerminal("export --split few --every 10000 --from big.pdf", in: dir)
         #expect(fewParts.stdout.contains("writing [") && fewParts.stdout.contains("/2 files"), "\(fewParts.stdout.prefix(300))")

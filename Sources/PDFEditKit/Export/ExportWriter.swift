@@ -1,5 +1,5 @@
 import Foundation
-package import PDFEngine
+internal import PDFEngine
 import PageModel
 
 /// What to do with placeholders at export.
@@ -58,12 +58,14 @@ public struct ExportSettings: Sendable {
 
     /// The engine's options, with the process's limits (`PDFEDIT_MAX_STREAM_BYTES`)
     /// and export knobs (`ExportEnvironment`).
-    func engineOptions() -> ExportOptions {
+    /// `progressUnit`: what the engine's progress counts, "%" of one file or the
+    /// "files" of a split (told by the caller, never guessed from the total).
+    func engineOptions(progressUnit: String) -> ExportOptions {
         let maxStreamBytes = ProcessLimits.current.inflatedStreamBytes
         var writing: (@Sendable (Int, Int) -> Void)?
         if let handler = progress {
             writing = { done, total in
-                handler(ProgressUpdate(done: done, total: total, unit: total == 100 ? "%" : "files", phase: "writing"))
+                handler(ProgressUpdate(done: done, total: total, unit: progressUnit, phase: "writing"))
             }
         }
         return ExportOptions(
@@ -212,7 +214,7 @@ struct ExportWriter {
         positions: ClosedRange<Int>? = nil
     ) throws(PDFEditError) -> ExportResult {
         try checkOutput(output, settings: settings)
-        var options = settings.engineOptions()
+        var options = settings.engineOptions(progressUnit: "%")
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         if lastUseOfPreopened {
@@ -254,7 +256,7 @@ struct ExportWriter {
         }
         var checks = outputChecks(settings)
         for (part, target) in zip(parts, targets) { try checks.check(part.output, standard: target) }
-        var options = settings.engineOptions()
+        var options = settings.engineOptions(progressUnit: "files")
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         let staged = StagedOutput.staging(parts.map(\.output))
