@@ -32,7 +32,7 @@ debug: setup
 # and its output is checked with qpdf and pdfinfo.
 test: setup
 	$(SWIFT) build --product pdfedit
-	PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test
+	PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit SWIFT=$(SWIFT) bash scripts/swift-test.sh test
 	$(SWIFT) build --product reorder-example
 	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
 	  .build/debug/reorder-example Fixtures/alpha.pdf "$$out/alpha.pdf" >/dev/null && \
@@ -43,12 +43,13 @@ test: setup
 	  else echo "reorder-example: $$pages pages, page 1 turned $$rotation (want 7 and 90)"; exit 1; fi
 
 # The reliability suites with their long counts (30 kills per scenario, 100,000
-# pages, 400 generated scripts, 400 damaged sessions, more damaged PDFs); the
-# other suites have no long variant. CI runs it after `make test`.
+# pages, 300 generated scripts, 400 damaged sessions, 70 random mutants of each
+# PDF and more PDFs); the other suites have no long variant. CI runs it after
+# `make test`. scripts/swift-test.sh repeats what failed at the end of the log.
 LONG_SUITES = CrashSafetyTests|LimitsTests|MutationTests|ScriptFuzzTests
 test-long: setup
 	$(SWIFT) build --product pdfedit
-	PDFEDIT_LONG_TESTS=1 PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit $(SWIFT) test --filter '$(LONG_SUITES)'
+	PDFEDIT_LONG_TESTS=1 PDFEDIT_BIN=$(CURDIR)/.build/debug/pdfedit SWIFT=$(SWIFT) bash scripts/swift-test.sh test-long --filter '$(LONG_SUITES)'
 
 # The whole suite against AddressSanitizer and ThreadSanitizer builds of pdfedit
 # and the tests (about 25 minutes on 2 cores; not part of CI). A report makes the
