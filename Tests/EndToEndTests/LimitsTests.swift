@@ -412,7 +412,8 @@ import Testing
         func collect(_ value: Any, _ path: [Any]) {
             paths.append(path)
             if let object = value as? [String: Any] {
-                for (key, child) in object { collect(child, path + [key]) }
+                // Sorted: a seed must pick the same edit in every run (dictionary order is not stable).
+                for (key, child) in object.sorted(by: { $0.key < $1.key }) { collect(child, path + [key]) }
             } else if let array = value as? [Any] {
                 for (index, child) in array.enumerated() { collect(child, path + [index]) }
             }
@@ -453,7 +454,8 @@ import Testing
         root = edit(root, path[...]) ?? NSNull()
         let where_ = path.map { "\($0)" }.joined(separator: ".")
         let what = ["replaced by \(replacement)", "replaced by \(replacement)", "removed", "repeated"][action]
-        let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .fragmentsAllowed])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed])) ?? Data()
         return ("\(where_) \(what)", data)
     }
 }
