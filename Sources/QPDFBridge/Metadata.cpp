@@ -12,8 +12,9 @@
 //   bytes (exports are deterministic).
 // - A PDF/A identification (pdfaid:*) or PDF/UA identification (pdfuaid:*) is
 //   kept only when the output still meets it as far as this can tell: nothing
-//   was dropped from any source (the Dropped line is empty) and every source of
-//   the output's pages makes the same claim. Else it is removed from the packet
+//   was dropped from any source (the Dropped line is empty), every source of
+//   the output's pages makes the same claim, and (PDF/A) no later source has
+//   output intents other than the first's. Else it is removed from the packet
 //   and named in the Dropped line ("PDF/A-2B claim (a.pdf)"). A packet that
 //   cannot be edited safely (not one </rdf:RDF>) is left as it is, unless a claim
 //   must go: then the output has no XMP ("XMP metadata" in the Dropped line).
@@ -192,6 +193,34 @@ Claims source_claims(Source &source, long long limit)
     return xmp_claims(xmp);
 }
 
+// What a source's output intents say, to compare them between sources: each
+// intent's /S and /OutputConditionIdentifier and the decoded bytes of its
+// /DestOutputProfile (empty when it has none or it cannot be read).
+std::vector<std::string> intents_of(Source &source, long long limit)
+{
+    std::vector<std::string> said;
+    QPDFObjectHandle intents = source.pdf->getRoot().getKey("/OutputIntents");
+    if (!intents.isArray()) {
+        return said;
+    }
+    for (QPDFObjectHandle intent : intents.getArrayAsVector()) {
+        if (!intent.isDictionary()) {
+            continue;
+        }
+        QPDFObjectHandle kind = intent.getKey("/S");
+        QPDFObjectHandle condition = intent.getKey("/OutputConditionIdentifier");
+        std::string entry = (kind.isName() ? kind.getName() : "") + "\n" +
+            (condition.isString() ? condition.getUTF8Value() : "") + "\n";
+        QPDFObjectHandle profile = intent.getKey("/DestOutputProfile");
+        std::string bytes;
+        if (profile.isStream() && decode_bounded(profile, limit, "an output intent's ICC profile", &bytes)) {
+            entry += bytes;
+        }
+        said.push_back(entry);
+    }
+    return said;
+}
+
 // The newest modification time of the files of `order`'s sources.
 long long newest_time(std::vector<Source> const &sources, std::vector<int> const &order)
 {
@@ -302,10 +331,22 @@ void copy_metadata(
     Claims claims = readable ? xmp_claims(xmp) : Claims{};
     XmpUpdate update{title, time, false, false};
     bool nothing_dropped = dropped.empty();
+    // A later source with other output intents than the first's: its pages'
+    // colours would be read through the first source's profile, so the output
+    // no longer meets PDF/A (a source without output intents needs none).
+    std::vector<std::string> first_intents = intents_of(first, limit);
     for (int s : order) {
-        Claims other = s == order.front() ? claims : source_claims(sources[static_cast<size_t>(s)], limit);
+        if (s == order.front()) {
+            continue;
+        }
+        Source &source = sources[static_cast<size_t>(s)];
+        Claims other = source_claims(source, limit);
         update.drop_pdfa = update.drop_pdfa || other.pdfa != claims.pdfa;
         update.drop_pdfua = update.drop_pdfua || other.pdfua != claims.pdfua;
+        if (!update.drop_pdfa && !claims.pdfa.empty()) {
+            std::vector<std::string> intents = intents_of(source, limit);
+            update.drop_pdfa = !intents.empty() && intents != first_intents;
+        }
     }
     update.drop_pdfa = !claims.pdfa.empty() && (update.drop_pdfa || !nothing_dropped);
     update.drop_pdfua = !claims.pdfua.empty() && (update.drop_pdfua || !nothing_dropped);

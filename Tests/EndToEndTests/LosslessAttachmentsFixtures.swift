@@ -15,7 +15,7 @@ enum AttachmentFixtures {
         "two.txt": "portfolio two\n",
     ]
 
-    /// Writes `name` (one of "a.pdf", "b.pdf", "claims.pdf", "plain.pdf",
+    /// Writes `name` (one of "a.pdf", "b.pdf", "claims.pdf", "plain.pdf", "cmyk.pdf",
     /// "folio1.pdf", "folio2.pdf") into `directory` and returns its path.
     ///
     /// - a.pdf: 2 pages (text "Page A1", "Page A2"); /EmbeddedFiles a.txt and
@@ -27,6 +27,8 @@ enum AttachmentFixtures {
     /// - claims.pdf: 2 pages; /EmbeddedFiles data.csv; document JavaScript (which
     ///   an export drops); XMP claiming PDF/A-2B and PDF/UA-1; /OutputIntents.
     /// - plain.pdf: 2 pages, XMP claiming PDF/A-2B and document information, nothing else.
+    /// - cmyk.pdf: 1 page ("Print 1"), XMP claiming PDF/A-2B, an output intent
+    ///   with another profile (FOGRA39) than a.pdf's.
     /// - folio1.pdf, folio2.pdf: 1 page each, a portfolio (/Collection) of one file.
     @discardableResult
     static func write(_ name: String, in directory: URL) throws -> String {
@@ -96,6 +98,16 @@ enum AttachmentFixtures {
                 page(contents: 6), text("Plain 2"),
                 stream("/Type /Metadata /Subtype /XML", xmp(claims: "<pdfaid:part>2</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance>")),
             ]
+        case "cmyk.pdf":
+            // 1 catalog, 2 pages, 3/4 page, 5 XMP, 6 ICC: a PDF/A-2B file whose output
+            // intent is another profile than a.pdf's.
+            return [
+                "<< /Type /Catalog /Pages 2 0 R /Metadata 5 0 R /OutputIntents [\(intent(6, condition: "FOGRA39"))] >>",
+                "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                page(contents: 4), text("Print 1"),
+                stream("/Type /Metadata /Subtype /XML", xmp(claims: "<pdfaid:part>2</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance>")),
+                stream("/N 4", "not really a CMYK profile"),
+            ]
         default:
             // folio1.pdf / folio2.pdf: 1 catalog, 2 pages, 3/4 page, 5/6 the file
             let one = name == "folio1.pdf"
@@ -139,8 +151,8 @@ enum AttachmentFixtures {
 
     static func embedded(_ data: String) -> String { stream("/Type /EmbeddedFile", data) }
 
-    static func intent(_ profile: Int) -> String {
-        "<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (sRGB) /DestOutputProfile \(profile) 0 R >>"
+    static func intent(_ profile: Int, condition: String = "sRGB") -> String {
+        "<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (\(condition)) /DestOutputProfile \(profile) 0 R >>"
     }
 
     static func xmp(claims: String) -> String {

@@ -184,6 +184,27 @@ import Testing
         #expect(secondJSON.array(secondJSON.catalog["/AF"]).count == 1, "a.pdf's /AF merged")
     }
 
+    @Test("a PDF/A claim survives pages of a source with the same claim and no output intent, not of one with another intent")
+    func claimNeedsTheSameOutputIntents() throws {
+        let dir = try scratch("a.pdf", "plain.pdf", "cmyk.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("open", "a.pdf", in: dir)
+        try pdfeditOK("insert", "plain.pdf", "--at", "2", in: dir)
+        let same = try pdfeditOK("export", "same.pdf", in: dir)
+        #expect(same.stderr.isEmpty, "\(same.stderr)")
+        #expect(try xmp(dir.appendingPathComponent("same.pdf")).contains("<pdfaid:part>2</pdfaid:part>"))
+        try pdfeditOK("open", "a.pdf", "--force", in: dir)
+        try pdfeditOK("insert", "cmyk.pdf", "--at", "2", in: dir)
+        let other = try pdfeditOK("export", "other.pdf", in: dir)
+        #expect(other.stderr == "pdfedit: warning: a.pdf: dropped document-level data that cannot follow pages: PDF/A-2B claim (a.pdf)\n")
+        let out = dir.appendingPathComponent("other.pdf")
+        #expect(!(try xmp(out)).contains("pdfaid:part"))
+        let json = try ObjectsJSON(out)
+        let intent = json.dictionary(json.array(json.catalog["/OutputIntents"]).first)
+        #expect(intent?["/OutputConditionIdentifier"] as? String == "u:sRGB", "the first source's intent stays")
+        #expect(try pageText(out.path, 2).contains("Print 1"))
+    }
+
     @Test("each split part keeps the attachments of the sources of its pages")
     func splitPartsKeepAttachments() throws {
         let dir = try scratch("a.pdf", "b.pdf")
