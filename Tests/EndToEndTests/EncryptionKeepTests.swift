@@ -258,6 +258,38 @@ import Testing
         #expect(sessionExport.status == 64, "\(sessionExport.stderr)")
     }
 
+    /// `--encrypt` on a direct-mode edit replaces the input's encryption (or
+    /// encrypts a plain file) with the passwords and permissions given.
+    @Test func encryptOnADirectEditReplacesTheInputsEncryption() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK(
+            "reverse", "all", "in.pdf", "-o", "new.pdf", "--password", "U", "--encrypt", "nu", "no", "--allow", "print",
+            in: dir)
+        let new = dir.appendingPathComponent("new.pdf")
+        let asOwner = try Self.encryption(new, password: "no")
+        #expect(asOwner.contains("R = 6") && asOwner.contains("Supplied password is owner password"), "\(asOwner)")
+        #expect(asOwner.contains("print high resolution: allowed") && asOwner.contains("modify other: not allowed"))
+        #expect(try Self.encryption(new, password: "nu").contains("Supplied password is user password"))
+        #expect(try run("qpdf", ["--check", "--password=U", new.path]).status != 0, "the old password still opens it")
+        #expect(try Self.tokens(new, password: "nu") == ["ENC-P3", "ENC-P2", "ENC-P1"])
+        // A plain file in place, the passwords from the environment.
+        try pdfeditOK(
+            "rotate", "2", "--by", "90", "plain.pdf", "--in-place", "--encrypt", "-", in: dir,
+            environment: ["PDFEDIT_USER_PASSWORD": "eu", "PDFEDIT_OWNER_PASSWORD": "eo"])
+        let plain = dir.appendingPathComponent("plain.pdf")
+        #expect(try Self.encryption(plain, password: "eo").contains("Supplied password is owner password"))
+        #expect(try run("qpdf", ["--check", "--password=eu", plain.path]).status == 0)
+        // Given before FILE, --encrypt would take FILE as a third password: one clear line.
+        let eaten = try pdfedit("reverse", "all", "--encrypt", "a", "b", "in.pdf", "-o", "x.pdf", in: dir)
+        #expect(eaten.status == 64 && eaten.stderr.hasPrefix("pdfedit: --encrypt takes two passwords"), "\(eaten.stderr)")
+        let both = try pdfedit("reverse", "all", "in.pdf", "-o", "x.pdf", "--decrypt", "--encrypt", "a", "b", in: dir)
+        #expect(both.status == 64 && both.stderr == "pdfedit: give --decrypt or --encrypt, not both\n")
+        let session = try pdfedit("reverse", "all", "--encrypt", "a", "b", in: dir)
+        #expect(session.status == 64 && session.stderr == "pdfedit: --encrypt goes with -o or --in-place\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.pdf").path))
+    }
+
     // MARK: Session exports
 
     @Test func aSessionExportWarnsOnceNamingItsEncryptedSources() throws {

@@ -48,6 +48,8 @@ extension EditCommand {
     func perform() throws(PDFEditError) {
         let passwords = try options.passwords.book()
         if let direct = directOptions, direct.isDirect {
+            // First: --encrypt takes the values after it, also a FILE given after them.
+            let encryption = try direct.encryption.encryption()
             guard let input = directInput else {
                 throw PDFEditError.usage("-o/--in-place edit a file: give it as the last argument")
             }
@@ -58,6 +60,10 @@ extension EditCommand {
             mode.progress = ProgressBar.handler(options.output, after: ProgressBar.writingDelay)
             mode.decrypt = direct.decrypt
             mode.keepScripts = direct.keepScripts
+            mode.outputEncryption = encryption
+            if mode.decrypt && mode.outputEncryption != nil {
+                throw PDFEditError.usage("give --decrypt or --encrypt, not both")
+            }
             var building: EditBuilding?
             let (summary, result) = try mode.run(otherDocuments: directDocuments) {
                 (_, names, importer) throws(PDFEditError) in
@@ -72,7 +78,7 @@ extension EditCommand {
             if let input = directInput {
                 throw PDFEditError.usage("\(input): to edit a file directly, add -o OUT or --in-place")
             }
-            if directOptions?.decrypt == true { throw PDFEditError.usage("--decrypt goes with -o or --in-place") }
+            try directOptions?.refuseOutsideDirectMode()
             let workspace = Workspace(sessionPath: options.session, passwords: passwords)
             let building = EditBuilding(otherDocuments: [], importer: workspace.importer())
             let edit = try edit(building)

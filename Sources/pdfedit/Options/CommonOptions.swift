@@ -79,10 +79,23 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .customLong("keep-scripts"), help: "Direct mode: keep the file's JavaScript and open action.")
     var keepScripts = false
 
+    /// Direct mode: encrypt the result with passwords of the user's own instead of
+    /// keeping FILE's (`--encrypt`, `--allow`, the password files).
+    @OptionGroup var encryption: EncryptOptions
+
     var isDirect: Bool { output != nil || inPlace }
+
+    /// The options that only mean something with `-o` or `--in-place`, refused in a session.
+    func refuseOutsideDirectMode() throws(PDFEditError) {
+        let given = [
+            (decrypt, "--decrypt"), (keepScripts, "--keep-scripts"), (!encryption.encrypt.isEmpty, "--encrypt"),
+        ].filter(\.0).map(\.1)
+        if let first = given.first { throw PDFEditError.usage("\(first) goes with -o or --in-place") }
+    }
 }
 
-/// `--encrypt` and where its passwords and permissions come from: export.
+/// `--encrypt` and where its passwords and permissions come from: export and
+/// direct-mode edits.
 struct EncryptOptions: ParsableArguments {
     @Option(
         name: .long, parsing: .upToNextOption,
