@@ -7,7 +7,7 @@ APT_PACKAGES := libqpdf-dev libpoppler-glib-dev pkg-config qpdf poppler-utils ma
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 
-.PHONY: setup build debug test test-long sanitize demo install uninstall fixtures clean bench man
+.PHONY: setup setup-deb build debug test test-long sanitize demo install uninstall fixtures clean bench man deb deb-check
 
 # Installs the system libraries and the independent checking tools when missing.
 setup:
@@ -19,6 +19,17 @@ setup:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "make setup: swift not found (Swift 6.1 or later is needed)"; exit 1; }
+
+# What `make deb` needs besides: dpkg-shlibdeps (dpkg-dev), strip and readelf (binutils).
+DEB_PACKAGES := dpkg-dev binutils
+setup-deb: setup
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make setup-deb: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 build: setup
 	$(SWIFT) build -c release --product pdfedit
@@ -74,6 +85,17 @@ install: build
 	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pdfedit
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pdfedit.fish
 	install -m 644 docs/pdfedit.1 $(DESTDIR)$(PREFIX)/share/man/man1/pdfedit.1
+
+# pdfedit_VERSION_ARCH.deb at the top of the checkout: the release binary with the
+# Swift runtime linked statically, man page, completions, Depends computed by
+# dpkg-shlibdeps (and the packages of libraries it dlopens). `make deb-check`
+# checks it (fields, files, Depends, and that the unpacked binary runs a real edit
+# without the toolchain's libraries); CI runs both.
+deb: setup-deb
+	SWIFT=$(SWIFT) bash scripts/make-deb.sh
+
+deb-check: deb
+	bash scripts/check-deb.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pdfedit $(DESTDIR)$(PREFIX)/share/man/man1/pdfedit.1 \
