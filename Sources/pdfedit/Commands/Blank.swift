@@ -17,7 +17,7 @@ struct Blank: EditCommand {
               pdfedit blank --at last in.pdf -o out.pdf
             """)
 
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    @Argument(help: .directModeFile)
     var directInput: String?
 
     @OptionGroup var insertion: InsertionOptions

@@ -14,7 +14,7 @@ struct Duplicate: EditCommand {
     @Argument(help: "The pages to duplicate.")
     var selection: String
 
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    @Argument(help: .directModeFile)
     var directInput: String?
 
     @OptionGroup var options: EditOptions

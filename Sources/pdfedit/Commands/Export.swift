@@ -30,10 +30,11 @@ struct Export: ParsableCommand {
               pdfedit export --split pages/ --name "page-{n}.pdf"
               pdfedit export --split chapters/ --at-outlines
               pdfedit export out.pdf 10..60 --from in.pdf
+              curl -s https://example.org/in.pdf | pdfedit export - 1..3 --from - > first3.pdf
               pdfedit export out.pdf --encrypt - --allow print,copy
             """)
 
-    @Argument(help: "The PDF to write (with --all or --split: a directory).")
+    @Argument(help: "The PDF to write, - for standard output (with --all or --split: a directory).")
     var output: String
 
     @Argument(help: "Only these pages (a selection).")
@@ -62,7 +63,7 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "The output's title (default: the first source's).")
     var title: String?
 
-    @Option(name: .long, help: "Direct mode: export pages of this PDF instead of a session document.")
+    @Option(name: .long, help: "Direct mode: export pages of this PDF (- reads standard input) instead of a session document.")
     var from: String?
 
     @Flag(name: .long, help: "Replace an existing output file.")
@@ -117,25 +118,37 @@ struct Export: ParsableCommand {
             let book = try passwords.book()
             let parsedSelection = try selection.map(parseSelection)
             let results: [ExportResult]
+            let toStandardOutput = output == StandardStreams.name
+            if toStandardOutput && (split || all) {
+                throw PDFEditError.usage("\(split ? "--split" : "--all") writes a folder, not standard output (-)")
+            }
+            if toStandardOutput && outputOptions.json {
+                throw PDFEditError.usage("--json cannot share standard output with the PDF (export -)")
+            }
             if let from {
                 var direct = DirectMode(input: from, output: output, inPlace: false, force: force, passwords: book)
                 direct.decrypt = decrypt
-                results = try direct.export(selection: parsedSelection, split: splitRequest, settings: settings)
-            } else {
-                let job: ExportJob
-                if all {
-                    job = .all(directory: output)
-                } else if let splitRequest {
-                    job = .split(splitRequest, selection: parsedSelection, doc: document.doc)
-                } else {
-                    job = .document(output: output, selection: parsedSelection, doc: document.doc)
+                results = try direct.resolvingStandardStreams { (direct) throws(PDFEditError) in
+                    try direct.export(selection: parsedSelection, split: splitRequest, settings: settings)
                 }
-                results = try Workspace(sessionPath: session.session, passwords: book).export(job, settings: settings)
+            } else {
+                let workspace = Workspace(sessionPath: session.session, passwords: book)
+                results = try StandardStreams.writing(to: output) { (output) throws(PDFEditError) in
+                    let job: ExportJob
+                    if all {
+                        job = .all(directory: output)
+                    } else if let splitRequest {
+                        job = .split(splitRequest, selection: parsedSelection, doc: document.doc)
+                    } else {
+                        job = .document(output: output, selection: parsedSelection, doc: document.doc)
+                    }
+                    return try workspace.export(job, settings: settings)
+                }
             }
             for result in results { Console.warn(result.warnings) }
             if outputOptions.json {
                 Console.json(results)
-            } else if !outputOptions.quiet {
+            } else if !outputOptions.quiet && !toStandardOutput {
                 for result in results {
                     Console.out("wrote \(result.output) (\(result.pageCount) page\(result.pageCount == 1 ? "" : "s") of \(result.document))")
                 }

@@ -18,7 +18,7 @@ struct Interleave: EditCommand {
     @Argument(help: "The other document (in direct mode: a PDF file).")
     var other: String
 
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    @Argument(help: .directModeFile)
     var directInput: String?
 
     @Flag(name: .long, help: "Take OTHER's pages from its end.")

@@ -15,7 +15,7 @@ struct Reverse: EditCommand {
     @Argument(help: "The pages to reverse (default: all; required in direct mode).")
     var selection: String?
 
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    @Argument(help: .directModeFile)
     var directInput: String?
 
     @OptionGroup var options: EditOptions

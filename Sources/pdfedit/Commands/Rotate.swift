@@ -16,7 +16,7 @@ struct Rotate: EditCommand {
     @Argument(help: "The pages to rotate.")
     var selection: String
 
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    @Argument(help: .directModeFile)
     var directInput: String?
 
     // `.unconditional` so that `--by -90` is read as a value, not as an option.

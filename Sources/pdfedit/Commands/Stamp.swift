@@ -27,7 +27,7 @@ struct StampPages: EditCommand {
     @Argument(help: "The PDF or image to draw on them.")
     var file: String
 
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    @Argument(help: .directModeFile)
     var directInput: String?
 
     @Option(name: .long, help: ArgumentHelp("The page of FILE to draw (a PDF's; default 1).", valueName: "K"))

@@ -16,7 +16,7 @@ struct UnstampPages: EditCommand {
     @Argument(help: "The pages whose stamps go.")
     var selection: String
 
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    @Argument(help: .directModeFile)
     var directInput: String?
 
     @OptionGroup var options: EditOptions

@@ -64,15 +64,20 @@ extension EditCommand {
             if mode.decrypt && mode.outputEncryption != nil {
                 throw PDFEditError.usage("give --decrypt or --encrypt, not both")
             }
+            if direct.output == StandardStreams.name && options.output.json {
+                throw PDFEditError.usage("--json cannot share standard output with the PDF (-o -)")
+            }
             var building: EditBuilding?
-            let (summary, result) = try mode.run(otherDocuments: directDocuments) {
-                (_, names, importer) throws(PDFEditError) in
-                let made = EditBuilding(otherDocuments: names, importer: importer)
-                building = made
-                return try edit(made)
+            let (summary, result) = try mode.resolvingStandardStreams { (mode) throws(PDFEditError) in
+                try mode.run(otherDocuments: directDocuments) { (_, names, importer) throws(PDFEditError) in
+                    let made = EditBuilding(otherDocuments: names, importer: importer)
+                    building = made
+                    return try edit(made)
+                }
             }
             Console.warn(result.warnings)
-            report(summary, export: result)
+            // With -o -, standard output carries the PDF and nothing else.
+            if direct.output != StandardStreams.name { report(summary, export: result) }
             if let partial = building?.partialImport { throw partial }
         } else {
             if let input = directInput {

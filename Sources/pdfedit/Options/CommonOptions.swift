@@ -63,7 +63,9 @@ struct EditOptions: ParsableArguments {
 /// file itself is each command's last positional argument (`EditCommand.directInput`),
 /// declared by the command so that it stays last among its arguments.
 struct DirectOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("output")], help: "Direct mode: write the edited FILE here.")
+    @Option(
+        name: [.short, .customLong("output")],
+        help: "Direct mode: write the edited FILE here (- writes it to standard output).")
     var output: String?
 
     @Flag(name: .customLong("in-place"), help: "Direct mode: replace FILE with the result (atomically).")
@@ -92,6 +94,12 @@ struct DirectOptions: ParsableArguments {
         ].filter(\.0).map(\.1)
         if let first = given.first { throw PDFEditError.usage("\(first) goes with -o or --in-place") }
     }
+}
+
+extension ArgumentHelp {
+    /// The help of every editing command's last argument, the file direct mode edits.
+    static let directModeFile = ArgumentHelp(
+        "Direct mode: the PDF to edit (with -o or --in-place); - reads it from standard input.", valueName: "file")
 }
 
 /// `--encrypt` and where its passwords and permissions come from: export and

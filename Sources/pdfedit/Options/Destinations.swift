@@ -61,7 +61,7 @@ struct BlockArguments: ParsableArguments {
     @Argument(help: "The pages (selection: 3, 2..5, last, odd, @p7, text:WORDS …).")
     var selection: String
 
-    @Argument(help: ArgumentHelp("Direct mode: the PDF to edit (with -o or --in-place).", valueName: "file"))
+    @Argument(help: .directModeFile)
     var directInput: String?
 
     @OptionGroup var destination: DestinationOptions

@@ -18,8 +18,10 @@ enum Console {
     /// One line on stderr. Messages quote file names, tokens and qpdf's own texts,
     /// which may hold line breaks or raw control bytes from a damaged file; those
     /// are escaped so that every message stays one `pdfedit:` line.
+    /// A file read from standard input or written to standard output is named `-`
+    /// (not the temporary file pdfedit keeps it in).
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((escapingControlCharacters(line) + "\n").utf8))
+        FileHandle.standardError.write(Data((escapingControlCharacters(StandardStreams.naming(line)) + "\n").utf8))
     }
 
     /// A failure's `pdfedit:` lines.
