@@ -61,6 +61,45 @@ public struct DirectMode: Sendable {
         otherDocuments: [String] = [],
         _ makeEdit: (_ session: Session, _ otherNames: [String], _ importer: Importer) throws(PDFEditError) -> Edit
     ) throws(PDFEditError) -> (ChangeSummary, ExportResult) {
+        let (summaries, result) = try edit(otherDocuments: otherDocuments) {
+            (session, otherNames, document, context) throws(PDFEditError) -> [ChangeSummary] in
+            let edit = try makeEdit(session, otherNames, importer)
+            do throws(EditError) {
+                return [try session.apply(edit, doc: document, label: "direct", context: context)]
+            } catch {
+                throw PDFEditError.edit(error)
+            }
+        }
+        return (summaries[0], result)
+    }
+
+    /// Applies the lines of a script (`steps`, built beforehand, named `script` in
+    /// messages) to the input as one all-or-nothing step and writes the result —
+    /// the same path as a single direct-mode edit, for `BatchApply`. A line the
+    /// model refuses fails with its line number; nothing is written then.
+    public func run(_ steps: [ScriptStep], script: String) throws(PDFEditError) -> ([ChangeSummary], ExportResult) {
+        try edit { (session, _, document, context) throws(PDFEditError) -> [ChangeSummary] in
+            do throws(EditError) {
+                return try session.applyAll(steps.map { ($0.edit, document) }, label: "apply \(script)", context: context)
+            } catch {
+                if case .batch(let index, let inner) = error {
+                    throw PDFEditError.scriptLine(script: script, line: steps[index].line, error: .edit(inner))
+                }
+                throw PDFEditError.edit(error)
+            }
+        }
+    }
+
+    /// The one direct-mode edit path: loads the input (and `otherDocuments`), lets
+    /// `change` edit the in-memory session (given the other documents' names, the
+    /// input's document name and the lookups an edit may need), and writes the
+    /// input's document to the output, atomically.
+    private func edit(
+        otherDocuments: [String] = [],
+        _ change: (
+            _ session: inout Session, _ otherNames: [String], _ document: String, _ context: EditContext
+        ) throws(PDFEditError) -> [ChangeSummary]
+    ) throws(PDFEditError) -> ([ChangeSummary], ExportResult) {
         guard let target = inPlace ? input : output else {
             throw PDFEditError.usage("direct mode needs -o OUT or --in-place")
         }
@@ -80,13 +119,8 @@ public struct DirectMode: Sendable {
         let inputSource = session.sources.first?.id
         let otherNames = Array(session.documents.dropFirst().map(\.name))
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
-        let edit = try makeEdit(session, otherNames, importer)
-        let summary = try access.surfacingLookupFailure { () throws(PDFEditError) -> ChangeSummary in
-            do throws(EditError) {
-                return try session.apply(edit, doc: inputDocument, label: "direct", context: access.editContext)
-            } catch {
-                throw PDFEditError.edit(error)
-            }
+        let summaries = try access.surfacingLookupFailure { () throws(PDFEditError) -> [ChangeSummary] in
+            try change(&session, otherNames, inputDocument, access.editContext)
         }
         guard let document = session.document(named: inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")
@@ -112,7 +146,7 @@ public struct DirectMode: Sendable {
         result.warnings = Warning.oneDamageWarningPerFile(
             zip([input] + otherDocuments, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) }
                 + result.warnings)
-        return (summary, result)
+        return (summaries, result)
     }
 
     /// `export OUT [SEL] --from FILE` (and `--split DIR`): pages of a file written out
@@ -180,7 +214,7 @@ final class ScratchDirectory {
     let path: String
 
     init() throws(PDFEditError) {
-        Self.removeStale()
+        _ = Self.staleRemoved
         path = Paths.join(NSTemporaryDirectory(), "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         if case .failure(let failure) = nothingOrErrno({ mkdir(path, 0o700) }) {
             throw StagedOutput.cannotWrite(path, failure)
@@ -189,6 +223,9 @@ final class ScratchDirectory {
     }
 
     deinit { TemporaryFiles.shared.removeFolder(path) }
+
+    /// `removeStale()`, once per process (a batch makes one scratch folder per file).
+    private static let staleRemoved: Void = removeStale()
 
     /// Removes the scratch folders (`pdfedit-PID-N`) of pdfedit processes that no
     /// longer exist: SIGKILL, a power cut. Best effort, our own folders only (the
