@@ -101,8 +101,9 @@ public struct BatchApply: Sendable {
             }
             claimed[standard] = index
             if destination != .inPlace, let input = inputs[standard] {
+                let whose = input == index ? "its input" : "the input \(files[input])"
                 problems.append(
-                    .usage("\(output): the output of \(files[index]) is the input \(files[input]); use --in-place to replace inputs"))
+                    .usage("\(output): the output of \(files[index]) would replace \(whose); use --in-place to replace inputs"))
             }
         }
         if problems.count == 1 { throw problems[0] }

@@ -72,6 +72,15 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
     var force = false
 
+    @OptionGroup var writing: WritingOptions
+
+    var decrypt: Bool { writing.decrypt }
+    var keepScripts: Bool { writing.keepScripts }
+    var isDirect: Bool { output != nil || inPlace }
+}
+
+/// What a direct-mode output keeps of its input: direct mode and `apply`.
+struct WritingOptions: ParsableArguments {
     @Flag(
         name: .long,
         help: "Direct mode: write the result unencrypted (by default it keeps FILE's encryption and passwords).")
@@ -79,7 +88,6 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .customLong("keep-scripts"), help: "Direct mode: keep the file's JavaScript and open action.")
     var keepScripts = false
 
-    var isDirect: Bool { output != nil || inPlace }
 }
 
 /// `--encrypt` and where its passwords and permissions come from: export.
