@@ -229,6 +229,33 @@ import Testing
         }
     }
 
+    /// An image inserted into every file: each thread converts it or reuses the
+    /// conversion in the batch's one scratch folder, which is gone afterwards.
+    @Test func anInsertedImageReachesEveryFile() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inputs = try Self.makeInputs(4, in: dir)
+        try FileManager.default.copyItem(atPath: Paths.fixture("logo.png"), toPath: dir.appendingPathComponent("logo.png").path)
+        // A temporary folder of its own, to see that the scratch folder is removed.
+        let temporary = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let result = try pdfeditOK(
+            args: ["apply", "-e", "insert logo.png --at 1"] + inputs + ["-o", "out/{name}", "-j", "2", "--json"], in: dir,
+            environment: ["TMPDIR": temporary.path])
+        let pages = try result.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["pages"] as? Int
+        }
+        for (index, input) in inputs.enumerated() {
+            let output = dir.appendingPathComponent("out/f\(index + 1).pdf").path
+            let before = try qpdfPageCount(dir.appendingPathComponent(input).path) ?? 0
+            #expect(try qpdfCheck(output).status == 0)
+            #expect(try qpdfPageCount(output) == before + 1)
+            #expect(pages[index] == before + 1)
+            #expect(try Array(pageTokens(output).dropFirst()) == pageTokens(dir.appendingPathComponent(input)))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
     /// Ctrl-C in the middle of a batch of 60: exit 130, every output present is
     /// complete, no temporary left, later files not written.
     @Test func sigintMidBatchLeavesOnlyCompleteFiles() throws {

@@ -26,6 +26,10 @@ public struct DirectMode: Sendable {
     public var decrypt = false
     /// Keep the input's scripts and actions in the output (see `ExportSettings.keepScripts`).
     public var keepScripts = false
+    /// The scratch folder (image cache) to use; nil makes one for this run. A
+    /// batch shares one among its files and threads (entries are renamed into
+    /// place whole, so two threads making the same one both succeed).
+    var scratch: ScratchDirectory?
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -125,7 +129,8 @@ public struct DirectMode: Sendable {
         guard let document = session.document(named: inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")
         }
-        let scratch = try ScratchDirectory()
+        let scratch: ScratchDirectory
+        if let shared = self.scratch { scratch = shared } else { scratch = try ScratchDirectory() }
         // A new access: the edit may have added sources (insert, fill).
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         var writeSettings = ExportSettings(force: force || inPlace)
@@ -210,7 +215,7 @@ extension DirectMode {
 /// A private (0700) temporary folder for one command (direct mode's image cache),
 /// removed when the command is done with it, and by the signal handler on Ctrl-C
 /// or SIGTERM (see `TemporaryFiles.registerFolder`), so nothing is left behind.
-final class ScratchDirectory {
+final class ScratchDirectory: Sendable {
     let path: String
 
     init() throws(PDFEditError) {

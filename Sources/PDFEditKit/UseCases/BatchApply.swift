@@ -118,12 +118,13 @@ public struct BatchApply: Sendable {
     /// result and in the summary's `exitCode`.
     public func run(report: @escaping @Sendable (BatchFileResult) -> Void) throws(PDFEditError) -> BatchSummary {
         let outputs = try plannedOutputs()
+        let scratch = try ScratchDirectory()
         let state = BatchState(files: files, outputs: outputs, keepGoing: keepGoing, report: report)
         let counter = ProgressCounter(total: files.count, unit: "files", phase: "applying", handler: progress)
         let batch = self
         let work: @Sendable () -> Void = {
             while let index = state.next() {
-                state.finish(index, batch.apply(index, output: outputs[index]))
+                state.finish(index, batch.apply(index, output: outputs[index], scratch: scratch))
                 counter.advance()
             }
         }
@@ -149,8 +150,8 @@ public struct BatchApply: Sendable {
 
     static let workerStackBytes = 8 << 20
 
-    /// One file through direct mode.
-    private func apply(_ index: Int, output: String) -> BatchFileResult {
+    /// One file through direct mode (with the batch's scratch folder).
+    private func apply(_ index: Int, output: String, scratch: ScratchDirectory) -> BatchFileResult {
         let input = files[index]
         var result = BatchFileResult(file: input, output: output, status: .ok, error: nil, pages: nil, warnings: [])
         do throws(PDFEditError) {
@@ -160,6 +161,7 @@ public struct BatchApply: Sendable {
                 force: force, passwords: passwords)
             mode.decrypt = decrypt
             mode.keepScripts = keepScripts
+            mode.scratch = scratch
             let (_, written) = try mode.run(steps, script: script)
             result.pages = written.pageCount
             result.warnings = written.warnings
