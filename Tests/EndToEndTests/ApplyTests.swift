@@ -165,6 +165,16 @@ import Testing
         let output = dir.appendingPathComponent("ok/enc.pdf").path
         #expect(try run("qpdf", ["--requires-password", output]).status == 0)
         #expect(try qpdfPageCount(output, password: "secret") == 2)
+        // --encrypt gives every result passwords of its own instead.
+        try pdfeditOK(
+            args: ["apply", "-e", "rotate 1 --by 90"] + inputs + ["-o", "new/{name}", "--password", "secret", "--encrypt", "u1", "o1"],
+            in: dir)
+        for name in ["f1.pdf", "enc.pdf"] {
+            let encrypted = dir.appendingPathComponent("new/\(name)").path
+            #expect(try run("qpdf", ["--requires-password", encrypted]).status == 0)
+            #expect(try qpdfPageCount(encrypted, password: "u1") == (name == "enc.pdf" ? 2 : 7))
+            #expect(try qpdfPageCount(encrypted, password: "secret") == nil)
+        }
     }
 
     @Test func jsonLinesParseAndMatch() throws {

@@ -26,6 +26,9 @@ public struct DirectMode: Sendable {
     public var decrypt = false
     /// Keep the input's scripts and actions in the output (see `ExportSettings.keepScripts`).
     public var keepScripts = false
+    /// Encrypt the output with these passwords and permissions instead of keeping
+    /// the input's encryption (`--encrypt`); nil keeps it (or `decrypt` drops it).
+    public var outputEncryption: OutputEncryption?
     /// The scratch folder (image cache) to use; nil makes one for this run. A
     /// batch shares one among its files and threads (entries are renamed into
     /// place whole, so two threads making the same one both succeed).
@@ -135,6 +138,7 @@ public struct DirectMode: Sendable {
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         var writeSettings = ExportSettings(force: force || inPlace)
         writeSettings.progress = progress
+        writeSettings.outputEncryption = outputEncryption
         keepingEncryption(of: inputSource, in: &writeSettings)
         writeSettings.keepScripts = keepScripts
         let writer = ExportWriter(

@@ -59,6 +59,9 @@ public struct BatchApply: Sendable {
     public var decrypt = false
     /// Keep the inputs' JavaScript and open actions.
     public var keepScripts = false
+    /// Encrypt every result with these passwords and permissions instead of
+    /// keeping each input's encryption (`--encrypt`).
+    public var outputEncryption: OutputEncryption?
     /// Told of each finished file (phase "applying", unit "files").
     public var progress: ProgressHandler?
 
@@ -161,6 +164,7 @@ public struct BatchApply: Sendable {
                 force: force, passwords: passwords)
             mode.decrypt = decrypt
             mode.keepScripts = keepScripts
+            mode.outputEncryption = outputEncryption
             mode.scratch = scratch
             let (_, written) = try mode.run(steps, script: script)
             result.pages = written.pageCount

@@ -37,6 +37,9 @@ struct Apply: ParsableCommand {
             tried and the exit code is 3 when any failed. Ctrl-C exits 130 leaving
             finished outputs and nothing half-written.
 
+            Each result keeps its FILE's encryption, unless --decrypt or --encrypt
+            (give --encrypt after the FILEs: it takes the two values after it).
+
             Examples:
               pdfedit apply fix.txt in/*.pdf -o out/{name}
               pdfedit apply -e 'rotate 1 --by 90' *.pdf -o rotated/{stem}-r.pdf
@@ -72,6 +75,7 @@ struct Apply: ParsableCommand {
     var keepGoing = false
 
     @OptionGroup var writing: WritingOptions
+    @OptionGroup var encryption: EncryptOptions
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var output: OutputOptions
 
@@ -79,6 +83,9 @@ struct Apply: ParsableCommand {
         if template == nil && !inPlace { throw PDFEditError.usage("apply needs -o TEMPLATE or --in-place") }
         if template != nil && inPlace { throw PDFEditError.usage("give either -o or --in-place, not both") }
         if inPlace && force { throw PDFEditError.usage("--force goes with -o (--in-place always replaces)") }
+        if encryption.encrypt.count > 2 {
+            throw PDFEditError.usage("--encrypt takes two values (USERPW OWNERPW, or -); give it after the FILEs")
+        }
         if let jobs, !(1...1024).contains(jobs) { throw PDFEditError.usage("-j takes a number from 1 to 1024") }
         if arguments.count < (lines.isEmpty ? 2 : 1) {
             throw PDFEditError.usage(lines.isEmpty ? "apply needs a SCRIPT (or -e LINE) and at least one FILE" : "apply needs at least one FILE")
@@ -106,6 +113,8 @@ struct Apply: ParsableCommand {
     /// read), and the batch they make with the options.
     private func makeBatch() throws(PDFEditError) -> BatchApply {
         let book = try passwords.book()
+        let outputEncryption = try encryption.encryption()
+        if writing.decrypt && outputEncryption != nil { throw PDFEditError.usage("give --decrypt or --encrypt, not both") }
         let name: String
         let text: String
         if lines.isEmpty {
@@ -136,6 +145,7 @@ struct Apply: ParsableCommand {
         batch.force = force
         batch.decrypt = writing.decrypt
         batch.keepScripts = writing.keepScripts
+        batch.outputEncryption = outputEncryption
         return batch
     }
 }
