@@ -7,7 +7,7 @@ APT_PACKAGES := libqpdf-dev libpoppler-glib-dev pkg-config qpdf poppler-utils ma
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 
-.PHONY: setup setup-deb build debug test test-long sanitize demo install uninstall fixtures clean bench man deb deb-check
+.PHONY: setup setup-deb build debug test test-long sanitize demo install uninstall fixtures clean bench bench-apply man deb deb-check
 
 # Installs the system libraries and the independent checking tools when missing.
 setup:
@@ -107,6 +107,11 @@ uninstall:
 bench: build
 	sh scripts/bench-setup.sh
 	python3 scripts/bench.py $(CURDIR)/$(BIN)
+
+# Only the rows of `apply` (many small files in one process), printed; BENCHMARKS.md unchanged.
+bench-apply: build
+	sh scripts/bench-setup.sh --apply-inputs
+	python3 scripts/bench.py $(CURDIR)/$(BIN) --only apply
 
 # Regenerates the man page (committed in docs/): swift-argument-parser's
 # generate-manual plugin writes it from the commands' help, then

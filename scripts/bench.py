@@ -16,9 +16,11 @@ installs them all). Work files go to a RAM disk (/dev/shm) when there is one, so
 that a busy disk does not decide a file-heavy result such as a burst.
 
 usage: bench.py PDFEDIT_BIN [--quick] [--runs N] [--out BENCHMARKS.md]
-                [--chart docs/bench-scaling.png] [--pages 20000]
+                [--chart docs/bench-scaling.png] [--pages 20000] [--only apply]
 --quick: smaller inputs and fewer runs, a smoke test of the whole benchmark (about
 a minute); its numbers are not the ones to quote.
+--only apply: only the rows of `apply` (scripts/bench_apply.py), printed, BENCHMARKS.md
+left as it is (`make bench-apply`).
 """
 import argparse
 import importlib.util
@@ -31,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import bench_apply
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -265,6 +269,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(REPO, "BENCHMARKS.md"))
     parser.add_argument("--chart", default=os.path.join(REPO, "docs", "bench-scaling.png"))
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    parser.add_argument("--only", choices=["apply"], help="run only these rows and print them")
     args = parser.parse_args()
     quick = args.quick
     runs = args.runs or (2 if quick else 5)
@@ -286,6 +291,10 @@ def main():
     base = ram if os.path.isdir(ram) and shutil.disk_usage(ram).free > 4e9 else None
     work = tempfile.mkdtemp(prefix="pdfedit-bench-", dir=base)
     try:
+        if args.only == "apply":
+            section, targets = bench_apply.run_rows(pdfedit, work, quick, runs, measure)
+            print(section + "\n" + "\n".join(targets))
+            return
         run_benchmark(args, quick, runs, slow_runs, SLOW, big_pages, small_pages, merge_files, extract_first,
                       extract_last, scaling, scaling_runs, batch_docs, image_pages, pdfedit, began, base, work)
     finally:
@@ -614,6 +623,7 @@ def run_benchmark(args, quick, runs, slow_runs, SLOW, big_pages, small_pages, me
         if problem:
             sys.exit(f"bench: session batch: wrong output: {problem}")
     print(f"bench: batch done ({time.perf_counter() - began:.0f} s)", flush=True)
+    apply_section, apply_targets = bench_apply.run_rows(pdfedit, work, quick, runs, measure)
 
     # Report --------------------------------------------------------------------
     def med(samples):
@@ -680,6 +690,7 @@ def run_benchmark(args, quick, runs, slow_runs, SLOW, big_pages, small_pages, me
     rows.append(f"| image PDF ({os.path.getsize(image) / 1e6:.0f} MB): pdfedit peak above its baseline "
                 f"({base_rss:.0f} MB) | {img_mine - base_rss:+.0f} MB | "
                 f"{verdict(img_mine - base_rss < os.path.getsize(image) / 1e6 / 4)} |")
+    rows += apply_targets
 
     lead = []
     for case, mine, q, best_label, best, rss, qrss in summary:
@@ -789,6 +800,7 @@ per document (open, rotate even, move, export: four processes each) under `xargs
 {session_batch:.2f} s for {batch_docs} documents. Sessions live in their folder (`.pdfedit/`), locked
 per session, so parallel jobs on different folders never meet.
 
+{apply_section}
 ## Sessions
 
 | | median s | peak MB |

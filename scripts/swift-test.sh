@@ -16,7 +16,7 @@ if [ "$status" != 0 ]; then
   echo "=== $name failed (exit $status); what failed, from $log:"
   # swift-testing marks failures with ✘; XCTest with "error:" and "failed".
   # (an issue's message may go on over the next lines)
-  grep -E -A3 '✘ Test .*(recorded an issue|failed)|error: |Test Case .* failed|Fatal error|Crash|signal' "$log" |
+  grep -E -A3 '^✘ Test .*(recorded an issue|failed)|^.*error: |Test Case .* failed|Fatal error|Caught signal|exited with signal' "$log" |
     grep -v '^✘ Test run with' | tail -80
   grep -E '^✘ Test run with' "$log" | tail -1
 fi

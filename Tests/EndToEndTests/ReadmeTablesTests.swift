@@ -96,6 +96,8 @@ import Testing
         try "rotate 1 --by 90\n".write(to: dir.appendingPathComponent("steps.txt"), atomically: true, encoding: .utf8)
         try Self.check("| `run` |", pdfedit("run", "steps.txt", "--json", in: dir))
         try Self.check("direct-mode edits", pdfedit("rotate", "1", "--by", "90", "beta.pdf", "-o", "d.pdf", "--json", in: dir))
+        // One file: its one JSON line is the whole output.
+        try Self.check("| `apply` |", pdfedit("apply", "-e", "rotate 1 --by 90", "beta.pdf", "-o", "a/{name}", "--json", in: dir))
     }
 
     /// `info --json`'s example in the README shows every field (they are always present).

@@ -29,6 +29,10 @@ public struct DirectMode: Sendable {
     /// Encrypt the output with these passwords and permissions instead of keeping
     /// the input's encryption (`--encrypt`); nil keeps it (or `decrypt` drops it).
     public var outputEncryption: OutputEncryption?
+    /// The scratch folder (image cache) to use; nil makes one for this run. A
+    /// batch shares one among its files and threads (entries are renamed into
+    /// place whole, so two threads making the same one both succeed).
+    var scratch: ScratchDirectory?
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -64,6 +68,45 @@ public struct DirectMode: Sendable {
         otherDocuments: [String] = [],
         _ makeEdit: (_ session: Session, _ otherNames: [String], _ importer: Importer) throws(PDFEditError) -> Edit
     ) throws(PDFEditError) -> (ChangeSummary, ExportResult) {
+        let (summaries, result) = try edit(otherDocuments: otherDocuments) {
+            (session, otherNames, document, context) throws(PDFEditError) -> [ChangeSummary] in
+            let edit = try makeEdit(session, otherNames, importer)
+            do throws(EditError) {
+                return [try session.apply(edit, doc: document, label: "direct", context: context)]
+            } catch {
+                throw PDFEditError.edit(error)
+            }
+        }
+        return (summaries[0], result)
+    }
+
+    /// Applies the lines of a script (`steps`, built beforehand, named `script` in
+    /// messages) to the input as one all-or-nothing step and writes the result —
+    /// the same path as a single direct-mode edit, for `BatchApply`. A line the
+    /// model refuses fails with its line number; nothing is written then.
+    public func run(_ steps: [ScriptStep], script: String) throws(PDFEditError) -> ([ChangeSummary], ExportResult) {
+        try edit { (session, _, document, context) throws(PDFEditError) -> [ChangeSummary] in
+            do throws(EditError) {
+                return try session.applyAll(steps.map { ($0.edit, document) }, label: "apply \(script)", context: context)
+            } catch {
+                if case .batch(let index, let inner) = error {
+                    throw PDFEditError.scriptLine(script: script, line: steps[index].line, error: .edit(inner))
+                }
+                throw PDFEditError.edit(error)
+            }
+        }
+    }
+
+    /// The one direct-mode edit path: loads the input (and `otherDocuments`), lets
+    /// `change` edit the in-memory session (given the other documents' names, the
+    /// input's document name and the lookups an edit may need), and writes the
+    /// input's document to the output, atomically.
+    private func edit(
+        otherDocuments: [String] = [],
+        _ change: (
+            _ session: inout Session, _ otherNames: [String], _ document: String, _ context: EditContext
+        ) throws(PDFEditError) -> [ChangeSummary]
+    ) throws(PDFEditError) -> ([ChangeSummary], ExportResult) {
         guard let target = inPlace ? input : output else {
             throw PDFEditError.usage("direct mode needs -o OUT or --in-place")
         }
@@ -83,18 +126,14 @@ public struct DirectMode: Sendable {
         let inputSource = session.sources.first?.id
         let otherNames = Array(session.documents.dropFirst().map(\.name))
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
-        let edit = try makeEdit(session, otherNames, importer)
-        let summary = try access.surfacingLookupFailure { () throws(PDFEditError) -> ChangeSummary in
-            do throws(EditError) {
-                return try session.apply(edit, doc: inputDocument, label: "direct", context: access.editContext)
-            } catch {
-                throw PDFEditError.edit(error)
-            }
+        let summaries = try access.surfacingLookupFailure { () throws(PDFEditError) -> [ChangeSummary] in
+            try change(&session, otherNames, inputDocument, access.editContext)
         }
         guard let document = session.document(named: inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")
         }
-        let scratch = try ScratchDirectory()
+        let scratch: ScratchDirectory
+        if let shared = self.scratch { scratch = shared } else { scratch = try ScratchDirectory() }
         // A new access: the edit may have added sources (insert, fill).
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         var writeSettings = ExportSettings(force: force || inPlace)
@@ -116,7 +155,7 @@ public struct DirectMode: Sendable {
         result.warnings = Warning.oneDamageWarningPerFile(
             zip([input] + otherDocuments, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) }
                 + result.warnings)
-        return (summary, result)
+        return (summaries, result)
     }
 
     /// `export OUT [SEL] --from FILE` (and `--split DIR`): pages of a file written out
@@ -180,11 +219,11 @@ extension DirectMode {
 /// A private (0700) temporary folder for one command (direct mode's image cache),
 /// removed when the command is done with it, and by the signal handler on Ctrl-C
 /// or SIGTERM (see `TemporaryFiles.registerFolder`), so nothing is left behind.
-final class ScratchDirectory {
+final class ScratchDirectory: Sendable {
     let path: String
 
     init() throws(PDFEditError) {
-        Self.removeStale()
+        _ = Self.staleRemoved
         path = Paths.join(NSTemporaryDirectory(), "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         if case .failure(let failure) = nothingOrErrno({ mkdir(path, 0o700) }) {
             throw StagedOutput.cannotWrite(path, failure)
@@ -193,6 +232,9 @@ final class ScratchDirectory {
     }
 
     deinit { TemporaryFiles.shared.removeFolder(path) }
+
+    /// `removeStale()`, once per process (a batch makes one scratch folder per file).
+    private static let staleRemoved: Void = removeStale()
 
     /// Removes the scratch folders (`pdfedit-PID-N`) of pdfedit processes that no
     /// longer exist: SIGKILL, a power cut. Best effort, our own folders only (the

@@ -99,7 +99,7 @@ public enum ScriptText {
 }
 
 /// One line of a `run` script as the model's edit.
-public struct ScriptStep {
+public struct ScriptStep: Sendable {
     /// The line's number in the script, for messages.
     public var line: Int
     /// The edit the line asks for.

@@ -34,16 +34,8 @@ struct Run: ParsableCommand {
             let book = try passwords.book()
             let workspace = Workspace(sessionPath: options.session, passwords: book)
             let lines = try ScriptCommands.parse(text, name: name)
-            var steps: [ScriptStep] = []
-            for line in lines {
-                let edit = try ScriptText.atLine(line.number, of: name) { () throws(PDFEditError) -> Edit in
-                    // A line's own --password/--password-for count for that line, with run's.
-                    let lineBook = try line.command.options.passwords.book().adding(book)
-                    let building = EditBuilding(
-                        otherDocuments: [], importer: Workspace(sessionPath: options.session, passwords: lineBook).importer())
-                    return try line.command.edit(building)
-                }
-                steps.append(ScriptStep(line: line.number, edit: edit, doc: line.command.options.doc))
+            let steps = try ScriptCommands.steps(lines, name: name, passwords: book) { lineBook in
+                Workspace(sessionPath: options.session, passwords: lineBook).importer()
             }
             let summaries = try workspace.run(steps, script: name)
             if options.output.json {

@@ -10,6 +10,25 @@ enum ScriptCommands {
         try ScriptText.parse(text, name: name) { words throws(PDFEditError) in try command(words) }
     }
 
+    /// The edits of a script's lines, built in order (each line's own `--password`
+    /// and `--password-for` count for that line, with `passwords`); a line that
+    /// cannot be built fails the script, named by its line. `importer` gives the
+    /// importer for files a line names (insert, fill, stamp), with a line's passwords.
+    static func steps(
+        _ lines: [(number: Int, command: any EditCommand)], name: String, passwords: PasswordBook,
+        importer: (PasswordBook) -> Importer
+    ) throws(PDFEditError) -> [ScriptStep] {
+        var steps: [ScriptStep] = []
+        for line in lines {
+            let edit = try ScriptText.atLine(line.number, of: name) { () throws(PDFEditError) -> Edit in
+                let lineBook = try line.command.options.passwords.book().adding(passwords)
+                return try line.command.edit(EditBuilding(otherDocuments: [], importer: importer(lineBook)))
+            }
+            steps.append(ScriptStep(line: line.number, edit: edit, doc: line.command.options.doc))
+        }
+        return steps
+    }
+
     /// One line's editing command, parsed as the command line is, so that a wrong
     /// line fails with the command line's message and code.
     private static func command(_ words: [String]) throws(PDFEditError) -> any EditCommand {

@@ -74,17 +74,14 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
     var force = false
 
-    @Flag(
-        name: .long,
-        help: "Direct mode: write the result unencrypted (by default it keeps FILE's encryption and passwords).")
-    var decrypt = false
-    @Flag(name: .customLong("keep-scripts"), help: "Direct mode: keep the file's JavaScript and open action.")
-    var keepScripts = false
+    @OptionGroup var writing: WritingOptions
 
     /// Direct mode: encrypt the result with passwords of the user's own instead of
     /// keeping FILE's (`--encrypt`, `--allow`, the password files).
     @OptionGroup var encryption: EncryptOptions
 
+    var decrypt: Bool { writing.decrypt }
+    var keepScripts: Bool { writing.keepScripts }
     var isDirect: Bool { output != nil || inPlace }
 
     /// The options that only mean something with `-o` or `--in-place`, refused in a session.
@@ -94,6 +91,16 @@ struct DirectOptions: ParsableArguments {
         ].filter(\.0).map(\.1)
         if let first = given.first { throw PDFEditError.usage("\(first) goes with -o or --in-place") }
     }
+}
+
+/// What a direct-mode output keeps of its input: direct mode and `apply`.
+struct WritingOptions: ParsableArguments {
+    @Flag(
+        name: .long,
+        help: "Direct mode: write the result unencrypted (by default it keeps FILE's encryption and passwords).")
+    var decrypt = false
+    @Flag(name: .customLong("keep-scripts"), help: "Direct mode: keep the file's JavaScript and open action.")
+    var keepScripts = false
 }
 
 extension ArgumentHelp {

@@ -34,6 +34,21 @@ enum Console {
         for warning in warnings { Console.error("pdfedit: warning: \(warning)") }
     }
 
+    /// A failure's `pdfedit:` lines about one file of a batch, each naming the
+    /// file first (unless it already does).
+    static func report(_ error: PDFEditError, about file: String) {
+        for line in error.lines { Console.error("pdfedit: \(naming(file, line))") }
+    }
+
+    /// Warnings about one file of a batch, each naming the file first (unless it already does).
+    static func warn(_ warnings: [Warning], about file: String) {
+        for warning in warnings { Console.error("pdfedit: warning: \(naming(file, warning.description))") }
+    }
+
+    private static func naming(_ file: String, _ line: String) -> String {
+        line.hasPrefix(file + ":") ? line : "\(file): \(line)"
+    }
+
     static func out(_ text: String) {
         FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
@@ -42,6 +57,14 @@ enum Console {
     static func json<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// JSON on exactly one line (sorted keys): one record of a stream of them.
+    static func jsonLine<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return }
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }

@@ -19,9 +19,15 @@ final class ProgressBar: @unchecked Sendable {
     /// and the command is not quiet. With `after`, the bar of a phase appears only
     /// once the phase has lasted that many seconds.
     static func handler(_ output: OutputOptions, after delay: Double = 0) -> ProgressHandler? {
-        guard !output.quiet, isatty(STDERR_FILENO) == 1 else { return nil }
-        let bar = ProgressBar(delay: delay)
+        guard let bar = bar(output, after: delay) else { return nil }
         return { bar.update($0) }
+    }
+
+    /// The bar itself, for a command that also prints while it runs (`clear`);
+    /// nil as for `handler`.
+    static func bar(_ output: OutputOptions, after delay: Double = 0) -> ProgressBar? {
+        guard !output.quiet, isatty(STDERR_FILENO) == 1 else { return nil }
+        return ProgressBar(delay: delay)
     }
 
     init(delay: Double = 0) {
@@ -60,6 +66,15 @@ final class ProgressBar: @unchecked Sendable {
                 return
             }
             draw(done: done, total: progress.total, unit: progress.unit)
+        }
+    }
+
+    /// Erases the bar (if drawn) so that a line can be printed; the next update
+    /// draws it again below that line.
+    func clear() {
+        lock.withLock {
+            erase()
+            shown = -1
         }
     }
 

@@ -1,0 +1,265 @@
+import Foundation
+internal import PDFEngine
+
+/// `pdfedit apply`: the same script of edits applied to many files, each on its
+/// own, in one process on a bounded pool of threads.
+///
+/// Each file goes through direct mode (`DirectMode.run(_:script:)`): loaded,
+/// edited in memory, written to a temporary beside its output and renamed into
+/// place only when complete — all or nothing per file, its encryption kept
+/// unless `decrypt`. Outputs are named by an `OutputTemplate`, or replace their
+/// inputs (`inPlace`).
+///
+/// Before anything is written, `plannedOutputs()` checks the batch as a whole:
+/// two inputs mapping to one output, or an output that is one of the inputs
+/// (without `inPlace`), fail with `.usage` (64) naming them all.
+///
+/// `jobs` threads each take the next file in argument order, so at most `jobs`
+/// files are open at once whatever their number. Results are handed to the
+/// caller in argument order, each as soon as every file before it is done.
+/// Without `keepGoing` a failure starts no further file: files already running
+/// finish (their outputs stay and are reported), the rest are reported as
+/// `.notStarted`. A single-file export uses no engine threads of its own (only
+/// a split does), so `jobs` is the number of threads the batch uses.
+///
+/// ```swift
+/// let steps = [ScriptStep(line: 1, edit: .rotate(try PageSelection.parse("1"), quarterTurns: 1), doc: nil)]
+/// var batch = BatchApply(
+///     files: ["in/a.pdf", "in/b.pdf"], steps: steps, script: "rotate",
+///     destination: .template(try OutputTemplate("out/{name}")), passwords: PasswordBook())
+/// batch.jobs = 2
+/// let summary = try batch.run { result in print(result.file, result.status) }
+/// ```
+public struct BatchApply: Sendable {
+    /// Where each file's result goes.
+    public enum Destination: Sendable, Equatable {
+        /// The filled template; folders are created as needed.
+        case template(OutputTemplate)
+        /// Each input is replaced by its result, atomically (`--in-place`).
+        case inPlace
+    }
+
+    /// The inputs, in the order results are reported.
+    public var files: [String]
+    /// The edits applied to each file, in order, as one all-or-nothing step.
+    public var steps: [ScriptStep]
+    /// The script's name in messages (`fix.txt:2: …`).
+    public var script: String
+    /// Where results go.
+    public var destination: Destination
+    /// Passwords to try on encrypted inputs.
+    public var passwords: PasswordBook
+    /// How many files are worked on at once (at least 1).
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Pass over failing files and go on (the batch then exits 3).
+    public var keepGoing = false
+    /// Replace outputs that exist.
+    public var force = false
+    /// Write results unencrypted (by default each keeps its input's encryption).
+    public var decrypt = false
+    /// Keep the inputs' JavaScript and open actions.
+    public var keepScripts = false
+    /// Encrypt every result with these passwords and permissions instead of
+    /// keeping each input's encryption (`--encrypt`).
+    public var outputEncryption: OutputEncryption?
+    /// Told of each finished file (phase "applying", unit "files").
+    public var progress: ProgressHandler?
+
+    /// A batch applying `steps` (named `script` in messages) to `files`.
+    public init(
+        files: [String], steps: [ScriptStep], script: String, destination: Destination, passwords: PasswordBook
+    ) {
+        self.files = files
+        self.steps = steps
+        self.script = script
+        self.destination = destination
+        self.passwords = passwords
+    }
+
+    /// Every file's output path, in argument order, once the batch is checked as
+    /// a whole: no two inputs may map to one output, and (without `inPlace`) no
+    /// output may be one of the inputs. Paths are compared absolute, with symbolic
+    /// links resolved. All problems are reported together (`.several`, 64).
+    public func plannedOutputs() throws(PDFEditError) -> [String] {
+        guard !files.isEmpty else { throw PDFEditError.usage("apply needs at least one FILE") }
+        let outputs: [String]
+        switch destination {
+        case .inPlace: outputs = files
+        case .template(let template):
+            outputs = files.enumerated().map { template.path(for: $1, number: $0 + 1) }
+        }
+        var standardiser = Paths.Standardiser()
+        let inputs = Dictionary(files.enumerated().map { (standardiser.standardised($1), $0) }) { first, _ in first }
+        var claimed: [String: Int] = [:]
+        var problems: [PDFEditError] = []
+        for (index, output) in outputs.enumerated() {
+            let standard = standardiser.standardised(output)
+            if let earlier = claimed[standard] {
+                problems.append(
+                    .usage(
+                        destination == .inPlace
+                            ? "\(files[index]): given twice (as \(files[earlier]) too); --in-place writes each file once"
+                            : "\(files[earlier]) and \(files[index]) would both be written to \(output)"))
+                continue
+            }
+            claimed[standard] = index
+            if destination != .inPlace, let input = inputs[standard] {
+                let whose = input == index ? "its input" : "the input \(files[input])"
+                problems.append(
+                    .usage("\(output): the output of \(files[index]) would replace \(whose); use --in-place to replace inputs"))
+            }
+        }
+        if problems.count == 1 { throw problems[0] }
+        if !problems.isEmpty { throw .several(problems) }
+        return outputs
+    }
+
+    /// Checks the batch (`plannedOutputs`), then applies the steps to every file,
+    /// calling `report` once per file in argument order (from whichever thread
+    /// finished the file; never two calls at once). Throws only when the batch as
+    /// a whole is refused, before anything is written; a file's failure is in its
+    /// result and in the summary's `exitCode`.
+    public func run(report: @escaping @Sendable (BatchFileResult) -> Void) throws(PDFEditError) -> BatchSummary {
+        let outputs = try plannedOutputs()
+        let scratch = try ScratchDirectory()
+        let state = BatchState(files: files, outputs: outputs, keepGoing: keepGoing, report: report)
+        let counter = ProgressCounter(total: files.count, unit: "files", phase: "applying", handler: progress)
+        let batch = self
+        let work: @Sendable () -> Void = {
+            while let index = state.next() {
+                state.finish(index, batch.apply(index, output: outputs[index], scratch: scratch))
+                counter.advance()
+            }
+        }
+        let workers = min(max(1, jobs), files.count)
+        if workers == 1 {
+            work()
+        } else {
+            let group = DispatchGroup()
+            for _ in 0..<workers {
+                group.enter()
+                let thread = Thread {
+                    work()
+                    group.leave()
+                }
+                // As much stack as the main thread: qpdf recurses (to the checked depth limits).
+                thread.stackSize = Self.workerStackBytes
+                thread.start()
+            }
+            group.wait()
+        }
+        return BatchSummary(results: state.finishRest(), keptGoing: keepGoing)
+    }
+
+    static let workerStackBytes = 8 << 20
+
+    /// One file through direct mode (with the batch's scratch folder).
+    private func apply(_ index: Int, output: String, scratch: ScratchDirectory) -> BatchFileResult {
+        let input = files[index]
+        var result = BatchFileResult(file: input, output: output, status: .ok, error: nil, pages: nil, warnings: [])
+        do throws(PDFEditError) {
+            if destination != .inPlace { try FolderMaker.shared.makeFolder(of: output) }
+            var mode = DirectMode(
+                input: input, output: destination == .inPlace ? nil : output, inPlace: destination == .inPlace,
+                force: force, passwords: passwords)
+            mode.decrypt = decrypt
+            mode.keepScripts = keepScripts
+            mode.outputEncryption = outputEncryption
+            mode.scratch = scratch
+            let (_, written) = try mode.run(steps, script: script)
+            result.pages = written.pageCount
+            result.warnings = written.warnings
+        } catch {
+            result.status = keepGoing ? .skipped : .failed
+            result.error = error
+        }
+        return result
+    }
+}
+
+/// The batch's shared state: which file is next, whether the batch stopped, and
+/// the results waiting for the ones before them to be reported.
+private final class BatchState: @unchecked Sendable {
+    private let lock = NSLock()
+    private let files: [String]
+    private let outputs: [String]
+    private let keepGoing: Bool
+    private let report: @Sendable (BatchFileResult) -> Void
+    private var nextToStart = 0
+    private var stopped = false
+    private var results: [BatchFileResult?]
+    private var nextToReport = 0
+    /// Serialises `report` calls without holding `lock` (which workers need to start files).
+    private let reporting = NSLock()
+
+    init(files: [String], outputs: [String], keepGoing: Bool, report: @escaping @Sendable (BatchFileResult) -> Void) {
+        self.files = files
+        self.outputs = outputs
+        self.keepGoing = keepGoing
+        self.report = report
+        results = Array(repeating: nil, count: files.count)
+    }
+
+    /// The next file to start, nil when all are taken or the batch stopped.
+    func next() -> Int? {
+        lock.withLock {
+            guard !stopped, nextToStart < files.count else { return nil }
+            defer { nextToStart += 1 }
+            return nextToStart
+        }
+    }
+
+    /// Records a file's result (a failure stops the batch unless `keepGoing`) and
+    /// reports every result now due.
+    func finish(_ index: Int, _ result: BatchFileResult) {
+        lock.withLock {
+            results[index] = result
+            if result.status != .ok && !keepGoing { stopped = true }
+        }
+        flush()
+    }
+
+    /// Marks the files never started and reports them; returns every result.
+    func finishRest() -> [BatchFileResult] {
+        lock.withLock {
+            for index in results.indices where results[index] == nil {
+                results[index] = BatchFileResult(
+                    file: files[index], output: outputs[index], status: .notStarted, error: nil, pages: nil, warnings: [])
+            }
+        }
+        flush()
+        return lock.withLock { results.compactMap { $0 } }
+    }
+
+    private func flush() {
+        reporting.withLock {
+            while let due = lock.withLock({ nextToReport < results.count ? results[nextToReport] : nil }) {
+                report(due)
+                lock.withLock { nextToReport += 1 }
+            }
+        }
+    }
+}
+
+/// Creates the folders outputs go into, one thread at a time (two workers making
+/// the same new folder must both succeed), each folder once.
+private final class FolderMaker: @unchecked Sendable {
+    static let shared = FolderMaker()
+    private let lock = NSLock()
+    private var made: Set<String> = []
+
+    func makeFolder(of path: String) throws(PDFEditError) {
+        let folder = Paths.directory(of: path)
+        let failure: String? = lock.withLock {
+            guard !made.contains(folder) else { return nil }
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                return "cannot create the folder \(folder): \(error.localizedDescription)"
+            }
+            made.insert(folder)
+            return nil
+        }
+        if let failure { throw PDFEditError.engine(.cannotWrite(file: path, reason: failure)) }
+    }
+}

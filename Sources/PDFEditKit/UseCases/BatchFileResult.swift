@@ -1,0 +1,81 @@
+import Foundation
+
+/// What became of one file of a batch (`BatchApply`).
+public enum BatchFileStatus: String, Sendable, Encodable {
+    /// Edited and written.
+    case ok
+    /// Failed; nothing was written for it. Without `keepGoing` the batch started
+    /// no further file.
+    case failed
+    /// Failed and passed over (`keepGoing`); nothing was written for it.
+    case skipped
+    /// Never started: an earlier failure stopped the batch (without `keepGoing`).
+    case notStarted = "not started"
+}
+
+/// One file's line of a batch's report, in argument order. As JSON (`apply
+/// --json`) it is one object with exactly the keys `file`, `output`, `status`,
+/// `exit`, `message` and `pages`, absent values as `null`.
+public struct BatchFileResult: Sendable, Encodable {
+    /// The input, as given.
+    public var file: String
+    /// Where its result goes (or went): the filled template, or the input itself in place.
+    public var output: String
+    /// What became of it.
+    public var status: BatchFileStatus
+    /// Why it failed; nil when it was written or never started.
+    public var error: PDFEditError?
+    /// Pages written; nil unless `status` is `.ok`.
+    public var pages: Int?
+    /// What the edit and the export recovered from (damage, dropped parts), in the
+    /// order met; not part of the JSON (the command line prints them on stderr).
+    public var warnings: [Warning]
+
+    /// The exit code this file alone would give: 0 when written, the error's code
+    /// when it failed, nil when it never started.
+    public var exitCode: Int32? {
+        switch status {
+        case .ok: return 0
+        case .notStarted: return nil
+        case .failed, .skipped: return error?.exitCode ?? 1
+        }
+    }
+
+    /// The failure in one line (several problems joined by "; "), nil without one.
+    public var message: String? { error.map { $0.lines.joined(separator: "; ") } }
+
+    private enum CodingKeys: String, CodingKey {
+        case file, output, status, exit, message, pages
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(output, forKey: .output)
+        try container.encode(status, forKey: .status)
+        try container.encode(exitCode, forKey: .exit)
+        try container.encode(message, forKey: .message)
+        try container.encode(pages, forKey: .pages)
+    }
+}
+
+/// The outcome of a whole batch: every file's result, in argument order.
+public struct BatchSummary: Sendable {
+    /// One result per input, in argument order.
+    public var results: [BatchFileResult]
+    /// Whether failing files were passed over (`keepGoing`).
+    public var keptGoing: Bool
+
+    /// 0 when every file was written; with `keepGoing`, 3 when any failed;
+    /// without it, the code of the first failing file in argument order.
+    public var exitCode: Int32 {
+        guard let first = results.first(where: { $0.status == .failed || $0.status == .skipped }) else { return 0 }
+        return keptGoing ? 3 : first.exitCode ?? 1
+    }
+
+    /// The files that failed, in argument order.
+    public var failures: [BatchFileResult] { results.filter { $0.status == .failed || $0.status == .skipped } }
+
+    /// How many files were never started.
+    public var notStarted: Int { results.count { $0.status == .notStarted } }
+}
