@@ -197,7 +197,8 @@ void attach(
     PageAnnotations const &plan,
     PlacedPage page,
     std::vector<QPDFObjectHandle> copies,
-    std::vector<CopiedAnnotation> &widgets)
+    std::vector<CopiedAnnotation> &widgets,
+    std::vector<CopiedAnnotation> &all)
 {
     std::map<QPDFObjGen, QPDFObjectHandle> copy_of;
     for (size_t i = 0; i < copies.size(); ++i) {
@@ -212,6 +213,7 @@ void attach(
         }
         if (original.isIndirect()) {
             copy_of.emplace(original.getObjGen(), copies[i]);
+            all.push_back(CopiedAnnotation{plan.placed, original.getObjGen(), copies[i]});
             if (is_field_like(original)) {
                 widgets.push_back(CopiedAnnotation{plan.placed, original.getObjGen(), copies[i]});
             }
@@ -242,7 +244,8 @@ void copy_annotations(
     std::vector<Source> &sources,
     std::vector<PlacedPage> const &placed,
     Where &where,
-    std::vector<CopiedAnnotation> &widgets)
+    std::vector<CopiedAnnotation> &widgets,
+    std::vector<CopiedAnnotation> &all)
 {
     // Decide for every page first, then copy everything from one source in one
     // copyForeignObject call: per-page calls cost a third more time and memory at
@@ -290,7 +293,8 @@ void copy_annotations(
             page,
             std::vector<QPDFObjectHandle>(
                 first, first + static_cast<std::ptrdiff_t>(plan.kept.size())),
-            widgets);
+            widgets,
+            all);
     }
     where = Where{};
 }

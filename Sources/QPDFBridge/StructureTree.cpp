@@ -1,0 +1,725 @@
+// The output's structure tree, built from the trees of every tagged source of its
+// pages (read once each by StructureRead.cpp):
+//
+// - An element is kept when it or a descendant has content (an MCID, a marked-
+//   content reference, an object reference) on a page of the output; content on
+//   other pages is left out, and so is an element left with nothing. An element
+//   without any content in its source (an empty /Sect) is kept with its parent.
+// - Every kept element is a new dictionary of the output (never qpdf's copy of the
+//   source's element, whose /P, /K and /Pg reach pages that are not exported): its
+//   /S, /T, /Lang, /Alt, /A, /C... are copied as values, /Pg and /MCR /Pg point at
+//   the output's copy of the page, /OBJR /Obj at the output's copy of the
+//   annotation, /P at the new parent, /Ref at kept elements.
+// - A page placed more than once: the structure of its content is cloned for each
+//   further copy (instance k of a source's tree holds the content of the pages
+//   placed more than k times, pointing at their (k+1)-th copies), after the first
+//   instance, so that every copy's marked content resolves to an element of its
+//   own. A form XObject is shared by the copies: its content resolves to the first
+//   instance only.
+// - Numbers: each output page with marked content, each annotation an element
+//   refers to and each form XObject with referenced marked content get fresh
+//   /StructParents (/StructParent) numbers, in output order, in one flat
+//   /ParentTree; every stale number copied from a source is removed first.
+// - Several tagged sources: one /StructTreeRoot whose /K holds each source's kept
+//   top-level elements, sources in order of first appearance, each source's
+//   logical order as it was (not re-sorted by the new page order). /RoleMap and
+//   /ClassMap merged: a key with a different value in a later source is renamed
+//   (/Heading -> /Heading_2) with its uses in that source; /IDTree rebuilt from
+//   the kept elements' /ID, made unique (a clone has none); /Namespaces
+//   concatenated; /MarkInfo of the first kept source that has one, with /Marked
+//   true (none when no kept source had one: not every tagged file says so). A later
+//   source whose /Lang differs from the output's gives it to its top-level
+//   elements that have none.
+// - A source whose tree cannot be read (too deep, damaged) or built is left out
+//   with the "structure tree" warning; the others are kept.
+#include "StructureTree.hh"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+namespace pe {
+namespace {
+
+constexpr int max_value_depth = 32;
+
+// An entry of a merged /RoleMap or /ClassMap: its value in the output and, to
+// compare it with other sources' values, its source value written out.
+struct MapEntry {
+    std::string signature;
+    QPDFObjectHandle value;
+};
+
+// What the sources added so far give the output.
+struct Merged {
+    std::vector<QPDFObjectHandle> top; // the root's kids
+    std::map<size_t, std::map<long long, QPDFObjectHandle>> page_marks; // placed page -> MCID -> element
+    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> annotations; // copy, element
+    std::vector<std::pair<QPDFObjectHandle, std::map<long long, QPDFObjectHandle>>> forms;
+    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> objects; // XObject, element
+    std::map<std::string, MapEntry> roles;   // /RoleMap
+    std::map<std::string, MapEntry> classes; // /ClassMap
+    std::map<std::string, QPDFObjectHandle> ids;
+    std::vector<QPDFObjectHandle> namespaces;
+    QPDFObjectHandle mark_info; // of the first kept source that has one; uninitialised none
+};
+
+using AnnotationCopies = std::map<std::pair<size_t, QPDFObjGen>, QPDFObjectHandle>;
+
+// A name not in `taken` made from `name` ("/Heading" -> "/Heading_2").
+template <typename Taken>
+std::string unique_name(std::string const &name, Taken const &taken)
+{
+    for (int n = 2;; ++n) {
+        std::string candidate = name + "_" + std::to_string(n);
+        if (!taken(candidate)) {
+            return candidate;
+        }
+    }
+}
+
+// One source's contribution, built on the side and merged only when complete.
+class SourceBuild {
+  public:
+    SourceBuild(
+        QPDF &output,
+        Source &from,
+        int index,
+        SourceStructure const &structure,
+        std::vector<PlacedPage> const &pages,
+        AnnotationCopies const &annotation_copies,
+        QPDFObjectHandle tree_root,
+        Merged &so_far) :
+        out(output),
+        source(from),
+        s(index),
+        tree(structure),
+        placed(pages),
+        annotations(annotation_copies),
+        root(tree_root),
+        merged(so_far)
+    {
+    }
+
+    void build()
+    {
+        for (size_t i = 0; i < placed.size(); ++i) {
+            if (placed[i].source == s) {
+                placements[placed[i].page].push_back(i);
+            }
+        }
+        mark();
+        QPDFObjectHandle catalog = source.pdf->getRoot();
+        plan_names(dict_key(catalog.getKey("/StructTreeRoot"), "/RoleMap"), merged.roles, role_renames, roles);
+        plan_names(dict_key(catalog.getKey("/StructTreeRoot"), "/ClassMap"), merged.classes, class_renames, classes);
+        QPDFObjectHandle own_lang = catalog.getKey("/Lang");
+        QPDFObjectHandle out_lang = out.getRoot().getKey("/Lang");
+        if (own_lang.isString() && !(out_lang.isString() && out_lang.getStringValue() == own_lang.getStringValue())) {
+            lang = own_lang;
+        }
+        int instances = 0;
+        for (int position : top_used) {
+            instances = std::max(instances, uses[tree.top[static_cast<size_t>(position)]].copies);
+        }
+        for (int k = 0; k < std::max(instances, 1); ++k) {
+            std::vector<int> positions;
+            for (int position : top_used) {
+                if (uses[tree.top[static_cast<size_t>(position)]].copies > k) {
+                    positions.push_back(position);
+                }
+            }
+            if (k == 0) {
+                positions.insert(positions.end(), tree.empty_top.begin(), tree.empty_top.end());
+            }
+            std::sort(positions.begin(), positions.end());
+            for (int position : positions) {
+                QPDFObjectHandle element = emit(tree.top[static_cast<size_t>(position)], k, root);
+                if (element.isInitialized()) {
+                    top.push_back(element);
+                }
+            }
+        }
+        settle_references();
+        QPDFObjectHandle spaces = dict_key(catalog.getKey("/StructTreeRoot"), "/Namespaces");
+        if (spaces.isArray()) {
+            for (QPDFObjectHandle &space : spaces.getArrayAsVector()) {
+                QPDFObjectHandle copy = value_copy(space, 0);
+                if (copy.isDictionary()) {
+                    namespaces.push_back(copy);
+                }
+            }
+        }
+    }
+
+    // Adds what build made to `merged`; nothing when the source keeps no element.
+    void commit()
+    {
+        if (top.empty()) {
+            return;
+        }
+        merged.top.insert(merged.top.end(), top.begin(), top.end());
+        for (auto &entry : page_marks) {
+            merged.page_marks[entry.first] = std::move(entry.second);
+        }
+        merged.annotations.insert(merged.annotations.end(), annotation_marks.begin(), annotation_marks.end());
+        for (auto &form : forms) {
+            merged.forms.push_back(std::move(form));
+        }
+        merged.objects.insert(merged.objects.end(), objects.begin(), objects.end());
+        for (auto &entry : roles) {
+            merged.roles.emplace(entry.first, entry.second);
+        }
+        for (auto &entry : classes) {
+            merged.classes.emplace(entry.first, entry.second);
+        }
+        for (auto &entry : ids) {
+            merged.ids.emplace(entry.first, entry.second);
+        }
+        merged.namespaces.insert(merged.namespaces.end(), namespaces.begin(), namespaces.end());
+        QPDFObjectHandle mark_info = source.pdf->getRoot().getKey("/MarkInfo");
+        if (!merged.mark_info.isInitialized() && mark_info.isDictionary()) {
+            merged.mark_info = fresh_copy(mark_info);
+        }
+    }
+
+  private:
+    // How far an element is used in this output.
+    struct Use {
+        int copies = 0;         // the most copies of a page its subtree has content on
+        bool linked = false;    // listed in its parent's items
+        std::vector<int> items; // its items with content on the output's pages
+    };
+
+    QPDF &out;
+    Source &source;
+    int s;
+    SourceStructure const &tree;
+    std::vector<PlacedPage> const &placed;
+    AnnotationCopies const &annotations;
+    QPDFObjectHandle root;
+    Merged &merged;
+
+    std::map<int, std::vector<size_t>> placements; // source page -> placed indices
+    std::unordered_map<int, Use> uses;
+    std::vector<int> top_used; // positions in tree.top
+    QPDFObjectHandle lang;     // given to top-level elements without /Lang; uninitialised none
+    std::map<std::string, std::string> role_renames, class_renames;
+    std::map<QPDFObjGen, QPDFObjectHandle> copied_values;
+    std::map<int, QPDFObjectHandle> first_instance; // node -> its element in instance 0
+    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> pending_refs; // element, source /Ref
+    std::set<QPDFObjGen> objects_marked;
+
+    // What build makes.
+    std::vector<QPDFObjectHandle> top;
+    std::map<size_t, std::map<long long, QPDFObjectHandle>> page_marks;
+    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> annotation_marks;
+    std::vector<std::pair<QPDFObjectHandle, std::map<long long, QPDFObjectHandle>>> forms;
+    std::map<QPDFObjGen, size_t> form_index;
+    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> objects;
+    std::map<std::string, MapEntry> roles, classes;
+    std::map<std::string, QPDFObjectHandle> ids;
+    std::vector<QPDFObjectHandle> namespaces;
+
+    // The (k+1)-th placed copy of source page `page`; -1 when there is none.
+    long long placed_at(int page, int k) const
+    {
+        auto found = placements.find(page);
+        if (found == placements.end() || static_cast<size_t>(k) >= found->second.size()) {
+            return -1;
+        }
+        return static_cast<long long>(found->second[static_cast<size_t>(k)]);
+    }
+
+    // Marks each element with content on a placed page, and its ancestors: work in
+    // proportion to the content of the output's pages, not to the whole tree.
+    void mark()
+    {
+        for (auto const &entry : placements) {
+            auto found = tree.on_page.find(entry.first);
+            if (found == tree.on_page.end()) {
+                continue;
+            }
+            int copies = static_cast<int>(entry.second.size());
+            for (ContentPlace const &place : found->second) {
+                uses[place.node].items.push_back(place.item);
+                raise(place.node, copies);
+            }
+        }
+    }
+
+    void raise(int node, int copies)
+    {
+        while (node >= 0) {
+            Use &use = uses[node];
+            if (use.linked && use.copies >= copies) {
+                return;
+            }
+            use.copies = std::max(use.copies, copies);
+            StructureNode const &element = tree.nodes[static_cast<size_t>(node)];
+            if (!use.linked) {
+                use.linked = true;
+                if (element.parent >= 0) {
+                    uses[element.parent].items.push_back(element.position);
+                } else {
+                    top_used.push_back(element.position);
+                }
+            }
+            node = element.parent;
+        }
+    }
+
+    // Plans the entries of a source's /RoleMap or /ClassMap: keys new to the
+    // output are added, keys with the same value shared, keys with another value
+    // renamed (`renames`); `additions` holds the entries to add, values copied
+    // (a role map's values renamed too).
+    void plan_names(
+        QPDFObjectHandle map,
+        std::map<std::string, MapEntry> const &taken,
+        std::map<std::string, std::string> &renames,
+        std::map<std::string, MapEntry> &additions)
+    {
+        if (!map.isDictionary()) {
+            return;
+        }
+        bool role = &renames == &role_renames;
+        std::map<std::string, QPDFObjectHandle> wanted;
+        for (std::string const &key : map.getKeys()) {
+            QPDFObjectHandle value = map.getKey(key);
+            if (role && !value.isName()) {
+                continue;
+            }
+            auto existing = taken.find(key);
+            if (existing != taken.end() && existing->second.signature == fresh_copy(value).unparse()) {
+                continue;
+            }
+            std::string name = key;
+            if (existing != taken.end()) {
+                name = unique_name(key, [&](std::string const &candidate) {
+                    return taken.count(candidate) != 0 || map.hasKey(candidate) || wanted.count(candidate) != 0;
+                });
+                renames[key] = name;
+            }
+            wanted[name] = value;
+        }
+        for (auto &entry : wanted) {
+            QPDFObjectHandle value = entry.second;
+            std::string signature = fresh_copy(value).unparse();
+            value = role ? renamed(value, renames) : value_copy(value, 0);
+            additions[entry.first] = MapEntry{signature, value};
+        }
+    }
+
+    static QPDFObjectHandle renamed(QPDFObjectHandle name, std::map<std::string, std::string> const &renames)
+    {
+        auto found = renames.find(name.getName());
+        return QPDFObjectHandle::newName(found == renames.end() ? name.getName() : found->second);
+    }
+
+    // A source value as a value of the output: arrays and dictionaries rebuilt
+    // (an indirect one once, as an indirect object), streams copied by qpdf,
+    // references to pages pointing at their first copy (null when not exported),
+    // references to structure elements and anything deeper than
+    // max_value_depth null: nothing reaches a page that is not exported.
+    QPDFObjectHandle value_copy(QPDFObjectHandle value, int depth)
+    {
+        if (!value.isInitialized() || value.isNull() || depth > max_value_depth) {
+            return QPDFObjectHandle::newNull();
+        }
+        if (!value.isArray() && !value.isDictionary() && !value.isStream()) {
+            return fresh_copy(value);
+        }
+        QPDFObjGen og = value.getObjGen();
+        if (value.isIndirect()) {
+            auto known = copied_values.find(og);
+            if (known != copied_values.end()) {
+                return known->second;
+            }
+            if (tree.index.count(og) != 0) {
+                return QPDFObjectHandle::newNull();
+            }
+            int page = source.index_of_page(value);
+            if (page >= 0) {
+                long long at = placed_at(page, 0);
+                return at < 0 ? QPDFObjectHandle::newNull() : placed[static_cast<size_t>(at)].to;
+            }
+        }
+        if (value.isStream()) {
+            return copy_foreign(out, value);
+        }
+        QPDFObjectHandle type = dict_key(value, "/Type");
+        if (type.isNameAndEquals("/Page") || type.isNameAndEquals("/Pages") || type.isNameAndEquals("/StructElem")) {
+            return QPDFObjectHandle::newNull();
+        }
+        QPDFObjectHandle copy = value.isArray() ? QPDFObjectHandle::newArray() : QPDFObjectHandle::newDictionary();
+        if (value.isIndirect()) {
+            copy = out.makeIndirectObject(copy);
+            copied_values.emplace(og, copy);
+        }
+        if (value.isArray()) {
+            for (QPDFObjectHandle &item : value.getArrayAsVector()) {
+                copy.appendItem(value_copy(item, depth + 1));
+            }
+        } else {
+            for (std::string const &key : value.getKeys()) {
+                copy.replaceKey(key, value_copy(value.getKey(key), depth + 1));
+            }
+        }
+        return copy;
+    }
+
+    // The entries of source element `from` other than its tree links, onto `to`.
+    void copy_entries(QPDFObjectHandle from, QPDFObjectHandle to, int k, bool top_level)
+    {
+        for (std::string const &key : from.getKeys()) {
+            QPDFObjectHandle value = from.getKey(key);
+            if (key == "/P" || key == "/K" || key == "/Pg") {
+                continue;
+            }
+            if (key == "/S") {
+                if (value.isName()) {
+                    to.replaceKey(key, renamed(value, role_renames));
+                }
+            } else if (key == "/C") {
+                to.replaceKey(key, renamed_classes(value));
+            } else if (key == "/ID") {
+                if (k == 0 && value.isString()) {
+                    std::string id = value.getStringValue();
+                    auto taken = [this](std::string const &candidate) {
+                        return merged.ids.count(candidate) != 0 || ids.count(candidate) != 0;
+                    };
+                    if (taken(id)) {
+                        id = unique_name(id, taken);
+                    }
+                    to.replaceKey(key, QPDFObjectHandle::newString(id));
+                    ids[id] = to;
+                }
+            } else if (key == "/Ref") {
+                if (k == 0 && value.isArray()) {
+                    pending_refs.emplace_back(to, value);
+                }
+            } else {
+                to.replaceKey(key, value_copy(value, 0));
+            }
+        }
+        if (top_level && lang.isInitialized() && !to.hasKey("/Lang")) {
+            to.replaceKey("/Lang", fresh_copy(lang));
+        }
+    }
+
+    QPDFObjectHandle renamed_classes(QPDFObjectHandle value)
+    {
+        if (value.isName()) {
+            return renamed(value, class_renames);
+        }
+        if (!value.isArray()) {
+            return QPDFObjectHandle::newNull();
+        }
+        std::vector<QPDFObjectHandle> items;
+        for (QPDFObjectHandle &item : value.getArrayAsVector()) {
+            items.push_back(item.isName() ? renamed(item, class_renames) : fresh_copy(item));
+        }
+        return QPDFObjectHandle::newArray(items);
+    }
+
+    // Instance k of node `index` under `parent` (an output object); uninitialised
+    // when nothing of it is kept.
+    QPDFObjectHandle emit(int index, int k, QPDFObjectHandle parent)
+    {
+        StructureNode const &node = tree.nodes[static_cast<size_t>(index)];
+        std::vector<int> positions;
+        auto use = uses.find(index);
+        if (use != uses.end()) {
+            positions = use->second.items;
+        }
+        if (k == 0) {
+            positions.insert(positions.end(), node.empty_kids.begin(), node.empty_kids.end());
+        }
+        std::sort(positions.begin(), positions.end());
+        positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+
+        QPDFObjectHandle element = out.makeIndirectObject(QPDFObjectHandle::newDictionary());
+        copy_entries(node.dict, element, k, parent.getObjGen() == root.getObjGen());
+        element.replaceKey("/P", parent);
+        long long own = node.page >= 0 ? placed_at(node.page, k) : -1;
+        if (own >= 0) {
+            element.replaceKey("/Pg", placed[static_cast<size_t>(own)].to);
+        }
+        std::vector<QPDFObjectHandle> kids;
+        for (int position : positions) {
+            StructureItem const &item = node.items[static_cast<size_t>(position)];
+            if (item.kind == StructureItem::element) {
+                StructureNode const &child = tree.nodes[static_cast<size_t>(item.node)];
+                auto child_use = uses.find(item.node);
+                bool wanted = (k == 0 && child.contentless) ||
+                    (child_use != uses.end() && child_use->second.copies > k);
+                QPDFObjectHandle kid = wanted ? emit(item.node, k, element) : QPDFObjectHandle();
+                if (kid.isInitialized()) {
+                    kids.push_back(kid);
+                }
+                continue;
+            }
+            long long at = placed_at(item.page, k);
+            if (at < 0) {
+                continue;
+            }
+            QPDFObjectHandle kid = content_kid(item, static_cast<size_t>(at), k, own, element);
+            if (kid.isInitialized()) {
+                kids.push_back(kid);
+            }
+        }
+        if (kids.empty() && !node.contentless) {
+            return QPDFObjectHandle();
+        }
+        element.replaceKey("/K", QPDFObjectHandle::newArray(kids));
+        if (k == 0) {
+            first_instance.emplace(index, element);
+        }
+        return element;
+    }
+
+    // The output's version of a content item on placed page `at`, noting what
+    // the parent tree must say about it; uninitialised when it is left out.
+    QPDFObjectHandle content_kid(StructureItem const &item, size_t at, int k, long long own, QPDFObjectHandle element)
+    {
+        QPDFObjectHandle page = placed[at].to;
+        QPDFObjectHandle kid = QPDFObjectHandle::newDictionary();
+        switch (item.kind) {
+        case StructureItem::marked:
+            page_marks[at][item.mcid] = element;
+            if (own == static_cast<long long>(at)) {
+                return QPDFObjectHandle::newInteger(item.mcid);
+            }
+            kid.replaceKey("/Type", QPDFObjectHandle::newName("/MCR"));
+            kid.replaceKey("/Pg", page);
+            kid.replaceKey("/MCID", QPDFObjectHandle::newInteger(item.mcid));
+            return kid;
+        case StructureItem::reference:
+            kid.replaceKey("/Type", QPDFObjectHandle::newName("/MCR"));
+            kid.replaceKey("/Pg", page);
+            kid.replaceKey("/MCID", QPDFObjectHandle::newInteger(item.mcid));
+            if (item.stream.isInitialized()) {
+                QPDFObjectHandle form = copy_foreign(out, item.stream);
+                if (!form.isStream()) {
+                    return QPDFObjectHandle();
+                }
+                kid.replaceKey("/Stm", form);
+                if (k == 0) {
+                    auto known = form_index.emplace(form.getObjGen(), forms.size());
+                    if (known.second) {
+                        forms.emplace_back(form, std::map<long long, QPDFObjectHandle>{});
+                    }
+                    forms[known.first->second].second[item.mcid] = element;
+                }
+            } else {
+                page_marks[at][item.mcid] = element;
+            }
+            return kid;
+        case StructureItem::object: {
+            QPDFObjectHandle target;
+            QPDFObjectHandle original = item.target;
+            auto copy = annotations.find({at, original.getObjGen()});
+            if (copy != annotations.end()) {
+                target = copy->second;
+                annotation_marks.emplace_back(target, element);
+            } else if (original.isStream()) {
+                target = copy_foreign(out, original);
+                if (k == 0 && target.isStream() && objects_marked.insert(target.getObjGen()).second) {
+                    objects.emplace_back(target, element);
+                }
+            }
+            if (!target.isInitialized() || target.isNull()) {
+                return QPDFObjectHandle(); // an annotation that is not exported
+            }
+            kid.replaceKey("/Type", QPDFObjectHandle::newName("/OBJR"));
+            kid.replaceKey("/Pg", page);
+            kid.replaceKey("/Obj", target);
+            return kid;
+        }
+        case StructureItem::element:
+            break;
+        }
+        return QPDFObjectHandle();
+    }
+
+    // /Ref of the first instances: the kept elements they name.
+    void settle_references()
+    {
+        for (auto &pending : pending_refs) {
+            std::vector<QPDFObjectHandle> kept;
+            for (QPDFObjectHandle &ref : pending.second.getArrayAsVector()) {
+                auto node = ref.isIndirect() ? tree.index.find(ref.getObjGen()) : tree.index.end();
+                if (node == tree.index.end()) {
+                    continue;
+                }
+                auto element = first_instance.find(node->second);
+                if (element != first_instance.end()) {
+                    kept.push_back(element->second);
+                }
+            }
+            if (!kept.empty()) {
+                pending.first.replaceKey("/Ref", QPDFObjectHandle::newArray(kept));
+            }
+        }
+    }
+};
+
+// Removes /StructParents and /StructParent from `xobject` and the form XObjects
+// it uses, each once (`seen`), `depth` levels at most.
+void strip_forms(QPDFObjectHandle resources, std::set<QPDFObjGen> &seen, int depth)
+{
+    QPDFObjectHandle xobjects = dict_key(resources, "/XObject");
+    if (!xobjects.isDictionary() || depth > max_value_depth) {
+        return;
+    }
+    for (std::string const &key : xobjects.getKeys()) {
+        QPDFObjectHandle xobject = xobjects.getKey(key);
+        if (!xobject.isStream() || !seen.insert(xobject.getObjGen()).second) {
+            continue;
+        }
+        QPDFObjectHandle dict = xobject.getDict();
+        dict.removeKey("/StructParents");
+        dict.removeKey("/StructParent");
+        strip_forms(dict.getKey("/Resources"), seen, depth + 1);
+    }
+}
+
+// Gives the output's pages, annotations and XObjects their numbers and the
+// root its entries.
+void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<PlacedPage> const &placed)
+{
+    long long key = 0;
+    std::vector<QPDFObjectHandle> nums;
+    auto number = [&](QPDFObjectHandle value) {
+        nums.push_back(QPDFObjectHandle::newInteger(key));
+        nums.push_back(value);
+        return key++;
+    };
+    auto marks_array = [&out](std::map<long long, QPDFObjectHandle> const &marks) {
+        std::vector<QPDFObjectHandle> items(static_cast<size_t>(marks.rbegin()->first + 1), QPDFObjectHandle::newNull());
+        for (auto const &mark : marks) {
+            items[static_cast<size_t>(mark.first)] = mark.second;
+        }
+        return out.makeIndirectObject(QPDFObjectHandle::newArray(items));
+    };
+    for (auto const &entry : merged.page_marks) {
+        if (!entry.second.empty()) {
+            QPDFObjectHandle page = placed[entry.first].to;
+            page.replaceKey("/StructParents", QPDFObjectHandle::newInteger(number(marks_array(entry.second))));
+        }
+    }
+    std::set<QPDFObjGen> numbered;
+    for (auto &entry : merged.annotations) {
+        if (numbered.insert(entry.first.getObjGen()).second) {
+            entry.first.replaceKey("/StructParent", QPDFObjectHandle::newInteger(number(entry.second)));
+        }
+    }
+    for (auto &form : merged.forms) {
+        form.first.getDict().replaceKey("/StructParents", QPDFObjectHandle::newInteger(number(marks_array(form.second))));
+    }
+    for (auto &object : merged.objects) {
+        object.first.getDict().replaceKey("/StructParent", QPDFObjectHandle::newInteger(number(object.second)));
+    }
+    root.replaceKey("/Type", QPDFObjectHandle::newName("/StructTreeRoot"));
+    root.replaceKey("/K", QPDFObjectHandle::newArray(merged.top));
+    QPDFObjectHandle parent_tree = QPDFObjectHandle::newDictionary();
+    parent_tree.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
+    root.replaceKey("/ParentTree", out.makeIndirectObject(parent_tree));
+    root.replaceKey("/ParentTreeNextKey", QPDFObjectHandle::newInteger(key));
+    auto name_map = [](std::map<std::string, MapEntry> const &entries) {
+        QPDFObjectHandle map = QPDFObjectHandle::newDictionary();
+        for (auto const &entry : entries) {
+            map.replaceKey(entry.first, entry.second.value);
+        }
+        return map;
+    };
+    if (!merged.roles.empty()) {
+        root.replaceKey("/RoleMap", name_map(merged.roles));
+    }
+    if (!merged.classes.empty()) {
+        root.replaceKey("/ClassMap", name_map(merged.classes));
+    }
+    if (!merged.ids.empty()) {
+        std::vector<QPDFObjectHandle> names;
+        for (auto const &entry : merged.ids) {
+            names.push_back(QPDFObjectHandle::newString(entry.first));
+            names.push_back(entry.second);
+        }
+        QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
+        tree.replaceKey("/Names", QPDFObjectHandle::newArray(names));
+        root.replaceKey("/IDTree", out.makeIndirectObject(tree));
+    }
+    if (!merged.namespaces.empty()) {
+        root.replaceKey("/Namespaces", QPDFObjectHandle::newArray(merged.namespaces));
+    }
+    if (merged.mark_info.isInitialized()) {
+        QPDFObjectHandle mark_info = merged.mark_info;
+        mark_info.replaceKey("/Marked", QPDFObjectHandle::newBool(true));
+        out.getRoot().replaceKey("/MarkInfo", mark_info);
+    }
+    out.getRoot().replaceKey("/StructTreeRoot", root);
+}
+
+} // namespace
+
+void build_structure_tree(
+    QPDF &out,
+    std::vector<Source> &sources,
+    std::vector<int> const &order,
+    std::vector<PlacedPage> const &placed,
+    std::vector<CopiedAnnotation> const &copied,
+    Dropped &dropped,
+    Where &where)
+{
+    // No number copied from a source survives: each is given anew below.
+    std::set<QPDFObjGen> forms_seen;
+    for (PlacedPage const &page : placed) {
+        QPDFObjectHandle to = page.to;
+        to.removeKey("/StructParents");
+        QPDFObjectHandle annots = to.getKey("/Annots");
+        if (annots.isArray()) {
+            for (QPDFObjectHandle &annot : annots.getArrayAsVector()) {
+                if (annot.isDictionary()) {
+                    annot.removeKey("/StructParent");
+                }
+            }
+        }
+        strip_forms(to.getKey("/Resources"), forms_seen, 0);
+    }
+    AnnotationCopies annotations;
+    for (CopiedAnnotation const &annotation : copied) {
+        annotations.emplace(std::make_pair(annotation.placed, annotation.original), annotation.copy);
+    }
+    Merged merged;
+    QPDFObjectHandle root = out.makeIndirectObject(QPDFObjectHandle::newDictionary());
+    for (int s : order) {
+        where = Where{s, 0};
+        Source &source = sources[static_cast<size_t>(s)];
+        if (!dict_key(source.pdf->getRoot(), "/StructTreeRoot").isDictionary()) {
+            continue;
+        }
+        if (!source.structure) {
+            source.structure = std::make_shared<SourceStructure const>(read_structure(source));
+        }
+        SourceStructure const &tree = *source.structure;
+        bool built = false;
+        if (tree.usable) {
+            try {
+                SourceBuild build(out, source, s, tree, placed, annotations, root, merged);
+                build.build();
+                build.commit();
+                built = true;
+            } catch (std::exception const &) {
+                built = false; // the objects it made stay unreferenced: not written
+            }
+        }
+        if (!built) {
+            dropped.add("structure tree", s, source.label);
+        }
+    }
+    where = Where{};
+    if (!merged.top.empty()) {
+        write_tree(out, root, merged, placed);
+    }
+}
+
+} // namespace pe
