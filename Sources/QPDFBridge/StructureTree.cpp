@@ -27,7 +27,7 @@
 //   (/Heading -> /Heading_2) with its uses in that source; /IDTree rebuilt from
 //   the kept elements' /ID, made unique (a clone has none); /Namespaces
 //   concatenated; /MarkInfo of the first kept source that has one, with /Marked
-//   true (none when no kept source had one: not every tagged file says so). A later
+//   true when a kept source says so (none when no kept source had one). A later
 //   source whose /Lang differs from the output's gives it to its top-level
 //   elements that have none.
 // - A source whose tree cannot be read (too deep, damaged) or built is left out
@@ -62,6 +62,7 @@ struct Merged {
     std::map<std::string, QPDFObjectHandle> ids;
     std::vector<QPDFObjectHandle> namespaces;
     QPDFObjectHandle mark_info; // of the first kept source that has one; uninitialised none
+    bool marked = false;        // a kept source's /MarkInfo says /Marked true
 };
 
 using AnnotationCopies = std::map<std::pair<size_t, QPDFObjGen>, QPDFObjectHandle>;
@@ -180,6 +181,8 @@ class SourceBuild {
         if (!merged.mark_info.isInitialized() && mark_info.isDictionary()) {
             merged.mark_info = fresh_copy(mark_info);
         }
+        QPDFObjectHandle marked = dict_key(mark_info, "/Marked");
+        merged.marked = merged.marked || (marked.isBool() && marked.getBoolValue());
     }
 
   private:
@@ -653,7 +656,9 @@ void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<Pl
     }
     if (merged.mark_info.isInitialized()) {
         QPDFObjectHandle mark_info = merged.mark_info;
-        mark_info.replaceKey("/Marked", QPDFObjectHandle::newBool(true));
+        if (merged.marked) {
+            mark_info.replaceKey("/Marked", QPDFObjectHandle::newBool(true));
+        }
         out.getRoot().replaceKey("/MarkInfo", mark_info);
     }
     out.getRoot().replaceKey("/StructTreeRoot", root);

@@ -126,6 +126,51 @@ import Testing
         }
     }
 
+    @Test("a tagged corpus file claiming PDF/A-3B and PDF/UA-1 keeps both claims after reverse all and remove 1",
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (a fresh clone)"))
+    func claimsStay() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Paths.corpus("ocrmypdf-tagged.pdf")
+        for (name, edit) in [("reversed.pdf", ["reverse", "all"]), ("removed.pdf", ["remove", "1"])] {
+            let result = try pdfeditOK(args: edit + [source, "-o", name], in: dir)
+            #expect(!result.stderr.contains("dropped"), "\(result.stderr)")
+            let metadata = try run("pdfinfo", ["-meta", dir.appendingPathComponent(name).path]).stdout
+            #expect(metadata.contains("<pdfaid:part>3</pdfaid:part>") && metadata.contains("<pdfaid:conformance>B</pdfaid:conformance>"), "\(name)")
+            #expect(metadata.contains("<pdfuaid:part>1</pdfuaid:part>"), "\(name)")
+            _ = try Self.checked(dir, name, pages: name == "reversed.pdf" ? 2 : 1)
+        }
+    }
+
+    @Test("cycles, elements listed twice and junk in /K are ignored: the tree is kept, nothing else changes")
+    func hostileKids() throws {
+        let dir = try Self.fixtures(sect: "/K [30 0 R 21 0 R 26 0 R (text) [1 2] null -3 << /Type /MCR /MCID -5 /Pg 3 0 R >> << /Type /OBJR /Obj 99 0 R >> << /Type /MCR /Pg 3 0 R >>]")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir)
+        #expect(!result.stderr.contains("structure tree"), "\(result.stderr)")
+        let out = try Self.checked(dir, "out.pdf", pages: 4)
+        #expect(out.elementTypes == Self.sourceTypes)
+    }
+
+    @Test("a tree deeper than PDFEDIT_MAX_DEPTH is dropped with a warning; the export succeeds")
+    func tooDeep() throws {
+        // /Sect holds a chain of 40 /Div elements, the last one page 4's first MCID
+        // (so page 4's /P element no longer claims it).
+        let chain = (0..<40).map { "<< /S /Div /K \($0 == 39 ? "<< /Type /MCR /Pg 6 0 R /MCID 0 >>" : "\($0 + 41) 0 R") >>" }
+        let dir = try Self.fixtures(sect: "/K 40 0 R", extra: Dictionary(uniqueKeysWithValues: chain.enumerated().map { ($0.offset + 40, $0.element) }))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let kept = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "kept.pdf", in: dir)
+        #expect(!kept.stderr.contains("structure tree"), "\(kept.stderr)")
+        #expect(try TaggedStructure(dir.appendingPathComponent("kept.pdf").path).elements == 50)
+        let lowered = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir, environment: ["PDFEDIT_MAX_DEPTH": "20"])
+        #expect(lowered.stderrLines.contains { $0.hasSuffix("dropped document-level data that cannot follow pages: structure tree (tagged.pdf)") }, "\(lowered.stderr)")
+        let out = try TaggedStructure(dir.appendingPathComponent("out.pdf").path)
+        #expect(!out.hasTree && out.pages.count == 4)
+        let json = try run("qpdf", ["--json=2", "--json-key=qpdf", dir.appendingPathComponent("out.pdf").path]).stdout
+        #expect(!json.contains("/StructParent"))
+        #expect(try qpdfCheck(dir.appendingPathComponent("out.pdf").path).status == 0)
+    }
+
     // MARK: Checks
 
     /// The output's tree, after the checks every output passes: `qpdf --check`
@@ -155,7 +200,8 @@ import Testing
     /// page 3, a paragraph per other MCID, an empty /Sect; IDs h1, span, p2, p4b)
     /// and other.pdf (2 pages, /Lang de-DE, /Heading -> /H2: the same key as
     /// tagged.pdf's with another value, /Para -> /P the same; ID h1 again).
-    static func fixtures() throws -> URL {
+    /// `sect` replaces the /Sect element's own entries; `extra` adds objects to tagged.pdf.
+    static func fixtures(sect: String = "", extra: [Int: String] = [:]) throws -> URL {
         let dir = try temporaryDirectory()
         let font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
         func content(_ page: Int, marks: Int) -> String {
@@ -182,10 +228,11 @@ import Testing
             27: "<< /Type /StructElem /S /P /P 21 0 R /Pg 5 0 R /K [1] >>",
             28: "<< /Type /StructElem /S /P /P 21 0 R /Pg 6 0 R /K 0 >>",
             29: "<< /Type /StructElem /S /Para /P 21 0 R /Pg 6 0 R /K 1 /ID (p4b) >>",
-            30: "<< /Type /StructElem /S /Sect /P 21 0 R >>",
+            30: "<< /Type /StructElem /S /Sect /P 21 0 R \(sect) >>",
             31: "<< /Nums [0 [22 0 R 23 0 R] 1 [23 0 R 25 0 R] 2 [26 0 R 27 0 R] 3 [28 0 R 29 0 R] 4 24 0 R] >>",
         ]
         for index in 0..<4 { tagged[7 + index] = stream(content(index + 1, marks: 2)) }
+        tagged.merge(extra) { $1 }
         try write(dir, "tagged.pdf", tagged)
         var other: [Int: String] = [
             1: "<< /Type /Catalog /Pages 2 0 R /StructTreeRoot 20 0 R /MarkInfo << /Marked true >> /Lang (de-DE) >>",
