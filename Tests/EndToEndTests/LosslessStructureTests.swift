@@ -171,6 +171,35 @@ import Testing
         #expect(try qpdfCheck(dir.appendingPathComponent("out.pdf").path).status == 0)
     }
 
+    @Test("marked content in a form XObject (an MCR with /Stm) resolves through the XObject's own /StructParents")
+    func formXObject() throws {
+        let form = "/P << /MCID 0 >> BDC BT /F1 12 Tf 72 300 Td (in a form) Tj ET EMC"
+        let dir = try Self.fixtures(
+            sect: "/K [<< /Type /MCR /Pg 6 0 R /Stm 50 0 R /MCID 0 >>]",
+            extra: [
+                6: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 10 0 R /Resources << /Font << /F1 11 0 R >> /XObject << /Fm1 50 0 R >> >> /StructParents 3 >>",
+                10: Self.stream(
+                    "/P << /MCID 0 >> BDC BT /F1 20 Tf 72 700 Td (page 4 item 0) Tj ET EMC\n/P << /MCID 1 >> BDC BT /F1 12 Tf 72 650 Td (page 4 item 1) Tj ET EMC\n/Fm1 Do\n"),
+                50: "<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 11 0 R >> >> /StructParents 5 /Length \(form.utf8.count) >>\nstream\n\(form)\nendstream",
+                31: "<< /Nums [0 [22 0 R 23 0 R] 1 [23 0 R 25 0 R] 2 [26 0 R 27 0 R] 3 [28 0 R 29 0 R] 4 24 0 R 5 [30 0 R]] >>",
+            ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "reversed.pdf", in: dir)
+        let reversed = try Self.checked(dir, "reversed.pdf", pages: 4)
+        #expect(reversed.elementTypes == Self.sourceTypes)
+        #expect(reversed.formMCIDs == 1 && reversed.resolvedFormMCIDs == 1)
+        // Two copies of page 4 share the XObject: one number, the first instance.
+        try pdfeditOK("duplicate", "4", "tagged.pdf", "-o", "twice.pdf", in: dir)
+        let twice = try Self.checked(dir, "twice.pdf", pages: 5)
+        #expect(twice.formMCIDs == 1 && twice.resolvedFormMCIDs == 1)
+        #expect(twice.elementTypes == Self.sourceTypes + ["/Document", "/P", "/Para", "/Sect"])
+        // Without page 4 the /Sect has nothing left: gone, and the XObject with it.
+        try pdfeditOK("remove", "4", "tagged.pdf", "-o", "removed.pdf", in: dir)
+        let removed = try Self.checked(dir, "removed.pdf", pages: 3)
+        #expect(removed.elementTypes == ["/Document", "/Heading", "/P", "/Link", "/P", "/P", "/P"])
+        #expect(removed.formMCIDs == 0)
+    }
+
     // MARK: Checks
 
     /// The output's tree, after the checks every output passes: `qpdf --check`
@@ -189,6 +218,7 @@ import Testing
         #expect(tree.problems == [], sourceLocation: sourceLocation)
         #expect(tree.resolvedMCIDs == tree.contentMCIDs, sourceLocation: sourceLocation)
         #expect(tree.resolvedAnnotations == tree.numberedAnnotations, sourceLocation: sourceLocation)
+        #expect(tree.resolvedFormMCIDs == tree.formMCIDs, sourceLocation: sourceLocation)
         return tree
     }
 

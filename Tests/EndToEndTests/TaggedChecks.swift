@@ -28,6 +28,10 @@ struct TaggedStructure {
     /// OBJR to that very annotation.
     var numberedAnnotations = 0
     var resolvedAnnotations = 0
+    /// /MCID operands in form XObjects that have /StructParents, and how many resolve
+    /// to an element with a marked-content reference (/Stm) to that very XObject.
+    var formMCIDs = 0
+    var resolvedFormMCIDs = 0
     /// What is wrong: a reference to an object that is not a page of the output, an
     /// element whose /P is not its parent, a number that resolves to something else.
     var problems: [String] = []
@@ -66,6 +70,7 @@ struct TaggedStructure {
         let numbers = numberTree(tree["/ParentTree"])
         checkContent(numbers)
         checkAnnotations(numbers)
+        checkForms(numbers)
     }
 
     // MARK: The tree
@@ -147,7 +152,6 @@ struct TaggedStructure {
     }
 
     private mutating func checkContent(_ numbers: [Int: Any]) {
-        let pattern = try! NSRegularExpression(pattern: "/MCID\\s+(\\d+)")
         for (index, page) in pages.enumerated() {
             guard let dict = dictionary(page) else { continue }
             var text = ""
@@ -158,11 +162,9 @@ struct TaggedStructure {
                 else { continue }
                 text += String(decoding: bytes, as: UTF8.self) + "\n"
             }
-            let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
             let array = (dict["/StructParents"] as? Int).flatMap { numbers[$0] }.flatMap { resolve($0) as? [Any] }
-            for match in matches {
+            for mcid in Self.mcids(in: text) {
                 contentMCIDs += 1
-                let mcid = Int((text as NSString).substring(with: match.range(at: 1))) ?? -1
                 guard let array, mcid >= 0, mcid < array.count else {
                     problems.append("page \(index + 1): MCID \(mcid) has no parent-tree entry")
                     continue
@@ -173,6 +175,39 @@ struct TaggedStructure {
                     problems.append("page \(index + 1): MCID \(mcid) resolves to \(array[mcid]), which does not claim it")
                 }
             }
+        }
+    }
+
+    private mutating func checkForms(_ numbers: [Int: Any]) {
+        for (key, object) in objects where key.hasPrefix("obj:") {
+            guard let stream = (object as? [String: Any])?["stream"] as? [String: Any],
+                let dict = stream["dict"] as? [String: Any], dict["/Subtype"] as? String == "/Form",
+                let number = dict["/StructParents"] as? Int
+            else { continue }
+            let reference = String(key.dropFirst(4))
+            let text = (stream["data"] as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let array = resolve(numbers[number]) as? [Any] ?? []
+            for mcid in Self.mcids(in: text) {
+                formMCIDs += 1
+                let element = mcid < array.count ? dictionary(array[mcid]) : nil
+                let claimed = kids(element?["/K"]).contains { item in
+                    let entry = dictionary(item)
+                    return entry?["/Type"] as? String == "/MCR" && entry?["/MCID"] as? Int == mcid && entry?["/Stm"] as? String == reference
+                }
+                if claimed {
+                    resolvedFormMCIDs += 1
+                } else {
+                    problems.append("form XObject \(reference): MCID \(mcid) does not resolve through /StructParents \(number)")
+                }
+            }
+        }
+    }
+
+    /// The /MCID operands of a content stream.
+    static func mcids(in text: String) -> [Int] {
+        let pattern = try! NSRegularExpression(pattern: "/MCID\\s+(\\d+)")
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+            Int((text as NSString).substring(with: $0.range(at: 1))) ?? -1
         }
     }
 
