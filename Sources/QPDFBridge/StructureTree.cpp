@@ -9,7 +9,8 @@
 //   source's element, whose /P, /K and /Pg reach pages that are not exported): its
 //   /S, /T, /Lang, /Alt, /A, /C... are copied as values, /Pg and /MCR /Pg point at
 //   the output's copy of the page, /OBJR /Obj at the output's copy of the
-//   annotation, /P at the new parent, /Ref at kept elements.
+//   annotation, /P at the new parent, /Ref at kept elements; a link's structure
+//   destination (/A /SD) at the kept element, or removed.
 // - A page placed more than once: the structure of its content is cloned for each
 //   further copy (instance k of a source's tree holds the content of the pages
 //   placed more than k times, pointing at their (k+1)-th copies), after the first
@@ -61,6 +62,8 @@ struct Merged {
     std::map<std::string, MapEntry> classes; // /ClassMap
     std::map<std::string, QPDFObjectHandle> ids;
     std::vector<QPDFObjectHandle> namespaces;
+    // The element made for each kept source element (first instance), by source.
+    std::map<std::pair<int, QPDFObjGen>, QPDFObjectHandle> elements;
     QPDFObjectHandle mark_info; // of the first kept source that has one; uninitialised none
     bool marked = false;        // a kept source's /MarkInfo says /Marked true
 };
@@ -177,6 +180,12 @@ class SourceBuild {
             merged.ids.emplace(entry.first, entry.second);
         }
         merged.namespaces.insert(merged.namespaces.end(), namespaces.begin(), namespaces.end());
+        for (auto const &entry : first_instance) {
+            QPDFObjectHandle dict = tree.nodes[static_cast<size_t>(entry.first)].dict;
+            if (dict.isIndirect()) {
+                merged.elements.emplace(std::make_pair(s, dict.getObjGen()), entry.second);
+            }
+        }
         QPDFObjectHandle mark_info = source.pdf->getRoot().getKey("/MarkInfo");
         if (!merged.mark_info.isInitialized() && mark_info.isDictionary()) {
             merged.mark_info = fresh_copy(mark_info);
@@ -586,6 +595,43 @@ void strip_forms(QPDFObjectHandle resources, std::set<QPDFObjGen> &seen, int dep
     }
 }
 
+// A link's structure destination (PDF 2.0: /A /SD, [element view...]) names a
+// source element; copy_annotations leaves it out of the copy (copying it would
+// copy the whole tree, its /P, /K and /Pg reaching pages that are not exported).
+// The copy's /SD names the output's element instead, or stays out when that was
+// not kept (/D, the page destination, still says where the link goes).
+void retarget_structure_destinations(
+    std::vector<Source> &sources,
+    std::vector<PlacedPage> const &placed,
+    std::vector<CopiedAnnotation> const &copied,
+    Merged const &merged)
+{
+    for (CopiedAnnotation const &annotation : copied) {
+        int s = placed[annotation.placed].source;
+        QPDFObjectHandle original = sources[static_cast<size_t>(s)].pdf->getObjectByObjGen(annotation.original);
+        QPDFObjectHandle sd = dict_key(dict_key(original, "/A"), "/SD");
+        QPDFObjectHandle copy = annotation.copy;
+        QPDFObjectHandle action = copy.getKey("/A");
+        if (sd.isNull() || !action.isDictionary()) {
+            continue;
+        }
+        action = action.shallowCopy(); // an action may be shared by other annotations
+        QPDFObjectHandle target = sd.isArray() && sd.getArrayNItems() > 0 ? sd.getArrayItem(0) : QPDFObjectHandle::newNull();
+        auto element = target.isIndirect() ? merged.elements.find({s, target.getObjGen()}) : merged.elements.end();
+        if (element == merged.elements.end()) {
+            action.removeKey("/SD");
+        } else {
+            std::vector<QPDFObjectHandle> items = sd.getArrayAsVector();
+            items[0] = element->second;
+            for (size_t i = 1; i < items.size(); ++i) {
+                items[i] = fresh_copy(items[i]);
+            }
+            action.replaceKey("/SD", QPDFObjectHandle::newArray(items));
+        }
+        copy.replaceKey("/A", action);
+    }
+}
+
 // Gives the output's pages, annotations and XObjects their numbers and the
 // root its entries.
 void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<PlacedPage> const &placed)
@@ -722,6 +768,7 @@ void build_structure_tree(
         }
     }
     where = Where{};
+    retarget_structure_destinations(sources, placed, copied, merged);
     if (!merged.top.empty()) {
         write_tree(out, root, merged, placed);
     }

@@ -74,10 +74,34 @@ import Testing
         Self.expectResolves(removed, like: source)
     }
 
+    @Test(
+        "a session export of two tagged corpus files keeps the sum of their elements under one root",
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (a fresh clone): the lossless sweep needs it"))
+    func mixedTaggedSourcesKeepBothTrees() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // PDF/A-3B + PDF/UA-1 with a role map; PDF 2.0.
+        let first = Paths.corpus("ocrmypdf-tagged.pdf")
+        let second = Paths.corpus("pdfjs-bug2009627.pdf")
+        try pdfeditOK("open", first, in: dir)
+        try pdfeditOK("insert", second, in: dir)
+        let export = try pdfeditOK("export", "out.pdf", in: dir)
+        #expect(!export.stderr.contains("structure tree"), "\(export.stderr)")
+        let sources = try [TaggedStructure(first), TaggedStructure(second)]
+        let output = try TaggedStructure(dir.appendingPathComponent("out.pdf").path)
+        #expect(output.elementTypes.count == sources.map(\.elements).reduce(0, +))
+        #expect(output.topLevel == sources.flatMap(\.topLevel))
+        #expect(output.resolvedMCIDs == sources.map(\.resolvedMCIDs).reduce(0, +))
+        #expect(output.resolvedAnnotations == sources.map(\.resolvedAnnotations).reduce(0, +))
+        #expect(output.roleMap.count >= sources.map(\.roleMap.count).max() ?? 0)
+        Self.expectResolves(output, like: sources[0])
+    }
+
     /// No reference of the output's tree leaves its pages, no orphan page object, and
     /// every MCID and numbered annotation resolves unless the source's did not either.
     static func expectResolves(_ output: TaggedStructure, like source: TaggedStructure, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(output.pageObjects == output.pages.count, "orphan page objects", sourceLocation: sourceLocation)
+        #expect(output.strayElements == 0, "elements outside the tree", sourceLocation: sourceLocation)
         #expect(output.problems.filter { !$0.contains("resolve") && !$0.contains("parent-tree entry") } == [], sourceLocation: sourceLocation)
         if source.resolvedMCIDs == source.contentMCIDs {
             #expect(output.resolvedMCIDs == output.contentMCIDs, "\(output.problems.prefix(5))", sourceLocation: sourceLocation)

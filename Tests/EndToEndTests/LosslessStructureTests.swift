@@ -19,6 +19,8 @@ import Testing
         #expect(out.elementTypes == Self.sourceTypes)
         #expect(out.contentMCIDs == 8)
         #expect(out.numberedAnnotations == 1 && out.resolvedAnnotations == 1)
+        // The link's structure destination (/SD) names the output's element.
+        #expect(out.structureDestinations == 1)
         #expect(out.roleMap == ["/Heading": "/H1", "/Para": "/P"])
         #expect(out.classMapKeys == ["/Bold"])
         #expect(out.ids == ["h1", "p2", "p4b", "span"])
@@ -219,6 +221,7 @@ import Testing
         #expect(tree.resolvedMCIDs == tree.contentMCIDs, sourceLocation: sourceLocation)
         #expect(tree.resolvedAnnotations == tree.numberedAnnotations, sourceLocation: sourceLocation)
         #expect(tree.resolvedFormMCIDs == tree.formMCIDs, sourceLocation: sourceLocation)
+        #expect(tree.strayElements == 0, sourceLocation: sourceLocation)
         return tree
     }
 
@@ -227,7 +230,7 @@ import Testing
     /// A directory with tagged.pdf (4 pages, 10 elements: a /Document holding a
     /// heading (/Heading -> /H1, class /Bold), a paragraph spanning pages 1 and 2
     /// (two MCRs), a /Link element tied by OBJR to a link on page 1 that goes to
-    /// page 3, a paragraph per other MCID, an empty /Sect; IDs h1, span, p2, p4b)
+    /// page 3 (and to its first paragraph: a structure destination, /SD), a paragraph per other MCID, an empty /Sect; IDs h1, span, p2, p4b)
     /// and other.pdf (2 pages, /Lang de-DE, /Heading -> /H2: the same key as
     /// tagged.pdf's with another value, /Para -> /P the same; ID h1 again).
     /// `sect` replaces the /Sect element's own entries; `extra` adds objects to tagged.pdf.
@@ -247,7 +250,7 @@ import Testing
             2: "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R 6 0 R] /Count 4 >>",
             3: page(7, 0, extra: "/Annots [12 0 R]"), 4: page(8, 1), 5: page(9, 2), 6: page(10, 3),
             11: font,
-            12: "<< /Type /Annot /Subtype /Link /Rect [72 600 300 620] /Border [0 0 0] /Dest [5 0 R /Fit] /StructParent 4 >>",
+            12: "<< /Type /Annot /Subtype /Link /Rect [72 600 300 620] /Border [0 0 0] /A << /S /GoTo /D [5 0 R /Fit] /SD [26 0 R /Fit] >> /StructParent 4 >>",
             20: "<< /Type /StructTreeRoot /K [21 0 R] /ParentTree 31 0 R /ParentTreeNextKey 5 /RoleMap << /Heading /H1 /Para /P >> /ClassMap << /Bold << /O /Layout /FontWeight 700 >> >> /IDTree << /Names [(h1) 22 0 R (p2) 25 0 R (p4b) 29 0 R (span) 23 0 R] >> >>",
             21: "<< /Type /StructElem /S /Document /P 20 0 R /K [22 0 R 23 0 R 24 0 R 25 0 R 26 0 R 27 0 R 28 0 R 29 0 R 30 0 R] >>",
             22: "<< /Type /StructElem /S /Heading /P 21 0 R /Pg 3 0 R /K 0 /ID (h1) /C /Bold /Alt (The heading) >>",

@@ -32,6 +32,11 @@ struct TaggedStructure {
     /// to an element with a marked-content reference (/Stm) to that very XObject.
     var formMCIDs = 0
     var resolvedFormMCIDs = 0
+    /// Objects whose /Type is /StructElem that the tree does not reach (a copy of a
+    /// source's tree pulled in by something else).
+    var strayElements = 0
+    /// Links whose structure destination (/A /SD) names an element of the tree.
+    var structureDestinations = 0
     /// What is wrong: a reference to an object that is not a page of the output, an
     /// element whose /P is not its parent, a number that resolves to something else.
     var problems: [String] = []
@@ -43,6 +48,8 @@ struct TaggedStructure {
     var typesByPage: [Int: [String]] = [:]
 
     private var objects: [String: Any] = [:]
+    /// The elements the tree reaches (their references).
+    private var reached = Set<String>()
 
     init(_ file: String) throws {
         let result = try run(
@@ -71,6 +78,7 @@ struct TaggedStructure {
         checkContent(numbers)
         checkAnnotations(numbers)
         checkForms(numbers)
+        checkStrays()
     }
 
     // MARK: The tree
@@ -86,6 +94,7 @@ struct TaggedStructure {
                 problems.append("element \(reference) reached twice")
                 continue
             }
+            if let reference = kid as? String { reached.insert(reference) }
             let type = resolve(element["/S"]) as? String ?? "?"
             elementTypes.append(type)
             if top {
@@ -198,6 +207,24 @@ struct TaggedStructure {
                     resolvedFormMCIDs += 1
                 } else {
                     problems.append("form XObject \(reference): MCID \(mcid) does not resolve through /StructParents \(number)")
+                }
+            }
+        }
+    }
+
+    private mutating func checkStrays() {
+        for (key, object) in objects where key.hasPrefix("obj:") {
+            if dictionary(ofObject: object)?["/Type"] as? String == "/StructElem", !reached.contains(String(key.dropFirst(4))) {
+                strayElements += 1
+            }
+        }
+        for page in pages {
+            for annotation in (resolve(dictionary(page)?["/Annots"]) as? [Any]) ?? [] {
+                guard let destination = resolve(dictionary(dictionary(annotation)?["/A"])?["/SD"]) as? [Any] else { continue }
+                if let target = destination.first as? String, reached.contains(target) {
+                    structureDestinations += 1
+                } else {
+                    problems.append("annotation \(annotation): /SD \(destination) names no element of the tree")
                 }
             }
         }
