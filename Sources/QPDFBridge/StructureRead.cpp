@@ -14,7 +14,8 @@ namespace pe {
 namespace {
 
 // The largest MCID kept: the parent tree holds an array entry per MCID of a
-// page, so a hostile 2^40 must not size one.
+// page, so a hostile 2^40 must not size one (write_tree also refuses arrays far
+// sparser than their entries).
 constexpr long long max_mcid = 1 << 20;
 
 class Reader {

@@ -229,7 +229,8 @@ class SourceBuild {
     std::map<QPDFObjGen, size_t> form_index;
     std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> objects;
     std::map<std::string, MapEntry> roles, classes;
-    std::map<std::string, QPDFObjectHandle> ids;
+    std::map<std::string, QPDFObjectHandle> ids; // of kept elements
+    std::set<std::string> ids_used;              // given to elements, kept or not
     std::vector<QPDFObjectHandle> namespaces;
 
     // The (k+1)-th placed copy of source page `page`; -1 when there is none.
@@ -397,13 +398,13 @@ class SourceBuild {
                 if (k == 0 && value.isString()) {
                     std::string id = value.getStringValue();
                     auto taken = [this](std::string const &candidate) {
-                        return merged.ids.count(candidate) != 0 || ids.count(candidate) != 0;
+                        return merged.ids.count(candidate) != 0 || ids_used.count(candidate) != 0;
                     };
                     if (taken(id)) {
                         id = unique_name(id, taken);
                     }
-                    to.replaceKey(key, QPDFObjectHandle::newString(id));
-                    ids[id] = to;
+                    ids_used.insert(id);
+                    to.replaceKey(key, QPDFObjectHandle::newString(id)); // in /IDTree once kept (emit)
                 }
             } else if (key == "/Ref") {
                 if (k == 0 && value.isArray()) {
@@ -485,6 +486,10 @@ class SourceBuild {
         element.replaceKey("/K", QPDFObjectHandle::newArray(kids));
         if (k == 0) {
             first_instance.emplace(index, element);
+            QPDFObjectHandle id = element.getKey("/ID");
+            if (id.isString()) {
+                ids[id.getStringValue()] = element;
+            }
         }
         return element;
     }
@@ -651,7 +656,10 @@ void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<Pl
         return out.makeIndirectObject(QPDFObjectHandle::newArray(items));
     };
     for (auto const &entry : merged.page_marks) {
-        if (!entry.second.empty()) {
+        // A page whose MCIDs are far sparser than any producer writes them (a hostile
+        // MCID 1,000,000 would make an array of a million nulls) gets no number.
+        long long largest = entry.second.empty() ? 0 : entry.second.rbegin()->first;
+        if (!entry.second.empty() && largest < 4 * static_cast<long long>(entry.second.size()) + 1024) {
             QPDFObjectHandle page = placed[entry.first].to;
             page.replaceKey("/StructParents", QPDFObjectHandle::newInteger(number(marks_array(entry.second))));
         }

@@ -23,7 +23,7 @@ import Testing
         #expect(out.structureDestinations == 1)
         #expect(out.roleMap == ["/Heading": "/H1", "/Para": "/P"])
         #expect(out.classMapKeys == ["/Bold"])
-        #expect(out.ids == ["h1", "p2", "p4b", "span"])
+        #expect(out.ids == ["h1", "link", "p2", "p4b", "span"])
         #expect(out.contentItemsByID["span"] == 2)
         // Each element still points at the page its content is on, now reversed.
         #expect(out.typesByPage[4] == ["/Heading", "/P", "/Link"])
@@ -38,7 +38,7 @@ import Testing
         let out = try Self.checked(dir, "out.pdf", pages: 3)
         #expect(out.elementTypes == ["/Document", "/Heading", "/P", "/Link", "/P", "/P", "/P", "/Para", "/Sect"])
         #expect(out.contentItemsByID["span"] == 1)
-        #expect(out.ids == ["h1", "p4b", "span"])
+        #expect(out.ids == ["h1", "link", "p4b", "span"])
         #expect(out.contentMCIDs == 6)
         #expect(out.resolvedAnnotations == 1)
     }
@@ -51,6 +51,8 @@ import Testing
         let out = try Self.checked(dir, "out.pdf", pages: 3)
         #expect(out.elementTypes == ["/Document", "/Heading", "/P", "/P", "/P", "/Para", "/Sect"])
         #expect(out.numberedAnnotations == 0)
+        // Its ID went with it: the /IDTree holds kept elements only.
+        #expect(out.ids == ["h1", "p2", "p4b", "span"])
     }
 
     @Test("move keeps the logical order of the source (not re-sorted by page order)")
@@ -77,7 +79,7 @@ import Testing
         #expect(out.typesByPage[1] == ["/Heading", "/P", "/Link"])
         #expect(out.typesByPage[2] == ["/Heading", "/P", "/Link"])
         // A clone has no /ID: the IDs stay unique.
-        #expect(out.ids == ["h1", "p2", "p4b", "span"])
+        #expect(out.ids == ["h1", "link", "p2", "p4b", "span"])
     }
 
     @Test("rotate --in-place keeps the whole tree")
@@ -104,7 +106,7 @@ import Testing
         #expect(out.topLevel == ["/Document", "/Document"])
         #expect(out.elementTypes == Self.sourceTypes + ["/Document", "/Heading_2", "/Para"])
         #expect(out.roleMap == ["/Heading": "/H1", "/Para": "/P", "/Heading_2": "/H2"])
-        #expect(out.ids == ["h1", "h1_2", "p2", "p4b", "span"])
+        #expect(out.ids == ["h1", "h1_2", "link", "p2", "p4b", "span"])
         #expect(out.topLevelLanguages == ["", "de-DE"])
         #expect(out.contentMCIDs == 10)
         #expect(out.resolvedAnnotations == 1)
@@ -152,6 +154,21 @@ import Testing
         #expect(!result.stderr.contains("structure tree"), "\(result.stderr)")
         let out = try Self.checked(dir, "out.pdf", pages: 4)
         #expect(out.elementTypes == Self.sourceTypes)
+    }
+
+    @Test("an MCID far beyond a page's others (1,000,000) does not make a parent-tree array of a million entries")
+    func sparseMCID() throws {
+        let dir = try Self.fixtures(sect: "/Pg 3 0 R /K [1000000]")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir)
+        let out = dir.appendingPathComponent("out.pdf").path
+        #expect(try qpdfCheck(out).status == 0)
+        let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int ?? 0
+        #expect(size < 20_000, "\(size) bytes")
+        // That page has no parent-tree entry; the others resolve.
+        let tree = try TaggedStructure(out)
+        #expect(tree.elementTypes == Self.sourceTypes)
+        #expect(tree.resolvedMCIDs == 6 && tree.contentMCIDs == 8)
     }
 
     @Test("a tree deeper than PDFEDIT_MAX_DEPTH is dropped with a warning; the export succeeds")
@@ -230,7 +247,8 @@ import Testing
     /// A directory with tagged.pdf (4 pages, 10 elements: a /Document holding a
     /// heading (/Heading -> /H1, class /Bold), a paragraph spanning pages 1 and 2
     /// (two MCRs), a /Link element tied by OBJR to a link on page 1 that goes to
-    /// page 3 (and to its first paragraph: a structure destination, /SD), a paragraph per other MCID, an empty /Sect; IDs h1, span, p2, p4b)
+    /// page 3 (and to its first paragraph: a structure destination, /SD), a
+    /// paragraph per other MCID, an empty /Sect; IDs h1, span, link, p2, p4b)
     /// and other.pdf (2 pages, /Lang de-DE, /Heading -> /H2: the same key as
     /// tagged.pdf's with another value, /Para -> /P the same; ID h1 again).
     /// `sect` replaces the /Sect element's own entries; `extra` adds objects to tagged.pdf.
@@ -251,11 +269,11 @@ import Testing
             3: page(7, 0, extra: "/Annots [12 0 R]"), 4: page(8, 1), 5: page(9, 2), 6: page(10, 3),
             11: font,
             12: "<< /Type /Annot /Subtype /Link /Rect [72 600 300 620] /Border [0 0 0] /A << /S /GoTo /D [5 0 R /Fit] /SD [26 0 R /Fit] >> /StructParent 4 >>",
-            20: "<< /Type /StructTreeRoot /K [21 0 R] /ParentTree 31 0 R /ParentTreeNextKey 5 /RoleMap << /Heading /H1 /Para /P >> /ClassMap << /Bold << /O /Layout /FontWeight 700 >> >> /IDTree << /Names [(h1) 22 0 R (p2) 25 0 R (p4b) 29 0 R (span) 23 0 R] >> >>",
+            20: "<< /Type /StructTreeRoot /K [21 0 R] /ParentTree 31 0 R /ParentTreeNextKey 5 /RoleMap << /Heading /H1 /Para /P >> /ClassMap << /Bold << /O /Layout /FontWeight 700 >> >> /IDTree << /Names [(h1) 22 0 R (link) 24 0 R (p2) 25 0 R (p4b) 29 0 R (span) 23 0 R] >> >>",
             21: "<< /Type /StructElem /S /Document /P 20 0 R /K [22 0 R 23 0 R 24 0 R 25 0 R 26 0 R 27 0 R 28 0 R 29 0 R 30 0 R] >>",
             22: "<< /Type /StructElem /S /Heading /P 21 0 R /Pg 3 0 R /K 0 /ID (h1) /C /Bold /Alt (The heading) >>",
             23: "<< /Type /StructElem /S /P /P 21 0 R /ID (span) /K [<< /Type /MCR /Pg 3 0 R /MCID 1 >> << /Type /MCR /Pg 4 0 R /MCID 0 >>] >>",
-            24: "<< /Type /StructElem /S /Link /P 21 0 R /Pg 3 0 R /K [<< /Type /OBJR /Obj 12 0 R /Pg 3 0 R >>] >>",
+            24: "<< /Type /StructElem /S /Link /P 21 0 R /Pg 3 0 R /K [<< /Type /OBJR /Obj 12 0 R /Pg 3 0 R >>] /ID (link) >>",
             25: "<< /Type /StructElem /S /P /P 21 0 R /Pg 4 0 R /K 1 /ID (p2) >>",
             26: "<< /Type /StructElem /S /P /P 21 0 R /Pg 5 0 R /K 0 >>",
             27: "<< /Type /StructElem /S /P /P 21 0 R /Pg 5 0 R /K [1] >>",
