@@ -5,8 +5,8 @@
 // ExportApi.cpp: the extern "C" entry points. Annotations.cpp: annotations and
 // links; Forms.cpp: the AcroForm; Outlines.cpp: bookmarks; Labels.cpp: page
 // labels; Document.cpp: document information, catalog entries and what cannot
-// follow pages; StructureTree.cpp (reading: StructureRead.cpp): the structure
-// tree; Metadata.cpp: XMP, output intents, PDF/A and PDF/UA claims;
+// follow pages; StructureTree.cpp (reading: StructureRead.cpp, writing:
+// StructureWrite.cpp): the structure tree; Metadata.cpp: XMP, output intents, PDF/A and PDF/UA claims;
 // EmbeddedFiles.cpp: embedded and associated files.
 #ifndef PDFEDIT_QPDF_BRIDGE_EXPORT_HH
 #define PDFEDIT_QPDF_BRIDGE_EXPORT_HH

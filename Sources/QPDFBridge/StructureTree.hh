@@ -1,7 +1,7 @@
 // Internal to QPDFBridge: a source's structure tree as read once
 // (StructureRead.cpp), from which StructureTree.cpp builds the tree of each
 // output: the elements with content on the output's pages, new objects pointing
-// at the output's pages and annotations.
+// at the output's pages and annotations; StructureWrite.cpp numbers and writes it.
 #ifndef PDFEDIT_QPDF_BRIDGE_STRUCTURE_TREE_HH
 #define PDFEDIT_QPDF_BRIDGE_STRUCTURE_TREE_HH
 
@@ -56,6 +56,53 @@ struct SourceStructure {
     std::map<int, std::vector<ContentPlace>> on_page; // content items by source page
     std::map<QPDFObjGen, int> index; // node of an indirect element
 };
+
+// An entry of a merged /RoleMap or /ClassMap: its value in the output and, to
+// compare it with other sources' values, its source value written out.
+struct MapEntry {
+    std::string signature;
+    QPDFObjectHandle value;
+};
+
+// What the tagged sources built so far give the output (StructureTree.cpp), for
+// write_tree.
+struct Merged {
+    std::vector<QPDFObjectHandle> top; // the root's kids
+    std::map<size_t, std::map<long long, QPDFObjectHandle>> page_marks; // placed page -> MCID -> element
+    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> annotations; // copy, element
+    std::vector<std::pair<QPDFObjectHandle, std::map<long long, QPDFObjectHandle>>> forms;
+    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> objects; // XObject, element
+    std::map<std::string, MapEntry> roles;   // /RoleMap
+    std::map<std::string, MapEntry> classes; // /ClassMap
+    std::map<std::string, QPDFObjectHandle> ids;
+    std::vector<QPDFObjectHandle> namespaces;
+    // The element made for each kept source element (first instance), by source.
+    std::map<std::pair<int, QPDFObjGen>, QPDFObjectHandle> elements;
+    QPDFObjectHandle mark_info; // of the first kept source that has one; uninitialised none
+    bool marked = false;        // a kept source's /MarkInfo says /Marked true
+};
+
+
+// How deep a value copied from a source (an attribute, a class map entry) and the
+// form XObjects searched for stale numbers may nest.
+constexpr int max_value_depth = 32;
+
+// Removes the /StructParents and /StructParent numbers the output's pages, their
+// annotations and the form XObjects they use (searched max_value_depth deep)
+// kept from their sources: each is given anew.
+void strip_structure_numbers(std::vector<PlacedPage> const &placed);
+
+// Points the structure destinations (/A /SD) of the copied links at the output's
+// elements (see StructureWrite.cpp).
+void retarget_structure_destinations(
+    std::vector<Source> &sources,
+    std::vector<PlacedPage> const &placed,
+    std::vector<CopiedAnnotation> const &copied,
+    Merged const &merged);
+
+// Gives the output's pages, annotations and XObjects their numbers, `root` its
+// entries, and makes it the output's /StructTreeRoot (with /MarkInfo).
+void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<PlacedPage> const &placed);
 
 // Reads `source`'s /StructTreeRoot /K (bounded by page_tree_maximum_depth, each
 // element once, anything that is not an element, MCID, MCR or OBJR ignored).
