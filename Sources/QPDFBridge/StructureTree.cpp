@@ -409,40 +409,85 @@ class SourceBuild {
         return QPDFObjectHandle::newArray(items);
     }
 
-    // Instance k of node `index` under `parent` (an output object); uninitialised
-    // when nothing of it is kept.
-    QPDFObjectHandle emit(int index, int k, QPDFObjectHandle parent)
+    // An element being made by emit: its node, its output object, the items it
+    // keeps, the next one to look at and the kids made so far.
+    struct Frame {
+        int index;
+        QPDFObjectHandle element;
+        std::vector<int> positions;
+        size_t next = 0;
+        long long own = -1; // its own page's placed index; -1 none
+        std::vector<QPDFObjectHandle> kids;
+    };
+
+    // Starts the element for instance k of node `index` under `parent` (an
+    // output object).
+    Frame start(int index, int k, QPDFObjectHandle parent)
     {
         StructureNode const &node = tree.nodes[static_cast<size_t>(index)];
-        std::vector<int> positions;
+        Frame frame{index, out.makeIndirectObject(QPDFObjectHandle::newDictionary()), {}, 0, -1, {}};
         auto use = uses.find(index);
         if (use != uses.end()) {
-            positions = use->second.items;
+            frame.positions = use->second.items;
         }
         if (k == 0) {
-            positions.insert(positions.end(), node.empty_kids.begin(), node.empty_kids.end());
+            frame.positions.insert(frame.positions.end(), node.empty_kids.begin(), node.empty_kids.end());
         }
-        std::sort(positions.begin(), positions.end());
-        positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+        std::sort(frame.positions.begin(), frame.positions.end());
+        frame.positions.erase(std::unique(frame.positions.begin(), frame.positions.end()), frame.positions.end());
+        copy_entries(node.dict, frame.element, k, parent.getObjGen() == root.getObjGen());
+        frame.element.replaceKey("/P", parent);
+        frame.own = node.page >= 0 ? placed_at(node.page, k) : -1;
+        if (frame.own >= 0) {
+            frame.element.replaceKey("/Pg", placed[static_cast<size_t>(frame.own)].to);
+        }
+        return frame;
+    }
 
-        QPDFObjectHandle element = out.makeIndirectObject(QPDFObjectHandle::newDictionary());
-        copy_entries(node.dict, element, k, parent.getObjGen() == root.getObjGen());
-        element.replaceKey("/P", parent);
-        long long own = node.page >= 0 ? placed_at(node.page, k) : -1;
-        if (own >= 0) {
-            element.replaceKey("/Pg", placed[static_cast<size_t>(own)].to);
+    // The finished element of `frame`; uninitialised when nothing of it is kept.
+    QPDFObjectHandle finish(Frame &frame, int k)
+    {
+        if (frame.kids.empty() && !tree.nodes[static_cast<size_t>(frame.index)].contentless) {
+            return QPDFObjectHandle(); // made, but referenced by nothing: not written
         }
-        std::vector<QPDFObjectHandle> kids;
-        for (int position : positions) {
-            StructureItem const &item = node.items[static_cast<size_t>(position)];
+        frame.element.replaceKey("/K", QPDFObjectHandle::newArray(frame.kids));
+        if (k == 0) {
+            first_instance.emplace(frame.index, frame.element);
+            QPDFObjectHandle id = frame.element.getKey("/ID");
+            if (id.isString()) {
+                ids[id.getStringValue()] = frame.element;
+            }
+        }
+        return frame.element;
+    }
+
+    // Instance k of node `index` under `parent` (an output object); uninitialised
+    // when nothing of it is kept. Walks the subtree with a stack of its own: a tree
+    // may be page_tree_maximum_depth levels deep, and a thread's stack small.
+    QPDFObjectHandle emit(int index, int k, QPDFObjectHandle parent)
+    {
+        std::vector<Frame> frames;
+        frames.push_back(start(index, k, parent));
+        QPDFObjectHandle made;
+        while (!frames.empty()) {
+            Frame &frame = frames.back();
+            if (frame.next == frame.positions.size()) {
+                made = finish(frame, k);
+                frames.pop_back();
+                if (!frames.empty() && made.isInitialized()) {
+                    frames.back().kids.push_back(made);
+                }
+                continue;
+            }
+            StructureNode const &node = tree.nodes[static_cast<size_t>(frame.index)];
+            StructureItem const &item = node.items[static_cast<size_t>(frame.positions[frame.next++])];
             if (item.kind == StructureItem::element) {
-                StructureNode const &child = tree.nodes[static_cast<size_t>(item.node)];
                 auto child_use = uses.find(item.node);
-                bool wanted = (k == 0 && child.contentless) ||
+                bool wanted = (k == 0 && tree.nodes[static_cast<size_t>(item.node)].contentless) ||
                     (child_use != uses.end() && child_use->second.copies > k);
-                QPDFObjectHandle kid = wanted ? emit(item.node, k, element) : QPDFObjectHandle();
-                if (kid.isInitialized()) {
-                    kids.push_back(kid);
+                if (wanted) {
+                    QPDFObjectHandle element = frame.element;
+                    frames.push_back(start(item.node, k, element)); // `frame` is no longer valid
                 }
                 continue;
             }
@@ -450,23 +495,12 @@ class SourceBuild {
             if (at < 0) {
                 continue;
             }
-            QPDFObjectHandle kid = content_kid(item, static_cast<size_t>(at), k, own, element);
+            QPDFObjectHandle kid = content_kid(item, static_cast<size_t>(at), k, frame.own, frame.element);
             if (kid.isInitialized()) {
-                kids.push_back(kid);
+                frame.kids.push_back(kid);
             }
         }
-        if (kids.empty() && !node.contentless) {
-            return QPDFObjectHandle();
-        }
-        element.replaceKey("/K", QPDFObjectHandle::newArray(kids));
-        if (k == 0) {
-            first_instance.emplace(index, element);
-            QPDFObjectHandle id = element.getKey("/ID");
-            if (id.isString()) {
-                ids[id.getStringValue()] = element;
-            }
-        }
-        return element;
+        return made;
     }
 
     // The output's version of a content item on placed page `at`, noting what

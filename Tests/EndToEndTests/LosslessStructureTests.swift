@@ -171,6 +171,19 @@ import Testing
         #expect(tree.resolvedMCIDs == 6 && tree.contentMCIDs == 8)
     }
 
+    @Test("a tree 1,000 levels deep (within the limit) is kept, also with a 512 KiB stack (no recursion per level)")
+    func deepWithinTheLimit() throws {
+        let chain = (0..<1000).map { "<< /S /Div /K \($0 == 999 ? "<< /Type /MCR /Pg 6 0 R /MCID 0 >>" : "\($0 + 41) 0 R") >>" }
+        let dir = try Self.fixtures(sect: "/K 40 0 R", extra: Dictionary(uniqueKeysWithValues: chain.enumerated().map { ($0.offset + 40, $0.element) }))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try run("sh", ["-c", "ulimit -s 512 && exec \"$0\" duplicate 4 tagged.pdf -o out.pdf", Paths.binary], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("structure tree"), "\(result.stderr)")
+        // 10 + 1,000 elements, and the clone for the second copy of page 4:
+        // /Document, its two paragraphs, /Sect and the chain.
+        #expect(try TaggedStructure(dir.appendingPathComponent("out.pdf").path).elements == 1010 + 1004)
+    }
+
     @Test("a tree deeper than PDFEDIT_MAX_DEPTH is dropped with a warning; the export succeeds")
     func tooDeep() throws {
         // /Sect holds a chain of 40 /Div elements, the last one page 4's first MCID
