@@ -9,7 +9,8 @@
 // within the copy. The first output copy of a source annotation is qpdf's copy of
 // it (so that other references to it, from form fields or the structure tree,
 // reach the annotation on the page); widgets are reported to Forms.cpp, which
-// rebuilds the field tree.
+// rebuilds the field tree. A link's structure destination (/A /SD) is left out
+// of the copy; StructureTree.cpp gives it the output's element.
 // Not handled: other references to a page that is not exported (a widget's GoTo
 // action, /AA or /Next actions, beads) are turned into null by qpdf's copier
 // rather than removed: never dangling, but dead.
@@ -162,6 +163,31 @@ PageAnnotations plan_page(
     return plan;
 }
 
+// Detaches the structure destinations (/A /SD, PDF 2.0) of what `batch` will copy,
+// returning them to put back: one names an element of the source's structure
+// tree, and copying it would copy that whole tree, with the pages its /Pg name
+// (StructureTree.cpp points the copies' /SD at the output's elements).
+std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> detach_structure_destinations(
+    std::vector<QPDFObjectHandle> &batch)
+{
+    std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> detached;
+    for (QPDFObjectHandle &annot : batch) {
+        QPDFObjectHandle action = dict_key(annot, "/A");
+        if (action.isDictionary() && action.hasKey("/SD")) {
+            detached.emplace_back(action, action.getKey("/SD"));
+            action.removeKey("/SD");
+        }
+    }
+    return detached;
+}
+
+void reattach(std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> &detached)
+{
+    for (auto &entry : detached) {
+        entry.first.replaceKey("/SD", entry.second);
+    }
+}
+
 // The output's version of a destination that fate_of made explicit: the first
 // output copy of its page, then its view parameters.
 QPDFObjectHandle output_destination(Source &source, QPDFObjectHandle dest)
@@ -197,7 +223,8 @@ void attach(
     PageAnnotations const &plan,
     PlacedPage page,
     std::vector<QPDFObjectHandle> copies,
-    std::vector<CopiedAnnotation> &widgets)
+    std::vector<CopiedAnnotation> &widgets,
+    std::vector<CopiedAnnotation> &all)
 {
     std::map<QPDFObjGen, QPDFObjectHandle> copy_of;
     for (size_t i = 0; i < copies.size(); ++i) {
@@ -212,6 +239,7 @@ void attach(
         }
         if (original.isIndirect()) {
             copy_of.emplace(original.getObjGen(), copies[i]);
+            all.push_back(CopiedAnnotation{plan.placed, original.getObjGen(), copies[i]});
             if (is_field_like(original)) {
                 widgets.push_back(CopiedAnnotation{plan.placed, original.getObjGen(), copies[i]});
             }
@@ -242,7 +270,8 @@ void copy_annotations(
     std::vector<Source> &sources,
     std::vector<PlacedPage> const &placed,
     Where &where,
-    std::vector<CopiedAnnotation> &widgets)
+    std::vector<CopiedAnnotation> &widgets,
+    std::vector<CopiedAnnotation> &all)
 {
     // Decide for every page first, then copy everything from one source in one
     // copyForeignObject call: per-page calls cost a third more time and memory at
@@ -269,9 +298,16 @@ void copy_annotations(
         }
         where = Where{static_cast<int>(s), 0};
         QPDF &pdf = *sources[s].pdf;
+        auto detached = detach_structure_destinations(batches[s]);
         QPDFObjectHandle batch = pdf.makeIndirectObject(QPDFObjectHandle::newArray(batches[s]));
         batches[s].clear();
-        copied[s] = copy_foreign(out, batch).getArrayAsVector();
+        try {
+            copied[s] = copy_foreign(out, batch).getArrayAsVector();
+        } catch (...) {
+            reattach(detached);
+            throw;
+        }
+        reattach(detached);
         // The batch is no object of the source's: free it (a split export makes one
         // per part).
         pdf.replaceObject(batch.getObjGen(), QPDFObjectHandle::newNull());
@@ -290,7 +326,8 @@ void copy_annotations(
             page,
             std::vector<QPDFObjectHandle>(
                 first, first + static_cast<std::ptrdiff_t>(plan.kept.size())),
-            widgets);
+            widgets,
+            all);
     }
     where = Where{};
 }

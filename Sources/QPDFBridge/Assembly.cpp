@@ -31,13 +31,15 @@ void Assembly::build(Dropped &dropped)
     place_pages();
     apply_stamps(out, sources, inputs.request.stamps, static_cast<int>(items - inputs.request.items), placed, where);
     std::vector<CopiedAnnotation> widgets;
-    copy_annotations(out, sources, placed, where, widgets);
+    std::vector<CopiedAnnotation> annotations;
+    copy_annotations(out, sources, placed, where, widgets, annotations);
     build_form(out, sources, widgets, placed, where);
     std::vector<OutlineNode> outline = arrange_outline(sources, inputs.request.sources, items, item_count);
     write_outline(out, outline, placed);
     pe_export_options const *options = inputs.request.options;
     write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels);
-    copy_document_data(out, sources, items, item_count, placed, options, !outline.empty(), dropped, where);
+    copy_document_data(
+        out, sources, items, item_count, placed, annotations, options, !outline.empty(), dropped, where);
     where = Where{};
     inputs.forward_output_warnings(out);
 }

@@ -9,17 +9,14 @@
 //   has bookmarks, UseOC when it has layers; UseAttachments never), and
 //   /OpenAction when it only shows one of the exported pages (retargeted to its
 //   first copy).
-// - The structure tree of a tagged source is kept only when the output is exactly
-//   that source's pages, all of them, once each, in order (no blank pages, nothing
-//   from other sources): then every reference in it still holds. Otherwise it is
-//   dropped, and /StructParents (pages) and /StructParent (annotations) of that
-//   source's pages are removed with it.
+// - The structure tree: the elements of the kept pages of every tagged source,
+//   joined under one root (StructureTree.cpp).
 // - Optional content: merged from every source by OptionalContent.cpp.
 // - JavaScript, open actions other than destinations and document actions: kept
 //   by Scripts.cpp with options->keep_scripts, else named in the Dropped line.
-// - What cannot follow pages (XFA forms, dropped structure trees, the portfolio of
-//   a second source, optional content configurations of several sources, and
-//   scripts unless kept) is left out and named in the Dropped line. Open actions that
+// - What cannot follow pages (XFA forms, a structure tree that cannot be read, the
+//   portfolio of a second source, optional content configurations of several
+//   sources, and scripts unless kept) is left out and named in the Dropped line. Open actions that
 //   are destinations are not named: they only say where a viewer opens a document.
 #include "Export.hh"
 #include "Limits.hh"
@@ -185,45 +182,11 @@ class DocumentData {
         where = Where{};
     }
 
-    // Keeps the structure tree of a tagged source whose pages are exactly the
-    // output; drops the others with their pages' and annotations' references.
-    void settle_structure(Dropped &dropped)
+    // The structure tree of the tagged sources, pruned to the output's pages
+    // (StructureTree.cpp).
+    void settle_structure(std::vector<CopiedAnnotation> const &annotations, Dropped &dropped)
     {
-        for (int s : order) {
-            where = Where{s, 0};
-            Source &source = sources[static_cast<size_t>(s)];
-            QPDFObjectHandle root = source.pdf->getRoot();
-            QPDFObjectHandle tree = root.getKey("/StructTreeRoot");
-            if (!tree.isDictionary()) {
-                continue;
-            }
-            if (is_exactly(s)) {
-                out.getRoot().replaceKey("/StructTreeRoot", import_value(out, *source.pdf, tree));
-                QPDFObjectHandle marked = root.getKey("/MarkInfo");
-                if (marked.isDictionary()) {
-                    out.getRoot().replaceKey("/MarkInfo", import_value(out, *source.pdf, marked));
-                }
-                continue;
-            }
-            dropped.add("structure tree", s, source.label);
-            for (PlacedPage const &page : placed) {
-                if (page.source != s) {
-                    continue;
-                }
-                QPDFObjectHandle to = page.to;
-                to.removeKey("/StructParents");
-                QPDFObjectHandle annots = to.getKey("/Annots");
-                if (!annots.isArray()) {
-                    continue;
-                }
-                for (QPDFObjectHandle &annot : annots.getArrayAsVector()) {
-                    if (annot.isDictionary()) {
-                        annot.removeKey("/StructParent");
-                    }
-                }
-            }
-        }
-        where = Where{};
+        build_structure_tree(out, sources, order, placed, annotations, dropped, where);
     }
 
     // The layers of every source (OptionalContent.cpp); the first source's
@@ -290,21 +253,6 @@ class DocumentData {
 
 
     QPDF &first() { return *sources[static_cast<size_t>(order.front())].pdf; }
-
-    // The output is all pages of source `s`, once each, in order, and nothing else.
-    bool is_exactly(int s)
-    {
-        Source const &source = sources[static_cast<size_t>(s)];
-        if (static_cast<size_t>(item_count) != source.pages.size()) {
-            return false;
-        }
-        for (int i = 0; i < item_count; ++i) {
-            if (items[i].kind != PE_ITEM_PAGE || items[i].source != s || items[i].page != i) {
-                return false;
-            }
-        }
-        return true;
-    }
 };
 
 } // namespace
@@ -423,6 +371,7 @@ void copy_document_data(
     pe_item const *items,
     int item_count,
     std::vector<PlacedPage> const &placed,
+    std::vector<CopiedAnnotation> const &annotations,
     pe_export_options const *options,
     bool has_outline,
     Dropped &dropped,
@@ -434,7 +383,7 @@ void copy_document_data(
     data.copy_catalog_entries(has_outline);
     data.copy_open_action();
     copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
-    data.settle_structure(dropped);
+    data.settle_structure(annotations, dropped);
     data.merge_layers(dropped);
     bool keep_scripts = options != nullptr && options->keep_scripts != 0;
     data.keep_scripts_if_asked(keep_scripts, dropped);

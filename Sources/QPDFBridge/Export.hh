@@ -4,9 +4,10 @@
 // rearranging its source; Writer.cpp: writing; Parts.cpp: split parts;
 // ExportApi.cpp: the extern "C" entry points. Annotations.cpp: annotations and
 // links; Forms.cpp: the AcroForm; Outlines.cpp: bookmarks; Labels.cpp: page
-// labels; Document.cpp: document information, catalog entries, structure tree and
-// what cannot follow pages; Metadata.cpp: XMP, output intents, PDF/A and PDF/UA
-// claims; EmbeddedFiles.cpp: embedded and associated files.
+// labels; Document.cpp: document information, catalog entries and what cannot
+// follow pages; StructureTree.cpp (reading: StructureRead.cpp, writing:
+// StructureWrite.cpp): the structure tree; Metadata.cpp: XMP, output intents, PDF/A and PDF/UA claims;
+// EmbeddedFiles.cpp: embedded and associated files.
 #ifndef PDFEDIT_QPDF_BRIDGE_EXPORT_HH
 #define PDFEDIT_QPDF_BRIDGE_EXPORT_HH
 
@@ -85,13 +86,15 @@ struct CopiedAnnotation {
 // order, after all pages exist in `out` so that link destinations can resolve:
 // each output page gets its own annotation objects; internal links to pages not
 // in the output are left out; named destinations become explicit ones. Appends
-// the copies of widgets to `widgets`.
+// the copies of widgets to `widgets`, and of every indirect annotation (widgets
+// too) to `all` (the structure tree's object references follow them).
 void copy_annotations(
     QPDF &out,
     std::vector<Source> &sources,
     std::vector<PlacedPage> const &placed,
     Where &where,
-    std::vector<CopiedAnnotation> &widgets);
+    std::vector<CopiedAnnotation> &widgets,
+    std::vector<CopiedAnnotation> &all);
 
 // Gives `out` one /AcroForm holding the fields of the copied widgets (see
 // Forms.cpp). Does nothing when no widget belongs to a field.
@@ -232,15 +235,29 @@ bool merge_optional_content(
 // `dropped` (see Scripts.cpp).
 void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, Dropped &dropped, Where &where);
 
+// The output's structure tree: the elements of every tagged source in `order`
+// with content on the output's pages, joined under one root, with fresh parent-
+// tree numbers (see StructureTree.cpp). `annotations`: every annotation copy
+// (copy_annotations). A source whose tree cannot be kept is noted in `dropped`.
+void build_structure_tree(
+    QPDF &out,
+    std::vector<Source> &sources,
+    std::vector<int> const &order,
+    std::vector<PlacedPage> const &placed,
+    std::vector<CopiedAnnotation> const &annotations,
+    Dropped &dropped,
+    Where &where);
+
 // Document information, XMP metadata and catalog entries of the first source, the
-// title override, the structure tree (kept only when the output is exactly one
-// tagged source's pages in order), and what had to be dropped (see Document.cpp).
+// title override, the structure tree (build_structure_tree; `annotations`: every
+// annotation copy), and what had to be dropped (see Document.cpp).
 void copy_document_data(
     QPDF &out,
     std::vector<Source> &sources,
     pe_item const *items,
     int item_count,
     std::vector<PlacedPage> const &placed,
+    std::vector<CopiedAnnotation> const &annotations,
     pe_export_options const *options,
     bool has_outline,
     Dropped &dropped,

@@ -96,6 +96,8 @@ struct FieldTree {
     std::map<QPDFObjGen, int> index;
 };
 
+struct SourceStructure; // StructureTree.hh
+
 // One opened input.
 struct Source {
     // null when no item uses this source; shared with a pe_document when the
@@ -125,6 +127,9 @@ struct Source {
     // foreign-object map resolves references to the source page to that same
     // copy). Cleared for each output.
     std::map<QPDFObjGen, QPDFObjectHandle> first_copy;
+    // Its structure tree as read once for every output (StructureTree.cpp); null
+    // until an output of a tagged source's pages needs it.
+    std::shared_ptr<SourceStructure const> structure;
 
     // 0-based index of a page object of this source, -1 when it is not one.
     int index_of_page(QPDFObjectHandle page);

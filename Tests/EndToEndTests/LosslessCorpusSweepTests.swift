@@ -6,7 +6,9 @@ import Testing
 /// session export of two sources keeps the union of theirs. The parts are counted
 /// by an independent reader, `qpdf --json=2`, once per file and side.
 ///
-/// The structure tree is not compared: it is not yet kept across a reorder.
+/// The structure tree of each tagged file is walked by TaggedChecks.swift: the same
+/// elements in the same order after `reverse all`, every MCID and numbered annotation
+/// that resolved in the source resolving in the output, also after `remove 1`.
 @Suite struct LosslessCorpusSweepTests {
     /// Every corpus file that opens, with the password MANIFEST.tsv gives for it.
     static func openable() -> [CorpusEntry] {
@@ -41,6 +43,72 @@ import Testing
         #expect(output.hasPageLabels == source.hasPageLabels)
         #expect(output.language == source.language)
         #expect(output.encryption == source.encryption)
+    }
+
+    /// The tagged corpus files (MANIFEST.tsv says "tagged").
+    static func tagged() -> [CorpusEntry] { openable().filter { $0.features.contains("tagged") } }
+
+    @Test(
+        "the structure tree of a tagged corpus file follows reverse all and remove 1",
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (a fresh clone): the lossless sweep needs it"),
+        arguments: tagged())
+    func structureFollowsThePages(_ entry: CorpusEntry) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let password = entry.userPassword.map { ["--password", $0] } ?? []
+        let source = try TaggedStructure(entry.path)
+        #expect(source.hasTree && source.elements > 0)
+        try pdfeditOK(args: ["reverse", "all", entry.path, "-o", "out.pdf"] + password, in: dir)
+        let reversed = try TaggedStructure(dir.appendingPathComponent("out.pdf").path)
+        #expect(reversed.elementTypes == source.elementTypes)
+        #expect(reversed.roleMap == source.roleMap)
+        #expect(reversed.marked == source.marked)
+        Self.expectResolves(reversed, like: source)
+        #expect(reversed.resolvedMCIDs == source.resolvedMCIDs)
+        #expect(reversed.resolvedAnnotations == source.resolvedAnnotations)
+        guard (entry.pages ?? 0) > 1 else { return }
+        try pdfeditOK(args: ["remove", "1", entry.path, "-o", "removed.pdf"] + password, in: dir)
+        let removed = try TaggedStructure(dir.appendingPathComponent("removed.pdf").path)
+        #expect(removed.hasTree)
+        #expect(removed.elements <= source.elements)
+        Self.expectResolves(removed, like: source)
+    }
+
+    @Test(
+        "a session export of two tagged corpus files keeps the sum of their elements under one root",
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (a fresh clone): the lossless sweep needs it"))
+    func mixedTaggedSourcesKeepBothTrees() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // PDF/A-3B + PDF/UA-1 with a role map; PDF 2.0.
+        let first = Paths.corpus("ocrmypdf-tagged.pdf")
+        let second = Paths.corpus("pdfjs-bug2009627.pdf")
+        try pdfeditOK("open", first, in: dir)
+        try pdfeditOK("insert", second, in: dir)
+        let export = try pdfeditOK("export", "out.pdf", in: dir)
+        #expect(!export.stderr.contains("structure tree"), "\(export.stderr)")
+        let sources = try [TaggedStructure(first), TaggedStructure(second)]
+        let output = try TaggedStructure(dir.appendingPathComponent("out.pdf").path)
+        #expect(output.elementTypes.count == sources.map(\.elements).reduce(0, +))
+        #expect(output.topLevel == sources.flatMap(\.topLevel))
+        #expect(output.resolvedMCIDs == sources.map(\.resolvedMCIDs).reduce(0, +))
+        #expect(output.resolvedAnnotations == sources.map(\.resolvedAnnotations).reduce(0, +))
+        #expect(output.roleMap.count >= sources.map(\.roleMap.count).max() ?? 0)
+        Self.expectResolves(output, like: sources[0])
+    }
+
+    /// No reference of the output's tree leaves its pages, no orphan page object, and
+    /// every MCID and numbered annotation resolves unless the source's did not either.
+    static func expectResolves(_ output: TaggedStructure, like source: TaggedStructure, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(output.pageObjects == output.pages.count, "orphan page objects", sourceLocation: sourceLocation)
+        #expect(output.strayElements == 0, "elements outside the tree", sourceLocation: sourceLocation)
+        #expect(output.problems.filter { !$0.contains("resolve") && !$0.contains("parent-tree entry") } == [], sourceLocation: sourceLocation)
+        if source.resolvedMCIDs == source.contentMCIDs {
+            #expect(output.resolvedMCIDs == output.contentMCIDs, "\(output.problems.prefix(5))", sourceLocation: sourceLocation)
+        }
+        if source.resolvedAnnotations == source.numberedAnnotations {
+            #expect(output.resolvedAnnotations == output.numberedAnnotations, "\(output.problems.prefix(5))", sourceLocation: sourceLocation)
+        }
     }
 
     @Test(

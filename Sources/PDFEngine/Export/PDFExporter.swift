@@ -14,7 +14,7 @@ public enum PDFExporter {
     /// outlines pruned to the exported pages (one top-level entry per source when
     /// several have some), page labels per `options.labels`, and the first source's
     /// metadata; the layers (optional content) its pages use, with their default
-    /// states; a structure tree only when the output is exactly one tagged source;
+    /// states; the structure trees of tagged sources, pruned to the exported pages;
     /// JavaScript and actions only with `options.keepScripts`. What cannot follow
     /// pages (embedded files, scripts unless kept, ...) is dropped with one warning
     /// naming it (see `pe_export` in QPDFBridge.h).

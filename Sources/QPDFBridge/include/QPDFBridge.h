@@ -193,8 +193,9 @@ typedef struct pe_stamp {
  * options->labels, the first source's document information and XMP, the
  * optional content groups the output uses (merged under one /OCProperties with
  * their default states, order and usage), the sources' JavaScript and actions
- * with options->keep_scripts, and the structure tree only when the output is
- * exactly one tagged source's pages in order. `stamps` (`stamp_count` of them; NULL and 0 for none) are drawn onto
+ * with options->keep_scripts, and the structure tree of every tagged source
+ * pruned to the output's pages (joined under one root, parent tree renumbered,
+ * role and class maps merged). `stamps` (`stamp_count` of them; NULL and 0 for none) are drawn onto
  * the pages of the items they name. Warnings (recovered damage, and one line
  * naming the document-level data that was dropped) go to `warn` (may be NULL).
  * On failure a partly written `out_path` is removed.
