@@ -141,15 +141,37 @@ public enum LabelSpecError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 }
 
+/// One page's label under a document's ranges: its range's style and
+/// prefix and the page's number in that range.
+public struct PageLabelValue: Equatable, Sendable {
+    public var style: LabelStyle
+    public var number: Int
+    public var prefix: String
+
+    public init(style: LabelStyle, number: Int, prefix: String) {
+        self.style = style
+        self.number = number
+        self.prefix = prefix
+    }
+
+    /// The label as a reader shows it: `App-A`, `iv`, `12`.
+    public var text: String { prefix + style.format(number) }
+}
+
 extension Document {
     /// The label each item shows under the document's own ranges, in order:
     /// nil for items before the first range. Only meaningful when
     /// `labelRanges` is not nil (nil: the sources' labels are kept).
     public func rangeLabels() -> [String?] {
+        rangeLabelValues().map { $0?.text }
+    }
+
+    /// As `rangeLabels`, each label in its parts.
+    public func rangeLabelValues() -> [PageLabelValue?] {
         guard let ranges = labelRanges, !ranges.isEmpty else { return Array(repeating: nil, count: items.count) }
         var byStart: [ItemID: LabelRange] = [:]
         for range in ranges { byStart[range.start] = range }
-        var labels: [String?] = []
+        var labels: [PageLabelValue?] = []
         labels.reserveCapacity(items.count)
         var currentRange: LabelRange?
         var offset = 0
@@ -160,7 +182,7 @@ extension Document {
             }
             if let range = currentRange {
                 let (number, overflow) = range.firstNumber.addingReportingOverflow(offset)
-                labels.append(range.prefix + range.style.format(overflow ? Int.max : number))
+                labels.append(PageLabelValue(style: range.style, number: overflow ? Int.max : number, prefix: range.prefix))
                 offset += 1
             } else {
                 labels.append(nil)
@@ -168,7 +190,6 @@ extension Document {
         }
         return labels
     }
-
     /// The ranges in document order, each with the 0-based index of its start.
     public func orderedLabelRanges() -> [(index: Int, range: LabelRange)] {
         guard let ranges = labelRanges else { return [] }

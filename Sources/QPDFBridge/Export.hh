@@ -127,16 +127,24 @@ void write_outline(
 // The /Nums of the output's /PageLabels for `mode` (PE_LABELS_*); false when the
 // output needs no /PageLabels (no source of its pages has labels, or none asked
 // for).
+// `own`: nullptr, or the items' labels from their document's own ranges (used
+// with PE_LABELS_KEEP instead of the sources').
 bool label_numbers(
     std::vector<Source> &sources,
     pe_item const *items,
     int item_count,
     int mode,
+    pe_page_label const *own,
     std::vector<QPDFObjectHandle> &nums);
 
 // Writes the output's /PageLabels for `mode` (PE_LABELS_*).
 void write_labels(
-    QPDF &out, std::vector<Source> &sources, pe_item const *items, int item_count, int mode);
+    QPDF &out,
+    std::vector<Source> &sources,
+    pe_item const *items,
+    int item_count,
+    int mode,
+    pe_page_label const *own);
 
 // Document-level data that cannot follow pages, collected for one warning line:
 // "dropped document-level data that cannot follow pages: embedded files (a.pdf), ...".

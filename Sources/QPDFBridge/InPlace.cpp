@@ -156,7 +156,8 @@ void InPlace::build()
     // Read from the source as it is before anything changes.
     std::vector<QPDFObjectHandle> nums;
     bool labelled =
-        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels, nums);
+        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels,
+            options == nullptr ? nullptr : options->page_labels, nums);
     std::vector<int> rotations(static_cast<size_t>(count));
     for (int i = 0; i < count; ++i) {
         rotations[static_cast<size_t>(i)] =

@@ -208,6 +208,17 @@ struct ExportWriter {
         return cached
     }
 
+    /// The labels of the document's own ranges for `items` (nil entries: no
+    /// label), or nil when the document has none (the sources' are written).
+    func ownLabels(of items: [PageItem], document name: String) -> [PageLabelValue?]? {
+        guard let document = session.document(named: name), document.labelRanges != nil else { return nil }
+        var byID: [ItemID: PageLabelValue] = [:]
+        for (item, value) in zip(document.items, document.rangeLabelValues()) {
+            if let value { byID[item.id] = value }
+        }
+        return items.map { byID[$0.id] }
+    }
+
     /// Writes `items` (of document `name`) to `output`.
     func write(
         _ items: [PageItem], document name: String, to output: String, settings: ExportSettings,
@@ -215,6 +226,7 @@ struct ExportWriter {
     ) throws(PDFEditError) -> ExportResult {
         try checkOutput(output, settings: settings)
         var options = settings.engineOptions(progressUnit: "%")
+        options.pageLabels = ownLabels(of: items, document: name)
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         if lastUseOfPreopened {
@@ -257,6 +269,7 @@ struct ExportWriter {
         var checks = outputChecks(settings)
         for (part, target) in zip(parts, targets) { try checks.check(part.output, standard: target) }
         var options = settings.engineOptions(progressUnit: "files")
+        options.pageLabels = ownLabels(of: items, document: name)
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         let staged = StagedOutput.staging(parts.map(\.output))

@@ -63,6 +63,9 @@ public struct ExportOptions: Sendable, Equatable {
     public var labels: LabelMode
     /// The output's title (Info /Title and XMP dc:title); nil keeps the first source's.
     public var title: String?
+    /// One per item of the plan: the labels of the document's own ranges, which
+    /// replace the sources' with `.keep` (a nil entry: no label); nil: the sources'.
+    public var pageLabels: [PageLabelValue?]?
     /// What one stream the export decodes (a stamp page's contents, the XMP
     /// packet) may inflate to (`Limits.inflatedStreamBytes`); more is refused
     /// with `.overLimit` naming the source. nil: no bound.
@@ -105,6 +108,7 @@ public struct ExportOptions: Sendable, Equatable {
         lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
             && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
             && lhs.inPlace == rhs.inPlace && lhs.keepEncryptionOf == rhs.keepEncryptionOf
+            && lhs.pageLabels == rhs.pageLabels
     }
 }
 
