@@ -172,9 +172,29 @@ class Dropped {
     bool several = false;
 };
 
+// The metadata an export sets (pe_export_options title, author, subject,
+// keywords): nullptr keeps the source's, "" removes it, else it replaces it.
+struct MetadataFields {
+    char const *title = nullptr;
+    char const *author = nullptr;
+    char const *subject = nullptr;
+    char const *keywords = nullptr;
+
+    static MetadataFields of(pe_export_options const *options);
+    // Whether any field is given (then the output gets an XMP packet).
+    bool any() const;
+};
+
 // Makes `info` (uninitialised: none) the document information of `pdf`, with
-// /Title set to `title` when one is given (a new dictionary if there was none).
-void attach_info(QPDF &pdf, QPDFObjectHandle info, char const *title);
+// /Title, /Author, /Subject and /Keywords set or removed as `fields` say (a new
+// dictionary if there was none and one is set).
+void attach_info(QPDF &pdf, QPDFObjectHandle info, MetadataFields const &fields);
+
+// A new XMP metadata stream of `pdf` holding an empty packet (for update_xmp).
+QPDFObjectHandle new_xmp_stream(QPDF &pdf);
+
+// `text` with &, <, > and " written as XML entities.
+std::string xml_escaped(std::string const &text);
 
 // Sets dc:title in an XMP packet; false when the packet is not in a form this can
 // change safely.
@@ -191,7 +211,7 @@ Claims xmp_claims(std::string const &xmp);
 
 // How an output's XMP packet is updated (see Metadata.cpp).
 struct XmpUpdate {
-    char const *title; // dc:title; nullptr: unchanged
+    MetadataFields fields; // dc:title, dc:creator, dc:description, pdf:Keywords
     long long time;    // xmp:ModifyDate and xmp:MetadataDate, seconds since 1970 (UTC)
     bool drop_pdfa;    // remove the pdfaid: identification
     bool drop_pdfua;   // remove the pdfuaid: identification
@@ -215,7 +235,7 @@ void copy_metadata(
     QPDF &out,
     std::vector<Source> &sources,
     std::vector<int> const &order,
-    char const *title,
+    MetadataFields const &fields,
     long long limit,
     Dropped &dropped,
     Where &where);

@@ -94,6 +94,9 @@ final class BridgeArguments {
             case .none: Int32(PE_LABELS_NONE)
             }
         result.title = options.title.map { copy($0) }
+        result.author = options.author.map { copy($0) }
+        result.subject = options.subject.map { copy($0) }
+        result.keywords = options.keywords.map { copy($0) }
         if let labels = options.pageLabels {
             result.page_labels = array(labels.map(bridged))
         }

@@ -132,7 +132,13 @@ typedef struct pe_export_options {
     int labels;                 /* PE_LABELS_*: keep each page's source label (default;
                                    no /PageLabels when no source has any), plain 1..n,
                                    or no /PageLabels */
-    const char *title;          /* non-NULL: the output's title (Info /Title and XMP dc:title) */
+    const char *title;          /* non-NULL: the output's title (Info /Title and XMP dc:title);
+                                   "": none (removed from both) */
+    const char *author;         /* non-NULL: Info /Author and XMP dc:creator; "": removed */
+    const char *subject;        /* non-NULL: Info /Subject and XMP dc:description; "": removed */
+    const char *keywords;       /* non-NULL: Info /Keywords and XMP pdf:Keywords; "": removed.
+                                   When any of these four is given and the output would
+                                   have no XMP packet, one is made */
     const pe_page_label *page_labels; /* non-NULL: one per item of the plan, the document's
                                    own labels, which replace the sources' with
                                    PE_LABELS_KEEP (none written when every one is
