@@ -73,6 +73,17 @@ import Testing
         #expect(labels(session) == ["i", "ii", "iii", "10", "11"])
     }
 
+    @Test func aFilledPlaceholderPassesItsRangeToItsFirstPage() throws {
+        var session = try session(pages: 2)
+        try session.apply(.placeholder(at: .position(.number(2)), count: 1, size: .fixed(.a5), label: nil), label: "ph")
+        try session.apply(.labels(specs("1:r", "2:D/5")), label: "labels")
+        let pages: [ItemContent] = [.page(source: SourceID(number: 1), page: 1), .page(source: SourceID(number: 1), page: 2)]
+        try session.apply(.fill(.number(2), contents: pages, newSources: []), label: "fill")
+        #expect(labels(session) == ["i", "5", "6", "7"])
+        _ = try session.undo()
+        #expect(labels(session) == ["i", "5", "6"])
+    }
+
     @Test func clearMeansNoLabelsAndUndoBringsThemBack() throws {
         var session = try session(pages: 3)
         try session.apply(.labels(specs("1:D")), label: "labels")
