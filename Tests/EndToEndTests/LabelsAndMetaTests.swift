@@ -62,6 +62,11 @@ import Testing
         // A part of the document keeps the labels its pages have in it.
         try pdfeditOK("export", "part.pdf", "4..6", in: dir)
         #expect(try ranges(dir.appendingPathComponent("part.pdf")) == ["0 /r 4 -", "1 /D 1 -"])
+        // So does each part of a split.
+        try pdfeditOK("export", "--split", "parts", "--every", "20", "--name", "part{n}", in: dir)
+        #expect(try ranges(dir.appendingPathComponent("parts/part1.pdf")) == ["0 /r 1 -", "4 /D 1 -"])
+        #expect(try ranges(dir.appendingPathComponent("parts/part2.pdf")) == ["0 /D 17 -", "19 /A 1 App-"])
+        #expect(try ranges(dir.appendingPathComponent("parts/part3.pdf")) == ["0 /A 2 App-"])
     }
 
     @Test("a range moves with its first page; removing that page moves the start to the next; undo and redo")
