@@ -157,7 +157,7 @@ import Testing
     /// document keeps its range; undo of each step restores the state exactly.
     @Test func randomEditsKeepRangesOnItemsAndUndoRestoresThem() async {
         await propertyCheck(
-            count: 150, input: Gen.int(in: 1...10), Gen.int(in: 1...5),
+            count: 200, input: Gen.int(in: 1...10), Gen.int(in: 1...5),
             Gen.int(in: 0...(1 << 30)).array(of: 4).array(of: 1...25)
         ) { mainPages, otherPages, script in
             try Self.runRandom(mainPages: mainPages, otherPages: otherPages, script: script)
@@ -195,7 +195,15 @@ import Testing
             case 6: edit = .reverse(sel)
             case 7: edit = .interleave(other: otherName, reversed: v[2] % 2 == 0)
             case 8: edit = v[2] % 4 == 0 ? .labels(nil) : .metadata(DocumentMetadata(title: "T\(step)", author: v[3] % 2 == 0 ? "" : nil))
-            default: edit = .blank(at: .position(.number(1)), count: 1, size: .fixed(.a5))
+            default:
+                switch v[2] % 3 {
+                case 0: edit = .blank(at: .position(.number(1)), count: 1, size: .fixed(.a5))
+                case 1: edit = .placeholder(at: .position(.number(n)), count: 1, size: .fixed(.a5), label: nil)
+                default:
+                    // Refused unless the item at n is a placeholder.
+                    edit = .fill(
+                        .number(n), contents: [.page(source: SourceID(number: 1), page: 1)], newSources: [])
+                }
             }
             let before = session
             do {
