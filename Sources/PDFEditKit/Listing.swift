@@ -22,7 +22,8 @@ public struct ListedItem: Codable, Equatable, Sendable {
     public var rotation: Int
     /// A placeholder's label.
     public var placeholderLabel: String?
-    /// The page label from the source's /PageLabels (nil when the source has none).
+    /// The page label export writes: from the document's own ranges (`labels`)
+    /// when it has them, else the source's /PageLabels (nil when it has none).
     public var label: String?
     /// The first words of the page's text (nil for blanks, placeholders, images,
     /// pages without text, and with `--no-text`).
@@ -55,6 +56,7 @@ extension Workspace {
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
             cacheDirectory: store.cacheDirectory)
         let indices = try access.indices(of: selection, in: document)
+        let labels = OutputLabels(document: document, access: access)
         if includeText {
             access.prefetchTexts(of: indices.map { document.items[$0] }, progress: progress)
         }
@@ -87,7 +89,7 @@ extension Workspace {
                     listed.width = rounded(turned ? size.height : size.width)
                     listed.height = rounded(turned ? size.width : size.height)
                 }
-                listed.label = access.label(of: item)
+                listed.label = labels.label(of: item)
                 listed.stamps = ListedStamp.list(item.stamps, session: session)
                 if includeText {
                     listed.text = try access.textOrWarning(of: item).map { firstWords($0) }.flatMap {

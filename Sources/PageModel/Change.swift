@@ -24,6 +24,10 @@ enum Change: Equatable, Sendable {
     case renameDocument(from: String, to: String)
     /// The items at `at`, whose stamps are all `from`, get the stamps `to`.
     case restamp(document: String, at: IndexRuns, from: [Stamp], to: [Stamp])
+    /// The document's label ranges, which must be `from`, become `to`.
+    case relabel(document: String, from: [LabelRange]?, to: [LabelRange]?)
+    /// The document's metadata, which must be `from`, becomes `to`.
+    case setMetadata(document: String, from: DocumentMetadata?, to: DocumentMetadata?)
 
     var inverse: Change {
         switch self {
@@ -53,6 +57,10 @@ enum Change: Equatable, Sendable {
             .renameDocument(from: to, to: from)
         case .restamp(let document, let at, let from, let to):
             .restamp(document: document, at: at, from: to, to: from)
+        case .relabel(let document, let from, let to):
+            .relabel(document: document, from: to, to: from)
+        case .setMetadata(let document, let from, let to):
+            .setMetadata(document: document, from: to, to: from)
         }
     }
 }

@@ -21,6 +21,12 @@ struct ChangeRecord: Codable, Equatable {
     var name: String?
     var stampsBefore: [Stamp]?
     var stampsAfter: [Stamp]?
+    /// A document's label ranges (addDocument, dropDocument) or those before a relabel.
+    var labelRanges: [LabelRange]?
+    var labelRangesAfter: [LabelRange]?
+    /// A document's metadata (addDocument, dropDocument) or that before a setMetadata.
+    var metadata: DocumentMetadata?
+    var metadataAfter: DocumentMetadata?
 
     init(op: String) {
         self.op = op
@@ -67,6 +73,8 @@ struct ChangeRecord: Codable, Equatable {
             self.name = document.name
             self.items = ItemRecord.records(for: document.items)
             self.index = index
+            labelRanges = document.labelRanges
+            metadata = document.metadata
         case .renameDocument(let from, let to):
             self.init(op: "renameDocument")
             self.from = from
@@ -77,6 +85,16 @@ struct ChangeRecord: Codable, Equatable {
             self.at = ChangeRecord.pairs(at)
             stampsBefore = from
             stampsAfter = to
+        case .relabel(let document, let from, let to):
+            self.init(op: "relabel")
+            self.document = document
+            labelRanges = from
+            labelRangesAfter = to
+        case .setMetadata(let document, let from, let to):
+            self.init(op: "setMetadata")
+            self.document = document
+            metadata = from
+            metadataAfter = to
         }
     }
 
@@ -154,7 +172,8 @@ struct ChangeRecord: Codable, Equatable {
             for record in try field(self.items, "items") {
                 items += try record.expanded(budget: &budget)
             }
-            let document = Document(name: try field(name, "name"), items: items)
+            let document = Document(
+                name: try field(name, "name"), items: items, labelRanges: labelRanges, metadata: metadata)
             let index = try field(index, "index")
             guard index >= 0 else { throw fault("\"index\" must be ≥ 0") }
             return op == "addDocument"
@@ -165,6 +184,10 @@ struct ChangeRecord: Codable, Equatable {
             return .restamp(
                 document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
                 from: try field(stampsBefore, "stampsBefore"), to: try field(stampsAfter, "stampsAfter"))
+        case "relabel":
+            return .relabel(document: try field(document, "document"), from: labelRanges, to: labelRangesAfter)
+        case "setMetadata":
+            return .setMetadata(document: try field(document, "document"), from: metadata, to: metadataAfter)
         default:
             throw .invalidField("unknown history operation \(quoted(op))")
         }

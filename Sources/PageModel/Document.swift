@@ -2,10 +2,19 @@
 public struct Document: Codable, Equatable, Sendable {
     public var name: String
     public var items: [PageItem]
+    /// The document's own page labels (`labels`), in the order they were
+    /// given; nil: export keeps the sources' labels; empty: no labels.
+    public var labelRanges: [LabelRange]?
+    /// The metadata `meta` set; fields left nil keep the source's.
+    public var metadata: DocumentMetadata?
 
-    public init(name: String, items: [PageItem] = []) {
+    public init(
+        name: String, items: [PageItem] = [], labelRanges: [LabelRange]? = nil, metadata: DocumentMetadata? = nil
+    ) {
         self.name = name
         self.items = items
+        self.labelRanges = labelRanges
+        self.metadata = metadata
     }
 
     /// The number of items (a placeholder counts as one).

@@ -61,6 +61,11 @@ public enum Edit: Codable, Equatable, Sendable {
     case stamp(PageSelection, Stamp, newSources: [Source])
     /// Take every stamp off the selected items.
     case unstamp(PageSelection)
+    /// `labels SPEC...`: replace the document's page label ranges; nil
+    /// (`labels --clear`): the document has no page labels.
+    case labels([LabelSpec]?)
+    /// `meta --title …`: set the fields given (non-nil; "" removes one).
+    case metadata(DocumentMetadata)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {

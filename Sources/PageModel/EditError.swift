@@ -41,6 +41,10 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Handing out `needed` more ids of `kind` ("item", "source") from `next`
     /// would pass `Session.maximumCounter`.
     case idsExhausted(kind: String, next: Int, needed: Int)
+    /// Two `labels` ranges start at the same item.
+    case duplicateLabelStart(position: Int)
+    /// `meta` with nothing to set.
+    case nothingToSet
     /// Edit number `index` (0-based) of a batch failed; nothing of the batch was applied.
     indirect case batch(index: Int, EditError)
 
@@ -108,6 +112,10 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .idsExhausted(let kind, let next, let needed):
             return "cannot hand out \(countPhrase(needed, "more \(kind) id")): the next is \(next) and ids stop at "
                 + "\(Session.maximumCounter)"
+        case .duplicateLabelStart(let position):
+            return "two page label ranges start at position \(position)"
+        case .nothingToSet:
+            return "nothing to set: give --title, --author, --subject or --keywords"
         case .batch(let index, let error):
             return "edit \(index + 1): \(error)"
         }

@@ -72,7 +72,11 @@ extension Session {
     /// then checks that no document holds more items than `context.limits`
     /// allows (the one place every way of adding items passes).
     mutating func execute(_ edit: Edit, doc: String?, context: EditContext) throws(EditError) -> EditOutcome {
-        let outcome = try carryOut(edit, doc: doc, context: context)
+        let labelled = documents.filter { $0.labelRanges?.isEmpty == false }
+        var outcome = try carryOut(edit, doc: doc, context: context)
+        let fixes = labelRangeFixes(before: labelled)
+        try commit(fixes)
+        outcome.changes += fixes
         let limit = context.limits.itemsPerDocument
         if let document = documents.first(where: { $0.items.count > limit }) {
             throw .tooManyItems(document: document.name, count: document.items.count, limit: limit)
@@ -120,6 +124,10 @@ extension Session {
             return try executeStamp(selection, stamp, newSources: newSources, in: name, context: context)
         case .unstamp(let selection):
             return try executeUnstamp(selection, in: name, context: context)
+        case .labels(let specs):
+            return try executeLabels(specs, in: name)
+        case .metadata(let changes):
+            return try executeMetadata(changes, in: name)
         }
     }
 

@@ -99,6 +99,20 @@ extension Session {
             let index = try existingDocument(document)
             try checkBounds(at, document: index)
             try restamp(document: index, at: at, from: from, to: to)
+
+        case .relabel(let document, let from, let to):
+            let index = try existingDocument(document)
+            guard documents[index].labelRanges == from else {
+                throw ChangeFailure(reason: "the page labels of \(quoted(document)) are not as the history recorded them")
+            }
+            documents[index].labelRanges = to
+
+        case .setMetadata(let document, let from, let to):
+            let index = try existingDocument(document)
+            guard documents[index].metadata == from else {
+                throw ChangeFailure(reason: "the metadata of \(quoted(document)) is not as the history recorded it")
+            }
+            documents[index].metadata = to
         }
     }
 

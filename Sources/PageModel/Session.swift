@@ -4,8 +4,10 @@
 public struct Session: Equatable, Sendable {
     /// The session file format this code writes. Version 2 added rotation
     /// patterns to runs (`"rotations"`), which a version-1 reader would not
-    /// understand; a version-1 file is read as it is (it has none).
-    public static let formatVersion = 2
+    /// understand; a version-1 file is read as it is (it has none). Version 3
+    /// added documents' authoring data (page label ranges, metadata) and the
+    /// history operations that change them; older files have none.
+    public static let formatVersion = 3
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)

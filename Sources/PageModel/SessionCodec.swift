@@ -15,6 +15,9 @@ struct SessionFile: Codable {
 struct DocumentFile: Codable {
     var name: String
     var items: [ItemRecord]
+    /// Absent: the sources' labels (version 2 files have none); []: no labels.
+    var labelRanges: [LabelRange]?
+    var metadata: DocumentMetadata?
 }
 
 struct HistoryFile: Codable {
@@ -42,7 +45,11 @@ extension Session {
         let file = SessionFile(
             version: version, current: current, nextItemNumber: nextItemNumber, nextSourceNumber: nextSourceNumber,
             sources: sources,
-            documents: documents.map { DocumentFile(name: $0.name, items: ItemRecord.records(for: $0.items)) },
+            documents: documents.map {
+                DocumentFile(
+                    name: $0.name, items: ItemRecord.records(for: $0.items), labelRanges: $0.labelRanges,
+                    metadata: $0.metadata)
+            },
             history: HistoryFile(
                 undone: history.undoneCount,
                 steps: history.steps.map { step in
@@ -83,7 +90,9 @@ extension Session {
             for record in document.items {
                 items += try record.expanded(budget: &budget)
             }
-            documents.append(Document(name: document.name, items: items))
+            documents.append(
+                Document(
+                    name: document.name, items: items, labelRanges: document.labelRanges, metadata: document.metadata))
         }
         guard file.history.undone >= 0, file.history.undone <= file.history.steps.count else {
             throw .invalidField("history \"undone\" is \(file.history.undone) with \(file.history.steps.count) steps")

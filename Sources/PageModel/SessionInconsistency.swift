@@ -17,6 +17,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     case unknownSource(item: ItemID, source: SourceID)
     case invalidContent(item: ItemID, reason: String)
     case invalidStamp(item: ItemID, reason: String)
+    case invalidLabelRange(document: String, reason: String)
 
     public var description: String {
         switch self {
@@ -34,6 +35,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
         case .unknownSource(let item, let source): "item \(item) refers to unknown source \(source)"
         case .invalidContent(let item, let reason): "item \(item): \(reason)"
         case .invalidStamp(let item, let reason): "a stamp of item \(item): \(reason)"
+        case .invalidLabelRange(let document, let reason): "a page label range of \(quoted(document)): \(reason)"
         }
     }
 }
@@ -82,6 +84,25 @@ extension Session {
                 guard (0...3).contains(item.rotation) else { return .invalidRotation(item.id, rotation: item.rotation) }
                 if let problem = contentProblem(item, sources: sourcesByID) { return problem }
                 if let problem = stampProblem(item, sources: sourcesByID) { return problem }
+            }
+            if let problem = labelRangeProblem(document) { return problem }
+        }
+        return nil
+    }
+
+    private func labelRangeProblem(_ document: Document) -> SessionInconsistency? {
+        guard let ranges = document.labelRanges else { return nil }
+        var starts = Set<ItemID>()
+        let present = Set(document.items.map(\.id))
+        for range in ranges {
+            guard present.contains(range.start) else {
+                return .invalidLabelRange(document: document.name, reason: "its start \(range.start) is not in it")
+            }
+            guard starts.insert(range.start).inserted else {
+                return .invalidLabelRange(document: document.name, reason: "two ranges start at \(range.start)")
+            }
+            guard (1...LabelSpec.maximumFirstNumber).contains(range.firstNumber) else {
+                return .invalidLabelRange(document: document.name, reason: "first number \(range.firstNumber)")
             }
         }
         return nil

@@ -37,7 +37,10 @@ void Assembly::build(Dropped &dropped)
     std::vector<OutlineNode> outline = arrange_outline(sources, inputs.request.sources, items, item_count);
     write_outline(out, outline, placed);
     pe_export_options const *options = inputs.request.options;
-    write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels);
+    pe_page_label const *own = options == nullptr || options->page_labels == nullptr
+        ? nullptr
+        : options->page_labels + (items - inputs.request.items);
+    write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels, own);
     copy_document_data(
         out, sources, items, item_count, placed, annotations, options, !outline.empty(), dropped, where);
     where = Where{};

@@ -54,29 +54,6 @@ size_t rank_of(std::string const &kind)
     return rank;
 }
 
-std::string xml_escaped(std::string const &text)
-{
-    std::string result;
-    for (char c : text) {
-        switch (c) {
-        case '&':
-            result += "&amp;";
-            break;
-        case '<':
-            result += "&lt;";
-            break;
-        case '>':
-            result += "&gt;";
-            break;
-        case '"':
-            result += "&quot;";
-            break;
-        default:
-            result += c;
-        }
-    }
-    return result;
-}
 
 class DocumentData {
   public:
@@ -98,7 +75,7 @@ class DocumentData {
         }
     }
 
-    void copy_info(char const *title)
+    void copy_info(MetadataFields const &fields)
     {
         QPDFObjectHandle info;
         if (!order.empty()) {
@@ -112,7 +89,7 @@ class DocumentData {
                 info = copy_foreign(out, theirs);
             }
         }
-        attach_info(out, info, title);
+        attach_info(out, info, fields);
         where = Where{};
     }
 
@@ -257,6 +234,30 @@ class DocumentData {
 
 } // namespace
 
+std::string xml_escaped(std::string const &text)
+{
+    std::string result;
+    for (char c : text) {
+        switch (c) {
+        case '&':
+            result += "&amp;";
+            break;
+        case '<':
+            result += "&lt;";
+            break;
+        case '>':
+            result += "&gt;";
+            break;
+        case '"':
+            result += "&quot;";
+            break;
+        default:
+            result += c;
+        }
+    }
+    return result;
+}
+
 // Sets dc:title in an XMP packet; false when the packet is not in a form this can
 // change safely.
 bool set_xmp_title(std::string &xmp, std::string const &title)
@@ -306,15 +307,44 @@ bool set_xmp_title(std::string &xmp, std::string const &title)
     return true;
 }
 
-// Makes `info` (uninitialised: none) the document information of `pdf`, with
-// /Title set to `title` when one is given (a new dictionary if there was none).
-void attach_info(QPDF &pdf, QPDFObjectHandle info, char const *title)
+MetadataFields MetadataFields::of(pe_export_options const *options)
 {
-    if (title != nullptr) {
+    MetadataFields fields;
+    if (options != nullptr) {
+        fields.title = options->title;
+        fields.author = options->author;
+        fields.subject = options->subject;
+        fields.keywords = options->keywords;
+    }
+    return fields;
+}
+
+bool MetadataFields::any() const
+{
+    return title != nullptr || author != nullptr || subject != nullptr || keywords != nullptr;
+}
+
+// Makes `info` (uninitialised: none) the document information of `pdf`, with
+// the fields given set ("" removes one; a new dictionary if there was none).
+void attach_info(QPDF &pdf, QPDFObjectHandle info, MetadataFields const &fields)
+{
+    std::pair<char const *, char const *> const given[] = {
+        {"/Title", fields.title}, {"/Author", fields.author}, {"/Subject", fields.subject},
+        {"/Keywords", fields.keywords}};
+    for (auto const &[key, value] : given) {
+        if (value == nullptr) {
+            continue;
+        }
+        if (*value == '\0') {
+            if (info.isInitialized()) {
+                info.removeKey(key);
+            }
+            continue;
+        }
         if (!info.isInitialized()) {
             info = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
         }
-        info.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(title));
+        info.replaceKey(key, QPDFObjectHandle::newUnicodeString(value));
     }
     if (info.isInitialized()) {
         pdf.getTrailer().replaceKey("/Info", info);
@@ -377,9 +407,9 @@ void copy_document_data(
     Dropped &dropped,
     Where &where)
 {
-    char const *title = options == nullptr ? nullptr : options->title;
+    MetadataFields fields = MetadataFields::of(options);
     DocumentData data(out, sources, items, item_count, placed, where);
-    data.copy_info(title);
+    data.copy_info(fields);
     data.copy_catalog_entries(has_outline);
     data.copy_open_action();
     copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
@@ -390,7 +420,7 @@ void copy_document_data(
     data.note_dropped(keep_scripts, dropped);
     // Last: the PDF/A and PDF/UA claims depend on what the steps above dropped.
     copy_metadata(
-        out, sources, data.sources_in_order(), title, options == nullptr ? 0 : options->max_stream_bytes, dropped,
+        out, sources, data.sources_in_order(), fields, options == nullptr ? 0 : options->max_stream_bytes, dropped,
         where);
 }
 

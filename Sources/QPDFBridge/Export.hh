@@ -130,16 +130,24 @@ void write_outline(
 // The /Nums of the output's /PageLabels for `mode` (PE_LABELS_*); false when the
 // output needs no /PageLabels (no source of its pages has labels, or none asked
 // for).
+// `own`: nullptr, or the items' labels from their document's own ranges (used
+// with PE_LABELS_KEEP instead of the sources').
 bool label_numbers(
     std::vector<Source> &sources,
     pe_item const *items,
     int item_count,
     int mode,
+    pe_page_label const *own,
     std::vector<QPDFObjectHandle> &nums);
 
 // Writes the output's /PageLabels for `mode` (PE_LABELS_*).
 void write_labels(
-    QPDF &out, std::vector<Source> &sources, pe_item const *items, int item_count, int mode);
+    QPDF &out,
+    std::vector<Source> &sources,
+    pe_item const *items,
+    int item_count,
+    int mode,
+    pe_page_label const *own);
 
 // Document-level data that cannot follow pages, collected for one warning line:
 // "dropped document-level data that cannot follow pages: embedded files (a.pdf), ...".
@@ -167,9 +175,29 @@ class Dropped {
     bool several = false;
 };
 
+// The metadata an export sets (pe_export_options title, author, subject,
+// keywords): nullptr keeps the source's, "" removes it, else it replaces it.
+struct MetadataFields {
+    char const *title = nullptr;
+    char const *author = nullptr;
+    char const *subject = nullptr;
+    char const *keywords = nullptr;
+
+    static MetadataFields of(pe_export_options const *options);
+    // Whether any field is given (then the output gets an XMP packet).
+    bool any() const;
+};
+
 // Makes `info` (uninitialised: none) the document information of `pdf`, with
-// /Title set to `title` when one is given (a new dictionary if there was none).
-void attach_info(QPDF &pdf, QPDFObjectHandle info, char const *title);
+// /Title, /Author, /Subject and /Keywords set or removed as `fields` say (a new
+// dictionary if there was none and one is set).
+void attach_info(QPDF &pdf, QPDFObjectHandle info, MetadataFields const &fields);
+
+// A new XMP metadata stream of `pdf` holding an empty packet (for update_xmp).
+QPDFObjectHandle new_xmp_stream(QPDF &pdf);
+
+// `text` with &, <, > and " written as XML entities.
+std::string xml_escaped(std::string const &text);
 
 // Sets dc:title in an XMP packet; false when the packet is not in a form this can
 // change safely.
@@ -186,7 +214,7 @@ Claims xmp_claims(std::string const &xmp);
 
 // How an output's XMP packet is updated (see Metadata.cpp).
 struct XmpUpdate {
-    char const *title; // dc:title; nullptr: unchanged
+    MetadataFields fields; // dc:title, dc:creator, dc:description, pdf:Keywords
     long long time;    // xmp:ModifyDate and xmp:MetadataDate, seconds since 1970 (UTC)
     bool drop_pdfa;    // remove the pdfaid: identification
     bool drop_pdfua;   // remove the pdfuaid: identification
@@ -210,7 +238,7 @@ void copy_metadata(
     QPDF &out,
     std::vector<Source> &sources,
     std::vector<int> const &order,
-    char const *title,
+    MetadataFields const &fields,
     long long limit,
     Dropped &dropped,
     Where &where);

@@ -51,23 +51,26 @@ void settle_in_place(
     pe_export_options const *options,
     long long modified)
 {
-    char const *title = options == nullptr ? nullptr : options->title;
+    MetadataFields fields = MetadataFields::of(options);
     QPDFObjectHandle root = pdf.getRoot();
     // As DocumentData::copy_info.
     QPDFObjectHandle info;
     if (old_info.isDictionary()) {
         info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
     }
-    attach_info(pdf, info, title);
+    attach_info(pdf, info, fields);
     // As copy_metadata (Metadata.cpp): one source, nothing dropped, so its
     // claims stay.
     update_info(pdf, modified);
     QPDFObjectHandle metadata = old_root.getKey("/Metadata");
+    if (!metadata.isStream() && fields.any()) {
+        metadata = new_xmp_stream(pdf);
+    }
     if (metadata.isStream()) {
         std::string xmp;
         bool readable = decode_bounded(
             metadata, options == nullptr ? 0 : options->max_stream_bytes, "the XMP metadata stream", &xmp);
-        if (readable && update_xmp(xmp, XmpUpdate{title, modified, false, false})) {
+        if (readable && update_xmp(xmp, XmpUpdate{fields, modified, false, false})) {
             metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
         }
         root.replaceKey("/Metadata", metadata);
@@ -156,7 +159,8 @@ void InPlace::build()
     // Read from the source as it is before anything changes.
     std::vector<QPDFObjectHandle> nums;
     bool labelled =
-        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels, nums);
+        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels,
+            options == nullptr ? nullptr : options->page_labels, nums);
     std::vector<int> rotations(static_cast<size_t>(count));
     for (int i = 0; i < count; ++i) {
         rotations[static_cast<size_t>(i)] =

@@ -12,9 +12,15 @@
 // source had /PageLabels (the output has them exactly when a source had them).
 // PE_LABELS_RENUMBER: /PageLabels << /Nums [0 << /S /D >>] >>, plain 1..n said
 // explicitly. PE_LABELS_NONE: no /PageLabels.
+// A document with its own label ranges (`pdfedit labels`) passes each item's
+// label (pe_export_options.page_labels): with PE_LABELS_KEEP those are written
+// instead of the sources', consecutive pages of one range sharing one entry, a
+// page before the first range an empty label (<< >>); none at all when every
+// page's label is empty (`labels --clear`).
 #include "Export.hh"
 
 #include <qpdf/QPDFPageLabelDocumentHelper.hh>
+#include <qpdf/QUtil.hh>
 
 #include <algorithm>
 
@@ -82,6 +88,45 @@ QPDFObjectHandle label_dictionary(Label const &label)
     return dict;
 }
 
+Label own_label(pe_page_label const &given)
+{
+    Label label;
+    switch (given.style) {
+    case 'D': case 'r': case 'R': case 'a': case 'A':
+        label.style = std::string("/") + given.style;
+        break;
+    default:
+        break;
+    }
+    std::string prefix = given.prefix == nullptr ? "" : given.prefix;
+    label.has_prefix = !prefix.empty();
+    // PDFDocEncoding when it can say the prefix, else UTF-16BE with its mark.
+    if (!QUtil::utf8_to_pdf_doc(prefix, label.prefix)) {
+        label.prefix = QUtil::utf8_to_utf16(prefix);
+    }
+    label.number = std::max(1LL, given.number);
+    return label;
+}
+
+bool own_numbers(pe_page_label const *own, int item_count, std::vector<QPDFObjectHandle> &nums)
+{
+    bool any = false;
+    Label previous;
+    for (int i = 0; i < item_count; ++i) {
+        Label label = own_label(own[i]);
+        any = any || !label.style.empty() || label.has_prefix;
+        if (i == 0 || !previous.continues_with(label)) {
+            nums.push_back(QPDFObjectHandle::newInteger(i));
+            nums.push_back(label_dictionary(label));
+        }
+        previous = label;
+    }
+    if (!any) {
+        nums.clear();
+    }
+    return any;
+}
+
 void set_labels(QPDF &out, std::vector<QPDFObjectHandle> const &nums)
 {
     QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
@@ -96,6 +141,7 @@ bool label_numbers(
     pe_item const *items,
     int item_count,
     int mode,
+    pe_page_label const *own,
     std::vector<QPDFObjectHandle> &nums)
 {
     nums.clear();
@@ -105,6 +151,9 @@ bool label_numbers(
     if (mode == PE_LABELS_RENUMBER) {
         nums = {QPDFObjectHandle::newInteger(0), label_dictionary(decimal(1))};
         return true;
+    }
+    if (own != nullptr) {
+        return own_numbers(own, item_count, nums);
     }
     std::vector<std::unique_ptr<QPDFPageLabelDocumentHelper>> helpers(sources.size());
     auto helper_of = [&](size_t s) -> QPDFPageLabelDocumentHelper & {
@@ -144,10 +193,15 @@ bool label_numbers(
 }
 
 void write_labels(
-    QPDF &out, std::vector<Source> &sources, pe_item const *items, int item_count, int mode)
+    QPDF &out,
+    std::vector<Source> &sources,
+    pe_item const *items,
+    int item_count,
+    int mode,
+    pe_page_label const *own)
 {
     std::vector<QPDFObjectHandle> nums;
-    if (label_numbers(sources, items, item_count, mode, nums)) {
+    if (label_numbers(sources, items, item_count, mode, own, nums)) {
         set_labels(out, nums);
     }
 }

@@ -4,7 +4,11 @@
 //   (copied; the packet keeps everything it had but what is changed below).
 // - The packet is updated: pdf:Producer, xmp:ModifyDate and xmp:MetadataDate are
 //   replaced (removed wherever they are, written in one new rdf:Description
-//   before </rdf:RDF>), and dc:title when a title is given (set_xmp_title). The
+//   before </rdf:RDF>), and dc:title when a title is given (set_xmp_title);
+//   dc:creator, dc:description and pdf:Keywords when an author, subject or
+//   keywords are given (removed, then written in that rdf:Description; "" only
+//   removes). An output with none gets a new packet when any of them is given
+//   (`meta`), so Info and XMP say the same. The
 //   document information (/Info), when the output has one, gets the same
 //   /Producer and /ModDate, as PDF/A requires the two to agree.
 // - The date is the newest modification time of the files of the output's
@@ -38,6 +42,7 @@ namespace {
 char const *const producer = "pdfedit";
 char const *const pdf_namespace = "http://ns.adobe.com/pdf/1.3/";
 char const *const xmp_namespace = "http://ns.adobe.com/xap/1.0/";
+char const *const dc_namespace = "http://purl.org/dc/elements/1.1/";
 char const *const pdfa_namespace = "http://www.aiim.org/pdfa/ns/id/";
 char const *const pdfua_namespace = "http://www.aiim.org/pdfua/ns/id/";
 
@@ -264,8 +269,35 @@ bool update_xmp(std::string &xmp, XmpUpdate const &update)
         return false;
     }
     std::string edited = xmp;
-    if (update.title != nullptr) {
-        set_xmp_title(edited, update.title); // a dc:title in another form stays as it is
+    MetadataFields const &fields = update.fields;
+    if (fields.title != nullptr && *fields.title != '\0') {
+        set_xmp_title(edited, fields.title); // a dc:title in another form stays as it is
+    } else if (fields.title != nullptr) {
+        remove_properties(edited, dc_namespace, {"title"});
+    }
+    // The other fields: removed wherever they are, written (when not "") in
+    // the new rdf:Description below.
+    std::string dc_elements;
+    std::string pdf_elements;
+    if (fields.author != nullptr) {
+        remove_properties(edited, dc_namespace, {"creator"});
+        if (*fields.author != '\0') {
+            dc_elements += "<dc:creator><rdf:Seq><rdf:li>" + xml_escaped(fields.author) +
+                "</rdf:li></rdf:Seq></dc:creator>";
+        }
+    }
+    if (fields.subject != nullptr) {
+        remove_properties(edited, dc_namespace, {"description"});
+        if (*fields.subject != '\0') {
+            dc_elements += "<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">" +
+                xml_escaped(fields.subject) + "</rdf:li></rdf:Alt></dc:description>";
+        }
+    }
+    if (fields.keywords != nullptr) {
+        remove_properties(edited, pdf_namespace, {"Keywords"});
+        if (*fields.keywords != '\0') {
+            pdf_elements += "<pdf:Keywords>" + xml_escaped(fields.keywords) + "</pdf:Keywords>";
+        }
     }
     if (update.drop_pdfa) {
         remove_properties(edited, pdfa_namespace, {"part", "conformance", "amd", "corr", "rev"});
@@ -283,10 +315,27 @@ bool update_xmp(std::string &xmp, XmpUpdate const &update)
     edited.insert(
         at,
         std::string("<rdf:Description rdf:about=\"\" xmlns:pdf=\"") + pdf_namespace + "\" xmlns:xmp=\"" +
-            xmp_namespace + "\"><pdf:Producer>" + producer + "</pdf:Producer><xmp:ModifyDate>" + date +
-            "</xmp:ModifyDate><xmp:MetadataDate>" + date + "</xmp:MetadataDate></rdf:Description>\n");
+            xmp_namespace + "\"" + (dc_elements.empty() ? "" : std::string(" xmlns:dc=\"") + dc_namespace + "\"") +
+            "><pdf:Producer>" + producer + "</pdf:Producer>" + pdf_elements + "<xmp:ModifyDate>" + date +
+            "</xmp:ModifyDate><xmp:MetadataDate>" + date + "</xmp:MetadataDate>" + dc_elements +
+            "</rdf:Description>\n");
     xmp = edited;
     return true;
+}
+
+QPDFObjectHandle new_xmp_stream(QPDF &pdf)
+{
+    std::string const packet = "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+                               "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+                               "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+                               "</rdf:RDF>\n"
+                               "</x:xmpmeta>\n"
+                               "<?xpacket end=\"w\"?>";
+    QPDFObjectHandle stream = QPDFObjectHandle::newStream(&pdf, packet);
+    QPDFObjectHandle dict = stream.getDict();
+    dict.replaceKey("/Type", QPDFObjectHandle::newName("/Metadata"));
+    dict.replaceKey("/Subtype", QPDFObjectHandle::newName("/XML"));
+    return stream;
 }
 
 void update_info(QPDF &pdf, long long time)
@@ -303,7 +352,7 @@ void copy_metadata(
     QPDF &out,
     std::vector<Source> &sources,
     std::vector<int> const &order,
-    char const *title,
+    MetadataFields const &fields,
     long long limit,
     Dropped &dropped,
     Where &where)
@@ -321,6 +370,18 @@ void copy_metadata(
         out.getRoot().replaceKey("/OutputIntents", import_value(out, *first.pdf, intents));
     }
     QPDFObjectHandle metadata = root.getKey("/Metadata");
+    if (!metadata.isStream() && fields.any()) {
+        // Metadata set by `meta`: Info and XMP say the same, so a packet is made.
+        std::string xmp;
+        QPDFObjectHandle made = new_xmp_stream(out);
+        if (decode_bounded(made, 0, "the XMP metadata stream", &xmp) &&
+            update_xmp(xmp, XmpUpdate{fields, time, false, false})) {
+            made.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+            out.getRoot().replaceKey("/Metadata", made);
+        }
+        where = Where{};
+        return;
+    }
     if (!metadata.isStream()) {
         where = Where{};
         return;
@@ -329,7 +390,7 @@ void copy_metadata(
     // An unknown filter: the packet stays as it is.
     bool readable = decode_bounded(metadata, limit, "the XMP metadata stream", &xmp);
     Claims claims = readable ? xmp_claims(xmp) : Claims{};
-    XmpUpdate update{title, time, false, false};
+    XmpUpdate update{fields, time, false, false};
     bool nothing_dropped = dropped.empty();
     // A later source with other output intents than the first's: its pages'
     // colours would be read through the first source's profile, so the output

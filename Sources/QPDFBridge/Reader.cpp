@@ -39,7 +39,7 @@ void read_facts(Source &source, pe_document_facts &facts, pe_text_fn text, void 
     std::string version = pdf.getPDFVersion();
     QPDFObjectHandle info = present_value(pdf.getTrailer(), "/Info");
     std::vector<std::pair<char const *, std::string>> texts;
-    for (char const *key : {"Producer", "Creator", "Title"}) {
+    for (char const *key : {"Producer", "Creator", "Title", "Author", "Subject", "Keywords", "CreationDate", "ModDate"}) {
         QPDFObjectHandle value = present_value(info, ("/" + std::string(key)).c_str());
         if (value.isString()) {
             texts.emplace_back(key, value.getUTF8Value());

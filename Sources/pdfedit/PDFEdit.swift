@@ -46,6 +46,7 @@ struct PDFEdit: ParsableCommand {
                     Rotate.self, Reverse.self, Interleave.self, Blank.self, Insert.self, Placeholder.self, Fill.self,
                     StampPages.self, UnstampPages.self, Relink.self, Undo.self, Redo.self, Run.self, Apply.self,
                 ]),
+            CommandGroup(name: "Authoring", subcommands: [Labels.self, Meta.self]),
         ]
     )
 }

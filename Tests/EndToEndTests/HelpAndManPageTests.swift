@@ -8,7 +8,8 @@ import Testing
 
     static func subcommands() throws -> [String] {
         let help = try pdfedit("--help").stdout
-        let listed = help.components(separatedBy: "SUBCOMMANDS:").last ?? ""
+        // Every group's commands (EDITING, AUTHORING, …), not only the last group's.
+        let listed = help.components(separatedBy: "SUBCOMMANDS:").dropFirst().joined(separator: "\n")
         return listed.split(separator: "\n").compactMap { line in
             line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
         }.filter { $0 != "help" }

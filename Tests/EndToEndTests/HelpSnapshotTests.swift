@@ -18,6 +18,7 @@ import Testing
         "open", "docs", "status", "history", "list", "find", "show", "thumbs", "info", "export",
         "new", "use", "rename", "close", "move", "copy", "duplicate", "remove", "rotate", "reverse", "interleave",
         "blank", "insert", "placeholder", "fill", "stamp", "unstamp", "relink", "undo", "redo", "run", "apply",
+        "labels", "meta",
     ]
 
     static func help(_ arguments: [String]) throws -> String {

@@ -208,6 +208,28 @@ struct ExportWriter {
         return cached
     }
 
+    /// What the document sets for its exports: its label ranges and metadata
+    /// (an export's own `--title` wins over the document's).
+    func setDocumentData(of items: [PageItem], document name: String, on options: inout ExportOptions) {
+        options.pageLabels = ownLabels(of: items, document: name)
+        guard let metadata = session.document(named: name)?.metadata else { return }
+        options.title = options.title ?? metadata.title
+        options.author = metadata.author
+        options.subject = metadata.subject
+        options.keywords = metadata.keywords
+    }
+
+    /// The labels of the document's own ranges for `items` (nil entries: no
+    /// label), or nil when the document has none (the sources' are written).
+    func ownLabels(of items: [PageItem], document name: String) -> [PageLabelValue?]? {
+        guard let document = session.document(named: name), document.labelRanges != nil else { return nil }
+        var byID: [ItemID: PageLabelValue] = [:]
+        for (item, value) in zip(document.items, document.rangeLabelValues()) {
+            if let value { byID[item.id] = value }
+        }
+        return items.map { byID[$0.id] }
+    }
+
     /// Writes `items` (of document `name`) to `output`.
     func write(
         _ items: [PageItem], document name: String, to output: String, settings: ExportSettings,
@@ -215,6 +237,7 @@ struct ExportWriter {
     ) throws(PDFEditError) -> ExportResult {
         try checkOutput(output, settings: settings)
         var options = settings.engineOptions(progressUnit: "%")
+        setDocumentData(of: items, document: name, on: &options)
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         if lastUseOfPreopened {
@@ -257,6 +280,7 @@ struct ExportWriter {
         var checks = outputChecks(settings)
         for (part, target) in zip(parts, targets) { try checks.check(part.output, standard: target) }
         var options = settings.engineOptions(progressUnit: "files")
+        setDocumentData(of: items, document: name, on: &options)
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         let staged = StagedOutput.staging(parts.map(\.output))

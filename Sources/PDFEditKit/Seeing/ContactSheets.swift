@@ -193,13 +193,14 @@ extension Workspace {
             session: session, access: access, force: options.force, protected: store.ownFiles)
         for file in files { try checks.check(file) }
 
+        let labels = OutputLabels(document: document, access: access)
         let plans = chunks.enumerated().map { number, chunk in
             SheetPlan(
                 file: files[number],
                 header: sheetHeader(
                     name: name, chunk: chunk, total: document.items.count, sheet: number, of: chunks.count),
                 cells: chunk.map { index in
-                    CellPlan(item: document.items[index], position: index + 1, access: access)
+                    CellPlan(item: document.items[index], position: index + 1, access: access, labels: labels)
                 },
                 layout: layout)
         }
@@ -291,13 +292,12 @@ extension Workspace {
 
     /// The second caption line: source page, label, rotation and stamps first (they
     /// tell pages apart), then the source file's name (cut first when space runs out).
-    static func caption(of item: PageItem, access: SourceAccess) -> String {
+    static func caption(of item: PageItem, access: SourceAccess, label: String?) -> String {
         var parts: [String] = []
         var file: String?
         switch item.content {
         case .page(let source, let page):
             parts.append("p.\(page)")
-            if let label = access.label(of: item) { parts.append("label \(label)") }
             file = access.source(source).map { Paths.stem(of: $0.path) }
         case .blank(let size):
             parts.append("blank " + (PageSize.commonName(width: size.width, height: size.height) ?? "page"))
@@ -306,6 +306,7 @@ extension Workspace {
         case .image(let source, _):
             file = access.source(source).map { Paths.name(of: $0.path) } ?? "image"
         }
+        if let label { parts.append("label \(label)") }
         if item.rotation != 0 { parts.append("↻\(item.rotation * 90)°") }
         if !item.stamps.isEmpty { parts.append(item.stamps.count == 1 ? "stamped" : "\(item.stamps.count) stamps") }
         if let file { parts.append(file) }
@@ -399,11 +400,11 @@ struct CellPlan {
     /// Everything that decides the cell's pixels.
     var key: String
 
-    init(item: PageItem, position: Int, access: SourceAccess) {
+    init(item: PageItem, position: Int, access: SourceAccess, labels: OutputLabels) {
         self.item = item
         self.position = position
-        label = access.label(of: item)
-        detail = Workspace.caption(of: item, access: access)
+        label = labels.label(of: item)
+        detail = Workspace.caption(of: item, access: access, label: label)
         // Stamped items are composed apart (see `StampedRenderer`), shaped like pages.
         page = item.stamps.isEmpty ? SourcePage(item) : nil
         var content = "\(item.content)"

@@ -1,4 +1,5 @@
 import Foundation
+import PageModel
 import QPDFBridge
 
 /// The C arguments of one export call of the bridge (`pe_export`,
@@ -28,6 +29,7 @@ final class BridgeArguments {
     /// Receives the bridge's progress calls while the call runs.
     private let reporter: ProgressBox?
     private var strings: [UnsafeMutablePointer<CChar>] = []
+    private lazy var emptyString: UnsafePointer<CChar> = copy("")
     private var blocks: [UnsafeMutableRawPointer] = []
     private var pointers = Pointers(
         sources: nil, sourceCount: 0, items: nil, itemCount: 0, stamps: nil, stampCount: 0, parts: nil, partCount: 0,
@@ -92,6 +94,12 @@ final class BridgeArguments {
             case .none: Int32(PE_LABELS_NONE)
             }
         result.title = options.title.map { copy($0) }
+        result.author = options.author.map { copy($0) }
+        result.subject = options.subject.map { copy($0) }
+        result.keywords = options.keywords.map { copy($0) }
+        if let labels = options.pageLabels {
+            result.page_labels = array(labels.map(bridged))
+        }
         result.max_stream_bytes = Int64(options.maxStreamBytes ?? 0)
         if let reporter {
             // The bridge calls it one at a time, from the thread writing.
@@ -105,6 +113,13 @@ final class BridgeArguments {
         result.no_in_place = options.inPlace ? 0 : 1
         result.keep_scripts = options.keepScripts ? 1 : 0
         return result
+    }
+
+    /// An item's own label; no label is an empty one (no style, no prefix).
+    private func bridged(_ label: PageLabelValue?) -> pe_page_label {
+        guard let label else { return pe_page_label(style: 0, number: 1, prefix: emptyString) }
+        let style: CChar = label.style == .none ? 0 : CChar(label.style.rawValue.utf8.first ?? 0)
+        return pe_page_label(style: style, number: Int64(label.number), prefix: copy(label.prefix))
     }
 
     /// `text` as a C string freed with this object.

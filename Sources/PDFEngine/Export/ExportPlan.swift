@@ -63,6 +63,14 @@ public struct ExportOptions: Sendable, Equatable {
     public var labels: LabelMode
     /// The output's title (Info /Title and XMP dc:title); nil keeps the first source's.
     public var title: String?
+    /// The output's author, subject and keywords (Info and XMP alike): nil keeps
+    /// the first source's, "" removes it. A title of "" removes it too.
+    public var author: String?
+    public var subject: String?
+    public var keywords: String?
+    /// One per item of the plan: the labels of the document's own ranges, which
+    /// replace the sources' with `.keep` (a nil entry: no label); nil: the sources'.
+    public var pageLabels: [PageLabelValue?]?
     /// What one stream the export decodes (a stamp page's contents, the XMP
     /// packet) may inflate to (`Limits.inflatedStreamBytes`); more is refused
     /// with `.overLimit` naming the source. nil: no bound.
@@ -105,6 +113,8 @@ public struct ExportOptions: Sendable, Equatable {
         lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
             && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
             && lhs.inPlace == rhs.inPlace && lhs.keepEncryptionOf == rhs.keepEncryptionOf
+            && lhs.pageLabels == rhs.pageLabels && lhs.author == rhs.author && lhs.subject == rhs.subject
+            && lhs.keywords == rhs.keywords
     }
 }
 

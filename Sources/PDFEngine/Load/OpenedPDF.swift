@@ -128,7 +128,8 @@ extension OpenedPDF {
             hasForm: facts.has_form != 0,
             hasOutlines: facts.has_outlines != 0,
             hasPageLabels: facts.has_page_labels != 0,
-            isTagged: facts.tagged != 0)
+            isTagged: facts.tagged != 0,
+            information: texts.values.filter { $0.key != "Version" })
     }
 
     /// Effective attributes of the page at 0-based `index`, inherited values

@@ -11,4 +11,7 @@ public struct DocumentFacts: Equatable, Sendable {
     public var hasOutlines: Bool
     public var hasPageLabels: Bool
     public var isTagged: Bool
+    /// Every text of the document information dictionary the bridge reports
+    /// (Producer, Creator, Title, Author, Subject, Keywords, CreationDate, ModDate).
+    public var information: [String: String] = [:]
 }

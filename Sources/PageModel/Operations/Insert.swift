@@ -49,6 +49,14 @@ extension Session {
             .remove(document: name, at: IndexRuns(index..<(index + 1)), items: [placeholder]),
             .insert(document: name, at: block, items: items),
         ]
+        // A label range that started at the placeholder starts at its first page.
+        if let ranges = document.labelRanges, let first = items.first,
+            let started = ranges.firstIndex(where: { $0.start == placeholder.id })
+        {
+            var moved = ranges
+            moved[started].start = first.id
+            changes.append(.relabel(document: name, from: ranges, to: moved))
+        }
         try commit(changes)
 
         let count = try requireDocument(name).pageCount

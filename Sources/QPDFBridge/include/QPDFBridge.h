@@ -113,6 +113,13 @@ enum {
 
 enum { PE_LABELS_KEEP = 0, PE_LABELS_RENUMBER = 1, PE_LABELS_NONE = 2 };
 
+/* One item's label from its document's own label ranges (`pdfedit labels`). */
+typedef struct pe_page_label {
+    char style;         /* 'D', 'r', 'R', 'a', 'A'; 0: no number (the prefix alone) */
+    long long number;   /* the page's number in its range, >= 1 */
+    const char *prefix; /* UTF-8, "" for none */
+} pe_page_label;
+
 typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
@@ -125,7 +132,17 @@ typedef struct pe_export_options {
     int labels;                 /* PE_LABELS_*: keep each page's source label (default;
                                    no /PageLabels when no source has any), plain 1..n,
                                    or no /PageLabels */
-    const char *title;          /* non-NULL: the output's title (Info /Title and XMP dc:title) */
+    const char *title;          /* non-NULL: the output's title (Info /Title and XMP dc:title);
+                                   "": none (removed from both) */
+    const char *author;         /* non-NULL: Info /Author and XMP dc:creator; "": removed */
+    const char *subject;        /* non-NULL: Info /Subject and XMP dc:description; "": removed */
+    const char *keywords;       /* non-NULL: Info /Keywords and XMP pdf:Keywords; "": removed.
+                                   When any of these four is given and the output would
+                                   have no XMP packet, one is made */
+    const pe_page_label *page_labels; /* non-NULL: one per item of the plan, the document's
+                                   own labels, which replace the sources' with
+                                   PE_LABELS_KEEP (none written when every one is
+                                   empty: no style, no prefix) */
     long long max_stream_bytes; /* > 0: what one stream the export decodes (a stamp page's
                                    contents, XMP metadata) may inflate to; more is
                                    PE_E_LIMIT naming the source and page. 0: no limit */

@@ -28,7 +28,8 @@ typedef void (*pe_text_fn)(void *context, const char *key, const char *text);
 
 /* Fills *facts with `document`'s facts and passes `text` its texts: "Version"
  * (the PDF version of its header, always) and the document information
- * dictionary's "Producer", "Creator" and "Title" when they are strings (decoded
+ * dictionary's "Producer", "Creator", "Title", "Author", "Subject", "Keywords",
+ * "CreationDate" and "ModDate" when they are strings (decoded
  * from PDFDocEncoding or UTF-16; cut at a NUL character). Returns status->code. */
 int pe_document_read_facts(pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context,
                            pe_status *status);

@@ -57,7 +57,7 @@ struct Export: ParsableCommand {
     @Flag(name: .customLong("at-outlines"), help: "With --split: one file per top-level bookmark.")
     var atOutlines = false
 
-    @Option(name: .long, help: "Page labels: keep (each page keeps its source label), renumber (1…n) or none.")
+    @Option(name: .long, help: "Page labels: keep (the document's own, see labels; else each page's source label), renumber (1…n) or none.")
     var labels: LabelsChoice = .keep
 
     @Option(name: .long, help: "The output's title (default: the first source's).")

@@ -1,0 +1,74 @@
+internal import PDFEngine
+import PageModel
+
+/// What `meta` shows: a document's metadata as export writes it (the values
+/// `meta` set, else those of the first page's source; dates and the creator
+/// and producer are the source's).
+public struct MetadataReport: Codable, Equatable, Sendable {
+    public var document: String
+    public var title: String?
+    public var author: String?
+    public var subject: String?
+    public var keywords: String?
+    public var creator: String?
+    public var producer: String?
+    /// As the PDF writes it: `D:20240131120000Z`.
+    public var creationDate: String?
+    public var modificationDate: String?
+
+    enum CodingKeys: String, CodingKey {
+        case document, title, author, subject, keywords, creator, producer, creationDate, modificationDate
+    }
+
+    /// Every key is written, an absent value as null.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(document, forKey: .document)
+        try container.encode(title, forKey: .title)
+        try container.encode(author, forKey: .author)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(keywords, forKey: .keywords)
+        try container.encode(creator, forKey: .creator)
+        try container.encode(producer, forKey: .producer)
+        try container.encode(creationDate, forKey: .creationDate)
+        try container.encode(modificationDate, forKey: .modificationDate)
+    }
+
+    /// (label, value) lines for the text output, in a fixed order.
+    public var fields: [(String, String?)] {
+        [
+            ("Title", title), ("Author", author), ("Subject", subject), ("Keywords", keywords),
+            ("Creator", creator), ("Producer", producer), ("Created", creationDate), ("Modified", modificationDate),
+        ]
+    }
+}
+
+extension Workspace {
+    /// `meta`: the metadata of document `doc` (nil: the current one).
+    public func metadata(doc: String?) throws(PDFEditError) -> MetadataReport {
+        let session = try read()
+        let document = try session.chosenDocument(doc)
+        let access = SourceAccess(
+            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
+            cacheDirectory: store.cacheDirectory)
+        var information: [String: String] = [:]
+        if let first = document.items.first, case .page(let source, _) = first.content {
+            let opened = try access.document(source)
+            do throws(EngineError) {
+                information = try opened.facts().information
+            } catch {
+                throw PDFEditError.engine(error)
+            }
+        }
+        let set = document.metadata ?? DocumentMetadata()
+        func value(_ key: String, _ own: String?) -> String? {
+            guard let own else { return information[key] }
+            return own.isEmpty ? nil : own
+        }
+        return MetadataReport(
+            document: document.name, title: value("Title", set.title), author: value("Author", set.author),
+            subject: value("Subject", set.subject), keywords: value("Keywords", set.keywords),
+            creator: information["Creator"], producer: information["Producer"],
+            creationDate: information["CreationDate"], modificationDate: information["ModDate"])
+    }
+}
