@@ -72,6 +72,8 @@ extension Session {
                 return .invalidSource(source.id, reason: "an image counts exactly 1 page")
             }
             if source.size < 0 { return .invalidSource(source.id, reason: "negative size") }
+            // An empty path would name the session's own folder.
+            if source.path.isEmpty { return .invalidSource(source.id, reason: "its path is empty") }
         }
 
         var ids = Set<ItemID>()

@@ -357,6 +357,32 @@ import Testing
 
     // MARK: A session edited into nonsense
 
+    /// Found by the nonsense test (seed 1582632968, round 139): an empty source path
+    /// named the session's own folder and failed with a read error naming neither.
+    @Test("a source path hand-edited to empty is a corrupt session (65); one naming a folder has changed (75)")
+    func sourcePathOfAFolder() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("open", "alpha.pdf", "beta.pdf", in: dir)
+        let file = dir.appendingPathComponent(".pdfedit/session.json")
+        func edit(path: String) throws {
+            var session = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
+            var sources = session["sources"] as! [[String: Any]]
+            sources[1]["path"] = path
+            session["sources"] = sources
+            try JSONSerialization.data(withJSONObject: session).write(to: file)
+        }
+        try edit(path: "")
+        let empty = try pdfedit("list", in: dir)
+        #expect(empty.status == 65)
+        #expect(empty.stderr.hasSuffix("session.json: session file cannot be used: the session file is inconsistent: source s2: its path is empty\n"), "\(empty.stderr)")
+        try edit(path: ".")
+        let folder = try pdfedit("export", "out.pdf", "--doc", "beta", in: dir)
+        #expect(folder.status == 75)
+        #expect(folder.stderr == "pdfedit: .: a folder now, not the file it was imported from; use `pdfedit relink` to point at it again\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.pdf").path))
+    }
+
     @Test("a session file hand-edited into nonsense gives 65 with a clear message (or works), never a trap")
     func sessionNonsense() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf", "logo.png")

@@ -320,6 +320,19 @@ final class SourceChecks: @unchecked Sendable {
         let key = key(path, source)
         if let known = lock.withLock({ results[key] }) { return known }
         let failure: PDFEditError?
+        var status = stat()
+        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+            // A session edited to point at a folder (an empty path is the session's own).
+            failure = .sourceChanged(path: source.path, reason: "a folder now, not the file it was imported from")
+        } else {
+            failure = Self.fingerprintFailure(path: path, source: source)
+        }
+        lock.withLock { results[key] = .some(failure) }
+        return failure
+    }
+
+    private static func fingerprintFailure(path: String, source: Source) -> PDFEditError? {
+        let failure: PDFEditError?
         do throws(EngineError) {
             let now = try Fingerprint.of(file: path)
             failure =
@@ -331,7 +344,6 @@ final class SourceChecks: @unchecked Sendable {
         } catch {
             failure = .engine(error)
         }
-        lock.withLock { results[key] = .some(failure) }
         return failure
     }
 }
