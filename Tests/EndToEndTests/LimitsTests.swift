@@ -397,7 +397,7 @@ import Testing
         let seed = Reliability.seed(0x5E55_1008)
         var generator = SeededGenerator(seed: seed)
         var outcomes: [String: Int] = [:]
-        for round in 0..<Reliability.count(short: 40, long: 400) {
+        for round in 0..<Reliability.count(short: 40, long: 250) {
             let (mutation, bytes) = Self.nonsense(from: valid, using: &generator)
             try bytes.write(to: file)
             for arguments in [["list"], ["move", "1", "--to", "2"], ["undo"], ["export", "out.pdf", "--force", "--placeholders", "blank"]] {

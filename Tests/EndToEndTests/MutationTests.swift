@@ -43,7 +43,7 @@ import Testing
         let original = try Data(contentsOf: URL(fileURLWithPath: source))
         var generator = SeededGenerator(seed: Self.seed ^ UInt64(truncatingIfNeeded: (source as NSString).lastPathComponent.hashValueStable))
         let mutants = Self.structuralMutants(of: original)
-            + (0..<Reliability.count(short: 4, long: 70)).map { Self.randomMutant(of: original, number: $0, using: &generator) }
+            + (0..<Reliability.count(short: 4, long: 50)).map { Self.randomMutant(of: original, number: $0, using: &generator) }
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(atPath: Paths.fixture("gamma.pdf"), toPath: dir.appendingPathComponent("gamma.pdf").path)

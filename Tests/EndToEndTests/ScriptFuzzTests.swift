@@ -13,7 +13,7 @@ import Testing
 /// a failed script leaves the session byte-identical; a successful one is one undo
 /// step that gives the documents back exactly.
 ///
-/// `make test` runs 40 seeded scripts; PDFEDIT_LONG_TESTS=1 runs 300;
+/// `make test` runs 40 seeded scripts; PDFEDIT_LONG_TESTS=1 runs 200;
 /// PDFEDIT_SCRIPT_FUZZ_SECONDS=N (scripts/fuzz.sh scripts N) runs for N seconds.
 @Suite struct ScriptFuzzTests {
     static let seed = Reliability.seed(0x5C21_7008)
@@ -26,7 +26,7 @@ import Testing
         var generator = SeededGenerator(seed: Self.seed)
         let environment = ProcessInfo.processInfo.environment
         let deadline = environment["PDFEDIT_SCRIPT_FUZZ_SECONDS"].flatMap(Double.init).map { Date().addingTimeInterval($0) }
-        let runs = deadline == nil ? Reliability.count(short: 40, long: 300) : Int.max
+        let runs = deadline == nil ? Reliability.count(short: 40, long: 200) : Int.max
         var outcomes: [Int32: Int] = [:]
         var executed = 0
         while executed < runs, deadline.map({ Date() < $0 }) ?? true {
