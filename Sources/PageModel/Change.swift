@@ -24,6 +24,8 @@ enum Change: Equatable, Sendable {
     case renameDocument(from: String, to: String)
     /// The items at `at`, whose stamps are all `from`, get the stamps `to`.
     case restamp(document: String, at: IndexRuns, from: [Stamp], to: [Stamp])
+    /// The document's outline, which must be `from`, becomes `to`.
+    case outline(document: String, from: [OutlineEntry]?, to: [OutlineEntry]?)
 
     var inverse: Change {
         switch self {
@@ -53,6 +55,8 @@ enum Change: Equatable, Sendable {
             .renameDocument(from: to, to: from)
         case .restamp(let document, let at, let from, let to):
             .restamp(document: document, at: at, from: to, to: from)
+        case .outline(let document, let from, let to):
+            .outline(document: document, from: to, to: from)
         }
     }
 }

@@ -21,6 +21,9 @@ struct ChangeRecord: Codable, Equatable {
     var name: String?
     var stampsBefore: [Stamp]?
     var stampsAfter: [Stamp]?
+    /// A document's outline (added or dropped document; before an outline change).
+    var outline: [OutlineEntry]?
+    var outlineAfter: [OutlineEntry]?
 
     init(op: String) {
         self.op = op
@@ -66,6 +69,7 @@ struct ChangeRecord: Codable, Equatable {
             if case .addDocument = change { self.init(op: "addDocument") } else { self.init(op: "dropDocument") }
             self.name = document.name
             self.items = ItemRecord.records(for: document.items)
+            self.outline = document.outline
             self.index = index
         case .renameDocument(let from, let to):
             self.init(op: "renameDocument")
@@ -77,6 +81,11 @@ struct ChangeRecord: Codable, Equatable {
             self.at = ChangeRecord.pairs(at)
             stampsBefore = from
             stampsAfter = to
+        case .outline(let document, let from, let to):
+            self.init(op: "outline")
+            self.document = document
+            outline = from
+            outlineAfter = to
         }
     }
 
@@ -154,7 +163,7 @@ struct ChangeRecord: Codable, Equatable {
             for record in try field(self.items, "items") {
                 items += try record.expanded(budget: &budget)
             }
-            let document = Document(name: try field(name, "name"), items: items)
+            let document = Document(name: try field(name, "name"), items: items, outline: outline)
             let index = try field(index, "index")
             guard index >= 0 else { throw fault("\"index\" must be ≥ 0") }
             return op == "addDocument"
@@ -165,6 +174,8 @@ struct ChangeRecord: Codable, Equatable {
             return .restamp(
                 document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
                 from: try field(stampsBefore, "stampsBefore"), to: try field(stampsAfter, "stampsAfter"))
+        case "outline":
+            return .outline(document: try field(document, "document"), from: outline, to: outlineAfter)
         default:
             throw .invalidField("unknown history operation \(quoted(op))")
         }

@@ -2,10 +2,16 @@
 public struct Document: Codable, Equatable, Sendable {
     public var name: String
     public var items: [PageItem]
+    /// The bookmarks export writes, pointing at items by id (see `OutlineEntry`).
+    /// Nil only for a document of a session written before outlines were part of
+    /// the model (format 2): its bookmarks are then the sources' own, merged at
+    /// export as before, until an outline command makes them the model's.
+    public var outline: [OutlineEntry]?
 
-    public init(name: String, items: [PageItem] = []) {
+    public init(name: String, items: [PageItem] = [], outline: [OutlineEntry]? = []) {
         self.name = name
         self.items = items
+        self.outline = outline
     }
 
     /// The number of items (a placeholder counts as one).

@@ -41,6 +41,9 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Handing out `needed` more ids of `kind` ("item", "source") from `next`
     /// would pass `Session.maximumCounter`.
     case idsExhausted(kind: String, next: Int, needed: Int)
+    /// An outline command that cannot be carried out: no such entry, two
+    /// entries with one path, an empty title, an outline over its limits.
+    case invalidOutline(String)
     /// Edit number `index` (0-based) of a batch failed; nothing of the batch was applied.
     indirect case batch(index: Int, EditError)
 
@@ -108,6 +111,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .idsExhausted(let kind, let next, let needed):
             return "cannot hand out \(countPhrase(needed, "more \(kind) id")): the next is \(next) and ids stop at "
                 + "\(Session.maximumCounter)"
+        case .invalidOutline(let reason):
+            return reason
         case .batch(let index, let error):
             return "edit \(index + 1): \(error)"
         }

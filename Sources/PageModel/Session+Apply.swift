@@ -72,7 +72,8 @@ extension Session {
     /// then checks that no document holds more items than `context.limits`
     /// allows (the one place every way of adding items passes).
     mutating func execute(_ edit: Edit, doc: String?, context: EditContext) throws(EditError) -> EditOutcome {
-        let outcome = try carryOut(edit, doc: doc, context: context)
+        var outcome = try carryOut(edit, doc: doc, context: context)
+        outcome.changes += try pruneOutlines()
         let limit = context.limits.itemsPerDocument
         if let document = documents.first(where: { $0.items.count > limit }) {
             throw .tooManyItems(document: document.name, count: document.items.count, limit: limit)
@@ -102,8 +103,8 @@ extension Session {
         case .placeholder(let destination, let count, let size, let label):
             return try executePlaceholder(
                 at: destination, count: count, size: size, label: label, in: name, context: context)
-        case .insertItems(let contents, let destination, let newSources):
-            return try executeInsert(contents, at: destination, newSources: newSources, in: name)
+        case .insertItems(let contents, let destination, let newSources, let outlines):
+            return try executeInsert(contents, at: destination, newSources: newSources, outlines: outlines, in: name)
         case .fill(let position, let contents, let newSources):
             return try executeFill(position, contents: contents, newSources: newSources, in: name)
         case .newDocument(let newName):
@@ -120,6 +121,8 @@ extension Session {
             return try executeStamp(selection, stamp, newSources: newSources, in: name, context: context)
         case .unstamp(let selection):
             return try executeUnstamp(selection, in: name, context: context)
+        case .outline(let outlineEdit, let sources):
+            return try executeOutline(outlineEdit, sources: sources, in: name, context: context)
         }
     }
 

@@ -99,6 +99,13 @@ extension Session {
             let index = try existingDocument(document)
             try checkBounds(at, document: index)
             try restamp(document: index, at: at, from: from, to: to)
+
+        case .outline(let document, let from, let to):
+            let index = try existingDocument(document)
+            guard documents[index].outline == from else {
+                throw ChangeFailure(reason: "the outline of \(quoted(document)) is not as the history recorded it")
+            }
+            documents[index].outline = to
         }
     }
 

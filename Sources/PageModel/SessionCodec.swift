@@ -15,6 +15,8 @@ struct SessionFile: Codable {
 struct DocumentFile: Codable {
     var name: String
     var items: [ItemRecord]
+    /// Absent in format 2 files (see `Document.outline`).
+    var outline: [OutlineEntry]?
 }
 
 struct HistoryFile: Codable {
@@ -42,7 +44,7 @@ extension Session {
         let file = SessionFile(
             version: version, current: current, nextItemNumber: nextItemNumber, nextSourceNumber: nextSourceNumber,
             sources: sources,
-            documents: documents.map { DocumentFile(name: $0.name, items: ItemRecord.records(for: $0.items)) },
+            documents: documents.map { DocumentFile(name: $0.name, items: ItemRecord.records(for: $0.items), outline: $0.outline) },
             history: HistoryFile(
                 undone: history.undoneCount,
                 steps: history.steps.map { step in
@@ -83,7 +85,7 @@ extension Session {
             for record in document.items {
                 items += try record.expanded(budget: &budget)
             }
-            documents.append(Document(name: document.name, items: items))
+            documents.append(Document(name: document.name, items: items, outline: document.outline))
         }
         guard file.history.undone >= 0, file.history.undone <= file.history.steps.count else {
             throw .invalidField("history \"undone\" is \(file.history.undone) with \(file.history.steps.count) steps")

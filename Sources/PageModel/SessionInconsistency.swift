@@ -17,6 +17,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     case unknownSource(item: ItemID, source: SourceID)
     case invalidContent(item: ItemID, reason: String)
     case invalidStamp(item: ItemID, reason: String)
+    case invalidOutline(document: String, reason: String)
 
     public var description: String {
         switch self {
@@ -34,6 +35,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
         case .unknownSource(let item, let source): "item \(item) refers to unknown source \(source)"
         case .invalidContent(let item, let reason): "item \(item): \(reason)"
         case .invalidStamp(let item, let reason): "a stamp of item \(item): \(reason)"
+        case .invalidOutline(let document, let reason): "the outline of \(quoted(document)): \(reason)"
         }
     }
 }
@@ -83,6 +85,19 @@ extension Session {
                 if let problem = contentProblem(item, sources: sourcesByID) { return problem }
                 if let problem = stampProblem(item, sources: sourcesByID) { return problem }
             }
+            if let problem = outlineProblem(document) { return problem }
+        }
+        return nil
+    }
+
+    private func outlineProblem(_ document: Document) -> SessionInconsistency? {
+        guard let outline = document.outline else { return nil }
+        if let reason = Session.outlineLimitProblem(outline) {
+            return .invalidOutline(document: document.name, reason: reason)
+        }
+        let ids = Set(document.items.map(\.id))
+        if let target = outline.targets.first(where: { !ids.contains($0) }) {
+            return .invalidOutline(document: document.name, reason: "entry target \(target) is not an item of the document")
         }
         return nil
     }
