@@ -44,7 +44,7 @@ public struct Workspace: Sendable {
                     files.map { file in
                         var source = file.source
                         source.pageCount = file.contents.count
-                        return OpenedFile(documentName: file.stem, source: source)
+                        return OpenedFile(documentName: file.stem, source: source, outline: file.outline)
                     }, limits: ProcessLimits.current)
             } catch {
                 throw PDFEditError.edit(error)

@@ -77,13 +77,18 @@ extension Session {
     /// sources with `outlines` (real source ids): one source's entries are the
     /// top level of an empty outline; with several, each source's entries sit
     /// under an entry named after its file's stem, pointing at its first page.
+    /// A source that already had items in the document adds nothing.
     func outline(
         of document: Document, adding outlines: [SourceOutline], items added: [PageItem]
     ) -> [OutlineEntry]? {
         guard let current = document.outline else { return nil }
         var contributions: [(source: Source, entries: [OutlineEntry], first: ItemID)] = []
+        let addedIDs = Set(added.map(\.id))
         for outline in outlines {
-            guard let source = source(outline.source) else { continue }
+            // A file the document already had pages of keeps its entries on those (as a copy would).
+            guard let source = source(outline.source),
+                !document.items.contains(where: { $0.content.source == source.id && !addedIDs.contains($0.id) })
+            else { continue }
             var firstItem: [Int: ItemID] = [:]
             for item in added {
                 if case .page(source.id, let page) = item.content, firstItem[page] == nil { firstItem[page] = item.id }

@@ -168,6 +168,18 @@ func outlineLines(_ session: Session, _ document: String = "main") -> [String] {
         #expect(s.currentDocument?.outline == (try outlineSession()).currentDocument?.outline)
     }
 
+    @Test func aFileInsertedAgainKeepsItsEntriesOnTheFirstPages() throws {
+        var s = try outlineSession()
+        let again = pdfSource("book.pdf", pages: 8, id: 5)
+        try s.apply(
+            .insertItems(
+                contents: [.page(source: again.id, page: 2)], at: .position(.number(1)), newSources: [again],
+                outlines: [SourceOutline(source: again.id, entries: bookOutline())]),
+            label: "insert")
+        #expect(s.sources.count == 1)
+        #expect(s.currentDocument?.outline == (try outlineSession()).currentDocument?.outline)
+    }
+
     @Test func outlinesSurviveTheSessionFileAndAnOlderFileHasNone() throws {
         var s = try outlineSession()
         try s.apply(.remove(selection("2")), label: "remove")
