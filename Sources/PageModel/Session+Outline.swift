@@ -28,10 +28,15 @@ public struct OutlineDraft: Codable, Equatable, Sendable {
 }
 
 extension Session {
-    /// The title of a source's own top-level entry: its file's stem (`.pdf` dropped).
-    public static func outlineStem(of path: String) -> String {
+    /// The title of a source's own top-level entry: its file's stem (`.pdf`
+    /// dropped; for an image, whatever extension it has).
+    public static func outlineStem(of path: String, kind: SourceKind = .pdf) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        if name.count > 4, name.lowercased().hasSuffix(".pdf") { return String(name.dropLast(4)) }
+        if kind == .pdf {
+            if name.count > 4, name.lowercased().hasSuffix(".pdf") { return String(name.dropLast(4)) }
+            return name
+        }
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { return String(name[..<dot]) }
         return name
     }
 
@@ -117,7 +122,7 @@ extension Session {
     }
 
     /// A source's own entry: open, `/Fit`, titled after the source of its target.
-    private func isSourceEntry(_ entry: OutlineEntry, in document: Document) -> Bool {
+    func isSourceEntry(_ entry: OutlineEntry, in document: Document) -> Bool {
         guard entry.isOpen, entry.view == ["/Fit"], let target = entry.target,
             let index = document.index(of: target), let id = document.items[index].content.source,
             let source = source(id)

@@ -33,9 +33,12 @@ void Assembly::build(Dropped &dropped)
     std::vector<CopiedAnnotation> widgets;
     copy_annotations(out, sources, placed, where, widgets);
     build_form(out, sources, widgets, placed, where);
-    std::vector<OutlineNode> outline = arrange_outline(sources, inputs.request.sources, items, item_count);
-    write_outline(out, outline, placed);
     pe_export_options const *options = inputs.request.options;
+    std::deque<OutlineEntry> given; // the entries of a given outline
+    std::vector<OutlineNode> outline = options != nullptr && options->outline_given != 0
+        ? given_outline(options->outline, options->outline_count, item_count, given)
+        : arrange_outline(sources, inputs.request.sources, items, item_count);
+    write_outline(out, outline, placed);
     write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels);
     copy_document_data(out, sources, items, item_count, placed, options, !outline.empty(), dropped, where);
     where = Where{};

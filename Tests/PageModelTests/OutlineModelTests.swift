@@ -220,3 +220,48 @@ func outlineLines(_ session: Session, _ document: String = "main") -> [String] {
         #expect(throws: SessionFormatError.self) { try Session.decode(try JSONSerialization.data(withJSONObject: object)) }
     }
 }
+
+@Suite struct OutlineExportModelTests {
+    func flat(_ entries: [ExportedOutlineEntry]?) -> [String] {
+        (entries ?? []).map { String(repeating: "  ", count: $0.level) + "\($0.title)→\($0.item.map(String.init) ?? "-")" }
+    }
+
+    @Test func keepPrunesToTheExportedItemsAndIndexesThem() throws {
+        let s = try outlineSession()
+        let document = try #require(s.currentDocument)
+        let items = Array(document.items[2...5])  // p3…p6
+        #expect(
+            flat(s.exportedOutline(of: document, items: items, policy: .keep)) == [
+                "Chapter 1→-", "  1.1→0", "  1.2→1", "Chapter 2→2", "  2.1→3",
+            ])
+        #expect(s.exportedOutline(of: document, items: items, policy: .none) == [])
+        // Nothing reaches an exported page: nothing is written.
+        let lonely = try Session.opening([
+            OpenedFile(
+                documentName: "main", source: pdfSource(pages: 2),
+                outline: [SourceOutlineEntry(title: "to 1", page: 1), SourceOutlineEntry(title: "heading", page: nil)])
+        ])
+        let doc = try #require(lonely.currentDocument)
+        #expect(flat(lonely.exportedOutline(of: doc, items: doc.items, policy: .keep)) == ["to 1→0", "heading→-"])
+        #expect(lonely.exportedOutline(of: doc, items: [doc.items[1]], policy: .keep) == [])
+    }
+
+    @Test func perSourceGivesEverySourceOneEntryEvenWithoutBookmarks() throws {
+        var s = try outlineSession(pages: 8)
+        let plain = pdfSource("plain.pdf", pages: 2, id: 7)
+        try s.apply(
+            .insertItems(
+                contents: [.page(source: plain.id, page: 1), .page(source: plain.id, page: 2)],
+                at: .position(.number(1)), newSources: [plain]), label: "insert")
+        let document = try #require(s.currentDocument)
+        #expect(
+            flat(s.exportedOutline(of: document, items: document.items, policy: .perSource)) == [
+                "plain→0", "book→2", "  Preface→2", "  Chapter 1→3", "    1.1→4", "    1.2→5", "  Chapter 2→6",
+                "    2.1→7", "  Index→9",
+            ])
+        // A legacy document (no model outline): keep leaves it to the sources.
+        var legacy = document
+        legacy.outline = nil
+        #expect(s.exportedOutline(of: legacy, items: legacy.items, policy: .keep) == nil)
+    }
+}

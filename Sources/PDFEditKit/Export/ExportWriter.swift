@@ -36,6 +36,9 @@ public struct ExportSettings: Sendable {
     /// (`--keep-scripts`). False (the default) leaves them out, named in one
     /// warning; an open action that only shows a page is kept either way.
     public var keepScripts = false
+    /// What the export does with the document's outline (`--outline`): keep it
+    /// (the default), one entry per source file, or none.
+    public var outline: OutlinePolicy = .keep
 
     /// Settings for an export.
     ///
@@ -217,6 +220,9 @@ struct ExportWriter {
         var options = settings.engineOptions(progressUnit: "%")
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
+        if let document = session.document(named: name) {
+            options.outline = session.exportedOutline(of: document, items: items, policy: settings.outline)
+        }
         if lastUseOfPreopened {
             for index in plan.sources.indices where plan.sources[index].document != nil {
                 plan.sources[index].lastUseOfDocument = true

@@ -1,4 +1,5 @@
 import Foundation
+import PageModel
 import QPDFBridge
 
 /// The C arguments of one export call of the bridge (`pe_export`,
@@ -104,7 +105,27 @@ final class BridgeArguments {
         result.threads = Int32(clamping: options.threads ?? 0)
         result.no_in_place = options.inPlace ? 0 : 1
         result.keep_scripts = options.keepScripts ? 1 : 0
+        if let outline = options.outline {
+            result.outline_given = 1
+            result.outline = array(outline.map { bridged($0) })
+            result.outline_count = Int32(clamping: outline.count)
+        }
         return result
+    }
+
+    private func bridged(_ entry: ExportedOutlineEntry) -> pe_outline_item {
+        var item = pe_outline_item()
+        item.level = Int32(clamping: entry.level)
+        item.title = copy(entry.title)
+        item.page = entry.item.map { Int32(clamping: $0) } ?? -1
+        item.open = entry.isOpen ? 1 : 0
+        item.view = entry.view.map { copy($0.joined(separator: "\n")) }
+        if let color = entry.color, color.count == 3 {
+            item.has_color = 1
+            item.color = (color[0], color[1], color[2])
+        }
+        item.flags = entry.style.map { Int32(clamping: $0) } ?? -1
+        return item
     }
 
     /// `text` as a C string freed with this object.

@@ -82,6 +82,9 @@ public struct ExportOptions: Sendable, Equatable {
     /// source's open action and document actions; false leaves them out with a
     /// warning (an open action that only shows a page is kept either way).
     public var keepScripts: Bool
+    /// The bookmarks to write (items indexing the export's items); nil: the
+    /// sources' own, merged (see `pe_export`). Only `PDFExporter.write` uses it.
+    public var outline: [ExportedOutlineEntry]?
 
     public init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
@@ -104,7 +107,7 @@ public struct ExportOptions: Sendable, Equatable {
     public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
         lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
             && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
-            && lhs.inPlace == rhs.inPlace && lhs.keepEncryptionOf == rhs.keepEncryptionOf
+            && lhs.inPlace == rhs.inPlace && lhs.keepEncryptionOf == rhs.keepEncryptionOf && lhs.outline == rhs.outline
     }
 }
 

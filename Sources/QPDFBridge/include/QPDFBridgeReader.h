@@ -33,19 +33,6 @@ typedef void (*pe_text_fn)(void *context, const char *key, const char *text);
 int pe_document_read_facts(pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context,
                            pe_status *status);
 
-/* One bookmark of a document, as pe_document_read_outline hands it over. */
-typedef struct pe_outline_item {
-    int level;          /* 0 for a top-level entry, 1 for its children, ... */
-    const char *title;  /* UTF-8, NUL-terminated (cut at a NUL character) */
-    int page;           /* 0-based target page; -1: none (no destination, one elsewhere, a missing page) */
-    int open;           /* its /Count is positive */
-    const char *view;   /* the destination after the page in PDF syntax, one value a line
-                         * ("/XYZ\n72\n700\nnull"); NULL when there is none */
-    int has_color;
-    double color[3];    /* /C when has_color */
-    int flags;          /* /F; -1 when absent */
-} pe_outline_item;
-
 /* Receives one bookmark; items come depth first, each after its parent. */
 typedef void (*pe_outline_item_fn)(void *context, const pe_outline_item *item);
 
