@@ -160,7 +160,7 @@ extension Session {
     /// The outline a document of an older session gets when an outline command
     /// first touches it: its sources' outlines (`outlines`, real ids), in order
     /// of their first page in the document, by the rules of `outline(of:adding:items:)`.
-    func adoptedOutline(of document: Document, from outlines: [SourceOutline]) -> [OutlineEntry] {
+    public func adoptedOutline(of document: Document, from outlines: [SourceOutline]) -> [OutlineEntry] {
         var empty = document
         empty.outline = []
         var firstPosition: [SourceID: Int] = [:]

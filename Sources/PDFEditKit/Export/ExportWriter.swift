@@ -220,7 +220,10 @@ struct ExportWriter {
         var options = settings.engineOptions(progressUnit: "%")
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
-        if let document = session.document(named: name) {
+        if var document = session.document(named: name) {
+            if document.outline == nil, settings.outline == .perSource {
+                document.outline = try access.outline(of: document, in: session)  // an older session's
+            }
             options.outline = session.exportedOutline(of: document, items: items, policy: settings.outline)
         }
         if lastUseOfPreopened {
