@@ -161,6 +161,34 @@ import Testing
         #expect(try pdfeditOK("outline", in: dir).stdout == "")
     }
 
+    @Test("a session of format 2 (no outlines) loads; its bookmarks come from the sources until an outline edit")
+    func olderSessionAdoptsItsSourcesBookmarks() throws {
+        let dir = try scratchDirectory(with: "features.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("open", "features.pdf", in: dir)
+        let file = dir.appendingPathComponent(".pdfedit/session.json")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        #expect(object["version"] as? Int == 3)
+        object["version"] = 2
+        object["documents"] = (object["documents"] as? [[String: Any]] ?? []).map { document in
+            var document = document
+            document["outline"] = nil
+            return document
+        }
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+        let fromSources = "Chapter 1\t1\n  Section 1.1\t2\n  Section 1.2\t3\nChapter 2\t4\n  Section 2.1\t5\nAppendix\t6\n"
+        #expect(try pdfeditOK("outline", in: dir).stdout == fromSources)
+        try pdfeditOK("move", "6", "--to", "1", in: dir)
+        try pdfeditOK("export", "old.pdf", in: dir)
+        #expect(Self.shape(try Self.marks(dir.appendingPathComponent("old.pdf").path)).last == "Appendix→1")
+        try pdfeditOK("outline", "add", "End", "last", in: dir)
+        #expect(try pdfeditOK("outline", in: dir).stdout.hasSuffix("Appendix\t1\nEnd\t6\n"))
+        try pdfeditOK("undo", in: dir)
+        let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        #expect(saved["version"] as? Int == 3)
+        #expect(((saved["documents"] as? [[String: Any]])?[0]["outline"]) == nil)
+    }
+
     @Test(
         "a TeX book's 500-odd bookmarks survive a chapter move, each pointing at its page",
         .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus outline test skipped"))
