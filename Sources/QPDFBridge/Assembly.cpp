@@ -35,9 +35,14 @@ void Assembly::build(Dropped &dropped)
     build_form(out, sources, widgets, placed, where);
     pe_export_options const *options = inputs.request.options;
     std::deque<OutlineEntry> given; // the entries of a given outline
-    std::vector<OutlineNode> outline = options != nullptr && options->outline_given != 0
-        ? given_outline(options->outline, options->outline_count, item_count, given)
-        : arrange_outline(sources, inputs.request.sources, items, item_count);
+    std::vector<OutlineNode> outline;
+    if (options != nullptr && options->outline_given != 0) {
+        outline = part_outline_count >= 0
+            ? given_outline(part_outline, part_outline_count, item_count, given)
+            : given_outline(options->outline, options->outline_count, item_count, given);
+    } else {
+        outline = arrange_outline(sources, inputs.request.sources, items, item_count);
+    }
     write_outline(out, outline, placed);
     write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels);
     copy_document_data(out, sources, items, item_count, placed, options, !outline.empty(), dropped, where);

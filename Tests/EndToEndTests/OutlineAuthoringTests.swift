@@ -102,6 +102,23 @@ import Testing
         #expect(try Self.marks(dir.appendingPathComponent("none.pdf").path) == [])
     }
 
+    @Test("export --split --at-outlines splits at the authored top-level entries; each part keeps its own")
+    func splitAtAuthoredOutline() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("outline", "add", "Intro", "1", in: dir)
+        try pdfeditOK("outline", "add", "Body", "3", in: dir)
+        try pdfeditOK("outline", "add", "Detail", "5", "--parent", "Body", in: dir)
+        try pdfeditOK("export", "--split", "parts", "--at-outlines", in: dir)
+        let parts = dir.appendingPathComponent("parts")
+        let names = try FileManager.default.contentsOfDirectory(atPath: parts.path).sorted()
+        #expect(names == ["1-Intro.pdf", "2-Body.pdf"])
+        #expect(try pageTokens(parts.appendingPathComponent("2-Body.pdf")) == ["ALPHA-P3", "ALPHA-P4", "ALPHA-P5", "ALPHA-P6", "ALPHA-P7"])
+        #expect(Self.shape(try Self.marks(parts.appendingPathComponent("1-Intro.pdf").path)) == ["Intro→1"])
+        #expect(Self.shape(try Self.marks(parts.appendingPathComponent("2-Body.pdf").path)) == ["Body→1", "  Detail→3"])
+    }
+
     @Test("direct mode: outline import toc.txt in.pdf -o out.pdf, with Unicode titles")
     func directModeImportWithUnicodeTitles() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")

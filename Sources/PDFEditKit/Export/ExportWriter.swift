@@ -269,7 +269,16 @@ struct ExportWriter {
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         let staged = StagedOutput.staging(parts.map(\.output))
-        let engineParts = zip(parts, staged).map { ExportPart(items: $0.items, path: $1.temporary) }
+        var engineParts = zip(parts, staged).map { ExportPart(items: $0.items, path: $1.temporary) }
+        if let document = session.document(named: name), document.outline != nil || settings.outline == .none {
+            // The model's outline, pruned to each part (an older session's document: the sources').
+            options.outline = []
+            for index in engineParts.indices {
+                let part = Array(items[parts[index].items])
+                engineParts[index].outline =
+                    session.exportedOutline(of: document, items: part, policy: settings.outline) ?? []
+            }
+        }
         let report = try run(&plan, staged: staged) { (plan) throws(EngineError) in
             try PDFExporter.writeParts(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,

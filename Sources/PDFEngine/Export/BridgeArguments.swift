@@ -58,7 +58,8 @@ final class BridgeArguments {
             parts.map { part in
                 pe_part(
                     first_item: Int32(clamping: part.items.lowerBound), item_count: Int32(clamping: part.items.count),
-                    out_path: copy(part.path))
+                    out_path: copy(part.path), outline: array(part.outline.map { bridged($0) }),
+                    outline_count: Int32(clamping: part.outline.count))
             })
         pointers.partCount = Int32(parts.count)
         if let options { pointers.options = array([bridged(options)]) }

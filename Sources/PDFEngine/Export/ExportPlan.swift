@@ -116,10 +116,14 @@ public struct ExportOptions: Sendable, Equatable {
 public struct ExportPart: Sendable, Equatable {
     public var items: Range<Int>
     public var path: String
+    /// The part's bookmarks (items indexing the part's own), used when
+    /// `ExportOptions.outline` is given (non-nil).
+    public var outline: [ExportedOutlineEntry]
 
-    public init(items: Range<Int>, path: String) {
+    public init(items: Range<Int>, path: String, outline: [ExportedOutlineEntry] = []) {
         self.items = items
         self.path = path
+        self.outline = outline
     }
 }
 

@@ -166,8 +166,9 @@ typedef struct pe_export_options {
                                    `page` an index into items or -1 for a heading,
                                    `view` NULL for [/XYZ null null null]; none when
                                    the count is 0) instead of the sources' merged
-                                   bookmarks; zero: the sources' (pe_export_parts and
-                                   pe_outline_starts always use the sources') */
+                                   bookmarks (pe_export_parts: each pe_part's own);
+                                   zero: the sources' (pe_outline_starts always
+                                   uses the sources') */
     const pe_outline_item *outline;
     int outline_count;
 } pe_export_options;
@@ -177,6 +178,10 @@ typedef struct pe_part {
     int first_item;
     int item_count;
     const char *out_path;
+    /* With pe_export_options.outline_given: this part's bookmarks (`page` an
+     * index into the part's own items), as pe_export_options.outline is given. */
+    const pe_outline_item *outline;
+    int outline_count;
 } pe_part;
 
 /* Receives each warning line (damage recovered, data dropped, ...). qpdf's own
