@@ -105,6 +105,11 @@ public enum OutlineLimits {
     public static let maximumEntries = 1_000_000
     /// Characters of one title (a PDF string's practical limit).
     public static let maximumTitleLength = 32_767
+    /// Levels of nesting: what the bridge reads of a file's outline (deeper
+    /// entries are cut there), and well inside what the session file's JSON
+    /// reader nests (two JSON levels per outline level). `PDFEDIT_MAX_DEPTH`
+    /// lowers it further.
+    public static let maximumDepth = 64
 }
 
 extension Array where Element == OutlineEntry {

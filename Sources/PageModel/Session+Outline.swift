@@ -47,7 +47,8 @@ extension Session {
             return "\(count) entries, over the limit of \(OutlineLimits.maximumEntries)"
         }
         let depth = outline.depth
-        if depth > depthLimit { return "\(depth) levels, over the limit of \(depthLimit) (PDFEDIT_MAX_DEPTH)" }
+        let limit = min(depthLimit, OutlineLimits.maximumDepth)
+        if depth > limit { return "\(depth) levels, over the limit of \(limit)" }
         if let long = firstLongTitle(outline) {
             return "a title of \(long) characters, over the limit of \(OutlineLimits.maximumTitleLength)"
         }

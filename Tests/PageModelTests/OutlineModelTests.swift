@@ -133,6 +133,11 @@ func outlineLines(_ session: Session, _ document: String = "main") -> [String] {
             editError { try s.apply(.outline(.add(title: "", at: .number(1), parent: nil)), label: "x") }
                 == .invalidOutline("a bookmark title cannot be empty"))
         #expect(editError { try s.apply(.outline(.add(title: "z", at: .number(9), parent: nil)), label: "x") } != nil)
+        var deep = OutlineDraft(title: "leaf", position: .number(1))
+        for level in 0..<64 { deep = OutlineDraft(title: "l\(level)", position: nil, children: [deep]) }
+        #expect(
+            editError { try s.apply(.outline(.replace([deep])), label: "x") }
+                == .invalidOutline("the outline would have 65 levels, over the limit of 64"))
         #expect(OutlinePath.components("a\\/b/c") == ["a/b", "c"])
         #expect(OutlinePath.components("a//c") == nil)
         #expect(OutlinePath.joined(["a/b", "c\\d"]) == "a\\/b/c\\\\d")

@@ -65,7 +65,7 @@ public struct OutlineListing: Codable, Equatable, Sendable {
 /// heading), two spaces of indent per level.
 public enum OutlineFile {
     /// How many levels the text form may nest (`Limits.treeDepth`).
-    static var depthLimit: Int { ProcessLimits.current.treeDepth }
+    static var depthLimit: Int { min(ProcessLimits.current.treeDepth, OutlineLimits.maximumDepth) }
 
     /// The JSON `outline --json` prints and `outline export` writes (pretty, sorted keys, a final newline).
     public static func json(_ listings: [OutlineListing]) -> Data {
