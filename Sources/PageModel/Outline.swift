@@ -18,11 +18,13 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
     public var view: [String]?
     public var color: [Double]?
     public var style: Int?
+    /// A heading read from a file whose bookmark opened this address (a URI action).
+    public var uri: String?
     public var children: [OutlineEntry]
 
     public init(
         title: String, target: ItemID?, isOpen: Bool = false, view: [String]? = nil, color: [Double]? = nil,
-        style: Int? = nil, children: [OutlineEntry] = []
+        style: Int? = nil, uri: String? = nil, children: [OutlineEntry] = []
     ) {
         self.title = title
         self.target = target
@@ -30,11 +32,12 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         self.view = view
         self.color = color
         self.style = style
+        self.uri = uri
         self.children = children
     }
 
     enum CodingKeys: String, CodingKey {
-        case title, target, isOpen = "open", view, color, style, children
+        case title, target, isOpen = "open", view, color, style, uri, children
     }
 
     public init(from decoder: any Decoder) throws {
@@ -45,6 +48,7 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         view = try container.decodeIfPresent([String].self, forKey: .view)
         color = try container.decodeIfPresent([Double].self, forKey: .color)
         style = try container.decodeIfPresent(Int.self, forKey: .style)
+        uri = try container.decodeIfPresent(String.self, forKey: .uri)
         children = try container.decodeIfPresent([OutlineEntry].self, forKey: .children) ?? []
     }
 
@@ -56,6 +60,7 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         try container.encodeIfPresent(view, forKey: .view)
         try container.encodeIfPresent(color, forKey: .color)
         try container.encodeIfPresent(style, forKey: .style)
+        try container.encodeIfPresent(uri, forKey: .uri)
         if !children.isEmpty { try container.encode(children, forKey: .children) }
     }
 }
@@ -83,11 +88,13 @@ public struct SourceOutlineEntry: Codable, Equatable, Sendable {
     public var view: [String]?
     public var color: [Double]?
     public var style: Int?
+    /// The address of a URI action (page nil then).
+    public var uri: String?
     public var children: [SourceOutlineEntry]
 
     public init(
         title: String, page: Int?, isOpen: Bool = false, view: [String]? = nil, color: [Double]? = nil,
-        style: Int? = nil, children: [SourceOutlineEntry] = []
+        style: Int? = nil, uri: String? = nil, children: [SourceOutlineEntry] = []
     ) {
         self.title = title
         self.page = page
@@ -95,6 +102,7 @@ public struct SourceOutlineEntry: Codable, Equatable, Sendable {
         self.view = view
         self.color = color
         self.style = style
+        self.uri = uri
         self.children = children
     }
 }

@@ -20,6 +20,8 @@ public struct ExportedOutlineEntry: Equatable, Sendable {
     public var view: [String]?
     public var color: [Double]?
     public var style: Int?
+    /// A heading's URI action.
+    public var uri: String?
 }
 
 extension Session {
@@ -43,7 +45,8 @@ extension Session {
                 flat.append(
                     ExportedOutlineEntry(
                         level: level, title: entry.title, item: entry.target.flatMap { index[$0] }, isOpen: entry.isOpen,
-                        view: entry.view, color: entry.color, style: entry.style))
+                        view: entry.view, color: entry.color, style: entry.style,
+                        uri: entry.target.flatMap { index[$0] } == nil ? entry.uri : nil))
                 walk(entry.children, level: level + 1)
             }
         }

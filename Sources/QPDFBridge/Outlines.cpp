@@ -54,6 +54,10 @@ OutlineEntry read_entry(Source &source, QPDFObjectHandle item)
             entry.action = action.isIndirect()
                 ? action
                 : source.pdf->makeIndirectObject(action.shallowCopy());
+            QPDFObjectHandle uri = action.getKey("/URI");
+            if (dict_key(action, "/S").isNameAndEquals("/URI") && uri.isString()) {
+                entry.uri = uri.getStringValue();
+            }
         }
     }
     if (!dest.isInitialized()) {
@@ -194,6 +198,11 @@ QPDFObjectHandle output_item(
         item.replaceKey("/Dest", QPDFObjectHandle::newArray(dest));
     } else if (entry != nullptr && entry->action.isInitialized()) {
         item.replaceKey("/A", copy_foreign(out, entry->action));
+    } else if (entry != nullptr && !entry->uri.empty()) {
+        QPDFObjectHandle action = QPDFObjectHandle::newDictionary();
+        action.replaceKey("/S", QPDFObjectHandle::newName("/URI"));
+        action.replaceKey("/URI", QPDFObjectHandle::newString(entry->uri));
+        item.replaceKey("/A", action);
     }
     if (entry != nullptr && entry->color.isInitialized()) {
         item.replaceKey("/C", fresh_copy(entry->color));
@@ -343,6 +352,9 @@ std::vector<OutlineNode> given_level(
         }
         if (item.flags >= 0) {
             entry.flags = QPDFObjectHandle::newInteger(item.flags);
+        }
+        if (item.uri != nullptr) {
+            entry.uri = item.uri;
         }
         storage.push_back(std::move(entry));
         OutlineNode node;

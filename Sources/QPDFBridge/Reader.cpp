@@ -84,6 +84,8 @@ void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outlin
                 && flags.getIntValue() <= 0x7fffffff
             ? static_cast<int>(flags.getIntValue())
             : -1;
+        std::string uri = entry.uri.substr(0, entry.uri.find('\0'));
+        item.uri = uri.empty() ? nullptr : uri.c_str();
         each(context, &item);
         pass_entries(entry.kids, level + 1, each, context);
     }

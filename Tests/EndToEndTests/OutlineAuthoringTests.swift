@@ -119,6 +119,24 @@ import Testing
         #expect(Self.shape(try Self.marks(parts.appendingPathComponent("2-Body.pdf").path)) == ["Body→1", "  Detail→3"])
     }
 
+    @Test("a bookmark that opens a web address keeps its URI action through the model")
+    func uriBookmarkIsKept() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try LosslessCorpusSweepTests.writePDF(
+            dir, "web.pdf", catalog: "/Outlines 7 0 R",
+            extra: [
+                "<< /Title (to page 2) /Parent 7 0 R /Next 6 0 R /Dest [4 0 R /Fit] >>",
+                "<< /Title (web) /Parent 7 0 R /Prev 5 0 R /A << /S /URI /URI (https://example.org/a) >> >>",
+                "<< /Type /Outlines /First 5 0 R /Last 6 0 R /Count 2 >>",
+            ])
+        try pdfeditOK("reverse", "all", "web.pdf", "-o", "out.pdf", in: dir)
+        let out = dir.appendingPathComponent("out.pdf").path
+        #expect(Self.shape(try Self.marks(out)) == ["to page 2→1", "web→-"])
+        let qdf = try run("qpdf", ["--qdf", "--object-streams=disable", out, "-"]).stdout
+        #expect(qdf.contains("/URI (https://example.org/a)"))
+    }
+
     @Test("direct mode: outline import toc.txt in.pdf -o out.pdf, with Unicode titles")
     func directModeImportWithUnicodeTitles() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")

@@ -126,6 +126,7 @@ final class BridgeArguments {
             item.color = (color[0], color[1], color[2])
         }
         item.flags = entry.style.map { Int32(clamping: $0) } ?? -1
+        item.uri = entry.uri.map { copy($0) }
         return item
     }
 

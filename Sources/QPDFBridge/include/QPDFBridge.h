@@ -126,6 +126,7 @@ typedef struct pe_outline_item {
     int has_color;
     double color[3];    /* /C when has_color */
     int flags;          /* /F; -1 when absent */
+    const char *uri;    /* a URI action's address (page -1 then); NULL when none */
 } pe_outline_item;
 
 typedef struct pe_export_options {
