@@ -44,7 +44,7 @@ public struct Workspace: Sendable {
                     files.map { file in
                         var source = file.source
                         source.pageCount = file.contents.count
-                        return OpenedFile(documentName: file.stem, source: source)
+                        return OpenedFile(documentName: file.stem, source: source, outline: file.outline)
                     }, limits: ProcessLimits.current)
             } catch {
                 throw PDFEditError.edit(error)
@@ -59,6 +59,7 @@ public struct Workspace: Sendable {
     /// Applies one edit as one undo step.
     public func apply(_ edit: Edit, doc: String?, label: String) throws(PDFEditError) -> ChangeSummary {
         try mutate { (session, access) throws(PDFEditError) in
+            let edit = try access.adopting(edit, session: session)
             do throws(EditError) {
                 return try session.apply(edit, doc: doc, label: label, context: access.editContext)
             } catch {
@@ -70,6 +71,8 @@ public struct Workspace: Sendable {
     /// Applies several edits as one all-or-nothing undo step (`run SCRIPT`).
     public func applyAll(_ edits: [(edit: Edit, doc: String?)], label: String) throws(PDFEditError) -> [ChangeSummary] {
         try mutate { (session, access) throws(PDFEditError) in
+            var edits = edits
+            for index in edits.indices { edits[index].edit = try access.adopting(edits[index].edit, session: session) }
             do throws(EditError) {
                 return try session.applyAll(edits, label: label, context: access.editContext)
             } catch {

@@ -28,6 +28,8 @@ enum Change: Equatable, Sendable {
     case relabel(document: String, from: [LabelRange]?, to: [LabelRange]?)
     /// The document's metadata, which must be `from`, becomes `to`.
     case setMetadata(document: String, from: DocumentMetadata?, to: DocumentMetadata?)
+    /// The document's outline, which must be `from`, becomes `to`.
+    case outline(document: String, from: [OutlineEntry]?, to: [OutlineEntry]?)
 
     var inverse: Change {
         switch self {
@@ -61,6 +63,8 @@ enum Change: Equatable, Sendable {
             .relabel(document: document, from: to, to: from)
         case .setMetadata(let document, let from, let to):
             .setMetadata(document: document, from: to, to: from)
+        case .outline(let document, let from, let to):
+            .outline(document: document, from: to, to: from)
         }
     }
 }

@@ -27,6 +27,9 @@ struct ChangeRecord: Codable, Equatable {
     /// A document's metadata (addDocument, dropDocument) or that before a setMetadata.
     var metadata: DocumentMetadata?
     var metadataAfter: DocumentMetadata?
+    /// A document's outline (added or dropped document; before an outline change).
+    var outline: [OutlineEntry]?
+    var outlineAfter: [OutlineEntry]?
 
     init(op: String) {
         self.op = op
@@ -72,6 +75,7 @@ struct ChangeRecord: Codable, Equatable {
             if case .addDocument = change { self.init(op: "addDocument") } else { self.init(op: "dropDocument") }
             self.name = document.name
             self.items = ItemRecord.records(for: document.items)
+            self.outline = document.outline
             self.index = index
             labelRanges = document.labelRanges
             metadata = document.metadata
@@ -95,6 +99,11 @@ struct ChangeRecord: Codable, Equatable {
             self.document = document
             metadata = from
             metadataAfter = to
+        case .outline(let document, let from, let to):
+            self.init(op: "outline")
+            self.document = document
+            outline = from
+            outlineAfter = to
         }
     }
 
@@ -173,7 +182,8 @@ struct ChangeRecord: Codable, Equatable {
                 items += try record.expanded(budget: &budget)
             }
             let document = Document(
-                name: try field(name, "name"), items: items, labelRanges: labelRanges, metadata: metadata)
+                name: try field(name, "name"), items: items, labelRanges: labelRanges, metadata: metadata,
+                outline: outline)
             let index = try field(index, "index")
             guard index >= 0 else { throw fault("\"index\" must be ≥ 0") }
             return op == "addDocument"
@@ -188,6 +198,8 @@ struct ChangeRecord: Codable, Equatable {
             return .relabel(document: try field(document, "document"), from: labelRanges, to: labelRangesAfter)
         case "setMetadata":
             return .setMetadata(document: try field(document, "document"), from: metadata, to: metadataAfter)
+        case "outline":
+            return .outline(document: try field(document, "document"), from: outline, to: outlineAfter)
         default:
             throw .invalidField("unknown history operation \(quoted(op))")
         }

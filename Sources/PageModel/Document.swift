@@ -7,14 +7,21 @@ public struct Document: Codable, Equatable, Sendable {
     public var labelRanges: [LabelRange]?
     /// The metadata `meta` set; fields left nil keep the source's.
     public var metadata: DocumentMetadata?
+    /// The bookmarks export writes, pointing at items by id (see `OutlineEntry`).
+    /// Nil only for a document of a session written before outlines were part of
+    /// the model (format 2): its bookmarks are then the sources' own, merged at
+    /// export as before, until an outline command makes them the model's.
+    public var outline: [OutlineEntry]?
 
     public init(
-        name: String, items: [PageItem] = [], labelRanges: [LabelRange]? = nil, metadata: DocumentMetadata? = nil
+        name: String, items: [PageItem] = [], labelRanges: [LabelRange]? = nil, metadata: DocumentMetadata? = nil,
+        outline: [OutlineEntry]? = []
     ) {
         self.name = name
         self.items = items
         self.labelRanges = labelRanges
         self.metadata = metadata
+        self.outline = outline
     }
 
     /// The number of items (a placeholder counts as one).

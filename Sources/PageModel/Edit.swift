@@ -45,7 +45,9 @@ public enum Edit: Codable, Equatable, Sendable {
     /// New items (from `insert`). `newSources` carry provisional ids, referred
     /// to by `contents`: the session gives them their real `s<n>` ids (or
     /// reuses an identical source it already has) and rewrites the contents.
-    case insertItems(contents: [ItemContent], at: Destination?, newSources: [Source])
+    /// `outlines`: the bookmarks of the new sources (by their provisional ids),
+    /// attached to the new items (see `Session.outline(of:adding:items:)`).
+    case insertItems(contents: [ItemContent], at: Destination?, newSources: [Source], outlines: [SourceOutline] = [])
     /// Replace the placeholder at the position with the contents (one slot may become many pages).
     case fill(Position, contents: [ItemContent], newSources: [Source])
     /// A new empty document, which becomes the current one.
@@ -66,6 +68,10 @@ public enum Edit: Codable, Equatable, Sendable {
     case labels([LabelSpec]?)
     /// `meta --title …`: set the fields given (non-nil; "" removes one).
     case metadata(DocumentMetadata)
+    /// An outline command. `sources`: the outlines of the document's sources
+    /// (real ids), needed only when the document has no outline in the model
+    /// yet (a document of an older session): they become its outline first.
+    case outline(OutlineEdit, sources: [SourceOutline]? = nil)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {

@@ -45,6 +45,9 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateLabelStart(position: Int)
     /// `meta` with nothing to set.
     case nothingToSet
+    /// An outline command that cannot be carried out: no such entry, two
+    /// entries with one path, an empty title, an outline over its limits.
+    case invalidOutline(String)
     /// Edit number `index` (0-based) of a batch failed; nothing of the batch was applied.
     indirect case batch(index: Int, EditError)
 
@@ -116,6 +119,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return "two page label ranges start at position \(position)"
         case .nothingToSet:
             return "nothing to set: give --title, --author, --subject or --keywords"
+        case .invalidOutline(let reason):
+            return reason
         case .batch(let index, let error):
             return "edit \(index + 1): \(error)"
         }

@@ -77,6 +77,7 @@ extension Session {
         let fixes = labelRangeFixes(before: labelled)
         try commit(fixes)
         outcome.changes += fixes
+        outcome.changes += try pruneOutlines()
         let limit = context.limits.itemsPerDocument
         if let document = documents.first(where: { $0.items.count > limit }) {
             throw .tooManyItems(document: document.name, count: document.items.count, limit: limit)
@@ -106,8 +107,8 @@ extension Session {
         case .placeholder(let destination, let count, let size, let label):
             return try executePlaceholder(
                 at: destination, count: count, size: size, label: label, in: name, context: context)
-        case .insertItems(let contents, let destination, let newSources):
-            return try executeInsert(contents, at: destination, newSources: newSources, in: name)
+        case .insertItems(let contents, let destination, let newSources, let outlines):
+            return try executeInsert(contents, at: destination, newSources: newSources, outlines: outlines, in: name)
         case .fill(let position, let contents, let newSources):
             return try executeFill(position, contents: contents, newSources: newSources, in: name)
         case .newDocument(let newName):
@@ -128,6 +129,8 @@ extension Session {
             return try executeLabels(specs, in: name)
         case .metadata(let changes):
             return try executeMetadata(changes, in: name)
+        case .outline(let outlineEdit, let sources):
+            return try executeOutline(outlineEdit, sources: sources, in: name, context: context)
         }
     }
 

@@ -113,6 +113,13 @@ extension Session {
                 throw ChangeFailure(reason: "the metadata of \(quoted(document)) is not as the history recorded it")
             }
             documents[index].metadata = to
+
+        case .outline(let document, let from, let to):
+            let index = try existingDocument(document)
+            guard documents[index].outline == from else {
+                throw ChangeFailure(reason: "the outline of \(quoted(document)) is not as the history recorded it")
+            }
+            documents[index].outline = to
         }
     }
 

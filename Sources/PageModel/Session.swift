@@ -5,8 +5,9 @@ public struct Session: Equatable, Sendable {
     /// The session file format this code writes. Version 2 added rotation
     /// patterns to runs (`"rotations"`), which a version-1 reader would not
     /// understand; a version-1 file is read as it is (it has none). Version 3
-    /// added documents' authoring data (page label ranges, metadata) and the
-    /// history operations that change them; older files have none.
+    /// added documents' authoring data (page label ranges, metadata, outlines —
+    /// `"outline"`) and the history operations that change them; an older file's
+    /// documents have none (`Document.outline` nil: the sources' own are used).
     public static let formatVersion = 3
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
@@ -91,10 +92,13 @@ public struct OpenedFile: Equatable, Sendable {
     public var documentName: String
     /// Its id is provisional; the session assigns `s1`, `s2`, … in order.
     public var source: Source
+    /// The file's bookmarks (1-based pages of it), which become the document's outline.
+    public var outline: [SourceOutlineEntry]
 
-    public init(documentName: String, source: Source) {
+    public init(documentName: String, source: Source, outline: [SourceOutlineEntry] = []) {
         self.documentName = documentName
         self.source = source
+        self.outline = outline
     }
 }
 
@@ -121,7 +125,10 @@ extension Session {
                 case .image: [.image(source: file.source.id)]
                 }
             _ = try session.apply(
-                .insertItems(contents: contents, at: nil, newSources: [file.source]), doc: name, label: "open",
+                .insertItems(
+                    contents: contents, at: nil, newSources: [file.source],
+                    outlines: file.outline.isEmpty ? [] : [SourceOutline(source: file.source.id, entries: file.outline)]),
+                doc: name, label: "open",
                 context: context)
         }
         session.current = session.documents[0].name

@@ -18,6 +18,8 @@ struct DocumentFile: Codable {
     /// Absent: the sources' labels (version 2 files have none); []: no labels.
     var labelRanges: [LabelRange]?
     var metadata: DocumentMetadata?
+    /// Absent in format 2 files (see `Document.outline`).
+    var outline: [OutlineEntry]?
 }
 
 struct HistoryFile: Codable {
@@ -48,7 +50,7 @@ extension Session {
             documents: documents.map {
                 DocumentFile(
                     name: $0.name, items: ItemRecord.records(for: $0.items), labelRanges: $0.labelRanges,
-                    metadata: $0.metadata)
+                    metadata: $0.metadata, outline: $0.outline)
             },
             history: HistoryFile(
                 undone: history.undoneCount,
@@ -92,7 +94,8 @@ extension Session {
             }
             documents.append(
                 Document(
-                    name: document.name, items: items, labelRanges: document.labelRanges, metadata: document.metadata))
+                    name: document.name, items: items, labelRanges: document.labelRanges, metadata: document.metadata,
+                    outline: document.outline))
         }
         guard file.history.undone >= 0, file.history.undone <= file.history.steps.count else {
             throw .invalidField("history \"undone\" is \(file.history.undone) with \(file.history.steps.count) steps")

@@ -18,6 +18,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     case invalidContent(item: ItemID, reason: String)
     case invalidStamp(item: ItemID, reason: String)
     case invalidLabelRange(document: String, reason: String)
+    case invalidOutline(document: String, reason: String)
 
     public var description: String {
         switch self {
@@ -36,6 +37,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
         case .invalidContent(let item, let reason): "item \(item): \(reason)"
         case .invalidStamp(let item, let reason): "a stamp of item \(item): \(reason)"
         case .invalidLabelRange(let document, let reason): "a page label range of \(quoted(document)): \(reason)"
+        case .invalidOutline(let document, let reason): "the outline of \(quoted(document)): \(reason)"
         }
     }
 }
@@ -88,6 +90,7 @@ extension Session {
                 if let problem = stampProblem(item, sources: sourcesByID) { return problem }
             }
             if let problem = labelRangeProblem(document) { return problem }
+            if let problem = outlineProblem(document) { return problem }
         }
         return nil
     }
@@ -106,6 +109,18 @@ extension Session {
             guard (1...LabelSpec.maximumFirstNumber).contains(range.firstNumber) else {
                 return .invalidLabelRange(document: document.name, reason: "first number \(range.firstNumber)")
             }
+        }
+        return nil
+    }
+
+    private func outlineProblem(_ document: Document) -> SessionInconsistency? {
+        guard let outline = document.outline else { return nil }
+        if let reason = Session.outlineLimitProblem(outline) {
+            return .invalidOutline(document: document.name, reason: reason)
+        }
+        let ids = Set(document.items.map(\.id))
+        if let target = outline.targets.first(where: { !ids.contains($0) }) {
+            return .invalidOutline(document: document.name, reason: "entry target \(target) is not an item of the document")
         }
         return nil
     }

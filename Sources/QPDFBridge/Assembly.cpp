@@ -34,9 +34,17 @@ void Assembly::build(Dropped &dropped)
     std::vector<CopiedAnnotation> annotations;
     copy_annotations(out, sources, placed, where, widgets, annotations);
     build_form(out, sources, widgets, placed, where);
-    std::vector<OutlineNode> outline = arrange_outline(sources, inputs.request.sources, items, item_count);
-    write_outline(out, outline, placed);
     pe_export_options const *options = inputs.request.options;
+    std::deque<OutlineEntry> given; // the entries of a given outline
+    std::vector<OutlineNode> outline;
+    if (options != nullptr && options->outline_given != 0) {
+        outline = part_outline_count >= 0
+            ? given_outline(part_outline, part_outline_count, item_count, given)
+            : given_outline(options->outline, options->outline_count, item_count, given);
+    } else {
+        outline = arrange_outline(sources, inputs.request.sources, items, item_count);
+    }
+    write_outline(out, outline, placed);
     pe_page_label const *own = options == nullptr || options->page_labels == nullptr
         ? nullptr
         : options->page_labels + (items - inputs.request.items);

@@ -21,6 +21,14 @@ class Assembly {
     // them; what had to be left out is noted in `dropped`.
     void build(Dropped &dropped);
 
+    // A part's own bookmarks, written instead of options->outline when the
+    // options give an outline (pe_part.outline).
+    void give_outline(pe_outline_item const *outline, int count)
+    {
+        part_outline = outline;
+        part_outline_count = count;
+    }
+
     // Frees what was read from the sources once the output holds its copies (a
     // third less memory at 20,000 pages): copied streams read their data from
     // the source files through qpdf's ForeignStreamData, which keeps the input
@@ -38,6 +46,8 @@ class Assembly {
 
   private:
     Inputs &inputs;
+    pe_outline_item const *part_outline = nullptr;
+    int part_outline_count = -1; // -1: not a part's
     std::vector<Source> &sources;
     Where &where;
     pe_item const *items;

@@ -18,6 +18,7 @@
 #include <qpdf/QPDFObjGen.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -122,6 +123,12 @@ std::vector<OutlineNode> arrange_outline(
 
 // Writes `nodes` as the output's /Outlines (nothing when empty). `placed` are the
 // output pages, in item order.
+// The bookmarks the caller gave (pe_export_options.outline) as nodes; their
+// entries live in `storage`. A level that does not follow its parent's is
+// std::invalid_argument.
+std::vector<OutlineNode> given_outline(
+    pe_outline_item const *given, int count, int item_count, std::deque<OutlineEntry> &storage);
+
 void write_outline(
     QPDF &out,
     std::vector<OutlineNode> const &nodes,

@@ -1,7 +1,7 @@
 // Every extern "C" entry point that can meet an exception: exports (pe_export,
 // pe_export_parts, pe_outline_starts), opened documents (pe_document_open,
-// pe_document_check_page, pe_document_read_facts, pe_document_page_geometry,
-// pe_document_close) and pe_write_image_page. Each runs its work through
+// pe_document_check_page, pe_document_read_facts, pe_document_read_outline,
+// pe_document_page_geometry, pe_document_close) and pe_write_image_page. Each runs its work through
 // `guarded`, the one place where an exception becomes a pe_status.
 #include "Assembly.hh"
 #include "Encryption.hh"
@@ -263,6 +263,22 @@ extern "C" int pe_document_read_facts(
                 throw std::logic_error("pe_document_read_facts: no document or no result");
             }
             pe::read_facts(document->source, *facts, text, context);
+        },
+        pe::Wording::detail);
+}
+
+extern "C" int pe_document_read_outline(
+    pe_document *document, pe_outline_item_fn each, void *context, pe_status *status)
+{
+    return pe::guarded(
+        status,
+        nullptr,
+        0,
+        [&](pe::Where &) {
+            if (document == nullptr || !document->source.pdf || each == nullptr) {
+                throw std::logic_error("pe_document_read_outline: no document or no receiver");
+            }
+            pe::read_outline(document->source, each, context);
         },
         pe::Wording::detail);
 }

@@ -120,7 +120,9 @@ InPlace::InPlace(Inputs &opened, int s) :
 int InPlace::in_place_source(Inputs &inputs)
 {
     Request const &request = inputs.request;
-    bool turned_off = request.options != nullptr && request.options->no_in_place != 0;
+    bool turned_off = request.options != nullptr &&
+        (request.options->no_in_place != 0 ||
+         (request.options->outline_given != 0 && request.options->outline_count > 0)); // bookmarks to write
     if (request.stamps.count > 0 || request.item_count <= 0 || turned_off) {
         return -1;
     }

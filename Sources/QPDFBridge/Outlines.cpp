@@ -15,6 +15,8 @@
 #include "Export.hh"
 
 #include <algorithm>
+#include <deque>
+#include <stdexcept>
 
 namespace pe {
 
@@ -52,6 +54,10 @@ OutlineEntry read_entry(Source &source, QPDFObjectHandle item)
             entry.action = action.isIndirect()
                 ? action
                 : source.pdf->makeIndirectObject(action.shallowCopy());
+            QPDFObjectHandle uri = action.getKey("/URI");
+            if (dict_key(action, "/S").isNameAndEquals("/URI") && uri.isString()) {
+                entry.uri = uri.getStringValue();
+            }
         }
     }
     if (!dest.isInitialized()) {
@@ -192,6 +198,11 @@ QPDFObjectHandle output_item(
         item.replaceKey("/Dest", QPDFObjectHandle::newArray(dest));
     } else if (entry != nullptr && entry->action.isInitialized()) {
         item.replaceKey("/A", copy_foreign(out, entry->action));
+    } else if (entry != nullptr && !entry->uri.empty()) {
+        QPDFObjectHandle action = QPDFObjectHandle::newDictionary();
+        action.replaceKey("/S", QPDFObjectHandle::newName("/URI"));
+        action.replaceKey("/URI", QPDFObjectHandle::newString(entry->uri));
+        item.replaceKey("/A", action);
     }
     if (entry != nullptr && entry->color.isInitialized()) {
         item.replaceKey("/C", fresh_copy(entry->color));
@@ -294,6 +305,89 @@ std::vector<OutlineNode> arrange_outline(
         top.push_back(std::move(node));
     }
     return top;
+}
+
+namespace {
+
+QPDFObjectHandle color_number(double value)
+{
+    if (value == static_cast<double>(static_cast<long long>(value)) && value >= -1e9 && value <= 1e9) {
+        return QPDFObjectHandle::newInteger(static_cast<long long>(value));
+    }
+    return QPDFObjectHandle::newReal(value, 4, true);
+}
+
+// Entries of `given` from `next` on at `level` (and their children), as nodes.
+std::vector<OutlineNode> given_level(
+    pe_outline_item const *given, int count, int item_count, int level, int &next, std::deque<OutlineEntry> &storage)
+{
+    std::vector<OutlineNode> nodes;
+    while (next < count && given[next].level == level) {
+        pe_outline_item const &item = given[next++];
+        OutlineEntry entry;
+        entry.title_utf8 = item.title == nullptr ? "" : item.title;
+        entry.title = QPDFObjectHandle::newUnicodeString(entry.title_utf8).getStringValue();
+        entry.open = item.open != 0;
+        if (item.view != nullptr) {
+            std::string views = item.view;
+            size_t start = 0;
+            while (start <= views.size()) {
+                size_t end = views.find('\n', start);
+                std::string one = views.substr(start, end == std::string::npos ? std::string::npos : end - start);
+                try {
+                    entry.view.push_back(QPDFObjectHandle::parse(one));
+                } catch (std::exception const &) {
+                    entry.view.clear(); // not PDF syntax: the default view
+                    break;
+                }
+                if (end == std::string::npos) {
+                    break;
+                }
+                start = end + 1;
+            }
+        }
+        if (item.has_color != 0) {
+            entry.color = QPDFObjectHandle::newArray(
+                {color_number(item.color[0]), color_number(item.color[1]), color_number(item.color[2])});
+        }
+        if (item.flags >= 0) {
+            entry.flags = QPDFObjectHandle::newInteger(item.flags);
+        }
+        if (item.uri != nullptr) {
+            entry.uri = item.uri;
+        }
+        storage.push_back(std::move(entry));
+        OutlineNode node;
+        node.entry = &storage.back();
+        node.title_utf8 = storage.back().title_utf8;
+        node.item = item.page >= 0 && item.page < item_count ? item.page : -1;
+        node.first_item = node.item;
+        node.kids = given_level(given, count, item_count, level + 1, next, storage);
+        nodes.push_back(std::move(node));
+    }
+    return nodes;
+}
+
+} // namespace
+
+std::vector<OutlineNode> given_outline(
+    pe_outline_item const *given, int count, int item_count, std::deque<OutlineEntry> &storage)
+{
+    int next = 0;
+    std::vector<OutlineNode> nodes;
+    while (next < count) {
+        if (given[next].level != 0) {
+            throw std::invalid_argument("pe_export: an outline entry's level does not follow its parent's");
+        }
+        std::vector<OutlineNode> level = given_level(given, count, item_count, 0, next, storage);
+        for (OutlineNode &node : level) {
+            nodes.push_back(std::move(node));
+        }
+        if (next < count && given[next].level != 0) {
+            throw std::invalid_argument("pe_export: an outline entry's level does not follow its parent's");
+        }
+    }
+    return nodes;
 }
 
 void write_outline(

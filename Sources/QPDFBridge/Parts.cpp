@@ -124,6 +124,7 @@ class PartWorker {
             try {
                 inputs->open(parts[p].first_item, parts[p].item_count);
                 Assembly assembly(*inputs, parts[p].first_item, parts[p].item_count);
+                assembly.give_outline(parts[p].outline, parts[p].outline_count);
                 assembly.build(outcome.dropped);
                 assembly.write(parts[p].out_path, started, false, false);
                 written.push_back(parts[p].out_path);

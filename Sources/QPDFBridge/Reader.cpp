@@ -1,5 +1,6 @@
 // What the reader entry points (QPDFBridgeReader.h) read of an opened document:
-// document facts and page geometry for info, list and the kit's page sizes, by
+// document facts, bookmarks (the outline a new source brings into the session)
+// and page geometry for info, list and the kit's page sizes, by
 // the geometry rules of Geometry.hh.
 #include "Reader.hh"
 
@@ -52,6 +53,49 @@ void read_facts(Source &source, pe_document_facts &facts, pe_text_fn text, void 
             text(context, entry.first, entry.second.c_str());
         }
     }
+}
+
+namespace {
+
+void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outline_item_fn each, void *context)
+{
+    for (OutlineEntry const &entry : entries) {
+        pe_outline_item item{};
+        item.level = level;
+        std::string title = entry.title_utf8.substr(0, entry.title_utf8.find('\0'));
+        item.title = title.c_str();
+        item.page = entry.page;
+        item.open = entry.open ? 1 : 0;
+        std::string view;
+        for (QPDFObjectHandle value : entry.view) { // handles: copies are cheap
+            view += (view.empty() ? "" : "\n") + value.unparse();
+        }
+        item.view = entry.view.empty() ? nullptr : view.c_str();
+        QPDFObjectHandle color = entry.color;
+        QPDFObjectHandle flags = entry.flags;
+        if (color.isInitialized() && color.isArray() && color.getArrayNItems() == 3) {
+            item.has_color = 1;
+            for (int i = 0; i < 3; ++i) {
+                QPDFObjectHandle part = color.getArrayItem(i);
+                item.color[i] = part.isNumber() ? part.getNumericValue() : 0;
+            }
+        }
+        item.flags = flags.isInitialized() && flags.isInteger() && flags.getIntValue() >= 0
+                && flags.getIntValue() <= 0x7fffffff
+            ? static_cast<int>(flags.getIntValue())
+            : -1;
+        std::string uri = entry.uri.substr(0, entry.uri.find('\0'));
+        item.uri = uri.empty() ? nullptr : uri.c_str();
+        each(context, &item);
+        pass_entries(entry.kids, level + 1, each, context);
+    }
+}
+
+} // namespace
+
+void read_outline(Source &source, pe_outline_item_fn each, void *context)
+{
+    pass_entries(source.outline(), 0, each, context);
 }
 
 void read_page_geometry(Source const &source, int page, pe_page_geometry &geometry)

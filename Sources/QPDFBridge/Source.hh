@@ -76,6 +76,7 @@ struct OutlineEntry {
     // An action that does not go to a page of this file (URI, GoToR, named, ...),
     // an indirect object of the source; uninitialised when none.
     QPDFObjectHandle action;
+    std::string uri; // the address of a URI action (read), or of a given entry's (written)
     bool open = false;
     QPDFObjectHandle color; // /C, fresh; uninitialised when none
     QPDFObjectHandle flags; // /F, fresh; uninitialised when none

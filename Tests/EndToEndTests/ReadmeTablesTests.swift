@@ -98,6 +98,10 @@ import Testing
         try Self.check("direct-mode edits", pdfedit("rotate", "1", "--by", "90", "beta.pdf", "-o", "d.pdf", "--json", in: dir))
         // One file: its one JSON line is the whole output.
         try Self.check("| `apply` |", pdfedit("apply", "-e", "rotate 1 --by 90", "beta.pdf", "-o", "a/{name}", "--json", in: dir))
+        try pdfeditOK("outline", "add", "Part", "1", in: dir)
+        try pdfeditOK("outline", "add", "Section", "2", "--parent", "Part", in: dir)
+        try Self.check("| `outline` |", pdfedit("outline", "--json", in: dir))
+        try Self.check("| `meta` |", pdfedit("meta", "--json", in: dir))
     }
 
     /// `info --json`'s example in the README shows every field (they are always present).

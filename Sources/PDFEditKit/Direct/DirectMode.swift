@@ -118,7 +118,7 @@ public struct DirectMode: Sendable {
         var session: Session
         do throws(EditError) {
             session = try Session.opening(
-                files.map { OpenedFile(documentName: $0.stem, source: $0.source) }, limits: ProcessLimits.current)
+                files.map { OpenedFile(documentName: $0.stem, source: $0.source, outline: $0.outline) }, limits: ProcessLimits.current)
         } catch {
             throw PDFEditError.edit(error)
         }
@@ -167,7 +167,7 @@ public struct DirectMode: Sendable {
         let session: Session
         do throws(EditError) {
             session = try Session.opening(
-                files.map { OpenedFile(documentName: $0.stem, source: $0.source) }, limits: ProcessLimits.current)
+                files.map { OpenedFile(documentName: $0.stem, source: $0.source, outline: $0.outline) }, limits: ProcessLimits.current)
         } catch {
             throw PDFEditError.edit(error)
         }

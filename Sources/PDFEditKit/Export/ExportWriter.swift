@@ -36,6 +36,9 @@ public struct ExportSettings: Sendable {
     /// (`--keep-scripts`). False (the default) leaves them out, named in one
     /// warning; an open action that only shows a page is kept either way.
     public var keepScripts = false
+    /// What the export does with the document's outline (`--outline`): keep it
+    /// (the default), one entry per source file, or none.
+    public var outline: OutlinePolicy = .keep
 
     /// Settings for an export.
     ///
@@ -240,6 +243,12 @@ struct ExportWriter {
         setDocumentData(of: items, document: name, on: &options)
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
+        if var document = session.document(named: name) {
+            if document.outline == nil, settings.outline == .perSource {
+                document.outline = try access.outline(of: document, in: session)  // an older session's
+            }
+            options.outline = session.exportedOutline(of: document, items: items, policy: settings.outline)
+        }
         if lastUseOfPreopened {
             for index in plan.sources.indices where plan.sources[index].document != nil {
                 plan.sources[index].lastUseOfDocument = true
@@ -284,7 +293,16 @@ struct ExportWriter {
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         let staged = StagedOutput.staging(parts.map(\.output))
-        let engineParts = zip(parts, staged).map { ExportPart(items: $0.items, path: $1.temporary) }
+        var engineParts = zip(parts, staged).map { ExportPart(items: $0.items, path: $1.temporary) }
+        if let document = session.document(named: name), document.outline != nil || settings.outline == .none {
+            // The model's outline, pruned to each part (an older session's document: the sources').
+            options.outline = []
+            for index in engineParts.indices {
+                let part = Array(items[parts[index].items])
+                engineParts[index].outline =
+                    session.exportedOutline(of: document, items: part, policy: settings.outline) ?? []
+            }
+        }
         let report = try run(&plan, staged: staged) { (plan) throws(EngineError) in
             try PDFExporter.writeParts(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,

@@ -165,7 +165,21 @@ extension ExportWriter {
     ) throws(PDFEditError) -> [ExportResult] {
         guard !items.isEmpty else { throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to export") }
         var starts: [OutlineStart] = []
-        if request.grouping == .atOutlines {
+        if request.grouping == .atOutlines, let document = session.document(named: name),
+            let outline = session.exportedOutline(of: document, items: items, policy: settings.outline)
+        {
+            // The model's top-level entries, each at the first item of its subtree.
+            var current: OutlineStart?
+            for entry in outline {
+                if entry.level == 0 {
+                    if let done = current, done.itemIndex >= 0 { starts.append(done) }
+                    current = OutlineStart(title: entry.title, itemIndex: entry.item ?? -1)
+                } else if let item = entry.item, let start = current, start.itemIndex < 0 || item < start.itemIndex {
+                    current?.itemIndex = item
+                }
+            }
+            if let done = current, done.itemIndex >= 0 { starts.append(done) }
+        } else if request.grouping == .atOutlines {
             let plan = try plan(items, document: name, settings: settings)
             do throws(EngineError) {
                 starts = try PDFExporter.outlineStarts(sources: plan.sources, items: plan.items)

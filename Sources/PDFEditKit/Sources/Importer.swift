@@ -14,6 +14,13 @@ public struct ImportedFile: Sendable {
     public var warnings: [String]
     /// The opened PDF, kept when the importer was asked to (direct mode).
     package var opened: OpenedPDF? = nil
+    /// A PDF's bookmarks (pages of the file), which become the outline of its items.
+    public var outline: [SourceOutlineEntry] = []
+
+    /// The outline as `Edit.insertItems` takes it (nil for none).
+    public var sourceOutline: SourceOutline? {
+        outline.isEmpty ? nil : SourceOutline(source: source.id, entries: outline)
+    }
 }
 
 /// Turns files on disk into session sources, through the one loader.
@@ -97,7 +104,9 @@ public struct Importer: Sendable {
             kind == .pdf
             ? (0..<loaded.pageCount).map { .page(source: id, page: $0 + 1) } : [.image(source: id, fit: fit)]
         let stem = Paths.stem(of: path)
-        return ImportedFile(source: source, contents: contents, stem: stem, warnings: loaded.warnings, opened: loaded.opened)
+        return ImportedFile(
+            source: source, contents: contents, stem: stem, warnings: loaded.warnings, opened: loaded.opened,
+            outline: loaded.outline)
     }
 }
 

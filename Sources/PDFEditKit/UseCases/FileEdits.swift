@@ -43,7 +43,8 @@ extension Importer {
         }
         outcome.warnings = loaded.flatMap { Warning.damage(of: $0.source.path, messages: $0.warnings) }
         let edit = Edit.insertItems(
-            contents: loaded.flatMap(\.contents), at: destination, newSources: loaded.map(\.source))
+            contents: loaded.flatMap(\.contents), at: destination, newSources: loaded.map(\.source),
+            outlines: loaded.compactMap(\.sourceOutline))
         return (edit, outcome)
     }
 

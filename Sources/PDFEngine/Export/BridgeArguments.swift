@@ -59,7 +59,8 @@ final class BridgeArguments {
             parts.map { part in
                 pe_part(
                     first_item: Int32(clamping: part.items.lowerBound), item_count: Int32(clamping: part.items.count),
-                    out_path: copy(part.path))
+                    out_path: copy(part.path), outline: array(part.outline.map { bridged($0) }),
+                    outline_count: Int32(clamping: part.outline.count))
             })
         pointers.partCount = Int32(parts.count)
         if let options { pointers.options = array([bridged(options)]) }
@@ -112,6 +113,11 @@ final class BridgeArguments {
         result.threads = Int32(clamping: options.threads ?? 0)
         result.no_in_place = options.inPlace ? 0 : 1
         result.keep_scripts = options.keepScripts ? 1 : 0
+        if let outline = options.outline {
+            result.outline_given = 1
+            result.outline = array(outline.map { bridged($0) })
+            result.outline_count = Int32(clamping: outline.count)
+        }
         return result
     }
 
@@ -120,6 +126,22 @@ final class BridgeArguments {
         guard let label else { return pe_page_label(style: 0, number: 1, prefix: emptyString) }
         let style: CChar = label.style == .none ? 0 : CChar(label.style.rawValue.utf8.first ?? 0)
         return pe_page_label(style: style, number: Int64(label.number), prefix: copy(label.prefix))
+    }
+
+    private func bridged(_ entry: ExportedOutlineEntry) -> pe_outline_item {
+        var item = pe_outline_item()
+        item.level = Int32(clamping: entry.level)
+        item.title = copy(entry.title)
+        item.page = entry.item.map { Int32(clamping: $0) } ?? -1
+        item.open = entry.isOpen ? 1 : 0
+        item.view = entry.view.map { copy($0.joined(separator: "\n")) }
+        if let color = entry.color, color.count == 3 {
+            item.has_color = 1
+            item.color = (color[0], color[1], color[2])
+        }
+        item.flags = entry.style.map { Int32(clamping: $0) } ?? -1
+        item.uri = entry.uri.map { copy($0) }
+        return item
     }
 
     /// `text` as a C string freed with this object.

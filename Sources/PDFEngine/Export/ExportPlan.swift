@@ -90,6 +90,9 @@ public struct ExportOptions: Sendable, Equatable {
     /// source's open action and document actions; false leaves them out with a
     /// warning (an open action that only shows a page is kept either way).
     public var keepScripts: Bool
+    /// The bookmarks to write (items indexing the export's items); nil: the
+    /// sources' own, merged (see `pe_export`). Only `PDFExporter.write` uses it.
+    public var outline: [ExportedOutlineEntry]?
 
     public init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
@@ -114,7 +117,7 @@ public struct ExportOptions: Sendable, Equatable {
             && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
             && lhs.inPlace == rhs.inPlace && lhs.keepEncryptionOf == rhs.keepEncryptionOf
             && lhs.pageLabels == rhs.pageLabels && lhs.author == rhs.author && lhs.subject == rhs.subject
-            && lhs.keywords == rhs.keywords
+            && lhs.keywords == rhs.keywords && lhs.outline == rhs.outline
     }
 }
 
@@ -123,10 +126,14 @@ public struct ExportOptions: Sendable, Equatable {
 public struct ExportPart: Sendable, Equatable {
     public var items: Range<Int>
     public var path: String
+    /// The part's bookmarks (items indexing the part's own), used when
+    /// `ExportOptions.outline` is given (non-nil).
+    public var outline: [ExportedOutlineEntry]
 
-    public init(items: Range<Int>, path: String) {
+    public init(items: Range<Int>, path: String, outline: [ExportedOutlineEntry] = []) {
         self.items = items
         self.path = path
+        self.outline = outline
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PageModel
 import QPDFBridge
 
 /// A PDF opened and checked by the bridge (`pe_document_open`): parsed with
@@ -149,6 +150,58 @@ extension OpenedPDF {
         return PageAttributes(
             mediaBox: rect(geometry.media_box), cropBox: rect(geometry.crop_box),
             rotation: Int(geometry.rotation), userUnit: geometry.user_unit)
+    }
+}
+
+extension OpenedPDF {
+    /// The document's bookmarks (`pe_document_read_outline`): targets as 1-based
+    /// pages (nil: none), titles cut to `OutlineLimits.maximumTitleLength`.
+    public func outline() throws(EngineError) -> [SourceOutlineEntry] {
+        var status = pe_status()
+        let collected = OutlineItems()
+        let code = withExtendedLifetime(collected) {
+            pe_document_read_outline(
+                handle,
+                { context, item in
+                    guard let context, let item else { return }
+                    Unmanaged<OutlineItems>.fromOpaque(context).takeUnretainedValue().add(item.pointee)
+                }, Unmanaged.passUnretained(collected).toOpaque(), &status)
+        }
+        guard code == Int32(PE_OK) else { throw EngineError(status: status, about: BridgeFailure(file: path)) }
+        return collected.tree()
+    }
+}
+
+/// The bookmarks `pe_document_read_outline` hands over, depth first, with their levels.
+private final class OutlineItems {
+    var items: [(level: Int, entry: SourceOutlineEntry)] = []
+
+    func add(_ item: pe_outline_item) {
+        let title = item.title.map { String(cString: $0) } ?? ""
+        let view = item.view.map { String(cString: $0).split(separator: "\n").map(String.init) }
+        let entry = SourceOutlineEntry(
+            title: String(title.prefix(OutlineLimits.maximumTitleLength)), page: item.page >= 0 ? Int(item.page) + 1 : nil,
+            isOpen: item.open != 0, view: view,
+            color: item.has_color != 0 ? [item.color.0, item.color.1, item.color.2] : nil,
+            style: item.flags >= 0 ? Int(item.flags) : nil, uri: item.uri.map { String(cString: $0) })
+        items.append((Int(item.level), entry))
+    }
+
+    /// The flat list as a tree (a child follows its parent, one level deeper).
+    func tree() -> [SourceOutlineEntry] {
+        var index = 0
+        return children(level: 0, index: &index)
+    }
+
+    private func children(level: Int, index: inout Int) -> [SourceOutlineEntry] {
+        var result: [SourceOutlineEntry] = []
+        while index < items.count, items[index].level == level {
+            var entry = items[index].entry
+            index += 1
+            entry.children = children(level: level + 1, index: &index)
+            result.append(entry)
+        }
+        return result
     }
 }
 

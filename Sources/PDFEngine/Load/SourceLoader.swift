@@ -1,4 +1,5 @@
 import Foundation
+import PageModel
 
 /// What kind of file an input is, decided from its first bytes, never its name.
 public enum FileKind: String, Sendable, Codable {
@@ -17,6 +18,8 @@ public struct LoadedFile: Sendable {
     public var warnings: [String]
     /// The opened PDF, when the caller asked to keep it for an export.
     public var opened: OpenedPDF? = nil
+    /// A PDF's bookmarks, which become the outline of the items it gives.
+    public var outline: [SourceOutlineEntry] = []
 }
 
 /// The one way a file enters pdfedit (open, insert, fill, info, direct mode): the
@@ -75,7 +78,7 @@ public enum SourceLoader {
             guard pages > 0 else { throw EngineError.unsupported(file: path, page: nil, detail: "the document has no pages") }
             return LoadedFile(
                 path: path, kind: .pdf, fingerprint: fingerprint, pageCount: pages, warnings: document.warnings,
-                opened: keepOpen ? document : nil)
+                opened: keepOpen ? document : nil, outline: try document.outline())
         case .jpeg, .png:
             // Walks the whole file (markers, chunks, CRCs) and decodes a PNG's
             // pixels: a broken or oversized image is refused now, not at export.

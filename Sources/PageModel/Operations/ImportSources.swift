@@ -5,7 +5,9 @@ extension Session {
     /// contents with real ids and the source counter change.
     func importing(
         _ newSources: [Source], contents: [ItemContent]
-    ) throws(EditError) -> (added: [Source], contents: [ItemContent], counter: CounterChange) {
+    ) throws(EditError) -> (
+        added: [Source], contents: [ItemContent], counter: CounterChange, realID: [SourceID: SourceID]
+    ) {
         guard !contents.isEmpty else { throw .nothingToInsert }
         guard Set(newSources.map(\.id)).count == newSources.count else {
             throw .invalidContent("a new source id is given twice")
@@ -30,7 +32,7 @@ extension Session {
         }
         // The counter is at most Session.maximumCounter, so the provisional ids
         // above cannot overflow; handing them out past the maximum is refused here.
-        return (added, mapped, try Self.advancing(nextSourceNumber, by: added.count, kind: "source"))
+        return (added, mapped, try Self.advancing(nextSourceNumber, by: added.count, kind: "source"), realID)
     }
 
     private func check(_ source: Source) throws(EditError) {

@@ -2,7 +2,8 @@ extension Session {
     /// `insert FILE…` once the files are read: new items at the destination
     /// (default: the end), new sources added to the session.
     mutating func executeInsert(
-        _ contents: [ItemContent], at destination: Destination?, newSources: [Source], in name: String
+        _ contents: [ItemContent], at destination: Destination?, newSources: [Source], outlines: [SourceOutline] = [],
+        in name: String
     ) throws(EditError) -> EditOutcome {
         let document = try requireDocument(name)
         let imported = try importing(newSources, contents: contents)
@@ -15,6 +16,7 @@ extension Session {
             .insert(document: name, at: block, items: items),
         ]
         try commit(changes)
+        changes += try attachOutlines(outlines, realID: imported.realID, items: items, in: name)
 
         let count = try requireDocument(name).pageCount
         return EditOutcome(
@@ -58,6 +60,7 @@ extension Session {
             changes.append(.relabel(document: name, from: ranges, to: moved))
         }
         try commit(changes)
+        changes += try retargetOutline(from: placeholder.id, to: items.first?.id, in: name)
 
         let count = try requireDocument(name).pageCount
         return EditOutcome(
@@ -68,5 +71,35 @@ extension Session {
                     + "\(countPhrase(items.count, "page")) (now \(pagesPhrase(count)))",
                 document: name, pageCount: count, positions: block.positions, ids: items.map(\.id),
                 newSources: imported.added.map(\.id)))
+    }
+}
+
+extension Session {
+    /// The new items' sources' outlines join the document's (one change, or none).
+    mutating func attachOutlines(
+        _ outlines: [SourceOutline], realID: [SourceID: SourceID], items: [PageItem], in name: String
+    ) throws(EditError) -> [Change] {
+        guard !outlines.isEmpty else { return [] }
+        let document = try requireDocument(name)
+        let real = outlines.compactMap { outline in
+            realID[outline.source].map { SourceOutline(source: $0, entries: outline.entries) }
+        }
+        let after = outline(of: document, adding: real, items: items)
+        guard after != document.outline else { return [] }
+        if let after, let problem = Session.outlineLimitProblem(after) {
+            throw .invalidOutline("the outline would have \(problem)")
+        }
+        let changes: [Change] = [.outline(document: name, from: document.outline, to: after)]
+        try commit(changes)
+        return changes
+    }
+
+    /// Entries that pointed at a filled placeholder point at its first page.
+    mutating func retargetOutline(from old: ItemID, to new: ItemID?, in name: String) throws(EditError) -> [Change] {
+        let document = try requireDocument(name)
+        guard let new, let outline = document.outline, outline.targets.contains(old) else { return [] }
+        let changes: [Change] = [.outline(document: name, from: outline, to: outline.retargeted([old: new]))]
+        try commit(changes)
+        return changes
     }
 }

@@ -120,6 +120,22 @@ typedef struct pe_page_label {
     const char *prefix; /* UTF-8, "" for none */
 } pe_page_label;
 
+/* One bookmark: as pe_document_read_outline hands it over (`page` a page of
+ * the document), and as pe_export_options.outline gives it (`page` an index
+ * into the export's items). */
+typedef struct pe_outline_item {
+    int level;          /* 0 for a top-level entry, 1 for its children, ... */
+    const char *title;  /* UTF-8, NUL-terminated (cut at a NUL character) */
+    int page;           /* 0-based target page; -1: none (no destination, one elsewhere, a missing page) */
+    int open;           /* its /Count is positive */
+    const char *view;   /* the destination after the page in PDF syntax, one value a line
+                         * ("/XYZ\n72\n700\nnull"); NULL when there is none */
+    int has_color;
+    double color[3];    /* /C when has_color */
+    int flags;          /* /F; -1 when absent */
+    const char *uri;    /* a URI action's address (page -1 then); NULL when none */
+} pe_outline_item;
+
 typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
@@ -163,6 +179,16 @@ typedef struct pe_export_options {
                                    source's /OpenAction and /AA; zero: leave them out,
                                    named in the dropped-data warning (an open action
                                    that only shows a page is kept either way) */
+    int outline_given;          /* nonzero: pe_export writes `outline` (`outline_count`
+                                   bookmarks, depth first, each after its parent,
+                                   `page` an index into items or -1 for a heading,
+                                   `view` NULL for [/XYZ null null null]; none when
+                                   the count is 0) instead of the sources' merged
+                                   bookmarks (pe_export_parts: each pe_part's own);
+                                   zero: the sources' (pe_outline_starts always
+                                   uses the sources') */
+    const pe_outline_item *outline;
+    int outline_count;
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
@@ -170,6 +196,10 @@ typedef struct pe_part {
     int first_item;
     int item_count;
     const char *out_path;
+    /* With pe_export_options.outline_given: this part's bookmarks (`page` an
+     * index into the part's own items), as pe_export_options.outline is given. */
+    const pe_outline_item *outline;
+    int outline_count;
 } pe_part;
 
 /* Receives each warning line (damage recovered, data dropped, ...). qpdf's own

@@ -34,6 +34,14 @@ typedef void (*pe_text_fn)(void *context, const char *key, const char *text);
 int pe_document_read_facts(pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context,
                            pe_status *status);
 
+/* Receives one bookmark; items come depth first, each after its parent. */
+typedef void (*pe_outline_item_fn)(void *context, const pe_outline_item *item);
+
+/* Passes `each` every bookmark of `document` (its /Outlines tree, read as
+ * export reads it: named destinations resolved, GoTo actions followed, loops
+ * cut, at most 64 levels). Returns status->code. */
+int pe_document_read_outline(pe_document *document, pe_outline_item_fn each, void *context, pe_status *status);
+
 /* How page `page` (0-based) looks, its inherited /MediaBox, /CropBox and
  * /Rotate resolved by a bounded /Parent walk (PDF 32000-1 §7.7.3.4). Boxes are
  * [x0 y0 x1 y1], normalised. */

@@ -32,6 +32,7 @@ struct Export: ParsableCommand {
               pdfedit export out.pdf 10..60 --from in.pdf
               curl -s https://example.org/in.pdf | pdfedit export - 1..3 --from - > first3.pdf
               pdfedit export out.pdf --encrypt - --allow print,copy
+              pdfedit export merged.pdf --outline per-source
             """)
 
     @Argument(help: "The PDF to write, - for standard output (with --all or --split: a directory).")
@@ -59,6 +60,11 @@ struct Export: ParsableCommand {
 
     @Option(name: .long, help: "Page labels: keep (the document's own, see labels; else each page's source label), renumber (1…n) or none.")
     var labels: LabelsChoice = .keep
+
+    @Option(
+        name: .long,
+        help: "Bookmarks: keep (the document's outline), per-source (one entry per source file) or none.")
+    var outline: OutlineChoice = .keep
 
     @Option(name: .long, help: "The output's title (default: the first source's).")
     var title: String?
@@ -112,6 +118,7 @@ struct Export: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             var settings = ExportSettings(force: force, placeholders: placeholders.policy, title: title)
             labels.apply(to: &settings)
+            settings.outline = outline.policy
             settings.keepScripts = keepScripts
             settings.progress = ProgressBar.handler(outputOptions, after: ProgressBar.writingDelay)
             settings.outputEncryption = try encryption.encryption()

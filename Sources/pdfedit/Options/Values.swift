@@ -57,6 +57,24 @@ enum LabelsChoice: String, ExpressibleByArgument {
     }
 }
 
+/// `export --outline keep|per-source|none`.
+enum OutlineChoice: String, ExpressibleByArgument {
+    case keep
+    case perSource = "per-source"
+    case none
+
+    /// The help lists the values in its own words (HelpSnapshotTests).
+    static var allValueStrings: [String] { [] }
+
+    var policy: OutlinePolicy {
+        switch self {
+        case .keep: .keep
+        case .perSource: .perSource
+        case .none: .none
+        }
+    }
+}
+
 /// `export --placeholders refuse|blank`.
 enum PlaceholdersChoice: String, ExpressibleByArgument {
     case refuse, blank

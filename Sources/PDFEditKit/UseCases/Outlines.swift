@@ -1,0 +1,224 @@
+import Foundation
+internal import PDFEngine
+import PageModel
+
+/// One bookmark as `outline --json` shows it and `outline import` reads it:
+/// `{"title", "position", "id", "children"}`; a heading has `position` and `id` null.
+public struct OutlineListing: Codable, Equatable, Sendable {
+    public var title: String
+    /// 1-based position of its item in the document's current order.
+    public var position: Int?
+    public var id: ItemID?
+    public var children: [OutlineListing]
+
+    public init(title: String, position: Int?, id: ItemID?, children: [OutlineListing] = []) {
+        self.title = title
+        self.position = position
+        self.id = id
+        self.children = children
+    }
+
+    enum CodingKeys: String, CodingKey { case title, position, id, children }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        position = try container.decodeIfPresent(Int.self, forKey: .position)
+        id = try container.decodeIfPresent(ItemID.self, forKey: .id)
+        children = try container.decodeIfPresent([OutlineListing].self, forKey: .children) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(position, forKey: .position)
+        try container.encode(id, forKey: .id)
+        try container.encode(children, forKey: .children)
+    }
+
+    /// `outline` as listings: positions in `document`'s current order.
+    public static func listing(_ outline: [OutlineEntry], in document: Document) -> [OutlineListing] {
+        var positions: [ItemID: Int] = [:]
+        for (index, item) in document.items.enumerated() { positions[item.id] = index + 1 }
+        func convert(_ entries: [OutlineEntry]) -> [OutlineListing] {
+            entries.map { entry in
+                OutlineListing(
+                    title: entry.title, position: entry.target.flatMap { positions[$0] }, id: entry.target,
+                    children: convert(entry.children))
+            }
+        }
+        return convert(outline)
+    }
+
+    /// The entries as `outline import` takes them: the position (else the id) of each.
+    public static func drafts(_ listings: [OutlineListing]) -> [OutlineDraft] {
+        listings.map { listing in
+            OutlineDraft(
+                title: listing.title, position: listing.position.map { .number($0) } ?? listing.id.map { .item($0) },
+                children: drafts(listing.children))
+        }
+    }
+}
+
+/// The two forms of an outline file: the JSON of `outline --json`, and the
+/// indented text form, one entry per line, `TITLE<TAB>POSITION` (no tab: a
+/// heading), two spaces of indent per level.
+public enum OutlineFile {
+    /// How many levels the text form may nest (`Limits.treeDepth`).
+    static var depthLimit: Int { min(ProcessLimits.current.treeDepth, OutlineLimits.maximumDepth) }
+
+    /// The JSON `outline --json` prints and `outline export` writes (pretty, sorted keys, a final newline).
+    public static func json(_ listings: [OutlineListing]) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(listings)) ?? Data("[]".utf8)) + Data("\n".utf8)
+    }
+
+    /// The text form (what `outline` prints).
+    public static func text(_ listings: [OutlineListing]) -> String {
+        var lines: [String] = []
+        func walk(_ entries: [OutlineListing], depth: Int) {
+            for entry in entries {
+                let title = String(entry.title.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+                lines.append(String(repeating: "  ", count: depth) + title + (entry.position.map { "\t\($0)" } ?? ""))
+                walk(entry.children, depth: depth + 1)
+            }
+        }
+        walk(listings, depth: 0)
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// Reads `path` (JSON when it starts with `[`, else the text form) as entries to import.
+    public static func read(_ path: String) throws(PDFEditError) -> [OutlineDraft] {
+        guard FileManager.default.fileExists(atPath: path) else { throw .engine(.missing(file: path)) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .engine(.unreadable(file: path, reason: "permission denied"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .usage("\(path): an outline file is UTF-8 text")
+        }
+        if text.drop(while: { $0.isWhitespace }).first == "[" {
+            do {
+                return OutlineListing.drafts(try JSONDecoder().decode([OutlineListing].self, from: data))
+            } catch {
+                throw .usage("\(path): not an outline in JSON ([{\"title\", \"position\", \"id\", \"children\"}])")
+            }
+        }
+        return try parseText(text, name: path)
+    }
+
+    /// The indented text form as entries; a wrong line is named (64).
+    public static func parseText(_ text: String, name: String) throws(PDFEditError) -> [OutlineDraft] {
+        // (depth, draft) pairs, then folded into a tree.
+        var flat: [(depth: Int, draft: OutlineDraft)] = []
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(raw)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            let spaces = line.prefix { $0 == " " }.count
+            let where_ = "\(name): line \(offset + 1)"
+            guard spaces % 2 == 0 else { throw .usage("\(where_): indent by two spaces per level") }
+            let depth = spaces / 2
+            guard depth <= (flat.last.map { $0.depth + 1 } ?? 0) else {
+                throw .usage("\(where_): indented more than one level below the line before")
+            }
+            guard depth < depthLimit else { throw .usage("\(where_): more than \(depthLimit) levels") }
+            let body = line.dropFirst(spaces)
+            let title: Substring
+            var position: Position?
+            if let tab = body.lastIndex(of: "\t") {
+                title = body[..<tab]
+                let token = String(body[body.index(after: tab)...]).trimmingCharacters(in: .whitespaces)
+                if token != "" && token != "-" {
+                    do throws(SelectionError) { position = try Position.parse(token) } catch {
+                        throw .usage("\(where_): \(error)")
+                    }
+                }
+            } else {
+                title = body
+            }
+            flat.append((depth, OutlineDraft(title: String(title), position: position)))
+        }
+        var index = 0
+        func children(depth: Int) -> [OutlineDraft] {
+            var result: [OutlineDraft] = []
+            while index < flat.count, flat[index].depth == depth {
+                var draft = flat[index].draft
+                index += 1
+                draft.children = children(depth: depth + 1)
+                result.append(draft)
+            }
+            return result
+        }
+        return children(depth: 0)
+    }
+}
+
+extension SourceAccess {
+    /// The bookmarks of every PDF source of a document that has no outline in
+    /// the model yet (a document of an older session), for it to adopt; empty
+    /// when every document has one.
+    func outlinesToAdopt(_ session: Session) throws(PDFEditError) -> [SourceOutline] {
+        let legacy = session.documents.filter { $0.outline == nil }
+        var ids: [SourceID] = []
+        for document in legacy {
+            for item in document.items {
+                if case .page(let id, _) = item.content, !ids.contains(id) { ids.append(id) }
+            }
+        }
+        var outlines: [SourceOutline] = []
+        for id in ids {
+            let opened = try document(id)
+            let entries: [SourceOutlineEntry]
+            do throws(EngineError) { entries = try opened.outline() } catch { throw .engine(error) }
+            if !entries.isEmpty { outlines.append(SourceOutline(source: id, entries: entries)) }
+        }
+        return outlines
+    }
+
+    /// `edit` with the sources' bookmarks a legacy document adopts, when it is an
+    /// outline edit and some document needs them.
+    func adopting(_ edit: Edit, session: Session) throws(PDFEditError) -> Edit {
+        guard case .outline(let change, nil) = edit, session.documents.contains(where: { $0.outline == nil }) else {
+            return edit
+        }
+        return .outline(change, sources: try outlinesToAdopt(session))
+    }
+
+    /// The outline of `document` as export will write it with `--outline keep`:
+    /// the model's, or for a legacy document its sources' (read now, not saved).
+    func outline(of document: Document, in session: Session) throws(PDFEditError) -> [OutlineEntry] {
+        if let outline = document.outline { return outline }
+        return session.adoptedOutline(of: document, from: try outlinesToAdopt(session))
+    }
+}
+
+extension Workspace {
+    /// `outline [--doc DOC]`: the document's bookmarks, positions in its current order.
+    public func outline(doc: String?) throws(PDFEditError) -> (document: String, entries: [OutlineListing]) {
+        let session = try read()
+        let name = doc ?? session.current
+        guard let document = session.document(named: name) else {
+            throw .edit(.unknownDocument(name, known: session.documents.map(\.name)))
+        }
+        let access = SourceAccess(
+            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
+            cacheDirectory: store.cacheDirectory)
+        let outline = try access.outline(of: document, in: session)
+        return (name, OutlineListing.listing(outline, in: document))
+    }
+
+    /// `outline export FILE`: writes the JSON of `outline --json` to `path`
+    /// (an existing file only with `force`).
+    public func exportOutline(doc: String?, to path: String, force: Bool) throws(PDFEditError) -> Int {
+        let (_, entries) = try outline(doc: doc)
+        if FileManager.default.fileExists(atPath: path) && !force { throw .outputExists(path: path) }
+        do {
+            try OutlineFile.json(entries).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .engine(.cannotWrite(file: path, reason: error.localizedDescription))
+        }
+        func count(_ entries: [OutlineListing]) -> Int { entries.reduce(0) { $0 + 1 + count($1.children) } }
+        return count(entries)
+    }
+}

@@ -1,0 +1,85 @@
+/// What an export does with the document's outline (`export --outline`).
+public enum OutlinePolicy: String, Sendable, Equatable, CaseIterable {
+    /// The document's outline as `outline` shows it.
+    case keep
+    /// One top-level entry per source file of the exported pages, in order of
+    /// its first page, named after the file's stem, with that file's entries below.
+    case perSource = "per-source"
+    /// No bookmarks.
+    case none
+}
+
+/// One bookmark as an export writes it: depth first, each after its parent.
+public struct ExportedOutlineEntry: Equatable, Sendable {
+    /// 0 for a top-level entry.
+    public var level: Int
+    public var title: String
+    /// 0-based index of the exported item it goes to; nil: a heading.
+    public var item: Int?
+    public var isOpen: Bool
+    public var view: [String]?
+    public var color: [Double]?
+    public var style: Int?
+    /// A heading's URI action.
+    public var uri: String?
+}
+
+extension Session {
+    /// The bookmarks an export of `items` of `document` writes under `policy`:
+    /// the outline pruned to the exported items (an entry whose item is not
+    /// exported becomes a heading when entries remain under it, else it goes),
+    /// flattened; none when no entry reaches an exported item. Nil: the document has no outline in the model (an older
+    /// session) and `policy` is `.keep`, so the sources' own are merged as before.
+    public func exportedOutline(
+        of document: Document, items: [PageItem], policy: OutlinePolicy
+    ) -> [ExportedOutlineEntry]? {
+        if policy == .none { return [] }
+        guard let outline = document.outline else { return policy == .keep ? nil : [] }
+        var index: [ItemID: Int] = [:]
+        for (offset, item) in items.enumerated() where index[item.id] == nil { index[item.id] = offset }
+        let pruned = outline.pruned(keeping: Set(index.keys))
+        let tree = policy == .keep ? pruned : perSource(pruned, of: document, items: items)
+        var flat: [ExportedOutlineEntry] = []
+        func walk(_ entries: [OutlineEntry], level: Int) {
+            for entry in entries {
+                flat.append(
+                    ExportedOutlineEntry(
+                        level: level, title: entry.title, item: entry.target.flatMap { index[$0] }, isOpen: entry.isOpen,
+                        view: entry.view, color: entry.color, style: entry.style,
+                        uri: entry.target.flatMap { index[$0] } == nil ? entry.uri : nil))
+                walk(entry.children, level: level + 1)
+            }
+        }
+        walk(tree, level: 0)
+        // Headings alone go nowhere: as when sources were merged, an outline
+        // none of whose entries reaches an exported page is not written.
+        return flat.contains { $0.item != nil } ? flat : []
+    }
+
+    /// One entry per source of `items`, in order of first appearance, with the
+    /// entries of `outline` that belong to it below (a source's own entry's
+    /// children, or the top-level entries whose first target is one of its pages).
+    private func perSource(_ outline: [OutlineEntry], of document: Document, items: [PageItem]) -> [OutlineEntry] {
+        var order: [SourceID] = []
+        var first: [SourceID: ItemID] = [:]
+        for item in items {
+            guard let id = item.content.source, first[id] == nil else { continue }
+            first[id] = item.id
+            order.append(id)
+        }
+        let sourceOf = Dictionary(
+            items.compactMap { item in item.content.source.map { (item.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        var below: [SourceID: [OutlineEntry]] = [:]
+        let wrapped = !outline.isEmpty && outline.allSatisfy { isSourceEntry($0, in: document) }
+        for entry in outline {
+            guard let target = entry.target ?? [entry].targets.first, let source = sourceOf[target] else { continue }
+            below[source, default: []] += wrapped ? entry.children : [entry]
+        }
+        return order.compactMap { id in
+            guard let source = source(id), let target = first[id] else { return nil }
+            return OutlineEntry(
+                title: Session.outlineStem(of: source.path, kind: source.kind), target: target, isOpen: true, view: ["/Fit"],
+                children: below[id] ?? [])
+        }
+    }
+}
