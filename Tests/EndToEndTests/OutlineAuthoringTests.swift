@@ -174,8 +174,17 @@ import Testing
         #expect(ambiguous.status == 64)
         #expect(ambiguous.stderr == "pdfedit: 2 outline entries are named \"Chapter 2/Twice\"\n")
         #expect(try sessionBytes(dir) == before)
-        // export refuses to replace a file without --force.
+        // export refuses to replace a file without --force, and a source or the
+        // session's own file even with it (the one check every output passes).
         #expect(try pdfedit("outline", "export", "first.json", in: dir).status == 73)
+        let sourceBytes = try Data(contentsOf: dir.appendingPathComponent("features.pdf"))
+        let overSource = try pdfedit("outline", "export", "features.pdf", "--force", in: dir)
+        #expect(overSource.status == 73)
+        #expect(overSource.stderr == "pdfedit: features.pdf: is a source of this session; refusing to write over it\n")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("features.pdf")) == sourceBytes)
+        let overSession = try pdfedit("outline", "export", ".pdfedit/session.json", "--force", in: dir)
+        #expect(overSession.status == 73)
+        #expect(try sessionBytes(dir) == before)
     }
 
     @Test("outline lines in a run script are one step; showing or exporting the outline there is refused")

@@ -196,6 +196,14 @@ extension SourceAccess {
 extension Workspace {
     /// `outline [--doc DOC]`: the document's bookmarks, positions in its current order.
     public func outline(doc: String?) throws(PDFEditError) -> (document: String, entries: [OutlineListing]) {
+        let (name, entries, _) = try outlineAndChecks(doc: doc, force: false)
+        return (name, entries)
+    }
+
+    /// The listing, and the checks an output written beside the session passes.
+    private func outlineAndChecks(doc: String?, force: Bool) throws(PDFEditError)
+        -> (document: String, entries: [OutlineListing], checks: OutputChecks)
+    {
         let session = try read()
         let name = doc ?? session.current
         guard let document = session.document(named: name) else {
@@ -205,19 +213,21 @@ extension Workspace {
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
             cacheDirectory: store.cacheDirectory)
         let outline = try access.outline(of: document, in: session)
-        return (name, OutlineListing.listing(outline, in: document))
+        let checks = OutputChecks(
+            sources: session.sources.map { access.absolutePath($0.path) }, protected: store.ownFiles, force: force)
+        return (name, OutlineListing.listing(outline, in: document), checks)
     }
 
     /// `outline export FILE`: writes the JSON of `outline --json` to `path`
     /// (an existing file only with `force`).
+    /// Like every output: never over a source or the session's own files, nothing
+    /// but a regular file replaced, written atomically (`OutputChecks`, `StagedOutput`).
     public func exportOutline(doc: String?, to path: String, force: Bool) throws(PDFEditError) -> Int {
-        let (_, entries) = try outline(doc: doc)
-        if FileManager.default.fileExists(atPath: path) && !force { throw .outputExists(path: path) }
-        do {
-            try OutlineFile.json(entries).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .engine(.cannotWrite(file: path, reason: error.localizedDescription))
-        }
+        var (_, entries, checks) = try outlineAndChecks(doc: doc, force: force)
+        try checks.check(path)
+        let staged = StagedOutput(path)
+        try staged.write(OutlineFile.json(entries), sync: true)
+        try staged.commit(syncFolder: true)
         func count(_ entries: [OutlineListing]) -> Int { entries.reduce(0) { $0 + 1 + count($1.children) } }
         return count(entries)
     }
