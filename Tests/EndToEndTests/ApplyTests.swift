@@ -76,12 +76,14 @@ import Testing
         #expect(Self.temporaries(below: dir) == [])
     }
 
-    /// Authoring lines (page labels, metadata) apply to every file of a batch.
+    /// Authoring lines (page labels, metadata, bookmarks) apply to every file of a batch.
     @Test func labelsAndMetadataApplyToEachFile() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let inputs = try Self.makeInputs(2, in: dir)
-        try pdfeditOK(args: ["apply", "-e", "labels 1:r 3:D", "-e", "meta --title Batch"] + inputs + ["-o", "out/{name}"], in: dir)
+        try pdfeditOK(
+            args: ["apply", "-e", "labels 1:r 3:D", "-e", "meta --title Batch", "-e", "outline add \"Start here\" 2"] + inputs
+                + ["-o", "out/{name}"], in: dir)
         for name in ["f1.pdf", "f2.pdf"] {
             let out = dir.appendingPathComponent("out/\(name)").path
             let labels = try run("qpdf", ["--json=2", "--json-key=pagelabels", out]).stdout
@@ -89,6 +91,10 @@ import Testing
             #expect(ranges?.map { $0["index"] as? Int } == [0, 2], "\(labels)")
             #expect(ranges?.map { ($0["label"] as? [String: Any])?["/S"] as? String } == ["/r", "/D"])
             #expect(try run("pdfinfo", [out]).stdout.contains("Title:           Batch"))
+            let outline = try run("qpdf", ["--json=2", "--json-key=outlines", out]).stdout
+            let entries = (try JSONSerialization.jsonObject(with: Data(outline.utf8)) as? [String: Any])?["outlines"] as? [[String: Any]]
+            #expect(entries?.map { $0["title"] as? String } == ["Start here"], "\(outline)")
+            #expect(entries?.first?["destpageposfrom1"] as? Int == 2)
         }
     }
 
