@@ -395,7 +395,9 @@ void copy_metadata(
     // A later source with other output intents than the first's: its pages'
     // colours would be read through the first source's profile, so the output
     // no longer meets PDF/A (a source without output intents needs none).
-    std::vector<std::string> first_intents = intents_of(first, limit);
+    // Decoded only when a PDF/A claim and a second source make it matter.
+    std::vector<std::string> first_intents;
+    bool first_intents_read = false;
     for (int s : order) {
         if (s == order.front()) {
             continue;
@@ -405,6 +407,10 @@ void copy_metadata(
         update.drop_pdfa = update.drop_pdfa || other.pdfa != claims.pdfa;
         update.drop_pdfua = update.drop_pdfua || other.pdfua != claims.pdfua;
         if (!update.drop_pdfa && !claims.pdfa.empty()) {
+            if (!first_intents_read) {
+                first_intents = intents_of(first, limit);
+                first_intents_read = true;
+            }
             std::vector<std::string> intents = intents_of(source, limit);
             update.drop_pdfa = !intents.empty() && intents != first_intents;
         }

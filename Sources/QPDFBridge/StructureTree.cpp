@@ -600,6 +600,13 @@ void build_structure_tree(
     Dropped &dropped,
     Where &where)
 {
+    // Untagged sources only (the common case): nothing to build, nothing to strip.
+    bool any_tagged = std::any_of(order.begin(), order.end(), [&](int s) {
+        return dict_key(sources[static_cast<size_t>(s)].pdf->getRoot(), "/StructTreeRoot").isDictionary();
+    });
+    if (!any_tagged) {
+        return;
+    }
     // No number copied from a source survives: each is given anew below.
     strip_structure_numbers(placed);
     AnnotationCopies annotations;

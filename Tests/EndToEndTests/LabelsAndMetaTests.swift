@@ -135,6 +135,23 @@ import Testing
         #expect(twice.stderr.contains("two page label ranges start at position 2"), "\(twice.stderr)")
     }
 
+    @Test("meta shows the document information export writes, also behind a blank cover")
+    func metaBehindABlankCover() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("blank", "--at", "1", in: dir)
+        let shown = try pdfeditOK("meta", "--json", in: dir).stdout
+        let json = try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any]
+        try pdfeditOK("export", "out.pdf", in: dir)
+        let info = try run("pdfinfo", [dir.appendingPathComponent("out.pdf").path]).stdout
+        let creator = info.split(separator: "\n").first { $0.hasPrefix("Creator:") }.map {
+            $0.dropFirst("Creator:".count).trimmingCharacters(in: .whitespaces)
+        }
+        #expect(creator == "Fixtures/make-fixtures.py", "\(info)")
+        #expect(json?["creator"] as? String == creator)
+    }
+
     @Test("meta sets Info and XMP alike (Unicode, & escaped), an empty value removes from both, undo restores")
     func metadataInInfoAndXMP() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")

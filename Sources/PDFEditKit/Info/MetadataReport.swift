@@ -52,7 +52,13 @@ extension Workspace {
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
             cacheDirectory: store.cacheDirectory)
         var information: [String: String] = [:]
-        if let first = document.items.first, case .page(let source, _) = first.content {
+        // The source of the first page gives the document information, as export
+        // takes it (blank pages before it do not count; an image has none).
+        let firstPage = document.items.lazy.compactMap { item -> SourceID? in
+            if case .page(let source, _) = item.content { return source }
+            return nil
+        }.first
+        if let source = firstPage, session.source(source)?.kind == .pdf {
             let opened = try access.document(source)
             do throws(EngineError) {
                 information = try opened.facts().information
