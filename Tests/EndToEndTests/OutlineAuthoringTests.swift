@@ -117,6 +117,12 @@ import Testing
         #expect(try pageTokens(parts.appendingPathComponent("2-Body.pdf")) == ["ALPHA-P3", "ALPHA-P4", "ALPHA-P5", "ALPHA-P6", "ALPHA-P7"])
         #expect(Self.shape(try Self.marks(parts.appendingPathComponent("1-Intro.pdf").path)) == ["Intro→1"])
         #expect(Self.shape(try Self.marks(parts.appendingPathComponent("2-Body.pdf").path)) == ["Body→1", "  Detail→3"])
+        // The parts start at the document's bookmarks also when they write none.
+        try pdfeditOK("export", "--split", "bare", "--at-outlines", "--outline", "none", in: dir)
+        let bare = dir.appendingPathComponent("bare")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bare.path).sorted() == ["1-Intro.pdf", "2-Body.pdf"])
+        #expect(try Self.marks(bare.appendingPathComponent("2-Body.pdf").path).isEmpty)
+        #expect(try pageTokens(bare.appendingPathComponent("1-Intro.pdf")) == ["ALPHA-P1", "ALPHA-P2"])
     }
 
     @Test("a bookmark that opens a web address keeps its URI action through the model")

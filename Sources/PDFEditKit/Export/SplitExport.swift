@@ -166,7 +166,9 @@ extension ExportWriter {
         guard !items.isEmpty else { throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to export") }
         var starts: [OutlineStart] = []
         if request.grouping == .atOutlines, let document = session.document(named: name),
-            let outline = session.exportedOutline(of: document, items: items, policy: settings.outline)
+            // Where the parts start is the document's own bookmarks, whatever
+            // `--outline` makes each part write (`none` too).
+            let outline = session.exportedOutline(of: document, items: items, policy: .keep)
         {
             // The model's top-level entries, each at the first item of its subtree.
             var current: OutlineStart?
