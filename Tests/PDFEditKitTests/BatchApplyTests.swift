@@ -73,6 +73,12 @@ struct BatchApplyTests {
             #expect(try KitTools.rotation(output, page: 1) == 90)
             #expect(try KitTools.tokens(output) == KitAPITests.alpha.filter { $0 != "ALPHA-P2" })
         }
+        // A second batch of the same process, after the output folders were removed,
+        // makes them again (nothing remembered from the first batch).
+        try FileManager.default.removeItem(atPath: scratch.path("out"))
+        let again = try batch.run { _ in }
+        #expect(again.exitCode == 0)
+        #expect(try KitTools.qpdfCheck(scratch.path("out/4/f4.pdf")))
     }
 
     @Test func aFailingStepStopsTheBatchAndNamesItsLine() throws {

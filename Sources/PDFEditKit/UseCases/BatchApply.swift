@@ -122,12 +122,13 @@ public struct BatchApply: Sendable {
     public func run(report: @escaping @Sendable (BatchFileResult) -> Void) throws(PDFEditError) -> BatchSummary {
         let outputs = try plannedOutputs()
         let scratch = try ScratchDirectory()
+        let folders = FolderMaker()
         let state = BatchState(files: files, outputs: outputs, keepGoing: keepGoing, report: report)
         let counter = ProgressCounter(total: files.count, unit: "files", phase: "applying", handler: progress)
         let batch = self
         let work: @Sendable () -> Void = {
             while let index = state.next() {
-                state.finish(index, batch.apply(index, output: outputs[index], scratch: scratch))
+                state.finish(index, batch.apply(index, output: outputs[index], scratch: scratch, folders: folders))
                 counter.advance()
             }
         }
@@ -153,12 +154,12 @@ public struct BatchApply: Sendable {
 
     static let workerStackBytes = 8 << 20
 
-    /// One file through direct mode (with the batch's scratch folder).
-    private func apply(_ index: Int, output: String, scratch: ScratchDirectory) -> BatchFileResult {
+    /// One file through direct mode (with the batch's scratch folder and folder maker).
+    private func apply(_ index: Int, output: String, scratch: ScratchDirectory, folders: FolderMaker) -> BatchFileResult {
         let input = files[index]
         var result = BatchFileResult(file: input, output: output, status: .ok, error: nil, pages: nil, warnings: [])
         do throws(PDFEditError) {
-            if destination != .inPlace { try FolderMaker.shared.makeFolder(of: output) }
+            if destination != .inPlace { try folders.makeFolder(of: output) }
             var mode = DirectMode(
                 input: input, output: destination == .inPlace ? nil : output, inPlace: destination == .inPlace,
                 force: force, passwords: passwords)
@@ -241,10 +242,10 @@ private final class BatchState: @unchecked Sendable {
     }
 }
 
-/// Creates the folders outputs go into, one thread at a time (two workers making
-/// the same new folder must both succeed), each folder once.
+/// Creates the folders one batch's outputs go into, one thread at a time (two
+/// workers making the same new folder must both succeed), each folder once per
+/// batch (a later batch of the same process checks again: the folder may be gone).
 private final class FolderMaker: @unchecked Sendable {
-    static let shared = FolderMaker()
     private let lock = NSLock()
     private var made: Set<String> = []
 
