@@ -122,6 +122,10 @@ public struct BatchApply: Sendable {
     public func run(report: @escaping @Sendable (BatchFileResult) -> Void) throws(PDFEditError) -> BatchSummary {
         let outputs = try plannedOutputs()
         let scratch = try ScratchDirectory()
+        // Removed here, once every worker is done: a worker thread's closure (which
+        // holds the folder) may outlive `run` by a moment, and the process may exit
+        // before it lets go, so the folder's deinit alone would leave it behind.
+        defer { TemporaryFiles.shared.removeFolder(scratch.path) }
         let folders = FolderMaker()
         let state = BatchState(files: files, outputs: outputs, keepGoing: keepGoing, report: report)
         let counter = ProgressCounter(total: files.count, unit: "files", phase: "applying", handler: progress)
