@@ -30,6 +30,8 @@ enum Change: Equatable, Sendable {
     case setMetadata(document: String, from: DocumentMetadata?, to: DocumentMetadata?)
     /// The document's outline, which must be `from`, becomes `to`.
     case outline(document: String, from: [OutlineEntry]?, to: [OutlineEntry]?)
+    /// The items at `at`, whose boxes are all `from`, get the boxes `to`.
+    case rebox(document: String, at: IndexRuns, from: PageBoxes, to: PageBoxes)
 
     var inverse: Change {
         switch self {
@@ -65,6 +67,8 @@ enum Change: Equatable, Sendable {
             .setMetadata(document: document, from: to, to: from)
         case .outline(let document, let from, let to):
             .outline(document: document, from: to, to: from)
+        case .rebox(let document, let at, let from, let to):
+            .rebox(document: document, at: at, from: to, to: from)
         }
     }
 }

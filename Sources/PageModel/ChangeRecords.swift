@@ -21,6 +21,8 @@ struct ChangeRecord: Codable, Equatable {
     var name: String?
     var stampsBefore: [Stamp]?
     var stampsAfter: [Stamp]?
+    var boxesBefore: PageBoxes?
+    var boxesAfter: PageBoxes?
     /// A document's label ranges (addDocument, dropDocument) or those before a relabel.
     var labelRanges: [LabelRange]?
     var labelRangesAfter: [LabelRange]?
@@ -89,6 +91,12 @@ struct ChangeRecord: Codable, Equatable {
             self.at = ChangeRecord.pairs(at)
             stampsBefore = from
             stampsAfter = to
+        case .rebox(let document, let at, let from, let to):
+            self.init(op: "rebox")
+            self.document = document
+            self.at = ChangeRecord.pairs(at)
+            boxesBefore = from
+            boxesAfter = to
         case .relabel(let document, let from, let to):
             self.init(op: "relabel")
             self.document = document
@@ -194,6 +202,10 @@ struct ChangeRecord: Codable, Equatable {
             return .restamp(
                 document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
                 from: try field(stampsBefore, "stampsBefore"), to: try field(stampsAfter, "stampsAfter"))
+        case "rebox":
+            return .rebox(
+                document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
+                from: try field(boxesBefore, "boxesBefore"), to: try field(boxesAfter, "boxesAfter"))
         case "relabel":
             return .relabel(document: try field(document, "document"), from: labelRanges, to: labelRangesAfter)
         case "setMetadata":

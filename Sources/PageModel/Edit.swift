@@ -72,6 +72,8 @@ public enum Edit: Codable, Equatable, Sendable {
     /// (real ids), needed only when the document has no outline in the model
     /// yet (a document of an older session): they become its outline first.
     case outline(OutlineEdit, sources: [SourceOutline]? = nil)
+    /// `crop SEL --margins … | --rect … | --reset [--box KIND]`: sets (or resets) box `box` of each item.
+    case crop(PageSelection, CropSpec, box: PageBoxKind = .crop)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {
@@ -92,15 +94,20 @@ public struct EditContext {
     /// page's own /Rotate applied, the item's rotation not). Blank pages and
     /// placeholders know their size without it.
     public var pageSize: ((PageItem) -> PageSize?)?
+    /// The geometry of a `.page` or `.image` item's source page (MediaBox,
+    /// visible box, own /Rotate), for `crop --margins`. Blank pages and
+    /// placeholders know theirs without it.
+    public var pageFrame: ((PageItem) -> PageFrame?)?
     /// The documented limits (items per document) edits are checked against.
     public var limits: Limits
 
     public init(
         pageText: ((PageItem) -> String?)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
-        limits: Limits = .standard
+        limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil
     ) {
         self.pageText = pageText
         self.pageSize = pageSize
+        self.pageFrame = pageFrame
         self.limits = limits
     }
 }

@@ -30,6 +30,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidOpacity(Double)
     /// `unstamp` of items none of which has a stamp.
     case nothingToUnstamp(selected: Int)
+    /// `crop` would leave a page without a visible area, or has nothing to do.
+    case invalidCrop(String)
     case nothingToUndo(requested: Int, available: Int)
     case nothingToRedo(requested: Int, available: Int)
     /// The stored history does not fit the session (a hand-edited session file).
@@ -94,6 +96,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "the new file has \(pagesPhrase(pageCount))"
         case .invalidOpacity(let opacity):
             return "opacity must be above 0 and at most 1 (got \(opacity))"
+        case .invalidCrop(let reason):
+            return reason
         case .nothingToUnstamp(let selected):
             return selected == 1 ? "the selected page has no stamp" : "none of the \(selected) selected pages has a stamp"
         case .invalidStepCount(let count):

@@ -30,7 +30,7 @@ enum ItemRecord: Codable, Equatable {
     case single(PageItem)
 
     private enum Keys: String, CodingKey {
-        case source, pages, step, firstId, rotation, rotations, id, page, blank, image, fit, placeholder, label, stamps
+        case source, pages, step, firstId, rotation, rotations, id, page, blank, image, fit, placeholder, label, stamps, boxes
     }
 
     /// Longest periods of a rotation pattern.
@@ -42,14 +42,14 @@ enum ItemRecord: Codable, Equatable {
     static func patternRun(in items: [PageItem], from start: Int) -> (record: ItemRecord, end: Int)? {
         guard start + 3 < items.count, case .page(let source, let firstPage) = items[start].content,
             case .page(source, let secondPage) = items[start + 1].content, secondPage != firstPage,
-            items[start].stamps.isEmpty, items[start + 1].stamps.isEmpty,
+            items[start].isRunnable, items[start + 1].isRunnable,
             items[start + 1].id.number - items[start].id.number == secondPage - firstPage
         else { return nil }
         let delta = secondPage - firstPage
         var end = start + 1
         while end < items.count, case .page(source, let page) = items[end].content,
             page == firstPage + delta * (end - start),
-            items[end].id.number == items[start].id.number + delta * (end - start), items[end].stamps.isEmpty
+            items[end].id.number == items[start].id.number + delta * (end - start), items[end].isRunnable
         {
             end += 1
         }
@@ -93,7 +93,7 @@ enum ItemRecord: Codable, Equatable {
             var end = start + 1
             if case .page(let source, let firstPage) = items[start].content, end < items.count,
                 case .page(source, let secondPage) = items[end].content,
-                secondPage != firstPage, items[start].stamps.isEmpty, items[end].stamps.isEmpty,
+                secondPage != firstPage, items[start].isRunnable, items[end].isRunnable,
                 items[end].id.number - items[start].id.number == secondPage - firstPage,
                 items[end].rotation == items[start].rotation
             {
@@ -101,7 +101,7 @@ enum ItemRecord: Codable, Equatable {
                 while end < items.count, case .page(source, let page) = items[end].content,
                     page == firstPage + delta * (end - start),
                     items[end].id.number == items[start].id.number + delta * (end - start),
-                    items[end].rotation == items[start].rotation, items[end].stamps.isEmpty
+                    items[end].rotation == items[start].rotation, items[end].isRunnable
                 {
                     end += 1
                 }
@@ -178,9 +178,9 @@ enum ItemRecord: Codable, Equatable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .pages, in: container, debugDescription: "\"pages\" must be [first, last]")
             }
-            guard !container.contains(.stamps) else {
+            guard !container.contains(.stamps), !container.contains(.boxes) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .stamps, in: container, debugDescription: "a run cannot have stamps; write the items alone")
+                    forKey: .stamps, in: container, debugDescription: "a run cannot have stamps or boxes; write the items alone")
             }
             let source = try container.decode(SourceID.self, forKey: .source)
             let step = try container.decodeIfPresent(Int.self, forKey: .step) ?? 1
@@ -220,7 +220,8 @@ enum ItemRecord: Codable, Equatable {
                 debugDescription: "item \(id) has none of \"page\", \"blank\", \"image\", \"placeholder\"")
         }
         let stamps = try container.decodeIfPresent([Stamp].self, forKey: .stamps) ?? []
-        self = .single(PageItem(id: id, content: content, rotation: rotation, stamps: stamps))
+        let boxes = try container.decodeIfPresent(PageBoxes.self, forKey: .boxes) ?? PageBoxes()
+        self = .single(PageItem(id: id, content: content, rotation: rotation, stamps: stamps, boxes: boxes))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -255,6 +256,7 @@ enum ItemRecord: Codable, Equatable {
                 try container.encodeIfPresent(label, forKey: .label)
             }
             if !item.stamps.isEmpty { try container.encode(item.stamps, forKey: .stamps) }
+            if !item.boxes.isEmpty { try container.encode(item.boxes, forKey: .boxes) }
         }
     }
 }
@@ -274,4 +276,9 @@ struct ItemBudget {
         }
         return items
     }
+}
+
+extension PageItem {
+    /// Whether the item may be written as part of a run: no stamps, no boxes.
+    var isRunnable: Bool { stamps.isEmpty && boxes.isEmpty }
 }

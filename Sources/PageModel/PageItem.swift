@@ -50,11 +50,38 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
     public var rotation: Int
     /// Pages drawn onto this one at export, in order (see `Stamp`).
     public var stamps: [Stamp]
+    /// The boxes this item sets on its page at export (`crop`); empty: the source's own.
+    public var boxes: PageBoxes
 
-    public init(id: ItemID, content: ItemContent, rotation: Int = 0, stamps: [Stamp] = []) {
+    public init(
+        id: ItemID, content: ItemContent, rotation: Int = 0, stamps: [Stamp] = [], boxes: PageBoxes = PageBoxes()
+    ) {
         self.id = id
         self.content = content
         self.rotation = rotation
         self.stamps = stamps
+        self.boxes = boxes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, content, rotation, stamps, boxes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(ItemID.self, forKey: .id)
+        content = try container.decode(ItemContent.self, forKey: .content)
+        rotation = try container.decode(Int.self, forKey: .rotation)
+        stamps = try container.decodeIfPresent([Stamp].self, forKey: .stamps) ?? []
+        boxes = try container.decodeIfPresent(PageBoxes.self, forKey: .boxes) ?? PageBoxes()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(content, forKey: .content)
+        try container.encode(rotation, forKey: .rotation)
+        try container.encode(stamps, forKey: .stamps)
+        if !boxes.isEmpty { try container.encode(boxes, forKey: .boxes) }
     }
 }

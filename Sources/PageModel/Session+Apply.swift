@@ -131,6 +131,8 @@ extension Session {
             return try executeMetadata(changes, in: name)
         case .outline(let outlineEdit, let sources):
             return try executeOutline(outlineEdit, sources: sources, in: name, context: context)
+        case .crop(let selection, let spec, let box):
+            return try executeCrop(selection, spec, box: box, in: name, context: context)
         }
     }
 

@@ -100,6 +100,11 @@ extension Session {
             try checkBounds(at, document: index)
             try restamp(document: index, at: at, from: from, to: to)
 
+        case .rebox(let document, let at, let from, let to):
+            let index = try existingDocument(document)
+            try checkBounds(at, document: index)
+            try rebox(document: index, at: at, from: from, to: to)
+
         case .relabel(let document, let from, let to):
             let index = try existingDocument(document)
             guard documents[index].labelRanges == from else {

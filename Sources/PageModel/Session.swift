@@ -8,7 +8,9 @@ public struct Session: Equatable, Sendable {
     /// added documents' authoring data (page label ranges, metadata, outlines —
     /// `"outline"`) and the history operations that change them; an older file's
     /// documents have none (`Document.outline` nil: the sources' own are used).
-    public static let formatVersion = 3
+    /// Version 4 added items' boxes (`"boxes"`, set by `crop`) and the history
+    /// operation `rebox`; an older file's items have none.
+    public static let formatVersion = 4
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)

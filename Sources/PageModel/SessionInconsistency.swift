@@ -14,6 +14,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     /// An item id at or past `nextItemNumber`: a later item would reuse it.
     case itemIDNotIssued(ItemID, nextItemNumber: Int)
     case invalidRotation(ItemID, rotation: Int)
+    case invalidBox(ItemID, kind: PageBoxKind, BoxRect)
     case unknownSource(item: ItemID, source: SourceID)
     case invalidContent(item: ItemID, reason: String)
     case invalidStamp(item: ItemID, reason: String)
@@ -33,6 +34,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
         case .duplicateItemID(let id): "item id \(id) is used twice"
         case .itemIDNotIssued(let id, let next): "item id \(id) is not below nextItemNumber \(next)"
         case .invalidRotation(let id, let rotation): "item \(id) has rotation \(rotation), not 0…3"
+        case .invalidBox(let id, let kind, let rect): "item \(id) has a \(kind.rawValue) box \(rect) without area"
         case .unknownSource(let item, let source): "item \(item) refers to unknown source \(source)"
         case .invalidContent(let item, let reason): "item \(item): \(reason)"
         case .invalidStamp(let item, let reason): "a stamp of item \(item): \(reason)"
@@ -86,6 +88,9 @@ extension Session {
                     return .itemIDNotIssued(item.id, nextItemNumber: nextItemNumber)
                 }
                 guard (0...3).contains(item.rotation) else { return .invalidRotation(item.id, rotation: item.rotation) }
+                for kind in PageBoxKind.allCases {
+                    if let rect = item.boxes[kind], !rect.isValid { return .invalidBox(item.id, kind: kind, rect) }
+                }
                 if let problem = contentProblem(item, sources: sourcesByID) { return problem }
                 if let problem = stampProblem(item, sources: sourcesByID) { return problem }
             }

@@ -205,6 +205,27 @@ package final class SourceAccess {
         }
     }
 
+    /// The source geometry of a page or image item, for `crop --margins`: an
+    /// image page is `[0 0 W H]`, unrotated.
+    package func frame(of item: PageItem) -> PageFrame? {
+        recordingFailure { () throws(PDFEditError) -> PageFrame? in
+            if let source = item.content.source { try checked(source) }
+            switch item.content {
+            case .page(let source, let page):
+                let opened = try document(source)
+                guard let attributes = try? opened.attributes(ofPage: page - 1) else { return nil }
+                func box(_ rect: PDFRect) -> BoxRect { BoxRect(x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1) }
+                return PageFrame(
+                    mediaBox: box(attributes.mediaBox), visibleBox: box(attributes.cropBox),
+                    quarterTurns: attributes.rotation / 90)
+            case .image, .blank, .placeholder:
+                guard let size = try checkedSize(of: item) else { return nil }
+                let box = BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height)
+                return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
+            }
+        }
+    }
+
     /// What an image source is (read once, checked): its page size comes from it, as on export.
     private func imageFacts(_ id: SourceID) -> ImageFacts? {
         if let known = images[id] { return known }
@@ -285,7 +306,8 @@ package final class SourceAccess {
             pageText: { [unowned self] item in
                 self.recordingFailure { () throws(PDFEditError) in try self.text(of: item) }
             },
-            pageSize: { [unowned self] in self.displayedSize(of: $0) }, limits: ProcessLimits.current)
+            pageSize: { [unowned self] in self.displayedSize(of: $0) }, limits: ProcessLimits.current,
+            pageFrame: { [unowned self] in self.frame(of: $0) })
     }
 }
 

@@ -1,0 +1,98 @@
+extension Session {
+    /// `crop SEL --margins … | --rect … | --reset [--box KIND]`: sets box `box`
+    /// of each selected item (content is never touched). Margins are measured on
+    /// the page as displayed, inward from the item's current visible box (its
+    /// crop, or the source's); `--rect` is absolute in default user space. The
+    /// history stores one `rebox` per group of items with the same boxes before
+    /// and after.
+    mutating func executeCrop(
+        _ selection: PageSelection, _ spec: CropSpec, box: PageBoxKind, in name: String, context: EditContext
+    ) throws(EditError) -> EditOutcome {
+        let document = try requireDocument(name)
+        let selected = try resolve(selection, in: document, context: context)
+        var groups: [(from: PageBoxes, to: PageBoxes, indices: [Int])] = []
+        var groupOf: [PageBoxes: [PageBoxes: Int]] = [:]
+        for index in selected {
+            let item = document.items[index]
+            var boxes = item.boxes
+            switch spec {
+            case .reset:
+                boxes[box] = nil
+            case .rect(let rect):
+                guard rect.isValid else {
+                    throw .invalidCrop("the rectangle \(rect) has no area (x0 < x1 and y0 < y1 are needed)")
+                }
+                boxes[box] = rect
+            case .margins(let margins):
+                guard let frame = Session.frame(of: item, context: context) else {
+                    throw .pageSizeUnknown(position: index + 1, document: name)
+                }
+                let visible = item.boxes.crop ?? frame.visibleBox
+                let rect = margins.applied(to: visible, quarterTurns: frame.quarterTurns + item.rotation)
+                guard rect.isValid else {
+                    throw .invalidCrop(
+                        "margins \(margins) leave nothing of page \(index + 1) "
+                            + "(\(BoxRect.number(visible.width)) × \(BoxRect.number(visible.height)) pt)")
+                }
+                boxes[box] = rect
+            }
+            guard boxes != item.boxes else { continue }
+            if let group = groupOf[item.boxes]?[boxes] {
+                groups[group].indices.append(index)
+            } else {
+                groupOf[item.boxes, default: [:]][boxes] = groups.count
+                groups.append((item.boxes, boxes, [index]))
+            }
+        }
+        guard !groups.isEmpty else {
+            throw .invalidCrop(
+                spec == .reset
+                    ? "none of the selected pages has its own \(box.rawValue) box" : "the pages already have that box")
+        }
+        let changes: [Change] = groups.map {
+            .rebox(document: name, at: IndexRuns(ascending: $0.indices), from: $0.from, to: $0.to)
+        }
+        try commit(changes)
+
+        let result = try requireDocument(name)
+        let changed = groups.flatMap(\.indices).sorted()
+        let what: String
+        switch spec {
+        case .reset: what = "reset the \(box.rawValue) box of"
+        case .rect(let rect): what = "set the \(box.rawValue) box \(rect) on"
+        case .margins(let margins): what = "cropped (\(box.rawValue) box, margins \(margins) pt)"
+        }
+        return EditOutcome(
+            changes: changes,
+            summary: ChangeSummary(
+                action: "crop",
+                description: "\(what) \(countPhrase(changed.count, "page")) (\(pagesPhrase(result.pageCount)))",
+                document: name, pageCount: result.pageCount, positions: changed.map { $0 + 1 },
+                ids: changed.map { result.items[$0].id }))
+    }
+
+    /// The source geometry of an item: blank pages and placeholders are
+    /// `[0 0 W H]` unrotated; pages and images ask the context.
+    static func frame(of item: PageItem, context: EditContext) -> PageFrame? {
+        switch item.content {
+        case .blank(let size), .placeholder(let size, _):
+            let box = BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height)
+            return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
+        case .page, .image:
+            return context.pageFrame?(item)
+        }
+    }
+
+    /// Performs a `rebox` change on document `index` (bounds already checked).
+    mutating func rebox(document index: Int, at: IndexRuns, from: PageBoxes, to: PageBoxes) throws(ChangeFailure) {
+        for run in at.runs {
+            for i in run where documents[index].items[i].boxes != from {
+                throw ChangeFailure(
+                    reason: "the boxes of \(documents[index].items[i].id) are not as the history recorded them")
+            }
+        }
+        for run in at.runs {
+            for i in run { documents[index].items[i].boxes = to }
+        }
+    }
+}

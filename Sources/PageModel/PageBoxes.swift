@@ -1,0 +1,150 @@
+/// A rectangle in a page's default user space (points, unrotated), x0 < x1, y0 < y1.
+public struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var x0: Double
+    public var y0: Double
+    public var x1: Double
+    public var y1: Double
+
+    public init(x0: Double, y0: Double, x1: Double, y1: Double) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
+
+    public var width: Double { x1 - x0 }
+    public var height: Double { y1 - y0 }
+
+    /// Finite corners with a positive width and height.
+    public var isValid: Bool {
+        [x0, y0, x1, y1].allSatisfy(\.isFinite) && x1 > x0 && y1 > y0
+    }
+
+    /// `[x0 y0 x1 y1]`, as a PDF writes a box.
+    public var description: String {
+        "[" + [x0, y0, x1, y1].map(BoxRect.number).joined(separator: " ") + "]"
+    }
+
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
+
+/// The four boxes a page item may set at export (`crop --box`).
+public enum PageBoxKind: String, Codable, CaseIterable, Hashable, Sendable {
+    case crop, trim, bleed, art
+
+    /// The PDF key: `CropBox`, `TrimBox`, `BleedBox`, `ArtBox`.
+    public var pdfKey: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() + "Box" }
+}
+
+/// The boxes an item sets on its page at export; nil: the source's own box.
+/// In the session file `"boxes": {"crop": {"x0": …, "y0": …, "x1": …, "y1": …}}`
+/// on an item written alone (session format 4).
+public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
+    public var crop: BoxRect?
+    public var trim: BoxRect?
+    public var bleed: BoxRect?
+    public var art: BoxRect?
+
+    public init(crop: BoxRect? = nil, trim: BoxRect? = nil, bleed: BoxRect? = nil, art: BoxRect? = nil) {
+        self.crop = crop
+        self.trim = trim
+        self.bleed = bleed
+        self.art = art
+    }
+
+    public var isEmpty: Bool { crop == nil && trim == nil && bleed == nil && art == nil }
+
+    public subscript(kind: PageBoxKind) -> BoxRect? {
+        get {
+            switch kind {
+            case .crop: crop
+            case .trim: trim
+            case .bleed: bleed
+            case .art: art
+            }
+        }
+        set {
+            switch kind {
+            case .crop: crop = newValue
+            case .trim: trim = newValue
+            case .bleed: bleed = newValue
+            case .art: art = newValue
+            }
+        }
+    }
+}
+
+/// Margins on the page AS DISPLAYED: `top` is the reader's top whatever the
+/// page's rotation. Points; negative values add margin.
+public struct Margins: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var top: Double
+    public var right: Double
+    public var bottom: Double
+    public var left: Double
+
+    public init(top: Double, right: Double, bottom: Double, left: Double) {
+        self.top = top
+        self.right = right
+        self.bottom = bottom
+        self.left = left
+    }
+
+    /// CSS order: one value for all sides, two for top/bottom and left/right,
+    /// four for top, right, bottom, left. Nil for any other count.
+    public init?(values: [Double]) {
+        switch values.count {
+        case 1: self.init(top: values[0], right: values[0], bottom: values[0], left: values[0])
+        case 2: self.init(top: values[0], right: values[1], bottom: values[0], left: values[1])
+        case 4: self.init(top: values[0], right: values[1], bottom: values[2], left: values[3])
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        [top, right, bottom, left].map(BoxRect.number).joined(separator: ",")
+    }
+
+    /// THE conversion from the reader's sides to user space: the box `visible`
+    /// (default user space) moved inward by these margins, for a page displayed
+    /// turned `quarterTurns` clockwise (its /Rotate plus the item's rotation).
+    /// Turned once clockwise, the reader's top is the user-space left edge (x0),
+    /// their right the top edge (y1), and so on round the page.
+    public func applied(to visible: BoxRect, quarterTurns: Int) -> BoxRect {
+        // Insets of the user-space edges in clockwise order: y1 (top), x1, y0, x0.
+        let displayed = [top, right, bottom, left]
+        let turns = ((quarterTurns % 4) + 4) % 4
+        // Displayed side i sits on user edge (i - turns) mod 4, so user edge e
+        // shows as displayed side (e + turns) mod 4.
+        func inset(_ edge: Int) -> Double { displayed[(edge + turns) % 4] }
+        return BoxRect(
+            x0: visible.x0 + inset(3), y0: visible.y0 + inset(2),
+            x1: visible.x1 - inset(1), y1: visible.y1 - inset(0))
+    }
+}
+
+/// What `crop` does to the chosen box.
+public enum CropSpec: Codable, Equatable, Hashable, Sendable {
+    /// Inward from the current visible box, on the page as displayed.
+    case margins(Margins)
+    /// Absolute, in the page's default user space.
+    case rect(BoxRect)
+    /// Back to the source's own box.
+    case reset
+}
+
+/// A page's geometry as its source gives it: the MediaBox, the visible box
+/// (the CropBox clipped to it) and the page's own /Rotate in quarter turns.
+public struct PageFrame: Equatable, Sendable {
+    public var mediaBox: BoxRect
+    public var visibleBox: BoxRect
+    public var quarterTurns: Int
+
+    public init(mediaBox: BoxRect, visibleBox: BoxRect, quarterTurns: Int) {
+        self.mediaBox = mediaBox
+        self.visibleBox = visibleBox
+        self.quarterTurns = quarterTurns
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PageModel
+import PropertyBased
+import Testing
+
+/// `crop`: the one conversion of margins as displayed to user space, the edit,
+/// its undo and its session-file records.
+@Suite struct CropTests {
+    /// Where a user-space point shows, measured from the displayed page's top-left
+    /// corner (x right, y down), for a page with visible box `v` turned `turns`
+    /// quarter turns clockwise: an independent statement of the /Rotate rule.
+    static func displayed(_ x: Double, _ y: Double, in v: BoxRect, turns: Int) -> (x: Double, y: Double) {
+        switch turns {
+        case 0: (x - v.x0, v.y1 - y)
+        case 1: (y - v.y0, x - v.x0)
+        case 2: (v.x1 - x, y - v.y0)
+        default: (v.y1 - y, v.x1 - x)
+        }
+    }
+
+    @Test func marginsAreTheReadersSidesForEveryQuarterTurnAndOrigin() async {
+        await propertyCheck(
+            count: 300, input: Gen.int(in: -2000...2000).array(of: 2), Gen.int(in: 50...3000).array(of: 2),
+            Gen.int(in: -8...8), Gen.int(in: -40...40).array(of: 4)
+        ) { origin, size, turns, m in
+            let v = BoxRect(
+                x0: Double(origin[0]), y0: Double(origin[1]), x1: Double(origin[0] + size[0]),
+                y1: Double(origin[1] + size[1]))
+            let margins = Margins(top: Double(m[0]), right: Double(m[1]), bottom: Double(m[2]), left: Double(m[3]))
+            let r = margins.applied(to: v, quarterTurns: turns)
+            let q = ((turns % 4) + 4) % 4
+            let corners = [(r.x0, r.y0), (r.x0, r.y1), (r.x1, r.y0), (r.x1, r.y1)].map {
+                Self.displayed($0.0, $0.1, in: v, turns: q)
+            }
+            let width = q % 2 == 0 ? v.width : v.height
+            let height = q % 2 == 0 ? v.height : v.width
+            #expect(corners.map(\.y).min() == margins.top)
+            #expect(corners.map(\.x).min() == margins.left)
+            #expect(width - corners.map(\.x).max()! == margins.right)
+            #expect(height - corners.map(\.y).max()! == margins.bottom)
+        }
+    }
+
+    /// A context whose pages are 600×800 at origin (100, 50), page k turned (k-1) quarter turns.
+    let context = EditContext(pageFrame: { item in
+        guard case .page(_, let page) = item.content else { return nil }
+        let box = BoxRect(x0: 100, y0: 50, x1: 700, y1: 850)
+        return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: page - 1)
+    })
+
+    func boxes(_ session: Session) -> [BoxRect?] {
+        (session.document(named: session.current)?.items ?? []).map(\.boxes.crop)
+    }
+
+    @Test func cropByMarginsFollowsEachPagesRotationAndUndoGivesTheBoxBack() throws {
+        var s = try session(pages: 4)
+        let margins = Margins(top: 10, right: 20, bottom: 30, left: 40)
+        let summary = try s.apply(
+            .crop(try selection("all"), .margins(margins)), label: "crop all --margins 10,20,30,40", context: context)
+        #expect(summary.positions == [1, 2, 3, 4])
+        #expect(summary.description == "cropped (crop box, margins 10,20,30,40 pt) 4 pages (4 pages)")
+        #expect(
+            boxes(s) == [
+                BoxRect(x0: 140, y0: 80, x1: 680, y1: 840),  // upright
+                BoxRect(x0: 110, y0: 90, x1: 670, y1: 830),  // 90°: top is x0
+                BoxRect(x0: 120, y0: 60, x1: 660, y1: 810),  // 180°
+                BoxRect(x0: 130, y0: 70, x1: 690, y1: 800),  // 270°: top is x1
+            ])
+        // Margins again are measured from the crop just made; the item's own turn counts too.
+        try s.apply(.rotate(try selection("1"), quarterTurns: 1), label: "rotate 1 --by 90")
+        try s.apply(
+            .crop(try selection("1"), .margins(Margins(top: 5, right: 0, bottom: 0, left: 0))), label: "crop 1",
+            context: context)
+        #expect(boxes(s)[0] == BoxRect(x0: 145, y0: 80, x1: 680, y1: 840))
+        try s.undo()
+        try s.undo()
+        try s.undo()
+        #expect(boxes(s) == [nil, nil, nil, nil])
+        try s.redo()
+        #expect(boxes(s)[3] == BoxRect(x0: 130, y0: 70, x1: 690, y1: 800))
+    }
+
+    @Test func rectResetOtherBoxesAndRefusals() throws {
+        var s = try session(pages: 3)
+        let rect = BoxRect(x0: 0, y0: 0, x1: 300, y1: 400)
+        try s.apply(.crop(try selection("1,3"), .rect(rect), box: .trim), label: "crop 1,3 --rect … --box trim")
+        #expect(s.document(named: s.current)?.items.map(\.boxes.trim) == [rect, nil, rect])
+        #expect(boxes(s) == [nil, nil, nil])
+        #expect(
+            editError { try s.apply(.crop(try selection("2"), .reset, box: .trim), label: "x") }
+                == .invalidCrop("none of the selected pages has its own trim box"))
+        #expect(
+            editError {
+                try s.apply(.crop(try selection("1"), .rect(BoxRect(x0: 5, y0: 0, x1: 5, y1: 9))), label: "x")
+            } == .invalidCrop("the rectangle [5 0 5 9] has no area (x0 < x1 and y0 < y1 are needed)"))
+        #expect(
+            editError {
+                try s.apply(
+                    .crop(try selection("1"), .margins(Margins(top: 500, right: 0, bottom: 400, left: 0))),
+                    label: "x", context: context)
+            } == .invalidCrop("margins 500,0,400,0 leave nothing of page 1 (600 × 800 pt)"))
+        let summary = try s.apply(.crop(try selection("all"), .reset, box: .trim), label: "crop all --reset --box trim")
+        #expect(summary.positions == [1, 3])
+        #expect(s.document(named: s.current)?.items.map(\.boxes.isEmpty) == [true, true, true])
+    }
+
+    @Test func boxesSurviveTheSessionFileAndItsHistory() throws {
+        var s = try session(pages: 6)
+        try s.apply(
+            .crop(try selection("2..3"), .margins(Margins(top: 1, right: 2, bottom: 3, left: 4))), label: "crop",
+            context: context)
+        try s.apply(.crop(try selection("5"), .rect(BoxRect(x0: 1, y0: 2, x1: 3.5, y1: 4)), box: .art), label: "art")
+        let data = try s.encoded()
+        let decoded = try Session.decode(data)
+        #expect(decoded == s)
+        #expect(try decoded.encoded() == data)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"op\" : \"rebox\""))
+        #expect(text.contains("\"art\" : {"))
+        var undone = decoded
+        try undone.undo(2)
+        #expect(undone.document(named: undone.current)?.items.allSatisfy(\.boxes.isEmpty) == true)
+    }
+
+    @Test func aBoxWithoutAreaInTheFileIsRefused() throws {
+        var s = try session(pages: 1)
+        try s.apply(.crop(try selection("1"), .rect(BoxRect(x0: 0, y0: 0, x1: 9, y1: 9))), label: "crop")
+        let text = String(decoding: try s.encoded(), as: UTF8.self).replacingOccurrences(
+            of: "\"x1\" : 9", with: "\"x1\" : -9")
+        #expect(throws: SessionFormatError.self) { try Session.decode(Data(text.utf8)) }
+    }
+}
