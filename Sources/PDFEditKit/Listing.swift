@@ -84,7 +84,7 @@ extension Workspace {
                 case .blank:
                     break
                 }
-                if let size = access.displayedSize(of: item) {
+                if let size = access.shownSize(of: item) {
                     let turned = item.rotation % 2 == 1
                     listed.width = rounded(turned ? size.height : size.width)
                     listed.height = rounded(turned ? size.width : size.height)

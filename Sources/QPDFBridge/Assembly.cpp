@@ -27,6 +27,7 @@ void Assembly::build(Dropped &dropped)
     out.emptyPDF();
     for (Source &source : sources) {
         source.first_copy.clear();
+        source.first_copy_boxes.clear();
     }
     place_pages();
     apply_stamps(out, sources, inputs.request.stamps, static_cast<int>(items - inputs.request.items), placed, where);
@@ -149,6 +150,7 @@ QPDFObjectHandle Assembly::blank_page(pe_item const &item)
     }
     page.replaceKey("/Resources", QPDFObjectHandle::newDictionary());
     set_rotation(page, 0, item.quarter_turns);
+    set_item_boxes(page, item, user_unit(page.getKey("/UserUnit")));
     return out.makeIndirectObject(page);
 }
 
@@ -177,11 +179,14 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
         to = copy_without_annotations(out, from);
         inherit(to, from, inherited);
         source.first_copy.emplace(og, to);
+        source.first_copy_boxes.emplace(og, own_box_keys(to));
     } else {
         to = out.makeIndirectObject(known->second.shallowCopy());
         to.removeKey("/Annots");
+        restore_box_keys(to, source.first_copy_boxes.at(og));
     }
     set_rotation(to, page_rotation(from, inherited), item.quarter_turns);
+    set_item_boxes(to, item, 1);
     placed.push_back(PlacedPage{item.source, item.page, from, to, first});
     return to;
 }

@@ -286,4 +286,55 @@ bool set_blank_page_box(QPDFObjectHandle page, double width, double height)
     return true;
 }
 
+namespace {
+char const *const box_key_names[5] = {"/MediaBox", "/CropBox", "/TrimBox", "/BleedBox", "/ArtBox"};
+}
+
+BoxKeys own_box_keys(QPDFObjectHandle page)
+{
+    BoxKeys keys;
+    for (size_t k = 0; k < keys.size(); ++k) {
+        keys[k] = page.hasKey(box_key_names[k]) ? page.getKey(box_key_names[k]) : QPDFObjectHandle::newNull();
+    }
+    return keys;
+}
+
+void restore_box_keys(QPDFObjectHandle page, BoxKeys keys)
+{
+    for (size_t k = 0; k < keys.size(); ++k) {
+        if (keys[k].isNull()) {
+            page.removeKey(box_key_names[k]);
+        } else {
+            page.replaceKey(box_key_names[k], keys[k]);
+        }
+    }
+}
+
+void set_item_boxes(QPDFObjectHandle page, pe_item const &item, double unit)
+{
+    bool any = false;
+    Rect media = media_box(page.getKey("/MediaBox"));
+    Rect grown = media;
+    for (size_t k = 0; k < 4; ++k) {
+        pe_box const &box = item.boxes[k];
+        if (box.set == 0) {
+            continue;
+        }
+        any = true;
+        Rect rect{box.x0 / unit, box.y0 / unit, box.x1 / unit, box.y1 / unit};
+        page.replaceKey(
+            box_key_names[k + 1],
+            QPDFObjectHandle::newArray(
+                std::vector<QPDFObjectHandle>{number(rect.llx), number(rect.lly), number(rect.urx), number(rect.ury)}));
+        grown = Rect{std::min(grown.llx, rect.llx), std::min(grown.lly, rect.lly), std::max(grown.urx, rect.urx),
+                     std::max(grown.ury, rect.ury)};
+    }
+    if (any && (grown.llx < media.llx || grown.lly < media.lly || grown.urx > media.urx || grown.ury > media.ury)) {
+        page.replaceKey(
+            "/MediaBox",
+            QPDFObjectHandle::newArray(
+                std::vector<QPDFObjectHandle>{number(grown.llx), number(grown.lly), number(grown.urx), number(grown.ury)}));
+    }
+}
+
 } // namespace pe

@@ -8,6 +8,10 @@
 
 #include <qpdf/QPDFObjectHandle.hh>
 
+#include <array>
+
+#include "QPDFBridge.h"
+
 namespace pe {
 
 // The clockwise turn a viewer gives a page whose /Rotate is `rotate` (may be
@@ -75,6 +79,21 @@ PageGeometry page_geometry(QPDFObjectHandle page);
 // The geometry from `page`'s own keys alone, for a page whose inherited values
 // were already pushed onto it (stamps) or that has none (a page being built).
 PageGeometry own_page_geometry(QPDFObjectHandle page);
+
+// ---- Boxes an item sets (`crop`) ---------------------------------------------
+
+// A page's own /MediaBox, /CropBox, /TrimBox, /BleedBox and /ArtBox (null
+// handles where absent), as they were before an item changed them.
+using BoxKeys = std::array<QPDFObjectHandle, 5>;
+BoxKeys own_box_keys(QPDFObjectHandle page);
+
+// Puts `keys` back on `page` (a copy sharing another copy's changed keys).
+void restore_box_keys(QPDFObjectHandle page, BoxKeys keys);
+
+// Writes `item`'s boxes on `page` (their coordinates divided by `unit`, the
+// page's /UserUnit for a blank page of points), growing its own /MediaBox to
+// hold them. Nothing when the item sets none.
+void set_item_boxes(QPDFObjectHandle page, pe_item const &item, double unit);
 
 } // namespace pe
 

@@ -131,6 +131,11 @@ int InPlace::in_place_source(Inputs &inputs)
         if (request.items[i].kind != PE_ITEM_PAGE || request.items[i].source != s) {
             return -1;
         }
+        for (pe_box const &box : request.items[i].boxes) {
+            if (box.set != 0) {
+                return -1; // boxes are written on copies (Assembly)
+            }
+        }
     }
     pe_source const &arg = request.sources[s];
     if (arg.document != nullptr && arg.document_last_use == 0) {

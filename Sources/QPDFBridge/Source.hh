@@ -128,6 +128,9 @@ struct Source {
     // foreign-object map resolves references to the source page to that same
     // copy). Cleared for each output.
     std::map<QPDFObjGen, QPDFObjectHandle> first_copy;
+    // Source page -> the box keys of its first copy before an item's boxes
+    // changed them: later copies (shallow copies of the first) start from these.
+    std::map<QPDFObjGen, BoxKeys> first_copy_boxes;
     // Its structure tree as read once for every output (StructureTree.cpp); null
     // until an output of a tagged source's pages needs it.
     std::shared_ptr<SourceStructure const> structure;

@@ -63,8 +63,8 @@ import Testing
             boxes(s) == [
                 BoxRect(x0: 140, y0: 80, x1: 680, y1: 840),  // upright
                 BoxRect(x0: 110, y0: 90, x1: 670, y1: 830),  // 90°: top is x0
-                BoxRect(x0: 120, y0: 60, x1: 660, y1: 810),  // 180°
-                BoxRect(x0: 130, y0: 70, x1: 690, y1: 800),  // 270°: top is x1
+                BoxRect(x0: 120, y0: 60, x1: 660, y1: 820),  // 180°
+                BoxRect(x0: 130, y0: 70, x1: 690, y1: 810),  // 270°: top is x1
             ])
         // Margins again are measured from the crop just made; the item's own turn counts too.
         try s.apply(.rotate(try selection("1"), quarterTurns: 1), label: "rotate 1 --by 90")
@@ -72,12 +72,12 @@ import Testing
             .crop(try selection("1"), .margins(Margins(top: 5, right: 0, bottom: 0, left: 0))), label: "crop 1",
             context: context)
         #expect(boxes(s)[0] == BoxRect(x0: 145, y0: 80, x1: 680, y1: 840))
-        try s.undo()
-        try s.undo()
-        try s.undo()
+        _ = try s.undo()
+        _ = try s.undo()
+        _ = try s.undo()
         #expect(boxes(s) == [nil, nil, nil, nil])
-        try s.redo()
-        #expect(boxes(s)[3] == BoxRect(x0: 130, y0: 70, x1: 690, y1: 800))
+        _ = try s.redo()
+        #expect(boxes(s)[3] == BoxRect(x0: 130, y0: 70, x1: 690, y1: 810))
     }
 
     @Test func rectResetOtherBoxesAndRefusals() throws {
@@ -118,7 +118,7 @@ import Testing
         #expect(text.contains("\"op\" : \"rebox\""))
         #expect(text.contains("\"art\" : {"))
         var undone = decoded
-        try undone.undo(2)
+        _ = try undone.undo(2)
         #expect(undone.document(named: undone.current)?.items.allSatisfy(\.boxes.isEmpty) == true)
     }
 
@@ -128,5 +128,14 @@ import Testing
         let text = String(decoding: try s.encoded(), as: UTF8.self).replacingOccurrences(
             of: "\"x1\" : 9", with: "\"x1\" : -9")
         #expect(throws: SessionFormatError.self) { try Session.decode(Data(text.utf8)) }
+    }
+
+    @Test func copiesAndDuplicatesKeepTheirBoxes() throws {
+        var s = try session(pages: 2)
+        let rect = BoxRect(x0: 10, y0: 10, x1: 100, y1: 100)
+        try s.apply(.crop(try selection("1"), .rect(rect)), label: "crop")
+        try s.apply(.duplicate(try selection("1")), label: "duplicate 1")
+        try s.apply(.copy(try selection("1"), to: .position(.last)), label: "copy 1 --to last")
+        #expect(boxes(s) == [rect, rect, nil, rect])
     }
 }

@@ -144,7 +144,7 @@ import Testing
     @Test func unknownVersionIsNamed() throws {
         let error = decodeError(try edited { $0["version"] = 7 })
         #expect(error == .unsupportedVersion(7, supported: 1...4))
-        #expect(error?.description == "the session file has version 7; this pdfedit reads versions 1 to 3 only")
+        #expect(error?.description == "the session file has version 7; this pdfedit reads versions 1 to 4 only")
         #expect(decodeError(try edited { $0["version"] = 0 }) == .unsupportedVersion(0, supported: 1...4))
         #expect(decodeError(try edited { $0["version"] = nil }) == .missingVersion)
     }

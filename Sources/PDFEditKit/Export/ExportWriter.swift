@@ -164,9 +164,10 @@ struct ExportWriter {
                     plan.sessionSources.append(source)
                     pdfIndex[source] = index
                 }
-                plan.items.append(.page(source: index, index: page - 1, quarterTurns: item.rotation))
+                plan.items.append(.page(source: index, index: page - 1, quarterTurns: item.rotation, boxes: item.boxes))
             case .blank(let size), .placeholder(let size, _):
-                plan.items.append(.blank(width: size.width, height: size.height, quarterTurns: item.rotation))
+                plan.items.append(
+                    .blank(width: size.width, height: size.height, quarterTurns: item.rotation, boxes: item.boxes))
             case .image(let source, let fit):
                 let converted = try imagePDF(source, fit: fit)
                 let index: Int
@@ -178,7 +179,7 @@ struct ExportWriter {
                     plan.sessionSources.append(nil)
                     imageIndex[converted] = index
                 }
-                plan.items.append(.page(source: index, index: 0, quarterTurns: item.rotation))
+                plan.items.append(.page(source: index, index: 0, quarterTurns: item.rotation, boxes: item.boxes))
             }
         }
         try addStamps(of: items, to: &plan)

@@ -205,6 +205,18 @@ package final class SourceAccess {
         }
     }
 
+    /// The size a reader sees of the item's page once exported: its crop box
+    /// (`crop`) when it has one, turned by the page's own /Rotate; else
+    /// `displayedSize(of:)`. The item's own rotation is not applied.
+    package func shownSize(of item: PageItem) -> PageSize? {
+        guard let crop = item.boxes.crop else { return displayedSize(of: item) }
+        var plain = item
+        plain.boxes = PageBoxes()
+        guard let frame = frame(of: plain) else { return nil }
+        return frame.quarterTurns % 2 == 0
+            ? PageSize(width: crop.width, height: crop.height) : PageSize(width: crop.height, height: crop.width)
+    }
+
     /// The source geometry of a page or image item, for `crop --margins`: an
     /// image page is `[0 0 W H]`, unrotated.
     package func frame(of item: PageItem) -> PageFrame? {
@@ -306,7 +318,7 @@ package final class SourceAccess {
             pageText: { [unowned self] item in
                 self.recordingFailure { () throws(PDFEditError) in try self.text(of: item) }
             },
-            pageSize: { [unowned self] in self.displayedSize(of: $0) }, limits: ProcessLimits.current,
+            pageSize: { [unowned self] in self.shownSize(of: $0) }, limits: ProcessLimits.current,
             pageFrame: { [unowned self] in self.frame(of: $0) })
     }
 }

@@ -37,9 +37,10 @@ public struct ExportSource: Sendable, Equatable {
 public enum ExportItem: Sendable, Equatable {
     /// Page `index` (0-based) of `sources[source]`, turned clockwise by
     /// `quarterTurns` × 90° on top of its own (possibly inherited) /Rotate.
-    case page(source: Int, index: Int, quarterTurns: Int = 0)
+    /// `boxes`: set on the output page (`crop`), in its default user space.
+    case page(source: Int, index: Int, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes())
     /// An empty page with MediaBox [0 0 width height] (points).
-    case blank(width: Double, height: Double, quarterTurns: Int = 0)
+    case blank(width: Double, height: Double, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes())
 }
 
 /// The engine's names for the model's export choices (one type each, shared

@@ -1,4 +1,5 @@
 import Foundation
+import PageModel
 import QPDFBridge
 
 /// Writes PDFs made of pages of other PDFs, through the C++ bridge (`pe_export`).
@@ -164,15 +165,27 @@ private func collectWarning(
 extension ExportItem {
     var bridged: pe_item {
         switch self {
-        case .page(let source, let index, let quarterTurns):
+        case .page(let source, let index, let quarterTurns, let boxes):
             return pe_item(
                 kind: Int32(PE_ITEM_PAGE), source: Int32(clamping: source), page: Int32(clamping: index),
-                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4))
-        case .blank(let width, let height, let quarterTurns):
+                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: boxes.bridged)
+        case .blank(let width, let height, let quarterTurns, let boxes):
             return pe_item(
                 kind: Int32(PE_ITEM_BLANK), source: -1, page: -1,
-                width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4))
+                width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
+                boxes: boxes.bridged)
         }
+    }
+}
+
+extension PageBoxes {
+    /// `pe_item.boxes`, in PE_BOX_* order.
+    var bridged: (pe_box, pe_box, pe_box, pe_box) {
+        func box(_ rect: BoxRect?) -> pe_box {
+            guard let rect else { return pe_box(set: 0, x0: 0, y0: 0, x1: 0, y1: 0) }
+            return pe_box(set: 1, x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1)
+        }
+        return (box(crop), box(trim), box(bleed), box(art))
     }
 }
 

@@ -13,7 +13,8 @@ extension Session {
         let start = try insertionIndex(destination, in: target, takenOut: [])
         let originals = selected.map { source.items[$0] }
         let (copies, counter) = try makeItems(
-            originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps))
+            originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps),
+            boxes: originals.map(\.boxes))
         let block = IndexRuns(start..<(start + copies.count))
         let changes: [Change] = [
             .counters(items: counter, sources: unchangedSourceCounter),
@@ -41,7 +42,8 @@ extension Session {
         let selected = try resolve(selection, in: document, context: context)
         let originals = selected.map { document.items[$0] }
         let (copies, counter) = try makeItems(
-            originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps))
+            originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps),
+            boxes: originals.map(\.boxes))
         // The j-th copy lands after its original, which has j earlier copies before it.
         let places = IndexRuns(ascending: selected.enumerated().map { $0.element + $0.offset + 1 })
         let changes: [Change] = [

@@ -43,13 +43,13 @@ extension Session {
 
     /// New items for `contents`, with the next ids, and the counter change that hands them out.
     func makeItems(
-        _ contents: [ItemContent], rotations: [Int]? = nil, stamps: [[Stamp]]? = nil
+        _ contents: [ItemContent], rotations: [Int]? = nil, stamps: [[Stamp]]? = nil, boxes: [PageBoxes]? = nil
     ) throws(EditError) -> (items: [PageItem], counter: CounterChange) {
         let counter = try Self.advancing(nextItemNumber, by: contents.count, kind: "item")
         let items = contents.enumerated().map { offset, content in
             PageItem(
                 id: ItemID(number: counter.before + offset), content: content, rotation: rotations?[offset] ?? 0,
-                stamps: stamps?[offset] ?? [])
+                stamps: stamps?[offset] ?? [], boxes: boxes?[offset] ?? PageBoxes())
         }
         return (items, counter)
     }

@@ -87,6 +87,16 @@ typedef struct pe_source {
 
 enum { PE_ITEM_PAGE = 0, PE_ITEM_BLANK = 1 };
 
+/* A box an item sets on its output page (`crop`), in the page's default user
+ * space (points for a blank page); `set` 0: the page keeps its own. */
+typedef struct pe_box {
+    int set;
+    double x0, y0, x1, y1;
+} pe_box;
+
+/* Indices of pe_item.boxes. */
+enum { PE_BOX_CROP = 0, PE_BOX_TRIM = 1, PE_BOX_BLEED = 2, PE_BOX_ART = 3 };
+
 typedef struct pe_item {
     int kind;          /* PE_ITEM_* */
     int source;        /* PE_ITEM_PAGE: index into sources */
@@ -94,6 +104,9 @@ typedef struct pe_item {
     double width;      /* PE_ITEM_BLANK: size in points */
     double height;
     int quarter_turns; /* clockwise quarter turns added to the page's own /Rotate */
+    /* PE_BOX_*: boxes written on the page, never touching its content; the
+     * MediaBox grows to hold any that reaches outside it (negative margins). */
+    pe_box boxes[4];
 } pe_item;
 
 /* Permissions of an encrypted output (pe_export_options.denied), as qpdf's R6 setters name them. */
