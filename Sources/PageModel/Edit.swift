@@ -74,6 +74,9 @@ public enum Edit: Codable, Equatable, Sendable {
     case outline(OutlineEdit, sources: [SourceOutline]? = nil)
     /// `crop SEL --margins … | --rect … | --reset [--box KIND]`: sets (or resets) box `box` of each item.
     case crop(PageSelection, CropSpec, box: PageBoxKind = .crop)
+    /// `split-page SEL --grid CxR`: each item becomes `columns` × `rows` items,
+    /// each showing one cell of it (its crop box), in reading order as displayed.
+    case splitPage(PageSelection, columns: Int, rows: Int)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {

@@ -32,6 +32,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case nothingToUnstamp(selected: Int)
     /// `crop` would leave a page without a visible area, or has nothing to do.
     case invalidCrop(String)
+    /// `split-page --grid CxR` out of range.
+    case invalidGrid(columns: Int, rows: Int)
     case nothingToUndo(requested: Int, available: Int)
     case nothingToRedo(requested: Int, available: Int)
     /// The stored history does not fit the session (a hand-edited session file).
@@ -98,6 +100,9 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return "opacity must be above 0 and at most 1 (got \(opacity))"
         case .invalidCrop(let reason):
             return reason
+        case .invalidGrid(let columns, let rows):
+            return "a grid of \(columns)x\(rows) cannot split a page: each side takes 1 to \(Session.maximumGridSide) "
+                + "and there must be at least 2 cells"
         case .nothingToUnstamp(let selected):
             return selected == 1 ? "the selected page has no stamp" : "none of the \(selected) selected pages has a stamp"
         case .invalidStepCount(let count):

@@ -133,6 +133,8 @@ extension Session {
             return try executeOutline(outlineEdit, sources: sources, in: name, context: context)
         case .crop(let selection, let spec, let box):
             return try executeCrop(selection, spec, box: box, in: name, context: context)
+        case .splitPage(let selection, let columns, let rows):
+            return try executeSplitPage(selection, columns: columns, rows: rows, in: name, context: context)
         }
     }
 

@@ -161,4 +161,41 @@ import Testing
         try pdfeditOK("export", "u.pdf", in: dir)
         #expect(try Self.boxes(dir.appendingPathComponent("u.pdf").path, "CropBox", pages: 4)[0] == [0, 0, 612, 792])
     }
+
+    @Test("split-page: a spread's halves render as its halves, on a turned page and a page with a CropBox")
+    func splitSpreads() throws {
+        let dir = try session()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("export", "full.pdf", in: dir)
+        // Items 2 (turned 90°, displayed 595 x 420) and 6 (CropBox 720 x 540) into halves, 1 (turned 180°) into thirds.
+        let split = try pdfedit("split-page", "2,6", "--grid", "2x1", in: dir)
+        #expect(split.status == 0, "\(split.stderr)")
+        #expect(split.stdout == "split 2 pages into 2x1 cells (10 pages)\n")
+        try pdfeditOK("split-page", "1", "--grid", "1x3", in: dir)
+        try pdfeditOK("export", "split.pdf", in: dir)
+        let full = dir.appendingPathComponent("full.pdf").path
+        let out = dir.appendingPathComponent("split.pdf").path
+        #expect(try pageTokens(out).count == 12)
+        // (output page, source page of full.pdf, region as displayed: x, y, width, height)
+        let cells: [(Int, Int, Int, Int, Int, Int)] = [
+            (1, 1, 0, 0, 612, 264), (2, 1, 0, 264, 612, 264), (3, 1, 0, 528, 612, 264),
+            (4, 2, 0, 0, 298, 420), (5, 2, 298, 0, 297, 420),
+            (9, 6, 0, 0, 360, 540), (10, 6, 360, 0, 360, 540),
+        ]
+        for (page, source, x, y, width, height) in cells {
+            let whole = try Grey.render(full, page: source)
+            let part = try Grey.render(out, page: page)
+            #expect(abs(part.width - width) <= 1 && abs(part.height - height) <= 1, "page \(page): \(part.width)x\(part.height)")
+            let w = min(part.width, width)
+            let h = min(part.height, height)
+            let mine = part.region(x: 0, y: 0, width: w, height: h)
+            let expected = whole.region(x: x, y: y, width: w, height: h)
+            #expect(mine.difference(expected) < 3, "page \(page) is not cell \(x),\(y) of page \(source)")
+        }
+        try pdfeditOK("undo", in: dir)
+        try pdfeditOK("undo", in: dir)
+        try pdfeditOK("export", "back.pdf", in: dir)
+        let back = dir.appendingPathComponent("back.pdf").path
+        #expect(try Self.boxes(back, "CropBox", pages: 8) == Self.boxes(full, "CropBox", pages: 8))
+    }
 }

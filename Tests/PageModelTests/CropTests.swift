@@ -138,4 +138,59 @@ import Testing
         try s.apply(.copy(try selection("1"), to: .position(.last)), label: "copy 1 --to last")
         #expect(boxes(s) == [rect, rect, nil, rect])
     }
+
+    @Test func splitPageCellsAreInReadingOrderAsDisplayedAndUndoGivesTheItemBack() throws {
+        var s = try session(pages: 4)
+        try s.apply(.rotate(try selection("1"), quarterTurns: 2), label: "rotate 1 --by 180")
+        let before = s
+        let summary = try s.apply(
+            .splitPage(try selection("1,2"), columns: 2, rows: 1), label: "split-page 1,2 --grid 2x1",
+            context: context)
+        #expect(summary.positions == [1, 2, 3, 4])
+        #expect(summary.description == "split 2 pages into 2x1 cells (6 pages)")
+        // The original keeps the first cell; the copies come right after it.
+        #expect(ids(s) == ["p1", "p5", "p2", "p6", "p3", "p4"])
+        #expect(rotations(s) == [2, 2, 0, 0, 0, 0])
+        #expect(
+            boxes(s) == [
+                // Page 1: its own turn 0 plus the item's 180°: the reader's left half is the right of user space.
+                BoxRect(x0: 400, y0: 50, x1: 700, y1: 850), BoxRect(x0: 100, y0: 50, x1: 400, y1: 850),
+                // Page 2, turned 90°: displayed 800 wide; its left half is the bottom of user space.
+                BoxRect(x0: 100, y0: 50, x1: 700, y1: 450), BoxRect(x0: 100, y0: 450, x1: 700, y1: 850),
+                nil, nil,
+            ])
+        _ = try s.undo()
+        #expect(s.documents == before.documents)
+        #expect(
+            editError { try s.apply(.splitPage(try selection("1"), columns: 1, rows: 1), label: "x", context: context) }
+                == .invalidGrid(columns: 1, rows: 1))
+    }
+
+    @Test func gridCellsTileTheVisibleBoxForEveryTurn() async {
+        await propertyCheck(
+            count: 100, input: Gen.int(in: -500...500).array(of: 2), Gen.int(in: 1...6), Gen.int(in: 1...6),
+            Gen.int(in: 0...3)
+        ) { origin, columns, rows, turns in
+            let v = BoxRect(x0: Double(origin[0]), y0: Double(origin[1]), x1: Double(origin[0] + 720), y1: Double(origin[1] + 360))
+            let cells = Session.gridCells(of: v, quarterTurns: turns, columns: columns, rows: rows)
+            #expect(cells.count == columns * rows)
+            let area = cells.reduce(0) { $0 + $1.width * $1.height }
+            #expect(abs(area - v.width * v.height) < 1e-6)
+            // Reading order: each cell's top-left corner as displayed moves right, then down.
+            let corners = cells.map { cell in
+                [(cell.x0, cell.y0), (cell.x0, cell.y1), (cell.x1, cell.y0), (cell.x1, cell.y1)].map {
+                    Self.displayed($0.0, $0.1, in: v, turns: turns)
+                }
+            }.map { points in (x: points.map(\.x).min()!, y: points.map(\.y).min()!) }
+            for index in 1..<corners.count {
+                let previous = corners[index - 1]
+                let now = corners[index]
+                if index % columns == 0 {
+                    #expect(now.y > previous.y && now.x < 1e-9)
+                } else {
+                    #expect(abs(now.y - previous.y) < 1e-9 && now.x > previous.x)
+                }
+            }
+        }
+    }
 }
