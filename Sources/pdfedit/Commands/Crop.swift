@@ -42,7 +42,7 @@ struct Crop: EditCommand {
     @Flag(name: .long, help: "Back to the source's own box.")
     var reset = false
 
-    @Option(name: .long, help: "The box to set: crop (default), trim, bleed or art.")
+    @Option(name: .long, help: "The box to set.")
     var box: PageBoxKind = .crop
 
     @OptionGroup var options: EditOptions
