@@ -101,13 +101,18 @@ public struct EditContext {
     /// visible box, own /Rotate), for `crop --margins`. Blank pages and
     /// placeholders know theirs without it.
     public var pageFrame: ((PageItem) -> PageFrame?)?
+    /// The ink of an item's source page, found by rendering (`crop --auto`);
+    /// nil: it could not be found.
+    public var pageInk: ((PageItem) -> PageInk?)?
     /// The documented limits (items per document) edits are checked against.
     public var limits: Limits
 
     public init(
         pageText: ((PageItem) -> String?)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
-        limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil
+        limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil,
+        pageInk: ((PageItem) -> PageInk?)? = nil
     ) {
+        self.pageInk = pageInk
         self.pageText = pageText
         self.pageSize = pageSize
         self.pageFrame = pageFrame

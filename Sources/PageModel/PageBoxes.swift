@@ -133,6 +133,15 @@ public enum CropSpec: Codable, Equatable, Hashable, Sendable {
     case rect(BoxRect)
     /// Back to the source's own box.
     case reset
+    /// To the ink of the page (`EditContext.pageInk`), grown by `pad` points on every side.
+    case auto(pad: Double)
+}
+
+/// What rendering a page finds (`crop --auto`): no ink at all, or the box
+/// around it in the page's default user space.
+public enum PageInk: Equatable, Sendable {
+    case none
+    case box(BoxRect)
 }
 
 /// A page's geometry as its source gives it: the MediaBox, the visible box

@@ -319,7 +319,7 @@ package final class SourceAccess {
                 self.recordingFailure { () throws(PDFEditError) in try self.text(of: item) }
             },
             pageSize: { [unowned self] in self.shownSize(of: $0) }, limits: ProcessLimits.current,
-            pageFrame: { [unowned self] in self.frame(of: $0) })
+            pageFrame: { [unowned self] in self.frame(of: $0) }, pageInk: { [unowned self] in self.ink(of: $0) })
     }
 }
 

@@ -46,3 +46,39 @@ public final class RasterImage {
         return pixel & 0x00FF_FFFF
     }
 }
+
+extension RasterImage {
+    /// The smallest pixel rectangle (inclusive x0, y0, x1, y1) holding every
+    /// pixel darker than `luminance` (0…255, Rec. 601 weights) inside `area`
+    /// (the whole image when nil); nil when there is none.
+    public func darkBounds(below luminance: Int, in area: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil)
+        -> (x0: Int, y0: Int, x1: Int, y1: Int)?
+    {
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let x0 = max(0, area?.x0 ?? 0)
+        let y0 = max(0, area?.y0 ?? 0)
+        let x1 = min(width - 1, area?.x1 ?? width - 1)
+        let y1 = min(height - 1, area?.y1 ?? height - 1)
+        guard x0 <= x1, y0 <= y1 else { return nil }
+        let limit = luminance * 1000
+        var found: (x0: Int, y0: Int, x1: Int, y1: Int)?
+        for y in y0...y1 {
+            let row = data.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0 }
+            for x in x0...x1 {
+                let pixel = Int(row[x])
+                let red = (pixel >> 16) & 0xFF
+                let green = (pixel >> 8) & 0xFF
+                let blue = pixel & 0xFF
+                guard red * 299 + green * 587 + blue * 114 < limit else { continue }
+                if let box = found {
+                    found = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y))
+                } else {
+                    found = (x, y, x, y)
+                }
+            }
+        }
+        return found
+    }
+}

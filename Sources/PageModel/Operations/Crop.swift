@@ -12,6 +12,7 @@ extension Session {
         let selected = try resolve(selection, in: document, context: context)
         var groups: [(from: PageBoxes, to: PageBoxes, indices: [Int])] = []
         var groupOf: [PageBoxes: [PageBoxes: Int]] = [:]
+        var withoutInk = 0
         for index in selected {
             let item = document.items[index]
             var boxes = item.boxes
@@ -23,6 +24,19 @@ extension Session {
                     throw .invalidCrop("the rectangle \(rect) has no area (x0 < x1 and y0 < y1 are needed)")
                 }
                 boxes[box] = rect
+            case .auto(let pad):
+                guard pad.isFinite else { throw .invalidCrop("--pad must be a finite length") }
+                switch Session.ink(of: item, context: context) {
+                case nil:
+                    throw .invalidCrop("cannot find the ink of page \(index + 1) by rendering it")
+                case .none?:
+                    withoutInk += 1
+                    continue  // a page without ink keeps its box
+                case .box(let ink)?:
+                    let rect = BoxRect(x0: ink.x0 - pad, y0: ink.y0 - pad, x1: ink.x1 + pad, y1: ink.y1 + pad)
+                    guard rect.isValid else { throw .invalidCrop("--pad \(BoxRect.number(pad)) leaves nothing of page \(index + 1)") }
+                    boxes[box] = rect
+                }
             case .margins(let margins):
                 guard let frame = Session.frame(of: item, context: context) else {
                     throw .pageSizeUnknown(position: index + 1, document: name)
@@ -47,7 +61,9 @@ extension Session {
         guard !groups.isEmpty else {
             throw .invalidCrop(
                 spec == .reset
-                    ? "none of the selected pages has its own \(box.rawValue) box" : "the pages already have that box")
+                    ? "none of the selected pages has its own \(box.rawValue) box"
+                    : withoutInk == selected.count ? "none of the selected pages has ink to crop to"
+                    : "the pages already have that box")
         }
         let changes: [Change] = groups.map {
             .rebox(document: name, at: IndexRuns(ascending: $0.indices), from: $0.from, to: $0.to)
@@ -61,12 +77,14 @@ extension Session {
         case .reset: what = "reset the \(box.rawValue) box of"
         case .rect(let rect): what = "set the \(box.rawValue) box \(rect) on"
         case .margins(let margins): what = "cropped (\(box.rawValue) box, margins \(margins) pt)"
+        case .auto(let pad): what = "cropped to the ink (\(box.rawValue) box, pad \(BoxRect.number(pad)) pt)"
         }
+        let skipped = withoutInk == 0 ? "" : "; \(countPhrase(withoutInk, "page")) without ink kept"
         return EditOutcome(
             changes: changes,
             summary: ChangeSummary(
                 action: "crop",
-                description: "\(what) \(countPhrase(changed.count, "page")) (\(pagesPhrase(result.pageCount)))",
+                description: "\(what) \(countPhrase(changed.count, "page")) (\(pagesPhrase(result.pageCount)))\(skipped)",
                 document: name, pageCount: result.pageCount, positions: changed.map { $0 + 1 },
                 ids: changed.map { result.items[$0].id }))
     }
@@ -80,6 +98,14 @@ extension Session {
             return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
         case .page, .image:
             return context.pageFrame?(item)
+        }
+    }
+
+    /// The ink of an item's page: blank pages and placeholders have none.
+    static func ink(of item: PageItem, context: EditContext) -> PageInk? {
+        switch item.content {
+        case .blank, .placeholder: PageInk.none
+        case .page, .image: context.pageInk?(item)
         }
     }
 

@@ -13,13 +13,17 @@ struct Crop: EditCommand {
             inward from what is visible now: one value for all sides, two for top/bottom and left/right, \
             four for top, right, bottom, left; units pt (default), mm, cm, in; negative values add margin. \
             --rect X0,Y0,X1,Y1 is absolute, in the page's own (unrotated) user space. --reset gives the \
-            page back the source's own box. One of --margins, --rect, --reset is required.
+            page back the source's own box. --auto crops to the ink of the page (what is \
+            darker than 78 % grey, found by rendering it at low resolution and then refining the edges; \
+            a light threshold, so scanned paper counts as white), plus --pad; pages without ink are left \
+            as they are. One of --margins, --rect, --auto, --reset is required.
 
             Examples:
               pdfedit crop all --margins 36
               pdfedit crop 1..4 --margins 10mm,15mm
               pdfedit crop 2 --rect 0,0,300,400
               pdfedit crop all --margins -18 --box bleed
+              pdfedit crop all --auto --pad 12
               pdfedit crop all --reset
               pdfedit crop odd --margins 0,40,0,0 scan.pdf -o trimmed.pdf
             """)
@@ -42,6 +46,12 @@ struct Crop: EditCommand {
     @Flag(name: .long, help: "Back to the source's own box.")
     var reset = false
 
+    @Flag(name: .long, help: "To the ink of the page, found by rendering it.")
+    var auto = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("With --auto: room left around the ink.", valueName: "length"))
+    var pad: String?
+
     @Option(name: .long, help: "The box to set.")
     var box: PageBoxKind = .crop
 
@@ -50,10 +60,15 @@ struct Crop: EditCommand {
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        let given = [margins != nil, rect != nil, reset].filter { $0 }.count
-        guard given == 1 else { throw PDFEditError.usage("crop takes exactly one of --margins, --rect, --reset") }
+        let given = [margins != nil, rect != nil, reset, auto].filter { $0 }.count
+        guard given == 1 else {
+            throw PDFEditError.usage("crop takes exactly one of --margins, --rect, --auto, --reset")
+        }
+        guard pad == nil || auto else { throw PDFEditError.usage("--pad goes with --auto") }
         let spec: CropSpec
-        if let margins {
+        if auto {
+            spec = .auto(pad: try pad.map { text throws(PDFEditError) in try parseLength(text, option: "--pad") } ?? 0)
+        } else if let margins {
             let values = try parseLengths(margins, option: "--margins")
             guard let parsed = Margins(values: values) else {
                 throw PDFEditError.usage("--margins takes 1, 2 or 4 lengths, not \(values.count)")

@@ -1,0 +1,58 @@
+internal import PDFEngine
+
+/// `crop --auto`: where the ink of a page is, found by rendering it with poppler.
+///
+/// A pixel is ink when its luminance is below `threshold` (200 of 255, about
+/// 78 %): a light threshold, so that the grey tint of scanned paper and faint
+/// scanner noise count as white while text and pictures count. The page is
+/// rendered first at low resolution (its longer side `roughPixels`), where
+/// specks of dust smaller than a pixel fade below the threshold, then again at
+/// `finePixelsPerPoint` around each edge of what the rough pass found, to place
+/// the edges precisely.
+enum PageInkFinder {
+    static let threshold = 200
+    static let roughPixels = 200
+    static let finePixelsPerPoint = 2.0
+
+    /// The ink box in the page's displayed space, as margins from its edges (points).
+    static func inkMargins(_ poppler: PopplerPDF, page: Int) throws(EngineError) -> Margins? {
+        let rough = try poppler.render(page: page, fittingIn: roughPixels)
+        guard let found = rough.darkBounds(below: threshold) else { return nil }
+        let (width, height) = try poppler.pageSize(page)
+        let roughScale = Double(rough.width) / width
+        let fineScale = min(finePixelsPerPoint, Double(RasterImage.maximumSide - 1) / max(width, height))
+        let fine = try poppler.render(page: page, scale: fineScale)
+        // The rough box, one rough pixel wider on every side, in fine pixels.
+        let factor = fineScale / roughScale
+        let area = (
+            x0: Int((Double(found.x0 - 1) * factor).rounded(.down)), y0: Int((Double(found.y0 - 1) * factor).rounded(.down)),
+            x1: Int((Double(found.x1 + 2) * factor).rounded(.up)), y1: Int((Double(found.y1 + 2) * factor).rounded(.up))
+        )
+        let exact = fine.darkBounds(below: threshold, in: area) ?? (
+            x0: Int(Double(found.x0) * factor), y0: Int(Double(found.y0) * factor),
+            x1: Int(Double(found.x1 + 1) * factor) - 1, y1: Int(Double(found.y1 + 1) * factor) - 1
+        )
+        let fineWidth = Double(fine.width) / fineScale
+        let fineHeight = Double(fine.height) / fineScale
+        return Margins(
+            top: Double(exact.y0) / fineScale, right: fineWidth - Double(exact.x1 + 1) / fineScale,
+            bottom: fineHeight - Double(exact.y1 + 1) / fineScale, left: Double(exact.x0) / fineScale)
+    }
+}
+
+extension SourceAccess {
+    /// The ink of a PDF page item's source page in its default user space (see
+    /// `PageInkFinder`); nil for images and when the page cannot be rendered.
+    package func ink(of item: PageItem) -> PageInk? {
+        guard case .page(let source, let page) = item.content else { return nil }
+        var plain = item
+        plain.boxes = PageBoxes()
+        plain.rotation = 0
+        guard let frame = frame(of: plain), let poppler = try? poppler(source) else { return nil }
+        let found: Margins??
+        do throws(EngineError) { found = try PageInkFinder.inkMargins(poppler, page: page - 1) } catch { found = nil }
+        guard let found else { return nil }
+        guard let margins = found else { return PageInk.none }
+        return .box(margins.applied(to: frame.visibleBox, quarterTurns: frame.quarterTurns))
+    }
+}
