@@ -160,6 +160,15 @@ import Testing
         try pdfeditOK("undo", in: dir)
         try pdfeditOK("export", "u.pdf", in: dir)
         #expect(try Self.boxes(dir.appendingPathComponent("u.pdf").path, "CropBox", pages: 4)[0] == [0, 0, 612, 792])
+
+        // apply: the same script lines on a file each; split-page then crop of the new page 2.
+        try "split-page 1 --grid 2x1\ncrop 2 --margins 10\n".write(
+            to: dir.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
+        let applied = try pdfedit("apply", "a.txt", "rotated.pdf", "-o", "out/{name}", in: dir)
+        #expect(applied.stdout == "ok          rotated.pdf -> out/rotated.pdf (5 pages)\n", "\(applied.stderr)")
+        #expect(
+            try Self.boxes(dir.appendingPathComponent("out/rotated.pdf").path, "CropBox", pages: 2)
+                == [[0, 0, 306, 792], [316, 10, 602, 782]])
     }
 
     @Test("split-page: a spread's halves render as its halves, on a turned page and a page with a CropBox")
