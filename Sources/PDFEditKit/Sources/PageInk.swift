@@ -7,12 +7,15 @@ internal import PDFEngine
 /// scanner noise count as white while text and pictures count. The page is
 /// rendered first at low resolution (its longer side `roughPixels`), where
 /// specks of dust smaller than a pixel fade below the threshold, then again at
-/// `finePixelsPerPoint` around each edge of what the rough pass found, to place
-/// the edges precisely.
+/// `finePixelsPerPoint` (at most `fineMaximumPixels` on the longer side) inside
+/// what the rough pass found, one rough pixel wider, to place the edges precisely.
 enum PageInkFinder {
     static let threshold = 200
     static let roughPixels = 200
     static let finePixelsPerPoint = 2.0
+    /// The fine pass's longer side at most (a 8,400 pt scan would be 16,800
+    /// pixels square at 2 px/pt: over 1 GB of ARGB).
+    static let fineMaximumPixels = 4000.0
 
     /// The ink box in the page's displayed space, as margins from its edges (points).
     static func inkMargins(_ poppler: PopplerPDF, page: Int) throws(EngineError) -> Margins? {
@@ -20,7 +23,7 @@ enum PageInkFinder {
         guard let found = rough.darkBounds(below: threshold) else { return nil }
         let (width, height) = try poppler.pageSize(page)
         let roughScale = Double(rough.width) / width
-        let fineScale = min(finePixelsPerPoint, Double(RasterImage.maximumSide - 1) / max(width, height))
+        let fineScale = min(finePixelsPerPoint, fineMaximumPixels / max(width, height))
         let fine = try poppler.render(page: page, scale: fineScale)
         // The rough box, one rough pixel wider on every side, in fine pixels.
         let factor = fineScale / roughScale
