@@ -68,6 +68,16 @@ import Testing
         #expect(Self.close(padded, [[190, 290, 310, 360]], within: 0.5), "\(padded)")
         #expect(try pdfedit("crop", "3", "--auto", in: dir).stderr.contains("none of the selected pages has ink"))
         #expect(try pdfedit("crop", "1", "--pad", "3", in: dir).status == 64)
+
+        // A blank has no ink (kept, like page 3); an image item is refused by name.
+        try pdfeditOK("blank", "--at", "1", in: dir)
+        #expect(try pdfedit("crop", "1", "--auto", in: dir).stderr.contains("none of the selected pages has ink"))
+        try FileManager.default.copyItem(
+            at: Paths.fixtures.appendingPathComponent("logo.png"), to: dir.appendingPathComponent("logo.png"))
+        try pdfeditOK("insert", "logo.png", "--at", "1", in: dir)
+        let image = try pdfedit("crop", "1", "--auto", in: dir)
+        #expect(image.status == 64)
+        #expect(image.stderr.contains("position 1 is an image: crop --auto finds the ink of PDF pages only"), "\(image.stderr)")
     }
 
     @Test(

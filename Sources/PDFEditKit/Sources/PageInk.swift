@@ -45,8 +45,10 @@ enum PageInkFinder {
 
 extension SourceAccess {
     /// The ink of a PDF page item's source page in its default user space (see
-    /// `PageInkFinder`); nil for images and when the page cannot be rendered.
+    /// `PageInkFinder`); `.none` for a blank; nil for images and placeholders and
+    /// when the page cannot be rendered.
     package func ink(of item: PageItem) -> PageInk? {
+        if case .blank = item.content { return PageInk.none }
         guard case .page(let source, let page) = item.content else { return nil }
         var plain = item
         plain.boxes = PageBoxes()

@@ -28,7 +28,14 @@ extension Session {
                 guard pad.isFinite else { throw .invalidCrop("--pad must be a finite length") }
                 switch Session.ink(of: item, context: context) {
                 case nil:
-                    throw .invalidCrop("cannot find the ink of page \(index + 1) by rendering it")
+                    switch item.content {
+                    case .image, .placeholder:
+                        throw .invalidCrop(
+                            "position \(index + 1) is \(item.content.kindName == "image" ? "an image" : "a placeholder"): "
+                                + "crop --auto finds the ink of PDF pages only (use --margins or --rect)")
+                    default:
+                        throw .invalidCrop("cannot find the ink of page \(index + 1) by rendering it")
+                    }
                 case .none?:
                     withoutInk += 1
                     continue  // a page without ink keeps its box
