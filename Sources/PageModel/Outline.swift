@@ -20,11 +20,15 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
     public var style: Int?
     /// A heading read from a file whose bookmark opened this address (a URI action).
     public var uri: String?
+    /// A heading read from a file whose bookmark ran another action that leaves
+    /// the document (GoToR, Launch, Named, JavaScript, …): the action dictionary
+    /// in PDF syntax, self-contained, written back as it was read.
+    public var action: String?
     public var children: [OutlineEntry]
 
     public init(
         title: String, target: ItemID?, isOpen: Bool = false, view: [String]? = nil, color: [Double]? = nil,
-        style: Int? = nil, uri: String? = nil, children: [OutlineEntry] = []
+        style: Int? = nil, uri: String? = nil, action: String? = nil, children: [OutlineEntry] = []
     ) {
         self.title = title
         self.target = target
@@ -33,11 +37,12 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         self.color = color
         self.style = style
         self.uri = uri
+        self.action = action
         self.children = children
     }
 
     enum CodingKeys: String, CodingKey {
-        case title, target, isOpen = "open", view, color, style, uri, children
+        case title, target, isOpen = "open", view, color, style, uri, action, children
     }
 
     public init(from decoder: any Decoder) throws {
@@ -49,6 +54,7 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         color = try container.decodeIfPresent([Double].self, forKey: .color)
         style = try container.decodeIfPresent(Int.self, forKey: .style)
         uri = try container.decodeIfPresent(String.self, forKey: .uri)
+        action = try container.decodeIfPresent(String.self, forKey: .action)
         children = try container.decodeIfPresent([OutlineEntry].self, forKey: .children) ?? []
     }
 
@@ -61,6 +67,7 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         try container.encodeIfPresent(color, forKey: .color)
         try container.encodeIfPresent(style, forKey: .style)
         try container.encodeIfPresent(uri, forKey: .uri)
+        try container.encodeIfPresent(action, forKey: .action)
         if !children.isEmpty { try container.encode(children, forKey: .children) }
     }
 }
@@ -90,11 +97,13 @@ public struct SourceOutlineEntry: Codable, Equatable, Sendable {
     public var style: Int?
     /// The address of a URI action (page nil then).
     public var uri: String?
+    /// Another action that leaves the document, in PDF syntax (page nil then).
+    public var action: String?
     public var children: [SourceOutlineEntry]
 
     public init(
         title: String, page: Int?, isOpen: Bool = false, view: [String]? = nil, color: [Double]? = nil,
-        style: Int? = nil, uri: String? = nil, children: [SourceOutlineEntry] = []
+        style: Int? = nil, uri: String? = nil, action: String? = nil, children: [SourceOutlineEntry] = []
     ) {
         self.title = title
         self.page = page
@@ -103,6 +112,7 @@ public struct SourceOutlineEntry: Codable, Equatable, Sendable {
         self.color = color
         self.style = style
         self.uri = uri
+        self.action = action
         self.children = children
     }
 }

@@ -154,7 +154,8 @@ extension Session {
             if target == nil, children.isEmpty, !(entry.page == nil && entry.children.isEmpty) { return nil }
             return OutlineEntry(
                 title: entry.title, target: target, isOpen: entry.isOpen, view: entry.view, color: entry.color,
-                style: entry.style, uri: target == nil ? entry.uri : nil, children: children)
+                style: entry.style, uri: target == nil ? entry.uri : nil, action: target == nil ? entry.action : nil,
+                children: children)
         }
     }
 

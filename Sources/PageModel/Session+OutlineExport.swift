@@ -22,6 +22,8 @@ public struct ExportedOutlineEntry: Equatable, Sendable {
     public var style: Int?
     /// A heading's URI action.
     public var uri: String?
+    /// A heading's other action, in PDF syntax (`OutlineEntry.action`).
+    public var action: String?
 }
 
 extension Session {
@@ -46,7 +48,8 @@ extension Session {
                     ExportedOutlineEntry(
                         level: level, title: entry.title, item: entry.target.flatMap { index[$0] }, isOpen: entry.isOpen,
                         view: entry.view, color: entry.color, style: entry.style,
-                        uri: entry.target.flatMap { index[$0] } == nil ? entry.uri : nil))
+                        uri: entry.target.flatMap { index[$0] } == nil ? entry.uri : nil,
+                        action: entry.target.flatMap { index[$0] } == nil ? entry.action : nil))
                 walk(entry.children, level: level + 1)
             }
         }

@@ -45,7 +45,7 @@ void Assembly::build(Dropped &dropped)
     } else {
         outline = arrange_outline(sources, inputs.request.sources, items, item_count);
     }
-    write_outline(out, outline, placed);
+    write_outline(out, outline, placed, options != nullptr && options->keep_scripts != 0, dropped);
     pe_page_label const *own = options == nullptr || options->page_labels == nullptr
         ? nullptr
         : options->page_labels + (items - inputs.request.items);

@@ -129,10 +129,25 @@ std::vector<OutlineNode> arrange_outline(
 std::vector<OutlineNode> given_outline(
     pe_outline_item const *given, int count, int item_count, std::deque<OutlineEntry> &storage);
 
+class Dropped;
+
+// A bookmark's action that leaves its document (GoToR, Launch, Named, JavaScript,
+// ...) as self-contained PDF syntax, every reference resolved, for the session to
+// keep; "" when it cannot stand alone (it refers to a page of its file, loops,
+// nests or weighs too much).
+std::string portable_action(QPDFObjectHandle action);
+
+// Whether `action` or an action of its /Next chain runs JavaScript.
+bool runs_script(QPDFObjectHandle action);
+
+// Bookmarks whose action runs JavaScript lose the action unless `keep_scripts`
+// (noted in `dropped`, naming the bookmark).
 void write_outline(
     QPDF &out,
     std::vector<OutlineNode> const &nodes,
-    std::vector<PlacedPage> const &placed);
+    std::vector<PlacedPage> const &placed,
+    bool keep_scripts,
+    Dropped &dropped);
 
 // The /Nums of the output's /PageLabels for `mode` (PE_LABELS_*); false when the
 // output needs no /PageLabels (no source of its pages has labels, or none asked

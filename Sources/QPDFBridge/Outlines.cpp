@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <exception>
+#include <set>
 #include <stdexcept>
 
 namespace pe {
@@ -173,8 +175,14 @@ std::string title_of_source(pe_source const &arg, Source &source)
     return name;
 }
 
+// How a bookmark's JavaScript is treated (see write_outline).
+struct ScriptPolicy {
+    bool keep;
+    Dropped &dropped;
+};
+
 QPDFObjectHandle output_item(
-    QPDF &out, OutlineNode const &node, std::vector<PlacedPage> const &placed)
+    QPDF &out, OutlineNode const &node, std::vector<PlacedPage> const &placed, ScriptPolicy &scripts)
 {
     QPDFObjectHandle item = QPDFObjectHandle::newDictionary();
     OutlineEntry const *entry = node.entry;
@@ -197,7 +205,13 @@ QPDFObjectHandle output_item(
         }
         item.replaceKey("/Dest", QPDFObjectHandle::newArray(dest));
     } else if (entry != nullptr && entry->action.isInitialized()) {
-        item.replaceKey("/A", copy_foreign(out, entry->action));
+        if (!scripts.keep && runs_script(entry->action)) {
+            scripts.dropped.add("JavaScript", node.source, "bookmark \u201c" + entry->title_utf8 + "\u201d");
+        } else {
+            // A source's own (indirect) action is copied with what it refers to;
+            // a given entry's was parsed from its text and is already whole.
+            item.replaceKey("/A", entry->action.isIndirect() ? copy_foreign(out, entry->action) : entry->action);
+        }
     } else if (entry != nullptr && !entry->uri.empty()) {
         QPDFObjectHandle action = QPDFObjectHandle::newDictionary();
         action.replaceKey("/S", QPDFObjectHandle::newName("/URI"));
@@ -219,14 +233,15 @@ long long link_children(
     QPDF &out,
     QPDFObjectHandle parent,
     std::vector<OutlineNode> const &nodes,
-    std::vector<PlacedPage> const &placed)
+    std::vector<PlacedPage> const &placed,
+    ScriptPolicy &scripts)
 {
     long long visible = 0;
     QPDFObjectHandle previous;
     for (OutlineNode const &node : nodes) {
-        QPDFObjectHandle item = output_item(out, node, placed);
+        QPDFObjectHandle item = output_item(out, node, placed, scripts);
         item.replaceKey("/Parent", parent);
-        long long below = link_children(out, item, node.kids, placed);
+        long long below = link_children(out, item, node.kids, placed, scripts);
         bool open = node.entry == nullptr || node.entry->open;
         if (below > 0) {
             item.replaceKey("/Count", QPDFObjectHandle::newInteger(open ? below : -below));
@@ -245,6 +260,119 @@ long long link_children(
 }
 
 } // namespace
+
+namespace {
+
+// `value` written out with every reference resolved, into `text`; false when
+// it cannot stand alone: a page object (a destination in its own file), a
+// stream other than a JavaScript action's /JS (which becomes a string), a
+// cycle, or more than the limits below.
+bool write_portable(QPDFObjectHandle value, std::string const &key, int depth, std::set<QPDFObjGen> &open,
+                    std::string &text)
+{
+    constexpr int max_depth = 16;
+    constexpr size_t max_text = 1 << 20;
+    if (depth > max_depth || text.size() > max_text) {
+        return false;
+    }
+    QPDFObjGen id = value.getObjGen();
+    if (value.isIndirect() && !open.insert(id).second) {
+        return false; // a cycle (/Next chains that loop)
+    }
+    bool written = true;
+    if (value.isStream()) {
+        std::shared_ptr<Buffer> data;
+        if (key != "/JS" || value.getDict().getKey("/Length").getIntValueAsInt() > static_cast<int>(max_text)) {
+            written = false;
+        } else {
+            try {
+                data = value.getStreamData(qpdf_dl_generalized);
+                text += QPDFObjectHandle::newString(
+                            std::string(reinterpret_cast<char const *>(data->getBuffer()), data->getSize()))
+                            .unparse();
+            } catch (std::exception const &) {
+                written = false;
+            }
+        }
+    } else if (value.isArray()) {
+        text += "[";
+        for (QPDFObjectHandle const &item : value.getArrayAsVector()) {
+            if (!write_portable(item, "", depth + 1, open, text)) {
+                written = false;
+                break;
+            }
+            text += " ";
+        }
+        text += "]";
+    } else if (value.isDictionary()) {
+        QPDFObjectHandle type = value.getKey("/Type");
+        if (type.isNameAndEquals("/Page") || type.isNameAndEquals("/Pages") || value.hasKey("/Contents")) {
+            written = false;
+        } else {
+            text += "<<";
+            for (auto const &entry : value.getDictAsMap()) {
+                if (QPDFObjectHandle(entry.second).isNull()) {
+                    continue;
+                }
+                text += QPDFObjectHandle::newName(entry.first).unparse() + " ";
+                if (!write_portable(entry.second, entry.first, depth + 1, open, text)) {
+                    written = false;
+                    break;
+                }
+                text += " ";
+            }
+            text += ">>";
+        }
+    } else {
+        text += value.unparseResolved();
+    }
+    if (value.isIndirect()) {
+        open.erase(id);
+    }
+    return written && text.size() <= max_text;
+}
+
+} // namespace
+
+std::string portable_action(QPDFObjectHandle action)
+{
+    if (!action.isDictionary()) {
+        return "";
+    }
+    std::set<QPDFObjGen> open;
+    std::string text;
+    try {
+        return write_portable(action, "", 0, open, text) ? text : "";
+    } catch (std::exception const &) {
+        return ""; // a damaged object on the way: the bookmark stays a heading
+    }
+}
+
+bool runs_script(QPDFObjectHandle action)
+{
+    // The action and its /Next chain (an action or an array of them), each
+    // object looked at once.
+    std::vector<QPDFObjectHandle> pending{action};
+    std::set<QPDFObjGen> seen;
+    for (size_t looked = 0; !pending.empty() && looked < 10000; ++looked) {
+        QPDFObjectHandle each = pending.back();
+        pending.pop_back();
+        if (each.isIndirect() && !seen.insert(each.getObjGen()).second) {
+            continue;
+        }
+        if (each.isArray()) {
+            for (QPDFObjectHandle const &item : each.getArrayAsVector()) {
+                pending.push_back(item);
+            }
+        } else if (each.isDictionary()) {
+            if (dict_key(each, "/S").isNameAndEquals("/JavaScript")) {
+                return true;
+            }
+            pending.push_back(each.getKey("/Next"));
+        }
+    }
+    return false;
+}
 
 std::vector<OutlineEntry> const &Source::outline()
 {
@@ -355,6 +483,15 @@ std::vector<OutlineNode> given_level(
         }
         if (item.uri != nullptr) {
             entry.uri = item.uri;
+        } else if (item.action != nullptr) {
+            try {
+                QPDFObjectHandle action = QPDFObjectHandle::parse(item.action);
+                if (action.isDictionary()) {
+                    entry.action = action;
+                }
+            } catch (std::exception const &) {
+                // not PDF syntax: the bookmark stays a heading
+            }
         }
         storage.push_back(std::move(entry));
         OutlineNode node;
@@ -393,7 +530,9 @@ std::vector<OutlineNode> given_outline(
 void write_outline(
     QPDF &out,
     std::vector<OutlineNode> const &nodes,
-    std::vector<PlacedPage> const &placed)
+    std::vector<PlacedPage> const &placed,
+    bool keep_scripts,
+    Dropped &dropped)
 {
     if (nodes.empty()) {
         return;
@@ -401,7 +540,8 @@ void write_outline(
     QPDFObjectHandle root = QPDFObjectHandle::newDictionary();
     root.replaceKey("/Type", QPDFObjectHandle::newName("/Outlines"));
     root = out.makeIndirectObject(root);
-    long long visible = link_children(out, root, nodes, placed);
+    ScriptPolicy scripts{keep_scripts, dropped};
+    long long visible = link_children(out, root, nodes, placed, scripts);
     root.replaceKey("/Count", QPDFObjectHandle::newInteger(visible));
     out.getRoot().replaceKey("/Outlines", root);
 }

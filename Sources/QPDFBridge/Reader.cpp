@@ -86,6 +86,8 @@ void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outlin
             : -1;
         std::string uri = entry.uri.substr(0, entry.uri.find('\0'));
         item.uri = uri.empty() ? nullptr : uri.c_str();
+        std::string action = uri.empty() && entry.action.isInitialized() ? portable_action(entry.action) : "";
+        item.action = action.empty() ? nullptr : action.c_str();
         each(context, &item);
         pass_entries(entry.kids, level + 1, each, context);
     }

@@ -73,8 +73,9 @@ struct OutlineEntry {
     // The destination's parameters after the page ([/XYZ l t z], [/Fit], ...),
     // fresh objects (cloned again for each output).
     std::vector<QPDFObjectHandle> view;
-    // An action that does not go to a page of this file (URI, GoToR, named, ...),
-    // an indirect object of the source; uninitialised when none.
+    // An action that does not go to a page of this file (URI, GoToR, named, ...):
+    // read, an indirect object of the source; given, a direct object parsed from
+    // pe_outline_item.action; uninitialised when none.
     QPDFObjectHandle action;
     std::string uri; // the address of a URI action (read), or of a given entry's (written)
     bool open = false;

@@ -143,6 +143,57 @@ import Testing
         #expect(qdf.contains("/URI (https://example.org/a)"))
     }
 
+    @Test("bookmarks that open another file, run a named or launch action or a script keep their action (scripts only with --keep-scripts, else named in the warning)")
+    func otherActionBookmarksAreKept() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 5: GoTo page 2; 6: GoToR with its file spec an indirect object (12);
+        // 7: Named NextPage; 8: Launch; 9: JavaScript as a stream (13);
+        // 10: a GoToR whose /Next loops back to itself (cannot travel: a heading).
+        try LosslessCorpusSweepTests.writePDF(
+            dir, "acts.pdf", catalog: "/Outlines 11 0 R",
+            extra: [
+                "<< /Title (to page 2) /Parent 11 0 R /Next 6 0 R /Dest [4 0 R /Fit] >>",
+                "<< /Title (other file) /Parent 11 0 R /Prev 5 0 R /Next 7 0 R /A << /S /GoToR /F 12 0 R /D [0 /Fit] /NewWindow true >> >>",
+                "<< /Title (next page) /Parent 11 0 R /Prev 6 0 R /Next 8 0 R /A << /S /Named /N /NextPage >> >>",
+                "<< /Title (launch) /Parent 11 0 R /Prev 7 0 R /Next 9 0 R /A << /S /Launch /F (readme.txt) >> >>",
+                "<< /Title (script) /Parent 11 0 R /Prev 8 0 R /Next 10 0 R /A << /S /JavaScript /JS 13 0 R >> >>",
+                "<< /Title (loop) /Parent 11 0 R /Prev 9 0 R /A 14 0 R >>",
+                "<< /Type /Outlines /First 5 0 R /Last 10 0 R /Count 6 >>",
+                "<< /Type /Filespec /F (other.pdf) /UF (other.pdf) >>",
+                "<< /Length 16 >>\nstream\napp.alert('hi');\nendstream",
+                "<< /S /GoToR /F (x.pdf) /D [0 /Fit] /Next 14 0 R >>",
+            ])
+        // Direct mode and a session both carry the bookmarks through the model.
+        let direct = try pdfedit("reverse", "all", "acts.pdf", "-o", "out.pdf", in: dir)
+        #expect(direct.status == 0, "\(direct.stderr)")
+        #expect(direct.stderr.contains("JavaScript (bookmark \u{201C}script\u{201D})"), "\(direct.stderr)")
+        let out = dir.appendingPathComponent("out.pdf").path
+        #expect(Self.shape(try Self.marks(out)) == ["to page 2→1", "other file→-", "next page→-", "launch→-", "script→-", "loop→-"])
+        #expect(try qpdfCheck(out).status == 0)
+        let qdf = try run("qpdf", ["--qdf", "--object-streams=disable", out, "-"]).stdout
+        #expect(qdf.contains("/S /GoToR"))
+        #expect(qdf.contains("/UF (other.pdf)"))
+        #expect(qdf.contains("/NewWindow true"))
+        #expect(qdf.contains("/N /NextPage"))
+        #expect(qdf.contains("/S /Launch"))
+        #expect(qdf.contains("/F (readme.txt)"))
+        #expect(!qdf.contains("JavaScript") && !qdf.contains("alert"))
+        #expect(!qdf.contains("(x.pdf)"), "a looping action is not carried")
+
+        try pdfeditOK("reverse", "all", "acts.pdf", "-o", "kept.pdf", "--keep-scripts", in: dir)
+        let kept = try run("qpdf", ["--qdf", "--object-streams=disable", dir.appendingPathComponent("kept.pdf").path, "-"]).stdout
+        #expect(kept.contains("/S /JavaScript"))
+        #expect(kept.contains(#"/JS (app.alert\('hi'\);)"#), "the script stream travels as a string")
+
+        try pdfeditOK("open", "acts.pdf", in: dir)
+        try pdfeditOK("move", "2", "--to", "1", in: dir)
+        try pdfeditOK("export", "session.pdf", "--keep-scripts", in: dir)
+        let session = try run("qpdf", ["--qdf", "--object-streams=disable", dir.appendingPathComponent("session.pdf").path, "-"]).stdout
+        #expect(session.contains("/N /NextPage") && session.contains("/S /GoToR") && session.contains("/S /JavaScript"))
+        #expect(Self.shape(try Self.marks(dir.appendingPathComponent("session.pdf").path)).first == "to page 2→1")
+    }
+
     @Test("direct mode: outline import toc.txt in.pdf -o out.pdf, with Unicode titles")
     func directModeImportWithUnicodeTitles() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")

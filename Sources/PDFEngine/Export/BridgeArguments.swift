@@ -141,6 +141,7 @@ final class BridgeArguments {
         }
         item.flags = entry.style.map { Int32(clamping: $0) } ?? -1
         item.uri = entry.uri.map { copy($0) }
+        item.action = entry.action.map { copy($0) }
         return item
     }
 

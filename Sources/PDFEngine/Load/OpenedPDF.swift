@@ -183,7 +183,8 @@ private final class OutlineItems {
             title: String(title.prefix(OutlineLimits.maximumTitleLength)), page: item.page >= 0 ? Int(item.page) + 1 : nil,
             isOpen: item.open != 0, view: view,
             color: item.has_color != 0 ? [item.color.0, item.color.1, item.color.2] : nil,
-            style: item.flags >= 0 ? Int(item.flags) : nil, uri: item.uri.map { String(cString: $0) })
+            style: item.flags >= 0 ? Int(item.flags) : nil, uri: item.uri.map { String(cString: $0) },
+            action: item.action.map { String(cString: $0) })
         items.append((Int(item.level), entry))
     }
 

@@ -147,6 +147,10 @@ typedef struct pe_outline_item {
     double color[3];    /* /C when has_color */
     int flags;          /* /F; -1 when absent */
     const char *uri;    /* a URI action's address (page -1 then); NULL when none */
+    const char *action; /* another action that leaves the document (GoToR, Launch, Named,
+                         * JavaScript, ...: page -1 then) as a self-contained dictionary in
+                         * PDF syntax; NULL when none, or when it cannot travel (it refers
+                         * to a page of its file, or nests too deep) */
 } pe_outline_item;
 
 typedef struct pe_export_options {
