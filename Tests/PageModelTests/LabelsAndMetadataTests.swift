@@ -225,7 +225,15 @@ import Testing
                 let starts = (document.labelRanges ?? []).map(\.start)
                 #expect(Set(starts).count == starts.count, "step \(step): two ranges at one item")
                 #expect(starts.allSatisfy { document.index(of: $0) != nil }, "step \(step): a range lost its item")
-                #expect(document.rangeLabels().count == document.items.count)
+                // Each item's label, worked out here from the ranges' positions:
+                // the last range starting at or before it, counted from there.
+                let positions = Dictionary(uniqueKeysWithValues: document.items.enumerated().map { ($1.id, $0) })
+                let expected: [String?] = document.items.indices.map { index in
+                    let owner = (document.labelRanges ?? []).filter { positions[$0.start].map { $0 <= index } ?? false }
+                        .max { positions[$0.start]! < positions[$1.start]! }
+                    return owner.map { $0.prefix + $0.style.format($0.firstNumber + index - positions[$0.start]!) }
+                }
+                #expect(document.rangeLabels() == expected, "step \(step): labels differ from their ranges")
             }
             states.append(SessionState(session))
         }
