@@ -178,6 +178,15 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("all/bad.pdf").path))
         #expect(Self.temporaries(below: dir) == [])
+
+        // A folder made for a file that failed is not left behind empty; one
+        // that existed before stays, empty or not.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("per/bad"), withIntermediateDirectories: true)
+        let folders = try pdfedit(args: ["apply", "-e", "remove 2"] + inputs + ["-o", "per/{stem}/deep/x.pdf", "--keep-going", "-j", "2"], in: dir)
+        #expect(folders.status == 3)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("per").path).sorted() == ["bad", "f1", "f2", "f4", "f5"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("per/bad").path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("per/f4/deep").path) == ["x.pdf"])
     }
 
     @Test func aFileNeedingItsPasswordExits77() throws {

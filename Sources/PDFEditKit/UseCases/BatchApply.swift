@@ -153,6 +153,7 @@ public struct BatchApply: Sendable {
             }
             group.wait()
         }
+        folders.removeEmptyOnes()
         return BatchSummary(results: state.finishRest(), keptGoing: keepGoing)
     }
 
@@ -249,22 +250,41 @@ private final class BatchState: @unchecked Sendable {
 /// Creates the folders one batch's outputs go into, one thread at a time (two
 /// workers making the same new folder must both succeed), each folder once per
 /// batch (a later batch of the same process checks again: the folder may be gone).
+/// The folders it created that are still empty when the batch ends (every file
+/// meant for them failed) are removed again, deepest first.
 private final class FolderMaker: @unchecked Sendable {
     private let lock = NSLock()
     private var made: Set<String> = []
+    /// Folders that did not exist before, in the order they were created.
+    private var created: [String] = []
 
     func makeFolder(of path: String) throws(PDFEditError) {
         let folder = Paths.directory(of: path)
         let failure: String? = lock.withLock {
             guard !made.contains(folder) else { return nil }
+            var missing: [String] = []
+            var walk = folder
+            while !walk.isEmpty, walk != "/", walk != ".", !FileManager.default.fileExists(atPath: walk) {
+                missing.append(walk)
+                walk = Paths.directory(of: walk)
+            }
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
                 return "cannot create the folder \(folder): \(error.localizedDescription)"
             }
+            created += missing.reversed()
             made.insert(folder)
             return nil
         }
         if let failure { throw PDFEditError.engine(.cannotWrite(file: path, reason: failure)) }
+    }
+
+    /// Called once every worker is done: rmdir(2) only removes an empty folder.
+    func removeEmptyOnes() {
+        lock.withLock {
+            for folder in created.reversed() { _ = rmdir(folder) }
+            created = []
+        }
     }
 }
