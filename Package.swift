@@ -14,10 +14,12 @@ let package = Package(
     ],
     targets: [
         // C libraries, wrapped once by PDFEngine.
-        .systemLibrary(
+        // poppler-glib, cairo and GLib, loaded with dlopen on first use (Loader.c):
+        // the functions pdfedit calls, declared and forwarded by
+        // scripts/render-loader.py, so commands that never render start without them.
+        .target(
             name: "CPoppler",
-            pkgConfig: "poppler-glib",
-            providers: [.apt(["libpoppler-glib-dev"])]
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
         // The only code that talks to libqpdf: C++ behind extern "C" functions (docs/ARCHITECTURE.md).
         .target(

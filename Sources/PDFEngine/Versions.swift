@@ -1,9 +1,13 @@
 import CPoppler
 import QPDFBridge
 
-/// The versions of the libraries the engine runs on, for `pdfedit --version`.
+/// The versions of the libraries the engine runs on.
 public enum LibraryVersions {
-    /// e.g. "libqpdf 11.3.0, poppler 22.12.0, cairo 1.16.0"
+    /// libqpdf's, e.g. "11.3.0" (linked: always there).
+    public static var qpdf: String { String(cString: pe_qpdf_version()) }
+
+    /// e.g. "libqpdf 11.3.0, poppler 22.12.0, cairo 1.16.0". Loads poppler-glib
+    /// and cairo if nothing has yet (they are loaded on first use).
     public static var summary: String {
         let qpdf = String(cString: pe_qpdf_version())
         let poppler = String(cString: poppler_get_version())

@@ -41,7 +41,7 @@ public final class PopplerPDF {
         handle = document
     }
 
-    deinit { pdfedit_g_object_unref(UnsafeMutableRawPointer(handle)) }
+    deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
 
     /// Copies a GError's message and frees it.
     static func take(_ error: UnsafeMutablePointer<GError>?) -> String? {
@@ -63,7 +63,7 @@ public final class PopplerPDF {
         guard index < pageCount, let page = poppler_document_get_page(handle, Int32(index)) else {
             throw EngineError.damaged(file: path, page: index + 1, detail: "poppler cannot read this page")
         }
-        defer { pdfedit_g_object_unref(UnsafeMutableRawPointer(page)) }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
         return try body(page)
     }
 
