@@ -61,7 +61,10 @@ import Testing
             let status = shell.terminationStatus
             if status == 130 {
                 cancelled = true
-                #expect(Date().timeIntervalSince(sent) < 1, "SIGINT took \(Date().timeIntervalSince(sent)) s to end the export")
+                // Promptly: well before the rest of the run would have taken (a
+                // loaded machine may need over a second to clean up).
+                let bound = max(1, duration * 0.25)
+                #expect(Date().timeIntervalSince(sent) < bound, "SIGINT took \(Date().timeIntervalSince(sent)) s to end the export")
                 #expect(!FileManager.default.fileExists(atPath: out.path))
             } else {
                 #expect(status == 0, "the shell's `wait` saw \(status)")
@@ -95,7 +98,8 @@ import Testing
             let sent = Date()
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
-            #expect(Date().timeIntervalSince(sent) < 1)
+            let took = Date().timeIntervalSince(sent)
+            #expect(took < max(1, duration * 0.25), "the signal took \(took) s to end the split (a whole run: \(duration) s)")
             #expect(process.terminationReason == .exit)
             let status = process.terminationStatus
             #expect(status == 128 + signal || status == 0, "at \(share): exit \(status)")
