@@ -115,35 +115,45 @@ struct SizeProbe {
     }
 
     /// The largest length ≤ `available` of a run from `start` whose file is at
-    /// most `maxSize` bytes: `tooLarge` is called (and must throw) when even one
-    /// item is over. Grows from `guess` by doubling, then bisects between the
-    /// longest length that fitted and the shortest that did not, so that both
-    /// neighbours of the answer have been measured.
+    /// most `maxSize` bytes (see `longestFit`).
     mutating func longestRun(
         from start: Int, available: Int, guess: Int, maxSize: Int64,
         tooLarge: (Int64) throws(PDFEditError) -> Void
     ) throws(PDFEditError) -> Int {
-        var fits = 0  // longest length known to fit
-        var over = available + 1  // shortest length known not to fit
-        var trial = min(max(guess, 1), available)
-        while fits + 1 < over {
-            let size = try size(from: start, length: trial)
-            if size <= maxSize {
-                fits = trial
-                if trial == available { break }
-                // Still growing by doubling until something does not fit.
-                trial = over == available + 1 ? min(trial * 2, available) : (fits + over) / 2
-            } else {
-                if trial == 1 { try tooLarge(size) }
-                over = trial
-                trial = fits == 0 && over > 2 ? max(1, trial / 2) : (fits + over) / 2
-            }
-            if trial <= fits || trial >= over { trial = (fits + over) / 2 }
+        try longestFit(available: available, guess: guess, maxSize: maxSize, tooLarge: tooLarge) {
+            (length) throws(PDFEditError) in try size(from: start, length: length)
         }
-        if fits == 0 {
-            // Only reached when length 1 was never tried on its own.
-            try tooLarge(try size(from: start, length: 1))
-        }
-        return fits
     }
+}
+
+/// The largest length in 1…`available` whose `size` is at most `maxSize`, for
+/// sizes that grow with the length; `tooLarge` is called (and must throw) with
+/// the size of length 1 when even that is over. Grows from `guess` by
+/// doubling, then bisects between the longest length that fitted and the
+/// shortest that did not, so that the answer and the length after it (unless
+/// the answer is `available`) have both been measured: about 2·log2(answer)
+/// calls of `size`, not `answer`.
+func longestFit(
+    available: Int, guess: Int, maxSize: Int64, tooLarge: (Int64) throws(PDFEditError) -> Void,
+    size: (Int) throws(PDFEditError) -> Int64
+) throws(PDFEditError) -> Int {
+    var fits = 0  // longest length known to fit
+    var over = available + 1  // shortest length known not to fit
+    var trial = min(max(guess, 1), available)
+    while fits + 1 < over {
+        let measured = try size(trial)
+        if measured <= maxSize {
+            fits = trial
+            // Still growing by doubling until something does not fit.
+            trial = over == available + 1 ? min(trial * 2, available) : (fits + over) / 2
+        } else {
+            if trial == 1 { try tooLarge(measured) }
+            over = trial
+            // Shrinking by halving until something fits.
+            trial = fits == 0 ? max(1, trial / 2) : (fits + over) / 2
+        }
+        if trial <= fits || trial >= over { trial = (fits + over) / 2 }
+    }
+    if fits == 0 { try tooLarge(try size(1)) }
+    return fits
 }
