@@ -22,6 +22,8 @@ public enum EmptyPage {
 
     /// Whether `item` is empty: `darkShare` gives the share of dark pixels of
     /// a page or image item's page as shown (nil: not known, so not empty).
+    /// Pages and images are judged by rendering (an image as the page export
+    /// makes of it).
     public static func isEmpty(
         _ item: PageItem, maximumShare: Double, darkShare: (PageItem) -> Double?
     ) -> Bool {

@@ -145,6 +145,35 @@ enum ScanPages {
         #expect(picture.pixels.allSatisfy { $0 > 200 })
     }
 
+    @Test("empty on image items: a scanned sheet of paper is, a picture is not; cropping to the paper makes it so")
+    func images() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 400x500 grey images (paper at 240) with Python's zlib; ink.png has a black 200x100 block.
+        let script = """
+            import zlib, struct, sys
+            def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+            def png(path, ink):
+                rows = b''.join(b'\\x00' + bytes(0 if ink and 100 < x < 300 and 100 < y < 200 else 240 for x in range(400)) for y in range(500))
+                ihdr = struct.pack('>IIBBBBB', 400, 500, 8, 0, 0, 0, 0)
+                open(sys.argv[1] + '/' + path, 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', ihdr) + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
+            png('paper.png', False)
+            png('ink.png', True)
+            """
+        let made = try run("python3", ["-c", script, dir.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        try pdfeditOK("open", "paper.png", in: dir)
+        try pdfeditOK("insert", "ink.png", "ink.png", in: dir)
+        #expect(try Self.listed("empty", in: dir) == [1])
+        // Item 3 cropped to the lower part of the picture, below the ink (image pages are [0 0 400 500]).
+        try pdfeditOK("crop", "3", "--rect", "0,0,400,250", in: dir)
+        #expect(try Self.listed("empty", in: dir) == [1, 3])
+        // The image's temporary page is gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+            $0.hasPrefix(".pdfedit-empty-")
+        }.isEmpty)
+    }
+
     @Test(
         "empty on real scans: none of their pages is, the separator sheets between them are",
         .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (a fresh clone)"))

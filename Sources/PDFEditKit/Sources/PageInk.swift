@@ -1,3 +1,4 @@
+import Foundation
 internal import PDFEngine
 
 /// The ink of a page, found by rendering it with poppler: where it is (`crop
@@ -84,17 +85,23 @@ extension SourceAccess {
 }
 
 extension SourceAccess {
-    /// The share of dark pixels of a PDF page item's page as it is shown (inside
-    /// its crop box, when it has one), for the `empty` token; cached per source
-    /// SHA-256 with the texts (`SourcePagesRecord.darkShares`). nil for images
-    /// and other items (never empty by rendering; see `EmptyPage`). A page that
-    /// cannot be rendered is a failure for `surfacingLookupFailure`.
+    /// The share of dark pixels of a page or image item's page as it is shown
+    /// (inside its crop box, when it has one), for the `empty` token; cached per
+    /// source SHA-256 with the texts (`SourcePagesRecord.darkShares`). An image
+    /// is rendered as the page export makes of it. nil for blank pages and
+    /// placeholders (their rule is `EmptyPage`'s). A page that cannot be
+    /// rendered is a failure for `surfacingLookupFailure`.
     package func darkShare(of item: PageItem) -> Double? {
-        guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256 else { return nil }
+        guard let source = item.content.source, let sha256 = sources[source]?.sha256 else { return nil }
         return recordingLookupFailure { () throws(PDFEditError) -> Double? in
             try checked(source)
+            var key: String
+            switch item.content {
+            case .page(_, let page): key = String(page)
+            case .image(_, let fit): key = "image" + ImageCacheKey.fit(fit)
+            case .blank, .placeholder: return nil
+            }
             var shown: Margins?
-            var key = String(page)
             if let crop = item.boxes.crop {
                 var plain = item
                 plain.boxes = PageBoxes()
@@ -104,10 +111,19 @@ extension SourceAccess {
                 key += " crop " + [crop.x0, crop.y0, crop.x1, crop.y1].map { "\($0)" }.joined(separator: ",")
             }
             if let cached = pageFacts.record(sha256).darkShares?[key] { return cached }
-            let poppler = try poppler(source)
+            // Opened outside the rendering: a password that is missing is 77, not a render failure.
+            let document: PopplerPDF? = if case .page = item.content { try poppler(source) } else { nil }
             let share: Double
             do throws(EngineError) {
-                share = try PageInkFinder.darkShare(poppler, page: page - 1, shown: shown)
+                switch item.content {
+                case .page(_, let page):
+                    guard let document else { return nil }
+                    share = try PageInkFinder.darkShare(document, page: page - 1, shown: shown)
+                case .image(_, let fit):
+                    share = try imageDarkShare(source, fit: fit, shown: shown)
+                case .blank, .placeholder:
+                    return nil
+                }
             } catch {
                 throw .engine(error)
             }
@@ -117,5 +133,22 @@ extension SourceAccess {
             }
             return share
         }
+    }
+
+    /// An image source's page, made as export makes it into a temporary PDF
+    /// (removed at once, and on Ctrl-C), rendered as a PDF page is.
+    private func imageDarkShare(_ source: SourceID, fit: PageSize?, shown: Margins?) throws(EngineError) -> Double {
+        guard let path = path(of: source) else { throw EngineError.missing(file: source.description) }
+        let temporary = Paths.join(
+            NSTemporaryDirectory(), ".pdfedit-empty-\(getpid())-\(UUID().uuidString).pdf")
+        TemporaryFiles.shared.register(temporary)
+        defer {
+            unlink(temporary)
+            TemporaryFiles.shared.unregister(temporary)
+        }
+        try ImagePage.writePDF(
+            image: path, fit: fit.map { ($0.width, $0.height) }, to: temporary, maximumPixels: ProcessLimits.current.pixels)
+        let poppler = try PopplerPDF(path: temporary, password: nil, limits: ProcessLimits.reader)
+        return try PageInkFinder.darkShare(poppler, page: 0, shown: shown)
     }
 }
