@@ -22,14 +22,15 @@ struct Export: ParsableCommand {
             {n} (part number, zero-padded), {first} and {last} (positions), {id}, {doc},
             {src} (source file stem), {srcpage} (page in its source) and {title} (the
             bookmark). Default: {doc}-{n}.pdf ({n}-{title}.pdf with --at-outlines).
+
             --at SEL starts a new part at each selected item (the items before the first
-            one form the first part); --drop leaves the selected items out, and a part left
-            empty is not written: --at empty --drop splits a scanned stack at its blank
-            separator sheets. --at-outlines --level L splits at bookmarks of levels 1 to L.
-            --max-size SIZE (B, kB, MB, GB = powers of 1000; KiB, MiB, GiB) makes every part
-            as large as possible with its file at most SIZE, measured by writing it; an
-            item over SIZE on its own is an error naming it. --at, --every and
-            --at-outlines exclude each other. Parts are numbered in the order written.
+            one form the first part); --drop leaves the selected items out, and a part
+            left empty is not written: --at empty --drop splits a scanned stack at its
+            blank separator sheets. --at-outlines --level L splits at bookmarks of levels
+            1 to L. --max-size SIZE (B, kB, MB, GB: powers of 1000; KiB, MiB, GiB) makes
+            every part as large as possible with its file at most SIZE, measured by
+            writing it; an item over SIZE on its own is an error naming it. --at, --every
+            and --at-outlines exclude each other. Parts are numbered in the order written.
 
             Examples:
               pdfedit export out.pdf
