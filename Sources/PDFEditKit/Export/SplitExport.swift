@@ -53,7 +53,9 @@ func splitParts(
         // new part (the first in outline order names it: a chapter, not its
         // first section).
         var starts: [(Int, String)] = []
-        let ordered = outlineStarts.enumerated().sorted { ($0.element.itemIndex, $0.offset) < ($1.element.itemIndex, $1.offset) }
+        let ordered = outlineStarts.enumerated().sorted {
+            ($0.element.itemIndex, $0.offset) < ($1.element.itemIndex, $1.offset)
+        }
         for start in ordered.map(\.element) where start.itemIndex < count && starts.last?.0 != start.itemIndex {
             starts.append((start.itemIndex, start.title))
         }
@@ -208,7 +210,9 @@ extension ExportWriter {
         if let maxSize = request.maxSize {
             // Alone, --max-size cuts the whole export; with a grouping, each of its parts.
             if request.grouping == .each { parts = [SplitPart(items: 0..<items.count, title: nil)] }
-            parts = try cutToSize(parts, maxSize: maxSize, items: items, positions: positions, document: name, directory: request.directory, settings: settings)
+            parts = try cutToSize(
+                parts, maxSize: maxSize, items: items, positions: positions, document: name,
+                directory: request.directory, settings: settings)
         }
         let template = try PartNameTemplate(
             request.template ?? (request.grouping == .atOutlines ? "{n}-{title}.pdf" : "{doc}-{n}.pdf"))
