@@ -14,13 +14,13 @@ extension Session {
 
 extension SourceAccess {
     /// The 0-based indices a selection picks in `document` (every item when nil),
-    /// with `text:` tokens answered from this access's (cached) page text.
+    /// with `text:` and `empty` tokens answered from this access's (cached) page text and ink.
     func indices(of selection: PageSelection?, in document: Document) throws(PDFEditError) -> [Int] {
         guard let selection else { return Array(document.items.indices) }
-        let text = editContext.pageText
+        let context = editContext
         return try surfacingLookupFailure { () throws(PDFEditError) in
             do throws(SelectionError) {
-                return try selection.resolve(in: document, text: text)
+                return try selection.resolve(in: document, text: context.pageText, darkShare: context.darkShare)
             } catch {
                 throw PDFEditError.selection(error)
             }

@@ -178,19 +178,25 @@ public struct DocumentEditor: Sendable {
     ///
     /// - Parameters:
     ///   - directory: Where the parts go (created when missing).
-    ///   - grouping: One part per item, per K items, or per top-level bookmark.
+    ///   - grouping: One part per item, per K items, per bookmark, or at selected items.
     ///   - nameTemplate: The part names (`{doc}-{n}.pdf` when nil; `{n}-{title}.pdf` at outlines).
     ///   - selection: Which items, in the selection grammar; nil: all.
     ///   - document: The document's name; nil: the current one.
     ///   - settings: Force, placeholders, encryption, page labels, title (for every part).
+    ///   - outlineLevel: With `.atOutlines`: split at bookmarks of levels 1 to this.
+    ///   - maxSize: Cut the parts further so each file is at most this many bytes
+    ///     (alone: the whole export is cut by size).
     /// - Returns: One result per part, in order.
     @discardableResult
     public func exportSplit(
         into directory: String, grouping: SplitGrouping = .each, nameTemplate: String? = nil,
-        selection: String? = nil, document: String? = nil, settings: ExportSettings = .defaults
+        selection: String? = nil, document: String? = nil, settings: ExportSettings = .defaults,
+        outlineLevel: Int = 1, maxSize: Int64? = nil
     ) throws(PDFEditError) -> [ExportResult] {
         try workspace.exportSplit(
-            SplitRequest(directory: directory, grouping: grouping, template: nameTemplate),
+            SplitRequest(
+                directory: directory, grouping: grouping, template: nameTemplate, outlineLevel: outlineLevel,
+                maxSize: maxSize),
             selection: selection.map { s throws(PDFEditError) in try Self.parse(s) }, doc: document,
             settings: settings)
     }

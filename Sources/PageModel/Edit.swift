@@ -77,6 +77,11 @@ public enum Edit: Codable, Equatable, Sendable {
     /// `split-page SEL --grid CxR`: each item becomes `columns` × `rows` items,
     /// each showing one cell of it (its crop box), in reading order as displayed.
     case splitPage(PageSelection, columns: Int, rows: Int)
+    /// `pad --multiple-of K [--per-source] [--size SIZE]`: blank pages at the end
+    /// (or after each run of one source's items) so the count is a multiple of K.
+    case pad(multipleOf: Int, perSource: Bool, size: PageSizeSpec?)
+    /// `blank --after-each SEL [--size SIZE]`: a blank page after every selected item.
+    case blankAfterEach(PageSelection, size: PageSizeSpec?)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {
@@ -104,15 +109,19 @@ public struct EditContext {
     /// The ink of an item's source page, found by rendering (`crop --auto`);
     /// nil: it could not be found.
     public var pageInk: ((PageItem) -> PageInk?)?
+    /// The share (0…1) of dark pixels of an item's page as it is shown (its
+    /// crop box), for `empty` selections; nil: not known (never empty).
+    public var darkShare: ((PageItem) -> Double?)?
     /// The documented limits (items per document) edits are checked against.
     public var limits: Limits
 
     public init(
         pageText: ((PageItem) -> String?)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
         limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil,
-        pageInk: ((PageItem) -> PageInk?)? = nil
+        pageInk: ((PageItem) -> PageInk?)? = nil, darkShare: ((PageItem) -> Double?)? = nil
     ) {
         self.pageInk = pageInk
+        self.darkShare = darkShare
         self.pageText = pageText
         self.pageSize = pageSize
         self.pageFrame = pageFrame

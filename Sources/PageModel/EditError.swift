@@ -13,6 +13,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case sameDocument(String)
     case emptyDocument(String)
     case invalidCount(Int)
+    /// `pad --multiple-of K` with K < 1.
+    case invalidMultiple(Int)
     case invalidRotation(degrees: Int)
     /// `fill` at an item that is not a placeholder.
     case notAPlaceholder(position: Int, kind: String)
@@ -79,6 +81,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return "document \(quoted(name)) is empty"
         case .invalidCount(let count):
             return "count must be at least 1 (got \(count))"
+        case .invalidMultiple(let multiple):
+            return "--multiple-of must be at least 1 (got \(multiple))"
         case .invalidRotation(let degrees):
             return "cannot rotate by \(degrees)°: use 90, 180, 270 or -90"
         case .notAPlaceholder(let position, let kind):

@@ -15,6 +15,8 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
         case all
         case id(ItemID)
         case text(String)
+        /// `empty`, `empty:S%`: items whose page shows at most this share (0…1) of dark pixels.
+        case empty(maximumShare: Double)
     }
 
     struct Token: Hashable, Sendable {
@@ -55,6 +57,8 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
     ///                | "odd" | "even" | "all"   by 1-based position
     ///                | "@" ID                   an item by stable id (p12)
     ///                | "text:" WORDS            items whose text contains WORDS
+    ///                | "empty" [":" S "%"]      items showing no ink (S: the dark share
+    ///                                           allowed, default 0.1; see `EmptyPage`)
     ///     bound     := N                        1-based position
     ///                | "last" | "last-" K       the last, or the K-th before it
     ///
@@ -87,6 +91,13 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
             let words = token.dropFirst(5).trimmingWhitespace()
             guard !words.isEmpty else { throw .malformed(token: token, pageCount: nil) }
             return .text(words)
+        }
+        if lower == "empty" { return .empty(maximumShare: EmptyPage.defaultMaximumShare) }
+        if lower.hasPrefix("empty:") {
+            guard let share = EmptyPage.share(parsing: lower.dropFirst(6)) else {
+                throw .malformed(token: token, pageCount: nil)
+            }
+            return .empty(maximumShare: share)
         }
         if token.hasPrefix("@") {
             guard let id = ItemID(String(token.dropFirst())) else { throw .malformed(token: token, pageCount: nil) }

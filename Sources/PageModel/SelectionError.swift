@@ -18,7 +18,9 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownID(token: String, pageCount: Int)
     /// A `text:` token where no page text is available.
     case textWithoutLookup(token: String)
-    /// `odd`, `even`, `all` or `text:` that selects no page at all.
+    /// An `empty` token where pages cannot be rendered.
+    case renderingWithoutLookup(token: String)
+    /// `odd`, `even`, `all`, `text:` or `empty` that selects no page at all.
     case selectsNothing(token: String, pageCount: Int)
     /// `@ID` where a destination position is meant (`--to`, `--at`).
     case idNotAPosition(token: String)
@@ -45,7 +47,7 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
             return "empty token \(place) in the selection (a comma too many?)" + pagesNote(count)
         case .malformed(let token, let count):
             return "\(quoted(token)) is not a selection token (expected N, A..B, A-B, A.., ..B, last, last-K, "
-                + "odd, even, all, @ID or text:WORDS)" + pagesNote(count)
+                + "odd, even, all, @ID, text:WORDS, empty or empty:S%)" + pagesNote(count)
         case .descendingRange(let token, let count):
             return "\(quoted(token)) is a descending range (write the smaller end first)" + pagesNote(count)
         case .outOfRange(let token, let count):
@@ -57,6 +59,8 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(quoted(token)) is not an item of this document" + pagesNote(count)
         case .textWithoutLookup(let token):
             return "\(quoted(token)) needs the pages' text, which is not available here"
+        case .renderingWithoutLookup(let token):
+            return "\(quoted(token)) needs the pages rendered, which is not possible here"
         case .selectsNothing(let token, let count):
             return "\(quoted(token)) selects no page" + pagesNote(count)
         case .idNotAPosition(let token):

@@ -2,10 +2,11 @@ extension PageSelection {
     /// The 0-based indices this selection names in `document`, ascending.
     ///
     /// `text` gives an item's page text for `text:` tokens (nil when it has
-    /// none, e.g. a blank page). Each token must select at least one item,
-    /// and no item may be selected by two tokens.
+    /// none, e.g. a blank page). `darkShare` gives the share of dark pixels of
+    /// an item's page for `empty` tokens (see `EmptyPage.isEmpty`). Each token
+    /// must select at least one item, and no item may be selected by two tokens.
     public func resolve(
-        in document: Document, text: ((PageItem) -> String?)? = nil
+        in document: Document, text: ((PageItem) -> String?)? = nil, darkShare: ((PageItem) -> Double?)? = nil
     ) throws(SelectionError) -> [Int] {
         let count = document.items.count
         // owner[i] is the index of the token that selected position i, or -1.
@@ -48,6 +49,11 @@ extension PageSelection {
                 indices = document.items.indices.filter { index in
                     guard let pageText = text(document.items[index]) else { return false }
                     return PageSelection.text(pageText, contains: words)
+                }
+            case .empty(let maximumShare):
+                guard let darkShare else { throw .renderingWithoutLookup(token: token.text) }
+                indices = document.items.indices.filter { index in
+                    EmptyPage.isEmpty(document.items[index], maximumShare: maximumShare, darkShare: darkShare)
                 }
             }
             guard !indices.isEmpty else { throw .selectsNothing(token: token.text, pageCount: count) }

@@ -135,6 +135,10 @@ extension Session {
             return try executeCrop(selection, spec, box: box, in: name, context: context)
         case .splitPage(let selection, let columns, let rows):
             return try executeSplitPage(selection, columns: columns, rows: rows, in: name, context: context)
+        case .pad(let multiple, let perSource, let size):
+            return try executePad(multipleOf: multiple, perSource: perSource, size: size, in: name, context: context)
+        case .blankAfterEach(let selection, let size):
+            return try executeBlankAfterEach(selection, size: size, in: name, context: context)
         }
     }
 

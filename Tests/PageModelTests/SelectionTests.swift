@@ -161,7 +161,7 @@ extension SelectionError {
     var token: String? {
         switch self {
         case .malformed(let token, _), .descendingRange(let token, _), .outOfRange(let token, _),
-            .duplicate(let token, _, _, _), .unknownID(let token, _), .textWithoutLookup(let token),
+            .duplicate(let token, _, _, _), .unknownID(let token, _), .textWithoutLookup(let token), .renderingWithoutLookup(let token),
             .selectsNothing(let token, _), .idNotAPosition(let token), .positionOutOfRange(let token, _):
             token
         case .emptyToken(let after, _): after

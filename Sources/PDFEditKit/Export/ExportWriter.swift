@@ -327,7 +327,7 @@ struct ExportWriter {
     /// password on the terminal once when none of the known ones worked. On failure
     /// the temporaries are removed, and a write error names the output the user
     /// asked for, not its temporary file.
-    private func run(
+    func run(
         _ plan: inout EnginePlan, staged: [StagedOutput], _ body: (EnginePlan) throws(EngineError) -> ExportReport
     ) throws(PDFEditError) -> ExportReport {
         func removeTemporaries() { staged.forEach { $0.discard() } }

@@ -8,10 +8,15 @@ public enum SplitGrouping: Sendable, Equatable {
     case each
     /// One file per K items (the last one may be shorter).
     case every(Int)
-    /// One file per top-level bookmark of the exported order, from the item it
-    /// points at up to the next one's; items before the first bookmark form a
-    /// part of their own titled "front".
+    /// One file per bookmark of the exported order at a level up to
+    /// `SplitRequest.outlineLevel` (1: top-level), from the item it points at
+    /// up to the next one's; items before the first bookmark form a part of
+    /// their own titled "front".
     case atOutlines
+    /// A new part at each selected item (`--at SEL`); items before the first
+    /// one form the first part. `drop`: the selected items are left out, and a
+    /// part left empty is not written.
+    case at(PageSelection, drop: Bool)
 }
 
 /// One file of a split export, before it has a name.
@@ -21,18 +26,37 @@ struct SplitPart: Equatable {
 }
 
 /// The parts of a split of `count` items. Pure, so that naming can be checked alone.
-func splitParts(count: Int, grouping: SplitGrouping, outlineStarts: [OutlineStart]) throws(PDFEditError) -> [SplitPart] {
+/// `selected`: the exported items `--at` picked (0-based, in the exported order).
+func splitParts(
+    count: Int, grouping: SplitGrouping, outlineStarts: [OutlineStart], selected: Set<Int> = []
+) throws(PDFEditError) -> [SplitPart] {
     switch grouping {
+    case .at(_, let drop):
+        var parts: [SplitPart] = []
+        var start = 0
+        for index in 0..<count where selected.contains(index) {
+            if index > start { parts.append(SplitPart(items: start..<index, title: nil)) }
+            start = drop ? index + 1 : index
+        }
+        if count > start { parts.append(SplitPart(items: start..<count, title: nil)) }
+        guard !parts.isEmpty else {
+            throw PDFEditError.notExportable("--at … --drop leaves no page to write")
+        }
+        return parts
     case .each:
         return (0..<count).map { SplitPart(items: $0..<($0 + 1), title: nil) }
     case .every(let size):
         guard size >= 1 else { throw PDFEditError.usage("--every takes a number of pages ≥ 1, not \(size)") }
         return stride(from: 0, to: count, by: size).map { SplitPart(items: $0..<min(count, $0 + size), title: nil) }
     case .atOutlines:
-        // A bookmark that points at the same item as the one before starts no new part.
+        // A bookmark that points at the same item as the one before starts no
+        // new part (the first in outline order names it: a chapter, not its
+        // first section).
         var starts: [(Int, String)] = []
-        for start in outlineStarts.sorted(by: { $0.itemIndex < $1.itemIndex })
-        where start.itemIndex < count && starts.last?.0 != start.itemIndex {
+        let ordered = outlineStarts.enumerated().sorted {
+            ($0.element.itemIndex, $0.offset) < ($1.element.itemIndex, $1.offset)
+        }
+        for start in ordered.map(\.element) where start.itemIndex < count && starts.last?.0 != start.itemIndex {
             starts.append((start.itemIndex, start.title))
         }
         guard !starts.isEmpty else {
@@ -149,12 +173,23 @@ public struct SplitRequest: Sendable {
     public var grouping: SplitGrouping
     /// nil: `{doc}-{n}.pdf`, or `{n}-{title}.pdf` with `--at-outlines`.
     public var template: String?
+    /// `--at-outlines --level L`: parts start at bookmarks of level 1…L (1: top-level).
+    public var outlineLevel: Int
+    /// `--max-size`: every part is cut further into parts as large as possible
+    /// whose files are at most this many bytes (measured by writing them).
+    public var maxSize: Int64?
 
-    /// A split into `directory`, cut by `grouping`, named by `template` (nil: the default names).
-    public init(directory: String, grouping: SplitGrouping, template: String?) {
+    /// A split into `directory`, cut by `grouping` (at bookmarks down to
+    /// `outlineLevel`), each part at most `maxSize` bytes, named by `template`
+    /// (nil: the default names).
+    public init(
+        directory: String, grouping: SplitGrouping, template: String?, outlineLevel: Int = 1, maxSize: Int64? = nil
+    ) {
         self.directory = directory
         self.grouping = grouping
         self.template = template
+        self.outlineLevel = outlineLevel
+        self.maxSize = maxSize
     }
 }
 
@@ -164,32 +199,21 @@ extension ExportWriter {
         _ items: [PageItem], positions: [Int], document name: String, request: SplitRequest, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
         guard !items.isEmpty else { throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to export") }
-        var starts: [OutlineStart] = []
-        if request.grouping == .atOutlines, let document = session.document(named: name),
-            // Where the parts start is the document's own bookmarks, whatever
-            // `--outline` makes each part write (`none` too).
-            let outline = session.exportedOutline(of: document, items: items, policy: .keep)
-        {
-            // The model's top-level entries, each at the first item of its subtree.
-            var current: OutlineStart?
-            for entry in outline {
-                if entry.level == 0 {
-                    if let done = current, done.itemIndex >= 0 { starts.append(done) }
-                    current = OutlineStart(title: entry.title, itemIndex: entry.item ?? -1)
-                } else if let item = entry.item, let start = current, start.itemIndex < 0 || item < start.itemIndex {
-                    current?.itemIndex = item
-                }
-            }
-            if let done = current, done.itemIndex >= 0 { starts.append(done) }
-        } else if request.grouping == .atOutlines {
-            let plan = try plan(items, document: name, settings: settings)
-            do throws(EngineError) {
-                starts = try PDFExporter.outlineStarts(sources: plan.sources, items: plan.items)
-            } catch {
-                throw PDFEditError.engine(error)
-            }
+        let starts = try outlineStarts(items, document: name, request: request, settings: settings)
+        var selected: Set<Int> = []
+        if case .at(let selection, _) = request.grouping, let document = session.document(named: name) {
+            let picked = Set(try access.indices(of: selection, in: document).map { $0 + 1 })
+            selected = Set(positions.indices.filter { picked.contains(positions[$0]) })
         }
-        let parts = try splitParts(count: items.count, grouping: request.grouping, outlineStarts: starts)
+        var parts = try splitParts(
+            count: items.count, grouping: request.grouping, outlineStarts: starts, selected: selected)
+        if let maxSize = request.maxSize {
+            // Alone, --max-size cuts the whole export; with a grouping, each of its parts.
+            if request.grouping == .each { parts = [SplitPart(items: 0..<items.count, title: nil)] }
+            parts = try cutToSize(
+                parts, maxSize: maxSize, items: items, positions: positions, document: name,
+                directory: request.directory, settings: settings)
+        }
         let template = try PartNameTemplate(
             request.template ?? (request.grouping == .atOutlines ? "{n}-{title}.pdf" : "{doc}-{n}.pdf"))
         var named: [(items: Range<Int>, output: String)] = []
@@ -215,5 +239,53 @@ extension ExportWriter {
             named.append((part.items, directory + file))
         }
         return try writeParts(items, document: name, parts: named, positions: positions, settings: settings)
+    }
+}
+
+extension ExportWriter {
+    /// Where `--at-outlines` parts start: each bookmark of level 1…`outlineLevel`
+    /// at the first exported item of its subtree (itself or an entry below it).
+    func outlineStarts(
+        _ items: [PageItem], document name: String, request: SplitRequest, settings: ExportSettings
+    ) throws(PDFEditError) -> [OutlineStart] {
+        guard request.grouping == .atOutlines else { return [] }
+        guard request.outlineLevel >= 1 else {
+            throw PDFEditError.usage("--level takes an outline level ≥ 1, not \(request.outlineLevel)")
+        }
+        // Where the parts start is the document's own bookmarks, whatever
+        // `--outline` makes each part write (`none` too).
+        if let document = session.document(named: name),
+            let outline = session.exportedOutline(of: document, items: items, policy: .keep)
+        {
+            return Self.starts(of: outline, levels: request.outlineLevel)
+        }
+        // An older session's document without an outline of its own: the sources' top level.
+        guard request.outlineLevel == 1 else {
+            throw PDFEditError.notExportable(
+                "--level \(request.outlineLevel): document \"\(name)\" has no bookmarks of its own yet "
+                    + "(an older session); run `pdfedit outline` once, or split at level 1")
+        }
+        let plan = try plan(items, document: name, settings: settings)
+        do throws(EngineError) {
+            return try PDFExporter.outlineStarts(sources: plan.sources, items: plan.items)
+        } catch {
+            throw PDFEditError.engine(error)
+        }
+    }
+
+    /// The entries of a flattened outline at levels below `levels` (0-based),
+    /// each at the first item of its subtree; entries reaching no item are left out.
+    static func starts(of outline: [ExportedOutlineEntry], levels: Int) -> [OutlineStart] {
+        var starts: [OutlineStart] = []
+        for (index, entry) in outline.enumerated() where entry.level < levels {
+            var first = entry.item
+            var below = index + 1
+            while below < outline.count, outline[below].level > entry.level {
+                if let item = outline[below].item { first = min(first ?? item, item) }
+                below += 1
+            }
+            if let first { starts.append(OutlineStart(title: entry.title, itemIndex: first)) }
+        }
+        return starts
     }
 }

@@ -95,7 +95,7 @@ enum ImageCacheKey {
 }
 
 /// What is cached about one source's pages: texts (by 1-based page number), page
-/// labels and displayed sizes. Stored as `pages/<sha256>.json`.
+/// labels, displayed sizes and shares of dark pixels. Stored as `pages/<sha256>.json`.
 struct SourcePagesRecord: Codable, Equatable {
     static let currentVersion = 1
     var version = SourcePagesRecord.currentVersion
@@ -108,6 +108,8 @@ struct SourcePagesRecord: Codable, Equatable {
     var labels: [String: String] = [:]
     /// Displayed sizes in points ([width, height], /Rotate applied), keyed like `texts`.
     var sizes: [String: [Double]]? = [:]
+    /// Shares of dark pixels (`empty`), keyed by page number, plus " crop x0,y0,x1,y1" for a cropped item.
+    var darkShares: [String: Double]? = [:]
 
     init(sha256: String) { self.sha256 = sha256 }
 
@@ -116,6 +118,7 @@ struct SourcePagesRecord: Codable, Equatable {
         texts.merge(other.texts) { mine, _ in mine }
         labels.merge(other.labels) { mine, _ in mine }
         sizes = (sizes ?? [:]).merging(other.sizes ?? [:]) { mine, _ in mine }
+        darkShares = (darkShares ?? [:]).merging(other.darkShares ?? [:]) { mine, _ in mine }
         hasLabels = hasLabels ?? other.hasLabels
     }
 }

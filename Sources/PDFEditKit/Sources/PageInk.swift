@@ -1,6 +1,9 @@
+import Foundation
 internal import PDFEngine
 
-/// `crop --auto`: where the ink of a page is, found by rendering it with poppler.
+/// The ink of a page, found by rendering it with poppler: where it is (`crop
+/// --auto`) and how much of the page it covers (the `empty` selection token).
+/// Both ask the one test of a dark pixel (`RasterImage`) with `threshold`.
 ///
 /// A pixel is ink when its luminance is below `threshold` (200 of 255, about
 /// 78 %): a light threshold, so that the grey tint of scanned paper and faint
@@ -16,6 +19,27 @@ enum PageInkFinder {
     /// The fine pass's longer side at most (a 8,400 pt scan would be 16,800
     /// pixels square at 2 px/pt: over 1 GB of ARGB).
     static let fineMaximumPixels = 4000.0
+    /// `empty`: pages are rendered at 36 dpi (half a pixel per point), where a
+    /// speck of dust is a pixel or two.
+    static let emptyPixelsPerPoint = 0.5
+
+    /// The share (0…1) of dark pixels of a page rendered at `emptyPixelsPerPoint`,
+    /// counted inside `shown` (margins on the page as displayed, in points; nil:
+    /// all of it). A page shown with no area has no dark pixels.
+    static func darkShare(_ poppler: PopplerPDF, page: Int, shown: Margins?) throws(EngineError) -> Double {
+        let image = try poppler.render(page: page, scale: emptyPixelsPerPoint)
+        var area: RasterImage.PixelArea?
+        if let shown {
+            let scale = emptyPixelsPerPoint
+            area = (
+                x0: Int((shown.left * scale).rounded(.down)), y0: Int((shown.top * scale).rounded(.down)),
+                x1: Int((Double(image.width) - shown.right * scale).rounded(.up)) - 1,
+                y1: Int((Double(image.height) - shown.bottom * scale).rounded(.up)) - 1
+            )
+        }
+        let counted = image.darkPixelCount(below: threshold, in: area)
+        return counted.total == 0 ? 0 : Double(counted.dark) / Double(counted.total)
+    }
 
     /// The ink box in the page's displayed space, as margins from its edges (points).
     static func inkMargins(_ poppler: PopplerPDF, page: Int) throws(EngineError) -> Margins? {
@@ -59,5 +83,74 @@ extension SourceAccess {
         guard let found else { return nil }
         guard let margins = found else { return PageInk.none }
         return .box(margins.applied(to: frame.visibleBox, quarterTurns: frame.quarterTurns))
+    }
+}
+
+extension SourceAccess {
+    /// The share of dark pixels of a page or image item's page as it is shown
+    /// (inside its crop box, when it has one), for the `empty` token; cached per
+    /// source SHA-256 with the texts (`SourcePagesRecord.darkShares`). An image
+    /// is rendered as the page export makes of it. nil for blank pages and
+    /// placeholders (their rule is `EmptyPage`'s). A page that cannot be
+    /// rendered is a failure for `surfacingLookupFailure`.
+    package func darkShare(of item: PageItem) -> Double? {
+        guard let source = item.content.source, let sha256 = sources[source]?.sha256 else { return nil }
+        return recordingLookupFailure { () throws(PDFEditError) -> Double? in
+            try checked(source)
+            var key: String
+            switch item.content {
+            case .page(_, let page): key = String(page)
+            case .image(_, let fit): key = "image" + ImageCacheKey.fit(fit)
+            case .blank, .placeholder: return nil
+            }
+            var shown: Margins?
+            if let crop = item.boxes.crop {
+                var plain = item
+                plain.boxes = PageBoxes()
+                plain.rotation = 0
+                guard let frame = frame(of: plain) else { return nil }
+                shown = Margins(of: crop, in: frame.visibleBox, quarterTurns: frame.quarterTurns)
+                key += " crop " + [crop.x0, crop.y0, crop.x1, crop.y1].map { "\($0)" }.joined(separator: ",")
+            }
+            if let cached = pageFacts.record(sha256).darkShares?[key] { return cached }
+            // Opened outside the rendering: a password that is missing is 77, not a render failure.
+            let document: PopplerPDF? = if case .page = item.content { try poppler(source) } else { nil }
+            let share: Double
+            do throws(EngineError) {
+                switch item.content {
+                case .page(_, let page):
+                    guard let document else { return nil }
+                    share = try PageInkFinder.darkShare(document, page: page - 1, shown: shown)
+                case .image(_, let fit):
+                    share = try imageDarkShare(source, fit: fit, shown: shown)
+                case .blank, .placeholder:
+                    return nil
+                }
+            } catch {
+                throw .engine(error)
+            }
+            pageFacts.update(sha256) { record in
+                if record.darkShares == nil { record.darkShares = [:] }
+                record.darkShares?[key] = share
+            }
+            return share
+        }
+    }
+
+    /// An image source's page, made as export makes it into a temporary PDF
+    /// (removed at once, and on Ctrl-C), rendered as a PDF page is.
+    private func imageDarkShare(_ source: SourceID, fit: PageSize?, shown: Margins?) throws(EngineError) -> Double {
+        guard let path = path(of: source) else { throw EngineError.missing(file: source.description) }
+        let temporary = Paths.join(
+            NSTemporaryDirectory(), ".pdfedit-empty-\(getpid())-\(UUID().uuidString).pdf")
+        TemporaryFiles.shared.register(temporary)
+        defer {
+            unlink(temporary)
+            TemporaryFiles.shared.unregister(temporary)
+        }
+        try ImagePage.writePDF(
+            image: path, fit: fit.map { ($0.width, $0.height) }, to: temporary, maximumPixels: ProcessLimits.current.pixels)
+        let poppler = try PopplerPDF(path: temporary, password: nil, limits: ProcessLimits.reader)
+        return try PageInkFinder.darkShare(poppler, page: 0, shown: shown)
     }
 }

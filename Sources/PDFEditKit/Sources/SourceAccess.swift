@@ -108,6 +108,9 @@ package final class SourceAccess {
     }
 
     /// `lookup`'s answer; nil (with the failure kept for `surfacingLookupFailure`) when it fails.
+    func recordingLookupFailure<T>(_ lookup: () throws(PDFEditError) -> T?) -> T? { recordingFailure(lookup) }
+
+    /// `lookup`'s answer; nil (with the failure kept for `surfacingLookupFailure`) when it fails.
     private func recordingFailure<T>(_ lookup: () throws(PDFEditError) -> T?) -> T? {
         do throws(PDFEditError) {
             return try lookup()
@@ -319,7 +322,8 @@ package final class SourceAccess {
                 self.recordingFailure { () throws(PDFEditError) in try self.text(of: item) }
             },
             pageSize: { [unowned self] in self.shownSize(of: $0) }, limits: ProcessLimits.current,
-            pageFrame: { [unowned self] in self.frame(of: $0) }, pageInk: { [unowned self] in self.ink(of: $0) })
+            pageFrame: { [unowned self] in self.frame(of: $0) }, pageInk: { [unowned self] in self.ink(of: $0) },
+            darkShare: { [unowned self] in self.darkShare(of: $0) })
     }
 }
 

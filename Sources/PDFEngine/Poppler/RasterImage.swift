@@ -48,37 +48,58 @@ public final class RasterImage {
 }
 
 extension RasterImage {
+    /// A pixel rectangle, inclusive on both ends.
+    public typealias PixelArea = (x0: Int, y0: Int, x1: Int, y1: Int)
+
     /// The smallest pixel rectangle (inclusive x0, y0, x1, y1) holding every
-    /// pixel darker than `luminance` (0…255, Rec. 601 weights) inside `area`
+    /// pixel darker than `luminance` (see `forEachDarkPixel`) inside `area`
     /// (the whole image when nil); nil when there is none.
-    public func darkBounds(below luminance: Int, in area: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil)
-        -> (x0: Int, y0: Int, x1: Int, y1: Int)?
-    {
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return nil }
-        let stride = Int(cairo_image_surface_get_stride(surface))
+    public func darkBounds(below luminance: Int, in area: PixelArea? = nil) -> PixelArea? {
+        var found: PixelArea?
+        forEachDarkPixel(below: luminance, in: area) { x, y in
+            if let box = found {
+                found = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y))
+            } else {
+                found = (x, y, x, y)
+            }
+        }
+        return found
+    }
+
+    /// How many pixels inside `area` (the whole image when nil) are darker
+    /// than `luminance`, and how many pixels the area holds.
+    public func darkPixelCount(below luminance: Int, in area: PixelArea? = nil) -> (dark: Int, total: Int) {
+        var dark = 0
+        forEachDarkPixel(below: luminance, in: area) { _, _ in dark += 1 }
+        guard let clipped = clipped(area) else { return (0, 0) }
+        return (dark, (clipped.x1 - clipped.x0 + 1) * (clipped.y1 - clipped.y0 + 1))
+    }
+
+    private func clipped(_ area: PixelArea?) -> PixelArea? {
         let x0 = max(0, area?.x0 ?? 0)
         let y0 = max(0, area?.y0 ?? 0)
         let x1 = min(width - 1, area?.x1 ?? width - 1)
         let y1 = min(height - 1, area?.y1 ?? height - 1)
         guard x0 <= x1, y0 <= y1 else { return nil }
+        return (x0, y0, x1, y1)
+    }
+
+    /// THE test of a dark pixel: its luminance (0…255, Rec. 601 weights) below
+    /// `luminance`. Calls `body` with each such pixel inside `area`, row by row.
+    private func forEachDarkPixel(below luminance: Int, in area: PixelArea?, _ body: (Int, Int) -> Void) {
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface), let area = clipped(area) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface))
         let limit = luminance * 1000
-        var found: (x0: Int, y0: Int, x1: Int, y1: Int)?
-        for y in y0...y1 {
+        for y in area.y0...area.y1 {
             let row = data.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0 }
-            for x in x0...x1 {
+            for x in area.x0...area.x1 {
                 let pixel = Int(row[x])
                 let red = (pixel >> 16) & 0xFF
                 let green = (pixel >> 8) & 0xFF
                 let blue = pixel & 0xFF
-                guard red * 299 + green * 587 + blue * 114 < limit else { continue }
-                if let box = found {
-                    found = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y))
-                } else {
-                    found = (x, y, x, y)
-                }
+                if red * 299 + green * 587 + blue * 114 < limit { body(x, y) }
             }
         }
-        return found
     }
 }

@@ -5,7 +5,7 @@ extension Session {
         _ selection: PageSelection, in document: Document, context: EditContext
     ) throws(EditError) -> [Int] {
         do {
-            return try selection.resolve(in: document, text: context.pageText)
+            return try selection.resolve(in: document, text: context.pageText, darkShare: context.darkShare)
         } catch {
             throw .selection(error.inDocument(pageCount: document.pageCount))
         }

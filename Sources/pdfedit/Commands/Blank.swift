@@ -11,9 +11,14 @@ struct Blank: EditCommand {
             the size of the page before it (the page after it when inserted first; A4
             in an empty document).
 
+            --after-each SEL puts one blank page after every selected item, each the size
+            of the item before it as displayed unless --size is given (one undo step).
+
             Examples:
               pdfedit blank --at 1
               pdfedit blank --after 3 --count 2 --size a4
+              pdfedit blank --after-each odd
+              pdfedit blank --after-each 1,5,9 in.pdf -o out.pdf
               pdfedit blank --at last in.pdf -o out.pdf
             """)
 
@@ -22,8 +27,13 @@ struct Blank: EditCommand {
 
     @OptionGroup var insertion: InsertionOptions
 
-    @Option(name: .long, help: "How many blank pages.")
-    var count = 1
+    @Option(name: .long, help: "How many blank pages (default: 1).")
+    var count: Int?
+
+    @Option(
+        name: .customLong("after-each"),
+        help: ArgumentHelp("One blank page after every selected item.", valueName: "SEL"))
+    var afterEach: String?
 
     @Option(name: .long, help: "Page size (see above).")
     var size: String?
@@ -32,7 +42,16 @@ struct Blank: EditCommand {
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
+    func validate() throws {
+        if afterEach != nil && (insertion.at != nil || insertion.before != nil || insertion.after != nil || count != nil) {
+            throw PDFEditError.usage("--after-each places the blank pages itself: no --at, --before, --after or --count")
+        }
+    }
+
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        .blank(at: try insertion.destination(), count: count, size: try size.map(parseSize))
+        if let afterEach {
+            return .blankAfterEach(try parseSelection(afterEach), size: try size.map(parseSize))
+        }
+        return .blank(at: try insertion.destination(), count: count ?? 1, size: try size.map(parseSize))
     }
 }

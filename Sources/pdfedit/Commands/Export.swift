@@ -23,12 +23,25 @@ struct Export: ParsableCommand {
             {src} (source file stem), {srcpage} (page in its source) and {title} (the
             bookmark). Default: {doc}-{n}.pdf ({n}-{title}.pdf with --at-outlines).
 
+            --at SEL starts a new part at each selected item (the items before the first
+            one form the first part); --drop leaves the selected items out, and a part
+            left empty is not written: --at empty --drop splits a scanned stack at its
+            blank separator sheets. --at-outlines --level L splits at bookmarks of levels
+            1 to L. --max-size SIZE (B, kB, MB, GB: powers of 1000; KiB, MiB, GiB) makes
+            every part as large as possible with its file at most SIZE, measured by
+            writing it; an item over SIZE on its own is an error naming it. --at, --every
+            and --at-outlines exclude each other. Parts are numbered in the order written.
+
             Examples:
               pdfedit export out.pdf
               pdfedit export chapter.pdf 10..60 --doc book
               pdfedit export --all exports/
               pdfedit export --split pages/ --name "page-{n}.pdf"
               pdfedit export --split chapters/ --at-outlines
+              pdfedit export --split sections/ --at-outlines --level 2
+              pdfedit export --split letters/ --at empty --drop
+              pdfedit export --split mail/ --max-size 10MB
+              pdfedit export --split parts/ --at empty --drop --from scans.pdf
               pdfedit export out.pdf 10..60 --from in.pdf
               curl -s https://example.org/in.pdf | pdfedit export - 1..3 --from - > first3.pdf
               pdfedit export out.pdf --encrypt - --allow print,copy
@@ -57,6 +70,20 @@ struct Export: ParsableCommand {
 
     @Flag(name: .customLong("at-outlines"), help: "With --split: one file per top-level bookmark.")
     var atOutlines = false
+
+    @Option(name: .long, help: ArgumentHelp("With --at-outlines: split at bookmarks of levels 1 to L (default 1).", valueName: "L"))
+    var level: Int?
+
+    @Option(name: .customLong("at"), help: ArgumentHelp("With --split: a new part at each selected item.", valueName: "SEL"))
+    var at: String?
+
+    @Flag(name: .long, help: "With --at: leave the selected items out (a part left empty is not written).")
+    var drop = false
+
+    @Option(
+        name: .customLong("max-size"),
+        help: ArgumentHelp("With --split: parts as large as possible, each file at most SIZE (10MB, 500kB).", valueName: "SIZE"))
+    var maxSize: String?
 
     @Option(name: .long, help: "Page labels: keep (the document's own, see labels; else each page's source label), renumber (1…n) or none.")
     var labels: LabelsChoice = .keep
@@ -95,10 +122,20 @@ struct Export: ParsableCommand {
             throw PDFEditError.usage("--decrypt goes with --from (a session export is unencrypted)")
         }
         if decrypt && !encryption.encrypt.isEmpty { throw PDFEditError.usage("give --decrypt or --encrypt, not both") }
-        if !split && (name != nil || every != nil || atOutlines) {
-            throw PDFEditError.usage("--name, --every and --at-outlines go with --split")
+        if !split && (name != nil || every != nil || atOutlines || at != nil || maxSize != nil) {
+            throw PDFEditError.usage("--name, --every, --at, --at-outlines and --max-size go with --split")
         }
-        if every != nil && atOutlines { throw PDFEditError.usage("give --every or --at-outlines, not both") }
+        let groupings = [every != nil ? "--every" : nil, at != nil ? "--at" : nil, atOutlines ? "--at-outlines" : nil]
+            .compactMap { $0 }
+        if groupings.count > 1 {
+            throw PDFEditError.usage("give one of --at, --every and --at-outlines, not \(groupings.joined(separator: " and "))")
+        }
+        if drop && at == nil { throw PDFEditError.usage("--drop goes with --at") }
+        if level != nil && !atOutlines { throw PDFEditError.usage("--level goes with --at-outlines") }
+        if let level, level < 1 { throw PDFEditError.usage("--level takes an outline level ≥ 1, not \(level)") }
+        if let maxSize, ByteSize.parse(maxSize) == nil {
+            throw PDFEditError.usage("--max-size takes a size such as 10MB, 500kB or 2000000, not \"\(maxSize)\"")
+        }
         if from != nil && (all || document.doc != nil) {
             throw PDFEditError.usage("--from exports one file: --all and --doc do not apply")
         }
@@ -108,10 +145,13 @@ struct Export: ParsableCommand {
     }
 
     /// `--split` with its grouping, or nil.
-    var splitRequest: SplitRequest? {
+    func makeSplitRequest() throws(PDFEditError) -> SplitRequest? {
         guard split else { return nil }
-        let grouping: SplitGrouping = atOutlines ? .atOutlines : every.map { .every($0) } ?? .each
-        return SplitRequest(directory: output, grouping: grouping, template: name)
+        var grouping: SplitGrouping = atOutlines ? .atOutlines : every.map { .every($0) } ?? .each
+        if let at { grouping = .at(try parseSelection(at), drop: drop) }
+        return SplitRequest(
+            directory: output, grouping: grouping, template: name, outlineLevel: level ?? 1,
+            maxSize: maxSize.flatMap(ByteSize.parse))
     }
 
     func run() throws {
@@ -124,6 +164,7 @@ struct Export: ParsableCommand {
             settings.outputEncryption = try encryption.encryption()
             let book = try passwords.book()
             let parsedSelection = try selection.map(parseSelection)
+            let splitRequest = try makeSplitRequest()
             let results: [ExportResult]
             let toStandardOutput = output == StandardStreams.name
             if toStandardOutput && (split || all) {
