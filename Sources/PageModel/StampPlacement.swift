@@ -53,6 +53,12 @@ public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
         public var centreX: Double
         public var centreY: Double
         public var scale: Double
+
+        public init(centreX: Double, centreY: Double, scale: Double) {
+            self.centreX = centreX
+            self.centreY = centreY
+            self.scale = scale
+        }
     }
 
     /// The frame of a stamp whose upright bounding box is `stamp` (its own
