@@ -28,25 +28,25 @@ struct BatesNumbers: EditCommand {
     @Option(name: .long, help: ArgumentHelp("The text before each number.", valueName: "TEXT"))
     var prefix: String
 
-    @Option(name: .long, help: ArgumentHelp("The number of the first selected page (default 1).", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("The number of the first selected page.", valueName: "N"))
     var start = 1
 
-    @Option(name: .long, help: ArgumentHelp("Digits of the number, zero-padded (default 6).", valueName: "D"))
+    @Option(name: .long, help: ArgumentHelp("Digits of the number, zero-padded.", valueName: "D"))
     var digits = 6
 
-    @Option(name: .long, help: positionHelp(default: .bottomRight))
+    @Option(name: .long, help: positionHelp)
     var position: StampPosition = .bottomRight
 
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
-    @Option(name: .long, help: ArgumentHelp("The font size in points (default 10).", valueName: "PT"))
+    @Option(name: .long, help: ArgumentHelp("The font size in points.", valueName: "PT"))
     var size = "10"
 
-    @Option(name: .long, help: ArgumentHelp("Distance from the page's edges (default 24 pt).", valueName: "L"))
+    @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
     var margin = "24"
 
-    @Option(name: .long, help: ArgumentHelp("helvetica, times or courier (default helvetica).", valueName: "FONT"))
+    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
     var font: StandardFont = .helvetica
 
     @OptionGroup var options: EditOptions

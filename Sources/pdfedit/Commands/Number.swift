@@ -19,7 +19,7 @@ struct NumberPages: EditCommand {
             Examples:
               pdfedit number all
               pdfedit number 2.. --format "Page {n} of {total}" --start 2
-              pdfedit number all --format "{doc} - {label}" --position bottom-right --font times
+              pdfedit number all --format "{doc} {label}" --position top-right
               pdfedit number all report.pdf -o numbered.pdf
             """)
 
@@ -29,25 +29,25 @@ struct NumberPages: EditCommand {
     @Argument(help: .directModeFile)
     var directInput: String?
 
-    @Option(name: .long, help: ArgumentHelp("The text: {n}, {total}, {label}, {doc} (default {n}).", valueName: "TEXT"))
+    @Option(name: .long, help: ArgumentHelp("The text: {n}, {total}, {label}, {doc}.", valueName: "TEXT"))
     var format = "{n}"
 
-    @Option(name: .long, help: ArgumentHelp("The number of the first selected page (default 1).", valueName: "N"))
+    @Option(name: .long, help: ArgumentHelp("The number of the first selected page.", valueName: "N"))
     var start = 1
 
-    @Option(name: .long, help: positionHelp(default: .bottom))
+    @Option(name: .long, help: positionHelp)
     var position: StampPosition = .bottom
 
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
-    @Option(name: .long, help: ArgumentHelp("The font size in points (default 10).", valueName: "PT"))
+    @Option(name: .long, help: ArgumentHelp("The font size in points.", valueName: "PT"))
     var size = "10"
 
-    @Option(name: .long, help: ArgumentHelp("Distance from the page's edges (default 24 pt).", valueName: "L"))
+    @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
     var margin = "24"
 
-    @Option(name: .long, help: ArgumentHelp("helvetica, times or courier (default helvetica).", valueName: "FONT"))
+    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
     var font: StandardFont = .helvetica
 
     @OptionGroup var options: EditOptions

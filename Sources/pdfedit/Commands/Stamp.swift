@@ -47,7 +47,7 @@ struct StampPages: EditCommand {
         help: ArgumentHelp("Opacity: above 0 and at most 1 (0.3), or a percentage (30%).", valueName: "F"))
     var opacity = "1"
 
-    @Option(name: .long, help: positionHelp(default: .center))
+    @Option(name: .long, help: positionHelp)
     var position: StampPosition = .center
 
     // `.unconditional` so that `--offset -10,5` is read as a value.

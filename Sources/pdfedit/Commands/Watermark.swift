@@ -30,29 +30,29 @@ struct Watermark: EditCommand {
     @Option(name: .long, help: ArgumentHelp("The text to draw.", valueName: "TEXT"))
     var text: String
 
-    @Option(name: .long, help: ArgumentHelp("The font size in points (default 72).", valueName: "PT"))
+    @Option(name: .long, help: ArgumentHelp("The font size in points.", valueName: "PT"))
     var size = "72"
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Degrees counter-clockwise (default 45).", valueName: "DEG"))
+        help: ArgumentHelp("Degrees counter-clockwise.", valueName: "DEG"))
     var angle = 45.0
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Opacity: above 0 and at most 1, or a percentage (default 0.3).", valueName: "O"))
+        help: ArgumentHelp("Opacity: above 0 and at most 1, or a percentage (30%).", valueName: "O"))
     var opacity = "0.3"
 
     @Flag(name: .long, help: "Draw it beneath the page's content instead of over it.")
     var under = false
 
-    @Option(name: .long, help: positionHelp(default: .center))
+    @Option(name: .long, help: positionHelp)
     var position: StampPosition = .center
 
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
-    @Option(name: .long, help: ArgumentHelp("helvetica, times or courier (default helvetica).", valueName: "FONT"))
+    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
     var font: StandardFont = .helvetica
 
     @OptionGroup var options: EditOptions

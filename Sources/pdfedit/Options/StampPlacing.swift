@@ -32,12 +32,8 @@ func parseTextSize(_ text: String) throws(PDFEditError) -> Double {
     return size
 }
 
-/// The help of `--position` with a command's own default.
-func positionHelp(default position: StampPosition) -> ArgumentHelp {
-    ArgumentHelp(
-        "Where on the page as displayed: center, top, bottom, left, right, top-left, top-right, bottom-left, "
-            + "bottom-right (default \(position.rawValue)).", valueName: "P")
-}
+/// The help of `--position` (ArgumentParser adds the values and the command's default).
+let positionHelp = ArgumentHelp("Where on the page as displayed.", valueName: "P")
 
 let offsetHelp = ArgumentHelp(
     "Move it X right and Y up from there (pt, or with mm/cm/in; -10,5mm).", valueName: "X,Y")
