@@ -5,10 +5,11 @@
 /// `format` takes `{n}` (the item's number: `start` on the first item in
 /// document order that carries a stamp of this `run`, one more on each next
 /// one; zero-padded to `digits` when above 0), `{total}` (how many items carry
-/// the run), `{label}` (the page's label as export writes it, else its page
-/// number in the output) and `{doc}` (the document's name); other braces are
-/// text. Every stamp one command makes shares one `run`, so numbers follow the
-/// items when they move, and a removed item leaves no gap.
+/// the run), `{label}` (the page's label as export writes it, else its
+/// position in the document) and `{doc}` (the document's name); other braces
+/// are text. Every stamp one command makes shares one `run`, so numbers follow
+/// the items when they move, and a removed item leaves no gap. Numbers are
+/// counted over the whole document, so a part of a split export keeps them.
 ///
 /// In the session file: `{"kind": "number", "format": "Page {n} of {total}",
 /// "start": 1, "digits": 0, "run": 1, "font": "helvetica", "size": 10, "angle": 0}`.

@@ -239,10 +239,11 @@ typedef struct pe_stamp_place {
  * drawn over the page's content (wrapped in q ... Q) or, with `under`, beneath it;
  * placed by `place` on the page's visible box (CropBox clipped to MediaBox) and upright for
  * the reader whatever the output page's /Rotate (the item's quarter turns included)
- * and the stamp page's own /Rotate; at its own size (/UserUnit respected) or, with
- * `fit`, scaled to the visible box keeping its aspect ratio. Stamps of one item are
+ * and the stamp page's own /Rotate; at its own size (/UserUnit respected; scaled
+ * down when larger than the room inside `place.margin`) or, with `fit`, scaled to
+ * that room keeping its aspect ratio. Stamps of one item are
  * drawn in the order they come in the list. Resource names are fixed
- * (/PdfeditStamp0, /PdfeditStampGS0, ... per page; a suffix only when the page
+ * (/PdfeditStamp0, /PdfeditStampGS0, /PdfeditFont0, ... per page; a suffix only when the page
  * already uses the name), so outputs stay deterministic. A stamped page gets its
  * own /Contents array and /Resources dictionary: a page exported twice, once
  * stamped and once not, shares nothing that the stamp changed. */
