@@ -227,4 +227,29 @@ import Testing
         #expect(Pixels.isDark(marked[0]), "the I stroke covers the centre of the blank page")
         #expect(Pixels.isLight(marked[1]))
     }
+
+    @Test func showPutsAPositionedPageStampWhereExportDoes() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A 100 × 100 mark: one letter I too large for its page, scaled down to fit it.
+        try pdfeditOK("blank", "--at", "1", "--size", "100x100", in: dir)
+        try pdfeditOK("watermark", "1", "--text", "I", "--size", "400", "--angle", "0", "--opacity", "1", in: dir)
+        try pdfeditOK("export", "mark.pdf", "1", in: dir)
+        try pdfeditOK("remove", "1", in: dir)
+        try pdfeditOK("blank", "--at", "1", "--size", "a4", in: dir)
+        try pdfeditOK("stamp", "1", "mark.pdf", "--position", "top-left", "--offset", "20,-20", in: dir)
+        try pdfeditOK("thumbs", "thumbs", "1", in: dir)
+        let out = try exported(dir, "stamped.pdf", "1")
+        let file = try #require(FileManager.default.contentsOfDirectory(atPath: path(dir, "thumbs")).first)
+        let png = path(dir, "thumbs/" + file)
+        let size = try Pixels.pngSize(png)
+        // The mark's centre: 20 + 50 pt from the left, 20 + 50 pt from the top of 595 × 842.
+        let perPoint = Double(size.width) / 595.276
+        let mark = (x: Int(70 * perPoint), y: Int(70 * perPoint))
+        let colours = try Pixels.png(png, at: [mark, (x: size.width / 2, y: size.height / 2)])
+        #expect(Pixels.isDark(colours[0]), "show: the I at the top-left")
+        #expect(Pixels.isLight(colours[1]))
+        #expect(Pixels.isDark(try Pixels.reference(out, page: 1, fraction: [70 / 595.276, 70 / 841.89])), "export")
+        #expect(Pixels.isLight(try Pixels.reference(out, page: 1, fraction: [0.5, 0.5])))
+    }
 }
