@@ -2,24 +2,56 @@ import PageModel
 
 /// One stamp of a listed item (`list --json`: `stamps`).
 public struct ListedStamp: Codable, Equatable, Sendable {
-    /// The stamp's file as stored in the session.
-    public var source: String
-    /// 1-based page of that file (1 for an image).
-    public var page: Int
+    /// `page` (a page of a file: `stamp`), `number`, `bates` or `watermark`.
+    public var kind: String
+    /// A page stamp's file as stored in the session (absent for a text).
+    public var source: String?
+    /// 1-based page of that file (1 for an image; absent for a text).
+    public var page: Int?
+    /// A generated stamp's text on this item, as export writes it.
+    public var text: String?
+    /// A generated stamp's format (`{n}`, `{total}`, `{label}`, `{doc}`).
+    public var format: String?
+    /// A generated stamp's font (`helvetica`, `times`, `courier`), size in points, angle in degrees.
+    public var font: String?
+    public var size: Double?
+    public var angle: Double?
     /// Drawn under the page's content rather than over it.
     public var under: Bool
-    /// Scaled to fit the page (else drawn at its own size, centred).
+    /// Scaled to fit the page (else drawn at its own size, scaled down only when larger than the page).
     public var fit: Bool
     /// From 0 (invisible) to 1 (opaque).
     public var opacity: Double
+    /// The anchor on the page as displayed (`center`, `top`, `bottom-right`, ...).
+    public var position: String
+    /// Points moved right and up from the anchor.
+    public var offset: [Double]
+    /// Points kept from the page's edges.
+    public var margin: Double
 
-    /// The stamps of an item in drawing order; nil when it has none (left out of the JSON).
-    static func list(_ stamps: [Stamp], session: Session) -> [ListedStamp]? {
+    /// The stamps of an item in drawing order, `texts` its generated texts in
+    /// order; nil when it has none (left out of the JSON).
+    static func list(_ stamps: [Stamp], texts: [String], session: Session) -> [ListedStamp]? {
         guard !stamps.isEmpty else { return nil }
+        var texts = texts[...]
         return stamps.map { stamp in
-            ListedStamp(
-                source: session.source(stamp.source)?.path ?? stamp.source.description, page: stamp.page,
-                under: stamp.under, fit: stamp.fit, opacity: stamp.opacity)
+            var listed = ListedStamp(
+                kind: "page", under: stamp.under, fit: stamp.fit, opacity: stamp.opacity,
+                position: stamp.placement.position.rawValue,
+                offset: [stamp.placement.offsetX, stamp.placement.offsetY], margin: stamp.placement.margin)
+            switch stamp.content {
+            case .page(let source, let page):
+                listed.source = session.source(source)?.path ?? source.description
+                listed.page = page
+            case .text(let mark):
+                listed.kind = mark.kind.rawValue
+                listed.text = texts.popFirst() ?? mark.format
+                listed.format = mark.format
+                listed.font = mark.font.rawValue
+                listed.size = mark.size
+                listed.angle = mark.angle
+            }
+            return listed
         }
     }
 }

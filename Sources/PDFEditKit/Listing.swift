@@ -60,6 +60,7 @@ extension Workspace {
         if includeText {
             access.prefetchTexts(of: indices.map { document.items[$0] }, progress: progress)
         }
+        let stampTexts = document.stampTexts { labels.label(of: document.items[$0]) }
         // Sizes and labels come through lookups that keep their failure (a changed source) for here.
         let items = try access.surfacingLookupFailure { () throws(PDFEditError) in
             try listedItems(indices)
@@ -90,7 +91,7 @@ extension Workspace {
                     listed.height = rounded(turned ? size.width : size.height)
                 }
                 listed.label = labels.label(of: item)
-                listed.stamps = ListedStamp.list(item.stamps, session: session)
+                listed.stamps = ListedStamp.list(item.stamps, texts: stampTexts[index] ?? [], session: session)
                 if includeText {
                     listed.text = try access.textOrWarning(of: item).map { firstWords($0) }.flatMap {
                         $0.isEmpty ? nil : $0

@@ -61,6 +61,9 @@ public enum Edit: Codable, Equatable, Sendable {
     /// Draw a page onto each selected item at export (after its other stamps).
     /// `stamp.source` may be a provisional id of one of `newSources`, as for `insertItems`.
     case stamp(PageSelection, Stamp, newSources: [Source])
+    /// Draw a generated text (`number`, `bates`, `watermark`) onto each selected
+    /// item (after its other stamps); the stamp's run is set to a new one.
+    case textStamp(PageSelection, Stamp)
     /// Take every stamp off the selected items.
     case unstamp(PageSelection)
     /// `labels SPEC...`: replace the document's page label ranges; nil

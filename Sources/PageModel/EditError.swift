@@ -32,6 +32,10 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidOpacity(Double)
     /// `unstamp` of items none of which has a stamp.
     case nothingToUnstamp(selected: Int)
+    /// A generated stamp's text holds a character the standard fonts cannot encode.
+    case unencodableText(UnencodableCharacter, text: String)
+    /// A generated stamp's option out of range (size, digits, angle...).
+    case invalidTextStamp(String)
     /// `crop` would leave a page without a visible area, or has nothing to do.
     case invalidCrop(String)
     /// `split-page --grid CxR` out of range.
@@ -109,6 +113,10 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "and there must be at least 2 cells"
         case .nothingToUnstamp(let selected):
             return selected == 1 ? "the selected page has no stamp" : "none of the \(selected) selected pages has a stamp"
+        case .unencodableText(let character, let text):
+            return "cannot write \(character) of \"\(text)\": the standard fonts (WinAnsi encoding) have no such character"
+        case .invalidTextStamp(let reason):
+            return reason
         case .invalidStepCount(let count):
             return "the number of steps must be at least 1 (got \(count))"
         case .nothingToUndo(let requested, let available):

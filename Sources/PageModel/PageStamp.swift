@@ -1,25 +1,49 @@
-/// A page drawn onto a page item at export (`stamp SEL FILE`): page `page` of
-/// `source` (a PDF, or 1 for an image), over the item's own content or, with
-/// `under`, beneath it; centred on the page as displayed and upright for the
-/// reader whatever the rotations, at its own size or (`fit`) scaled to the page
-/// keeping its aspect ratio; `opacity` in (0, 1].
+/// Something drawn onto a page item at export: a page of a source (`stamp SEL
+/// FILE`) or a generated text (`number`, `bates`, `watermark`), over the item's
+/// own content or, with `under`, beneath it; placed on the page as displayed by
+/// `placement` and upright for the reader whatever the rotations; a page at its
+/// own size or (`fit`) scaled to the page keeping its aspect ratio, anything
+/// larger than the page scaled down to fit; `opacity` in (0, 1].
 ///
 /// In the session file an item's stamps are a `"stamps"` array of
-/// `{"source": "s2", "page": 1, "under": false, "fit": false, "opacity": 1}`.
+/// `{"source": "s2", "page": 1, "under": false, "fit": false, "opacity": 1}` for
+/// a page, `{"text": {…}, "under": false, "opacity": 0.3}` for a text (see
+/// `TextMark`), each with `"position"`, `"offset": [x, y]` and `"margin"` when
+/// they are not the defaults (centre, no offset, no margin; format 5).
 public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var source: SourceID
-    /// 1-based page of the source.
-    public var page: Int
+    public var content: StampContent
     public var under: Bool
     public var fit: Bool
     public var opacity: Double
+    public var placement: StampPlacement
 
-    public init(source: SourceID, page: Int = 1, under: Bool = false, fit: Bool = false, opacity: Double = 1) {
-        self.source = source
-        self.page = page
+    public init(
+        source: SourceID, page: Int = 1, under: Bool = false, fit: Bool = false, opacity: Double = 1,
+        placement: StampPlacement = StampPlacement()
+    ) {
+        self.content = .page(source: source, page: page)
         self.under = under
         self.fit = fit
         self.opacity = opacity
+        self.placement = placement
+    }
+
+    public init(text: TextMark, under: Bool = false, opacity: Double = 1, placement: StampPlacement) {
+        self.content = .text(text)
+        self.under = under
+        self.fit = false
+        self.opacity = opacity
+        self.placement = placement
+    }
+
+    /// The source a page stamp draws from; nil for a text.
+    public var source: SourceID? {
+        if case .page(let source, _) = content { source } else { nil }
+    }
+
+    /// The generated text, nil for a page stamp.
+    public var text: TextMark? {
+        if case .text(let mark) = content { mark } else { nil }
     }
 
     /// Whether `opacity` is one a PDF can say: finite, above 0, at most 1.
@@ -27,9 +51,15 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
         opacity.isFinite && opacity > 0 && opacity <= 1
     }
 
-    /// `s2 p.1 under fit 50%`: the options that differ from the defaults.
+    /// `s2 p.1 under fit 50%`, `number "Page {n}" bottom`: the options that differ from the defaults.
     public var description: String {
-        var words = ["\(source) p.\(page)", under ? "under" : "over"]
+        var words: [String]
+        switch content {
+        case .page(let source, let page): words = ["\(source) p.\(page)"]
+        case .text(let mark): words = [mark.description]
+        }
+        words.append(under ? "under" : "over")
+        if placement != StampPlacement() { words.append(placement.description) }
         if fit { words.append("fit") }
         if opacity != 1 { words.append(Stamp.percent(opacity)) }
         return words.joined(separator: " ")
@@ -40,4 +70,61 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
         let value = (opacity * 1000).rounded() / 10
         return value == value.rounded() ? "\(Int(value))%" : "\(value)%"
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case source, page, text, under, fit, opacity, position, offset, margin
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let text = try container.decodeIfPresent(TextMark.self, forKey: .text) {
+            content = .text(text)
+        } else {
+            content = .page(
+                source: try container.decode(SourceID.self, forKey: .source),
+                page: try container.decode(Int.self, forKey: .page))
+        }
+        under = try container.decode(Bool.self, forKey: .under)
+        fit = try container.decodeIfPresent(Bool.self, forKey: .fit) ?? false
+        opacity = try container.decode(Double.self, forKey: .opacity)
+        var placement = StampPlacement()
+        placement.position = try container.decodeIfPresent(StampPosition.self, forKey: .position) ?? .center
+        if let offset = try container.decodeIfPresent([Double].self, forKey: .offset) {
+            guard offset.count == 2 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .offset, in: container, debugDescription: "an offset is two numbers [x, y]")
+            }
+            placement.offsetX = offset[0]
+            placement.offsetY = offset[1]
+        }
+        placement.margin = try container.decodeIfPresent(Double.self, forKey: .margin) ?? 0
+        self.placement = placement
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch content {
+        case .page(let source, let page):
+            try container.encode(source, forKey: .source)
+            try container.encode(page, forKey: .page)
+        case .text(let mark):
+            try container.encode(mark, forKey: .text)
+        }
+        try container.encode(under, forKey: .under)
+        if text == nil { try container.encode(fit, forKey: .fit) }
+        try container.encode(opacity, forKey: .opacity)
+        if placement.position != .center { try container.encode(placement.position, forKey: .position) }
+        if placement.offsetX != 0 || placement.offsetY != 0 {
+            try container.encode([placement.offsetX, placement.offsetY], forKey: .offset)
+        }
+        if placement.margin != 0 { try container.encode(placement.margin, forKey: .margin) }
+    }
+}
+
+/// What a stamp draws.
+public enum StampContent: Hashable, Sendable {
+    /// Page `page` (1-based; 1 for an image) of a source.
+    case page(source: SourceID, page: Int)
+    /// A text generated per item at export.
+    case text(TextMark)
 }

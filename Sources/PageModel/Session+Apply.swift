@@ -123,6 +123,8 @@ extension Session {
             return try executeRelink(source, path: path, size: size, sha256: sha256, pageCount: pageCount)
         case .stamp(let selection, let stamp, let newSources):
             return try executeStamp(selection, stamp, newSources: newSources, in: name, context: context)
+        case .textStamp(let selection, let stamp):
+            return try executeTextStamp(selection, stamp, in: name, context: context)
         case .unstamp(let selection):
             return try executeUnstamp(selection, in: name, context: context)
         case .labels(let specs):

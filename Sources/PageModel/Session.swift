@@ -10,7 +10,10 @@ public struct Session: Equatable, Sendable {
     /// documents have none (`Document.outline` nil: the sources' own are used).
     /// Version 4 added items' boxes (`"boxes"`, set by `crop`) and the history
     /// operation `rebox`; an older file's items have none.
-    public static let formatVersion = 4
+    /// Version 5 added stamps' placement (`"position"`, `"offset"`, `"margin"`)
+    /// and generated text stamps (`"text"`: `number`, `bates`, `watermark`); an
+    /// older file's stamps are centred page stamps.
+    public static let formatVersion = 5
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)

@@ -132,10 +132,18 @@ extension Session {
 
     private func stampProblem(_ item: PageItem, sources: [SourceID: Source]) -> SessionInconsistency? {
         for stamp in item.stamps {
-            guard let source = sources[stamp.source] else { return .unknownSource(item: item.id, source: stamp.source) }
-            let pageCount = source.kind == .image ? 1 : source.pageCount
-            if stamp.page < 1 || stamp.page > pageCount {
-                return .invalidStamp(item: item.id, reason: "source \(stamp.source) has no page \(stamp.page)")
+            switch stamp.content {
+            case .page(let id, let page):
+                guard let source = sources[id] else { return .unknownSource(item: item.id, source: id) }
+                let pageCount = source.kind == .image ? 1 : source.pageCount
+                if page < 1 || page > pageCount {
+                    return .invalidStamp(item: item.id, reason: "source \(id) has no page \(page)")
+                }
+            case .text(let mark):
+                if let problem = mark.problem { return .invalidStamp(item: item.id, reason: problem) }
+            }
+            if !stamp.placement.isValid {
+                return .invalidStamp(item: item.id, reason: "offset and margin must be finite, the margin not negative")
             }
             if !Stamp.isValidOpacity(stamp.opacity) {
                 return .invalidStamp(item: item.id, reason: "opacity \(stamp.opacity) is not above 0 and at most 1")

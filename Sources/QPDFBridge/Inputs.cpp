@@ -85,6 +85,9 @@ void Inputs::open(int first, int count)
     }
     long long limit = request.options == nullptr ? 0 : request.options->max_stream_bytes;
     for_each_stamp(request.stamps, first, count, [this, limit](pe_stamp const &stamp) {
+        if (stamp.text != nullptr) {
+            return; // a generated text reads no source
+        }
         open_source(stamp.source);
         Source &source = sources[static_cast<size_t>(stamp.source)];
         check_stamp_page(stamp, source, where);

@@ -8,6 +8,7 @@
 #include "Stamps.hh"
 
 #include <qpdf/QPDFPageObjectHelper.hh>
+#include <qpdf/QUtil.hh>
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,20 @@
 #include <tuple>
 
 namespace pe {
+
+namespace {
+
+void check_text_stamp(pe_stamp const &stamp, std::string const &which)
+{
+    bool finite = std::isfinite(stamp.size) && std::isfinite(stamp.text_width) && std::isfinite(stamp.descent) &&
+        std::isfinite(stamp.ascent) && std::isfinite(stamp.angle);
+    if (!finite || stamp.size <= 0 || stamp.text_width < 0 || stamp.descent > stamp.ascent || stamp.text_length < 0 ||
+        stamp.font < 0 || stamp.font > 2) {
+        throw PlanError(which + ": invalid text");
+    }
+}
+
+} // namespace
 
 void check_stamps(StampList list, int source_count, int item_count)
 {
@@ -30,8 +45,16 @@ void check_stamps(StampList list, int source_count, int item_count)
         if (stamp.item < 0 || stamp.item >= item_count) {
             throw PlanError(which + " names no item");
         }
-        if (stamp.source < 0 || stamp.source >= source_count) {
+        if (stamp.text != nullptr) {
+            check_text_stamp(stamp, which);
+        } else if (stamp.source < 0 || stamp.source >= source_count) {
             throw PlanError(which + " names no source");
+        }
+        pe_stamp_place const &place = stamp.place;
+        if (!(std::isfinite(place.offset_x) && std::isfinite(place.offset_y) && std::isfinite(place.margin) &&
+              place.margin >= 0 && place.horizontal >= -1 && place.horizontal <= 1 && place.vertical >= -1 &&
+              place.vertical <= 1)) {
+            throw PlanError(which + ": invalid placement");
         }
         if (!(std::isfinite(stamp.opacity) && stamp.opacity > 0 && stamp.opacity <= 1)) {
             throw PlanError(which + ": opacity must be above 0 and at most 1");
@@ -109,6 +132,60 @@ std::string free_name(QPDFObjectHandle dictionary, std::string const &base)
     }
 }
 
+// One kind of a page's resources (/XObject, /ExtGState, /Font) as a stamp
+// extends it: the page's own entries kept, new ones under names it does not use.
+class ResourceKind {
+  public:
+    ResourceKind(QPDFObjectHandle resources, std::string key) : kind(std::move(key))
+    {
+        own = resources.isDictionary() ? resources.getKey(kind) : QPDFObjectHandle();
+        extended = own.isDictionary() ? own.shallowCopy() : QPDFObjectHandle::newDictionary();
+    }
+
+    // Adds `object` under `base` (or base_2, ... when the page uses it); returns the name.
+    std::string add(std::string const &base, QPDFObjectHandle object, std::string &added)
+    {
+        std::string name = free_name(own, base);
+        extended.replaceKey(name, object);
+        used = true;
+        added += name + "=" + object.getObjGen().unparse(' ') + ";";
+        return name;
+    }
+
+    void store(QPDFObjectHandle resources) const
+    {
+        if (used) {
+            resources.replaceKey(kind, extended);
+        }
+    }
+
+  private:
+    std::string kind;
+    QPDFObjectHandle own;
+    QPDFObjectHandle extended;
+    bool used = false;
+};
+
+std::string matrix_text(StampMatrix const &m)
+{
+    return format_number(m.a) + " " + format_number(m.b) + " " + format_number(m.c) + " " + format_number(m.d) + " " +
+        format_number(m.e) + " " + format_number(m.f);
+}
+
+// The text of a generated stamp at the origin of the current matrix, black, as a
+// hex string (any byte is safe), inside an /ActualText span when one is given.
+std::string text_operators(pe_stamp const &stamp, std::string const &font)
+{
+    std::string bytes(stamp.text, static_cast<size_t>(stamp.text_length));
+    std::string shown = "0 g\nBT\n" + font + " " + format_number(stamp.size) + " Tf\n<" + QUtil::hex_encode(bytes) +
+        "> Tj\nET\n";
+    if (stamp.actual_text == nullptr) {
+        return shown;
+    }
+    std::string words = QUtil::utf8_to_utf16(stamp.actual_text);
+    return "/Span <</ActualText <" + QUtil::hex_encode(words) + ">>> BDC\n" + shown + "EMC\n";
+}
+
 // Draws the stamps of one output: forms, graphics states and content streams are
 // made once and shared by every page that uses them.
 class Stamper {
@@ -128,12 +205,9 @@ class Stamper {
         double unit = geometry.unit;
 
         QPDFObjectHandle resources = to.getKey("/Resources");
-        QPDFObjectHandle xobjects = resources.isDictionary() ? resources.getKey("/XObject") : QPDFObjectHandle();
-        QPDFObjectHandle states = resources.isDictionary() ? resources.getKey("/ExtGState") : QPDFObjectHandle();
-        QPDFObjectHandle new_xobjects =
-            xobjects.isDictionary() ? xobjects.shallowCopy() : QPDFObjectHandle::newDictionary();
-        QPDFObjectHandle new_states = states.isDictionary() ? states.shallowCopy() : QPDFObjectHandle::newDictionary();
-        bool uses_states = false;
+        ResourceKind xobjects(resources, "/XObject");
+        ResourceKind states(resources, "/ExtGState");
+        ResourceKind fonts(resources, "/Font");
         // What the new resources add, to share one dictionary between pages that
         // had the same indirect resources and got the same stamps.
         std::string added;
@@ -142,29 +216,31 @@ class Stamper {
         std::vector<QPDFObjectHandle> over;
         for (size_t k = 0; k < stamps.size(); ++k) {
             pe_stamp const &stamp = *stamps[k];
-            Form const &form = form_for(stamp);
-            std::string name = free_name(xobjects, "/PdfeditStamp" + std::to_string(k));
-            new_xobjects.replaceKey(name, form.object);
-            added += name + "=" + form.object.getObjGen().unparse(' ') + ";";
             std::string text = "q\n";
             if (stamp.opacity < 1) {
-                std::string state = free_name(states, "/PdfeditStampGS" + std::to_string(k));
-                QPDFObjectHandle gs = state_for(stamp.opacity);
-                new_states.replaceKey(state, gs);
-                uses_states = true;
-                added += state + "=" + gs.getObjGen().unparse(' ') + ";";
-                text += state + " gs\n";
+                text += states.add("/PdfeditStampGS" + std::to_string(k), state_for(stamp.opacity), added) + " gs\n";
             }
-            text += placement(form, stamp.fit != 0, box, rotation, unit) + " cm\n" + name + " Do\nQ\n";
+            if (stamp.text != nullptr) {
+                std::string font = fonts.add("/PdfeditFont" + std::to_string(stamp.font), font_for(stamp.font), added);
+                StampShape shape{Rect{0, stamp.descent, stamp.text_width, stamp.ascent}, 0, 1, stamp.angle};
+                text += matrix_text(placement_matrix(box, rotation, unit, shape, false, stamp.place)) + " cm\n" +
+                    text_operators(stamp, font);
+            } else {
+                Form const &form = form_for(stamp);
+                std::string name = xobjects.add("/PdfeditStamp" + std::to_string(k), form.object, added);
+                StampShape shape{form.box, form.rotation, form.unit, 0};
+                text += matrix_text(placement_matrix(box, rotation, unit, shape, stamp.fit != 0, stamp.place)) +
+                    " cm\n" + name + " Do\n";
+            }
+            text += "Q\n";
             (stamp.under != 0 ? under : over).push_back(stream_for(text));
         }
 
         QPDFObjectHandle new_resources =
             resources.isDictionary() ? resources.shallowCopy() : QPDFObjectHandle::newDictionary();
-        new_resources.replaceKey("/XObject", new_xobjects);
-        if (uses_states) {
-            new_resources.replaceKey("/ExtGState", new_states);
-        }
+        xobjects.store(new_resources);
+        states.store(new_resources);
+        fonts.store(new_resources);
         if (resources.isIndirect()) {
             std::string key = resources.getObjGen().unparse(' ') + "|" + added;
             auto known = shared_resources.find(key);
@@ -205,6 +281,7 @@ class Stamper {
     Where &where;
     std::map<std::pair<int, int>, Form> forms;
     std::map<double, QPDFObjectHandle> states;
+    std::map<int, QPDFObjectHandle> fonts;
     std::map<std::string, QPDFObjectHandle> streams;
     std::map<std::string, QPDFObjectHandle> shared_resources;
 
@@ -252,6 +329,22 @@ class Stamper {
         return states.emplace(opacity, out.makeIndirectObject(state)).first->second;
     }
 
+    // One font dictionary per standard font in the output.
+    QPDFObjectHandle font_for(int font)
+    {
+        auto known = fonts.find(font);
+        if (known != fonts.end()) {
+            return known->second;
+        }
+        static char const *const names[] = {"/Helvetica", "/Times-Roman", "/Courier"};
+        QPDFObjectHandle dictionary = QPDFObjectHandle::newDictionary();
+        dictionary.replaceKey("/Type", QPDFObjectHandle::newName("/Font"));
+        dictionary.replaceKey("/Subtype", QPDFObjectHandle::newName("/Type1"));
+        dictionary.replaceKey("/BaseFont", QPDFObjectHandle::newName(names[font]));
+        dictionary.replaceKey("/Encoding", QPDFObjectHandle::newName("/WinAnsiEncoding"));
+        return fonts.emplace(font, out.makeIndirectObject(dictionary)).first->second;
+    }
+
     QPDFObjectHandle stream_for(std::string const &text)
     {
         auto known = streams.find(text);
@@ -259,36 +352,6 @@ class Stamper {
             return known->second;
         }
         return streams.emplace(text, QPDFObjectHandle::newStream(&out, text)).first->second;
-    }
-
-    // The `cm` operands that put the form's visible box, upright as its own page
-    // displays it, centred on the page's visible box upright as the page displays:
-    // p -> s * R(p - stamp centre) + page centre, where R turns counter-clockwise by
-    // (page /Rotate - stamp /Rotate), which a reader's clockwise turn of the page by
-    // its /Rotate makes the stamp's own upright orientation.
-    static std::string placement(Form const &form, bool fit, Box const &box, int rotation, double unit)
-    {
-        bool stamp_turned = form.rotation % 180 != 0;
-        double stamp_width = stamp_turned ? form.box.height() : form.box.width();
-        double stamp_height = stamp_turned ? form.box.width() : form.box.height();
-        bool page_turned = rotation % 180 != 0;
-        double page_width = page_turned ? box.height() : box.width();
-        double page_height = page_turned ? box.width() : box.height();
-        double scale = fit ? std::min(page_width / stamp_width, page_height / stamp_height) : form.unit / unit;
-
-        int angle = ((rotation - form.rotation) % 360 + 360) % 360;
-        double cosine = angle == 0 ? 1 : angle == 180 ? -1 : 0;
-        double sine = angle == 90 ? 1 : angle == 270 ? -1 : 0;
-        double a = scale * cosine;
-        double b = scale * sine;
-        double c = -scale * sine;
-        double d = scale * cosine;
-        double cx = form.box.centre_x();
-        double cy = form.box.centre_y();
-        double e = box.centre_x() - (a * cx + c * cy);
-        double f = box.centre_y() - (b * cx + d * cy);
-        return format_number(a) + " " + format_number(b) + " " + format_number(c) + " " + format_number(d) + " " +
-            format_number(e) + " " + format_number(f);
     }
 };
 

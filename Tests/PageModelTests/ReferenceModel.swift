@@ -43,7 +43,8 @@ struct Reference: Equatable {
             case .placeholder: what = "placeholder"
             }
             let stamps = item.stamps.map { stamp in
-                stampText(file: paths[stamp.source] ?? stamp.source.description, page: stamp.page,
+                guard case .page(let source, let page) = stamp.content else { return "text \(stamp)" }
+                return stampText(file: paths[source] ?? source.description, page: page,
                     under: stamp.under, fit: stamp.fit, opacity: stamp.opacity)
             }
             return Item(id: item.id.number, what: what, rotation: item.rotation, stamps: stamps)

@@ -182,7 +182,7 @@ struct ExportWriter {
                 plan.items.append(.page(source: index, index: 0, quarterTurns: item.rotation, boxes: item.boxes))
             }
         }
-        try addStamps(of: items, to: &plan)
+        try addStamps(of: items, document: name, to: &plan)
         return plan
     }
 

@@ -8,10 +8,15 @@ extension ExportWriter {
     /// an image as export's cached one-page PDF — and one `ExportStamp` per stamp,
     /// in each item's drawing order. Stamp files that changed or vanished are
     /// refused (75) like the items' own sources.
-    func addStamps(of items: [PageItem], to plan: inout EnginePlan) throws(PDFEditError) {
+    ///
+    /// Generated texts are resolved over the whole document `name` (so a part of
+    /// a split keeps the numbers the pages have in it) and refused (64) when the
+    /// standard fonts cannot encode them.
+    func addStamps(of items: [PageItem], document name: String, to plan: inout EnginePlan) throws(PDFEditError) {
         let stamped = items.indices.filter { !items[$0].stamps.isEmpty }
         guard !stamped.isEmpty else { return }
-        try access.verify(stamped.flatMap { items[$0].stamps.map(\.source) })
+        try access.verify(stamped.flatMap { items[$0].stamps.compactMap(\.source) })
+        let texts = stampTexts(document: name)
 
         var pdfIndex: [SourceID: Int] = [:]
         var pathIndex: [String: Int] = [:]
@@ -23,14 +28,23 @@ extension ExportWriter {
             }
         }
         for item in stamped {
+            var itemTexts = texts[items[item].id] ?? []
             for stamp in items[item].stamps {
-                guard let source = session.source(stamp.source), let path = access.path(of: stamp.source) else {
-                    throw PDFEditError.sessionCorrupt(path: stamp.source.description, reason: "unknown source \(stamp.source)")
+                if let mark = stamp.text {
+                    let text = itemTexts.isEmpty ? mark.format : itemTexts.removeFirst()
+                    plan.stamps.append(try exportStamp(mark, text: text, of: stamp, item: item))
+                    continue
+                }
+                guard case .page(let stampSource, let stampPage) = stamp.content, let source = session.source(stampSource),
+                    let path = access.path(of: stampSource)
+                else {
+                    let named = stamp.source?.description ?? "?"
+                    throw PDFEditError.sessionCorrupt(path: named, reason: "unknown source \(named)")
                 }
                 let index: Int
                 switch source.kind {
                 case .pdf:
-                    if let known = pdfIndex[stamp.source] {
+                    if let known = pdfIndex[stampSource] {
                         index = known
                     } else {
                         index = plan.sources.count
@@ -38,11 +52,11 @@ extension ExportWriter {
                             ExportSource(
                                 path: path, alternatives: access.passwords.candidates(for: path),
                                 name: Paths.stem(of: source.path)))
-                        plan.sessionSources.append(stamp.source)
-                        pdfIndex[stamp.source] = index
+                        plan.sessionSources.append(stampSource)
+                        pdfIndex[stampSource] = index
                     }
                 case .image:
-                    let converted = try imagePDF(stamp.source, fit: nil)
+                    let converted = try imagePDF(stampSource, fit: nil)
                     if let known = pathIndex[converted] {
                         index = known
                     } else {
@@ -54,9 +68,32 @@ extension ExportWriter {
                 }
                 plan.stamps.append(
                     ExportStamp(
-                        item: item, source: index, page: source.kind == .pdf ? stamp.page - 1 : 0,
-                        under: stamp.under, fit: stamp.fit, opacity: stamp.opacity))
+                        item: item, source: index, page: source.kind == .pdf ? stampPage - 1 : 0,
+                        under: stamp.under, fit: stamp.fit, opacity: stamp.opacity, placement: stamp.placement))
             }
+        }
+    }
+
+    /// The texts of document `name`'s generated stamps by item, as export writes them.
+    func stampTexts(document name: String) -> [ItemID: [String]] {
+        guard let document = session.document(named: name) else { return [:] }
+        return OutputLabels.stampTexts(of: document, access: access)
+    }
+
+    /// The engine's stamp of generated `text`: refused (64) when WinAnsi cannot say it.
+    private func exportStamp(_ mark: TextMark, text: String, of stamp: Stamp, item: Int) throws(PDFEditError)
+        -> ExportStamp
+    {
+        switch WinAnsi.encode(text) {
+        case .failure(let character):
+            throw PDFEditError.edit(.unencodableText(character, text: text))
+        case .success(let bytes):
+            let slanted = mark.angle.truncatingRemainder(dividingBy: 90) != 0
+            return ExportStamp(
+                item: item,
+                text: ExportStamp.Text(
+                    bytes: bytes, font: mark.font, size: mark.size, angle: mark.angle, actualText: slanted ? text : nil),
+                under: stamp.under, opacity: stamp.opacity, placement: stamp.placement)
         }
     }
 }

@@ -194,13 +194,16 @@ extension Workspace {
         for file in files { try checks.check(file) }
 
         let labels = OutputLabels(document: document, access: access)
+        let stampTexts = OutputLabels.stampTexts(of: document, access: access)
         let plans = chunks.enumerated().map { number, chunk in
             SheetPlan(
                 file: files[number],
                 header: sheetHeader(
                     name: name, chunk: chunk, total: document.items.count, sheet: number, of: chunks.count),
                 cells: chunk.map { index in
-                    CellPlan(item: document.items[index], position: index + 1, access: access, labels: labels)
+                    CellPlan(
+                        item: document.items[index], position: index + 1, access: access, labels: labels,
+                        texts: stampTexts[document.items[index].id] ?? [])
                 },
                 layout: layout)
         }
@@ -218,7 +221,7 @@ extension Workspace {
         let renderer = PageRenderer(
             access: access, size: options.thumbnailSize, imagePDF: imagePDFs(session: session, access: access))
         try renderer.prepare(pending.flatMap { plans[$0].pages }, access: access)
-        let stamped = StampedRenderer(access: access, size: options.thumbnailSize)
+        let stamped = StampedRenderer(access: access, size: options.thumbnailSize, texts: stampTexts)
         try stamped.prepare(
             pending.flatMap { plans[$0].stampedItems }, access: access,
             imagePDF: imagePDFs(session: session, access: access))
@@ -400,7 +403,7 @@ struct CellPlan {
     /// Everything that decides the cell's pixels.
     var key: String
 
-    init(item: PageItem, position: Int, access: SourceAccess, labels: OutputLabels) {
+    init(item: PageItem, position: Int, access: SourceAccess, labels: OutputLabels, texts: [String]) {
         self.item = item
         self.position = position
         label = labels.label(of: item)
@@ -408,7 +411,7 @@ struct CellPlan {
         // Stamped items are composed apart (see `StampedRenderer`), shaped like pages.
         page = item.stamps.isEmpty ? SourcePage(item) : nil
         var content = "\(item.content)"
-        if let stamped = StampedRenderer.cell(of: item, access: access) {
+        if let stamped = StampedRenderer.cell(of: item, texts: texts, access: access) {
             (picture, content) = stamped
         } else if let page, let sha256 = access.source(page.source)?.sha256 {
             // The page's size decides the cell's shape before its raster exists.

@@ -28,3 +28,17 @@ struct OutputLabels {
         return own[item.id]
     }
 }
+
+extension OutputLabels {
+    /// The texts of `document`'s generated stamps (`number`, `bates`,
+    /// `watermark`) by item, in each item's stamp order, as export writes them
+    /// (`{label}` as `label(of:)` says): what `list`, `show` and export draw.
+    static func stampTexts(of document: Document, access: SourceAccess) -> [ItemID: [String]] {
+        let labels = OutputLabels(document: document, access: access)
+        var texts: [ItemID: [String]] = [:]
+        for (index, lines) in document.stampTexts(label: { labels.label(of: document.items[$0]) }) {
+            texts[document.items[index].id] = lines
+        }
+        return texts
+    }
+}

@@ -14,11 +14,15 @@ import PageModel
 /// pages keep their own cache entries.
 final class StampedRenderer: @unchecked Sendable {
     private struct StampDrawing {
-        var document: String
-        /// 0-based page in that document.
-        var page: Int
-        /// The stamp page as its reader shows it, in points.
-        var size: PageSize
+        enum Picture {
+            /// Page `page` (0-based) of a document workers open, `size` as its reader shows it.
+            case page(document: String, page: Int, size: PageSize)
+            /// A generated text as export writes it on this item.
+            case text(String, TextMark)
+        }
+
+        var picture: Picture
+        var placement: StampPlacement
         var under: Bool
         var fit: Bool
         var opacity: Double
@@ -54,18 +58,29 @@ final class StampedRenderer: @unchecked Sendable {
     var rendered: Int { lock.withLock { renderedCount } }
     var cached: Int { lock.withLock { cachedCount } }
 
-    init(access: SourceAccess, size: Int) {
+    /// The generated stamps' texts by item, as export writes them.
+    private let texts: [ItemID: [String]]
+
+    init(access: SourceAccess, size: Int, texts: [ItemID: [String]] = [:]) {
         self.size = size
+        self.texts = texts
         cache = access.cacheDirectory.map { SeeingCache(directory: $0) }
     }
 
     /// The key of what a stamped item's thumbnail shows, "" for an item without
     /// stamps (for sheet keys, which must change when stamps do).
-    static func key(of item: PageItem, access: SourceAccess) -> String {
+    static func key(of item: PageItem, texts: [String], access: SourceAccess) -> String {
         guard !item.stamps.isEmpty else { return "" }
+        var texts = texts[...]
         let stamps = item.stamps.map { stamp in
-            let sha256 = access.source(stamp.source)?.sha256 ?? stamp.source.description
-            return "\(sha256) \(stamp.page) \(stamp.under) \(stamp.fit) \(stamp.opacity)"
+            let drawn: String
+            switch stamp.content {
+            case .page(let source, let page):
+                drawn = "\(access.source(source)?.sha256 ?? source.description) \(page)"
+            case .text(let mark):
+                drawn = "text \(mark) \(texts.popFirst() ?? mark.format)"
+            }
+            return "\(drawn) \(stamp.under) \(stamp.fit) \(stamp.opacity) \(stamp.placement)"
         }
         return "stamps " + stamps.joined(separator: ";")
     }
@@ -76,7 +91,7 @@ final class StampedRenderer: @unchecked Sendable {
         _ items: [PageItem], access: SourceAccess,
         imagePDF: (SourceID, PageSize?) throws(PDFEditError) -> String
     ) throws(PDFEditError) {
-        try access.verify(Set(items.flatMap { $0.stamps.map(\.source) }))
+        try access.verify(Set(items.flatMap { $0.stamps.compactMap(\.source) }))
         for item in items where !item.stamps.isEmpty && drawings[item.id] == nil {
             let base: Base
             let content: String
@@ -96,26 +111,34 @@ final class StampedRenderer: @unchecked Sendable {
                 content = "placeholder \(size) \(label ?? "")"
             }
             var stamps: [StampDrawing] = []
+            var itemTexts = (texts[item.id] ?? [])[...]
             for stamp in item.stamps {
-                let kind = access.source(stamp.source)?.kind ?? .pdf
-                let content: ItemContent =
-                    kind == .pdf ? .page(source: stamp.source, page: stamp.page) : .image(source: stamp.source)
-                let document =
-                    kind == .pdf
-                    ? try open(stamp.source, access: access) : try openImage(stamp.source, fit: nil, imagePDF: imagePDF)
-                guard let size = access.displayedSize(of: PageItem(id: item.id, content: content)) else {
-                    throw PDFEditError.engine(.unreadable(file: access.path(of: stamp.source) ?? "", reason: "cannot read the stamp's page size"))
+                let picture: StampDrawing.Picture
+                switch stamp.content {
+                case .text(let mark):
+                    picture = .text(itemTexts.popFirst() ?? mark.format, mark)
+                case .page(let source, let page):
+                    let kind = access.source(source)?.kind ?? .pdf
+                    let content: ItemContent = kind == .pdf ? .page(source: source, page: page) : .image(source: source)
+                    let document =
+                        kind == .pdf
+                        ? try open(source, access: access) : try openImage(source, fit: nil, imagePDF: imagePDF)
+                    guard let size = access.displayedSize(of: PageItem(id: item.id, content: content)) else {
+                        throw PDFEditError.engine(
+                            .unreadable(file: access.path(of: source) ?? "", reason: "cannot read the stamp's page size"))
+                    }
+                    picture = .page(document: document, page: kind == .pdf ? page - 1 : 0, size: size)
                 }
                 stamps.append(
                     StampDrawing(
-                        document: document, page: kind == .pdf ? stamp.page - 1 : 0, size: size, under: stamp.under,
-                        fit: stamp.fit, opacity: stamp.opacity))
+                        picture: picture, placement: stamp.placement, under: stamp.under, fit: stamp.fit,
+                        opacity: stamp.opacity))
             }
             let own = access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
             let displayed = item.rotation % 2 == 1 ? own.swapped : own
             let pixels = fittedPixels(width: displayed.width, height: displayed.height, in: size)
             let description = [
-                "stamped v1", content, String(item.rotation), Self.key(of: item, access: access),
+                "stamped v2", content, String(item.rotation), Self.key(of: item, texts: texts[item.id] ?? [], access: access),
                 "\(pixels.width)x\(pixels.height)",
             ]
             drawings[item.id] = ItemDrawing(
@@ -190,20 +213,35 @@ final class StampedRenderer: @unchecked Sendable {
         return image
     }
 
-    /// Centred on the page as displayed, upright, at its size or fitted: as export places it.
+    /// Placed on the page as displayed by the stamp's placement (`StampPlacement.frame`,
+    /// the rule export's Stamps.cpp follows too), upright, turned by a text's angle.
     private func draw(
         _ stamp: StampDrawing, on image: RasterImage, drawing: ItemDrawing, worker: WorkerContext
     ) throws(EngineError) {
-        guard let opening = openings[stamp.document], stamp.size.width > 0, stamp.size.height > 0 else { return }
         let page = drawing.displayed
-        let scale = stamp.fit ? min(page.width / stamp.size.width, page.height / stamp.size.height) : 1
         let pixelsPerPoint = Double(image.width) / page.width
-        let width = stamp.size.width * scale * pixelsPerPoint
-        let height = stamp.size.height * scale * pixelsPerPoint
-        try image.drawPage(
-            try worker.poppler(opening), page: stamp.page,
-            in: ((Double(image.width) - width) / 2, (Double(image.height) - height) / 2, width, height),
-            opacity: stamp.opacity)
+        switch stamp.picture {
+        case .page(let document, let index, let size):
+            guard let opening = openings[document], size.width > 0, size.height > 0 else { return }
+            let frame = stamp.placement.frame(page: page, stamp: size, fit: stamp.fit)
+            let width = size.width * frame.scale * pixelsPerPoint
+            let height = size.height * frame.scale * pixelsPerPoint
+            let left = frame.centreX * pixelsPerPoint - width / 2
+            let top = (page.height - frame.centreY) * pixelsPerPoint - height / 2
+            try image.drawPage(
+                try worker.poppler(opening), page: index, in: (left, top, width, height), opacity: stamp.opacity)
+        case .text(let text, let mark):
+            guard case .success(let bytes) = WinAnsi.encode(text) else { return }
+            let box = mark.font.box(of: bytes, size: mark.size)
+            let upright = PageSize(width: box.width, height: box.ascent - box.descent)
+            let frame = stamp.placement.frame(
+                page: page, stamp: StampPlacement.boundingSize(upright, degrees: mark.angle))
+            let scale = frame.scale * pixelsPerPoint
+            try image.drawText(
+                text, font: mark.font, width: box.width * scale, descent: box.descent * scale,
+                ascent: box.ascent * scale, centreX: frame.centreX * pixelsPerPoint,
+                centreY: (page.height - frame.centreY) * pixelsPerPoint, degrees: mark.angle, opacity: stamp.opacity)
+        }
     }
 
     /// Composes each item's thumbnail on every core and hands it to `use` on the
@@ -228,14 +266,14 @@ final class StampedRenderer: @unchecked Sendable {
 extension StampedRenderer {
     /// A stamped item's cell before its picture exists: shaped like the page as
     /// exported, keyed by what it shows (for the sheet cache). Nil without stamps.
-    static func cell(of item: PageItem, access: SourceAccess) -> (picture: SheetPicture, key: String)? {
+    static func cell(of item: PageItem, texts: [String], access: SourceAccess) -> (picture: SheetPicture, key: String)? {
         guard !item.stamps.isEmpty else { return nil }
         let size = access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
         let turned = item.rotation % 2 == 1
         let sha256 = item.content.source.flatMap { access.source($0)?.sha256 } ?? ""
         return (
             .blank(width: turned ? size.height : size.width, height: turned ? size.width : size.height),
-            "\(item.content) \(sha256) " + key(of: item, access: access)
+            "\(item.content) \(sha256) " + key(of: item, texts: texts, access: access)
         )
     }
 

@@ -107,7 +107,8 @@ extension Workspace {
         }
         // Items with stamps are composed apart (see `StampedRenderer`).
         let stampedSlots = indices.indices.filter { !document.items[indices[$0]].stamps.isEmpty }
-        let stamped = StampedRenderer(access: access, size: size)
+        let stampTexts = OutputLabels.stampTexts(of: document, access: access)
+        let stamped = StampedRenderer(access: access, size: size, texts: stampTexts)
         try stamped.prepare(
             stampedSlots.map { document.items[indices[$0]] }, access: access,
             imagePDF: imagePDFs(session: session, access: access))

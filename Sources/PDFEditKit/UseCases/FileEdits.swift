@@ -57,7 +57,8 @@ extension Importer {
     /// `stamp SEL FILE [--page K] …`: page `page` of `file` drawn on the selected
     /// pages. The page must exist: an image has only page 1.
     public func stampEdit(
-        _ selection: PageSelection, file: String, page: Int, under: Bool, fit: Bool, opacity: Double
+        _ selection: PageSelection, file: String, page: Int, under: Bool, fit: Bool, opacity: Double,
+        placement: StampPlacement = StampPlacement()
     ) throws(PDFEditError) -> Edit {
         guard page >= 1 else { throw PDFEditError.usage("--page takes a page number from 1, not \(page)") }
         guard let loaded = try load([file]).first else {
@@ -72,7 +73,8 @@ extension Importer {
                     + "there is no page \(page)")
         }
         return .stamp(
-            selection, Stamp(source: loaded.source.id, page: page, under: under, fit: fit, opacity: opacity),
+            selection, Stamp(
+                source: loaded.source.id, page: page, under: under, fit: fit, opacity: opacity, placement: placement),
             newSources: [loaded.source])
     }
 }

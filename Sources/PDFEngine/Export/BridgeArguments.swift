@@ -53,7 +53,7 @@ final class BridgeArguments {
         pointers.sourceCount = Int32(sources.count)
         pointers.items = array(items.map(\.bridged))
         pointers.itemCount = Int32(items.count)
-        pointers.stamps = array(stamps.map(\.bridged))
+        pointers.stamps = array(stamps.map { bridged($0) })
         pointers.stampCount = Int32(clamping: stamps.count)
         pointers.parts = array(
             parts.map { part in
@@ -121,6 +121,30 @@ final class BridgeArguments {
         return result
     }
 
+    private func bridged(_ stamp: ExportStamp) -> pe_stamp {
+        var result = pe_stamp()
+        result.item = Int32(clamping: stamp.item)
+        result.source = Int32(clamping: stamp.source)
+        result.page = Int32(clamping: stamp.page)
+        result.under = stamp.under ? 1 : 0
+        result.fit = stamp.fit ? 1 : 0
+        result.opacity = stamp.opacity
+        result.place = stamp.placement.bridged
+        if let text = stamp.text {
+            result.text = copy(bytes: text.bytes)
+            result.text_length = Int32(clamping: text.bytes.count)
+            result.font = Int32(text.font.code)
+            result.size = text.size
+            let box = text.font.box(of: text.bytes, size: text.size)
+            result.text_width = box.width
+            result.descent = box.descent
+            result.ascent = box.ascent
+            result.angle = text.angle
+            result.actual_text = text.actualText.map { copy($0) }
+        }
+        return result
+    }
+
     /// An item's own label; no label is an empty one (no style, no prefix).
     private func bridged(_ label: PageLabelValue?) -> pe_page_label {
         guard let label else { return pe_page_label(style: 0, number: 1, prefix: emptyString) }
@@ -150,6 +174,15 @@ final class BridgeArguments {
         guard let copied = strdup(text) else { fatalError("out of memory") }
         strings.append(copied)
         return UnsafePointer(copied)
+    }
+
+    /// `bytes` in C memory freed with this object (with a NUL after them).
+    private func copy(bytes: [UInt8]) -> UnsafePointer<CChar> {
+        let memory = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        for (index, byte) in bytes.enumerated() { memory[index] = CChar(bitPattern: byte) }
+        memory[bytes.count] = 0
+        blocks.append(UnsafeMutableRawPointer(memory))
+        return UnsafePointer(memory)
     }
 
     /// `values` in C memory freed with this object; nil when there are none.

@@ -1,13 +1,33 @@
+import PageModel
 import QPDFBridge
 
-/// A page drawn onto one output page (`pdfedit stamp`): page `page` (0-based) of
-/// `sources[source]`, over the page's content or (`under`) beneath it, centred on
-/// its visible box and upright for the reader, at its own size or (`fit`) scaled to
-/// the box keeping its aspect ratio, with `opacity` in (0, 1]. Each stamp page is
-/// one form XObject in the output, shared by every page it is drawn on; the
-/// stamps of one item are drawn in the order they come in the list (see
-/// `pe_stamp` in QPDFBridge.h).
+/// Something drawn onto one output page: page `page` (0-based) of
+/// `sources[source]` (`pdfedit stamp`) or a generated `text` (`number`, `bates`,
+/// `watermark`), over the page's content or (`under`) beneath it, placed on the
+/// page as displayed by `placement` and upright for the reader, a page at its own
+/// size or (`fit`) scaled to the box keeping its aspect ratio, with `opacity` in
+/// (0, 1]. Each stamp page is one form XObject in the output, shared by every page
+/// it is drawn on; the stamps of one item are drawn in the order they come in the
+/// list (see `pe_stamp` in QPDFBridge.h).
 public struct ExportStamp: Sendable, Equatable {
+    /// A generated text as the bridge draws it: WinAnsi `bytes` in `font` at
+    /// `size` points, turned `angle` degrees; `actualText` carried for extraction.
+    public struct Text: Sendable, Equatable {
+        public var bytes: [UInt8]
+        public var font: StandardFont
+        public var size: Double
+        public var angle: Double
+        public var actualText: String?
+
+        public init(bytes: [UInt8], font: StandardFont, size: Double, angle: Double, actualText: String?) {
+            self.bytes = bytes
+            self.font = font
+            self.size = size
+            self.angle = angle
+            self.actualText = actualText
+        }
+    }
+
     /// Index into the export's items of the page it is drawn on.
     public var item: Int
     public var source: Int
@@ -15,19 +35,59 @@ public struct ExportStamp: Sendable, Equatable {
     public var under: Bool
     public var fit: Bool
     public var opacity: Double
+    public var placement: StampPlacement
+    /// Set for a generated text (then `source` and `page` mean nothing).
+    public var text: Text?
 
-    public init(item: Int, source: Int, page: Int, under: Bool = false, fit: Bool = false, opacity: Double = 1) {
+    public init(
+        item: Int, source: Int, page: Int, under: Bool = false, fit: Bool = false, opacity: Double = 1,
+        placement: StampPlacement = StampPlacement()
+    ) {
         self.item = item
         self.source = source
         self.page = page
         self.under = under
         self.fit = fit
         self.opacity = opacity
+        self.placement = placement
     }
 
-    var bridged: pe_stamp {
-        pe_stamp(
-            item: Int32(clamping: item), source: Int32(clamping: source), page: Int32(clamping: page),
-            under: under ? 1 : 0, fit: fit ? 1 : 0, opacity: opacity)
+    public init(item: Int, text: Text, under: Bool, opacity: Double, placement: StampPlacement) {
+        self.init(item: item, source: -1, page: 0, under: under, opacity: opacity, placement: placement)
+        self.text = text
     }
+}
+
+extension StampPlacement {
+    var bridged: pe_stamp_place {
+        pe_stamp_place(
+            horizontal: Int32(position.horizontal), vertical: Int32(position.vertical), offset_x: offsetX,
+            offset_y: offsetY, margin: margin)
+    }
+}
+
+/// The export's placement rule (`pe_stamp_matrix`, Stamps.cpp): the `cm` matrix
+/// a stamp with box `stamp` (its /Rotate and /UserUnit, turned `angle` degrees)
+/// is drawn with on a page whose visible box is `page`. For tests that hold it
+/// against `StampPlacement.frame`.
+public func exportStampMatrix(
+    page: (llx: Double, lly: Double, urx: Double, ury: Double), pageRotation: Int, pageUnit: Double = 1,
+    stamp: (llx: Double, lly: Double, urx: Double, ury: Double), stampRotation: Int = 0, stampUnit: Double = 1,
+    angle: Double = 0, fit: Bool = false, placement: StampPlacement
+) -> [Double] {
+    var geometry = pe_stamp_geometry()
+    geometry.page_box = (page.llx, page.lly, page.urx, page.ury)
+    geometry.page_rotation = Int32(pageRotation)
+    geometry.page_unit = pageUnit
+    geometry.stamp_box = (stamp.llx, stamp.lly, stamp.urx, stamp.ury)
+    geometry.stamp_rotation = Int32(stampRotation)
+    geometry.stamp_unit = stampUnit
+    geometry.angle = angle
+    geometry.fit = fit ? 1 : 0
+    geometry.place = placement.bridged
+    var matrix = [Double](repeating: 0, count: 6)
+    matrix.withUnsafeMutableBufferPointer { buffer in
+        withUnsafePointer(to: &geometry) { pe_stamp_matrix($0, buffer.baseAddress) }
+    }
+    return matrix
 }

@@ -1,5 +1,6 @@
 import CPoppler
 import Foundation
+import PageModel
 
 extension RasterImage {
     /// A `width` × `height` image, white or (not `white`) transparent.
@@ -51,6 +52,53 @@ extension RasterImage {
                     cairo_paint_with_alpha(cairo, opacity)
                 }
             }
+        }
+    }
+
+    /// Draws a generated stamp's `text` onto this image as export places it: the
+    /// box `width` × (`ascent` - `descent`) pixels (the standard font's metrics)
+    /// centred on (`centreX`, `centreY`) (pixels from the top-left), turned
+    /// `degrees` counter-clockwise, in black with `opacity`. Cairo's toy font of
+    /// the same family stands in for the standard font, stretched to its width.
+    public func drawText(
+        _ text: String, font: StandardFont, width: Double, descent: Double, ascent: Double,
+        centreX: Double, centreY: Double, degrees: Double, opacity: Double
+    ) throws(EngineError) {
+        guard !text.isEmpty, width > 0, ascent > descent else { return }
+        let size = ascent - descent
+        try drawing { cairo in
+            if opacity < 1 { cairo_push_group(cairo) }
+            cairo_save(cairo)
+            cairo_translate(cairo, centreX, centreY)
+            cairo_rotate(cairo, -degrees * Double.pi / 180)
+            cairo_select_font_face(cairo, font.cairoFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+            // The font size whose em the box's height stands for (metrics in thousandths).
+            cairo_set_font_size(cairo, size * 1000 / (font.ascender - font.descender))
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cairo, text, &extents)
+            if extents.x_advance > 0 { cairo_scale(cairo, width / extents.x_advance, 1) }
+            let advance = extents.x_advance > 0 ? extents.x_advance : width
+            // The box's centre is (ascent + descent) / 2 above the baseline.
+            cairo_move_to(cairo, -advance / 2, (ascent + descent) / 2)
+            cairo_set_source_rgb(cairo, 0, 0, 0)
+            cairo_show_text(cairo, text)
+            cairo_new_path(cairo)
+            cairo_restore(cairo)
+            if opacity < 1 {
+                cairo_pop_group_to_source(cairo)
+                cairo_paint_with_alpha(cairo, opacity)
+            }
+        }
+    }
+}
+
+extension StandardFont {
+    /// The fontconfig family cairo's toy text API draws in its place.
+    fileprivate var cairoFamily: String {
+        switch self {
+        case .helvetica: "sans-serif"
+        case .times: "serif"
+        case .courier: "monospace"
         }
     }
 }

@@ -18,7 +18,9 @@ extension Session {
         for document in documents {
             for item in document.items {
                 if case .page(id, let page) = item.content { highest = max(highest, page) }
-                for stamp in item.stamps where stamp.source == id { highest = max(highest, stamp.page) }
+                for stamp in item.stamps {
+                    if case .page(let source, let page) = stamp.content, source == id { highest = max(highest, page) }
+                }
             }
         }
         guard highest <= pageCount else {

@@ -9,33 +9,37 @@ extension Session {
         let document = try requireDocument(name)
         let selected = try resolve(selection, in: document, context: context)
         guard Stamp.isValidOpacity(stamp.opacity) else { throw .invalidOpacity(stamp.opacity) }
+        guard case .page(let stampSource, let stampPage) = stamp.content else {
+            throw .invalidContent("a text stamp is made by number, bates or watermark")
+        }
         let kind: SourceKind
-        if let new = newSources.first(where: { $0.id == stamp.source }) {
+        if let new = newSources.first(where: { $0.id == stampSource }) {
             kind = new.kind
             // Named by its file: the id it would get means nothing to the user yet.
             let pageCount = new.kind == .image ? 1 : new.pageCount
-            guard (1...max(1, pageCount)).contains(stamp.page) else {
-                throw .invalidContent("\(fileName(new.path)) has \(pagesPhrase(pageCount)): there is no page \(stamp.page)")
+            guard (1...max(1, pageCount)).contains(stampPage) else {
+                throw .invalidContent("\(fileName(new.path)) has \(pagesPhrase(pageCount)): there is no page \(stampPage)")
             }
-        } else if let known = source(stamp.source) {
+        } else if let known = source(stampSource) {
             kind = known.kind
         } else {
-            throw .unknownSource(stamp.source)
+            throw .unknownSource(stampSource)
         }
         // The stamp's page is checked like an inserted page: the same rules, the same errors.
         let content: ItemContent
         switch kind {
         case .pdf:
-            content = .page(source: stamp.source, page: stamp.page)
+            content = .page(source: stampSource, page: stampPage)
         case .image:
-            guard stamp.page == 1 else {
-                throw .sourcePageOutOfRange(source: stamp.source, page: stamp.page, pageCount: 1)
+            guard stampPage == 1 else {
+                throw .sourcePageOutOfRange(source: stampSource, page: stampPage, pageCount: 1)
             }
-            content = .image(source: stamp.source)
+            content = .image(source: stampSource)
         }
         let imported = try importing(newSources, contents: [content])
         var placed = stamp
-        placed.source = imported.contents.first?.source ?? stamp.source
+        let placedSource = imported.contents.first?.source ?? stampSource
+        placed.content = .page(source: placedSource, page: stampPage)
 
         var changes: [Change] = []
         if !imported.added.isEmpty {
@@ -49,9 +53,10 @@ extension Session {
         try commit(changes)
 
         let result = try requireDocument(name)
-        let file = source(placed.source).map { fileName($0.path) } ?? placed.source.description
-        let page = kind == .pdf ? " page \(placed.page)" : ""
+        let file = source(placedSource).map { fileName($0.path) } ?? placedSource.description
+        let page = kind == .pdf ? " page \(stampPage)" : ""
         var how = [placed.under ? "under" : "over"]
+        if placed.placement != StampPlacement() { how.append(placed.placement.description) }
         if placed.fit { how.append("fitted") }
         if placed.opacity != 1 { how.append("opacity \(Stamp.percent(placed.opacity))") }
         return EditOutcome(
@@ -92,7 +97,7 @@ extension Session {
 
     /// The ascending `indices` grouped by the stamps their items have, groups in
     /// the order their first item comes (so the history is deterministic).
-    private func groupedByStamps(_ indices: [Int], in document: Document) -> [(stamps: [Stamp], indices: [Int])] {
+    func groupedByStamps(_ indices: [Int], in document: Document) -> [(stamps: [Stamp], indices: [Int])] {
         var groups: [(stamps: [Stamp], indices: [Int])] = []
         var groupOf: [[Stamp]: Int] = [:]
         for index in indices {
@@ -109,8 +114,10 @@ extension Session {
 
     /// Performs a `restamp` change on document `index` (bounds already checked).
     mutating func restamp(document index: Int, at: IndexRuns, from: [Stamp], to: [Stamp]) throws(ChangeFailure) {
-        for stamp in to where source(stamp.source) == nil {
-            throw ChangeFailure(reason: "a stamp refers to missing source \(stamp.source)")
+        for stamp in to {
+            if let missing = stamp.source, source(missing) == nil {
+                throw ChangeFailure(reason: "a stamp refers to missing source \(missing)")
+            }
         }
         for run in at.runs {
             for i in run where documents[index].items[i].stamps != from {

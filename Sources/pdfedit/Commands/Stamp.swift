@@ -7,9 +7,11 @@ struct StampPages: EditCommand {
         abstract: "Draw a page of a file over (or under) pages: watermarks, letterheads, signatures.",
         discussion: """
             Page K (default 1) of FILE — a PDF, or a JPEG/PNG image — is drawn on each
-            selected page at export: centred on the page as displayed and upright for the
-            reader whatever the page's rotation (also after a later rotate), at its own
-            size, or with --fit as large as the page allows keeping its aspect ratio.
+            selected page at export: upright for the reader whatever the page's rotation
+            (also after a later rotate), centred on the page as displayed or, with
+            --position, flush with an edge or corner, then moved by --offset; at its own
+            size (scaled down when larger than the page), or with --fit as large as the
+            page allows keeping its aspect ratio.
             --under puts it beneath the page's content (an opaque page hides it).
             Stamps pile up in order; `unstamp` removes them, `undo` takes one back.
             The output holds the stamp once, however many pages show it.
@@ -17,7 +19,8 @@ struct StampPages: EditCommand {
             Examples:
               pdfedit stamp all draft.pdf --opacity 0.3
               pdfedit stamp 1 letterhead.pdf --under
-              pdfedit stamp last signature.png
+              pdfedit stamp last signature.png --position bottom-right --offset -36,36
+              pdfedit stamp 1 logo.png --position top-left --offset 10mm,-10mm
               pdfedit stamp all logo.pdf in.pdf -o out.pdf
             """)
 
@@ -44,6 +47,13 @@ struct StampPages: EditCommand {
         help: ArgumentHelp("Opacity: above 0 and at most 1 (0.3), or a percentage (30%).", valueName: "F"))
     var opacity = "1"
 
+    @Option(name: .long, help: positionHelp)
+    var position: StampPosition = .center
+
+    // `.unconditional` so that `--offset -10,5` is read as a value.
+    @Option(name: .long, parsing: .unconditional, help: offsetHelp)
+    var offset: String?
+
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -51,7 +61,8 @@ struct StampPages: EditCommand {
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         let selection = try parseSelection(selection)
         let opacity = try parseOpacity(opacity)
+        let placement = try parsePlacement(position: position, offset: offset)
         return try building.importer.stampEdit(
-            selection, file: file, page: page, under: under, fit: fit, opacity: opacity)
+            selection, file: file, page: page, under: under, fit: fit, opacity: opacity, placement: placement)
     }
 }

@@ -33,13 +33,23 @@ func format(_ value: Double) -> String {
 }
 
 /// A short description of an item's stamps for `list`'s table: each stamp's file
-/// name, `:K` for a page other than 1, and its options (`under`, `fit`, `30%`).
+/// name, `:K` for a page other than 1, or its kind and text as written on this
+/// page (`number "Page 3 of 5"`), then its options (`under`, `fit`, `30%`, the
+/// position when not centred).
 func stampMarker(_ stamps: [ListedStamp]) -> String {
     stamps.map { stamp in
-        var words = [Paths.name(of: stamp.source) + (stamp.page == 1 ? "" : ":\(stamp.page)")]
+        var words: [String]
+        if let text = stamp.text {
+            words = [stamp.kind, "\"\(text)\""]
+        } else {
+            let page = stamp.page ?? 1
+            words = [Paths.name(of: stamp.source ?? "") + (page == 1 ? "" : ":\(page)")]
+        }
         if stamp.under { words.append("under") }
         if stamp.fit { words.append("fit") }
         if stamp.opacity != 1 { words.append("\(format(stamp.opacity * 100))%") }
+        if stamp.position != StampPosition.center.rawValue { words.append(stamp.position) }
+        if stamp.offset.contains(where: { $0 != 0 }) { words.append(stamp.offset.map { format($0) }.joined(separator: ",")) }
         return words.joined(separator: " ")
     }.joined(separator: ", ")
 }

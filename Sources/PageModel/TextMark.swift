@@ -1,0 +1,143 @@
+/// A generated text stamp (`number`, `bates`, `watermark`): `format` resolved
+/// per item at export, in `font` at `size` points, turned `angle` degrees
+/// counter-clockwise on the page as displayed.
+///
+/// `format` takes `{n}` (the item's number: `start` on the first item in
+/// document order that carries a stamp of this `run`, one more on each next
+/// one; zero-padded to `digits` when above 0), `{total}` (how many items carry
+/// the run), `{label}` (the page's label as export writes it, else its
+/// position in the document) and `{doc}` (the document's name); other braces
+/// are text. Every stamp one command makes shares one `run`, so numbers follow
+/// the items when they move, and a removed item leaves no gap. Numbers are
+/// counted over the whole document, so a part of a split export keeps them.
+///
+/// In the session file: `{"kind": "number", "format": "Page {n} of {total}",
+/// "start": 1, "digits": 0, "run": 1, "font": "helvetica", "size": 10, "angle": 0}`.
+public struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Codable, Hashable, Sendable {
+        case number, bates, watermark
+    }
+
+    public var kind: Kind
+    public var format: String
+    public var start: Int
+    public var digits: Int
+    public var run: Int
+    public var font: StandardFont
+    public var size: Double
+    public var angle: Double
+
+    public init(
+        kind: Kind, format: String, start: Int = 1, digits: Int = 0, run: Int = 0, font: StandardFont = .helvetica,
+        size: Double, angle: Double = 0
+    ) {
+        self.kind = kind
+        self.format = format
+        self.start = start
+        self.digits = digits
+        self.run = run
+        self.font = font
+        self.size = size
+        self.angle = angle
+    }
+
+    /// The fields `format` may hold.
+    public static let fields = ["{n}", "{total}", "{label}", "{doc}"]
+
+    /// The text for one item.
+    public func resolved(number: Int, total: Int, label: String, document: String) -> String {
+        var digitsText = String(number)
+        if digits > 0, number >= 0, digitsText.count < digits {
+            digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText
+        }
+        var result = ""
+        var rest = Substring(format)
+        outer: while !rest.isEmpty {
+            if rest.first == "{" {
+                for (field, value) in [
+                    ("{n}", digitsText), ("{total}", String(total)), ("{label}", label), ("{doc}", document),
+                ] where rest.hasPrefix(field) {
+                    result += value
+                    rest = rest.dropFirst(field.count)
+                    continue outer
+                }
+            }
+            result.append(rest.removeFirst())
+        }
+        return result
+    }
+
+    /// `number "Page {n}" 10pt`.
+    public var description: String {
+        var words = [kind.rawValue, "\"\(format)\""]
+        if start != 1 { words.append("from \(start)") }
+        if font != .helvetica { words.append(font.rawValue) }
+        words.append("\(formatPoints(size))pt")
+        if angle != 0 { words.append("\(formatPoints(angle))°") }
+        return words.joined(separator: " ")
+    }
+}
+
+extension Document {
+    /// The texts of the items' generated stamps as export writes them, by item
+    /// index, in each item's stamp order (items without text stamps absent).
+    /// `label(index)` is the item's label in the output, nil when it has none.
+    public func stampTexts(label: (Int) -> String?) -> [Int: [String]] {
+        var counts: [Int: Int] = [:]
+        for item in items {
+            var seen: Set<Int> = []
+            for stamp in item.stamps {
+                if let mark = stamp.text, seen.insert(mark.run).inserted { counts[mark.run, default: 0] += 1 }
+            }
+        }
+        guard !counts.isEmpty else { return [:] }
+        var reached: [Int: Int] = [:]
+        var texts: [Int: [String]] = [:]
+        for (index, item) in items.enumerated() {
+            var lines: [String] = []
+            var seen: Set<Int> = []
+            for stamp in item.stamps {
+                guard let mark = stamp.text else { continue }
+                if seen.insert(mark.run).inserted { reached[mark.run, default: 0] += 1 }
+                let number = mark.start + (reached[mark.run] ?? 1) - 1
+                lines.append(
+                    mark.resolved(
+                        number: number, total: counts[mark.run] ?? 0, label: label(index) ?? String(index + 1),
+                        document: name))
+            }
+            if !lines.isEmpty { texts[index] = lines }
+        }
+        return texts
+    }
+
+    /// The largest run any text stamp of the document has, 0 without one.
+    var highestTextRun: Int {
+        items.lazy.flatMap(\.stamps).compactMap(\.text?.run).max() ?? 0
+    }
+}
+
+extension TextMark {
+    /// The largest font size a text stamp takes, in points.
+    public static let maximumSize = 1000.0
+    /// The most digits `bates --digits` pads to.
+    public static let maximumDigits = 18
+    /// The numbers `--start` takes: at least 0, small enough to add a document's items to.
+    public static let startRange = 0...(1 << 50)
+
+    /// Why this mark cannot be drawn, nil when it can: a size, digits, start,
+    /// angle out of range, or a format that is empty or not WinAnsi.
+    public var problem: String? {
+        if !(size.isFinite && size > 0 && size <= TextMark.maximumSize) {
+            return "the text size must be above 0 and at most \(formatPoints(TextMark.maximumSize)) pt (got \(size))"
+        }
+        if !(0...TextMark.maximumDigits).contains(digits) {
+            return "--digits takes 1 to \(TextMark.maximumDigits) (got \(digits))"
+        }
+        if !TextMark.startRange.contains(start) {
+            return "--start takes 0 to \(TextMark.startRange.upperBound) (got \(start))"
+        }
+        if !angle.isFinite { return "the angle must be a finite number of degrees" }
+        if format.isEmpty { return "the text is empty" }
+        return nil
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import PDFEditKit
+
+struct BatesNumbers: EditCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bates",
+        abstract: "Draw Bates numbers on pages (ABC000123), as a stamp.",
+        discussion: """
+            Each selected page gets TEXT followed by its number, zero-padded to D digits:
+            --start on the first selected page, one more on each next one in document
+            order (the numbers follow the pages when they move). Drawn at export in a
+            standard font, upright whatever the page's rotation, --margin from the edges
+            of the page as displayed (default the bottom-right corner), extractable as
+            text. `unstamp` removes it, `undo` takes it back.
+
+            Examples:
+              pdfedit bates all --prefix ABC
+              pdfedit bates all --prefix "SMITH-" --start 1201 --digits 5
+              pdfedit bates all --prefix DEF production.pdf -o stamped.pdf
+            """)
+
+    @Argument(help: "The pages to number.")
+    var selection: String
+
+    @Argument(help: .directModeFile)
+    var directInput: String?
+
+    @Option(name: .long, help: ArgumentHelp("The text before each number.", valueName: "TEXT"))
+    var prefix: String
+
+    @Option(name: .long, help: ArgumentHelp("The number of the first selected page.", valueName: "N"))
+    var start = 1
+
+    @Option(name: .long, help: ArgumentHelp("Digits of the number, zero-padded.", valueName: "D"))
+    var digits = 6
+
+    @Option(name: .long, help: positionHelp)
+    var position: StampPosition = .bottomRight
+
+    @Option(name: .long, parsing: .unconditional, help: offsetHelp)
+    var offset: String?
+
+    @Option(name: .long, help: ArgumentHelp("The font size in points.", valueName: "PT"))
+    var size = "10"
+
+    @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
+    var margin = "24"
+
+    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
+    var font: StandardFont = .helvetica
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    func validate() throws {
+        guard (1...TextMark.maximumDigits).contains(digits) else {
+            throw PDFEditError.usage("--digits takes 1 to \(TextMark.maximumDigits), not \(digits)")
+        }
+    }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        let mark = TextMark(
+            kind: .bates, format: prefix + "{n}", start: start, digits: digits, font: font,
+            size: try parseTextSize(size))
+        let placement = try parsePlacement(
+            position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
+        return .textStamp(try parseSelection(selection), Stamp(text: mark, placement: placement))
+    }
+}

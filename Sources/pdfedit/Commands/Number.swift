@@ -1,0 +1,64 @@
+import ArgumentParser
+import PDFEditKit
+
+struct NumberPages: EditCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "number",
+        abstract: "Draw page numbers on pages (\"Page 3 of 12\"), as a stamp.",
+        discussion: """
+            TEXT is written on each selected page at export, in a standard font (Helvetica,
+            Times or Courier; nothing embedded), upright for the reader whatever the page's
+            rotation, --margin from the edges of the page as displayed, and extractable
+            as text. TEXT takes {n} (the number: --start on the first selected page, one
+            more on each next one in document order), {total} (how many pages this
+            command numbered), {label} (the page's label as export writes it) and {doc}
+            (the document's name). The numbers follow the pages when they move; a removed
+            page leaves no gap. Text the standard fonts cannot write (outside Windows-1252)
+            is refused. `unstamp` removes it, `undo` takes it back.
+
+            Examples:
+              pdfedit number all
+              pdfedit number 2.. --format "Page {n} of {total}" --start 2
+              pdfedit number all --format "{doc} {label}" --position top-right
+              pdfedit number all report.pdf -o numbered.pdf
+            """)
+
+    @Argument(help: "The pages to number.")
+    var selection: String
+
+    @Argument(help: .directModeFile)
+    var directInput: String?
+
+    @Option(name: .long, help: ArgumentHelp("The text: {n}, {total}, {label}, {doc}.", valueName: "TEXT"))
+    var format = "{n}"
+
+    @Option(name: .long, help: ArgumentHelp("The number of the first selected page.", valueName: "N"))
+    var start = 1
+
+    @Option(name: .long, help: positionHelp)
+    var position: StampPosition = .bottom
+
+    @Option(name: .long, parsing: .unconditional, help: offsetHelp)
+    var offset: String?
+
+    @Option(name: .long, help: ArgumentHelp("The font size in points.", valueName: "PT"))
+    var size = "10"
+
+    @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
+    var margin = "24"
+
+    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
+    var font: StandardFont = .helvetica
+
+    @OptionGroup var options: EditOptions
+    @OptionGroup var direct: DirectOptions
+    var directOptions: DirectOptions? { direct }
+
+    func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        let mark = TextMark(
+            kind: .number, format: format, start: start, font: font, size: try parseTextSize(size))
+        let placement = try parsePlacement(
+            position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
+        return .textStamp(try parseSelection(selection), Stamp(text: mark, placement: placement))
+    }
+}
