@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import PageModel
 @testable import PDFEngine
 
 /// The bridge's reader (`OpenedPDF`) and the poppler wrapper on real files, compared with what independent
@@ -14,16 +15,16 @@ import Testing
         let attributes = try (0..<4).map { try rotated.attributes(ofPage: $0) }
         // Pages 2–3 inherit /Rotate 90 and an A5 MediaBox from an intermediate /Pages node.
         #expect(attributes.map(\.rotation) == [0, 90, 90, 270])
-        #expect(attributes[1].mediaBox == PDFRect(x0: 0, y0: 0, x1: 420, y1: 595))
+        #expect(attributes[1].mediaBox == BoxRect(x0: 0, y0: 0, x1: 420, y1: 595))
         #expect(attributes[1].displayedSize == (width: 595, height: 420))
         #expect(attributes[3].displayedSize == (width: 792, height: 612))
 
         let sizes = try OpenedPDF(path: fixture("sizes.pdf"), for: .reading)
         let second = try sizes.attributes(ofPage: 1)
-        #expect(second.mediaBox == PDFRect(x0: 0, y0: 0, x1: 792, y1: 612))
-        #expect(second.cropBox == PDFRect(x0: 36, y0: 36, x1: 756, y1: 576))
+        #expect(second.mediaBox == BoxRect(x0: 0, y0: 0, x1: 792, y1: 612))
+        #expect(second.cropBox == BoxRect(x0: 36, y0: 36, x1: 756, y1: 576))
         let fourth = try sizes.attributes(ofPage: 3)
-        #expect(fourth.mediaBox == PDFRect(x0: 100, y0: 200, x1: 695, y1: 1042))
+        #expect(fourth.mediaBox == BoxRect(x0: 100, y0: 200, x1: 695, y1: 1042))
         #expect(fourth.cropBox == fourth.mediaBox)
     }
 

@@ -229,10 +229,8 @@ package final class SourceAccess {
             case .page(let source, let page):
                 let opened = try document(source)
                 guard let attributes = try? opened.attributes(ofPage: page - 1) else { return nil }
-                func box(_ rect: PDFRect) -> BoxRect { BoxRect(x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1) }
                 return PageFrame(
-                    mediaBox: box(attributes.mediaBox), visibleBox: box(attributes.cropBox),
-                    quarterTurns: attributes.rotation / 90)
+                    mediaBox: attributes.mediaBox, visibleBox: attributes.cropBox, quarterTurns: attributes.rotation / 90)
             case .image, .blank, .placeholder:
                 guard let size = try checkedSize(of: item) else { return nil }
                 let box = BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height)

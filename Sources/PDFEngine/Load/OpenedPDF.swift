@@ -144,8 +144,8 @@ extension OpenedPDF {
         guard pe_document_page_geometry(handle, Int32(index), &geometry, &status) == Int32(PE_OK) else {
             throw EngineError(status: status, about: BridgeFailure(file: path))
         }
-        func rect(_ box: (Double, Double, Double, Double)) -> PDFRect {
-            PDFRect(x0: box.0, y0: box.1, x1: box.2, y1: box.3)
+        func rect(_ box: (Double, Double, Double, Double)) -> BoxRect {
+            BoxRect(x0: box.0, y0: box.1, x1: box.2, y1: box.3)
         }
         return PageAttributes(
             mediaBox: rect(geometry.media_box), cropBox: rect(geometry.crop_box),

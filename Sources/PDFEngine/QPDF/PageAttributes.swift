@@ -1,11 +1,13 @@
+import PageModel
+
 /// The attributes of a page that decide how it looks, with the values inherited
 /// from `/Pages` nodes resolved (PDF 32000-1 §7.7.3.4), as the bridge's geometry
 /// rules read them (`Geometry.hh`, through `OpenedPDF.attributes(ofPage:)`).
 public struct PageAttributes: Equatable, Sendable {
     /// US Letter when the page has no usable /MediaBox.
-    public var mediaBox: PDFRect
+    public var mediaBox: BoxRect
     /// The visible region: /CropBox clipped to the MediaBox; the MediaBox when absent.
-    public var cropBox: PDFRect
+    public var cropBox: BoxRect
     /// The clockwise turn a viewer gives the page for its /Rotate: 0, 90, 180 or 270
     /// (the bridge's `pe_displayed_rotation`: 45, 135 or a real number count as 0).
     public var rotation: Int
