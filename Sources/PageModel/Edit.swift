@@ -77,6 +77,9 @@ public enum Edit: Codable, Equatable, Sendable {
     /// `split-page SEL --grid CxR`: each item becomes `columns` × `rows` items,
     /// each showing one cell of it (its crop box), in reading order as displayed.
     case splitPage(PageSelection, columns: Int, rows: Int)
+    /// `resize SEL --to SIZE [--fit|--fill]`: each item's page becomes `size`,
+    /// showing what the item showed (rotation and crop frozen into the resize).
+    case resize(PageSelection, to: PageSize, mode: ResizeMode = .fit)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {

@@ -135,6 +135,8 @@ extension Session {
             return try executeCrop(selection, spec, box: box, in: name, context: context)
         case .splitPage(let selection, let columns, let rows):
             return try executeSplitPage(selection, columns: columns, rows: rows, in: name, context: context)
+        case .resize(let selection, let size, let mode):
+            return try executeResize(selection, to: size, mode: mode, in: name, context: context)
         }
     }
 

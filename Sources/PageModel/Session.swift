@@ -9,8 +9,10 @@ public struct Session: Equatable, Sendable {
     /// `"outline"`) and the history operations that change them; an older file's
     /// documents have none (`Document.outline` nil: the sources' own are used).
     /// Version 4 added items' boxes (`"boxes"`, set by `crop`) and the history
-    /// operation `rebox`; an older file's items have none.
-    public static let formatVersion = 4
+    /// operation `rebox`; an older file's items have none. Version 5 added
+    /// items' `"resize"` and the history operation `reshape`; an older file's
+    /// items are not resized.
+    public static let formatVersion = 5
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)

@@ -73,6 +73,7 @@ extension Session {
         let item = document.items[index]
         let base: PageSize?
         switch item.content {
+        case _ where item.resize != nil: base = context.pageSize?(item) ?? item.resize?.size
         case .blank(let size), .placeholder(let size, _): base = size
         case .page, .image: base = context.pageSize?(item)
         }
