@@ -12,7 +12,20 @@ import PageModel
 /// everything it shows (the page's and every stamp file's SHA-256, pages, rotation,
 /// stamp options), so a stamp or an unstamp never shows a stale picture while plain
 /// pages keep their own cache entries.
+///
+/// Resized items are composed here too: the source page drawn where the resize
+/// places it (`PageResize.matrix`, the rule export uses), clipped to what it
+/// shows, on a white page of the new size.
 final class StampedRenderer: @unchecked Sendable {
+    /// Where a resized item's source page goes on the page as displayed (points,
+    /// from the top-left corner): the whole visible page stretched to `page`,
+    /// turned `quarterTurns` clockwise beyond its own /Rotate, clipped to `clip`.
+    private struct Placement {
+        var page: (x: Double, y: Double, width: Double, height: Double)
+        var clip: (x: Double, y: Double, width: Double, height: Double)
+        var quarterTurns: Int
+    }
+
     private struct StampDrawing {
         var document: String
         /// 0-based page in that document.
@@ -40,6 +53,7 @@ final class StampedRenderer: @unchecked Sendable {
         var width: Int
         var height: Int
         var stamps: [StampDrawing]
+        var placement: Placement?
     }
 
     let size: Int
@@ -62,12 +76,13 @@ final class StampedRenderer: @unchecked Sendable {
     /// The key of what a stamped item's thumbnail shows, "" for an item without
     /// stamps (for sheet keys, which must change when stamps do).
     static func key(of item: PageItem, access: SourceAccess) -> String {
-        guard !item.stamps.isEmpty else { return "" }
+        guard item.isComposed else { return "" }
+        let resized = item.resize.map { " resize \($0.size.width) \($0.size.height) \($0.mode) \($0.quarterTurns) \(String(describing: $0.crop))" } ?? ""
         let stamps = item.stamps.map { stamp in
             let sha256 = access.source(stamp.source)?.sha256 ?? stamp.source.description
             return "\(sha256) \(stamp.page) \(stamp.under) \(stamp.fit) \(stamp.opacity)"
         }
-        return "stamps " + stamps.joined(separator: ";")
+        return "stamps " + stamps.joined(separator: ";") + resized
     }
 
     /// Finds (on this thread) what workers need: the documents to open, sizes and
@@ -77,7 +92,7 @@ final class StampedRenderer: @unchecked Sendable {
         imagePDF: (SourceID, PageSize?) throws(PDFEditError) -> String
     ) throws(PDFEditError) {
         try access.verify(Set(items.flatMap { $0.stamps.map(\.source) }))
-        for item in items where !item.stamps.isEmpty && drawings[item.id] == nil {
+        for item in items where item.isComposed && drawings[item.id] == nil {
             let base: Base
             let content: String
             switch item.content {
@@ -111,8 +126,18 @@ final class StampedRenderer: @unchecked Sendable {
                         document: document, page: kind == .pdf ? stamp.page - 1 : 0, size: size, under: stamp.under,
                         fit: stamp.fit, opacity: stamp.opacity))
             }
-            let own = access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
+            let own = item.resize?.size ?? access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
             let displayed = item.rotation % 2 == 1 ? own.swapped : own
+            var placement: Placement?
+            if let resize = item.resize, case .page = base {
+                guard let frame = access.frame(of: item) else {
+                    throw PDFEditError.engine(
+                        .unreadable(
+                            file: item.content.source.flatMap { access.path(of: $0) } ?? "",
+                            reason: "cannot read the page's size"))
+                }
+                placement = Self.placement(of: resize, frame: frame, rotation: item.rotation)
+            }
             let pixels = fittedPixels(width: displayed.width, height: displayed.height, in: size)
             let description = [
                 "stamped v1", content, String(item.rotation), Self.key(of: item, access: access),
@@ -121,8 +146,29 @@ final class StampedRenderer: @unchecked Sendable {
             drawings[item.id] = ItemDrawing(
                 key: Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8)), base: base,
                 rotation: item.rotation, displayed: displayed, width: pixels.width, height: pixels.height,
-                stamps: stamps)
+                stamps: stamps, placement: placement)
         }
+    }
+
+    /// Where `resize` puts the source page (of geometry `frame`) on the resized
+    /// page, turned by the item's later `rotation`: from the one placement rule.
+    private static func placement(of resize: PageResize, frame: PageFrame, rotation: Int) -> Placement {
+        let matrix = resize.matrix(for: frame)
+        let (w, h) = (resize.size.width, resize.size.height)
+        // PDF space (y up) to the page's top-left corner, then the item's turns.
+        func onPage(_ rect: BoxRect) -> (x: Double, y: Double, width: Double, height: Double) {
+            let placed = matrix.apply(rect)
+            let (u0, v0, u1, v1) = (placed.x0, h - placed.y1, placed.x1, h - placed.y0)
+            switch ((rotation % 4) + 4) % 4 {
+            case 1: return (h - v1, u0, v1 - v0, u1 - u0)
+            case 2: return (w - u1, h - v1, u1 - u0, v1 - v0)
+            case 3: return (v0, w - u1, v1 - v0, u1 - u0)
+            default: return (u0, v0, u1 - u0, v1 - v0)
+            }
+        }
+        return Placement(
+            page: onPage(frame.visibleBox), clip: onPage(resize.shownBox(for: frame)),
+            quarterTurns: resize.quarterTurns + rotation)  // drawPage applies the own /Rotate
     }
 
     private func open(_ source: SourceID, access: SourceAccess) throws(PDFEditError) -> String {
@@ -180,9 +226,19 @@ final class StampedRenderer: @unchecked Sendable {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
         }
         if case .page(let document, let page) = drawing.base, let opening = openings[document] {
-            try image.drawPage(
-                try worker.poppler(opening), page: page,
-                in: (0, 0, Double(image.width), Double(image.height)), quarterTurns: drawing.rotation)
+            if let placement = drawing.placement {
+                let k = Double(image.width) / drawing.displayed.width
+                func pixels(_ r: (x: Double, y: Double, width: Double, height: Double))
+                    -> (x: Double, y: Double, width: Double, height: Double)
+                { (r.x * k, r.y * k, r.width * k, r.height * k) }
+                try image.drawPage(
+                    try worker.poppler(opening), page: page, in: pixels(placement.page),
+                    quarterTurns: placement.quarterTurns, clip: pixels(placement.clip))
+            } else {
+                try image.drawPage(
+                    try worker.poppler(opening), page: page,
+                    in: (0, 0, Double(image.width), Double(image.height)), quarterTurns: drawing.rotation)
+            }
         }
         for stamp in drawing.stamps where !stamp.under {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
@@ -229,8 +285,8 @@ extension StampedRenderer {
     /// A stamped item's cell before its picture exists: shaped like the page as
     /// exported, keyed by what it shows (for the sheet cache). Nil without stamps.
     static func cell(of item: PageItem, access: SourceAccess) -> (picture: SheetPicture, key: String)? {
-        guard !item.stamps.isEmpty else { return nil }
-        let size = access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
+        guard item.isComposed else { return nil }
+        let size = item.resize?.size ?? access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
         let turned = item.rotation % 2 == 1
         let sha256 = item.content.source.flatMap { access.source($0)?.sha256 } ?? ""
         return (
@@ -269,6 +325,12 @@ extension StampedRenderer {
 
 extension SheetPlan {
     /// The cells whose items have stamps (composed by `StampedRenderer`), and those items.
-    var stampedCells: [Int] { cells.indices.filter { !cells[$0].item.stamps.isEmpty } }
+    var stampedCells: [Int] { cells.indices.filter { cells[$0].item.isComposed } }
     var stampedItems: [PageItem] { stampedCells.map { cells[$0].item } }
+}
+
+extension PageItem {
+    /// Whether its picture is composed by `StampedRenderer` rather than copied
+    /// from a plain page render: it has stamps, or it is resized.
+    var isComposed: Bool { !stamps.isEmpty || resize != nil }
 }
