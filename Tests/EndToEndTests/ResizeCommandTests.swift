@@ -156,6 +156,14 @@ import Testing
         // Widget [150 607 400 631]: corners (607, 462) and (631, 212) after the turn.
         let widget = rect(try #require((name["annotation"] as? [String: Any])?["object"] as? String))
         #expect(near(widget, [ox2 + 607 * s2, oy2 + 212 * s2, ox2 + 631 * s2, oy2 + 462 * s2]), "\(widget)")
+        // Its appearance is turned with the page (a viewer maps the turned /BBox onto
+        // /Rect): /Matrix a quarter turn (clockwise on the page: 270° counter-clockwise).
+        let widgetReference = try #require((name["annotation"] as? [String: Any])?["object"] as? String)
+        let widgetObject = try #require(value(widgetReference))
+        #expect(((widgetObject["/MK"] as? [String: Any])?["/R"] as? Int) == 270)
+        let appearance = try #require((widgetObject["/AP"] as? [String: Any])?["/N"] as? String)
+        let appearanceDict = ((objects["obj:\(appearance)"] as? [String: Any])?["stream"] as? [String: Any])?["dict"] as? [String: Any]
+        #expect((appearanceDict?["/Matrix"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue } == [0, -1, 1, 0, 0, 0])
         // Page 1, upright: s = min(W / 612, H / 792); link [68 637 260 657].
         let s1 = min(W / 612, H / 792)
         let (ox1, oy1) = ((W - 612 * s1) / 2, (H - 792 * s1) / 2)
@@ -172,6 +180,16 @@ import Testing
         #expect(target.first as? String == pages[3])
         let numbers = target.dropFirst(2).prefix(2).compactMap { ($0 as? NSNumber)?.doubleValue }
         #expect(near(numbers, [ox1 + 0 * s1, oy1 + 792 * s1]), "\(target)")
+        // Bookmarks aiming into resized pages move too: Section 2.1 was page 5 /XYZ 72 720 0.
+        let outlines = try JSONSerialization.jsonObject(
+            with: Data(try run("qpdf", ["--json", "--json-key=outlines", out]).stdout.utf8)) as? [String: Any]
+        func flatten(_ entries: [[String: Any]]) -> [[String: Any]] {
+            entries.flatMap { [$0] + flatten($0["kids"] as? [[String: Any]] ?? []) }
+        }
+        let section = try #require(flatten(outlines?["outlines"] as? [[String: Any]] ?? []).first { $0["title"] as? String == "Section 2.1" })
+        let view = (section["dest"] as? [Any] ?? []).dropFirst(2).compactMap { ($0 as? NSNumber)?.doubleValue }
+        #expect(near(view, [ox1 + 72 * s1, oy1 + 720 * s1, 0]), "\(section)")
+        #expect(section["destpageposfrom1"] as? Int == 5)
     }
 
     @Test("run and apply take resize lines; a bad size is refused with nothing changed")

@@ -56,7 +56,7 @@ enum ResizeModeFlag: String, EnumerableFlag {
 
     static func help(for value: ResizeModeFlag) -> ArgumentHelp? {
         switch value {
-        case .fit: "Scale to fit inside the page, keeping the aspect ratio (default)."
+        case .fit: "Scale to fit inside the page, keeping the aspect ratio."
         case .fill: "Scale to cover the page, keeping the aspect ratio; what overflows is cut off."
         }
     }
