@@ -96,6 +96,21 @@ import Testing
         }
     }
 
+    @Test func copiesAndSplitCellsOfAResizedItemAreResizedToo() throws {
+        var s = try session(pages: 2)
+        try s.apply(.resize(try selection("all"), to: .a4), label: "resize", context: context)
+        try s.apply(.duplicate(try selection("1")), label: "duplicate", context: context)
+        #expect(items(s).map { $0.resize?.size } == [.a4, .a4, .a4])
+        try s.apply(.splitPage(try selection("3"), columns: 1, rows: 2), label: "split", context: context)
+        let a4 = PageSize.a4
+        // The cells halve the A4 page, not the source page.
+        #expect(items(s)[2...].map(\.boxes.crop) == [
+            BoxRect(x0: 0, y0: a4.height / 2, x1: a4.width, y1: a4.height),
+            BoxRect(x0: 0, y0: 0, x1: a4.width, y1: a4.height / 2),
+        ])
+        #expect(items(s)[3].resize == items(s)[2].resize)
+    }
+
     @Test func theSessionFileKeepsTheResizeAndItsHistory() throws {
         var s = try session(pages: 3)
         try s.apply(.rotate(try selection("2"), quarterTurns: 2), label: "rotate", context: context)
