@@ -35,11 +35,10 @@ extension RasterImage {
             let turns = ((quarterTurns % 4) + 4) % 4
             try drawing { cairo in
                 if opacity < 1 { cairo_push_group(cairo) }
+                // Clipped by filling the clip rectangle with the page drawn as a group
+                // (only functions the render loader already forwards).
+                if clip != nil { cairo_push_group(cairo) }
                 cairo_save(cairo)
-                if let clip {
-                    cairo_rectangle(cairo, clip.x, clip.y, clip.width, clip.height)
-                    cairo_clip(cairo)
-                }
                 cairo_translate(cairo, rect.x, rect.y)
                 switch turns {
                 case 1: cairo_translate(cairo, rect.width, 0)
@@ -52,6 +51,11 @@ extension RasterImage {
                 cairo_scale(cairo, width / pageWidth, height / pageHeight)
                 poppler_page_render(page, cairo)
                 cairo_restore(cairo)
+                if let clip {
+                    cairo_pop_group_to_source(cairo)
+                    cairo_rectangle(cairo, clip.x, clip.y, clip.width, clip.height)
+                    cairo_fill(cairo)
+                }
                 if opacity < 1 {
                     cairo_pop_group_to_source(cairo)
                     cairo_paint_with_alpha(cairo, opacity)
