@@ -56,13 +56,13 @@ void Assembly::build(Dropped &dropped)
         outline = arrange_outline(sources, inputs.request.sources, items, item_count);
     }
     write_outline(out, outline, placed);
-    transform_destinations(out, resized);
     pe_page_label const *own = options == nullptr || options->page_labels == nullptr
         ? nullptr
         : options->page_labels + (items - inputs.request.items);
     write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels, own);
     copy_document_data(
         out, sources, items, item_count, placed, annotations, options, !outline.empty(), dropped, where);
+    transform_destinations(out, resized);
     where = Where{};
     inputs.forward_output_warnings(out);
 }

@@ -479,8 +479,20 @@ void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved
             }
         }
     }
-    QPDFObjectHandle outlines = dict_key(out.getRoot(), "/Outlines");
-    move_outline(dict_key(outlines, "/First"), moved, seen);
+    QPDFObjectHandle root = out.getRoot();
+    move_outline(dict_key(dict_key(root, "/Outlines"), "/First"), moved, seen);
+    // The document's /OpenAction: a destination, or a /GoTo action.
+    QPDFObjectHandle open = dict_key(root, "/OpenAction");
+    if (Matrix const *m = aim(open, moved)) {
+        root.replaceKey("/OpenAction", transform_destination(open, *m));
+    } else if (dict_key(open, "/S").isNameAndEquals("/GoTo")) {
+        QPDFObjectHandle dest = open.getKey("/D");
+        if (Matrix const *m = aim(dest, moved)) {
+            QPDFObjectHandle copy = open.shallowCopy();
+            copy.replaceKey("/D", transform_destination(dest, *m));
+            root.replaceKey("/OpenAction", copy);
+        }
+    }
 }
 
 } // namespace pe

@@ -126,8 +126,8 @@ QPDFObjectHandle transform_destination(QPDFObjectHandle dest, Matrix const &m);
 
 // Every explicit destination in `out` aiming at a page of `moved` (output page
 // -> the matrix its content was placed with): link annotations' /Dest and
-// /A /D on every page, and the outline's /Dest and /A /D. Call once the pages,
-// annotations and outline are in `out`.
+// /A /D on every page, the outline's /Dest and /A /D, and the /OpenAction. Call
+// once the pages, annotations, outline and document data are in `out`.
 void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved);
 
 } // namespace pe
