@@ -32,6 +32,8 @@ enum Change: Equatable, Sendable {
     case outline(document: String, from: [OutlineEntry]?, to: [OutlineEntry]?)
     /// The items at `at`, whose boxes are all `from`, get the boxes `to`.
     case rebox(document: String, at: IndexRuns, from: PageBoxes, to: PageBoxes)
+    /// The items at `at`, whose shape (rotation, boxes, resize) is `from`, get `to`.
+    case reshape(document: String, at: IndexRuns, from: ItemShape, to: ItemShape)
 
     var inverse: Change {
         switch self {
@@ -69,6 +71,8 @@ enum Change: Equatable, Sendable {
             .outline(document: document, from: to, to: from)
         case .rebox(let document, let at, let from, let to):
             .rebox(document: document, at: at, from: to, to: from)
+        case .reshape(let document, let at, let from, let to):
+            .reshape(document: document, at: at, from: to, to: from)
         }
     }
 }

@@ -23,6 +23,8 @@ struct ChangeRecord: Codable, Equatable {
     var stampsAfter: [Stamp]?
     var boxesBefore: PageBoxes?
     var boxesAfter: PageBoxes?
+    var shapeBefore: ItemShape?
+    var shapeAfter: ItemShape?
     /// A document's label ranges (addDocument, dropDocument) or those before a relabel.
     var labelRanges: [LabelRange]?
     var labelRangesAfter: [LabelRange]?
@@ -97,6 +99,12 @@ struct ChangeRecord: Codable, Equatable {
             self.at = ChangeRecord.pairs(at)
             boxesBefore = from
             boxesAfter = to
+        case .reshape(let document, let at, let from, let to):
+            self.init(op: "reshape")
+            self.document = document
+            self.at = ChangeRecord.pairs(at)
+            shapeBefore = from
+            shapeAfter = to
         case .relabel(let document, let from, let to):
             self.init(op: "relabel")
             self.document = document
@@ -206,6 +214,10 @@ struct ChangeRecord: Codable, Equatable {
             return .rebox(
                 document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
                 from: try field(boxesBefore, "boxesBefore"), to: try field(boxesAfter, "boxesAfter"))
+        case "reshape":
+            return .reshape(
+                document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
+                from: try field(shapeBefore, "shapeBefore"), to: try field(shapeAfter, "shapeAfter"))
         case "relabel":
             return .relabel(document: try field(document, "document"), from: labelRanges, to: labelRangesAfter)
         case "setMetadata":

@@ -85,6 +85,9 @@ public enum Edit: Codable, Equatable, Sendable {
     case pad(multipleOf: Int, perSource: Bool, size: PageSizeSpec?)
     /// `blank --after-each SEL [--size SIZE]`: a blank page after every selected item.
     case blankAfterEach(PageSelection, size: PageSizeSpec?)
+    /// `resize SEL --to SIZE [--fit|--fill]`: each item's page becomes `size`,
+    /// showing what the item showed (rotation and crop frozen into the resize).
+    case resize(PageSelection, to: PageSize, mode: ResizeMode = .fit)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {

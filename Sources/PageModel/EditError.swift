@@ -38,6 +38,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTextStamp(String)
     /// `crop` would leave a page without a visible area, or has nothing to do.
     case invalidCrop(String)
+    /// `resize` to an impossible size, or with nothing to do.
+    case invalidResize(String)
     /// `split-page --grid CxR` out of range.
     case invalidGrid(columns: Int, rows: Int)
     case nothingToUndo(requested: Int, available: Int)
@@ -106,7 +108,7 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "the new file has \(pagesPhrase(pageCount))"
         case .invalidOpacity(let opacity):
             return "opacity must be above 0 and at most 1 (got \(opacity))"
-        case .invalidCrop(let reason):
+        case .invalidCrop(let reason), .invalidResize(let reason):
             return reason
         case .invalidGrid(let columns, let rows):
             return "a grid of \(columns)x\(rows) cannot split a page: each side takes 1 to \(Session.maximumGridSide) "

@@ -30,7 +30,7 @@ enum ItemRecord: Codable, Equatable {
     case single(PageItem)
 
     private enum Keys: String, CodingKey {
-        case source, pages, step, firstId, rotation, rotations, id, page, blank, image, fit, placeholder, label, stamps, boxes
+        case source, pages, step, firstId, rotation, rotations, id, page, blank, image, fit, placeholder, label, stamps, boxes, resize
     }
 
     /// Longest periods of a rotation pattern.
@@ -178,7 +178,7 @@ enum ItemRecord: Codable, Equatable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .pages, in: container, debugDescription: "\"pages\" must be [first, last]")
             }
-            guard !container.contains(.stamps), !container.contains(.boxes) else {
+            guard !container.contains(.stamps), !container.contains(.boxes), !container.contains(.resize) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .stamps, in: container, debugDescription: "a run cannot have stamps or boxes; write the items alone")
             }
@@ -221,7 +221,9 @@ enum ItemRecord: Codable, Equatable {
         }
         let stamps = try container.decodeIfPresent([Stamp].self, forKey: .stamps) ?? []
         let boxes = try container.decodeIfPresent(PageBoxes.self, forKey: .boxes) ?? PageBoxes()
-        self = .single(PageItem(id: id, content: content, rotation: rotation, stamps: stamps, boxes: boxes))
+        let resize = try container.decodeIfPresent(PageResize.self, forKey: .resize)
+        self = .single(
+            PageItem(id: id, content: content, rotation: rotation, stamps: stamps, boxes: boxes, resize: resize))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -257,6 +259,7 @@ enum ItemRecord: Codable, Equatable {
             }
             if !item.stamps.isEmpty { try container.encode(item.stamps, forKey: .stamps) }
             if !item.boxes.isEmpty { try container.encode(item.boxes, forKey: .boxes) }
+            try container.encodeIfPresent(item.resize, forKey: .resize)
         }
     }
 }
@@ -279,6 +282,6 @@ struct ItemBudget {
 }
 
 extension PageItem {
-    /// Whether the item may be written as part of a run: no stamps, no boxes.
-    var isRunnable: Bool { stamps.isEmpty && boxes.isEmpty }
+    /// Whether the item may be written as part of a run: no stamps, no boxes, not resized.
+    var isRunnable: Bool { stamps.isEmpty && boxes.isEmpty && resize == nil }
 }

@@ -52,19 +52,24 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
     public var stamps: [Stamp]
     /// The boxes this item sets on its page at export (`crop`); empty: the source's own.
     public var boxes: PageBoxes
+    /// What `resize` froze into the item (the new paper, the rotation and crop it
+    /// had then); nil: not resized. `rotation` and `boxes` then act on the resized page.
+    public var resize: PageResize?
 
     public init(
-        id: ItemID, content: ItemContent, rotation: Int = 0, stamps: [Stamp] = [], boxes: PageBoxes = PageBoxes()
+        id: ItemID, content: ItemContent, rotation: Int = 0, stamps: [Stamp] = [], boxes: PageBoxes = PageBoxes(),
+        resize: PageResize? = nil
     ) {
         self.id = id
         self.content = content
         self.rotation = rotation
         self.stamps = stamps
         self.boxes = boxes
+        self.resize = resize
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, content, rotation, stamps, boxes
+        case id, content, rotation, stamps, boxes, resize
     }
 
     public init(from decoder: any Decoder) throws {
@@ -74,6 +79,7 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
         rotation = try container.decode(Int.self, forKey: .rotation)
         stamps = try container.decodeIfPresent([Stamp].self, forKey: .stamps) ?? []
         boxes = try container.decodeIfPresent(PageBoxes.self, forKey: .boxes) ?? PageBoxes()
+        resize = try container.decodeIfPresent(PageResize.self, forKey: .resize)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -83,5 +89,6 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
         try container.encode(rotation, forKey: .rotation)
         try container.encode(stamps, forKey: .stamps)
         if !boxes.isEmpty { try container.encode(boxes, forKey: .boxes) }
+        try container.encodeIfPresent(resize, forKey: .resize)
     }
 }

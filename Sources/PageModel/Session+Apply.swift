@@ -141,6 +141,8 @@ extension Session {
             return try executePad(multipleOf: multiple, perSource: perSource, size: size, in: name, context: context)
         case .blankAfterEach(let selection, let size):
             return try executeBlankAfterEach(selection, size: size, in: name, context: context)
+        case .resize(let selection, let size, let mode):
+            return try executeResize(selection, to: size, mode: mode, in: name, context: context)
         }
     }
 

@@ -105,6 +105,11 @@ extension Session {
             try checkBounds(at, document: index)
             try rebox(document: index, at: at, from: from, to: to)
 
+        case .reshape(let document, let at, let from, let to):
+            let index = try existingDocument(document)
+            try checkBounds(at, document: index)
+            try reshape(document: index, at: at, from: from, to: to)
+
         case .relabel(let document, let from, let to):
             let index = try existingDocument(document)
             guard documents[index].labelRanges == from else {

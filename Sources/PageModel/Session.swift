@@ -13,6 +13,8 @@ public struct Session: Equatable, Sendable {
     /// Version 5 added stamps' placement (`"position"`, `"offset"`, `"margin"`)
     /// and generated text stamps (`"text"`: `number`, `bates`, `watermark`); an
     /// older file's stamps are centred page stamps.
+    /// Version 5 also added items' `"resize"` and the history operation
+    /// `reshape`; an older file's items are not resized.
     public static let formatVersion = 5
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion

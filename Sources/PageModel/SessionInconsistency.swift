@@ -15,6 +15,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     case itemIDNotIssued(ItemID, nextItemNumber: Int)
     case invalidRotation(ItemID, rotation: Int)
     case invalidBox(ItemID, kind: PageBoxKind, BoxRect)
+    case invalidResize(ItemID, String)
     case unknownSource(item: ItemID, source: SourceID)
     case invalidContent(item: ItemID, reason: String)
     case invalidStamp(item: ItemID, reason: String)
@@ -35,6 +36,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
         case .itemIDNotIssued(let id, let next): "item id \(id) is not below nextItemNumber \(next)"
         case .invalidRotation(let id, let rotation): "item \(id) has rotation \(rotation), not 0…3"
         case .invalidBox(let id, let kind, let rect): "item \(id) has a \(kind.rawValue) box \(rect) without area"
+        case .invalidResize(let id, let reason): "item \(id) is resized \(reason)"
         case .unknownSource(let item, let source): "item \(item) refers to unknown source \(source)"
         case .invalidContent(let item, let reason): "item \(item): \(reason)"
         case .invalidStamp(let item, let reason): "a stamp of item \(item): \(reason)"
@@ -90,6 +92,13 @@ extension Session {
                 guard (0...3).contains(item.rotation) else { return .invalidRotation(item.id, rotation: item.rotation) }
                 for kind in PageBoxKind.allCases {
                     if let rect = item.boxes[kind], !rect.isValid { return .invalidBox(item.id, kind: kind, rect) }
+                }
+                if let resize = item.resize {
+                    if !resize.size.isValidPageSize { return .invalidResize(item.id, "to an impossible page size") }
+                    if !(0...3).contains(resize.quarterTurns) {
+                        return .invalidResize(item.id, "with a rotation outside 0…3")
+                    }
+                    if let crop = resize.crop, !crop.isValid { return .invalidResize(item.id, "with a crop without area") }
                 }
                 if let problem = contentProblem(item, sources: sourcesByID) { return problem }
                 if let problem = stampProblem(item, sources: sourcesByID) { return problem }

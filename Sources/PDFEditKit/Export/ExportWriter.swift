@@ -164,10 +164,15 @@ struct ExportWriter {
                     plan.sessionSources.append(source)
                     pdfIndex[source] = index
                 }
-                plan.items.append(.page(source: index, index: page - 1, quarterTurns: item.rotation, boxes: item.boxes))
-            case .blank(let size), .placeholder(let size, _):
                 plan.items.append(
-                    .blank(width: size.width, height: size.height, quarterTurns: item.rotation, boxes: item.boxes))
+                    .page(
+                        source: index, index: page - 1, quarterTurns: item.rotation, boxes: item.boxes,
+                        resize: item.resize))
+            case .blank(let size), .placeholder(let size, _):
+                // A resized blank page is simply a blank page of the new size.
+                let shown = item.resize?.size ?? size
+                plan.items.append(
+                    .blank(width: shown.width, height: shown.height, quarterTurns: item.rotation, boxes: item.boxes))
             case .image(let source, let fit):
                 let converted = try imagePDF(source, fit: fit)
                 let index: Int
@@ -179,7 +184,8 @@ struct ExportWriter {
                     plan.sessionSources.append(nil)
                     imageIndex[converted] = index
                 }
-                plan.items.append(.page(source: index, index: 0, quarterTurns: item.rotation, boxes: item.boxes))
+                plan.items.append(
+                    .page(source: index, index: 0, quarterTurns: item.rotation, boxes: item.boxes, resize: item.resize))
             }
         }
         try addStamps(of: items, document: name, to: &plan)

@@ -409,7 +409,7 @@ struct CellPlan {
         label = labels.label(of: item)
         detail = Workspace.caption(of: item, access: access, label: label)
         // Stamped items are composed apart (see `StampedRenderer`), shaped like pages.
-        page = item.stamps.isEmpty ? SourcePage(item) : nil
+        page = item.isComposed ? nil : SourcePage(item)
         var content = "\(item.content)"
         if let stamped = StampedRenderer.cell(of: item, texts: texts, access: access) {
             (picture, content) = stamped

@@ -12,7 +12,20 @@ import PageModel
 /// everything it shows (the page's and every stamp file's SHA-256, pages, rotation,
 /// stamp options), so a stamp or an unstamp never shows a stale picture while plain
 /// pages keep their own cache entries.
+///
+/// Resized items are composed here too: the source page drawn where the resize
+/// places it (`PageResize.matrix`, the rule export uses), clipped to what it
+/// shows, on a white page of the new size.
 final class StampedRenderer: @unchecked Sendable {
+    /// Where a resized item's source page goes on the page as displayed (points,
+    /// from the top-left corner): the whole visible page stretched to `page`,
+    /// turned `quarterTurns` clockwise beyond its own /Rotate, clipped to `clip`.
+    private struct Placement {
+        var page: (x: Double, y: Double, width: Double, height: Double)
+        var clip: (x: Double, y: Double, width: Double, height: Double)
+        var quarterTurns: Int
+    }
+
     private struct StampDrawing {
         enum Picture {
             /// Page `page` (0-based) of a document workers open, `size` as its reader shows it.
@@ -44,6 +57,7 @@ final class StampedRenderer: @unchecked Sendable {
         var width: Int
         var height: Int
         var stamps: [StampDrawing]
+        var placement: Placement?
     }
 
     let size: Int
@@ -70,7 +84,8 @@ final class StampedRenderer: @unchecked Sendable {
     /// The key of what a stamped item's thumbnail shows, "" for an item without
     /// stamps (for sheet keys, which must change when stamps do).
     static func key(of item: PageItem, texts: [String], access: SourceAccess) -> String {
-        guard !item.stamps.isEmpty else { return "" }
+        guard item.isComposed else { return "" }
+        let resized = item.resize.map { " resize \($0.size.width) \($0.size.height) \($0.mode) \($0.quarterTurns) \(String(describing: $0.crop))" } ?? ""
         var texts = texts[...]
         let stamps = item.stamps.map { stamp in
             let drawn: String
@@ -82,7 +97,7 @@ final class StampedRenderer: @unchecked Sendable {
             }
             return "\(drawn) \(stamp.under) \(stamp.fit) \(stamp.opacity) \(stamp.placement)"
         }
-        return "stamps " + stamps.joined(separator: ";")
+        return "stamps " + stamps.joined(separator: ";") + resized
     }
 
     /// Finds (on this thread) what workers need: the documents to open, sizes and
@@ -92,7 +107,7 @@ final class StampedRenderer: @unchecked Sendable {
         imagePDF: (SourceID, PageSize?) throws(PDFEditError) -> String
     ) throws(PDFEditError) {
         try access.verify(Set(items.flatMap { $0.stamps.compactMap(\.source) }))
-        for item in items where !item.stamps.isEmpty && drawings[item.id] == nil {
+        for item in items where item.isComposed && drawings[item.id] == nil {
             let base: Base
             let content: String
             switch item.content {
@@ -134,8 +149,18 @@ final class StampedRenderer: @unchecked Sendable {
                         picture: picture, placement: stamp.placement, under: stamp.under, fit: stamp.fit,
                         opacity: stamp.opacity))
             }
-            let own = access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
+            let own = item.resize?.size ?? access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
             let displayed = item.rotation % 2 == 1 ? own.swapped : own
+            var placement: Placement?
+            if let resize = item.resize, case .page = base {
+                guard let frame = access.frame(of: item) else {
+                    throw PDFEditError.engine(
+                        .unreadable(
+                            file: item.content.source.flatMap { access.path(of: $0) } ?? "",
+                            reason: "cannot read the page's size"))
+                }
+                placement = Self.placement(of: resize, frame: frame, rotation: item.rotation)
+            }
             let pixels = fittedPixels(width: displayed.width, height: displayed.height, in: size)
             let description = [
                 "stamped v2", content, String(item.rotation), Self.key(of: item, texts: texts[item.id] ?? [], access: access),
@@ -144,8 +169,29 @@ final class StampedRenderer: @unchecked Sendable {
             drawings[item.id] = ItemDrawing(
                 key: Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8)), base: base,
                 rotation: item.rotation, displayed: displayed, width: pixels.width, height: pixels.height,
-                stamps: stamps)
+                stamps: stamps, placement: placement)
         }
+    }
+
+    /// Where `resize` puts the source page (of geometry `frame`) on the resized
+    /// page, turned by the item's later `rotation`: from the one placement rule.
+    private static func placement(of resize: PageResize, frame: PageFrame, rotation: Int) -> Placement {
+        let matrix = resize.matrix(for: frame)
+        let (w, h) = (resize.size.width, resize.size.height)
+        // PDF space (y up) to the page's top-left corner, then the item's turns.
+        func onPage(_ rect: BoxRect) -> (x: Double, y: Double, width: Double, height: Double) {
+            let placed = matrix.apply(rect)
+            let (u0, v0, u1, v1) = (placed.x0, h - placed.y1, placed.x1, h - placed.y0)
+            switch ((rotation % 4) + 4) % 4 {
+            case 1: return (h - v1, u0, v1 - v0, u1 - u0)
+            case 2: return (w - u1, h - v1, u1 - u0, v1 - v0)
+            case 3: return (v0, w - u1, v1 - v0, u1 - u0)
+            default: return (u0, v0, u1 - u0, v1 - v0)
+            }
+        }
+        return Placement(
+            page: onPage(frame.visibleBox), clip: onPage(resize.shownBox(for: frame)),
+            quarterTurns: resize.quarterTurns + rotation)  // drawPage applies the own /Rotate
     }
 
     private func open(_ source: SourceID, access: SourceAccess) throws(PDFEditError) -> String {
@@ -203,9 +249,19 @@ final class StampedRenderer: @unchecked Sendable {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
         }
         if case .page(let document, let page) = drawing.base, let opening = openings[document] {
-            try image.drawPage(
-                try worker.poppler(opening), page: page,
-                in: (0, 0, Double(image.width), Double(image.height)), quarterTurns: drawing.rotation)
+            if let placement = drawing.placement {
+                let k = Double(image.width) / drawing.displayed.width
+                func pixels(_ r: (x: Double, y: Double, width: Double, height: Double))
+                    -> (x: Double, y: Double, width: Double, height: Double)
+                { (r.x * k, r.y * k, r.width * k, r.height * k) }
+                try image.drawPage(
+                    try worker.poppler(opening), page: page, in: pixels(placement.page),
+                    quarterTurns: placement.quarterTurns, clip: pixels(placement.clip))
+            } else {
+                try image.drawPage(
+                    try worker.poppler(opening), page: page,
+                    in: (0, 0, Double(image.width), Double(image.height)), quarterTurns: drawing.rotation)
+            }
         }
         for stamp in drawing.stamps where !stamp.under {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
@@ -267,8 +323,8 @@ extension StampedRenderer {
     /// A stamped item's cell before its picture exists: shaped like the page as
     /// exported, keyed by what it shows (for the sheet cache). Nil without stamps.
     static func cell(of item: PageItem, texts: [String], access: SourceAccess) -> (picture: SheetPicture, key: String)? {
-        guard !item.stamps.isEmpty else { return nil }
-        let size = access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
+        guard item.isComposed else { return nil }
+        let size = item.resize?.size ?? access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
         let turned = item.rotation % 2 == 1
         let sha256 = item.content.source.flatMap { access.source($0)?.sha256 } ?? ""
         return (
@@ -307,6 +363,12 @@ extension StampedRenderer {
 
 extension SheetPlan {
     /// The cells whose items have stamps (composed by `StampedRenderer`), and those items.
-    var stampedCells: [Int] { cells.indices.filter { !cells[$0].item.stamps.isEmpty } }
+    var stampedCells: [Int] { cells.indices.filter { cells[$0].item.isComposed } }
     var stampedItems: [PageItem] { stampedCells.map { cells[$0].item } }
+}
+
+extension PageItem {
+    /// Whether its picture is composed by `StampedRenderer` rather than copied
+    /// from a plain page render: it has stamps, or it is resized.
+    var isComposed: Bool { !stamps.isEmpty || resize != nil }
 }

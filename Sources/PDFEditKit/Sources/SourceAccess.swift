@@ -212,6 +212,11 @@ package final class SourceAccess {
     /// (`crop`) when it has one, turned by the page's own /Rotate; else
     /// `displayedSize(of:)`. The item's own rotation is not applied.
     package func shownSize(of item: PageItem) -> PageSize? {
+        if let resize = item.resize {
+            // The resized page is [0 0 W H], unrotated; a later crop is on it.
+            guard let crop = item.boxes.crop else { return resize.size }
+            return PageSize(width: crop.width, height: crop.height)
+        }
         guard let crop = item.boxes.crop else { return displayedSize(of: item) }
         var plain = item
         plain.boxes = PageBoxes()

@@ -19,10 +19,12 @@ extension RasterImage {
     /// painted where the page paints nothing): the page as a reader shows it (its
     /// own /Rotate applied), turned clockwise by `quarterTurns`, stretched to fill
     /// `rect` (which may reach past the image's edges), with its alpha multiplied
-    /// by `opacity`. This is how stamps are composed over or under a page.
+    /// by `opacity`, nothing outside `clip` (image pixels) when given. This is how
+    /// stamps are composed over or under a page, and resized pages drawn.
     public func drawPage(
         _ pdf: PopplerPDF, page index: Int, in rect: (x: Double, y: Double, width: Double, height: Double),
-        quarterTurns: Int = 0, opacity: Double = 1
+        quarterTurns: Int = 0, opacity: Double = 1,
+        clip: (x: Double, y: Double, width: Double, height: Double)? = nil
     ) throws(EngineError) {
         try pdf.withPage(index) { (page) throws(EngineError) in
             var pageWidth = 0.0
@@ -34,6 +36,9 @@ extension RasterImage {
             let turns = ((quarterTurns % 4) + 4) % 4
             try drawing { cairo in
                 if opacity < 1 { cairo_push_group(cairo) }
+                // Clipped by filling the clip rectangle with the page drawn as a group
+                // (only functions the render loader already forwards).
+                if clip != nil { cairo_push_group(cairo) }
                 cairo_save(cairo)
                 cairo_translate(cairo, rect.x, rect.y)
                 switch turns {
@@ -47,6 +52,11 @@ extension RasterImage {
                 cairo_scale(cairo, width / pageWidth, height / pageHeight)
                 poppler_page_render(page, cairo)
                 cairo_restore(cairo)
+                if let clip {
+                    cairo_pop_group_to_source(cairo)
+                    cairo_rectangle(cairo, clip.x, clip.y, clip.width, clip.height)
+                    cairo_fill(cairo)
+                }
                 if opacity < 1 {
                     cairo_pop_group_to_source(cairo)
                     cairo_paint_with_alpha(cairo, opacity)

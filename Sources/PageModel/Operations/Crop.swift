@@ -96,9 +96,13 @@ extension Session {
                 ids: changed.map { result.items[$0].id }))
     }
 
-    /// The source geometry of an item: blank pages and placeholders are
-    /// `[0 0 W H]` unrotated; pages and images ask the context.
+    /// The source geometry of an item: blank pages, placeholders and resized
+    /// items are `[0 0 W H]` unrotated; pages and images ask the context.
     static func frame(of item: PageItem, context: EditContext) -> PageFrame? {
+        if let resize = item.resize {
+            let box = BoxRect(x0: 0, y0: 0, x1: resize.size.width, y1: resize.size.height)
+            return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
+        }
         switch item.content {
         case .blank(let size), .placeholder(let size, _):
             let box = BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height)
@@ -108,12 +112,25 @@ extension Session {
         }
     }
 
-    /// The ink of an item's page: blank pages and placeholders have none.
+    /// The ink of an item's page: blank pages and placeholders have none; a
+    /// resized item's is its source page's placed by the resize, on the new page.
     static func ink(of item: PageItem, context: EditContext) -> PageInk? {
         switch item.content {
-        case .blank, .placeholder: PageInk.none
-        case .page, .image: context.pageInk?(item)
+        case .blank, .placeholder: return PageInk.none
+        case .page, .image: break
         }
+        guard let resize = item.resize else { return context.pageInk?(item) }
+        guard let ink = context.pageInk?(item), let frame = context.pageFrame?(item) else { return nil }
+        guard case .box(let box) = ink else { return ink }
+        let shown = resize.shownBox(for: frame)
+        let inside = BoxRect(
+            x0: max(box.x0, shown.x0), y0: max(box.y0, shown.y0), x1: min(box.x1, shown.x1), y1: min(box.y1, shown.y1))
+        guard inside.isValid else { return PageInk.none }
+        let placed = resize.matrix(for: frame).apply(inside)
+        let page = BoxRect(
+            x0: max(placed.x0, 0), y0: max(placed.y0, 0), x1: min(placed.x1, resize.size.width),
+            y1: min(placed.y1, resize.size.height))
+        return page.isValid ? .box(page) : PageInk.none
     }
 
     /// Performs a `rebox` change on document `index` (bounds already checked).

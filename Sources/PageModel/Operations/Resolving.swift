@@ -43,13 +43,14 @@ extension Session {
 
     /// New items for `contents`, with the next ids, and the counter change that hands them out.
     func makeItems(
-        _ contents: [ItemContent], rotations: [Int]? = nil, stamps: [[Stamp]]? = nil, boxes: [PageBoxes]? = nil
+        _ contents: [ItemContent], rotations: [Int]? = nil, stamps: [[Stamp]]? = nil, boxes: [PageBoxes]? = nil,
+        resizes: [PageResize?]? = nil
     ) throws(EditError) -> (items: [PageItem], counter: CounterChange) {
         let counter = try Self.advancing(nextItemNumber, by: contents.count, kind: "item")
         let items = contents.enumerated().map { offset, content in
             PageItem(
                 id: ItemID(number: counter.before + offset), content: content, rotation: rotations?[offset] ?? 0,
-                stamps: stamps?[offset] ?? [], boxes: boxes?[offset] ?? PageBoxes())
+                stamps: stamps?[offset] ?? [], boxes: boxes?[offset] ?? PageBoxes(), resize: resizes?[offset] ?? nil)
         }
         return (items, counter)
     }
@@ -73,6 +74,7 @@ extension Session {
         let item = document.items[index]
         let base: PageSize?
         switch item.content {
+        case _ where item.resize != nil: base = context.pageSize?(item) ?? item.resize?.size
         case .blank(let size), .placeholder(let size, _): base = size
         case .page, .image: base = context.pageSize?(item)
         }

@@ -51,6 +51,7 @@ extension Session {
         var rotations: [Int] = []
         var stamps: [[Stamp]] = []
         var boxes: [PageBoxes] = []
+        var resizes: [PageResize?] = []
         for (offset, index) in selected.enumerated() {
             let item = document.items[index]
             for cell in cellsOf[offset].dropFirst() {
@@ -60,9 +61,11 @@ extension Session {
                 rotations.append(item.rotation)
                 stamps.append(item.stamps)
                 boxes.append(itemBoxes)
+                resizes.append(item.resize)
             }
         }
-        let (copies, counter) = try makeItems(contents, rotations: rotations, stamps: stamps, boxes: boxes)
+        let (copies, counter) = try makeItems(
+            contents, rotations: rotations, stamps: stamps, boxes: boxes, resizes: resizes)
         var changes: [Change] = [.counters(items: counter, sources: unchangedSourceCounter)]
         // Last selected first, so the indices of the others do not move.
         for (offset, index) in selected.enumerated().reversed() {
