@@ -36,7 +36,10 @@ extension Session {
         if policy == .none { return [] }
         guard let outline = document.outline else { return policy == .keep ? nil : [] }
         var index: [ItemID: Int] = [:]
-        for (offset, item) in items.enumerated() where index[item.id] == nil { index[item.id] = offset }
+        for (offset, item) in items.enumerated() {
+            // A bookmark of a cell's item goes to its sheet.
+            for id in item.idsWithCells where index[id] == nil { index[id] = offset }
+        }
         let pruned = outline.pruned(keeping: Set(index.keys))
         let tree = policy == .keep ? pruned : perSource(pruned, of: document, items: items)
         var flat: [ExportedOutlineEntry] = []

@@ -10,7 +10,9 @@ public struct Session: Equatable, Sendable {
     /// documents have none (`Document.outline` nil: the sources' own are used).
     /// Version 4 added items' boxes (`"boxes"`, set by `crop`) and the history
     /// operation `rebox`; an older file's items have none.
-    public static let formatVersion = 4
+    /// Version 5 added sheets (`"sheet"`: `nup`, `booklet`), items whose cells
+    /// hold other items; an older file has none.
+    public static let formatVersion = 5
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)

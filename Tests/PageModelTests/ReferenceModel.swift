@@ -41,6 +41,7 @@ struct Reference: Equatable {
             case .blank: what = "blank"
             case .image(let source, _): what = "image \(source.number)"
             case .placeholder: what = "placeholder"
+            case .sheet(let sheet): what = "sheet \(sheet.items.map(\.id.number))"
             }
             let stamps = item.stamps.map { stamp in
                 stampText(file: paths[stamp.source] ?? stamp.source.description, page: stamp.page,

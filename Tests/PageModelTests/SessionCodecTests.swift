@@ -61,7 +61,7 @@ import Testing
     @Test func consecutivePagesAreOneRun() throws {
         var s = try session(pages: 20_000)
         let object = try json(s)
-        #expect(object["version"] as? Int == 4)
+        #expect(object["version"] as? Int == 5)
         let records = try itemRecords(object)
         #expect(records.count == 1)
         #expect(records[0]["source"] as? String == "s1")
@@ -138,14 +138,14 @@ import Testing
         let decoded = try Session.decode(try edited { $0["version"] = 1 })
         let reference = try Session.decode(try edited { _ in })
         #expect(decoded == reference)
-        #expect(try json(decoded)["version"] as? Int == 4)
+        #expect(try json(decoded)["version"] as? Int == 5)
     }
 
     @Test func unknownVersionIsNamed() throws {
         let error = decodeError(try edited { $0["version"] = 7 })
-        #expect(error == .unsupportedVersion(7, supported: 1...4))
-        #expect(error?.description == "the session file has version 7; this pdfedit reads versions 1 to 4 only")
-        #expect(decodeError(try edited { $0["version"] = 0 }) == .unsupportedVersion(0, supported: 1...4))
+        #expect(error == .unsupportedVersion(7, supported: 1...5))
+        #expect(error?.description == "the session file has version 7; this pdfedit reads versions 1 to 5 only")
+        #expect(decodeError(try edited { $0["version"] = 0 }) == .unsupportedVersion(0, supported: 1...5))
         #expect(decodeError(try edited { $0["version"] = nil }) == .missingVersion)
     }
 
@@ -200,7 +200,7 @@ import Testing
         #expect(
             decodeError(try replacingFirstItem(["id": "p3", "rotation": 0]))
                 == .malformedJSON(
-                    "documents[0].items[0].id: item p3 has none of \"page\", \"blank\", \"image\", \"placeholder\""))
+                    "documents[0].items[0].id: item p3 has none of \"page\", \"blank\", \"image\", \"placeholder\", \"sheet\""))
         #expect(decodeError(try edited { $0["current"] = "gone" }) == .inconsistent(.unknownCurrentDocument("gone")))
     }
 

@@ -165,6 +165,8 @@ struct ExportWriter {
                     pdfIndex[source] = index
                 }
                 plan.items.append(.page(source: index, index: page - 1, quarterTurns: item.rotation, boxes: item.boxes))
+            case .sheet:
+                throw PDFEditError.notExportable("sheets (nup, booklet) cannot be exported yet")
             case .blank(let size), .placeholder(let size, _):
                 plan.items.append(
                     .blank(width: size.width, height: size.height, quarterTurns: item.rotation, boxes: item.boxes))

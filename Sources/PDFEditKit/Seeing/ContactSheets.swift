@@ -305,6 +305,8 @@ extension Workspace {
             parts.append("placeholder" + (label.map { " \"\($0)\"" } ?? ""))
         case .image(let source, _):
             file = access.source(source).map { Paths.name(of: $0.path) } ?? "image"
+        case .sheet(let sheet):
+            parts.append("sheet " + sheet.cells.map { $0.item?.id.description ?? "–" }.joined(separator: " "))
         }
         if let label { parts.append("label \(label)") }
         if item.rotation != 0 { parts.append("↻\(item.rotation * 90)°") }
@@ -406,7 +408,7 @@ struct CellPlan {
         label = labels.label(of: item)
         detail = Workspace.caption(of: item, access: access, label: label)
         // Stamped items are composed apart (see `StampedRenderer`), shaped like pages.
-        page = item.stamps.isEmpty ? SourcePage(item) : nil
+        page = item.isComposed ? nil : SourcePage(item)
         var content = "\(item.content)"
         if let stamped = StampedRenderer.cell(of: item, access: access) {
             (picture, content) = stamped

@@ -29,6 +29,8 @@ final class StampedRenderer: @unchecked Sendable {
         case page(document: String, page: Int)
         case blank
         case placeholder(label: String?)
+        /// A sheet (`nup`, `booklet`): a white page with its cells' pages drawn on it.
+        case sheet([CellDrawing])
     }
 
     private struct ItemDrawing {
@@ -62,6 +64,11 @@ final class StampedRenderer: @unchecked Sendable {
     /// The key of what a stamped item's thumbnail shows, "" for an item without
     /// stamps (for sheet keys, which must change when stamps do).
     static func key(of item: PageItem, access: SourceAccess) -> String {
+        if let sheet = item.content.sheet {
+            var plain = item
+            plain.content = .blank(sheet.size)
+            return "sheet " + SheetPictures.key(of: sheet, access: access) + " " + key(of: plain, access: access)
+        }
         guard !item.stamps.isEmpty else { return "" }
         let stamps = item.stamps.map { stamp in
             let sha256 = access.source(stamp.source)?.sha256 ?? stamp.source.description
@@ -76,8 +83,11 @@ final class StampedRenderer: @unchecked Sendable {
         _ items: [PageItem], access: SourceAccess,
         imagePDF: (SourceID, PageSize?) throws(PDFEditError) -> String
     ) throws(PDFEditError) {
-        try access.verify(Set(items.flatMap { $0.stamps.map(\.source) }))
-        for item in items where !item.stamps.isEmpty && drawings[item.id] == nil {
+        try access.verify(Set(items.flatMap { $0.stamps.map(\.source) + $0.content.sources }))
+        for item in items where item.isComposed && drawings[item.id] == nil {
+            let own = access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
+            let displayed = item.rotation % 2 == 1 ? own.swapped : own
+            let pixels = fittedPixels(width: displayed.width, height: displayed.height, in: size)
             let base: Base
             let content: String
             switch item.content {
@@ -94,6 +104,19 @@ final class StampedRenderer: @unchecked Sendable {
             case .placeholder(let size, let label):
                 base = .placeholder(label: label)
                 content = "placeholder \(size) \(label ?? "")"
+            case .sheet(let sheet):
+                base = .sheet(
+                    try SheetPictures.cells(
+                        of: sheet, sheetTurns: item.rotation, pixelsPerPoint: Double(pixels.width) / displayed.width,
+                        access: access
+                    ) { (cell) throws(PDFEditError) -> (document: String, page: Int)? in
+                        switch cell.content {
+                        case .page(let source, let page): (try open(source, access: access), page - 1)
+                        case .image(let source, let fit): (try openImage(source, fit: fit, imagePDF: imagePDF), 0)
+                        case .blank, .placeholder, .sheet: nil
+                        }
+                    })
+                content = "sheet \(sheet.size)"
             }
             var stamps: [StampDrawing] = []
             for stamp in item.stamps {
@@ -111,9 +134,6 @@ final class StampedRenderer: @unchecked Sendable {
                         document: document, page: kind == .pdf ? stamp.page - 1 : 0, size: size, under: stamp.under,
                         fit: stamp.fit, opacity: stamp.opacity))
             }
-            let own = access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
-            let displayed = item.rotation % 2 == 1 ? own.swapped : own
-            let pixels = fittedPixels(width: displayed.width, height: displayed.height, in: size)
             let description = [
                 "stamped v1", content, String(item.rotation), Self.key(of: item, access: access),
                 "\(pixels.width)x\(pixels.height)",
@@ -184,6 +204,14 @@ final class StampedRenderer: @unchecked Sendable {
                 try worker.poppler(opening), page: page,
                 in: (0, 0, Double(image.width), Double(image.height)), quarterTurns: drawing.rotation)
         }
+        if case .sheet(let cells) = drawing.base {
+            for cell in cells {
+                guard let opening = openings[cell.document] else { continue }
+                try image.drawPage(
+                    try worker.poppler(opening), page: cell.page, in: cell.rect, quarterTurns: cell.quarterTurns,
+                    clip: cell.clip)
+            }
+        }
         for stamp in drawing.stamps where !stamp.under {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
         }
@@ -229,7 +257,7 @@ extension StampedRenderer {
     /// A stamped item's cell before its picture exists: shaped like the page as
     /// exported, keyed by what it shows (for the sheet cache). Nil without stamps.
     static func cell(of item: PageItem, access: SourceAccess) -> (picture: SheetPicture, key: String)? {
-        guard !item.stamps.isEmpty else { return nil }
+        guard item.isComposed else { return nil }
         let size = access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
         let turned = item.rotation % 2 == 1
         let sha256 = item.content.source.flatMap { access.source($0)?.sha256 } ?? ""
@@ -269,6 +297,6 @@ extension StampedRenderer {
 
 extension SheetPlan {
     /// The cells whose items have stamps (composed by `StampedRenderer`), and those items.
-    var stampedCells: [Int] { cells.indices.filter { !cells[$0].item.stamps.isEmpty } }
+    var stampedCells: [Int] { cells.indices.filter { cells[$0].item.isComposed } }
     var stampedItems: [PageItem] { stampedCells.map { cells[$0].item } }
 }

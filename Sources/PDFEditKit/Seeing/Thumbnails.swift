@@ -71,7 +71,7 @@ extension Workspace {
         var jobOfPage: [SourcePage: Int] = [:]
         let sizes = Slots<(Int, Int)>(count: indices.count)
         for (slot, index) in indices.enumerated() {
-            guard document.items[index].stamps.isEmpty, let page = SourcePage(document.items[index]) else { continue }
+            guard !document.items[index].isComposed, let page = SourcePage(document.items[index]) else { continue }
             if let job = jobOfPage[page] {
                 itemsOfPage[job].append(slot)
             } else {
@@ -106,7 +106,7 @@ extension Workspace {
             }
         }
         // Items with stamps are composed apart (see `StampedRenderer`).
-        let stampedSlots = indices.indices.filter { !document.items[indices[$0]].stamps.isEmpty }
+        let stampedSlots = indices.indices.filter { document.items[indices[$0]].isComposed }
         let stamped = StampedRenderer(access: access, size: size)
         try stamped.prepare(
             stampedSlots.map { document.items[indices[$0]] }, access: access,
@@ -117,7 +117,7 @@ extension Workspace {
             sizes[stampedSlots[job]] = (image.width, image.height)
         }
         for (slot, index) in indices.enumerated()
-        where SourcePage(document.items[index]) == nil && document.items[index].stamps.isEmpty {
+        where SourcePage(document.items[index]) == nil && !document.items[index].isComposed {
             let picture = access.picture(of: document.items[index])
             let image: RasterImage
             do throws(EngineError) {

@@ -198,6 +198,8 @@ package final class SourceAccess {
             return PageSize(width: size.width, height: size.height)
         case .blank(let size), .placeholder(let size, _):
             return size
+        case .sheet(let sheet):
+            return sheet.size
         case .image(let source, let fit):
             guard let facts = imageFacts(source) else { return nil }
             let size = ImagePage.pageSize(facts, fit: fit.map { ($0.width, $0.height) })
@@ -230,7 +232,7 @@ package final class SourceAccess {
                 return PageFrame(
                     mediaBox: box(attributes.mediaBox), visibleBox: box(attributes.cropBox),
                     quarterTurns: attributes.rotation / 90)
-            case .image, .blank, .placeholder:
+            case .image, .blank, .placeholder, .sheet:
                 guard let size = try checkedSize(of: item) else { return nil }
                 let box = BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height)
                 return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)

@@ -18,10 +18,12 @@ extension RasterImage {
     /// painted where the page paints nothing): the page as a reader shows it (its
     /// own /Rotate applied), turned clockwise by `quarterTurns`, stretched to fill
     /// `rect` (which may reach past the image's edges), with its alpha multiplied
-    /// by `opacity`. This is how stamps are composed over or under a page.
+    /// by `opacity`, only inside `clip` when given (a sheet's cell showing an
+    /// item's crop). This is how stamps and sheets' cells are composed.
     public func drawPage(
         _ pdf: PopplerPDF, page index: Int, in rect: (x: Double, y: Double, width: Double, height: Double),
-        quarterTurns: Int = 0, opacity: Double = 1
+        quarterTurns: Int = 0, opacity: Double = 1,
+        clip: (x: Double, y: Double, width: Double, height: Double)? = nil
     ) throws(EngineError) {
         try pdf.withPage(index) { (page) throws(EngineError) in
             var pageWidth = 0.0
@@ -34,6 +36,10 @@ extension RasterImage {
             try drawing { cairo in
                 if opacity < 1 { cairo_push_group(cairo) }
                 cairo_save(cairo)
+                if let clip {
+                    cairo_rectangle(cairo, clip.x, clip.y, clip.width, clip.height)
+                    cairo_clip(cairo)
+                }
                 cairo_translate(cairo, rect.x, rect.y)
                 switch turns {
                 case 1: cairo_translate(cairo, rect.width, 0)

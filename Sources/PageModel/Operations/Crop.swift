@@ -96,6 +96,9 @@ extension Session {
         case .blank(let size), .placeholder(let size, _):
             let box = BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height)
             return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
+        case .sheet(let sheet):
+            let box = BoxRect(x0: 0, y0: 0, x1: sheet.size.width, y1: sheet.size.height)
+            return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
         case .page, .image:
             return context.pageFrame?(item)
         }
@@ -105,7 +108,7 @@ extension Session {
     static func ink(of item: PageItem, context: EditContext) -> PageInk? {
         switch item.content {
         case .blank, .placeholder: PageInk.none
-        case .page, .image: context.pageInk?(item)
+        case .page, .image, .sheet: context.pageInk?(item)
         }
     }
 

@@ -74,6 +74,7 @@ extension Session {
         let base: PageSize?
         switch item.content {
         case .blank(let size), .placeholder(let size, _): base = size
+        case .sheet(let sheet): base = sheet.size
         case .page, .image: base = context.pageSize?(item)
         }
         guard let base else { throw .pageSizeUnknown(position: index + 1, document: document.name) }
