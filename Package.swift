@@ -59,7 +59,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PDFEngineTests",
-            dependencies: ["PDFEngine", "PDFEditKit"]
+            dependencies: [
+                "PDFEngine", "PDFEditKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "PDFEditKitTests",

@@ -9,6 +9,8 @@
 #include "Geometry.hh"
 #include "Writer.hh"
 
+#include <algorithm>
+
 namespace pe {
 
 Assembly::Assembly(Inputs &opened, int first, int count) :
@@ -28,12 +30,20 @@ void Assembly::build(Dropped &dropped)
     for (Source &source : sources) {
         source.first_copy.clear();
         source.first_copy_boxes.clear();
+        source.plain_copy.clear();
     }
+    resized.clear();
     place_pages();
     apply_stamps(out, sources, inputs.request.stamps, static_cast<int>(items - inputs.request.items), placed, where);
     std::vector<CopiedAnnotation> widgets;
     std::vector<CopiedAnnotation> annotations;
     copy_annotations(out, sources, placed, where, widgets, annotations);
+    for (PlacedPage const &page : placed) {
+        auto moved = page.to.isIndirect() ? resized.find(page.to.getObjGen()) : resized.end();
+        if (moved != resized.end()) {
+            place_annotations(out, page.to, page.to, moved->second, false, nullptr);
+        }
+    }
     build_form(out, sources, widgets, placed, where);
     pe_export_options const *options = inputs.request.options;
     std::deque<OutlineEntry> given; // the entries of a given outline
@@ -46,6 +56,7 @@ void Assembly::build(Dropped &dropped)
         outline = arrange_outline(sources, inputs.request.sources, items, item_count);
     }
     write_outline(out, outline, placed);
+    transform_destinations(out, resized);
     pe_page_label const *own = options == nullptr || options->page_labels == nullptr
         ? nullptr
         : options->page_labels + (items - inputs.request.items);
@@ -181,9 +192,18 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
         source.first_copy.emplace(og, to);
         source.first_copy_boxes.emplace(og, own_box_keys(to));
     } else {
-        to = out.makeIndirectObject(known->second.shallowCopy());
+        auto plain = source.plain_copy.find(og);
+        to = out.makeIndirectObject((plain != source.plain_copy.end() ? plain->second : known->second).shallowCopy());
         to.removeKey("/Annots");
         restore_box_keys(to, source.first_copy_boxes.at(og));
+    }
+    if (item.resize.width > 0 && item.resize.height > 0) {
+        int rotation = turned_rotation(page_rotation(from, inherited), item.resize.quarter_turns);
+        resize_page(to, plain_copy(source, og, to), item, rotation);
+        set_rotation(to, 0, item.quarter_turns);
+        set_item_boxes(to, item, user_unit(to.getKey("/UserUnit")));
+        placed.push_back(PlacedPage{item.source, item.page, from, to, first});
+        return to;
     }
     set_rotation(to, page_rotation(from, inherited), item.quarter_turns);
     set_item_boxes(to, item, 1);
@@ -205,6 +225,63 @@ void Assembly::inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFram
         }
         return fresh_copy(value);
     });
+}
+
+// The page a form of source page `og` is made from: a copy on no page list,
+// taken from `copy` (a copy of the page as placed, before it is changed) the
+// first time it is needed.
+QPDFObjectHandle Assembly::plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle copy)
+{
+    auto known = source.plain_copy.find(og);
+    if (known != source.plain_copy.end()) {
+        return known->second;
+    }
+    QPDFObjectHandle plain = out.makeIndirectObject(copy.shallowCopy());
+    plain.removeKey("/Annots");
+    restore_box_keys(plain, source.first_copy_boxes.at(og));
+    plain.removeKey("/Rotate");
+    return source.plain_copy.emplace(og, plain).first->second;
+}
+
+// Makes `page` (a copy of a source page, the first one when links must reach it)
+// the resized page: [0 0 W H] showing the form of `plain` drawn upright by the
+// placement matrix (the item's crop when resized clipped in), nothing else of the
+// source page's looks. `rotation`: the turn the item showed the page with.
+void Assembly::resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item, int rotation)
+{
+    int source_index = item.source;
+    Form const &form = forms.form(std::make_pair(source_index, item.page), plain);
+    Rect shown = form.box;
+    bool clipped = false;
+    if (item.resize.crop.set != 0) {
+        pe_box const &crop = item.resize.crop;
+        Rect wanted{std::min(crop.x0, crop.x1), std::min(crop.y0, crop.y1), std::max(crop.x0, crop.x1),
+                    std::max(crop.y0, crop.y1)};
+        Rect inside{std::max(wanted.llx, shown.llx), std::max(wanted.lly, shown.lly),
+                    std::min(wanted.urx, shown.urx), std::min(wanted.ury, shown.ury)};
+        if (inside.width() > 0 && inside.height() > 0) {
+            clipped = inside.llx > shown.llx || inside.lly > shown.lly || inside.urx < shown.urx ||
+                inside.ury < shown.ury;
+            shown = inside;
+        }
+    }
+    for (char const *key : {"/Contents", "/Resources", "/MediaBox", "/CropBox", "/TrimBox", "/BleedBox", "/ArtBox",
+                            "/Rotate", "/UserUnit", "/Group", "/Thumb", "/VP", "/Annots"}) {
+        page.removeKey(key);
+    }
+    if (set_blank_page_box(page, item.resize.width, item.resize.height)) {
+        needs_user_unit = true;
+    }
+    Rect target = own_page_geometry(page).visible;
+    Matrix m = placement_matrix(shown, rotation, target, item.resize.fill != 0);
+    QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
+    xobjects.replaceKey("/PdfeditPage", form.object);
+    QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
+    resources.replaceKey("/XObject", xobjects);
+    page.replaceKey("/Resources", resources);
+    page.replaceKey(
+        "/Contents", QPDFObjectHandle::newStream(&out, draw_form(m, "/PdfeditPage", clipped ? &shown : nullptr)));
+    resized[page.getObjGen()] = m;
 }
 
 QPDFObjectHandle Assembly::copy_without_annotations(QPDF &out, QPDFObjectHandle from)

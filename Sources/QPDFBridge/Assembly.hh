@@ -3,6 +3,7 @@
 #define PDFEDIT_QPDF_BRIDGE_ASSEMBLY_HH
 
 #include "Inputs.hh"
+#include "Placement.hh"
 
 #include <qpdf/PDFVersion.hh>
 #include <qpdf/QPDF.hh>
@@ -61,11 +62,17 @@ class Assembly {
     // Inherited values already in `out`, by the /Pages node holding them and key.
     SharedInherited shared_values;
     bool needs_user_unit = false; // a blank page was given a /UserUnit
+    PageForms forms{out};         // source pages drawn by resized pages
+    // Resized output pages -> the matrix their source page is drawn with, for
+    // their annotations and the destinations aiming at them.
+    std::map<QPDFObjGen, Matrix> resized;
 
     PDFVersion output_version() const;
     void place_pages();
     QPDFObjectHandle blank_page(pe_item const &item);
     QPDFObjectHandle copied_page(pe_item const &item);
+    QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);
+    void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item, int rotation);
     void inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited);
     static QPDFObjectHandle copy_without_annotations(QPDF &out, QPDFObjectHandle from);
 };

@@ -136,6 +136,9 @@ int InPlace::in_place_source(Inputs &inputs)
                 return -1; // boxes are written on copies (Assembly)
             }
         }
+        if (request.items[i].resize.width > 0) {
+            return -1; // resized pages are made by Assembly
+        }
     }
     pe_source const &arg = request.sources[s];
     if (arg.document != nullptr && arg.document_last_use == 0) {

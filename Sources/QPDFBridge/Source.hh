@@ -131,6 +131,10 @@ struct Source {
     // Source page -> the box keys of its first copy before an item's boxes
     // changed them: later copies (shallow copies of the first) start from these.
     std::map<QPDFObjGen, BoxKeys> first_copy_boxes;
+    // Source page -> an indirect copy of it in the output that is on no page
+    // list, as it was copied: the page a form XObject of it is made from
+    // (resize), and what later copies start from once the first copy was resized.
+    std::map<QPDFObjGen, QPDFObjectHandle> plain_copy;
     // Its structure tree as read once for every output (StructureTree.cpp); null
     // until an output of a tagged source's pages needs it.
     std::shared_ptr<SourceStructure const> structure;

@@ -14,7 +14,7 @@ struct FidelityCorpusTests {
     /// The 1-based source page of each item of source `source` (nil for others).
     static func sourcePages(_ items: [ExportItem], source: Int) -> [Int?] {
         items.map {
-            if case .page(let s, let index, _, _) = $0, s == source { return index + 1 }
+            if case .page(let s, let index, _, _, _) = $0, s == source { return index + 1 }
             return nil
         }
     }
@@ -280,7 +280,7 @@ struct FidelityCorpusTests {
         #expect(json.acroform?["/NeedAppearances"] as? Bool == true)
         let fieldPages = Set(json.fields.compactMap(\.page))
         for (position, item) in items.enumerated() {
-            guard case .page(let source, let index, _, _) = item else { continue }
+            guard case .page(let source, let index, _, _, _) = item else { continue }
             let redrawn = fieldPages.contains(position + 1) && source == 0
             #expect(
                 try RenderedPage(output, page: position + 1).looksLike(
@@ -289,7 +289,7 @@ struct FidelityCorpusTests {
         }
         let sourceLabels = try paths.map { try FidelityJSON($0).labels }
         #expect(json.labels == items.map {
-            guard case .page(let source, let index, _, _) = $0 else { return "" }
+            guard case .page(let source, let index, _, _, _) = $0 else { return "" }
             return sourceLabels[source][index]
         })
         #expect(json.fields.count == 1 + 9 + 9 + 1)

@@ -38,7 +38,10 @@ public enum ExportItem: Sendable, Equatable {
     /// Page `index` (0-based) of `sources[source]`, turned clockwise by
     /// `quarterTurns` × 90° on top of its own (possibly inherited) /Rotate.
     /// `boxes`: set on the output page (`crop`), in its default user space.
-    case page(source: Int, index: Int, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes())
+    /// `resize`: the page becomes a new paper showing what the item showed (see
+    /// `PageResize`); `quarterTurns` and `boxes` then apply to the new page.
+    case page(
+        source: Int, index: Int, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes(), resize: PageResize? = nil)
     /// An empty page with MediaBox [0 0 width height] (points).
     case blank(width: Double, height: Double, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes())
 }

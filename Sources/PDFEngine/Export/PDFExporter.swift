@@ -165,16 +165,28 @@ private func collectWarning(
 extension ExportItem {
     var bridged: pe_item {
         switch self {
-        case .page(let source, let index, let quarterTurns, let boxes):
+        case .page(let source, let index, let quarterTurns, let boxes, let resize):
             return pe_item(
                 kind: Int32(PE_ITEM_PAGE), source: Int32(clamping: source), page: Int32(clamping: index),
-                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: boxes.bridged)
+                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: boxes.bridged,
+                resize: resize.bridged)
         case .blank(let width, let height, let quarterTurns, let boxes):
             return pe_item(
                 kind: Int32(PE_ITEM_BLANK), source: -1, page: -1,
                 width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
-                boxes: boxes.bridged)
+                boxes: boxes.bridged, resize: pe_resize())
         }
+    }
+}
+
+extension Optional where Wrapped == PageResize {
+    /// `pe_item.resize`: zero when the item is not resized.
+    var bridged: pe_resize {
+        guard let resize = self else { return pe_resize() }
+        let crop = PageBoxes(crop: resize.crop).bridged.0
+        return pe_resize(
+            width: resize.size.width, height: resize.size.height, fill: resize.mode == .fill ? 1 : 0,
+            quarter_turns: Int32(resize.quarterTurns.quarterTurnsModulo4), crop: crop)
     }
 }
 

@@ -94,6 +94,22 @@ typedef struct pe_box {
     double x0, y0, x1, y1;
 } pe_box;
 
+/* What `resize` froze into an item (pe_item.resize); width 0: not resized. */
+typedef struct pe_resize {
+    double width;      /* the new page, points */
+    double height;
+    int fill;          /* nonzero: cover the page (overflow clipped); 0: fit inside */
+    int quarter_turns; /* clockwise quarter turns the item had, added to the page's /Rotate */
+    pe_box crop;       /* the item's crop box when resized (default user space); set 0: the page's own */
+} pe_resize;
+
+/* The placement matrix [a b c d e f] (as `cm` takes it) that shows the box
+ * (llx lly urx ury) of a page displayed turned `rotation` degrees clockwise,
+ * upright, centred and scaled to fit (`fill` 0) or fill [0 0 width height]. The
+ * C++ rule of Placement.cpp, for tests against the Swift one. */
+void pe_placement_matrix(double llx, double lly, double urx, double ury, int rotation, double target_width,
+                         double target_height, int fill, double matrix[6]);
+
 /* Indices of pe_item.boxes. */
 enum { PE_BOX_CROP = 0, PE_BOX_TRIM = 1, PE_BOX_BLEED = 2, PE_BOX_ART = 3 };
 
@@ -107,6 +123,14 @@ typedef struct pe_item {
     /* PE_BOX_*: boxes written on the page, never touching its content; the
      * MediaBox grows to hold any that reaches outside it (negative margins). */
     pe_box boxes[4];
+    /* `resize`: nonzero width and height: the page becomes [0 0 width height]
+     * (points) showing the source page's visible box (`crop` when set: the crop
+     * the item had when it was resized) turned by `quarter_turns` more than its
+     * own /Rotate, upright, centred, scaled to fit (`fill` 0) or fill, through a
+     * form XObject of the source page; its annotations and the destinations
+     * aiming at it move with it. `quarter_turns` and `boxes` above then apply to
+     * the resized page. */
+    pe_resize resize;
 } pe_item;
 
 /* Permissions of an encrypted output (pe_export_options.denied), as qpdf's R6 setters name them. */

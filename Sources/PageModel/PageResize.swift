@@ -1,0 +1,121 @@
+/// How `resize` scales what a page shows onto the new paper.
+public enum ResizeMode: String, Codable, CaseIterable, Hashable, Sendable {
+    /// Inside the paper, aspect ratio kept, centred (margins where the shapes differ).
+    case fit
+    /// Covering the paper, aspect ratio kept, centred (what overflows is clipped).
+    case fill
+}
+
+/// What `resize` froze into an item: the new paper, and what the item showed
+/// then — its rotation and its crop — which the resized page draws upright. The
+/// item itself then has rotation 0 and no boxes, so later turns and crops act
+/// on the resized page. In the session file `"resize": {"size": …, "mode":
+/// "fit", "quarterTurns": 1, "crop": {…}}` (session format 5).
+public struct PageResize: Codable, Equatable, Hashable, Sendable {
+    /// The new page, points (MediaBox `[0 0 W H]`).
+    public var size: PageSize
+    public var mode: ResizeMode
+    /// The item's clockwise quarter turns when it was resized (added to the page's own /Rotate).
+    public var quarterTurns: Int
+    /// The item's crop box when it was resized (default user space); nil: the source's visible box.
+    public var crop: BoxRect?
+
+    public init(size: PageSize, mode: ResizeMode, quarterTurns: Int = 0, crop: BoxRect? = nil) {
+        self.size = size
+        self.mode = mode
+        self.quarterTurns = quarterTurns
+        self.crop = crop
+    }
+
+    /// The matrix the resized page draws its source page with, for a source page
+    /// of geometry `frame`: its visible box (or the frozen crop, clipped to it),
+    /// turned by its /Rotate plus the frozen turns, placed in `[0 0 W H]`.
+    public func matrix(for frame: PageFrame) -> PlacementMatrix {
+        PlacementMatrix.placing(
+            shownBox(for: frame), quarterTurns: frame.quarterTurns + quarterTurns,
+            in: BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height), fill: mode == .fill)
+    }
+
+    /// The part of the source page the resized page shows: the frozen crop
+    /// clipped to the page's visible box (the visible box when they miss).
+    public func shownBox(for frame: PageFrame) -> BoxRect {
+        let visible = frame.visibleBox
+        guard let crop else { return visible }
+        let inside = BoxRect(
+            x0: max(crop.x0, visible.x0), y0: max(crop.y0, visible.y0),
+            x1: min(crop.x1, visible.x1), y1: min(crop.y1, visible.y1))
+        return inside.isValid ? inside : visible
+    }
+}
+
+/// An affine transformation as a PDF `cm` writes it:
+/// (x, y) → (a x + c y + e, b x + d y + f).
+public struct PlacementMatrix: Equatable, Sendable, CustomStringConvertible {
+    public var a: Double
+    public var b: Double
+    public var c: Double
+    public var d: Double
+    public var e: Double
+    public var f: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
+        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
+    }
+
+    public static let identity = PlacementMatrix(a: 1, b: 0, c: 0, d: 1, e: 0, f: 0)
+
+    /// THE placement rule on the Swift side (the bridge's `placement_matrix` in
+    /// Placement.cpp is the C++ one; tests hold them equal): the box `box` of a
+    /// page shown turned `quarterTurns` clockwise, drawn upright and centred in
+    /// `target`, scaled uniformly to fit inside it, or (`fill`) to cover it.
+    public static func placing(_ box: BoxRect, quarterTurns: Int, in target: BoxRect, fill: Bool) -> PlacementMatrix {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let sideways = turns % 2 == 1
+        let shownWidth = sideways ? box.height : box.width
+        let shownHeight = sideways ? box.width : box.height
+        var scale = 1.0
+        if shownWidth > 0 && shownHeight > 0 {
+            let across = target.width / shownWidth
+            let up = target.height / shownHeight
+            scale = fill ? max(across, up) : min(across, up)
+        }
+        // A viewer turns the page clockwise; so does the matrix.
+        let cosine: Double = turns == 0 ? 1 : turns == 2 ? -1 : 0
+        let sine: Double = turns == 1 ? -1 : turns == 3 ? 1 : 0  // of the counter-clockwise angle
+        var m = PlacementMatrix(a: scale * cosine, b: scale * sine, c: -scale * sine, d: scale * cosine, e: 0, f: 0)
+        let cx = (box.x0 + box.x1) / 2
+        let cy = (box.y0 + box.y1) / 2
+        m.e = (target.x0 + target.x1) / 2 - (m.a * cx + m.c * cy)
+        m.f = (target.y0 + target.y1) / 2 - (m.b * cx + m.d * cy)
+        return m
+    }
+
+    public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
+        (a * x + c * y + e, b * x + d * y + f)
+    }
+
+    /// The bounding box of `rect` transformed.
+    public func apply(_ rect: BoxRect) -> BoxRect {
+        let corners = [(rect.x0, rect.y0), (rect.x1, rect.y0), (rect.x1, rect.y1), (rect.x0, rect.y1)].map {
+            apply(x: $0.0, y: $0.1)
+        }
+        return BoxRect(
+            x0: corners.map(\.x).min()!, y0: corners.map(\.y).min()!,
+            x1: corners.map(\.x).max()!, y1: corners.map(\.y).max()!)
+    }
+
+    /// The transformation undoing this one (nil when it flattens the plane).
+    public var inverse: PlacementMatrix? {
+        let determinant = a * d - b * c
+        guard determinant != 0, determinant.isFinite else { return nil }
+        let ia = d / determinant
+        let ib = -b / determinant
+        let ic = -c / determinant
+        let id = a / determinant
+        return PlacementMatrix(a: ia, b: ib, c: ic, d: id, e: -(ia * e + ic * f), f: -(ib * e + id * f))
+    }
+
+    public var description: String {
+        [a, b, c, d, e, f].map(BoxRect.number).joined(separator: " ")
+    }
+}

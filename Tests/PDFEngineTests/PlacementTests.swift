@@ -1,0 +1,287 @@
+import Foundation
+import PDFEngine
+import PageModel
+import PropertyBased
+import QPDFBridge
+import Testing
+
+/// The placement of a page onto another (`resize`, and the cells of sheets):
+/// the C++ matrix (Placement.cpp, through pe_placement_matrix) against the Swift
+/// one (`PlacementMatrix.placing`), and resized exports checked with pdfinfo,
+/// pdftotext and pdftoppm.
+@Suite struct PlacementTests {
+    static func bridgeMatrix(_ box: BoxRect, turns: Int, width: Double, height: Double, fill: Bool) -> [Double] {
+        var values = [Double](repeating: 0, count: 6)
+        values.withUnsafeMutableBufferPointer { buffer in
+            pe_placement_matrix(
+                box.x0, box.y0, box.x1, box.y1, Int32(((turns % 4) + 4) % 4 * 90), width, height, fill ? 1 : 0,
+                buffer.baseAddress)
+        }
+        return values
+    }
+
+    @Test func theBridgeAndTheModelPlaceAlikeForEveryQuarterTurnOriginAndFit() async {
+        await propertyCheck(
+            count: 400, input: Gen.int(in: -3000...3000).array(of: 2), Gen.int(in: 20...4000).array(of: 2),
+            Gen.int(in: -6...6), Gen.int(in: 50...5000).array(of: 2), Gen.bool
+        ) { origin, size, turns, target, fill in
+            let box = BoxRect(
+                x0: Double(origin[0]), y0: Double(origin[1]), x1: Double(origin[0] + size[0]),
+                y1: Double(origin[1] + size[1]))
+            let w = Double(target[0])
+            let h = Double(target[1])
+            let swift = PlacementMatrix.placing(
+                box, quarterTurns: turns, in: BoxRect(x0: 0, y0: 0, x1: w, y1: h), fill: fill)
+            let bridge = Self.bridgeMatrix(box, turns: turns, width: w, height: h, fill: fill)
+            let mine = [swift.a, swift.b, swift.c, swift.d, swift.e, swift.f]
+            for (x, y) in zip(mine, bridge) {
+                #expect(abs(x - y) <= 1e-9 * max(1, abs(x)), "\(mine) vs \(bridge)")
+            }
+            // Independent of both: the placed box is centred, touches the page on
+            // both sides along one axis and stays inside (fit) or covers it (fill).
+            let placed = swift.apply(box)
+            #expect(abs((placed.x0 + placed.x1) / 2 - w / 2) < 1e-6 && abs((placed.y0 + placed.y1) / 2 - h / 2) < 1e-6)
+            let fitsWidth = abs(placed.width - w) < 1e-6
+            let fitsHeight = abs(placed.height - h) < 1e-6
+            #expect(fitsWidth || fitsHeight)
+            if fill {
+                #expect(placed.width >= w - 1e-6 && placed.height >= h - 1e-6)
+            } else {
+                #expect(placed.width <= w + 1e-6 && placed.height <= h + 1e-6)
+            }
+            // Upright: the corner the reader sees top-left lands top-left.
+            let q = ((turns % 4) + 4) % 4
+            let topLeft = [(box.x0, box.y1), (box.x0, box.y0), (box.x1, box.y0), (box.x1, box.y1)][q]
+            let landed = swift.apply(x: topLeft.0, y: topLeft.1)
+            #expect(abs(landed.x - placed.x0) < 1e-6 && abs(landed.y - placed.y1) < 1e-6)
+        }
+    }
+
+    @Test func aLetterPageFitsA4LandscapeCentred() {
+        let m = Self.bridgeMatrix(
+            BoxRect(x0: 0, y0: 0, x1: 612, y1: 792), turns: 1, width: 595, height: 842, fill: false)
+        // Shown 792 x 612 (turned), into 595 x 842: scale 595 / 792.
+        let s = 595.0 / 792.0
+        #expect(abs(m[0]) < 1e-12 && abs(m[1] + s) < 1e-12 && abs(m[2] - s) < 1e-12 && abs(m[3]) < 1e-12)
+        // The box's centre (306, 396) lands on the page's (297.5, 421).
+        #expect(abs(m[2] * 396 + m[4] - 297.5) < 1e-9 && abs(m[1] * 306 + m[5] - 421) < 1e-9)
+    }
+}
+
+/// A page with a known, lopsided picture at an odd origin: MediaBox
+/// [100 50 700 850], red over the top-left quarter (x 100…400, y 450…850), blue
+/// bottom-right (x 400…700, y 50…250), the token `ODD-ORIGIN` at (150, 300), a
+/// link over it (page 2's link aims at page 1 /XYZ 120 800), optional /Rotate
+/// and /CropBox.
+struct OddOriginPDF {
+    var rotate = 0
+    var cropBox: BoxRect?
+
+    func data() -> Data {
+        let content = "1 0 0 rg 100 450 300 400 re f 0 0 1 rg 400 50 300 200 re f "
+            + "0 g BT /F1 24 Tf 150 300 Td (ODD-ORIGIN) Tj ET"
+        let crop = cropBox.map { " /CropBox [\($0.x0) \($0.y0) \($0.x1) \($0.y1)]" } ?? ""
+        func page(_ annots: String) -> String {
+            "<< /Type /Page /Parent 2 0 R /MediaBox [100 50 700 850]\(crop) /Rotate \(rotate) "
+                + "/Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R /Annots [\(annots)] >>"
+        }
+        let objects: [Int: String] = [
+            1: "<< /Type /Catalog /Pages 2 0 R >>",
+            2: "<< /Type /Pages /Count 2 /Kids [3 0 R 4 0 R] >>",
+            3: page("7 0 R"),
+            4: page("8 0 R"),
+            5: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            6: "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+            7: "<< /Type /Annot /Subtype /Link /Rect [150 290 350 320] /Border [0 0 0] "
+                + "/A << /S /URI /URI (https://example.org/) >> >>",
+            8: "<< /Type /Annot /Subtype /Link /Rect [150 290 350 320] /Border [0 0 0] "
+                + "/Dest [3 0 R /XYZ 120 800 null] >>",
+        ]
+        var body = "%PDF-1.4\n"
+        var offsets: [Int: Int] = [:]
+        for number in objects.keys.sorted() {
+            offsets[number] = body.utf8.count
+            body += "\(number) 0 obj\n\(objects[number] ?? "null")\nendobj\n"
+        }
+        let xref = body.utf8.count
+        body += "xref\n0 9\n0000000000 65535 f \n"
+        for number in 1..<9 {
+            let offset = String(offsets[number] ?? 0)
+            body += String(repeating: "0", count: 10 - offset.count) + offset + " 00000 n \n"
+        }
+        body += "trailer\n<< /Size 9 /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(body.utf8)
+    }
+}
+
+extension ExportScratch {
+    func write(_ pdf: OddOriginPDF, as name: String) throws -> String {
+        let path = self.path(name)
+        try pdf.data().write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+/// Compares a resized page's raster with its source's, drawn as the placement
+/// rule says (an independent statement of it: scale to fit or fill, centred),
+/// block by block (3 × 3 pixel means) so that anti-aliasing does not count.
+enum PlacedPixels {
+    /// The share of blocks whose mean colour differs by more than 40 in a channel.
+    /// `region`: the part of `source` (pixels x, y, width, height) that was placed.
+    static func mismatch(
+        _ output: Raster, _ source: Raster, region: (x: Double, y: Double, w: Double, h: Double)? = nil, fill: Bool
+    ) -> Double {
+        let r = region ?? (0, 0, Double(source.width), Double(source.height))
+        let W = Double(output.width)
+        let H = Double(output.height)
+        let s = fill ? max(W / r.w, H / r.h) : min(W / r.w, H / r.h)
+        let ox = (W - s * r.w) / 2
+        let oy = (H - s * r.h) / 2
+        func expected(_ x: Int, _ y: Int) -> Raster.RGB {
+            let sx = r.x + (Double(x) + 0.5 - ox) / s
+            let sy = r.y + (Double(y) + 0.5 - oy) / s
+            guard sx >= r.x, sy >= r.y, sx < r.x + r.w, sy < r.y + r.h else { return (255, 255, 255) }
+            return source.pixel(Int(sx), Int(sy))
+        }
+        var bad = 0
+        var blocks = 0
+        for by in stride(from: 0, to: output.height - 2, by: 3) {
+            for bx in stride(from: 0, to: output.width - 2, by: 3) {
+                var sum = [0, 0, 0, 0, 0, 0]
+                for y in by..<by + 3 {
+                    for x in bx..<bx + 3 {
+                        let o = output.pixel(x, y)
+                        let e = expected(x, y)
+                        sum[0] += o.red
+                        sum[1] += o.green
+                        sum[2] += o.blue
+                        sum[3] += e.red
+                        sum[4] += e.green
+                        sum[5] += e.blue
+                    }
+                }
+                blocks += 1
+                if (0..<3).contains(where: { abs(sum[$0] - sum[$0 + 3]) > 40 * 9 }) { bad += 1 }
+            }
+        }
+        return Double(bad) / Double(max(blocks, 1))
+    }
+}
+
+extension PlacementTests {
+    static let a4 = PageSize.a4
+
+    /// Exports, checks with `qpdf --check`, returns the path.
+    func export(_ sources: [ExportSource], _ items: [ExportItem], to output: String) throws -> String {
+        _ = try PDFExporter.write(sources: sources, items: items, to: output)
+        let check = try ExportTools.check(output)
+        #expect(check.status == 0, "qpdf --check \(output): \(check.stdout) \(check.stderr)")
+        return output
+    }
+
+    @Test(.enabled(if: ExportPaths.hasFixture("rotated.pdf"), "needs the fixtures"))
+    func resizedPagesShowTheirSourceScaledUprightOnEveryQuarterTurn() throws {
+        let scratch = try ExportScratch()
+        let path = ExportPaths.fixture("rotated.pdf")
+        for fill in [false, true] {
+            for turns in 0..<4 {
+                // Pages turned 0, 90, 90, 270 by their own /Rotate, plus the item's turns.
+                let items: [ExportItem] = (0..<4).map {
+                    .page(
+                        source: 0, index: $0,
+                        resize: PageResize(size: Self.a4, mode: fill ? .fill : .fit, quarterTurns: turns))
+                }
+                let output = try export([ExportSource(path: path)], items, to: scratch.path("out-\(turns)-\(fill).pdf"))
+                let facts = try ExportTools.pages(output)
+                #expect(facts.map(\.rotation) == [0, 0, 0, 0])
+                for page in 1...4 {
+                    #expect(abs(facts[page - 1].width - 595.28) < 0.01 && abs(facts[page - 1].height - 841.89) < 0.01)
+                    if !fill {  // filling may cut the token off at the edge
+                        #expect(try ExportTools.text(output, page: page).contains("ROT-P\(page)"))
+                    }
+                    // The source as a reader sees it, turned once more by the item's turns.
+                    let turnedSource = try turnedCopy(path, page: page, turns: turns, in: scratch)
+                    let share = PlacedPixels.mismatch(
+                        try Raster(output, page: page), try Raster(turnedSource, page: 1), fill: fill)
+                    #expect(share < 0.03, "page \(page), turns \(turns), fill \(fill): \(share)")
+                }
+            }
+        }
+    }
+
+    /// Page `page` of `path` alone, turned `turns` more (an ordinary export: the
+    /// reference picture of what the item showed).
+    func turnedCopy(_ path: String, page: Int, turns: Int, in scratch: ExportScratch) throws -> String {
+        let output = scratch.path("turned-\(page)-\(turns).pdf")
+        _ = try PDFExporter.write(
+            sources: [ExportSource(path: path)], items: [.page(source: 0, index: page - 1, quarterTurns: turns)],
+            to: output)
+        return output
+    }
+
+    @Test func anOddOriginACropAndARotationAreFrozenIntoTheResize() throws {
+        let scratch = try ExportScratch()
+        for rotate in [0, 90, 180, 270] {
+            let path = try scratch.write(OddOriginPDF(rotate: rotate), as: "odd-\(rotate).pdf")
+            let crop = BoxRect(x0: 120, y0: 200, x1: 500, y1: 800)
+            let output = try export(
+                [ExportSource(path: path)],
+                [.page(source: 0, index: 0, resize: PageResize(size: .letter, mode: .fit, quarterTurns: 1, crop: crop))],
+                to: scratch.path("out-\(rotate).pdf"))
+            // Reference: the crop set as a box, turned, rendered with -cropbox.
+            let reference = scratch.path("ref-\(rotate).pdf")
+            _ = try PDFExporter.write(
+                sources: [ExportSource(path: path)],
+                items: [.page(source: 0, index: 0, quarterTurns: 1, boxes: PageBoxes(crop: crop))], to: reference)
+            let share = PlacedPixels.mismatch(
+                try Raster(output, page: 1), try Raster(reference, page: 1, cropBox: true), fill: false)
+            #expect(share < 0.03, "rotate \(rotate): \(share)")
+            #expect(try ExportTools.text(output, page: 1) == "ODD-ORIGIN")
+        }
+    }
+
+    @Test func linksMoveWithTheContentAndDestinationsIntoAResizedPageToo() throws {
+        let scratch = try ExportScratch()
+        let path = try scratch.write(OddOriginPDF(), as: "odd.pdf")
+        let resize = PageResize(size: PageSize(width: 300, height: 400), mode: .fit)
+        let output = try export(
+            [ExportSource(path: path)],
+            [.page(source: 0, index: 0, resize: resize), .page(source: 0, index: 1, resize: resize)],
+            to: scratch.path("out.pdf"))
+        // 600 x 800 into 300 x 400: scale 0.5, origin (100, 50) to (0, 0).
+        let json = try QPDFJSON(output)
+        for page in json.pages {
+            let annots = json.annotations(ofPage: page)
+            #expect(annots.count == 1)
+            let rect = (json.dictionary(annots.first)?["/Rect"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
+            #expect(rect == [25, 120, 125, 135], "\(String(describing: rect))")
+        }
+        let link = try #require(json.annotations(ofPage: json.pages[1]).first)
+        let dest = try #require(json.resolve(json.dictionary(link)?["/Dest"]) as? [Any])
+        #expect(dest.first as? String == json.pages[0])
+        #expect(dest.dropFirst().map { "\($0)" } == ["/XYZ", "10", "375", "<null>"], "\(dest)")
+    }
+
+    @Test func aPageResizedTwiceIsOneFormXObject() throws {
+        let scratch = try ExportScratch()
+        let path = try scratch.write(OddOriginPDF(), as: "odd.pdf")
+        let output = try export(
+            [ExportSource(path: path)],
+            [
+                .page(source: 0, index: 0, resize: PageResize(size: .a4, mode: .fit)),
+                .page(source: 0, index: 0, resize: PageResize(size: .letter, mode: .fill, quarterTurns: 2)),
+                .page(source: 0, index: 0),
+            ],
+            to: scratch.path("out.pdf"))
+        let json = try QPDFJSON(output)
+        let forms = json.objects.keys.filter { key in
+            let dict = ((json.objects[key] as? [String: Any])?["stream"] as? [String: Any])?["dict"] as? [String: Any]
+            return dict?["/Subtype"] as? String == "/Form" && dict?["/BBox"] != nil
+                && (dict?["/Resources"] != nil)
+        }
+        #expect(forms.count == 1, "\(forms)")
+        // The unresized copy is the page as it was.
+        #expect(try ExportTools.pages(output).map { ($0.width * 10).rounded() / 10 } == [595.3, 612, 600])
+        #expect(try ExportTools.text(output, page: 3) == "ODD-ORIGIN")
+    }
+}
