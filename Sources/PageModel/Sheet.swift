@@ -60,24 +60,6 @@ public enum SheetOrder: String, Codable, CaseIterable, Sendable {
     case columns
 }
 
-/// A transformation `[a b c d e f]` as PDF writes one (`cm`): a point (x, y)
-/// goes to (a·x + c·y + e, b·x + d·y + f).
-public struct AffineMatrix: Equatable, Sendable, CustomStringConvertible {
-    public var a, b, c, d, e, f: Double
-
-    public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
-        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
-    }
-
-    public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
-        (a * x + c * y + e, b * x + d * y + f)
-    }
-
-    public var description: String {
-        [a, b, c, d, e, f].map(BoxRect.number).joined(separator: " ")
-    }
-}
-
 /// The layout rules of sheets, pure so they can be property-tested.
 public enum Imposition {
     /// The most columns or rows `nup --grid` takes.
@@ -134,35 +116,14 @@ public enum Imposition {
         ]
     }
 
-    /// THE placement of a page in a cell: the matrix taking the page's default
+    /// The placement of a page in a cell: the matrix taking the page's default
     /// user space to sheet space so that its `visible` box, displayed turned
     /// `quarterTurns` clockwise (its /Rotate plus the item's rotation), is
-    /// scaled to fit `cell` keeping its aspect ratio, centred and upright.
-    /// The export bridge computes the same (`sheet_cell_matrix` in C++); a test
-    /// holds them together.
-    public static func cellMatrix(cell: BoxRect, visible: BoxRect, quarterTurns: Int) -> AffineMatrix {
-        let turns = ((quarterTurns % 4) + 4) % 4
-        // Rotate about the origin clockwise by turns·90°, then the visible box's
-        // image starts at some corner; translate it to the origin.
-        let (ra, rb, rc, rd): (Double, Double, Double, Double)
-        switch turns {
-        case 1: (ra, rb, rc, rd) = (0, -1, 1, 0)
-        case 2: (ra, rb, rc, rd) = (-1, 0, 0, -1)
-        case 3: (ra, rb, rc, rd) = (0, 1, -1, 0)
-        default: (ra, rb, rc, rd) = (1, 0, 0, 1)
-        }
-        let corners = [(visible.x0, visible.y0), (visible.x1, visible.y0), (visible.x0, visible.y1), (visible.x1, visible.y1)]
-            .map { (ra * $0.0 + rc * $0.1, rb * $0.0 + rd * $0.1) }
-        let minX = corners.map(\.0).min() ?? 0
-        let minY = corners.map(\.1).min() ?? 0
-        let shownWidth = turns % 2 == 1 ? visible.height : visible.width
-        let shownHeight = turns % 2 == 1 ? visible.width : visible.height
-        let scale = min(cell.width / shownWidth, cell.height / shownHeight)
-        let offsetX = cell.x0 + (cell.width - shownWidth * scale) / 2
-        let offsetY = cell.y0 + (cell.height - shownHeight * scale) / 2
-        return AffineMatrix(
-            a: ra * scale, b: rb * scale, c: rc * scale, d: rd * scale,
-            e: offsetX - minX * scale, f: offsetY - minY * scale)
+    /// scaled to fit `cell` keeping its aspect ratio, centred and upright —
+    /// the one placement rule (`PlacementMatrix.placing`, which the bridge's
+    /// `placement_matrix` matches).
+    public static func cellMatrix(cell: BoxRect, visible: BoxRect, quarterTurns: Int) -> PlacementMatrix {
+        PlacementMatrix.placing(visible, quarterTurns: quarterTurns, in: cell, fill: false)
     }
 }
 

@@ -23,7 +23,7 @@ enum SheetPictures {
     /// source's visible box and the item's shown box (its crop) mapped onto the
     /// sheet, then to pixels of the sheet turned `sheetTurns` as displayed.
     static func placement(
-        matrix: AffineMatrix, sourceVisible: BoxRect, shown: BoxRect, sheet: PageSize, sheetTurns: Int,
+        matrix: PlacementMatrix, sourceVisible: BoxRect, shown: BoxRect, sheet: PageSize, sheetTurns: Int,
         pixelsPerPoint: Double
     ) -> (rect: PixelArea, clip: PixelArea) {
         let turns = ((sheetTurns % 4) + 4) % 4
