@@ -167,7 +167,7 @@ extension Session {
                 return .invalidContent(item: item.id, reason: "sheet size \(sheet.size.width)×\(sheet.size.height) is invalid")
             }
             for cell in sheet.cells {
-                guard cell.rect.isValid, cell.rect.x0 >= 0, cell.rect.y0 >= 0, cell.rect.x1 <= sheet.size.width + 0.001,
+                guard cell.rect.isValid, cell.rect.x0 >= -0.001, cell.rect.y0 >= -0.001, cell.rect.x1 <= sheet.size.width + 0.001,
                     cell.rect.y1 <= sheet.size.height + 0.001
                 else { return .invalidContent(item: item.id, reason: "a cell \(cell.rect) is not on the sheet") }
                 if cell.item?.content.sheet != nil {

@@ -79,7 +79,9 @@ public enum Imposition {
             let x0 = Double(column) * (width + gutter)
             // Row 0 is the top row: PDF's y grows upwards.
             let y1 = size.height - Double(row) * (height + gutter)
-            return BoxRect(x0: x0, y0: y1 - height, x1: x0 + width, y1: y1)
+            // Rounding must not put the last row or column a hair off the sheet.
+            return BoxRect(
+                x0: x0, y0: max(0, y1 - height), x1: min(size.width, x0 + width), y1: y1)
         }
         var cells: [BoxRect] = []
         switch order {
