@@ -47,6 +47,7 @@ extension SourceAccess {
     /// The ink of a PDF page item's source page in its default user space (see
     /// `PageInkFinder`); nil for images and when the page cannot be rendered.
     package func ink(of item: PageItem) -> PageInk? {
+        if let sheet = item.content.sheet { return ink(of: sheet) }
         guard case .page(let source, let page) = item.content else { return nil }
         var plain = item
         plain.boxes = PageBoxes()
@@ -57,5 +58,40 @@ extension SourceAccess {
         guard let found else { return nil }
         guard let margins = found else { return PageInk.none }
         return .box(margins.applied(to: frame.visibleBox, quarterTurns: frame.quarterTurns))
+    }
+
+    /// The ink of a sheet, in its user space: its cells' ink placed by the cell
+    /// matrix (an image cell is all ink), nil when a cell's cannot be found.
+    private func ink(of sheet: Sheet) -> PageInk? {
+        var union: BoxRect?
+        for cell in sheet.cells {
+            guard let item = cell.item else { continue }
+            var plain = item
+            plain.boxes = PageBoxes()
+            plain.rotation = 0
+            guard let frame = frame(of: plain) else { return nil }
+            let shown = item.boxes.crop ?? frame.visibleBox
+            var box = shown
+            switch item.content {
+            case .blank: continue
+            case .page:
+                guard let ink = ink(of: item) else { return nil }
+                guard case .box(let found) = ink else { continue }
+                box = BoxRect(
+                    x0: max(found.x0, shown.x0), y0: max(found.y0, shown.y0), x1: min(found.x1, shown.x1),
+                    y1: min(found.y1, shown.y1))
+                guard box.isValid else { continue }
+            default: break
+            }
+            let placed = Imposition.cellMatrix(
+                cell: cell.rect, visible: shown, quarterTurns: frame.quarterTurns + item.rotation
+            ).apply(box)
+            union = union.map {
+                BoxRect(
+                    x0: min($0.x0, placed.x0), y0: min($0.y0, placed.y0), x1: max($0.x1, placed.x1),
+                    y1: max($0.y1, placed.y1))
+            } ?? placed
+        }
+        return union.map { .box($0) } ?? PageInk.none
     }
 }

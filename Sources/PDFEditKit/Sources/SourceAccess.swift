@@ -251,9 +251,16 @@ package final class SourceAccess {
     }
 
     /// The text of an item's page (poppler, cached); nil for items that are not
-    /// PDF pages. Throws 75 when the source changed, 65 naming file and page when
-    /// poppler cannot read the page.
+    /// PDF pages (a sheet's is its cells' texts in cell order). Throws 75 when the
+    /// source changed, 65 naming file and page when poppler cannot read the page.
     package func text(of item: PageItem) throws(PDFEditError) -> String? {
+        if let sheet = item.content.sheet {
+            var texts: [String] = []
+            for cell in sheet.items {
+                if let text = try text(of: cell) { texts.append(text) }
+            }
+            return texts.isEmpty ? nil : texts.joined(separator: "\n")
+        }
         guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256
         else { return nil }
         try checked(source)
