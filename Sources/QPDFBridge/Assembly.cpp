@@ -72,7 +72,7 @@ void Assembly::build(Dropped &dropped)
 
 void Assembly::release_sources()
 {
-    if (inputs.request.stamps.count > 0) {
+    if (inputs.request.stamps.count > 0 || has_cell_stamps()) {
         // A stamp's form XObject is made in its source with qpdf's content
         // provider, which reads the source's page when the output is written.
         return;

@@ -83,6 +83,7 @@ class Assembly {
     void draw_cell(QPDFObjectHandle sheet, pe_item const &item, int index, Rect const &target, std::string &content,
                    QPDFObjectHandle xobjects);
     void place_cell_annotations();
+    bool has_cell_stamps() const;
     void retarget_cell_destinations();
     QPDFObjectHandle copied_page(pe_item const &item);
     QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);

@@ -11,6 +11,7 @@
 #include "Assembly.hh"
 
 #include "Geometry.hh"
+#include "Stamps.hh"
 
 #include <algorithm>
 #include <cmath>
@@ -38,6 +39,15 @@ void check_sheet_cells(pe_item const &item, int index, int source_count)
         } else if (cell.kind != PE_ITEM_BLANK) {
             throw PlanError(which + ": cell " + std::to_string(c + 1) + " has an unknown kind");
         }
+        if (cell.stamp_count < 0 || (cell.stamp_count > 0 && cell.stamps == nullptr)) {
+            throw PlanError(which + ": cell " + std::to_string(c + 1) + " without its stamps");
+        }
+        for (int k = 0; k < cell.stamp_count; ++k) {
+            if (cell.stamps[k].item != index) {
+                throw PlanError(which + ": a stamp of cell " + std::to_string(c + 1) + " names another item");
+            }
+        }
+        check_stamps(StampList{cell.stamps, cell.stamp_count}, source_count, index + 1);
     }
 }
 
@@ -49,6 +59,10 @@ void Inputs::open_sheet_sources(pe_item const &item)
             continue;
         }
         open_source(cell.source);
+        for (int k = 0; k < cell.stamp_count; ++k) {
+            open_source(cell.stamps[k].source);
+            check_stamp_page(cell.stamps[k], sources[static_cast<size_t>(cell.stamps[k].source)], where);
+        }
         int pages = static_cast<int>(sources[static_cast<size_t>(cell.source)].pages.size());
         if (cell.page < 0 || cell.page >= pages) {
             where = Where{cell.source, cell.page + 1};
@@ -114,7 +128,27 @@ void Assembly::draw_cell(
         holder.removeKey("/Annots");
         restore_box_keys(holder, source.first_copy_boxes.at(og));
     }
-    Form const &form = forms.form(std::make_pair(cell.source, cell.page), plain_copy(source, og, holder));
+    QPDFObjectHandle plain = plain_copy(source, og, holder);
+    std::pair<int, int> key(cell.source, cell.page);
+    if (cell.stamp_count > 0) {
+        // The stamps go on a page of this cell's own (turned and cropped as the
+        // reader sees the item, so they are centred and upright as on a page),
+        // which becomes its own form.
+        QPDFObjectHandle stamped = out.makeIndirectObject(plain.shallowCopy());
+        set_rotation(stamped, page_rotation(from, inherited), cell.quarter_turns);
+        pe_item boxes{};
+        boxes.boxes[PE_BOX_CROP] = cell.crop;
+        set_item_boxes(stamped, boxes, 1);
+        std::vector<pe_stamp const *> stamps;
+        for (int k = 0; k < cell.stamp_count; ++k) {
+            stamps.push_back(&cell.stamps[k]);
+        }
+        stamp_page(out, sources, PlacedPage{cell.source, cell.page, from, stamped, false}, stamps, where);
+        where = Where{cell.source, cell.page + 1};
+        plain = stamped;
+        key = std::make_pair(-2 - static_cast<int>(&item - items), index);
+    }
+    Form const &form = forms.form(key, plain);
     Rect shown = form.box;
     bool clipped = false;
     if (cell.crop.set != 0) {
@@ -259,6 +293,19 @@ void Assembly::retarget_cell_destinations()
             pending.push_back(item.getKey("/First"));
         }
     }
+}
+
+// Whether a sheet's cell has stamps (whose forms read their sources when written).
+bool Assembly::has_cell_stamps() const
+{
+    for (int i = 0; i < item_count; ++i) {
+        for (int c = 0; items[i].kind == PE_ITEM_SHEET && c < items[i].cell_count; ++c) {
+            if (items[i].cells[c].stamp_count > 0) {
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 } // namespace pe

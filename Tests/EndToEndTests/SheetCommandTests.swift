@@ -173,6 +173,36 @@ import Testing
         #expect(thumbs.count == 1)
     }
 
+    @Test("a cell's stamps are drawn as on its page: centred, upright, fitted (every quarter turn)")
+    func cellStamps() throws {
+        let dir = try sessionDirectory(opening: "rotated.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(atPath: Paths.fixture("stamp.pdf"), toPath: dir.appendingPathComponent("stamp.pdf").path)
+        try pdfeditOK("stamp", "all", "stamp.pdf", "--fit", in: dir)
+        try pdfeditOK("export", "plain.pdf", in: dir)
+        try pdfeditOK("nup", "all", "--grid", "2x2", "--gutter", "10", "--size", "1000x1000", in: dir)
+        try pdfeditOK("export", "sheet.pdf", in: dir)
+        let plain = dir.appendingPathComponent("plain.pdf").path
+        let out = dir.appendingPathComponent("sheet.pdf").path
+        try Self.check(out)
+        #expect(try pageText(out, 1).components(separatedBy: "DRAFT").count - 1 == 4)
+        let sheet = try Grey.render(out, page: 1)
+        let cell = (1000.0 - 10) / 2
+        for index in 0..<4 {
+            let page = try Grey.render(plain, page: index + 1)
+            let scale = min(cell / Double(page.width), cell / Double(page.height))
+            let width = Double(page.width) * scale
+            let height = Double(page.height) * scale
+            let x = Double(index % 2) * (cell + 10) + (cell - width) / 2
+            let y = Double(index / 2) * (cell + 10) + (cell - height) / 2
+            let expected = Self.blocks(
+                page, x: 0, y: 0, width: Double(page.width), height: Double(page.height), columns: 8, rows: 8)
+            let seen = Self.blocks(sheet, x: x, y: y, width: width, height: height, columns: 8, rows: 8)
+            let difference = zip(expected, seen).map { abs($0 - $1) }.reduce(0, +) / Double(expected.count)
+            #expect(difference < 8, "cell \(index + 1) differs from its stamped page by \(difference)")
+        }
+    }
+
     @Test("a link on a cell still works; form fields are left out with one warning naming them; direct mode")
     func linksAndFields() throws {
         let dir = try scratchDirectory(with: "features.pdf")

@@ -15,6 +15,18 @@ struct CellDrawing: Sendable {
     var rect: PixelArea
     var clip: PixelArea
     var quarterTurns: Int
+    /// The cell item's stamps, centred on the cell's page as displayed, upright.
+    var stamps: [CellStampDrawing] = []
+}
+
+/// A stamp of a sheet's cell as a picture draws it.
+struct CellStampDrawing: Sendable {
+    var document: String
+    var page: Int
+    var rect: PixelArea
+    var quarterTurns: Int
+    var under: Bool
+    var opacity: Double
 }
 
 enum SheetPictures {
@@ -56,7 +68,8 @@ enum SheetPictures {
     /// for a cell's page (nil for blank cells, which show nothing).
     static func cells(
         of sheet: Sheet, sheetTurns: Int, pixelsPerPoint: Double, access: SourceAccess,
-        open: (PageItem) throws(PDFEditError) -> (document: String, page: Int)?
+        open: (PageItem) throws(PDFEditError) -> (document: String, page: Int)?,
+        openStamp: (Stamp) throws(PDFEditError) -> (document: String, page: Int, size: PageSize)
     ) throws(PDFEditError) -> [CellDrawing] {
         var drawings: [CellDrawing] = []
         for cell in sheet.cells {
@@ -70,10 +83,29 @@ enum SheetPictures {
             let (rect, clip) = placement(
                 matrix: matrix, sourceVisible: frame.visibleBox, shown: shown, sheet: sheet.size,
                 sheetTurns: sheetTurns, pixelsPerPoint: pixelsPerPoint)
-            drawings.append(
-                CellDrawing(
-                    document: document, page: page, rect: rect, clip: clip,
-                    quarterTurns: item.rotation + sheetTurns))
+            var drawing = CellDrawing(
+                document: document, page: page, rect: rect, clip: clip, quarterTurns: item.rotation + sheetTurns)
+            // As on a page: centred on what the reader sees of the cell's page,
+            // upright, at its size (scaled with the page) or fitted to it.
+            let turnedPage = (frame.quarterTurns + item.rotation) % 2 == 1
+            let shownWidth = turnedPage ? shown.height : shown.width
+            let shownHeight = turnedPage ? shown.width : shown.height
+            let scale = (matrix.a * matrix.a + matrix.b * matrix.b).squareRoot() * pixelsPerPoint
+            let sideways = ((sheetTurns % 4) + 4) % 2 == 1
+            for stamp in item.stamps {
+                let (stampDocument, stampPage, size) = try openStamp(stamp)
+                guard size.width > 0, size.height > 0 else { continue }
+                let fit = stamp.fit ? min(shownWidth / size.width, shownHeight / size.height) : 1
+                let width = size.width * fit * scale
+                let height = size.height * fit * scale
+                let (w, h) = sideways ? (height, width) : (width, height)
+                drawing.stamps.append(
+                    CellStampDrawing(
+                        document: stampDocument, page: stampPage,
+                        rect: (clip.x + (clip.width - w) / 2, clip.y + (clip.height - h) / 2, w, h),
+                        quarterTurns: sheetTurns, under: stamp.under, opacity: stamp.opacity))
+            }
+            drawings.append(drawing)
         }
         return drawings
     }
@@ -84,7 +116,8 @@ enum SheetPictures {
         sheet.cells.map { cell in
             guard let item = cell.item else { return "\(cell.rect) empty" }
             let sha256 = item.content.source.flatMap { access.source($0)?.sha256 } ?? ""
-            return "\(cell.rect) \(item.content) \(sha256) \(item.rotation) \(item.boxes)"
+            let stamps = item.stamps.map { "\(access.source($0.source)?.sha256 ?? "") \($0)" }.joined(separator: ",")
+            return "\(cell.rect) \(item.content) \(sha256) \(item.rotation) \(item.boxes) \(stamps)"
         }.joined(separator: ";")
     }
 }

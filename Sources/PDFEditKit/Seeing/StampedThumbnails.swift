@@ -115,6 +115,8 @@ final class StampedRenderer: @unchecked Sendable {
                         case .image(let source, let fit): (try openImage(source, fit: fit, imagePDF: imagePDF), 0)
                         case .blank, .placeholder, .sheet: nil
                         }
+                    } openStamp: { (stamp) throws(PDFEditError) -> (document: String, page: Int, size: PageSize) in
+                        try stampDrawing(stamp, item: item, access: access, imagePDF: imagePDF)
                     })
                 content = "sheet \(sheet.size)"
             }
@@ -207,15 +209,46 @@ final class StampedRenderer: @unchecked Sendable {
         if case .sheet(let cells) = drawing.base {
             for cell in cells {
                 guard let opening = openings[cell.document] else { continue }
+                for stamp in cell.stamps where stamp.under {
+                    try draw(stamp, on: image, worker: worker)
+                }
                 try image.drawPage(
                     try worker.poppler(opening), page: cell.page, in: cell.rect, quarterTurns: cell.quarterTurns,
                     clip: cell.clip)
+                for stamp in cell.stamps where !stamp.under {
+                    try draw(stamp, on: image, worker: worker)
+                }
             }
         }
         for stamp in drawing.stamps where !stamp.under {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
         }
         return image
+    }
+
+    private func draw(_ stamp: CellStampDrawing, on image: RasterImage, worker: WorkerContext) throws(EngineError) {
+        guard let opening = openings[stamp.document] else { return }
+        try image.drawPage(
+            try worker.poppler(opening), page: stamp.page, in: stamp.rect, quarterTurns: stamp.quarterTurns,
+            opacity: stamp.opacity)
+    }
+
+    /// A stamp's document (opened by workers), 0-based page and size as displayed.
+    private func stampDrawing(
+        _ stamp: Stamp, item: PageItem, access: SourceAccess,
+        imagePDF: (SourceID, PageSize?) throws(PDFEditError) -> String
+    ) throws(PDFEditError) -> (document: String, page: Int, size: PageSize) {
+        let kind = access.source(stamp.source)?.kind ?? .pdf
+        let content: ItemContent =
+            kind == .pdf ? .page(source: stamp.source, page: stamp.page) : .image(source: stamp.source)
+        let document =
+            kind == .pdf
+            ? try open(stamp.source, access: access) : try openImage(stamp.source, fit: nil, imagePDF: imagePDF)
+        guard let size = access.displayedSize(of: PageItem(id: item.id, content: content)) else {
+            throw PDFEditError.engine(
+                .unreadable(file: access.path(of: stamp.source) ?? "", reason: "cannot read the stamp's page size"))
+        }
+        return (document, kind == .pdf ? stamp.page - 1 : 0, size)
     }
 
     /// Centred on the page as displayed, upright, at its size or fitted: as export places it.

@@ -90,7 +90,8 @@ final class BridgeArguments {
                         source: Int32(clamping: cell.source ?? -1), page: Int32(clamping: cell.index),
                         quarter_turns: Int32(cell.quarterTurns.quarterTurnsModulo4),
                         crop: PageBoxes(crop: cell.crop).bridged.0,
-                        x0: cell.rect.x0, y0: cell.rect.y0, x1: cell.rect.x1, y1: cell.rect.y1)
+                        x0: cell.rect.x0, y0: cell.rect.y0, x1: cell.rect.x1, y1: cell.rect.y1,
+                        stamps: array(cell.stamps.map(\.bridged)), stamp_count: Int32(clamping: cell.stamps.count))
                 })
             result.cell_count = Int32(clamping: cells.count)
         }

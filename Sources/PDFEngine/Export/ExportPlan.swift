@@ -58,8 +58,13 @@ public struct ExportCell: Sendable, Equatable {
     public var quarterTurns: Int
     public var crop: BoxRect?
     public var rect: BoxRect
+    /// Drawn onto the cell's page as onto an item's (`item`: the sheet's index).
+    public var stamps: [ExportStamp]
 
-    public init(source: Int?, index: Int, quarterTurns: Int = 0, crop: BoxRect? = nil, rect: BoxRect) {
+    public init(
+        source: Int?, index: Int, quarterTurns: Int = 0, crop: BoxRect? = nil, rect: BoxRect, stamps: [ExportStamp] = []
+    ) {
+        self.stamps = stamps
         self.source = source
         self.index = index
         self.quarterTurns = quarterTurns

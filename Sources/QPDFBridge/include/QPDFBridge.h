@@ -116,7 +116,9 @@ void pe_placement_matrix(double llx, double lly, double urx, double ury, int rot
  * upright, centred and scaled to fit the cell [x0 y0 x1 y1] (sheet user space);
  * its annotations move with it (links keep working, destinations into it point
  * at the sheet) and its form fields are dropped with one warning naming them.
- * PE_ITEM_BLANK: an empty cell (nothing drawn). */
+ * PE_ITEM_BLANK: an empty cell (nothing drawn). `stamps` (their `item`: the
+ * sheet's index) are drawn onto the cell's page as onto an item's, before it is
+ * placed (see pe_stamp below). */
 typedef struct pe_sheet_cell {
     int kind;
     int source;
@@ -124,6 +126,8 @@ typedef struct pe_sheet_cell {
     int quarter_turns;
     pe_box crop;
     double x0, y0, x1, y1;
+    const struct pe_stamp *stamps;
+    int stamp_count;
 } pe_sheet_cell;
 
 /* Indices of pe_item.boxes. */
