@@ -218,6 +218,37 @@ import Testing
         #expect(items(undone)[1].stamps.count == 1)
     }
 
+    @Test func copiesOfASheetGetCellsOfTheirOwn() throws {
+        var s = try session(pages: 3)
+        try s.apply(
+            .nup(try selection("1,2"), columns: 2, rows: 1, size: .fixed(.a4), order: .rows, gutter: 0),
+            label: "nup", context: context)
+        try s.apply(.duplicate(try selection("1")), label: "duplicate 1")
+        try s.apply(.copy(try selection("1"), to: .position(.last)), label: "copy 1 --to last")
+        try s.apply(.splitPage(try selection("1"), columns: 1, rows: 2), label: "split-page 1", context: context)
+        let all = items(s).flatMap(\.idsWithCells)
+        #expect(Set(all).count == all.count, "no id twice: \(all)")
+        #expect(items(s).compactMap(\.content.sheet).map { $0.items.map(\.id.description) }.first == ["p1", "p2"])
+        let decoded = try Session.decode(try s.encoded())
+        #expect(decoded == s)
+        _ = try s.undo(3)
+        #expect(ids(s) == ["p4", "p3"])
+        #expect(s.nextItemNumber == 5)
+    }
+
+    @Test func aLabelRangeStartingOnACellStartsAtItsSheet() throws {
+        var s = try session(pages: 6)
+        try s.apply(.labels([try LabelSpec.parse("1:r"), try LabelSpec.parse("3:D"), try LabelSpec.parse("5:A")]), label: "labels")
+        try s.apply(
+            .nup(try selection("1..4"), columns: 2, rows: 2, size: .fixed(.a4), order: .rows, gutter: 0),
+            label: "nup", context: context)
+        let ranges = try #require(s.document(named: s.current)?.labelRanges)
+        // p1's range starts at the sheet (p7); p3's, on the same sheet, goes; p5's stays.
+        #expect(ranges.map(\.start.description) == ["p7", "p5"])
+        _ = try s.undo()
+        #expect(s.document(named: s.current)?.labelRanges?.map(\.start.description) == ["p1", "p3", "p5"])
+    }
+
     @Test func bookmarksOfCellsGoToTheirSheet() throws {
         var s = try session(pages: 4)
         try s.apply(.outline(.add(title: "Three", at: .number(3), parent: nil)), label: "o")

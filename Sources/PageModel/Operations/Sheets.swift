@@ -118,7 +118,7 @@ extension Session {
         _ selected: [Int], with sheets: [Sheet], in name: String, action: String, description: String
     ) throws(EditError) -> EditOutcome {
         let document = try requireDocument(name)
-        let (made, counter) = try makeItems(sheets.map { .sheet($0) })
+        let (made, counter) = try makeItems(sheets.map { .sheet($0) }, freshCells: false)
         let first = selected[0]
         let changes: [Change] = [
             .counters(items: counter, sources: unchangedSourceCounter),
