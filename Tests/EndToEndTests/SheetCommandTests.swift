@@ -247,6 +247,15 @@ import Testing
         let x = try #require(dest[2] as? Double)
         let y = try #require(dest[3] as? Double)
         #expect(abs(x - (cellWidth + left)) < 0.01 && abs(y - (bottom + 792 * scale)) < 0.01, "\(dest)")
+        // Bookmarks of pages on sheets go to their sheets (Chapter 2 is page 4, Appendix page 6).
+        var bookmarks: [String: String] = [:]
+        for (_, object) in objects {
+            guard let value = (object as? [String: Any])?["value"] as? [String: Any],
+                let title = value["/Title"] as? String, let target = (value["/Dest"] as? [Any])?.first as? String
+            else { continue }
+            bookmarks[title] = target
+        }
+        #expect(bookmarks["u:Chapter 2"] == pages[1] && bookmarks["u:Appendix"] == pages[2], "\(bookmarks)")
     }
 
     @Test("run scripts and apply impose; one undo step")
