@@ -57,7 +57,11 @@ void Assembly::build(Dropped &dropped)
     } else {
         outline = arrange_outline(sources, inputs.request.sources, items, item_count);
     }
-    write_outline(out, outline, placed);
+    CellPages cell_pages;
+    for (Cell const &cell : cells) {
+        cell_pages.emplace(std::make_pair(cell.item, cell.cell), cell.page.to);
+    }
+    write_outline(out, outline, placed, &cell_pages);
     transform_destinations(out, resized);
     retarget_cell_destinations();
     pe_page_label const *own = options == nullptr || options->page_labels == nullptr

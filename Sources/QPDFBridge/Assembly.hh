@@ -73,6 +73,8 @@ class Assembly {
         PlacedPage page;
         Matrix matrix;
         QPDFObjectHandle sheet;
+        int item; // index of the sheet among this output's items
+        int cell; // 1-based
     };
     std::vector<Cell> cells;
 

@@ -113,6 +113,7 @@ struct OutlineNode {
     int source = -1;
     std::string title_utf8; // a source's entry: its name
     int item = -1;          // output position the node goes to; -1 none (a heading)
+    int cell = 0;           // 1-based cell of a sheet `item` whose page it aims at; 0 none
     int first_item = -1;    // smallest position in the subtree; -1 none
     std::vector<OutlineNode> kids;
 };
@@ -129,10 +130,16 @@ std::vector<OutlineNode> arrange_outline(
 std::vector<OutlineNode> given_outline(
     pe_outline_item const *given, int count, int item_count, std::deque<OutlineEntry> &storage);
 
+// The page objects of sheets' cells ({item, 1-based cell} -> the cell's page
+// copy, Sheets.cpp): an entry aiming at a cell's page is written aiming at it,
+// then moved onto its sheet with the destinations aiming there.
+using CellPages = std::map<std::pair<int, int>, QPDFObjectHandle>;
+
 void write_outline(
     QPDF &out,
     std::vector<OutlineNode> const &nodes,
-    std::vector<PlacedPage> const &placed);
+    std::vector<PlacedPage> const &placed,
+    CellPages const *cell_pages = nullptr);
 
 // The /Nums of the output's /PageLabels for `mode` (PE_LABELS_*); false when the
 // output needs no /PageLabels (no source of its pages has labels, or none asked

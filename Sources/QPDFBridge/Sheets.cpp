@@ -167,7 +167,9 @@ void Assembly::draw_cell(
     std::string name = "/PdfeditCell" + std::to_string(index + 1);
     xobjects.replaceKey(name, form.object);
     content += draw_form(m, name, clipped ? &shown : nullptr);
-    cells.push_back(Cell{PlacedPage{cell.source, cell.page, from, holder, first}, m, sheet});
+    cells.push_back(
+        Cell{PlacedPage{cell.source, cell.page, from, holder, first}, m, sheet, static_cast<int>(&item - items),
+             index + 1});
 }
 
 // The cells' annotations, copied onto their page copies, moved onto the sheets;

@@ -256,6 +256,14 @@ import Testing
             bookmarks[title] = target
         }
         #expect(bookmarks["u:Chapter 2"] == pages[1] && bookmarks["u:Appendix"] == pages[2], "\(bookmarks)")
+        // Section 2.1 (page 5 /XYZ 72 720 0) at the same spot of page 5, now sheet 3's left cell.
+        let section = try #require(
+            objects.values.compactMap { ($0 as? [String: Any])?["value"] as? [String: Any] }
+                .first { $0["/Title"] as? String == "u:Section 2.1" }?["/Dest"] as? [Any])
+        #expect(section.first as? String == pages[2])
+        #expect(
+            abs((section[2] as? Double ?? 0) - (left + 72 * scale)) < 0.01
+                && abs((section[3] as? Double ?? 0) - (bottom + 720 * scale)) < 0.01, "\(section)")
     }
 
     @Test("run scripts and apply impose; one undo step")

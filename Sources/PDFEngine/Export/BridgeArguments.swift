@@ -152,6 +152,7 @@ final class BridgeArguments {
         item.level = Int32(clamping: entry.level)
         item.title = copy(entry.title)
         item.page = entry.item.map { Int32(clamping: $0) } ?? -1
+        item.cell = entry.cell.map { Int32(clamping: $0 + 1) } ?? 0
         item.open = entry.isOpen ? 1 : 0
         item.view = entry.view.map { copy($0.joined(separator: "\n")) }
         if let color = entry.color, color.count == 3 {

@@ -197,6 +197,8 @@ typedef struct pe_outline_item {
     double color[3];    /* /C when has_color */
     int flags;          /* /F; -1 when absent */
     const char *uri;    /* a URI action's address (page -1 then); NULL when none */
+    int cell;           /* given outline: 1-based cell of a sheet item `page` whose page the entry
+                         * aims at (its view is that page's, moved onto the sheet); 0: none */
 } pe_outline_item;
 
 typedef struct pe_export_options {
