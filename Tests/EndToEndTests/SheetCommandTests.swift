@@ -216,6 +216,8 @@ import Testing
         #expect(made.stderr.components(separatedBy: "form fields").count == 2, "one warning")
         let out = dir.appendingPathComponent("f.pdf").path
         try Self.check(out)
+        // The document's own data follows its pages onto the sheets.
+        #expect(try run("pdfinfo", [out]).stdout.contains("Title:           pdfedit features fixture"))
         let json = try run("qpdf", ["--json", out])
         let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let objects = try #require((root["qpdf"] as? [Any])?[1] as? [String: Any])
