@@ -698,3 +698,15 @@ void cairo_surface_mark_dirty(cairo_surface_t * surface)
     }
     real(surface);
 }
+
+void cairo_clip(cairo_t * cr)
+{
+    typedef void (*function)(cairo_t *);
+    static function resolved;
+    function real = __atomic_load_n(&resolved, __ATOMIC_ACQUIRE);
+    if (real == 0) {
+        real = (function)pe_render_symbol(1, "cairo_clip");
+        __atomic_store_n(&resolved, real, __ATOMIC_RELEASE);
+    }
+    real(cr);
+}

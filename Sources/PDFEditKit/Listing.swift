@@ -30,6 +30,9 @@ public struct ListedItem: Codable, Equatable, Sendable {
     public var text: String?
     /// Pages drawn onto this one at export, in drawing order (nil when none).
     public var stamps: [ListedStamp]?
+    /// A sheet's cells (`nup`, `booklet`) in layout order: the id of the item
+    /// each holds, nil for an empty cell (nil for items that are not sheets).
+    public var cells: [String?]?
 }
 
 /// Everything `list` reports about a document.
@@ -84,6 +87,8 @@ extension Workspace {
                     listed.placeholderLabel = label
                 case .blank:
                     break
+                case .sheet(let sheet):
+                    listed.cells = sheet.cells.map { $0.item?.id.description }
                 }
                 if let size = access.shownSize(of: item) {
                     let turned = item.rotation % 2 == 1

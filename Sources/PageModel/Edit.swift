@@ -88,6 +88,13 @@ public enum Edit: Codable, Equatable, Sendable {
     /// `resize SEL --to SIZE [--fit|--fill]`: each item's page becomes `size`,
     /// showing what the item showed (rotation and crop frozen into the resize).
     case resize(PageSelection, to: PageSize, mode: ResizeMode = .fit)
+    /// `nup SEL --grid CxR [--size SIZE] [--order rows|columns] [--gutter L]`:
+    /// the items are replaced, in order, by sheets of `columns` × `rows` cells
+    /// (size nil: the first item's size as displayed), at the first one's place.
+    case nup(PageSelection, columns: Int, rows: Int, size: PageSizeSpec?, order: SheetOrder, gutter: Double)
+    /// `booklet SEL [--size SIZE]`: saddle-stitch sheets, two pages side by side
+    /// in folding order (size nil: 2W×H of the first item as displayed).
+    case booklet(PageSelection, size: PageSizeSpec?)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     public static func quarterTurns(degrees: Int) throws(EditError) -> Int {

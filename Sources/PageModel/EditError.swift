@@ -42,6 +42,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidResize(String)
     /// `split-page --grid CxR` out of range.
     case invalidGrid(columns: Int, rows: Int)
+    /// `nup`/`booklet` that cannot make its sheets (grid, gutter, a sheet selected).
+    case invalidSheet(String)
     case nothingToUndo(requested: Int, available: Int)
     case nothingToRedo(requested: Int, available: Int)
     /// The stored history does not fit the session (a hand-edited session file).
@@ -113,6 +115,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidGrid(let columns, let rows):
             return "a grid of \(columns)x\(rows) cannot split a page: each side takes 1 to \(Session.maximumGridSide) "
                 + "and there must be at least 2 cells"
+        case .invalidSheet(let reason):
+            return reason
         case .nothingToUnstamp(let selected):
             return selected == 1 ? "the selected page has no stamp" : "none of the \(selected) selected pages has a stamp"
         case .unencodableText(let character, let text):

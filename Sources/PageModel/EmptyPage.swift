@@ -34,6 +34,9 @@ public enum EmptyPage {
         case .page, .image:
             guard let share = darkShare(item) else { return false }
             return share <= maximumShare
+        case .sheet(let sheet):
+            // A sheet shows its cells' pages: empty when every cell is.
+            return sheet.items.allSatisfy { isEmpty($0, maximumShare: maximumShare, darkShare: darkShare) }
         }
     }
 }

@@ -31,6 +31,7 @@ enum ItemRecord: Codable, Equatable {
 
     private enum Keys: String, CodingKey {
         case source, pages, step, firstId, rotation, rotations, id, page, blank, image, fit, placeholder, label, stamps, boxes, resize
+        case sheet
     }
 
     /// Longest periods of a rotation pattern.
@@ -214,10 +215,12 @@ enum ItemRecord: Codable, Equatable {
             content = .placeholder(
                 size: try container.decode(PageSize.self, forKey: .placeholder),
                 label: try container.decodeIfPresent(String.self, forKey: .label))
+        } else if container.contains(.sheet) {
+            content = .sheet(try container.decode(Sheet.self, forKey: .sheet))
         } else {
             throw DecodingError.dataCorruptedError(
                 forKey: .id, in: container,
-                debugDescription: "item \(id) has none of \"page\", \"blank\", \"image\", \"placeholder\"")
+                debugDescription: "item \(id) has none of \"page\", \"blank\", \"image\", \"placeholder\", \"sheet\"")
         }
         let stamps = try container.decodeIfPresent([Stamp].self, forKey: .stamps) ?? []
         let boxes = try container.decodeIfPresent(PageBoxes.self, forKey: .boxes) ?? PageBoxes()
@@ -256,6 +259,8 @@ enum ItemRecord: Codable, Equatable {
             case .placeholder(let size, let label):
                 try container.encode(size, forKey: .placeholder)
                 try container.encodeIfPresent(label, forKey: .label)
+            case .sheet(let sheet):
+                try container.encode(sheet, forKey: .sheet)
             }
             if !item.stamps.isEmpty { try container.encode(item.stamps, forKey: .stamps) }
             if !item.boxes.isEmpty { try container.encode(item.boxes, forKey: .boxes) }

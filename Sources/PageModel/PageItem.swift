@@ -9,13 +9,28 @@ public enum ItemContent: Codable, Equatable, Hashable, Sendable {
     case image(source: SourceID, fit: PageSize? = nil)
     /// A reserved slot waiting to be filled.
     case placeholder(size: PageSize, label: String?)
+    /// A sheet of `nup` or `booklet`: other items drawn into its cells.
+    case sheet(Sheet)
 
     /// The source this content reads, if any.
     public var source: SourceID? {
         switch self {
         case .page(let source, _), .image(let source, _): source
-        case .blank, .placeholder: nil
+        case .blank, .placeholder, .sheet: nil
         }
+    }
+
+    /// The sources this content and, for a sheet, its cells' items and their stamps read.
+    public var sources: [SourceID] {
+        if case .sheet(let sheet) = self {
+            return sheet.items.flatMap { $0.content.sources + $0.stamps.compactMap(\.source) }
+        }
+        return source.map { [$0] } ?? []
+    }
+
+    /// The sheet this content is, if it is one.
+    public var sheet: Sheet? {
+        if case .sheet(let sheet) = self { sheet } else { nil }
     }
 
     /// A short word for listings and messages.
@@ -25,6 +40,7 @@ public enum ItemContent: Codable, Equatable, Hashable, Sendable {
         case .blank: "blank"
         case .image: "image"
         case .placeholder: "placeholder"
+        case .sheet: "sheet"
         }
     }
 
@@ -35,9 +51,22 @@ public enum ItemContent: Codable, Equatable, Hashable, Sendable {
 
     func replacingSource(using map: [SourceID: SourceID]) -> ItemContent {
         switch self {
-        case .page(let source, let page): .page(source: map[source] ?? source, page: page)
-        case .image(let source, let fit): .image(source: map[source] ?? source, fit: fit)
-        case .blank, .placeholder: self
+        case .page(let source, let page): return .page(source: map[source] ?? source, page: page)
+        case .image(let source, let fit): return .image(source: map[source] ?? source, fit: fit)
+        case .blank, .placeholder: return self
+        case .sheet(var sheet):
+            for index in sheet.cells.indices {
+                guard var item = sheet.cells[index].item else { continue }
+                item.content = item.content.replacingSource(using: map)
+                item.stamps = item.stamps.map { stamp in
+                    guard case .page(let source, let page) = stamp.content, let moved = map[source] else { return stamp }
+                    var replaced = stamp
+                    replaced.content = .page(source: moved, page: page)
+                    return replaced
+                }
+                sheet.cells[index].item = item
+            }
+            return .sheet(sheet)
         }
     }
 }

@@ -135,6 +135,12 @@ extension Session {
             return try executeOutline(outlineEdit, sources: sources, in: name, context: context)
         case .crop(let selection, let spec, let box):
             return try executeCrop(selection, spec, box: box, in: name, context: context)
+        case .nup(let selection, let columns, let rows, let size, let order, let gutter):
+            return try executeNup(
+                selection, columns: columns, rows: rows, size: size, order: order, gutter: gutter, in: name,
+                context: context)
+        case .booklet(let selection, let size):
+            return try executeBooklet(selection, size: size, in: name, context: context)
         case .splitPage(let selection, let columns, let rows):
             return try executeSplitPage(selection, columns: columns, rows: rows, in: name, context: context)
         case .pad(let multiple, let perSource, let size):

@@ -20,7 +20,7 @@ extension Session {
 
         case .insert(let document, let at, let items):
             for item in items {
-                for source in [item.content.source].compactMap({ $0 }) + item.stamps.compactMap(\.source)
+                for source in item.content.sources + item.stamps.compactMap(\.source)
                 where self.source(source) == nil {
                     throw ChangeFailure(reason: "item \(item.id) refers to missing source \(source)")
                 }

@@ -70,7 +70,7 @@ extension Session {
         var changes: [Change] = []
         for document in documents {
             guard let outline = document.outline else { continue }
-            let kept = Set(document.items.map(\.id))
+            let kept = document.idsWithCells
             let pruned = outline.pruned(keeping: kept)
             guard pruned != outline else { continue }
             changes.append(.outline(document: document.name, from: outline, to: pruned))

@@ -24,6 +24,9 @@ public struct ExportedOutlineEntry: Equatable, Sendable {
     public var uri: String?
     /// A heading's other action, in PDF syntax (`OutlineEntry.action`).
     public var action: String?
+    /// When `item` is a sheet and the entry aims at one of its cells' pages: that
+    /// cell (0-based), so export moves the entry's view onto the sheet with the page.
+    public var cell: Int? = nil
 }
 
 extension Session {
@@ -38,7 +41,14 @@ extension Session {
         if policy == .none { return [] }
         guard let outline = document.outline else { return policy == .keep ? nil : [] }
         var index: [ItemID: Int] = [:]
-        for (offset, item) in items.enumerated() where index[item.id] == nil { index[item.id] = offset }
+        var cellOf: [ItemID: Int] = [:]
+        for (offset, item) in items.enumerated() {
+            // A bookmark of a cell's item goes to its sheet.
+            for id in item.idsWithCells where index[id] == nil { index[id] = offset }
+            for (cell, slot) in (item.content.sheet?.cells ?? []).enumerated() {
+                if let id = slot.item?.id, cellOf[id] == nil, index[id] == offset { cellOf[id] = cell }
+            }
+        }
         let pruned = outline.pruned(keeping: Set(index.keys))
         let tree = policy == .keep ? pruned : perSource(pruned, of: document, items: items)
         var flat: [ExportedOutlineEntry] = []
@@ -49,7 +59,8 @@ extension Session {
                         level: level, title: entry.title, item: entry.target.flatMap { index[$0] }, isOpen: entry.isOpen,
                         view: entry.view, color: entry.color, style: entry.style,
                         uri: entry.target.flatMap { index[$0] } == nil ? entry.uri : nil,
-                        action: entry.target.flatMap { index[$0] } == nil ? entry.action : nil))
+                        action: entry.target.flatMap { index[$0] } == nil ? entry.action : nil,
+                        cell: entry.target.flatMap { cellOf[$0] }))
                 walk(entry.children, level: level + 1)
             }
         }

@@ -15,6 +15,8 @@ public struct Session: Equatable, Sendable {
     /// older file's stamps are centred page stamps.
     /// Version 5 also added items' `"resize"` and the history operation
     /// `reshape`; an older file's items are not resized.
+    /// Version 5 added sheets (`"sheet"`: `nup`, `booklet`), items whose cells
+    /// hold other items; an older file has none.
     public static let formatVersion = 5
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion

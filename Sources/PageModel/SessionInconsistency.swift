@@ -84,7 +84,7 @@ extension Session {
 
         var ids = Set<ItemID>()
         for document in documents {
-            for item in document.items {
+            for item in document.items.flatMap({ [$0] + ($0.content.sheet?.items ?? []) }) {
                 guard ids.insert(item.id).inserted else { return .duplicateItemID(item.id) }
                 guard item.id.number < nextItemNumber else {
                     return .itemIDNotIssued(item.id, nextItemNumber: nextItemNumber)
@@ -132,7 +132,7 @@ extension Session {
         if let reason = Session.outlineLimitProblem(outline) {
             return .invalidOutline(document: document.name, reason: reason)
         }
-        let ids = Set(document.items.map(\.id))
+        let ids = document.idsWithCells
         if let target = outline.targets.first(where: { !ids.contains($0) }) {
             return .invalidOutline(document: document.name, reason: "entry target \(target) is not an item of the document")
         }
@@ -178,6 +178,18 @@ extension Session {
         case .blank(let size), .placeholder(let size, _):
             if !size.isValidPageSize {
                 return .invalidContent(item: item.id, reason: "page size \(size.width)×\(size.height) is invalid")
+            }
+        case .sheet(let sheet):
+            if !sheet.size.isValidPageSize {
+                return .invalidContent(item: item.id, reason: "sheet size \(sheet.size.width)×\(sheet.size.height) is invalid")
+            }
+            for cell in sheet.cells {
+                guard cell.rect.isValid, cell.rect.x0 >= -0.001, cell.rect.y0 >= -0.001, cell.rect.x1 <= sheet.size.width + 0.001,
+                    cell.rect.y1 <= sheet.size.height + 0.001
+                else { return .invalidContent(item: item.id, reason: "a cell \(cell.rect) is not on the sheet") }
+                if cell.item?.content.sheet != nil {
+                    return .invalidContent(item: item.id, reason: "a sheet inside a sheet")
+                }
             }
         }
         return nil

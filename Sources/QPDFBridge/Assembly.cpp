@@ -33,6 +33,7 @@ void Assembly::build(Dropped &dropped)
         source.plain_copy.clear();
     }
     resized.clear();
+    cells.clear();
     place_pages();
     apply_stamps(out, sources, inputs.request.stamps, static_cast<int>(items - inputs.request.items), placed, where);
     std::vector<CopiedAnnotation> widgets;
@@ -44,6 +45,7 @@ void Assembly::build(Dropped &dropped)
             place_annotations(out, page.to, page.to, moved->second, false, nullptr);
         }
     }
+    place_cell_annotations();
     build_form(out, sources, widgets, placed, where);
     pe_export_options const *options = inputs.request.options;
     std::deque<OutlineEntry> given; // the entries of a given outline
@@ -55,7 +57,12 @@ void Assembly::build(Dropped &dropped)
     } else {
         outline = arrange_outline(sources, inputs.request.sources, items, item_count);
     }
-    write_outline(out, outline, placed, options != nullptr && options->keep_scripts != 0, dropped);
+    CellPages cell_pages;
+    for (Cell const &cell : cells) {
+        cell_pages.emplace(std::make_pair(cell.item, cell.cell), cell.page.to);
+    }
+    write_outline(out, outline, placed, options != nullptr && options->keep_scripts != 0, dropped, &cell_pages);
+    retarget_cell_destinations();
     pe_page_label const *own = options == nullptr || options->page_labels == nullptr
         ? nullptr
         : options->page_labels + (items - inputs.request.items);
@@ -69,7 +76,7 @@ void Assembly::build(Dropped &dropped)
 
 void Assembly::release_sources()
 {
-    if (inputs.request.stamps.count > 0) {
+    if (inputs.request.stamps.count > 0 || has_cell_stamps()) {
         // A stamp's form XObject is made in its source with qpdf's content
         // provider, which reads the source's page when the output is written.
         return;
@@ -135,6 +142,9 @@ void Assembly::place_pages()
         QPDFObjectHandle page;
         if (item.kind == PE_ITEM_BLANK) {
             page = blank_page(item);
+            placed.push_back(PlacedPage{-1, -1, QPDFObjectHandle(), page, true});
+        } else if (item.kind == PE_ITEM_SHEET) {
+            page = sheet_page(item);
             placed.push_back(PlacedPage{-1, -1, QPDFObjectHandle(), page, true});
         } else {
             page = copied_page(item);

@@ -66,10 +66,27 @@ class Assembly {
     // Resized output pages -> the matrix their source page is drawn with, for
     // their annotations and the destinations aiming at them.
     std::map<QPDFObjGen, Matrix> resized;
+    // The source pages shown in sheets' cells (Sheets.cpp), each on a page object
+    // of its own that is on no page list and holds its annotations until they
+    // are moved onto the sheet; with the cell's matrix and its sheet.
+    struct Cell {
+        PlacedPage page;
+        Matrix matrix;
+        QPDFObjectHandle sheet;
+        int item; // index of the sheet among this output's items
+        int cell; // 1-based
+    };
+    std::vector<Cell> cells;
 
     PDFVersion output_version() const;
     void place_pages();
     QPDFObjectHandle blank_page(pe_item const &item);
+    QPDFObjectHandle sheet_page(pe_item const &item);
+    void draw_cell(QPDFObjectHandle sheet, pe_item const &item, int index, Rect const &target, std::string &content,
+                   QPDFObjectHandle xobjects);
+    void place_cell_annotations();
+    bool has_cell_stamps() const;
+    void retarget_cell_destinations();
     QPDFObjectHandle copied_page(pe_item const &item);
     QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);
     void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item, int rotation);

@@ -67,10 +67,21 @@ class DocumentData {
         out(output), sources(all), items(plan), item_count(count), placed(pages), where(progress)
     {
         std::vector<bool> seen(sources.size(), false);
+        auto note = [&](int source) {
+            if (!seen[static_cast<size_t>(source)]) {
+                seen[static_cast<size_t>(source)] = true;
+                order.push_back(source);
+            }
+        };
         for (int i = 0; i < item_count; ++i) {
-            if (items[i].kind == PE_ITEM_PAGE && !seen[static_cast<size_t>(items[i].source)]) {
-                seen[static_cast<size_t>(items[i].source)] = true;
-                order.push_back(items[i].source);
+            if (items[i].kind == PE_ITEM_PAGE) {
+                note(items[i].source);
+            }
+            // A sheet's pages count in order of their cells (nup, booklet).
+            for (int c = 0; items[i].kind == PE_ITEM_SHEET && c < items[i].cell_count; ++c) {
+                if (items[i].cells[c].kind == PE_ITEM_PAGE) {
+                    note(items[i].cells[c].source);
+                }
             }
         }
     }

@@ -4,6 +4,7 @@
 #include "Encryption.hh"
 
 #include <set>
+#include <vector>
 
 namespace pe {
 
@@ -63,12 +64,23 @@ void note_decrypted(Inputs &inputs, int first, int count)
     std::set<int> noted;
     for (int i = first; i < first + count; ++i) {
         pe_item const &item = inputs.request.items[i];
-        if (item.kind != PE_ITEM_PAGE || item.source < 0 || item.source >= static_cast<int>(inputs.sources.size())) {
-            continue;
+        std::vector<int> used;
+        if (item.kind == PE_ITEM_PAGE) {
+            used.push_back(item.source);
         }
-        Source const &source = inputs.sources[static_cast<size_t>(item.source)];
-        if (source.pdf && source.pdf->isEncrypted() && noted.insert(item.source).second) {
-            inputs.warn(item.source, PE_WARNING_DECRYPTED);
+        for (int c = 0; item.kind == PE_ITEM_SHEET && c < item.cell_count; ++c) {
+            if (item.cells[c].kind == PE_ITEM_PAGE) {
+                used.push_back(item.cells[c].source); // a sheet's pages (nup, booklet)
+            }
+        }
+        for (int s : used) {
+            if (s < 0 || s >= static_cast<int>(inputs.sources.size())) {
+                continue;
+            }
+            Source const &source = inputs.sources[static_cast<size_t>(s)];
+            if (source.pdf && source.pdf->isEncrypted() && noted.insert(s).second) {
+                inputs.warn(s, PE_WARNING_DECRYPTED);
+            }
         }
     }
 }

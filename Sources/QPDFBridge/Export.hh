@@ -113,6 +113,7 @@ struct OutlineNode {
     int source = -1;
     std::string title_utf8; // a source's entry: its name
     int item = -1;          // output position the node goes to; -1 none (a heading)
+    int cell = 0;           // 1-based cell of a sheet `item` whose page it aims at; 0 none
     int first_item = -1;    // smallest position in the subtree; -1 none
     std::vector<OutlineNode> kids;
 };
@@ -140,6 +141,11 @@ std::string portable_action(QPDFObjectHandle action);
 // Whether `action` or an action of its /Next chain runs JavaScript.
 bool runs_script(QPDFObjectHandle action);
 
+// The page objects of sheets' cells ({item, 1-based cell} -> the cell's page
+// copy, Sheets.cpp): an entry aiming at a cell's page is written aiming at it,
+// then moved onto its sheet with the destinations aiming there.
+using CellPages = std::map<std::pair<int, int>, QPDFObjectHandle>;
+
 // Bookmarks whose action runs JavaScript lose the action unless `keep_scripts`
 // (noted in `dropped`, naming the bookmark).
 void write_outline(
@@ -147,7 +153,8 @@ void write_outline(
     std::vector<OutlineNode> const &nodes,
     std::vector<PlacedPage> const &placed,
     bool keep_scripts,
-    Dropped &dropped);
+    Dropped &dropped,
+    CellPages const *cell_pages = nullptr);
 
 // The /Nums of the output's /PageLabels for `mode` (PE_LABELS_*); false when the
 // output needs no /PageLabels (no source of its pages has labels, or none asked

@@ -33,9 +33,12 @@ void Inputs::check_plan()
             if (item.source < 0 || item.source >= request.source_count) {
                 throw PlanError("item " + std::to_string(i + 1) + " names no source");
             }
-        } else if (item.kind == PE_ITEM_BLANK) {
+        } else if (item.kind == PE_ITEM_BLANK || item.kind == PE_ITEM_SHEET) {
             if (!(std::isfinite(item.width) && std::isfinite(item.height) && item.width > 0 && item.height > 0)) {
                 throw PlanError("item " + std::to_string(i + 1) + ": a blank page needs a positive size");
+            }
+            if (item.kind == PE_ITEM_SHEET) {
+                check_sheet_cells(item, i, request.source_count);
             }
         } else {
             throw PlanError("item " + std::to_string(i + 1) + " has an unknown kind");
@@ -68,6 +71,9 @@ void Inputs::open(int first, int count)
     for (int i = 0; i < count; ++i) {
         if (items[i].kind == PE_ITEM_PAGE) {
             open_source(items[i].source);
+        }
+        if (items[i].kind == PE_ITEM_SHEET) {
+            open_sheet_sources(items[i]);
         }
     }
     for (int i = 0; i < count; ++i) {

@@ -41,6 +41,10 @@ struct Request {
 };
 
 // The sources of one bridge call, each opened once, however many outputs use them.
+// Refuses a sheet (`item`, the plan's item `index`) whose cells name no source
+// or lie off the sheet (Sheets.cpp).
+void check_sheet_cells(pe_item const &item, int index, int source_count);
+
 class Inputs {
   public:
     Inputs(Request const &arguments, Where &progress) : request(arguments), where(progress) {}
@@ -74,6 +78,8 @@ class Inputs {
     std::vector<std::string> file_names;
 
     void open_source(int index);
+    // Opens the sources of a sheet's cells and checks their pages exist (Sheets.cpp).
+    void open_sheet_sources(pe_item const &item);
     void forward_source_warnings(Source &source, int index);
 };
 

@@ -182,7 +182,8 @@ struct ScriptPolicy {
 };
 
 QPDFObjectHandle output_item(
-    QPDF &out, OutlineNode const &node, std::vector<PlacedPage> const &placed, ScriptPolicy &scripts)
+    QPDF &out, OutlineNode const &node, std::vector<PlacedPage> const &placed, ScriptPolicy &scripts,
+    CellPages const *cell_pages)
 {
     QPDFObjectHandle item = QPDFObjectHandle::newDictionary();
     OutlineEntry const *entry = node.entry;
@@ -193,6 +194,12 @@ QPDFObjectHandle output_item(
     }
     if (node.item >= 0) {
         std::vector<QPDFObjectHandle> dest{placed[static_cast<size_t>(node.item)].to};
+        if (node.cell > 0 && cell_pages != nullptr) {
+            auto cell = cell_pages->find(std::make_pair(node.item, node.cell));
+            if (cell != cell_pages->end()) {
+                dest[0] = cell->second;
+            }
+        }
         if (entry == nullptr) {
             dest.push_back(QPDFObjectHandle::newName("/Fit")); // a source's own entry
         } else if (entry->view.empty()) {
@@ -234,14 +241,15 @@ long long link_children(
     QPDFObjectHandle parent,
     std::vector<OutlineNode> const &nodes,
     std::vector<PlacedPage> const &placed,
-    ScriptPolicy &scripts)
+    ScriptPolicy &scripts,
+    CellPages const *cell_pages)
 {
     long long visible = 0;
     QPDFObjectHandle previous;
     for (OutlineNode const &node : nodes) {
-        QPDFObjectHandle item = output_item(out, node, placed, scripts);
+        QPDFObjectHandle item = output_item(out, node, placed, scripts, cell_pages);
         item.replaceKey("/Parent", parent);
-        long long below = link_children(out, item, node.kids, placed, scripts);
+        long long below = link_children(out, item, node.kids, placed, scripts, cell_pages);
         bool open = node.entry == nullptr || node.entry->open;
         if (below > 0) {
             item.replaceKey("/Count", QPDFObjectHandle::newInteger(open ? below : -below));
@@ -498,6 +506,7 @@ std::vector<OutlineNode> given_level(
         node.entry = &storage.back();
         node.title_utf8 = storage.back().title_utf8;
         node.item = item.page >= 0 && item.page < item_count ? item.page : -1;
+        node.cell = node.item >= 0 && item.cell > 0 ? item.cell : 0;
         node.first_item = node.item;
         node.kids = given_level(given, count, item_count, level + 1, next, storage);
         nodes.push_back(std::move(node));
@@ -532,7 +541,8 @@ void write_outline(
     std::vector<OutlineNode> const &nodes,
     std::vector<PlacedPage> const &placed,
     bool keep_scripts,
-    Dropped &dropped)
+    Dropped &dropped,
+    CellPages const *cell_pages)
 {
     if (nodes.empty()) {
         return;
@@ -541,7 +551,7 @@ void write_outline(
     root.replaceKey("/Type", QPDFObjectHandle::newName("/Outlines"));
     root = out.makeIndirectObject(root);
     ScriptPolicy scripts{keep_scripts, dropped};
-    long long visible = link_children(out, root, nodes, placed, scripts);
+    long long visible = link_children(out, root, nodes, placed, scripts, cell_pages);
     root.replaceKey("/Count", QPDFObjectHandle::newInteger(visible));
     out.getRoot().replaceKey("/Outlines", root);
 }

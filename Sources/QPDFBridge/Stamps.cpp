@@ -381,4 +381,16 @@ void apply_stamps(
     where = Where{};
 }
 
+void stamp_page(
+    QPDF &out,
+    std::vector<Source> &sources,
+    PlacedPage const &page,
+    std::vector<pe_stamp const *> const &stamps,
+    Where &where)
+{
+    Stamper stamper(out, sources, where);
+    stamper.stamp(page, stamps);
+    where = Where{};
+}
+
 } // namespace pe

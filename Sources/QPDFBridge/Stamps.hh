@@ -64,6 +64,15 @@ void apply_stamps(
     std::vector<PlacedPage> const &placed,
     Where &where);
 
+// Draws `stamps` onto one output page (a sheet's cell page, Sheets.cpp) as
+// apply_stamps draws an item's.
+void stamp_page(
+    QPDF &out,
+    std::vector<Source> &sources,
+    PlacedPage const &page,
+    std::vector<pe_stamp const *> const &stamps,
+    Where &where);
+
 } // namespace pe
 
 #endif

@@ -17,7 +17,7 @@ import Testing
     static let commands = [
         "open", "docs", "status", "history", "list", "find", "show", "thumbs", "info", "export",
         "new", "use", "rename", "close", "move", "copy", "duplicate", "remove", "rotate", "reverse", "interleave",
-        "blank", "insert", "placeholder", "fill", "stamp", "unstamp", "number", "bates", "watermark", "crop", "split-page", "resize", "pad", "outline", "relink", "undo", "redo", "run", "apply",
+        "blank", "insert", "placeholder", "fill", "stamp", "unstamp", "number", "bates", "watermark", "crop", "split-page", "resize", "nup", "booklet", "pad", "outline", "relink", "undo", "redo", "run", "apply",
         "labels", "meta",
     ]
 

@@ -41,6 +41,7 @@ struct Reference: Equatable {
             case .blank: what = "blank"
             case .image(let source, _): what = "image \(source.number)"
             case .placeholder: what = "placeholder"
+            case .sheet(let sheet): what = "sheet \(sheet.items.map(\.id.number))"
             }
             let stamps = item.stamps.map { stamp in
                 guard case .page(let source, let page) = stamp.content else { return "text \(stamp)" }

@@ -200,7 +200,7 @@ import Testing
         #expect(
             decodeError(try replacingFirstItem(["id": "p3", "rotation": 0]))
                 == .malformedJSON(
-                    "documents[0].items[0].id: item p3 has none of \"page\", \"blank\", \"image\", \"placeholder\""))
+                    "documents[0].items[0].id: item p3 has none of \"page\", \"blank\", \"image\", \"placeholder\", \"sheet\""))
         #expect(decodeError(try edited { $0["current"] = "gone" }) == .inconsistent(.unknownCurrentDocument("gone")))
     }
 

@@ -218,5 +218,6 @@ void poppler_page_get_size(PopplerPage * page, double * width, double * height);
 char *poppler_page_get_text(PopplerPage * page);
 void poppler_page_render(PopplerPage * page, cairo_t * cairo);
 void cairo_surface_mark_dirty(cairo_surface_t * surface);
+void cairo_clip(cairo_t * cr);
 
 #endif

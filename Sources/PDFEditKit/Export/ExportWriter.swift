@@ -138,54 +138,77 @@ struct ExportWriter {
                 "document \"\(name)\" still holds placeholders at positions \(positions); "
                     + "fill them or export with --placeholders blank")
         }
-        let used = Set(items.compactMap(\.content.source))
+        let used = Set(items.flatMap(\.content.sources))
         try access.verify(used.filter { id in access.path(of: id).map { preopened[$0] == nil } ?? true })
 
         var plan = EnginePlan(sources: [], items: [], sessionSources: [])
         var pdfIndex: [SourceID: Int] = [:]
         var imageIndex: [String: Int] = [:]
         plan.items.reserveCapacity(items.count)
+        func pdfSource(_ source: SourceID) throws(PDFEditError) -> Int {
+            if let known = pdfIndex[source] { return known }
+            guard let path = access.path(of: source) else {
+                throw PDFEditError.sessionCorrupt(path: name, reason: "unknown source \(source)")
+            }
+            let index = plan.sources.count
+            // No probing open: the bridge tries the candidates itself.
+            plan.sources.append(
+                ExportSource(
+                    path: path, alternatives: access.passwords.candidates(for: path),
+                    name: Paths.stem(of: session.source(source)?.path ?? path), document: preopened[path]))
+            plan.sessionSources.append(source)
+            pdfIndex[source] = index
+            return index
+        }
+        func imageSource(_ source: SourceID, fit: PageSize?) throws(PDFEditError) -> Int {
+            let converted = try imagePDF(source, fit: fit)
+            if let known = imageIndex[converted] { return known }
+            let index = plan.sources.count
+            plan.sources.append(ExportSource(path: converted, name: Paths.stem(of: session.source(source)?.path ?? converted)))
+            plan.sessionSources.append(nil)
+            imageIndex[converted] = index
+            return index
+        }
         for item in items {
             switch item.content {
             case .page(let source, let page):
-                let index: Int
-                if let known = pdfIndex[source] {
-                    index = known
-                } else {
-                    guard let path = access.path(of: source) else {
-                        throw PDFEditError.sessionCorrupt(path: name, reason: "unknown source \(source)")
-                    }
-                    index = plan.sources.count
-                    // No probing open: the bridge tries the candidates itself.
-                    plan.sources.append(
-                        ExportSource(
-                            path: path, alternatives: access.passwords.candidates(for: path),
-                            name: Paths.stem(of: session.source(source)?.path ?? path), document: preopened[path]))
-                    plan.sessionSources.append(source)
-                    pdfIndex[source] = index
-                }
                 plan.items.append(
                     .page(
-                        source: index, index: page - 1, quarterTurns: item.rotation, boxes: item.boxes,
+                        source: try pdfSource(source), index: page - 1, quarterTurns: item.rotation, boxes: item.boxes,
                         resize: item.resize))
+            case .sheet(let sheet):
+                var cells: [ExportCell] = []
+                for cell in sheet.cells {
+                    let source: Int?
+                    var index = 0
+                    switch cell.item?.content {
+                    case .page(let id, let page)?:
+                        source = try pdfSource(id)
+                        index = page - 1
+                    case .image(let id, let fit)?:
+                        source = try imageSource(id, fit: fit)
+                    default:
+                        source = nil
+                    }
+                    cells.append(
+                        ExportCell(
+                            source: source, index: index, quarterTurns: cell.item?.rotation ?? 0,
+                            crop: cell.item?.boxes.crop, rect: cell.rect))
+                }
+                plan.items.append(
+                    .sheet(
+                        width: sheet.size.width, height: sheet.size.height, quarterTurns: item.rotation,
+                        boxes: item.boxes, cells: cells))
             case .blank(let size), .placeholder(let size, _):
                 // A resized blank page is simply a blank page of the new size.
                 let shown = item.resize?.size ?? size
                 plan.items.append(
                     .blank(width: shown.width, height: shown.height, quarterTurns: item.rotation, boxes: item.boxes))
             case .image(let source, let fit):
-                let converted = try imagePDF(source, fit: fit)
-                let index: Int
-                if let known = imageIndex[converted] {
-                    index = known
-                } else {
-                    index = plan.sources.count
-                    plan.sources.append(ExportSource(path: converted, name: Paths.stem(of: session.source(source)?.path ?? converted)))
-                    plan.sessionSources.append(nil)
-                    imageIndex[converted] = index
-                }
                 plan.items.append(
-                    .page(source: index, index: 0, quarterTurns: item.rotation, boxes: item.boxes, resize: item.resize))
+                    .page(
+                        source: try imageSource(source, fit: fit), index: 0, quarterTurns: item.rotation,
+                        boxes: item.boxes, resize: item.resize))
             }
         }
         try addStamps(of: items, document: name, to: &plan)

@@ -14,8 +14,11 @@ extension ExportWriter {
     /// standard fonts cannot encode them.
     func addStamps(of items: [PageItem], document name: String, to plan: inout EnginePlan) throws(PDFEditError) {
         let stamped = items.indices.filter { !items[$0].stamps.isEmpty }
-        guard !stamped.isEmpty else { return }
-        try access.verify(stamped.flatMap { items[$0].stamps.compactMap(\.source) })
+        let cells = items.indices.filter { items[$0].content.sheet?.items.contains { !$0.stamps.isEmpty } == true }
+        guard !stamped.isEmpty || !cells.isEmpty else { return }
+        try access.verify(
+            stamped.flatMap { items[$0].stamps.compactMap(\.source) }
+                + cells.flatMap { (items[$0].content.sheet?.items ?? []).flatMap { $0.stamps.compactMap(\.source) } })
         let texts = stampTexts(document: name)
 
         var pdfIndex: [SourceID: Int] = [:]
@@ -27,50 +30,65 @@ extension ExportWriter {
                 pathIndex[source.path] = pathIndex[source.path] ?? index
             }
         }
+        /// A page stamp's file as an engine source, and its engine stamp.
+        func exported(_ stamp: Stamp, item: Int) throws(PDFEditError) -> ExportStamp {
+            guard case .page(let stampSource, let stampPage) = stamp.content, let source = session.source(stampSource),
+                let path = access.path(of: stampSource)
+            else {
+                let named = stamp.source?.description ?? "?"
+                throw PDFEditError.sessionCorrupt(path: named, reason: "unknown source \(named)")
+            }
+            let index: Int
+            switch source.kind {
+            case .pdf:
+                if let known = pdfIndex[stampSource] {
+                    index = known
+                } else {
+                    index = plan.sources.count
+                    plan.sources.append(
+                        ExportSource(
+                            path: path, alternatives: access.passwords.candidates(for: path),
+                            name: Paths.stem(of: source.path)))
+                    plan.sessionSources.append(stampSource)
+                    pdfIndex[stampSource] = index
+                }
+            case .image:
+                let converted = try imagePDF(stampSource, fit: nil)
+                if let known = pathIndex[converted] {
+                    index = known
+                } else {
+                    index = plan.sources.count
+                    plan.sources.append(ExportSource(path: converted, name: Paths.stem(of: source.path)))
+                    plan.sessionSources.append(nil)
+                    pathIndex[converted] = index
+                }
+            }
+            return ExportStamp(
+                item: item, source: index, page: source.kind == .pdf ? stampPage - 1 : 0,
+                under: stamp.under, fit: stamp.fit, opacity: stamp.opacity, placement: stamp.placement)
+        }
         for item in stamped {
             var itemTexts = texts[items[item].id] ?? []
             for stamp in items[item].stamps {
                 if let mark = stamp.text {
                     let text = itemTexts.isEmpty ? mark.format : itemTexts.removeFirst()
                     plan.stamps.append(try exportStamp(mark, text: text, of: stamp, item: item))
-                    continue
+                } else {
+                    plan.stamps.append(try exported(stamp, item: item))
                 }
-                guard case .page(let stampSource, let stampPage) = stamp.content, let source = session.source(stampSource),
-                    let path = access.path(of: stampSource)
-                else {
-                    let named = stamp.source?.description ?? "?"
-                    throw PDFEditError.sessionCorrupt(path: named, reason: "unknown source \(named)")
-                }
-                let index: Int
-                switch source.kind {
-                case .pdf:
-                    if let known = pdfIndex[stampSource] {
-                        index = known
-                    } else {
-                        index = plan.sources.count
-                        plan.sources.append(
-                            ExportSource(
-                                path: path, alternatives: access.passwords.candidates(for: path),
-                                name: Paths.stem(of: source.path)))
-                        plan.sessionSources.append(stampSource)
-                        pdfIndex[stampSource] = index
-                    }
-                case .image:
-                    let converted = try imagePDF(stampSource, fit: nil)
-                    if let known = pathIndex[converted] {
-                        index = known
-                    } else {
-                        index = plan.sources.count
-                        plan.sources.append(ExportSource(path: converted, name: Paths.stem(of: source.path)))
-                        plan.sessionSources.append(nil)
-                        pathIndex[converted] = index
-                    }
-                }
-                plan.stamps.append(
-                    ExportStamp(
-                        item: item, source: index, page: source.kind == .pdf ? stampPage - 1 : 0,
-                        under: stamp.under, fit: stamp.fit, opacity: stamp.opacity, placement: stamp.placement))
             }
+        }
+        // A sheet's cells carry their items' stamps (drawn on the cell's page).
+        for item in cells {
+            guard let sheet = items[item].content.sheet,
+                case .sheet(let width, let height, let turns, let boxes, var exportCells) = plan.items[item]
+            else { continue }
+            for (offset, cell) in sheet.cells.enumerated() where offset < exportCells.count {
+                for stamp in cell.item?.stamps ?? [] {
+                    exportCells[offset].stamps.append(try exported(stamp, item: item))
+                }
+            }
+            plan.items[item] = .sheet(width: width, height: height, quarterTurns: turns, boxes: boxes, cells: exportCells)
         }
     }
 

@@ -308,6 +308,8 @@ extension Workspace {
             parts.append("placeholder" + (label.map { " \"\($0)\"" } ?? ""))
         case .image(let source, _):
             file = access.source(source).map { Paths.name(of: $0.path) } ?? "image"
+        case .sheet(let sheet):
+            parts.append("sheet " + sheet.cells.map { $0.item?.id.description ?? "–" }.joined(separator: " "))
         }
         if let label { parts.append("label \(label)") }
         if item.rotation != 0 { parts.append("↻\(item.rotation * 90)°") }

@@ -25,7 +25,7 @@ struct SourcePage: Hashable, Sendable {
             self.init(source: source, page: 1)
             isImage = true
             self.fit = fit
-        case .blank, .placeholder:
+        case .blank, .placeholder, .sheet:
             return nil
         }
     }
@@ -219,6 +219,9 @@ extension SourceAccess {
         case .image(let source, _):
             let name = path(of: source).map { Paths.name(of: $0) }
             return .frame(width: 1, height: 1, kind: "image", label: name)
+        case .sheet(let sheet):
+            let (width, height) = shape(sheet.size)
+            return .blank(width: width, height: height)
         }
     }
 }

@@ -46,6 +46,8 @@ final class StampedRenderer: @unchecked Sendable {
         case page(document: String, page: Int)
         case blank
         case placeholder(label: String?)
+        /// A sheet (`nup`, `booklet`): a white page with its cells' pages drawn on it.
+        case sheet([CellDrawing])
     }
 
     private struct ItemDrawing {
@@ -84,6 +86,11 @@ final class StampedRenderer: @unchecked Sendable {
     /// The key of what a stamped item's thumbnail shows, "" for an item without
     /// stamps (for sheet keys, which must change when stamps do).
     static func key(of item: PageItem, texts: [String], access: SourceAccess) -> String {
+        if let sheet = item.content.sheet {
+            var plain = item
+            plain.content = .blank(sheet.size)
+            return "sheet " + SheetPictures.key(of: sheet, access: access) + " " + key(of: plain, texts: texts, access: access)
+        }
         guard item.isComposed else { return "" }
         let resized = item.resize.map { " resize \($0.size.width) \($0.size.height) \($0.mode) \($0.quarterTurns) \(String(describing: $0.crop))" } ?? ""
         var texts = texts[...]
@@ -106,8 +113,11 @@ final class StampedRenderer: @unchecked Sendable {
         _ items: [PageItem], access: SourceAccess,
         imagePDF: (SourceID, PageSize?) throws(PDFEditError) -> String
     ) throws(PDFEditError) {
-        try access.verify(Set(items.flatMap { $0.stamps.compactMap(\.source) }))
+        try access.verify(Set(items.flatMap { $0.stamps.compactMap(\.source) + $0.content.sources }))
         for item in items where item.isComposed && drawings[item.id] == nil {
+            let own = item.resize?.size ?? access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
+            let displayed = item.rotation % 2 == 1 ? own.swapped : own
+            let pixels = fittedPixels(width: displayed.width, height: displayed.height, in: size)
             let base: Base
             let content: String
             switch item.content {
@@ -124,6 +134,21 @@ final class StampedRenderer: @unchecked Sendable {
             case .placeholder(let size, let label):
                 base = .placeholder(label: label)
                 content = "placeholder \(size) \(label ?? "")"
+            case .sheet(let sheet):
+                base = .sheet(
+                    try SheetPictures.cells(
+                        of: sheet, sheetTurns: item.rotation, pixelsPerPoint: Double(pixels.width) / displayed.width,
+                        access: access
+                    ) { (cell) throws(PDFEditError) -> (document: String, page: Int)? in
+                        switch cell.content {
+                        case .page(let source, let page): (try open(source, access: access), page - 1)
+                        case .image(let source, let fit): (try openImage(source, fit: fit, imagePDF: imagePDF), 0)
+                        case .blank, .placeholder, .sheet: nil
+                        }
+                    } openStamp: { (stamp) throws(PDFEditError) -> (document: String, page: Int, size: PageSize) in
+                        try stampDrawing(stamp, item: item, access: access, imagePDF: imagePDF)
+                    })
+                content = "sheet \(sheet.size)"
             }
             var stamps: [StampDrawing] = []
             var itemTexts = (texts[item.id] ?? [])[...]
@@ -149,8 +174,6 @@ final class StampedRenderer: @unchecked Sendable {
                         picture: picture, placement: stamp.placement, under: stamp.under, fit: stamp.fit,
                         opacity: stamp.opacity))
             }
-            let own = item.resize?.size ?? access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
-            let displayed = item.rotation % 2 == 1 ? own.swapped : own
             var placement: Placement?
             if let resize = item.resize, case .page = base {
                 guard let frame = access.frame(of: item) else {
@@ -161,7 +184,6 @@ final class StampedRenderer: @unchecked Sendable {
                 }
                 placement = Self.placement(of: resize, frame: frame, rotation: item.rotation)
             }
-            let pixels = fittedPixels(width: displayed.width, height: displayed.height, in: size)
             let description = [
                 "stamped v2", content, String(item.rotation), Self.key(of: item, texts: texts[item.id] ?? [], access: access),
                 "\(pixels.width)x\(pixels.height)",
@@ -263,11 +285,53 @@ final class StampedRenderer: @unchecked Sendable {
                     in: (0, 0, Double(image.width), Double(image.height)), quarterTurns: drawing.rotation)
             }
         }
+        if case .sheet(let cells) = drawing.base {
+            for cell in cells {
+                guard let opening = openings[cell.document] else { continue }
+                for stamp in cell.stamps where stamp.under {
+                    try draw(stamp, on: image, worker: worker)
+                }
+                try image.drawPage(
+                    try worker.poppler(opening), page: cell.page, in: cell.rect, quarterTurns: cell.quarterTurns,
+                    clip: cell.clip)
+                for stamp in cell.stamps where !stamp.under {
+                    try draw(stamp, on: image, worker: worker)
+                }
+            }
+        }
         for stamp in drawing.stamps where !stamp.under {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
         }
         return image
     }
+
+    private func draw(_ stamp: CellStampDrawing, on image: RasterImage, worker: WorkerContext) throws(EngineError) {
+        guard let opening = openings[stamp.document] else { return }
+        try image.drawPage(
+            try worker.poppler(opening), page: stamp.page, in: stamp.rect, quarterTurns: stamp.quarterTurns,
+            opacity: stamp.opacity)
+    }
+
+    /// A stamp's document (opened by workers), 0-based page and size as displayed.
+    private func stampDrawing(
+        _ stamp: Stamp, item: PageItem, access: SourceAccess,
+        imagePDF: (SourceID, PageSize?) throws(PDFEditError) -> String
+    ) throws(PDFEditError) -> (document: String, page: Int, size: PageSize) {
+        guard case .page(let source, let page) = stamp.content else {
+            throw PDFEditError.engine(.unreadable(file: "", reason: "a text stamp has no page to draw"))
+        }
+        let kind = access.source(source)?.kind ?? .pdf
+        let content: ItemContent = kind == .pdf ? .page(source: source, page: page) : .image(source: source)
+        let document =
+            kind == .pdf ? try open(source, access: access) : try openImage(source, fit: nil, imagePDF: imagePDF)
+        guard let size = access.displayedSize(of: PageItem(id: item.id, content: content)) else {
+            throw PDFEditError.engine(
+                .unreadable(file: access.path(of: source) ?? "", reason: "cannot read the stamp's page size"))
+        }
+        return (document, kind == .pdf ? page - 1 : 0, size)
+    }
+
+    /// Centred on the page as displayed, upright, at its size or fitted: as export places it.
 
     /// Placed on the page as displayed by the stamp's placement (`StampPlacement.frame`,
     /// the rule export's Stamps.cpp follows too), upright, turned by a text's angle.
@@ -370,5 +434,5 @@ extension SheetPlan {
 extension PageItem {
     /// Whether its picture is composed by `StampedRenderer` rather than copied
     /// from a plain page render: it has stamps, or it is resized.
-    var isComposed: Bool { !stamps.isEmpty || resize != nil }
+    var isComposed: Bool { !stamps.isEmpty || resize != nil || content.sheet != nil }
 }

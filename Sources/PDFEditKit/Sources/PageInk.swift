@@ -73,6 +73,7 @@ extension SourceAccess {
     /// when the page cannot be rendered.
     package func ink(of item: PageItem) -> PageInk? {
         if case .blank = item.content { return PageInk.none }
+        if let sheet = item.content.sheet { return ink(of: sheet) }
         guard case .page(let source, let page) = item.content else { return nil }
         var plain = item
         plain.boxes = PageBoxes()
@@ -83,6 +84,41 @@ extension SourceAccess {
         guard let found else { return nil }
         guard let margins = found else { return PageInk.none }
         return .box(margins.applied(to: frame.visibleBox, quarterTurns: frame.quarterTurns))
+    }
+
+    /// The ink of a sheet, in its user space: its cells' ink placed by the cell
+    /// matrix (an image cell is all ink), nil when a cell's cannot be found.
+    private func ink(of sheet: Sheet) -> PageInk? {
+        var union: BoxRect?
+        for cell in sheet.cells {
+            guard let item = cell.item else { continue }
+            var plain = item
+            plain.boxes = PageBoxes()
+            plain.rotation = 0
+            guard let frame = frame(of: plain) else { return nil }
+            let shown = item.boxes.crop ?? frame.visibleBox
+            var box = shown
+            switch item.content {
+            case .blank: continue
+            case .page:
+                guard let ink = ink(of: item) else { return nil }
+                guard case .box(let found) = ink else { continue }
+                box = BoxRect(
+                    x0: max(found.x0, shown.x0), y0: max(found.y0, shown.y0), x1: min(found.x1, shown.x1),
+                    y1: min(found.y1, shown.y1))
+                guard box.isValid else { continue }
+            default: break
+            }
+            let placed = Imposition.cellMatrix(
+                cell: cell.rect, visible: shown, quarterTurns: frame.quarterTurns + item.rotation
+            ).apply(box)
+            union = union.map {
+                BoxRect(
+                    x0: min($0.x0, placed.x0), y0: min($0.y0, placed.y0), x1: max($0.x1, placed.x1),
+                    y1: max($0.y1, placed.y1))
+            } ?? placed
+        }
+        return union.map { .box($0) } ?? PageInk.none
     }
 }
 
@@ -101,10 +137,12 @@ extension SourceAccess {
             switch item.content {
             case .page(_, let page): key = String(page)
             case .image(_, let fit): key = "image" + ImageCacheKey.fit(fit)
-            case .blank, .placeholder: return nil
+            case .blank, .placeholder, .sheet: return nil
             }
             var shown: Margins?
-            if let crop = item.boxes.crop {
+            // A resized page shows its source page inside the crop frozen into the
+            // resize (in the source page's space, like an item's own crop).
+            if let crop = item.resize.map({ $0.crop }) ?? item.boxes.crop {
                 var plain = item
                 plain.boxes = PageBoxes()
                 plain.rotation = 0
@@ -123,7 +161,7 @@ extension SourceAccess {
                     share = try PageInkFinder.darkShare(document, page: page - 1, shown: shown)
                 case .image(_, let fit):
                     share = try imageDarkShare(source, fit: fit, shown: shown)
-                case .blank, .placeholder:
+                case .blank, .placeholder, .sheet:
                     return nil
                 }
             } catch {

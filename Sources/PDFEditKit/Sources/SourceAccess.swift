@@ -201,6 +201,8 @@ package final class SourceAccess {
             return PageSize(width: size.width, height: size.height)
         case .blank(let size), .placeholder(let size, _):
             return size
+        case .sheet(let sheet):
+            return sheet.size
         case .image(let source, let fit):
             guard let facts = imageFacts(source) else { return nil }
             let size = ImagePage.pageSize(facts, fit: fit.map { ($0.width, $0.height) })
@@ -236,7 +238,7 @@ package final class SourceAccess {
                 guard let attributes = try? opened.attributes(ofPage: page - 1) else { return nil }
                 return PageFrame(
                     mediaBox: attributes.mediaBox, visibleBox: attributes.cropBox, quarterTurns: attributes.rotation / 90)
-            case .image, .blank, .placeholder:
+            case .image, .blank, .placeholder, .sheet:
                 guard let size = try checkedSize(of: item) else { return nil }
                 let box = BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height)
                 return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
@@ -255,9 +257,16 @@ package final class SourceAccess {
     }
 
     /// The text of an item's page (poppler, cached); nil for items that are not
-    /// PDF pages. Throws 75 when the source changed, 65 naming file and page when
-    /// poppler cannot read the page.
+    /// PDF pages (a sheet's is its cells' texts in cell order). Throws 75 when the
+    /// source changed, 65 naming file and page when poppler cannot read the page.
     package func text(of item: PageItem) throws(PDFEditError) -> String? {
+        if let sheet = item.content.sheet {
+            var texts: [String] = []
+            for cell in sheet.items {
+                if let text = try text(of: cell) { texts.append(text) }
+            }
+            return texts.isEmpty ? nil : texts.joined(separator: "\n")
+        }
         guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256
         else { return nil }
         try checked(source)

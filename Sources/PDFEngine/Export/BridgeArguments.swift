@@ -51,7 +51,7 @@ final class BridgeArguments {
                     document_last_use: source.document != nil && source.lastUseOfDocument ? 1 : 0)
             })
         pointers.sourceCount = Int32(sources.count)
-        pointers.items = array(items.map(\.bridged))
+        pointers.items = array(items.map { bridged($0) })
         pointers.itemCount = Int32(items.count)
         pointers.stamps = array(stamps.map { bridged($0) })
         pointers.stampCount = Int32(clamping: stamps.count)
@@ -77,6 +77,25 @@ final class BridgeArguments {
         var given = pointers
         given.context = Unmanaged.passUnretained(context).toOpaque()
         return withExtendedLifetime((self, context)) { body(given) }
+    }
+
+    /// An item with, for a sheet, its cells' array.
+    private func bridged(_ item: ExportItem) -> pe_item {
+        var result = item.bridged
+        if case .sheet(_, _, _, _, let cells) = item {
+            result.cells = array(
+                cells.map { cell in
+                    pe_sheet_cell(
+                        kind: Int32(cell.source == nil ? PE_ITEM_BLANK : PE_ITEM_PAGE),
+                        source: Int32(clamping: cell.source ?? -1), page: Int32(clamping: cell.index),
+                        quarter_turns: Int32(cell.quarterTurns.quarterTurnsModulo4),
+                        crop: PageBoxes(crop: cell.crop).bridged.0,
+                        x0: cell.rect.x0, y0: cell.rect.y0, x1: cell.rect.x1, y1: cell.rect.y1,
+                        stamps: array(cell.stamps.map { bridged($0) }), stamp_count: Int32(clamping: cell.stamps.count))
+                })
+            result.cell_count = Int32(clamping: cells.count)
+        }
+        return result
     }
 
     private func bridged(_ options: ExportOptions) -> pe_export_options {
@@ -157,6 +176,7 @@ final class BridgeArguments {
         item.level = Int32(clamping: entry.level)
         item.title = copy(entry.title)
         item.page = entry.item.map { Int32(clamping: $0) } ?? -1
+        item.cell = entry.cell.map { Int32(clamping: $0 + 1) } ?? 0
         item.open = entry.isOpen ? 1 : 0
         item.view = entry.view.map { copy($0.joined(separator: "\n")) }
         if let color = entry.color, color.count == 3 {

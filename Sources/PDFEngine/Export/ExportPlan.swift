@@ -44,6 +44,33 @@ public enum ExportItem: Sendable, Equatable {
         source: Int, index: Int, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes(), resize: PageResize? = nil)
     /// An empty page with MediaBox [0 0 width height] (points).
     case blank(width: Double, height: Double, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes())
+    /// A sheet (`nup`, `booklet`): a new page with MediaBox [0 0 width height]
+    /// (points), turned and boxed like a blank page, drawing its cells.
+    case sheet(width: Double, height: Double, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes(), cells: [ExportCell])
+}
+
+/// One cell of a sheet: page `index` (0-based) of `sources[source]` (nil: an
+/// empty cell) drawn upright, scaled to fit `rect` (sheet user space), its
+/// visible box or `crop` turned by `quarterTurns` more than its own /Rotate.
+public struct ExportCell: Sendable, Equatable {
+    public var source: Int?
+    public var index: Int
+    public var quarterTurns: Int
+    public var crop: BoxRect?
+    public var rect: BoxRect
+    /// Drawn onto the cell's page as onto an item's (`item`: the sheet's index).
+    public var stamps: [ExportStamp]
+
+    public init(
+        source: Int?, index: Int, quarterTurns: Int = 0, crop: BoxRect? = nil, rect: BoxRect, stamps: [ExportStamp] = []
+    ) {
+        self.stamps = stamps
+        self.source = source
+        self.index = index
+        self.quarterTurns = quarterTurns
+        self.crop = crop
+        self.rect = rect
+    }
 }
 
 /// The engine's names for the model's export choices (one type each, shared

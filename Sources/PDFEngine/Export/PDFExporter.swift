@@ -169,12 +169,18 @@ extension ExportItem {
             return pe_item(
                 kind: Int32(PE_ITEM_PAGE), source: Int32(clamping: source), page: Int32(clamping: index),
                 width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: boxes.bridged,
-                resize: resize.bridged)
+                resize: resize.bridged, cells: nil, cell_count: 0)
         case .blank(let width, let height, let quarterTurns, let boxes):
             return pe_item(
                 kind: Int32(PE_ITEM_BLANK), source: -1, page: -1,
                 width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
-                boxes: boxes.bridged, resize: pe_resize())
+                boxes: boxes.bridged, resize: pe_resize(), cells: nil, cell_count: 0)
+        case .sheet(let width, let height, let quarterTurns, let boxes, _):
+            // The cells' array is BridgeArguments' to allocate (`bridged(_:)` there).
+            return pe_item(
+                kind: Int32(PE_ITEM_SHEET), source: -1, page: -1,
+                width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
+                boxes: boxes.bridged, resize: pe_resize(), cells: nil, cell_count: 0)
         }
     }
 }
@@ -203,7 +209,7 @@ extension PageBoxes {
 
 extension Int {
     /// 0...3, counting negative turns the other way round.
-    fileprivate var quarterTurnsModulo4: Int { ((self % 4) + 4) % 4 }
+    var quarterTurnsModulo4: Int { ((self % 4) + 4) % 4 }
 }
 
 extension EngineError {

@@ -19,8 +19,9 @@ extension RasterImage {
     /// painted where the page paints nothing): the page as a reader shows it (its
     /// own /Rotate applied), turned clockwise by `quarterTurns`, stretched to fill
     /// `rect` (which may reach past the image's edges), with its alpha multiplied
-    /// by `opacity`, nothing outside `clip` (image pixels) when given. This is how
-    /// stamps are composed over or under a page, and resized pages drawn.
+    /// by `opacity`, nothing outside `clip` (image pixels) when given (a resized
+    /// page's frozen crop, a sheet's cell showing an item's crop). This is how
+    /// stamps, resized pages and sheets' cells are composed.
     public func drawPage(
         _ pdf: PopplerPDF, page index: Int, in rect: (x: Double, y: Double, width: Double, height: Double),
         quarterTurns: Int = 0, opacity: Double = 1,
@@ -36,10 +37,11 @@ extension RasterImage {
             let turns = ((quarterTurns % 4) + 4) % 4
             try drawing { cairo in
                 if opacity < 1 { cairo_push_group(cairo) }
-                // Clipped by filling the clip rectangle with the page drawn as a group
-                // (only functions the render loader already forwards).
-                if clip != nil { cairo_push_group(cairo) }
                 cairo_save(cairo)
+                if let clip {
+                    cairo_rectangle(cairo, clip.x, clip.y, clip.width, clip.height)
+                    cairo_clip(cairo)
+                }
                 cairo_translate(cairo, rect.x, rect.y)
                 switch turns {
                 case 1: cairo_translate(cairo, rect.width, 0)
@@ -52,11 +54,6 @@ extension RasterImage {
                 cairo_scale(cairo, width / pageWidth, height / pageHeight)
                 poppler_page_render(page, cairo)
                 cairo_restore(cairo)
-                if let clip {
-                    cairo_pop_group_to_source(cairo)
-                    cairo_rectangle(cairo, clip.x, clip.y, clip.width, clip.height)
-                    cairo_fill(cairo)
-                }
                 if opacity < 1 {
                     cairo_pop_group_to_source(cairo)
                     cairo_paint_with_alpha(cairo, opacity)

@@ -107,6 +107,9 @@ extension Session {
         case .blank(let size), .placeholder(let size, _):
             let box = BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height)
             return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
+        case .sheet(let sheet):
+            let box = BoxRect(x0: 0, y0: 0, x1: sheet.size.width, y1: sheet.size.height)
+            return PageFrame(mediaBox: box, visibleBox: box, quarterTurns: 0)
         case .page, .image:
             return context.pageFrame?(item)
         }
@@ -117,6 +120,7 @@ extension Session {
     static func ink(of item: PageItem, context: EditContext) -> PageInk? {
         switch item.content {
         case .blank, .placeholder: return PageInk.none
+        case .sheet: return context.pageInk?(item)
         case .page, .image: break
         }
         guard let resize = item.resize else { return context.pageInk?(item) }

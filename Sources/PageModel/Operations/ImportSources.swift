@@ -64,6 +64,8 @@ extension Session {
             guard size.isValidPageSize else {
                 throw .size(.outOfBounds(text: "\(size.width)x\(size.height)", size: size))
             }
+        case .sheet:
+            throw .invalidContent("a sheet is made by nup or booklet, not inserted")
         }
     }
 }

@@ -68,10 +68,23 @@ extension Session {
             let starts = Set(ranges.map(\.start))
             var oldIndex: [ItemID: Int] = [:]
             for (index, item) in old.items.enumerated() { oldIndex[item.id] = index }
+            // A range whose first item went onto a sheet (nup, booklet) starts at the sheet.
+            var sheetOf: [ItemID: ItemID] = [:]
+            for item in after.items where item.content.sheet != nil {
+                for id in item.idsWithCells.dropFirst() { sheetOf[id] = item.id }
+            }
             var fixed: [LabelRange] = []
             for range in ranges {
                 if present.contains(range.start) {
                     fixed.append(range)
+                    continue
+                }
+                if let sheet = sheetOf[range.start] {
+                    if !fixed.contains(where: { $0.start == sheet }) && !starts.contains(sheet) {
+                        var moved = range
+                        moved.start = sheet
+                        fixed.append(moved)
+                    }
                     continue
                 }
                 guard let start = oldIndex[range.start] else { continue }

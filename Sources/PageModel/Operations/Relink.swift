@@ -16,7 +16,7 @@ extension Session {
         }
         var highest = 0
         for document in documents {
-            for item in document.items {
+            for item in document.items.flatMap({ [$0] + ($0.content.sheet?.items ?? []) }) {
                 if case .page(id, let page) = item.content { highest = max(highest, page) }
                 for stamp in item.stamps {
                     if case .page(let source, let page) = stamp.content, source == id { highest = max(highest, page) }

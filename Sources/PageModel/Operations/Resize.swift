@@ -80,6 +80,10 @@ extension Session {
             // Nothing to scale: the page is simply SIZE (the blank's own size is kept
             // in its content; the resize says what it shows).
             return ItemShape(rotation: 0, boxes: PageBoxes(), resize: PageResize(size: size, mode: mode))
+        case .sheet:
+            throw .invalidSheet(
+                "the item at position \(position) is a sheet: its paper is set by nup or booklet --size "
+                    + "(undo it and impose again with --size)")
         case .page, .image:
             break
         }

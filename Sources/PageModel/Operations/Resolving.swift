@@ -41,14 +41,27 @@ extension Session {
         }
     }
 
-    /// New items for `contents`, with the next ids, and the counter change that hands them out.
+    /// New items for `contents`, with the next ids, and the counter change that
+    /// hands them out. A sheet's cells are copies too (`freshCells`, the default:
+    /// copy, duplicate, split-page): their items get the ids after the new items',
+    /// so no id is used twice; `nup`/`booklet` keep the cells' own (`false`).
     func makeItems(
         _ contents: [ItemContent], rotations: [Int]? = nil, stamps: [[Stamp]]? = nil, boxes: [PageBoxes]? = nil,
-        resizes: [PageResize?]? = nil
+        resizes: [PageResize?]? = nil, freshCells: Bool = true
     ) throws(EditError) -> (items: [PageItem], counter: CounterChange) {
-        let counter = try Self.advancing(nextItemNumber, by: contents.count, kind: "item")
+        let cellCount = freshCells ? contents.reduce(0) { $0 + ($1.sheet?.items.count ?? 0) } : 0
+        let counter = try Self.advancing(nextItemNumber, by: contents.count + cellCount, kind: "item")
+        var nextCell = counter.before + contents.count
         let items = contents.enumerated().map { offset, content in
-            PageItem(
+            var content = content
+            if freshCells, var sheet = content.sheet {
+                for index in sheet.cells.indices where sheet.cells[index].item != nil {
+                    sheet.cells[index].item?.id = ItemID(number: nextCell)
+                    nextCell += 1
+                }
+                content = .sheet(sheet)
+            }
+            return PageItem(
                 id: ItemID(number: counter.before + offset), content: content, rotation: rotations?[offset] ?? 0,
                 stamps: stamps?[offset] ?? [], boxes: boxes?[offset] ?? PageBoxes(), resize: resizes?[offset] ?? nil)
         }
@@ -76,6 +89,7 @@ extension Session {
         switch item.content {
         case _ where item.resize != nil: base = context.pageSize?(item) ?? item.resize?.size
         case .blank(let size), .placeholder(let size, _): base = size
+        case .sheet(let sheet): base = sheet.size
         case .page, .image: base = context.pageSize?(item)
         }
         guard let base else { throw .pageSizeUnknown(position: index + 1, document: document.name) }

@@ -85,7 +85,7 @@ typedef struct pe_source {
     int document_last_use;
 } pe_source;
 
-enum { PE_ITEM_PAGE = 0, PE_ITEM_BLANK = 1 };
+enum { PE_ITEM_PAGE = 0, PE_ITEM_BLANK = 1, PE_ITEM_SHEET = 2 };
 
 /* A box an item sets on its output page (`crop`), in the page's default user
  * space (points for a blank page); `set` 0: the page keeps its own. */
@@ -110,6 +110,26 @@ typedef struct pe_resize {
 void pe_placement_matrix(double llx, double lly, double urx, double ury, int rotation, double target_width,
                          double target_height, int fill, double matrix[6]);
 
+/* One cell of a sheet: kind PE_ITEM_PAGE draws page `page` (0-based) of
+ * sources[source] as one form XObject per source page per output, its visible
+ * box (or `crop` when set) turned by `quarter_turns` more than its own /Rotate,
+ * upright, centred and scaled to fit the cell [x0 y0 x1 y1] (sheet user space);
+ * its annotations move with it (links keep working, destinations into it point
+ * at the sheet) and its form fields are dropped with one warning naming them.
+ * PE_ITEM_BLANK: an empty cell (nothing drawn). `stamps` (their `item`: the
+ * sheet's index) are drawn onto the cell's page as onto an item's, before it is
+ * placed (see pe_stamp below). */
+typedef struct pe_sheet_cell {
+    int kind;
+    int source;
+    int page;
+    int quarter_turns;
+    pe_box crop;
+    double x0, y0, x1, y1;
+    const struct pe_stamp *stamps;
+    int stamp_count;
+} pe_sheet_cell;
+
 /* Indices of pe_item.boxes. */
 enum { PE_BOX_CROP = 0, PE_BOX_TRIM = 1, PE_BOX_BLEED = 2, PE_BOX_ART = 3 };
 
@@ -131,7 +151,13 @@ typedef struct pe_item {
      * aiming at it move with it. `quarter_turns` and `boxes` above then apply to
      * the resized page. */
     pe_resize resize;
+    /* PE_ITEM_SHEET (`nup`, `booklet`): a new page of width x height points
+     * whose `cell_count` cells each show a source page (see pe_sheet_cell);
+     * quarter_turns and boxes above apply to the sheet. */
+    const pe_sheet_cell *cells;
+    int cell_count;
 } pe_item;
+
 
 /* Permissions of an encrypted output (pe_export_options.denied), as qpdf's R6 setters name them. */
 enum {
@@ -175,6 +201,8 @@ typedef struct pe_outline_item {
                          * JavaScript, ...: page -1 then) as a self-contained dictionary in
                          * PDF syntax; NULL when none, or when it cannot travel (it refers
                          * to a page of its file, or nests too deep) */
+    int cell;           /* given outline: 1-based cell of a sheet item `page` whose page the entry
+                         * aims at (its view is that page's, moved onto the sheet); 0: none */
 } pe_outline_item;
 
 typedef struct pe_export_options {

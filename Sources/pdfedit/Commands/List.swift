@@ -10,6 +10,8 @@ struct List: ParsableCommand {
             LABEL is the page label from the source's /PageLabels (shown when a source
             has them); TEXT the first words of the page's text, extracted once and
             cached in the session's cache folder (--no-text skips it).
+            A sheet (nup, booklet) shows its cells' item ids in the SOURCE column
+            (- for an empty cell); --json gives them as "cells".
 
             Examples:
               pdfedit list
@@ -44,6 +46,7 @@ struct List: ParsableCommand {
                 let size = item.width.map { "\(format($0)) x \(format(item.height ?? 0))" } ?? "?"
                 var source = item.source.map { Paths.name(of: $0) } ?? ""
                 if let label = item.placeholderLabel { source = "\"\(label)\"" }
+                if let cells = item.cells { source = "cells " + cells.map { $0 ?? "-" }.joined(separator: ",") }
                 let page = item.sourcePage.map(String.init) ?? ""
                 return ["\(item.position)", item.id, item.kind, source, page, size, "\(item.rotation)"]
                     + (hasLabels ? [item.label ?? ""] : []) + (hasStamps ? [stampMarker(item.stamps ?? [])] : [])

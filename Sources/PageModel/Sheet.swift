@@ -1,0 +1,143 @@
+/// A sheet (`nup`, `booklet`): one output page of `size` holding other items'
+/// pages, each scaled to fit its cell upright as displayed. The cells keep the
+/// original items whole (ids, rotations, boxes, stamps), so `undo` gives them back.
+public struct Sheet: Codable, Equatable, Hashable, Sendable {
+    /// The sheet's page size (MediaBox `[0 0 W H]`).
+    public var size: PageSize
+    /// In the order they were laid out; an empty cell has no item.
+    public var cells: [SheetCell]
+
+    public init(size: PageSize, cells: [SheetCell]) {
+        self.size = size
+        self.cells = cells
+    }
+
+    /// The items of the cells, in cell order.
+    public var items: [PageItem] { cells.compactMap(\.item) }
+}
+
+/// One cell of a sheet: a rectangle on the sheet (sheet user space, points,
+/// origin at the bottom left) and the item drawn into it, if any.
+public struct SheetCell: Codable, Equatable, Hashable, Sendable {
+    public var rect: BoxRect
+    public var item: PageItem?
+
+    public init(rect: BoxRect, item: PageItem?) {
+        self.rect = rect
+        self.item = item
+    }
+
+    // In the session file a cell is `{"rect": {…}, "item": {…}}`, the item
+    // written as the document's items are; an empty cell has no "item".
+    private enum CodingKeys: String, CodingKey {
+        case rect, item
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rect = try container.decode(BoxRect.self, forKey: .rect)
+        switch try container.decodeIfPresent(ItemRecord.self, forKey: .item) {
+        case .single(let item)?: self.item = item
+        case nil: item = nil
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .item, in: container, debugDescription: "a sheet's cell holds one item, not a run")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rect, forKey: .rect)
+        try container.encodeIfPresent(item.map(ItemRecord.single), forKey: .item)
+    }
+}
+
+/// The order `nup` fills a sheet's cells in.
+public enum SheetOrder: String, Codable, CaseIterable, Sendable {
+    /// Left to right, then top to bottom.
+    case rows
+    /// Top to bottom, then left to right.
+    case columns
+}
+
+/// The layout rules of sheets, pure so they can be property-tested.
+public enum Imposition {
+    /// The most columns or rows `nup --grid` takes.
+    public static let maximumGridSide = 20
+
+    /// The `columns` × `rows` cells of a sheet of `size` in filling order, with
+    /// `gutter` points between neighbouring cells (not at the sheet's edges).
+    /// Nil when the gutter leaves no room for a cell.
+    public static func gridCells(
+        size: PageSize, columns: Int, rows: Int, gutter: Double, order: SheetOrder
+    ) -> [BoxRect]? {
+        guard columns >= 1, rows >= 1, gutter >= 0, gutter.isFinite else { return nil }
+        let width = (size.width - gutter * Double(columns - 1)) / Double(columns)
+        let height = (size.height - gutter * Double(rows - 1)) / Double(rows)
+        guard width > 0, height > 0 else { return nil }
+        func cell(column: Int, row: Int) -> BoxRect {
+            let x0 = Double(column) * (width + gutter)
+            // Row 0 is the top row: PDF's y grows upwards.
+            let y1 = size.height - Double(row) * (height + gutter)
+            // Rounding must not put the last row or column a hair off the sheet.
+            return BoxRect(
+                x0: x0, y0: max(0, y1 - height), x1: min(size.width, x0 + width), y1: y1)
+        }
+        var cells: [BoxRect] = []
+        switch order {
+        case .rows:
+            for row in 0..<rows { for column in 0..<columns { cells.append(cell(column: column, row: row)) } }
+        case .columns:
+            for column in 0..<columns { for row in 0..<rows { cells.append(cell(column: column, row: row)) } }
+        }
+        return cells
+    }
+
+    /// Saddle-stitch order for `count` pages: the pages (0-based; nil = a blank
+    /// pad) of each sheet side, left then right, for `count` rounded up to a
+    /// multiple of 4. For 8 pages: 8|1, 2|7, 6|3, 4|5 (1-based).
+    public static func bookletSides(count: Int) -> [(left: Int?, right: Int?)] {
+        let padded = (count + 3) / 4 * 4
+        func page(_ index: Int) -> Int? { index < count ? index : nil }
+        var sides: [(left: Int?, right: Int?)] = []
+        for side in 0..<(padded / 2) {
+            let low = side
+            let high = padded - 1 - side
+            // Fronts (even sides) have the high page on the left; backs the low one.
+            sides.append(side % 2 == 0 ? (page(high), page(low)) : (page(low), page(high)))
+        }
+        return sides
+    }
+
+    /// The two cells of a booklet side: left and right halves of the sheet.
+    public static func bookletCells(size: PageSize) -> [BoxRect] {
+        let half = size.width / 2
+        return [
+            BoxRect(x0: 0, y0: 0, x1: half, y1: size.height),
+            BoxRect(x0: half, y0: 0, x1: size.width, y1: size.height),
+        ]
+    }
+
+    /// The placement of a page in a cell: the matrix taking the page's default
+    /// user space to sheet space so that its `visible` box, displayed turned
+    /// `quarterTurns` clockwise (its /Rotate plus the item's rotation), is
+    /// scaled to fit `cell` keeping its aspect ratio, centred and upright —
+    /// the one placement rule (`PlacementMatrix.placing`, which the bridge's
+    /// `placement_matrix` matches).
+    public static func cellMatrix(cell: BoxRect, visible: BoxRect, quarterTurns: Int) -> PlacementMatrix {
+        PlacementMatrix.placing(visible, quarterTurns: quarterTurns, in: cell, fill: false)
+    }
+}
+
+extension PageItem {
+    /// The ids of this item and, for a sheet, of its cells' items.
+    public var idsWithCells: [ItemID] {
+        if case .sheet(let sheet) = content { return [id] + sheet.items.map(\.id) }
+        return [id]
+    }
+}
+
+extension Document {
+    /// Every id the document holds, its sheets' cells' included.
+    public var idsWithCells: Set<ItemID> { Set(items.flatMap(\.idsWithCells)) }
+}

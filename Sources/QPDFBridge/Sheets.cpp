@@ -1,0 +1,313 @@
+// The sheets of `nup` and `booklet` (pe_item PE_ITEM_SHEET): a new page of the
+// sheet's size on which each cell's source page is drawn as the one form
+// XObject of that page in this output (Placement.cpp's PageForms), upright and
+// scaled to fit its cell by the one placement matrix. A cell's page is first
+// copied onto a page object of its own that is on no page list (the first copy
+// of a source page when it is the first use, so that links aiming at it
+// resolve to it); its annotations are copied there by copy_annotations, then
+// moved onto the sheet with the cell's matrix (form fields dropped with one
+// warning naming them), and destinations aiming at it are moved by the same
+// matrix and pointed at the sheet.
+#include "Assembly.hh"
+
+#include "Geometry.hh"
+#include "Stamps.hh"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+namespace pe {
+
+void check_sheet_cells(pe_item const &item, int index, int source_count)
+{
+    std::string which = "item " + std::to_string(index + 1);
+    if (item.cell_count < 0 || (item.cell_count > 0 && item.cells == nullptr)) {
+        throw PlanError(which + ": a sheet without its cells");
+    }
+    for (int c = 0; c < item.cell_count; ++c) {
+        pe_sheet_cell const &cell = item.cells[c];
+        if (!(std::isfinite(cell.x0) && std::isfinite(cell.y0) && std::isfinite(cell.x1) &&
+              std::isfinite(cell.y1) && cell.x1 > cell.x0 && cell.y1 > cell.y0)) {
+            throw PlanError(which + ": cell " + std::to_string(c + 1) + " has no area");
+        }
+        if (cell.kind == PE_ITEM_PAGE) {
+            if (cell.source < 0 || cell.source >= source_count) {
+                throw PlanError(which + ": cell " + std::to_string(c + 1) + " names no source");
+            }
+        } else if (cell.kind != PE_ITEM_BLANK) {
+            throw PlanError(which + ": cell " + std::to_string(c + 1) + " has an unknown kind");
+        }
+        if (cell.stamp_count < 0 || (cell.stamp_count > 0 && cell.stamps == nullptr)) {
+            throw PlanError(which + ": cell " + std::to_string(c + 1) + " without its stamps");
+        }
+        for (int k = 0; k < cell.stamp_count; ++k) {
+            if (cell.stamps[k].item != index) {
+                throw PlanError(which + ": a stamp of cell " + std::to_string(c + 1) + " names another item");
+            }
+        }
+        check_stamps(StampList{cell.stamps, cell.stamp_count}, source_count, index + 1);
+    }
+}
+
+void Inputs::open_sheet_sources(pe_item const &item)
+{
+    for (int c = 0; c < item.cell_count; ++c) {
+        pe_sheet_cell const &cell = item.cells[c];
+        if (cell.kind != PE_ITEM_PAGE) {
+            continue;
+        }
+        open_source(cell.source);
+        for (int k = 0; k < cell.stamp_count; ++k) {
+            open_source(cell.stamps[k].source);
+            check_stamp_page(cell.stamps[k], sources[static_cast<size_t>(cell.stamps[k].source)], where);
+        }
+        int pages = static_cast<int>(sources[static_cast<size_t>(cell.source)].pages.size());
+        if (cell.page < 0 || cell.page >= pages) {
+            where = Where{cell.source, cell.page + 1};
+            throw PlanError(
+                "page " + std::to_string(cell.page + 1) + " does not exist (the file has " + std::to_string(pages) +
+                    " pages)",
+                pages);
+        }
+    }
+}
+
+// The sheet: a blank page of the item's size (its turns and boxes set as for a
+// blank page) drawing its cells.
+QPDFObjectHandle Assembly::sheet_page(pe_item const &item)
+{
+    QPDFObjectHandle sheet = blank_page(item);
+    // A sheet over 14,400 pt is written with a /UserUnit: the cells scale with it.
+    Rect visible = own_page_geometry(sheet).visible;
+    double scale = visible.width() / item.width;
+    QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
+    std::string content;
+    for (int c = 0; c < item.cell_count; ++c) {
+        pe_sheet_cell const &cell = item.cells[c];
+        if (cell.kind != PE_ITEM_PAGE) {
+            continue;
+        }
+        Rect target{visible.llx + cell.x0 * scale, visible.lly + cell.y0 * scale, visible.llx + cell.x1 * scale,
+                    visible.lly + cell.y1 * scale};
+        draw_cell(sheet, item, c, target, content, xobjects);
+    }
+    QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
+    resources.replaceKey("/XObject", xobjects);
+    sheet.replaceKey("/Resources", resources);
+    sheet.replaceKey("/Contents", QPDFObjectHandle::newStream(&out, content));
+    where = Where{};
+    return sheet;
+}
+
+// Cell `index` of `item`: its page's form drawn into `target` (appended to
+// `content`, the form named in `xobjects`), its page copy kept in `cells`.
+void Assembly::draw_cell(
+    QPDFObjectHandle sheet, pe_item const &item, int index, Rect const &target, std::string &content,
+    QPDFObjectHandle xobjects)
+{
+    pe_sheet_cell const &cell = item.cells[index];
+    Source &source = sources[static_cast<size_t>(cell.source)];
+    where = Where{cell.source, cell.page + 1};
+    QPDFObjectHandle from = source.pages[static_cast<size_t>(cell.page)];
+    QPDFObjGen og = from.getObjGen();
+    InheritedFrame const *inherited = source.inherited(cell.page);
+    auto known = source.first_copy.find(og);
+    bool first = known == source.first_copy.end();
+    QPDFObjectHandle holder;
+    if (first) {
+        holder = copy_without_annotations(out, from);
+        inherit(holder, from, inherited);
+        source.first_copy.emplace(og, holder);
+        source.first_copy_boxes.emplace(og, own_box_keys(holder));
+    } else {
+        auto plain = source.plain_copy.find(og);
+        holder =
+            out.makeIndirectObject((plain != source.plain_copy.end() ? plain->second : known->second).shallowCopy());
+        holder.removeKey("/Annots");
+        restore_box_keys(holder, source.first_copy_boxes.at(og));
+    }
+    QPDFObjectHandle plain = plain_copy(source, og, holder);
+    std::pair<int, int> key(cell.source, cell.page);
+    if (cell.stamp_count > 0) {
+        // The stamps go on a page of this cell's own (turned and cropped as the
+        // reader sees the item, so they are centred and upright as on a page),
+        // which becomes its own form.
+        QPDFObjectHandle stamped = out.makeIndirectObject(plain.shallowCopy());
+        set_rotation(stamped, page_rotation(from, inherited), cell.quarter_turns);
+        pe_item boxes{};
+        boxes.boxes[PE_BOX_CROP] = cell.crop;
+        set_item_boxes(stamped, boxes, 1);
+        std::vector<pe_stamp const *> stamps;
+        for (int k = 0; k < cell.stamp_count; ++k) {
+            stamps.push_back(&cell.stamps[k]);
+        }
+        stamp_page(out, sources, PlacedPage{cell.source, cell.page, from, stamped, false}, stamps, where);
+        where = Where{cell.source, cell.page + 1};
+        plain = stamped;
+        key = std::make_pair(-2 - static_cast<int>(&item - items), index);
+    }
+    Form const &form = forms.form(key, plain);
+    Rect shown = form.box;
+    bool clipped = false;
+    if (cell.crop.set != 0) {
+        Rect wanted{std::min(cell.crop.x0, cell.crop.x1), std::min(cell.crop.y0, cell.crop.y1),
+                    std::max(cell.crop.x0, cell.crop.x1), std::max(cell.crop.y0, cell.crop.y1)};
+        Rect inside{std::max(wanted.llx, shown.llx), std::max(wanted.lly, shown.lly),
+                    std::min(wanted.urx, shown.urx), std::min(wanted.ury, shown.ury)};
+        if (inside.width() > 0 && inside.height() > 0) {
+            clipped = inside.llx > shown.llx || inside.lly > shown.lly || inside.urx < shown.urx ||
+                inside.ury < shown.ury;
+            shown = inside;
+        }
+    }
+    int rotation = turned_rotation(page_rotation(from, inherited), cell.quarter_turns);
+    Matrix m = placement_matrix(shown, rotation, target, false);
+    std::string name = "/PdfeditCell" + std::to_string(index + 1);
+    xobjects.replaceKey(name, form.object);
+    content += draw_form(m, name, clipped ? &shown : nullptr);
+    cells.push_back(
+        Cell{PlacedPage{cell.source, cell.page, from, holder, first}, m, sheet, static_cast<int>(&item - items),
+             index + 1});
+}
+
+// The cells' annotations, copied onto their page copies, moved onto the sheets;
+// form fields cannot follow a page onto a sheet: dropped, one warning naming them.
+void Assembly::place_cell_annotations()
+{
+    if (cells.empty()) {
+        return;
+    }
+    std::vector<PlacedPage> pages;
+    pages.reserve(cells.size());
+    for (Cell const &cell : cells) {
+        pages.push_back(cell.page);
+    }
+    std::vector<CopiedAnnotation> widgets;
+    std::vector<CopiedAnnotation> all;
+    copy_annotations(out, sources, pages, where, widgets, all);
+    std::vector<std::string> dropped_fields;
+    std::set<int> dropping_sources;
+    for (Cell const &cell : cells) {
+        size_t before = dropped_fields.size();
+        place_annotations(out, cell.page.to, cell.sheet, cell.matrix, true, &dropped_fields);
+        if (dropped_fields.size() > before) {
+            dropping_sources.insert(cell.page.source);
+        }
+    }
+    if (dropped_fields.empty()) {
+        return;
+    }
+    std::vector<std::string> names;
+    for (std::string const &field : dropped_fields) {
+        std::string shown = field.empty() ? "(unnamed)" : field;
+        if (std::find(names.begin(), names.end(), shown) == names.end()) {
+            names.push_back(shown);
+        }
+    }
+    std::string list;
+    for (std::string const &field : names) {
+        list += (list.empty() ? "" : ", ") + field;
+    }
+    inputs.warn(
+        dropping_sources.size() == 1 ? *dropping_sources.begin() : -1,
+        "form fields cannot go onto a sheet (nup, booklet) and were left out: " + list);
+}
+
+namespace {
+
+// Points the explicit destination `dest` at `sheet` when it aims at one of the
+// cells' page copies (`sheet_of`); the same array when it does not.
+QPDFObjectHandle pointed(QPDFObjectHandle dest, std::map<QPDFObjGen, QPDFObjectHandle> const &sheet_of)
+{
+    if (!dest.isArray() || dest.getArrayNItems() == 0 || !dest.getArrayItem(0).isIndirect()) {
+        return dest;
+    }
+    auto found = sheet_of.find(dest.getArrayItem(0).getObjGen());
+    if (found == sheet_of.end()) {
+        return dest;
+    }
+    QPDFObjectHandle copy = dest.shallowCopy();
+    copy.setArrayItem(0, found->second);
+    return copy;
+}
+
+void point(QPDFObjectHandle holder, std::map<QPDFObjGen, QPDFObjectHandle> const &sheet_of)
+{
+    QPDFObjectHandle dest = holder.isDictionary() ? holder.getKey("/Dest") : QPDFObjectHandle::newNull();
+    if (dest.isArray()) {
+        holder.replaceKey("/Dest", pointed(dest, sheet_of));
+        return;
+    }
+    QPDFObjectHandle action = holder.isDictionary() ? holder.getKey("/A") : QPDFObjectHandle::newNull();
+    if (!action.isDictionary() || !action.getKey("/S").isNameAndEquals("/GoTo") || !action.getKey("/D").isArray()) {
+        return;
+    }
+    QPDFObjectHandle copy = action.shallowCopy();
+    copy.replaceKey("/D", pointed(action.getKey("/D"), sheet_of));
+    holder.replaceKey("/A", copy);
+}
+
+} // namespace
+
+// Destinations aiming at a cell's page copy: moved by the cell's matrix, then
+// pointed at its sheet.
+void Assembly::retarget_cell_destinations()
+{
+    if (cells.empty()) {
+        return;
+    }
+    std::map<QPDFObjGen, Matrix> moved;
+    std::map<QPDFObjGen, QPDFObjectHandle> sheet_of;
+    for (Cell const &cell : cells) {
+        moved[cell.page.to.getObjGen()] = cell.matrix;
+        sheet_of[cell.page.to.getObjGen()] = cell.sheet;
+    }
+    transform_destinations(out, moved);
+    std::set<QPDFObjGen> seen;
+    for (QPDFObjectHandle page : out.getAllPages()) {
+        QPDFObjectHandle annots = page.getKey("/Annots");
+        if (!annots.isArray()) {
+            continue;
+        }
+        for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
+            if ((annot.isIndirect() && !seen.insert(annot.getObjGen()).second) ||
+                !annot.isDictionary() || !annot.getKey("/Subtype").isNameAndEquals("/Link")) {
+                continue;
+            }
+            point(annot, sheet_of);
+        }
+    }
+    QPDFObjectHandle outlines = out.getRoot().getKey("/Outlines");
+    std::vector<QPDFObjectHandle> pending;
+    if (outlines.isDictionary()) {
+        pending.push_back(outlines.getKey("/First"));
+    }
+    while (!pending.empty()) {
+        QPDFObjectHandle item = pending.back();
+        pending.pop_back();
+        for (; item.isDictionary(); item = item.getKey("/Next")) {
+            if (item.isIndirect() && !seen.insert(item.getObjGen()).second) {
+                break;
+            }
+            point(item, sheet_of);
+            pending.push_back(item.getKey("/First"));
+        }
+    }
+}
+
+// Whether a sheet's cell has stamps (whose forms read their sources when written).
+bool Assembly::has_cell_stamps() const
+{
+    for (int i = 0; i < item_count; ++i) {
+        for (int c = 0; items[i].kind == PE_ITEM_SHEET && c < items[i].cell_count; ++c) {
+            if (items[i].cells[c].stamp_count > 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+} // namespace pe
