@@ -197,6 +197,36 @@ import Testing
             } == .invalidSheet("a grid of 0x1 cannot make sheets: each side takes 1 to 20"))
         try s.apply(.remove(try selection("2")), label: "remove 2")
         #expect(ids(s) == ["p6", "p5"])
+
+        // Resized pages and pages with generated text stamps stay off sheets; a sheet is not resized.
+        try s.apply(.resize(try selection("2"), to: .a5), label: "resize 2", context: context)
+        #expect(
+            editError {
+                try s.apply(.booklet(try selection("2"), size: nil), label: "x", context: context)
+            }
+                == .invalidSheet(
+                    "the item at position 2 is resized: a sheet scales its pages itself "
+                        + "(undo the resize: nup and booklet --size set the sheets' paper)"))
+        #expect(
+            editError {
+                try s.apply(.resize(try selection("1"), to: .a5), label: "x", context: context)
+            }
+                == .invalidSheet(
+                    "the item at position 1 is a sheet: its paper is set by nup or booklet --size "
+                        + "(undo it and impose again with --size)"))
+        try s.undo()
+        let number = Stamp(
+            text: TextMark(kind: .number, format: "{n}", size: 10), placement: StampPlacement(position: .bottom, margin: 24))
+        try s.apply(.textStamp(try selection("2"), number), label: "number 2", context: context)
+        #expect(
+            editError {
+                try s.apply(
+                    .nup(try selection("2"), columns: 2, rows: 1, size: nil, order: .rows, gutter: 0), label: "x",
+                    context: context)
+            }
+                == .invalidSheet(
+                    "the item at position 2 has a page number, Bates number or watermark: "
+                        + "put the pages on sheets first, then number the sheets (or unstamp it)"))
     }
 
     @Test func sheetsSurviveTheSessionFileAndOlderFilesLoad() throws {

@@ -81,7 +81,7 @@ extension Session {
         if let index = selected.first(where: { document.items[$0].resize != nil }) {
             throw .invalidSheet(
                 "the item at position \(index + 1) is resized: a sheet scales its pages itself "
-                    + "(undo the resize, or resize the sheets after nup or booklet)")
+                    + "(undo the resize: nup and booklet --size set the sheets' paper)")
         }
         if let index = selected.first(where: { document.items[$0].stamps.contains { $0.text != nil } }) {
             throw .invalidSheet(
