@@ -262,19 +262,7 @@ void Assembly::resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_ite
     int source_index = item.source;
     Form const &form = forms.form(std::make_pair(source_index, item.page), plain);
     Rect shown = form.box;
-    bool clipped = false;
-    if (item.resize.crop.set != 0) {
-        pe_box const &crop = item.resize.crop;
-        Rect wanted{std::min(crop.x0, crop.x1), std::min(crop.y0, crop.y1), std::max(crop.x0, crop.x1),
-                    std::max(crop.y0, crop.y1)};
-        Rect inside{std::max(wanted.llx, shown.llx), std::max(wanted.lly, shown.lly),
-                    std::min(wanted.urx, shown.urx), std::min(wanted.ury, shown.ury)};
-        if (inside.width() > 0 && inside.height() > 0) {
-            clipped = inside.llx > shown.llx || inside.lly > shown.lly || inside.urx < shown.urx ||
-                inside.ury < shown.ury;
-            shown = inside;
-        }
-    }
+    bool clipped = crop_shown(shown, item.resize.crop);
     for (char const *key : {"/Contents", "/Resources", "/MediaBox", "/CropBox", "/TrimBox", "/BleedBox", "/ArtBox",
                             "/Rotate", "/UserUnit", "/Group", "/Thumb", "/VP", "/Annots"}) {
         page.removeKey(key);

@@ -216,6 +216,24 @@ Matrix placement_matrix(Rect const &box, int rotation, Rect const &target, bool 
     return m;
 }
 
+bool crop_shown(Rect &shown, pe_box const &crop)
+{
+    if (crop.set == 0) {
+        return false;
+    }
+    Rect wanted{std::min(crop.x0, crop.x1), std::min(crop.y0, crop.y1), std::max(crop.x0, crop.x1),
+                std::max(crop.y0, crop.y1)};
+    Rect inside{std::max(wanted.llx, shown.llx), std::max(wanted.lly, shown.lly), std::min(wanted.urx, shown.urx),
+                std::min(wanted.ury, shown.ury)};
+    if (!(inside.width() > 0 && inside.height() > 0)) {
+        return false;
+    }
+    bool clipped =
+        inside.llx > shown.llx || inside.lly > shown.lly || inside.urx < shown.urx || inside.ury < shown.ury;
+    shown = inside;
+    return clipped;
+}
+
 Rect transform_rect(Rect const &rect, Matrix const &m)
 {
     double xs[4];

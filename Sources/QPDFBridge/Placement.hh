@@ -65,6 +65,12 @@ Matrix placement_matrix(Rect const &box, int rotation, Rect const &target, bool 
 // The bounding box of `rect` transformed by `m`.
 Rect transform_rect(Rect const &rect, Matrix const &m);
 
+// What a page shows of its form's box `shown` when `crop` (an item's crop, set
+// or not) limits it: `shown` becomes the part of it inside the crop (unchanged
+// when the crop is not set or misses it); true when that cut something off, so
+// the drawing must clip.
+bool crop_shown(Rect &shown, pe_box const &crop);
+
 // A source page as a form XObject of the output.
 struct Form {
     QPDFObjectHandle object; // the form XObject, indirect, in the output

@@ -150,18 +150,7 @@ void Assembly::draw_cell(
     }
     Form const &form = forms.form(key, plain);
     Rect shown = form.box;
-    bool clipped = false;
-    if (cell.crop.set != 0) {
-        Rect wanted{std::min(cell.crop.x0, cell.crop.x1), std::min(cell.crop.y0, cell.crop.y1),
-                    std::max(cell.crop.x0, cell.crop.x1), std::max(cell.crop.y0, cell.crop.y1)};
-        Rect inside{std::max(wanted.llx, shown.llx), std::max(wanted.lly, shown.lly),
-                    std::min(wanted.urx, shown.urx), std::min(wanted.ury, shown.ury)};
-        if (inside.width() > 0 && inside.height() > 0) {
-            clipped = inside.llx > shown.llx || inside.lly > shown.lly || inside.urx < shown.urx ||
-                inside.ury < shown.ury;
-            shown = inside;
-        }
-    }
+    bool clipped = crop_shown(shown, cell.crop);
     int rotation = turned_rotation(page_rotation(from, inherited), cell.quarter_turns);
     Matrix m = placement_matrix(shown, rotation, target, false);
     std::string name = "/PdfeditCell" + std::to_string(index + 1);
