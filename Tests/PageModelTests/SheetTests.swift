@@ -214,7 +214,7 @@ import Testing
                 == .invalidSheet(
                     "the item at position 1 is a sheet: its paper is set by nup or booklet --size "
                         + "(undo it and impose again with --size)"))
-        try s.undo()
+        _ = try s.undo()
         let number = Stamp(
             text: TextMark(kind: .number, format: "{n}", size: 10), placement: StampPlacement(position: .bottom, margin: 24))
         try s.apply(.textStamp(try selection("2"), number), label: "number 2", context: context)
