@@ -15,9 +15,8 @@
 #include <sstream>
 
 namespace pe {
-namespace {
 
-std::string format(double value)
+std::string content_number(double value)
 {
     if (std::fabs(value) < 5e-7) {
         return "0";
@@ -36,6 +35,8 @@ std::string format(double value)
     }
     return result == "-0" ? "0" : result;
 }
+
+namespace {
 
 QPDFObjectHandle real(double value)
 {
@@ -190,7 +191,7 @@ Matrix Matrix::turn() const
 
 std::string Matrix::operands() const
 {
-    return format(a) + " " + format(b) + " " + format(c) + " " + format(d) + " " + format(e) + " " + format(f);
+    return content_number(a) + " " + content_number(b) + " " + content_number(c) + " " + content_number(d) + " " + content_number(e) + " " + content_number(f);
 }
 
 Matrix placement_matrix(Rect const &box, int rotation, Rect const &target, bool fill)
@@ -265,8 +266,8 @@ std::string draw_form(Matrix const &m, std::string const &name, Rect const *clip
 {
     std::string text = "q\n" + m.operands() + " cm\n";
     if (clip != nullptr) {
-        text += format(clip->llx) + " " + format(clip->lly) + " " + format(clip->width()) + " " +
-            format(clip->height()) + " re W n\n";
+        text += content_number(clip->llx) + " " + content_number(clip->lly) + " " + content_number(clip->width()) + " " +
+            content_number(clip->height()) + " re W n\n";
     }
     return text + name + " Do\nQ\n";
 }

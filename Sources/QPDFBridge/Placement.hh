@@ -62,6 +62,10 @@ struct Matrix {
 // uniformly to fit inside it or (`fill`) to cover it.
 Matrix placement_matrix(Rect const &box, int rotation, Rect const &target, bool fill);
 
+// A number for a content stream: at most 6 decimals, no trailing zeros, never
+// "-0", whatever the C locale says about decimal points.
+std::string content_number(double value);
+
 // The bounding box of `rect` transformed by `m`.
 Rect transform_rect(Rect const &rect, Matrix const &m);
 

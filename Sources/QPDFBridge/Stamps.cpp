@@ -5,6 +5,7 @@
 // quarter turns, set when the page was placed) and both /UserUnit values, for
 // every multiple of 90 degrees (getMatrixForTransformations knows 90 and 180 only).
 #include "Geometry.hh"
+#include "Placement.hh"
 #include "Stamps.hh"
 
 #include <qpdf/QPDFPageObjectHelper.hh>
@@ -88,28 +89,6 @@ namespace {
 // A page's visible box, as Geometry.hh reads it (US Letter by default).
 using Box = Rect;
 
-// A number for a content stream: at most 6 decimals, no trailing zeros, never
-// "-0", whatever the C locale says about decimal points.
-std::string format_number(double value)
-{
-    if (std::fabs(value) < 5e-7) {
-        return "0";
-    }
-    std::ostringstream text;
-    text.imbue(std::locale::classic());
-    text.setf(std::ios::fixed);
-    text.precision(6);
-    text << value;
-    std::string result = text.str();
-    if (result.find('.') != std::string::npos) {
-        result.erase(result.find_last_not_of('0') + 1);
-        if (result.back() == '.') {
-            result.pop_back();
-        }
-    }
-    return result == "-0" ? "0" : result;
-}
-
 QPDFObjectHandle rectangle(Box const &box)
 {
     return QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
@@ -168,8 +147,8 @@ class ResourceKind {
 
 std::string matrix_text(StampMatrix const &m)
 {
-    return format_number(m.a) + " " + format_number(m.b) + " " + format_number(m.c) + " " + format_number(m.d) + " " +
-        format_number(m.e) + " " + format_number(m.f);
+    return content_number(m.a) + " " + content_number(m.b) + " " + content_number(m.c) + " " + content_number(m.d) + " " +
+        content_number(m.e) + " " + content_number(m.f);
 }
 
 // The text of a generated stamp at the origin of the current matrix, black, as a
@@ -177,7 +156,7 @@ std::string matrix_text(StampMatrix const &m)
 std::string text_operators(pe_stamp const &stamp, std::string const &font)
 {
     std::string bytes(stamp.text, static_cast<size_t>(stamp.text_length));
-    std::string shown = "0 g\nBT\n" + font + " " + format_number(stamp.size) + " Tf\n<" + QUtil::hex_encode(bytes) +
+    std::string shown = "0 g\nBT\n" + font + " " + content_number(stamp.size) + " Tf\n<" + QUtil::hex_encode(bytes) +
         "> Tj\nET\n";
     if (stamp.actual_text == nullptr) {
         return shown;
