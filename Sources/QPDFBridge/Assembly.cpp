@@ -179,6 +179,32 @@ QPDFObjectHandle Assembly::blank_page(pe_item const &item)
 // (copied later, once every page exists). The first copy of a source page is
 // qpdf's copy of it, so that references to the page resolve to it; later copies
 // are shallow copies of that one, sharing contents and resources.
+// A copy of page `page` of `source` in the output, without annotations: the
+// page's first copy (inherited attributes made its own; `first` set), or a new
+// page object sharing the first copy's content (from the plain copy when there
+// is one, so that stamps on the first copy stay off it), with the source's own
+// boxes.
+QPDFObjectHandle Assembly::page_copy(Source &source, int page, bool &first)
+{
+    QPDFObjectHandle from = source.pages[static_cast<size_t>(page)];
+    QPDFObjGen og = from.getObjGen();
+    auto known = source.first_copy.find(og);
+    first = known == source.first_copy.end();
+    if (first) {
+        QPDFObjectHandle copy = copy_without_annotations(out, from);
+        inherit(copy, from, source.inherited(page));
+        source.first_copy.emplace(og, copy);
+        source.first_copy_boxes.emplace(og, own_box_keys(copy));
+        return copy;
+    }
+    auto plain = source.plain_copy.find(og);
+    QPDFObjectHandle copy =
+        out.makeIndirectObject((plain != source.plain_copy.end() ? plain->second : known->second).shallowCopy());
+    copy.removeKey("/Annots");
+    restore_box_keys(copy, source.first_copy_boxes.at(og));
+    return copy;
+}
+
 QPDFObjectHandle Assembly::copied_page(pe_item const &item)
 {
     Source &source = sources[static_cast<size_t>(item.source)];
@@ -192,21 +218,9 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
     }
     QPDFObjectHandle from = source.pages[static_cast<size_t>(item.page)];
     QPDFObjGen og = from.getObjGen();
-    auto known = source.first_copy.find(og);
-    bool first = known == source.first_copy.end();
-    QPDFObjectHandle to;
     InheritedFrame const *inherited = source.inherited(item.page);
-    if (first) {
-        to = copy_without_annotations(out, from);
-        inherit(to, from, inherited);
-        source.first_copy.emplace(og, to);
-        source.first_copy_boxes.emplace(og, own_box_keys(to));
-    } else {
-        auto plain = source.plain_copy.find(og);
-        to = out.makeIndirectObject((plain != source.plain_copy.end() ? plain->second : known->second).shallowCopy());
-        to.removeKey("/Annots");
-        restore_box_keys(to, source.first_copy_boxes.at(og));
-    }
+    bool first = false;
+    QPDFObjectHandle to = page_copy(source, item.page, first);
     if (item.resize.width > 0 && item.resize.height > 0) {
         int rotation = turned_rotation(page_rotation(from, inherited), item.resize.quarter_turns);
         resize_page(to, plain_copy(source, og, to), item, rotation);

@@ -87,6 +87,7 @@ class Assembly {
     void place_cell_annotations();
     bool has_cell_stamps() const;
     void retarget_cell_destinations();
+    QPDFObjectHandle page_copy(Source &source, int page, bool &first);
     QPDFObjectHandle copied_page(pe_item const &item);
     QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);
     void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item, int rotation);

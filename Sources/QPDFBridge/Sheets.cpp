@@ -113,21 +113,8 @@ void Assembly::draw_cell(
     QPDFObjectHandle from = source.pages[static_cast<size_t>(cell.page)];
     QPDFObjGen og = from.getObjGen();
     InheritedFrame const *inherited = source.inherited(cell.page);
-    auto known = source.first_copy.find(og);
-    bool first = known == source.first_copy.end();
-    QPDFObjectHandle holder;
-    if (first) {
-        holder = copy_without_annotations(out, from);
-        inherit(holder, from, inherited);
-        source.first_copy.emplace(og, holder);
-        source.first_copy_boxes.emplace(og, own_box_keys(holder));
-    } else {
-        auto plain = source.plain_copy.find(og);
-        holder =
-            out.makeIndirectObject((plain != source.plain_copy.end() ? plain->second : known->second).shallowCopy());
-        holder.removeKey("/Annots");
-        restore_box_keys(holder, source.first_copy_boxes.at(og));
-    }
+    bool first = false;
+    QPDFObjectHandle holder = page_copy(source, cell.page, first);
     QPDFObjectHandle plain = plain_copy(source, og, holder);
     std::pair<int, int> key(cell.source, cell.page);
     if (cell.stamp_count > 0) {
