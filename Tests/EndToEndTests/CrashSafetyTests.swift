@@ -9,10 +9,10 @@ import Testing
 /// nothing but hidden `.NAME.pdfedit-tmp-PID-N` files is left; the next command
 /// writing the same target removes those of dead processes.
 ///
-/// `make test` kills 10 times per scenario; PDFEDIT_LONG_TESTS=1 kills 30 times.
+/// `make test` kills 10 times per scenario; PDFEDIT_LONG_TESTS=1 kills 24 times.
 @Suite(.serialized) struct CrashSafetyTests {
     static let seed = Reliability.seed(0xC0FF_EE08)
-    static var rounds: Int { Reliability.count(short: 10, long: 30) }
+    static var rounds: Int { Reliability.count(short: 10, long: 24) }
 
     /// What the rounds of one scenario did.
     struct Tally: CustomStringConvertible {
