@@ -3,6 +3,7 @@
 // pe_document_check_page, pe_document_read_facts, pe_document_read_outline,
 // pe_document_page_geometry, pe_document_close) and pe_write_image_page. Each runs its work through
 // `guarded`, the one place where an exception becomes a pe_status.
+#include "Appended.hh"
 #include "Assembly.hh"
 #include "Encryption.hh"
 #include "InPlace.hh"
@@ -49,8 +50,8 @@ void report_dropped(Inputs &inputs, Dropped const &dropped)
     }
 }
 
-// One output: rearranged in place when the plan allows it, else assembled by
-// copying.
+// One output: the source with an update appended, or rearranged in place, when
+// the plan allows it, else assembled by copying.
 void export_one(Request const &request, char const *out_path, Where &where, Written &written)
 {
     Inputs inputs(request, where);
@@ -59,6 +60,20 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     inputs.open(0, request.item_count);
     note_decrypted(inputs, 0, request.item_count);
     Dropped dropped;
+    if (std::unique_ptr<Appended> appended = Appended::plan(inputs)) {
+        appended->build(dropped);
+        bool started = false;
+        try {
+            appended->write(out_path, started);
+        } catch (...) {
+            if (started) {
+                written.paths.push_back(out_path);
+            }
+            throw;
+        }
+        report_dropped(inputs, dropped);
+        return;
+    }
     int in_place = InPlace::in_place_source(inputs);
     if (in_place >= 0) {
         InPlace rearranged(inputs, in_place);

@@ -51,30 +51,8 @@ void settle_in_place(
     pe_export_options const *options,
     long long modified)
 {
-    MetadataFields fields = MetadataFields::of(options);
     QPDFObjectHandle root = pdf.getRoot();
-    // As DocumentData::copy_info.
-    QPDFObjectHandle info;
-    if (old_info.isDictionary()) {
-        info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
-    }
-    attach_info(pdf, info, fields);
-    // As copy_metadata (Metadata.cpp): one source, nothing dropped, so its
-    // claims stay.
-    update_info(pdf, modified);
-    QPDFObjectHandle metadata = old_root.getKey("/Metadata");
-    if (!metadata.isStream() && fields.any()) {
-        metadata = new_xmp_stream(pdf);
-    }
-    if (metadata.isStream()) {
-        std::string xmp;
-        bool readable = decode_bounded(
-            metadata, options == nullptr ? 0 : options->max_stream_bytes, "the XMP metadata stream", &xmp);
-        if (readable && update_xmp(xmp, XmpUpdate{fields, modified, false, false})) {
-            metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
-        }
-        root.replaceKey("/Metadata", metadata);
-    }
+    settle_metadata(pdf, old_root.getKey("/Metadata"), old_info, options, modified);
     // As DocumentData::copy_catalog_entries, for an output without bookmarks.
     for (char const *key : {"/Lang", "/PageLayout"}) {
         QPDFObjectHandle value = old_root.getKey(key);
@@ -95,6 +73,35 @@ void settle_in_place(
     }
 }
 
+} // namespace
+
+void settle_metadata(
+    QPDF &pdf, QPDFObjectHandle metadata, QPDFObjectHandle old_info, pe_export_options const *options, long long modified)
+{
+    MetadataFields fields = MetadataFields::of(options);
+    // As DocumentData::copy_info.
+    QPDFObjectHandle info;
+    if (old_info.isDictionary()) {
+        info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
+    }
+    attach_info(pdf, info, fields);
+    // As copy_metadata (Metadata.cpp): one source, nothing dropped, so its
+    // claims stay.
+    update_info(pdf, modified);
+    if (!metadata.isStream() && fields.any()) {
+        metadata = new_xmp_stream(pdf);
+    }
+    if (metadata.isStream()) {
+        std::string xmp;
+        bool readable = decode_bounded(
+            metadata, options == nullptr ? 0 : options->max_stream_bytes, "the XMP metadata stream", &xmp);
+        if (readable && update_xmp(xmp, XmpUpdate{fields, modified, false, false})) {
+            metadata.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+        }
+        pdf.getRoot().replaceKey("/Metadata", metadata);
+    }
+}
+
 // Assembly::inherit within the source: an inherited array or dictionary becomes
 // one indirect object the pages share.
 void inherit_in_place(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *inherited, SharedInherited &shared)
@@ -109,8 +116,6 @@ void inherit_in_place(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *in
         return fresh_copy(value);
     });
 }
-
-} // namespace
 
 InPlace::InPlace(Inputs &opened, int s) :
     inputs(opened), source(opened.sources[static_cast<size_t>(s)]), where(opened.where)

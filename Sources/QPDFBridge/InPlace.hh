@@ -40,6 +40,19 @@ class InPlace {
     size_t page_count = 0;
 };
 
+// For an output that is its source changed where it is (InPlace, Appended): the
+// document information (`old_info`, from the source's trailer, made indirect)
+// and the XMP packet (`metadata`, the source's stream or none) as
+// copy_document_data gives them to a copy: producer, dates and the fields of
+// `options` set; `modified` is the date. Sets the catalog's /Metadata.
+void settle_metadata(
+    QPDF &pdf, QPDFObjectHandle metadata, QPDFObjectHandle old_info, pe_export_options const *options, long long modified);
+
+// Assembly::inherit within the source: the attributes page gets from its
+// /Pages nodes, set on it; an inherited array or dictionary becomes one indirect
+// object the pages share.
+void inherit_in_place(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *inherited, SharedInherited &shared);
+
 } // namespace pe
 
 #endif

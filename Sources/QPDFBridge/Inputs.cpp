@@ -147,6 +147,7 @@ void Inputs::open_source(int index)
         source.page_frame = opened.page_frame;
         source.version = opened.version;
         source.object_streams = opened.object_streams;
+        source.opened_clean = opened.opened_clean;
     } else {
         // The given password first, then each alternative: a wrong password is
         // only final once every candidate was refused.
@@ -213,6 +214,7 @@ void open_source_file(Source &source, char const *path, char const *password, bo
             break;
         }
     }
+    source.opened_clean = !pdf.anyWarnings();
 }
 
 } // namespace pe

@@ -121,6 +121,9 @@ struct Source {
     // Whether the file keeps objects in object streams: an output written from
     // such files gets object streams too (as qpdf's default, preserve, would).
     bool object_streams = false;
+    // Whether qpdf read the file without a warning (no damage recovered): only
+    // such a file can have an update appended to its own bytes (Appended.cpp).
+    bool opened_clean = false;
     std::string label; // its file name, for messages
     // Its file's modification time (seconds since 1970; 0 unknown): the date an
     // output's metadata is given (see Metadata.cpp).

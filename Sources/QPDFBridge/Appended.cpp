@@ -1,0 +1,544 @@
+// An output written as its only source's bytes plus an incremental update (see
+// Appended.hh): the plan check (Appended::plan: the items, the source, its
+// catalog, the end of its file), the change of the source in memory (build) and
+// the update's objects, cross-reference section and trailer (update_bytes).
+#include "Appended.hh"
+
+#include "CheckedFile.hh"
+#include "Geometry.hh"
+#include "InPlace.hh"
+
+#include <qpdf/QPDFCryptoProvider.hh>
+#include <qpdf/QPDFSystemError.hh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <set>
+#include <unistd.h>
+
+namespace pe {
+namespace {
+
+// A file descriptor closed when it goes out of scope.
+struct OpenFile {
+    int descriptor;
+    explicit OpenFile(char const *path) : descriptor(::open(path, O_RDONLY | O_CLOEXEC)) {}
+    ~OpenFile()
+    {
+        if (descriptor >= 0) {
+            ::close(descriptor);
+        }
+    }
+    OpenFile(OpenFile const &) = delete;
+    OpenFile &operator=(OpenFile const &) = delete;
+};
+
+bool is_pdf_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0';
+}
+
+// The end of the file at `path`: where its last startxref points and what is
+// there; false when the file does not start with a PDF header at offset 0 (qpdf
+// then reads offsets shifted by the garbage before it) or its end is not a plain
+// `startxref N %%EOF` pointing at a table or an object.
+bool read_tail(char const *path, FileTail &tail)
+{
+    OpenFile file(path);
+    if (file.descriptor < 0) {
+        return false;
+    }
+    off_t size = ::lseek(file.descriptor, 0, SEEK_END);
+    if (size < 32) {
+        return false;
+    }
+    char header[5];
+    if (::pread(file.descriptor, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
+        std::memcmp(header, "%PDF-", 5) != 0) {
+        return false;
+    }
+    size_t length = static_cast<size_t>(std::min<off_t>(size, 1024));
+    std::string end(length, '\0');
+    if (::pread(file.descriptor, end.data(), length, size - static_cast<off_t>(length)) !=
+        static_cast<ssize_t>(length)) {
+        return false;
+    }
+    size_t keyword = end.rfind("startxref");
+    if (keyword == std::string::npos) {
+        return false;
+    }
+    size_t at = keyword + 9;
+    while (at < end.size() && is_pdf_space(end[at])) {
+        ++at;
+    }
+    long long offset = 0;
+    size_t digits = 0;
+    while (at < end.size() && end[at] >= '0' && end[at] <= '9' && digits < 15) {
+        offset = offset * 10 + (end[at] - '0');
+        ++at;
+        ++digits;
+    }
+    if (digits == 0 || offset <= 0 || offset >= size || end.find("%%EOF", at) == std::string::npos) {
+        return false;
+    }
+    char section[32] = {};
+    ssize_t got = ::pread(file.descriptor, section, sizeof section - 1, offset);
+    if (got < 8) {
+        return false;
+    }
+    if (std::strncmp(section, "xref", 4) == 0) {
+        tail.xref_stream = false;
+    } else if (section[0] >= '0' && section[0] <= '9') {
+        tail.xref_stream = true; // "N G obj": a cross-reference stream (qpdf read it without a warning)
+    } else {
+        return false;
+    }
+    tail.size = size;
+    tail.last_xref = offset;
+    tail.ends_line = end.back() == '\n' || end.back() == '\r';
+    return true;
+}
+
+// Whether the source's catalog holds something the copying export would leave
+// out and name in its dropped-data warning (JavaScript and document actions
+// without keep_scripts, an XFA form, a portfolio): such an output is copied.
+bool catalog_drops_something(QPDFObjectHandle root, bool keep_scripts)
+{
+    if (!keep_scripts) {
+        QPDFObjectHandle open = root.getKey("/OpenAction");
+        bool action = open.isDictionary() && !dict_key(open, "/S").isNameAndEquals("/GoTo");
+        if (dict_key(root.getKey("/Names"), "/JavaScript").isDictionary() || action || root.hasKey("/AA")) {
+            return true;
+        }
+    }
+    return !dict_key(root.getKey("/AcroForm"), "/XFA").isNull() || root.hasKey("/Collection");
+}
+
+// The titles of the source's bookmarks (UTF-8), each as often as it occurs;
+// the walk stops at a loop and at the depth limit of every tree.
+std::multiset<std::string> outline_titles(QPDF &pdf)
+{
+    std::multiset<std::string> titles;
+    std::set<QPDFObjGen> seen;
+    std::vector<std::pair<QPDFObjectHandle, int>> pending{{dict_key(pdf.getRoot().getKey("/Outlines"), "/First"), 0}};
+    while (!pending.empty()) {
+        auto [entry, depth] = pending.back();
+        pending.pop_back();
+        while (entry.isDictionary() && depth < page_tree_maximum_depth() &&
+               (!entry.isIndirect() || seen.insert(entry.getObjGen()).second)) {
+            QPDFObjectHandle title = entry.getKey("/Title");
+            if (title.isString()) {
+                titles.insert(title.getUTF8Value());
+            }
+            pending.emplace_back(entry.getKey("/First"), depth + 1);
+            entry = entry.getKey("/Next");
+        }
+    }
+    return titles;
+}
+
+// Whether writing `given` instead of the source's bookmarks removes or renames
+// one: its old title would stay readable in the file's bytes, so such an
+// output is copied.
+bool outline_loses_titles(QPDF &pdf, std::deque<OutlineEntry> const &given)
+{
+    std::multiset<std::string> titles = outline_titles(pdf);
+    for (OutlineEntry const &entry : given) {
+        auto found = titles.find(entry.title_utf8);
+        if (found != titles.end()) {
+            titles.erase(found);
+        }
+    }
+    return !titles.empty();
+}
+
+// Every object number the file may use is below the returned one: the trailer's
+// /Size, or more when qpdf's cross-reference table knows a higher number.
+int object_number_bound(QPDF &pdf)
+{
+    long long bound = 1;
+    QPDFObjectHandle size = pdf.getTrailer().getKey("/Size");
+    if (size.isInteger()) {
+        bound = std::max(bound, size.getIntValue());
+    }
+    for (auto const &entry : pdf.getXRefTable()) {
+        bound = std::max(bound, static_cast<long long>(entry.first.getObj()) + 1);
+    }
+    return static_cast<int>(std::min<long long>(bound, 1LL << 30));
+}
+
+// An indirect object as the update writes it, between "N G obj" and "endobj".
+std::string object_text(QPDFObjectHandle object)
+{
+    if (!object.isStream()) {
+        return object.unparseResolved();
+    }
+    std::shared_ptr<Buffer> data = object.getRawStreamData();
+    QPDFObjectHandle dictionary = object.getDict().shallowCopy();
+    dictionary.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(data->getSize())));
+    std::string text = dictionary.unparse();
+    text += "\nstream\n";
+    text.append(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
+    text += "\nendstream";
+    return text;
+}
+
+// The objects of `roots` (the changed ones) and every new object they reach.
+std::vector<QPDFObjectHandle> objects_to_write(std::vector<QPDFObjectHandle> const &roots, int bound)
+{
+    std::set<QPDFObjGen> seen;
+    std::vector<QPDFObjectHandle> result;
+    std::vector<QPDFObjectHandle> pending;
+    for (QPDFObjectHandle const &root : roots) {
+        if (root.isIndirect() && seen.insert(root.getObjGen()).second) {
+            result.push_back(root);
+            pending.push_back(root);
+        }
+    }
+    // Walk each written object's direct content; a reference to a new object
+    // adds it (and its content) to the update.
+    while (!pending.empty()) {
+        QPDFObjectHandle object = pending.back();
+        pending.pop_back();
+        std::vector<QPDFObjectHandle> values{object.isStream() ? object.getDict() : object};
+        bool top = true;
+        while (!values.empty()) {
+            QPDFObjectHandle value = values.back();
+            values.pop_back();
+            if (!top && value.isIndirect()) {
+                if (value.getObjGen().getObj() >= bound && seen.insert(value.getObjGen()).second) {
+                    result.push_back(value);
+                    pending.push_back(value);
+                }
+                continue;
+            }
+            top = false;
+            if (value.isArray()) {
+                for (QPDFObjectHandle const &element : value.getArrayAsVector()) {
+                    values.push_back(element);
+                }
+            } else if (value.isDictionary()) {
+                for (auto const &entry : value.getDictAsMap()) {
+                    values.push_back(entry.second);
+                }
+            }
+        }
+    }
+    std::sort(result.begin(), result.end(), [](QPDFObjectHandle const &a, QPDFObjectHandle const &b) {
+        return a.getObjGen() < b.getObjGen();
+    });
+    return result;
+}
+
+// `value` as `width` big-endian bytes.
+void append_big_endian(std::string &into, unsigned long long value, int width)
+{
+    for (int shift = 8 * (width - 1); shift >= 0; shift -= 8) {
+        into += static_cast<char>((value >> shift) & 0xff);
+    }
+}
+
+std::string md5(std::string const &first, std::string const &second)
+{
+    std::shared_ptr<QPDFCryptoImpl> crypto = QPDFCryptoProvider::getImpl();
+    crypto->MD5_init();
+    crypto->MD5_update(reinterpret_cast<unsigned char const *>(first.data()), first.size());
+    crypto->MD5_update(reinterpret_cast<unsigned char const *>(second.data()), second.size());
+    crypto->MD5_finalize();
+    QPDFCryptoImpl::MD5_Digest digest;
+    crypto->MD5_digest(digest);
+    return std::string(reinterpret_cast<char const *>(digest), sizeof digest);
+}
+
+} // namespace
+
+std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
+{
+    Request const &request = inputs.request;
+    pe_export_options const *options = request.options;
+    // Metadata the output sets or removes would leave the old values readable in
+    // the file's bytes: such an output is copied.
+    if (request.stamps.count > 0 || request.item_count <= 0 ||
+        (options != nullptr &&
+         (options->no_in_place != 0 || options->user_password != nullptr || options->owner_password != nullptr ||
+          MetadataFields::of(options).any()))) {
+        return nullptr;
+    }
+    int s = request.items[0].source;
+    if (s < 0 || s >= request.source_count) {
+        return nullptr;
+    }
+    Source &source = inputs.sources[static_cast<size_t>(s)];
+    pe_source const &arg = request.sources[s];
+    if (!source.pdf || !source.opened_clean || source.pdf->isEncrypted() ||
+        (arg.document != nullptr && arg.document_last_use == 0) ||
+        static_cast<size_t>(request.item_count) != source.pages.size()) {
+        return nullptr;
+    }
+    // Every page of the source, each once, as a plain page.
+    std::vector<bool> used(source.pages.size(), false);
+    for (int i = 0; i < request.item_count; ++i) {
+        pe_item const &item = request.items[i];
+        if (item.kind != PE_ITEM_PAGE || item.source != s || item.resize.width > 0 || item.page < 0 ||
+            static_cast<size_t>(item.page) >= used.size() || used[static_cast<size_t>(item.page)]) {
+            return nullptr;
+        }
+        for (pe_box const &box : item.boxes) {
+            if (box.set != 0) {
+                return nullptr; // boxes are written on copies (Assembly)
+            }
+        }
+        used[static_cast<size_t>(item.page)] = true;
+    }
+    bool keep_scripts = options != nullptr && options->keep_scripts != 0;
+    if (catalog_drops_something(source.pdf->getRoot(), keep_scripts)) {
+        return nullptr;
+    }
+    FileTail tail;
+    if (!read_tail(arg.path, tail)) {
+        return nullptr;
+    }
+    auto made = std::make_unique<Appended>(inputs, s, tail, object_number_bound(*source.pdf));
+    if (options != nullptr && options->outline_given != 0) {
+        made->outline_given = true;
+        made->given_outline_nodes =
+            given_outline(options->outline, options->outline_count, request.item_count, made->given_entries);
+        if (outline_loses_titles(*source.pdf, made->given_entries)) {
+            return nullptr;
+        }
+        if (!keep_scripts) {
+            for (OutlineEntry const &entry : made->given_entries) {
+                if (entry.action.isInitialized() && runs_script(entry.action)) {
+                    return nullptr; // write_outline would drop it: Assembly names it
+                }
+            }
+        }
+    }
+    return made;
+}
+
+Appended::Appended(Inputs &opened, int s, FileTail const &end, int bound) :
+    inputs(opened),
+    source_index(s),
+    source(opened.sources[static_cast<size_t>(s)]),
+    where(opened.where),
+    tail(end),
+    original_objects(bound)
+{
+}
+
+void Appended::build(Dropped &dropped)
+{
+    QPDF &pdf = *source.pdf;
+    pe_item const *items = inputs.request.items;
+    int count = inputs.request.item_count;
+    pe_export_options const *options = inputs.request.options;
+    where = Where{source_index, 0};
+    // Read from the source as it is before anything changes.
+    std::vector<QPDFObjectHandle> nums;
+    bool labelled =
+        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels,
+            options == nullptr ? nullptr : options->page_labels, nums);
+    std::vector<int> rotations(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        rotations[static_cast<size_t>(i)] =
+            page_rotation(source.pages[static_cast<size_t>(items[i].page)], source.inherited(items[i].page));
+    }
+    QPDFObjectHandle root = pdf.getRoot();
+    QPDFObjectHandle old_info = pdf.getTrailer().getKey("/Info");
+
+    std::vector<QPDFObjectHandle> kids;
+    std::vector<PlacedPage> placed;
+    kids.reserve(static_cast<size_t>(count));
+    SharedInherited shared;
+    for (int i = 0; i < count; ++i) {
+        where = Where{source_index, items[i].page + 1};
+        QPDFObjectHandle page = source.pages[static_cast<size_t>(items[i].page)];
+        inherit_in_place(pdf, page, source.inherited(items[i].page), shared);
+        set_rotation(page, rotations[static_cast<size_t>(i)], items[i].quarter_turns);
+        kids.push_back(page);
+        placed.push_back(PlacedPage{source_index, items[i].page, page, page, true});
+    }
+    where = Where{source_index, 0};
+    QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
+    tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
+    tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
+    tree.replaceKey("/Count", QPDFObjectHandle::newInteger(count));
+    tree = pdf.makeIndirectObject(tree);
+    for (QPDFObjectHandle &kid : kids) {
+        kid.replaceKey("/Parent", tree);
+    }
+    root.replaceKey("/Pages", tree);
+    if (labelled) {
+        QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
+        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
+        root.replaceKey("/PageLabels", labels);
+    } else {
+        root.removeKey("/PageLabels");
+    }
+    if (outline_given) {
+        // The document's bookmarks as the session has them; without, the
+        // source's stay as they are (they aim at the same page objects).
+        root.removeKey("/Outlines");
+        write_outline(pdf, given_outline_nodes, placed, options->keep_scripts != 0, dropped);
+        if (!root.hasKey("/Outlines") && root.getKey("/PageMode").isNameAndEquals("/UseOutlines")) {
+            root.removeKey("/PageMode");
+        }
+    }
+    // Usage rights signed over the original pages would no longer verify (the
+    // copying export leaves them out too).
+    root.removeKey("/Perms");
+    settle_metadata(pdf, root.getKey("/Metadata"), old_info, options, source.modified);
+
+    changed = kids;
+    changed.push_back(root);
+    changed.push_back(tree);
+    QPDFObjectHandle info = pdf.getTrailer().getKey("/Info");
+    if (info.isIndirect()) {
+        changed.push_back(info);
+    }
+    QPDFObjectHandle metadata = root.getKey("/Metadata");
+    if (metadata.isIndirect()) {
+        changed.push_back(metadata);
+    }
+    where = Where{};
+}
+
+std::string Appended::update_bytes()
+{
+    QPDF &pdf = *source.pdf;
+    std::vector<QPDFObjectHandle> objects = objects_to_write(changed, original_objects);
+    std::string update = tail.ends_line ? "" : "\n";
+    std::vector<std::pair<QPDFObjGen, long long>> offsets; // sorted by number
+    int largest = original_objects - 1;
+    for (QPDFObjectHandle &object : objects) {
+        QPDFObjGen og = object.getObjGen();
+        offsets.emplace_back(og, tail.size + static_cast<long long>(update.size()));
+        update += std::to_string(og.getObj()) + " " + std::to_string(og.getGen()) + " obj\n";
+        update += object_text(object);
+        update += "\nendobj\n";
+        largest = std::max(largest, og.getObj());
+    }
+    // The trailer: the previous one's entries (7.5.6), with the new catalog,
+    // information, size, identifier and /Prev.
+    QPDFObjectHandle previous = pdf.getTrailer();
+    QPDFObjectHandle trailer = QPDFObjectHandle::newDictionary();
+    static char const *const left_out[] = {
+        "/Prev", "/XRefStm", "/Size", "/Type", "/W", "/Index", "/Filter", "/DecodeParms", "/Length", "/DL",
+        "/Encrypt", "/Root", "/Info", "/ID"};
+    for (std::string const &key : previous.getKeys()) {
+        if (std::none_of(std::begin(left_out), std::end(left_out), [&key](char const *k) { return key == k; })) {
+            trailer.replaceKey(key, previous.getKey(key));
+        }
+    }
+    trailer.replaceKey("/Root", pdf.getRoot());
+    QPDFObjectHandle info = previous.getKey("/Info");
+    if (info.isIndirect()) {
+        trailer.replaceKey("/Info", info);
+    }
+    // The first identifier stays the file's (it names the document); the
+    // second changes with the content, the same for the same update.
+    QPDFObjectHandle id = previous.getKey("/ID");
+    std::string permanent = id.isArray() && id.getArrayNItems() == 2 && id.getArrayItem(0).isString()
+        ? id.getArrayItem(0).getStringValue()
+        : std::string();
+    std::string changing = md5(permanent, update);
+    trailer.replaceKey(
+        "/ID",
+        QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
+            QPDFObjectHandle::newString(permanent.empty() ? changing : permanent),
+            QPDFObjectHandle::newString(changing)}));
+    trailer.replaceKey("/Prev", QPDFObjectHandle::newInteger(tail.last_xref));
+    long long section = tail.size + static_cast<long long>(update.size());
+    if (!tail.xref_stream) {
+        trailer.replaceKey("/Size", QPDFObjectHandle::newInteger(largest + 1));
+        update += "xref\n";
+        char entry[24];
+        for (size_t i = 0; i < offsets.size();) {
+            size_t run = i + 1;
+            while (run < offsets.size() && offsets[run].first.getObj() == offsets[run - 1].first.getObj() + 1) {
+                ++run;
+            }
+            update += std::to_string(offsets[i].first.getObj()) + " " + std::to_string(run - i) + "\n";
+            for (; i < run; ++i) {
+                std::snprintf(entry, sizeof entry, "%010lld %05d n\r\n", offsets[i].second, offsets[i].first.getGen());
+                update += entry;
+            }
+        }
+        update += "trailer\n" + trailer.unparse() + "\nstartxref\n" + std::to_string(section) + "\n%%EOF\n";
+        return update;
+    }
+    // A cross-reference stream, itself the last object: /W [1 w 2].
+    int self = largest + 1;
+    offsets.emplace_back(QPDFObjGen(self, 0), section);
+    int width = 1;
+    while (width < 8 && (section >> (8 * width)) != 0) {
+        ++width;
+    }
+    std::string data;
+    std::vector<QPDFObjectHandle> index;
+    for (size_t i = 0; i < offsets.size();) {
+        size_t run = i + 1;
+        while (run < offsets.size() && offsets[run].first.getObj() == offsets[run - 1].first.getObj() + 1) {
+            ++run;
+        }
+        index.push_back(QPDFObjectHandle::newInteger(offsets[i].first.getObj()));
+        index.push_back(QPDFObjectHandle::newInteger(static_cast<long long>(run - i)));
+        for (; i < run; ++i) {
+            data += '\x01';
+            append_big_endian(data, static_cast<unsigned long long>(offsets[i].second), width);
+            append_big_endian(data, static_cast<unsigned long long>(offsets[i].first.getGen()), 2);
+        }
+    }
+    trailer.replaceKey("/Type", QPDFObjectHandle::newName("/XRef"));
+    trailer.replaceKey("/Size", QPDFObjectHandle::newInteger(self + 1));
+    trailer.replaceKey("/Index", QPDFObjectHandle::newArray(index));
+    trailer.replaceKey(
+        "/W",
+        QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
+            QPDFObjectHandle::newInteger(1), QPDFObjectHandle::newInteger(width), QPDFObjectHandle::newInteger(2)}));
+    trailer.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(data.size())));
+    update += std::to_string(self) + " 0 obj\n" + trailer.unparse() + "\nstream\n" + data + "\nendstream\nendobj\n";
+    update += "startxref\n" + std::to_string(section) + "\n%%EOF\n";
+    return update;
+}
+
+void Appended::write(char const *out_path, bool &started)
+{
+    where = Where{};
+    std::string update = update_bytes();
+    char const *path = inputs.request.sources[source_index].path;
+    OpenFile in(path);
+    if (in.descriptor < 0) {
+        throw QPDFSystemError(std::string("open ") + path, errno);
+    }
+    started = true;
+    CheckedFile file(out_path, true);
+    std::vector<unsigned char> buffer(1 << 20);
+    long long copied = 0;
+    while (copied < tail.size) {
+        size_t want = static_cast<size_t>(std::min<long long>(tail.size - copied, static_cast<long long>(buffer.size())));
+        ssize_t got = ::pread(in.descriptor, buffer.data(), want, copied);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            // The source changed under us (shorter than when it was read).
+            throw QPDFSystemError(std::string("read ") + path, got < 0 ? errno : EIO);
+        }
+        file.write(buffer.data(), static_cast<size_t>(got));
+        copied += got;
+    }
+    file.write(reinterpret_cast<unsigned char const *>(update.data()), update.size());
+    file.close();
+    pe_export_options const *options = inputs.request.options;
+    if (options != nullptr && options->progress != nullptr) {
+        options->progress(options->progress_context, 100, 100);
+    }
+    inputs.forward_all_warnings();
+}
+
+} // namespace pe
