@@ -353,7 +353,7 @@ void attach_info(QPDF &pdf, QPDFObjectHandle info, MetadataFields const &fields)
             continue;
         }
         if (!info.isInitialized()) {
-            info = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
+            info = make_indirect(pdf, QPDFObjectHandle::newDictionary());
         }
         info.replaceKey(key, QPDFObjectHandle::newUnicodeString(value));
     }

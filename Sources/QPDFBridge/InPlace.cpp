@@ -82,7 +82,7 @@ void settle_metadata(
     // As DocumentData::copy_info.
     QPDFObjectHandle info;
     if (old_info.isDictionary()) {
-        info = old_info.isIndirect() ? old_info : pdf.makeIndirectObject(old_info.shallowCopy());
+        info = old_info.isIndirect() ? old_info : make_indirect(pdf, old_info.shallowCopy());
     }
     attach_info(pdf, info, fields);
     // As copy_metadata (Metadata.cpp): one source, nothing dropped, so its
@@ -111,7 +111,7 @@ void inherit_in_place(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *in
             return value;
         }
         if (value.isArray() || value.isDictionary()) {
-            return pdf.makeIndirectObject(value.shallowCopy());
+            return make_indirect(pdf, value.shallowCopy());
         }
         return fresh_copy(value);
     });

@@ -231,7 +231,7 @@ QPDFObjectHandle output_item(
     if (entry != nullptr && entry->flags.isInitialized()) {
         item.replaceKey("/F", fresh_copy(entry->flags));
     }
-    return out.makeIndirectObject(item);
+    return make_indirect(out, item);
 }
 
 // Makes `nodes` the children of `parent`; returns how many descendants of
@@ -549,7 +549,7 @@ void write_outline(
     }
     QPDFObjectHandle root = QPDFObjectHandle::newDictionary();
     root.replaceKey("/Type", QPDFObjectHandle::newName("/Outlines"));
-    root = out.makeIndirectObject(root);
+    root = make_indirect(out, root);
     ScriptPolicy scripts{keep_scripts, dropped};
     long long visible = link_children(out, root, nodes, placed, scripts, cell_pages);
     root.replaceKey("/Count", QPDFObjectHandle::newInteger(visible));

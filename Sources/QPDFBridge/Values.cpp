@@ -56,6 +56,37 @@ QPDFObjectHandle fresh_copy_at(QPDFObjectHandle value, int depth)
 
 } // namespace
 
+namespace {
+
+// The QPDF whose new objects make_indirect numbers, and the next number.
+struct Numbering {
+    QPDF *pdf = nullptr;
+    int next = 0;
+};
+thread_local Numbering numbering;
+
+} // namespace
+
+QPDFObjectHandle make_indirect(QPDF &pdf, QPDFObjectHandle direct)
+{
+    if (numbering.pdf != &pdf) {
+        return pdf.makeIndirectObject(direct);
+    }
+    QPDFObjGen number(numbering.next++, 0);
+    pdf.replaceObject(number, direct);
+    return pdf.getObject(number);
+}
+
+NewNumbers::NewNumbers(QPDF &pdf, int first)
+{
+    numbering = Numbering{&pdf, first};
+}
+
+NewNumbers::~NewNumbers()
+{
+    numbering = Numbering{};
+}
+
 QPDFObjectHandle fresh_copy(QPDFObjectHandle value)
 {
     return fresh_copy_at(value, 0);
