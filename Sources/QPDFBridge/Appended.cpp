@@ -302,7 +302,7 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
     // the file's bytes: such an output is copied.
     if (request.stamps.count > 0 || request.item_count <= 0 ||
         (options != nullptr &&
-         (options->no_in_place != 0 || options->user_password != nullptr || options->owner_password != nullptr ||
+         (options->no_append != 0 || options->user_password != nullptr || options->owner_password != nullptr ||
           MetadataFields::of(options).any()))) {
         return nullptr;
     }

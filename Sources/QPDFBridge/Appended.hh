@@ -36,8 +36,8 @@ struct FileTail {
 // or resizes one or stamps pages, and never for a source
 // qpdf read with warnings (damage: the update would point into it), an encrypted
 // one, one with JavaScript or document actions the output must drop, an XFA form
-// or a portfolio; Assembly copies those. PDFEDIT_NO_IN_PLACE (no_in_place) turns
-// it off as it turns off InPlace.
+// or a portfolio; Assembly copies those. options->no_append turns it off (the kit
+// sets it for PDFEDIT_NO_APPEND and PDFEDIT_NO_IN_PLACE).
 class Appended {
   public:
     // The plan's output made this way, or nullptr when the plan does not allow it.

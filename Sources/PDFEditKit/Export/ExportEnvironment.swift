@@ -8,13 +8,18 @@ import Foundation
 ///   sign allowed, as C's strtol reads it); anything else means the default, the
 ///   CPUs this process may run on, at most 4.
 /// - `PDFEDIT_NO_IN_PLACE`: when set (to anything), an export never rearranges
-///   its source in place, it always copies pages.
+///   its source in place nor appends an update to it, it always copies pages.
+/// - `PDFEDIT_NO_APPEND`: when set, an export never writes its output as the
+///   source's bytes plus an incremental update.
 enum ExportEnvironment {
     /// `PDFEDIT_THREADS` when usable, else nil (the default).
     static let threads: Int? = threadCount(ProcessInfo.processInfo.environment["PDFEDIT_THREADS"])
 
     /// False when `PDFEDIT_NO_IN_PLACE` is set.
     static let inPlace: Bool = ProcessInfo.processInfo.environment["PDFEDIT_NO_IN_PLACE"] == nil
+
+    /// False when `PDFEDIT_NO_APPEND` or `PDFEDIT_NO_IN_PLACE` is set.
+    static let appendUpdate: Bool = inPlace && ProcessInfo.processInfo.environment["PDFEDIT_NO_APPEND"] == nil
 
     /// A thread count from the text of `PDFEDIT_THREADS`: a whole number from 1 to 64.
     static func threadCount(_ text: String?) -> Int? {

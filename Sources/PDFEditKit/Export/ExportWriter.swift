@@ -71,10 +71,12 @@ public struct ExportSettings: Sendable {
                 handler(ProgressUpdate(done: done, total: total, unit: progressUnit, phase: "writing"))
             }
         }
-        return ExportOptions(
+        var options = ExportOptions(
             deterministicID: outputEncryption == nil, encryption: outputEncryption, labels: pageLabels, title: title,
             maxStreamBytes: maxStreamBytes, progress: writing, threads: ExportEnvironment.threads,
             inPlace: ExportEnvironment.inPlace, keepScripts: keepScripts)
+        options.appendUpdate = ExportEnvironment.appendUpdate
+        return options
     }
 }
 

@@ -243,6 +243,11 @@ typedef struct pe_export_options {
     int no_in_place;            /* nonzero: pe_export never rearranges a source in place,
                                    it always copies (the kit sets it when
                                    PDFEDIT_NO_IN_PLACE is in the environment) */
+    int no_append;              /* nonzero: pe_export never writes an output as its source's
+                                   bytes plus an incremental update (Appended.hh); it
+                                   rearranges in place or copies (the kit sets it when
+                                   PDFEDIT_NO_APPEND or PDFEDIT_NO_IN_PLACE is in the
+                                   environment) */
     int keep_scripts;           /* nonzero: keep the sources' JavaScript (/Names
                                    /JavaScript, merged under unique names) and the first
                                    source's /OpenAction and /AA; zero: leave them out,

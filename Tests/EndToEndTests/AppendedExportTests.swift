@@ -1,0 +1,262 @@
+import Foundation
+import Testing
+
+/// An edit that keeps every page of one clean source once (reorder, rotate,
+/// labels, bookmarks added) is written as the source's bytes, unchanged, plus an
+/// incremental update. Its output must show the same document as copying
+/// (`PDFEDIT_NO_IN_PLACE`), checked with qpdf, pdfinfo and pdftotext: pages,
+/// their order, text and rotation, links on each page, bookmarks with their
+/// target pages, page labels; and `qpdf --check` must pass. Edits that drop
+/// something (pages, metadata, a bookmark) must not be written this way, since
+/// what they drop would stay readable in the source's bytes.
+@Suite struct AppendedExportTests {
+    /// What independent tools see in a PDF.
+    struct Seen: Equatable, CustomStringConvertible {
+        var pages: Int
+        var rotations: [String]
+        var texts: [String]
+        var annotations: [[String]]  // each page's, by subtype
+        var outline: [String]  // depth, title, target page
+        var labels: [String]
+
+        var links: Int { annotations.joined().filter { $0 == "/Link" }.count }
+        var description: String {
+            "\(pages) pages, rotations \(rotations), \(links) links, \(outline.count) bookmarks, labels \(labels)"
+        }
+    }
+
+    static func seen(_ file: String) throws -> Seen {
+        let json = try run(
+            "qpdf",
+            ["--json", "--json-key=qpdf", "--json-key=pages", "--json-key=outlines", "--json-key=pagelabels", file])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any] ?? [:]
+        let objects = (object["qpdf"] as? [Any])?.last as? [String: Any] ?? [:]
+        func value(_ reference: Any?) -> Any? {
+            guard let reference = reference as? String, reference.hasSuffix(" R") else { return reference }
+            return (objects["obj:" + reference] as? [String: Any])?["value"]
+        }
+        let pages = object["pages"] as? [[String: Any]] ?? []
+        // Each page's annotations by subtype, in order.
+        let annotations = pages.map { page -> [String] in
+            let dictionary = value(page["object"]) as? [String: Any] ?? [:]
+            let annots = value(dictionary["/Annots"]) as? [Any] ?? []
+            return annots.map { ((value($0) as? [String: Any])?["/Subtype"] as? String) ?? "?" }
+        }
+        var outline: [String] = []
+        func walk(_ entries: [[String: Any]], depth: Int) {
+            for entry in entries {
+                outline.append("\(depth) \(entry["title"] ?? "") -> \(entry["destpageposfrom1"] ?? "none")")
+                walk(entry["kids"] as? [[String: Any]] ?? [], depth: depth + 1)
+            }
+        }
+        walk(object["outlines"] as? [[String: Any]] ?? [], depth: 0)
+        let labels = try (object["pagelabels"] as? [[String: Any]] ?? []).map {
+            String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self)
+        }
+        let info = try run("pdfinfo", ["-f", "1", "-l", "\(pages.count)", file]).stdout
+        let rotations = info.split(separator: "\n").filter { $0.contains(" rot:") }.map {
+            String($0.split(separator: " ").last ?? "")
+        }
+        let text = try run("pdftotext", ["-layout", file, "-"]).stdout
+        return Seen(
+            pages: pages.count, rotations: rotations, texts: text.components(separatedBy: "\u{0C}"),
+            annotations: annotations, outline: outline, labels: labels)
+    }
+
+    /// Runs `edit` on `file` (in `dir`) both ways; returns the default output's
+    /// bytes, what is seen in each, and whether the default output begins with
+    /// the source's bytes.
+    static func bothWays(_ edit: [String], file: URL, in dir: URL) throws -> (
+        appended: Bool, output: Data, fast: Seen, copied: Seen
+    ) {
+        let fast = dir.appendingPathComponent("fast-\(UUID().uuidString).pdf")
+        let slow = dir.appendingPathComponent("slow-\(UUID().uuidString).pdf")
+        defer {
+            try? FileManager.default.removeItem(at: fast)
+            try? FileManager.default.removeItem(at: slow)
+        }
+        let a = try pdfedit(args: edit + [file.path, "-o", fast.path], in: dir)
+        let b = try pdfedit(
+            args: edit + [file.path, "-o", slow.path], in: dir, environment: ["PDFEDIT_NO_IN_PLACE": "1"])
+        #expect(a.status == 0 && b.status == 0, "\(edit) \(file.lastPathComponent): \(a.stderr) \(b.stderr)")
+        #expect(a.stderr == b.stderr, "\(edit) \(file.lastPathComponent): the same warnings either way")
+        let source = try Data(contentsOf: file)
+        let output = try Data(contentsOf: fast)
+        let check = try qpdfCheck(fast.path)
+        #expect(check.status == 0, "\(edit) \(file.lastPathComponent): \(check.stdout) \(check.stderr)")
+        return (output.starts(with: source), output, try seen(fast.path), try seen(slow.path))
+    }
+
+    static let edits: [[String]] = [
+        ["rotate", "even", "--by", "90"], ["move", "2", "--to", "1"], ["reverse", "all"],
+        ["labels", "1:r", "2:D/10/P-"], ["outline", "add", "Added here", "2"],
+    ]
+
+    @Test(arguments: [
+        "alpha.pdf", "gamma.pdf", "rotated.pdf", "sizes.pdf", "tagged.pdf", "odd-rotate.pdf", "features.pdf",
+    ])
+    func sameDocumentAsCopying(fixture: String) throws {
+        let dir = try scratchDirectory(with: fixture)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for edit in Self.edits {
+            let result = try Self.bothWays(edit, file: dir.appendingPathComponent(fixture), in: dir)
+            #expect(result.appended, "\(fixture) \(edit): written as an appended update")
+            #expect(result.fast == result.copied, "\(fixture) \(edit)")
+        }
+    }
+
+    /// Real documents: links, bookmarks, labels, tagged structure, linearized
+    /// files, object and cross-reference streams, earlier updates.
+    static let books = [
+        "tbt-TeXbyTopic.pdf", "pdfjs-freeculture.pdf", "pdfjs-tracemonkey.pdf",
+        "pdflib-linearized_with_object_streams.pdf", "plumber-chelsea_pdta.pdf", "pdfjs-TAMReview.pdf",
+        "pdfjs-labelled_pages.pdf", "sample-pdflatex-outline.pdf", "plumber-pdffill-demo.pdf", "ocrmypdf-tagged.pdf",
+    ]
+
+    @Test(
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"),
+        arguments: books)
+    func sameDocumentAsCopyingForRealDocuments(name: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.corpus(name)), to: file)
+        for edit in [["rotate", "even", "--by", "90"], ["move", "2", "--to", "1"]] {
+            let result = try Self.bothWays(edit, file: file, in: dir)
+            #expect(result.appended, "\(name) \(edit): written as an appended update")
+            #expect(result.fast == result.copied, "\(name) \(edit)")
+            if name == "tbt-TeXbyTopic.pdf" {
+                #expect(result.fast.links > 2000, "the book's links are all there")
+                #expect(result.fast.outline.count > 500, "and its bookmarks")
+            }
+        }
+    }
+
+    /// The update's cross-reference section is of the kind the file's last one
+    /// is: a stream after a stream (TeXbyTopic), a table after a table.
+    @Test func crossReferenceOfTheSameKind() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files = [dir.appendingPathComponent("alpha.pdf")]
+        if Paths.corpusAvailable {
+            let book = dir.appendingPathComponent("book.pdf")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.corpus("tbt-TeXbyTopic.pdf")), to: book)
+            files.append(book)
+        }
+        for file in files {
+            let out = dir.appendingPathComponent("out.pdf")
+            try pdfeditOK("rotate", "1", "--by", "90", file.path, "-o", out.path, "--force", in: dir)
+            let source = try Data(contentsOf: file)
+            let output = try Data(contentsOf: out)
+            #expect(output.starts(with: source))
+            let update = String(decoding: output.dropFirst(source.count), as: UTF8.self)
+            let sourceTail = String(decoding: source.suffix(4096), as: UTF8.self)
+            let sourceUsesStream = !sourceTail.contains("\ntrailer") && !sourceTail.contains("\rtrailer")
+            #expect(update.contains("/Type /XRef") == sourceUsesStream, "\(file.lastPathComponent)")
+            #expect(update.contains("\nxref\n") == !sourceUsesStream, "\(file.lastPathComponent)")
+            // The update's /Prev is the source's last startxref.
+            let last = sourceTail.components(separatedBy: "startxref").last ?? ""
+            let previous = last.split(whereSeparator: { $0.isWhitespace }).first.map(String.init) ?? "?"
+            #expect(update.contains("/Prev \(previous) "), "\(file.lastPathComponent): /Prev \(previous)")
+            #expect(try qpdfCheck(out.path).status == 0)
+            #expect(try run("pdfinfo", ["-f", "1", "-l", "1", out.path]).stdout.contains(try Regex(#"rot:\s+90\b"#)))
+        }
+    }
+
+    /// An update appended to a file that already has one: the chain of /Prev
+    /// holds, and each edit shows.
+    @Test func updateOfAnUpdate() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("first.pdf")
+        let second = dir.appendingPathComponent("second.pdf")
+        try pdfeditOK("move", "3", "--to", "1", "alpha.pdf", "-o", first.path, in: dir)
+        try pdfeditOK("rotate", "1", "--by", "180", first.path, "-o", second.path, in: dir)
+        #expect(try Data(contentsOf: second).starts(with: Data(contentsOf: first)))
+        #expect(try qpdfCheck(second.path).status == 0)
+        let tokens = try pageTokens(second)
+        let original = try pageTokens(dir.appendingPathComponent("alpha.pdf"))
+        #expect(tokens == [original[2], original[0], original[1]] + original.dropFirst(3))
+        #expect(try run("pdfinfo", ["-f", "1", "-l", "1", second.path]).stdout.contains(try Regex(#"rot:\s+180\b"#)))
+        // Deterministic: the same edit gives the same bytes; the first /ID stays the source's.
+        let again = dir.appendingPathComponent("again.pdf")
+        try pdfeditOK("rotate", "1", "--by", "180", first.path, "-o", again.path, in: dir)
+        #expect(try Data(contentsOf: again) == Data(contentsOf: second))
+        let id = try run("qpdf", ["--show-object=trailer", first.path]).stdout
+        let idAfter = try run("qpdf", ["--show-object=trailer", second.path]).stdout
+        let firstID = { (text: String) in text.components(separatedBy: "/ID [ ").last?.split(separator: " ").first }
+        #expect(firstID(id) != nil && firstID(id) == firstID(idAfter))
+    }
+
+    /// Edits that drop something, and sources the update cannot be appended to,
+    /// are copied: the output does not begin with the source's bytes.
+    @Test func notForWhatDropsSomethingOrCannotBeTrusted() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf", "encrypted.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A damaged source qpdf recovers from (its startxref points nowhere), and
+        // one whose open action runs JavaScript (dropped by default, which an
+        // update could not do).
+        let alpha = try Data(contentsOf: dir.appendingPathComponent("alpha.pdf"))
+        let startxref = try #require(alpha.range(of: Data("startxref".utf8), options: .backwards))
+        try (alpha[..<startxref.upperBound] + Data("\n12\n%%EOF\n".utf8)).write(
+            to: dir.appendingPathComponent("damaged.pdf"))
+        let qdf = dir.appendingPathComponent("qdf.pdf")
+        try #require(try run("qpdf", ["--qdf", "--object-streams=disable", "alpha.pdf", qdf.path], in: dir).status == 0)
+        var scripted = try Data(contentsOf: qdf)
+        let catalog = try #require(scripted.range(of: Data("/Type /Catalog".utf8)))
+        scripted.replaceSubrange(
+            catalog, with: Data("/Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert\\(1\\)) >>".utf8))
+        try scripted.write(to: qdf)
+        let fixed = try run("sh", ["-c", "fix-qdf qdf.pdf > scripted.pdf"], in: dir)
+        try #require(fixed.status == 0, "\(fixed.stderr)")
+        let cases: [(edit: [String], file: String, why: String)] = [
+            (["remove", "2"], "alpha.pdf", "a removed page would stay readable"),
+            (["meta", "--title", "New"], "alpha.pdf", "the old title would stay readable"),
+            (["duplicate", "1"], "alpha.pdf", "a page used twice"),
+            (["crop", "1", "--margins", "10"], "alpha.pdf", "boxes are written on copies"),
+            (["rotate", "1", "--by", "90"], "damaged.pdf", "a damaged source"),
+            (["rotate", "1", "--by", "90"], "scripted.pdf", "JavaScript the output drops"),
+        ]
+        for (edit, file, why) in cases {
+            let out = dir.appendingPathComponent("out.pdf")
+            let result = try pdfedit(args: edit + [file, "-o", out.path, "--force"], in: dir)
+            #expect(result.status == 0, "\(edit) \(file): \(result.stderr)")
+            #expect(try qpdfCheck(out.path).status == 0, "\(edit) \(file)")
+            let source = try Data(contentsOf: dir.appendingPathComponent(file))
+            #expect(!(try Data(contentsOf: out)).starts(with: source), "\(edit) \(file): \(why)")
+        }
+        // A removed bookmark: its title must not be in the output at all.
+        let outlined = dir.appendingPathComponent("outlined.pdf")
+        try pdfeditOK("outline", "add", "Secret chapter", "2", "alpha.pdf", "-o", outlined.path, in: dir)
+        #expect(try Data(contentsOf: outlined).starts(with: Data(contentsOf: dir.appendingPathComponent("alpha.pdf"))))
+        let cleared = dir.appendingPathComponent("cleared.pdf")
+        try pdfeditOK("outline", "remove", "Secret chapter", outlined.path, "-o", cleared.path, in: dir)
+        let bytes = try Data(contentsOf: cleared)
+        #expect(!bytes.starts(with: try Data(contentsOf: outlined)))
+        // The appended output holds the title in plain bytes, so the look for it
+        // below would find it had the removal been appended too.
+        #expect(String(decoding: try Data(contentsOf: outlined), as: UTF8.self).contains("Secret chapter"))
+        #expect(!String(decoding: bytes, as: UTF8.self).contains("Secret chapter"))
+        // An encrypted source keeps its encryption in direct mode: copied.
+        let encrypted = dir.appendingPathComponent("enc-out.pdf")
+        try pdfeditOK("rotate", "1", "--by", "90", "encrypted.pdf", "-o", encrypted.path, "--password", "secret", in: dir)
+        let source = try Data(contentsOf: dir.appendingPathComponent("encrypted.pdf"))
+        #expect(!(try Data(contentsOf: encrypted)).starts(with: source))
+        #expect(try run("qpdf", ["--requires-password", encrypted.path]).status == 0, "still encrypted")
+    }
+
+    /// --in-place and standard input take the appended path too and give the same pages.
+    @Test func inPlaceAndStandardInput() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("alpha.pdf")
+        let before = try Data(contentsOf: file)
+        let tokens = try pageTokens(file)
+        try pdfeditOK("reverse", "all", "alpha.pdf", "--in-place", in: dir)
+        let after = try Data(contentsOf: file)
+        #expect(after.starts(with: before) && after.count > before.count)
+        #expect(try pageTokens(file) == tokens.reversed())
+        #expect(try qpdfCheck(file.path).status == 0)
+    }
+}
