@@ -13,7 +13,9 @@
 #include "Reader.hh"
 #include "Writer.hh"
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -314,8 +316,26 @@ extern "C" int pe_document_page_geometry(
         pe::Wording::detail);
 }
 
+namespace {
+
+std::atomic<bool> keep_closed{false};
+std::mutex kept_mutex;
+std::vector<pe_document *> kept; // reachable, so leak checkers do not report them
+
+} // namespace
+
+extern "C" void pe_keep_closed_documents(int keep)
+{
+    keep_closed = keep != 0;
+}
+
 extern "C" void pe_document_close(pe_document *document)
 {
+    if (document != nullptr && keep_closed) {
+        std::lock_guard<std::mutex> lock(kept_mutex);
+        kept.push_back(document);
+        return;
+    }
     delete document;
 }
 

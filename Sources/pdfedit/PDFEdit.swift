@@ -8,6 +8,9 @@ struct PDFEdit: ParsableCommand {
         WarningChannel.setReceiver { Console.warn([$0]) }
         do {
             var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
+            if !(command is Apply) {
+                ProcessLifetime.endsAfterOneCommand()
+            }
             try command.run()
         } catch let error as PDFEditError {
             Console.report(error)

@@ -443,8 +443,16 @@ int pe_document_open(const char *path, const char *password, int use,
 int pe_document_check_page(pe_document *document, int page, long long max_stream_bytes,
                            long long max_pixels, long long *largest_image, pe_status *status);
 
-/* Frees a document from pe_document_open (NULL is ignored). */
+/* Frees a document from pe_document_open (NULL is ignored), unless
+ * pe_keep_closed_documents said not to. */
 void pe_document_close(pe_document *document);
+
+/* Nonzero: from now on pe_document_close keeps what it is given, reachable,
+ * until the process exits, instead of freeing it: for a process that ends after
+ * one command, freeing qpdf's objects of a large file is a tenth of its run and
+ * the system frees them at exit anyway. Never for a process that opens file after
+ * file (a batch, a server): its memory would only grow. */
+void pe_keep_closed_documents(int keep);
 
 /* Async-signal-safe (one atomic store), for a SIGINT/SIGTERM handler: the process
  * is about to remove its temporary files and exit. Exports running on other
