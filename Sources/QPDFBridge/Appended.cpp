@@ -104,9 +104,14 @@ bool read_tail(char const *path, FileTail &tail)
 
 // Whether the source's catalog holds something the copying export would leave
 // out and name in its dropped-data warning (JavaScript and document actions
-// without keep_scripts, an XFA form, a portfolio): such an output is copied.
+// without keep_scripts, an XFA form, a portfolio) or would check and repair on
+// the way (a structure tree: its depth, stray elements, junk in /K, see
+// StructureTree.cpp): such an output is copied.
 bool catalog_drops_something(QPDFObjectHandle root, bool keep_scripts)
 {
+    if (root.hasKey("/StructTreeRoot")) {
+        return true;
+    }
     if (!keep_scripts) {
         QPDFObjectHandle open = root.getKey("/OpenAction");
         bool action = open.isDictionary() && !dict_key(open, "/S").isNameAndEquals("/GoTo");
@@ -153,6 +158,21 @@ bool outline_loses_titles(QPDF &pdf, std::deque<OutlineEntry> const &given)
         }
     }
     return !titles.empty();
+}
+
+// Whether the /Rotate `page` has (its own or the nearest of its /Pages nodes')
+// is `degrees`, the rotation page_rotation read from it, as written (0: none).
+bool rotation_as_written(QPDFObjectHandle page, int degrees)
+{
+    QPDFObjectHandle node = page;
+    for (int depth = 0; node.isDictionary() && depth <= page_tree_maximum_depth(); ++depth) {
+        QPDFObjectHandle rotate = node.getKey("/Rotate");
+        if (!rotate.isNull()) {
+            return rotate.isInteger() && rotate.getIntValue() == degrees;
+        }
+        node = node.getKey("/Parent");
+    }
+    return degrees == 0;
 }
 
 // Every object number the file may use is below the returned one: the trailer's
@@ -393,25 +413,47 @@ void Appended::build(Dropped &dropped)
     std::vector<QPDFObjectHandle> kids;
     std::vector<PlacedPage> placed;
     kids.reserve(static_cast<size_t>(count));
+    bool same_order = true;
+    for (int i = 0; i < count; ++i) {
+        same_order = same_order && items[i].page == i;
+    }
     SharedInherited shared;
     for (int i = 0; i < count; ++i) {
         where = Where{source_index, items[i].page + 1};
         QPDFObjectHandle page = source.pages[static_cast<size_t>(items[i].page)];
+        placed.push_back(PlacedPage{source_index, items[i].page, page, page, true});
+        if (same_order) {
+            // The page tree stays: only a turned page changes, given its
+            // rotation explicitly (0 too: it may inherit another), and one whose
+            // /Rotate is not what copying writes (135 becomes 0, as there).
+            if (items[i].quarter_turns % 4 != 0 || !rotation_as_written(page, rotations[static_cast<size_t>(i)])) {
+                page.replaceKey(
+                    "/Rotate",
+                    QPDFObjectHandle::newInteger(
+                        turned_rotation(rotations[static_cast<size_t>(i)], items[i].quarter_turns)));
+                kids.push_back(page);
+            }
+            continue;
+        }
         inherit_in_place(pdf, page, source.inherited(items[i].page), shared);
         set_rotation(page, rotations[static_cast<size_t>(i)], items[i].quarter_turns);
         kids.push_back(page);
-        placed.push_back(PlacedPage{source_index, items[i].page, page, page, true});
     }
     where = Where{source_index, 0};
-    QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
-    tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
-    tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
-    tree.replaceKey("/Count", QPDFObjectHandle::newInteger(count));
-    tree = make_indirect(pdf, tree);
-    for (QPDFObjectHandle &kid : kids) {
-        kid.replaceKey("/Parent", tree);
+    changed = kids;
+    if (!same_order) {
+        // A new tree of one node: each page gets what it inherited (above).
+        QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
+        tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
+        tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
+        tree.replaceKey("/Count", QPDFObjectHandle::newInteger(count));
+        tree = make_indirect(pdf, tree);
+        for (QPDFObjectHandle &kid : kids) {
+            kid.replaceKey("/Parent", tree);
+        }
+        root.replaceKey("/Pages", tree);
+        changed.push_back(tree);
     }
-    root.replaceKey("/Pages", tree);
     if (labelled) {
         QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
         labels.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
@@ -433,9 +475,7 @@ void Appended::build(Dropped &dropped)
     root.removeKey("/Perms");
     settle_metadata(pdf, root.getKey("/Metadata"), old_info, options, source.modified);
 
-    changed = kids;
     changed.push_back(root);
-    changed.push_back(tree);
     QPDFObjectHandle info = pdf.getTrailer().getKey("/Info");
     if (info.isIndirect()) {
         changed.push_back(info);

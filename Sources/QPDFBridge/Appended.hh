@@ -21,11 +21,12 @@ struct FileTail {
 };
 
 // An output that keeps every page of its only source, each once (reorder,
-// rotate, relabel, bookmarks, metadata): the source's file unchanged, byte for
+// rotate, relabel, bookmarks added): the source's file unchanged, byte for
 // byte, followed by an incremental update (PDF 32000-1 7.5.6) holding only what
-// the edit changed: a new page tree, the pages (their order, /Parent, rotation
-// and the attributes they inherited), the catalog (labels, bookmarks, XMP), the
-// document information; then a cross-reference section of the kind the file's
+// the edit changed: when the order changed, a new page tree of one node and every
+// page (its /Parent, rotation and the attributes it inherited), else only the
+// turned pages; the catalog (labels, bookmarks, XMP), the document information;
+// then a cross-reference section of the kind the file's
 // last one is, whose /Prev is that one. Everything else the source has stays, by
 // construction, unparsed: rotating the even pages of a 327-page book with 2,038
 // links wrote the file in about a tenth of the time the copying export took.
@@ -35,8 +36,9 @@ struct FileTail {
 // bytes: a confidentiality hazard), nor for one that uses a page twice, crops
 // or resizes one or stamps pages, and never for a source
 // qpdf read with warnings (damage: the update would point into it), an encrypted
-// one, one with JavaScript or document actions the output must drop, an XFA form
-// or a portfolio; Assembly copies those. options->no_append turns it off (the kit
+// one, one with JavaScript or document actions the output must drop, an XFA form,
+// a portfolio, or a structure tree (which copying checks and repairs); Assembly
+// copies those. options->no_append turns it off (the kit
 // sets it for PDFEDIT_NO_APPEND and PDFEDIT_NO_IN_PLACE).
 class Appended {
   public:

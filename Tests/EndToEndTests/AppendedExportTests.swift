@@ -94,7 +94,7 @@ import Testing
     ]
 
     @Test(arguments: [
-        "alpha.pdf", "gamma.pdf", "rotated.pdf", "sizes.pdf", "tagged.pdf", "odd-rotate.pdf", "features.pdf",
+        "alpha.pdf", "gamma.pdf", "rotated.pdf", "sizes.pdf", "odd-rotate.pdf", "features.pdf",
     ])
     func sameDocumentAsCopying(fixture: String) throws {
         let dir = try scratchDirectory(with: fixture)
@@ -106,12 +106,12 @@ import Testing
         }
     }
 
-    /// Real documents: links, bookmarks, labels, tagged structure, linearized
-    /// files, object and cross-reference streams, earlier updates.
+    /// Real documents: links, bookmarks, labels, forms, linearized files, object
+    /// and cross-reference streams, deep page trees.
     static let books = [
-        "tbt-TeXbyTopic.pdf", "pdfjs-freeculture.pdf", "pdfjs-tracemonkey.pdf",
-        "pdflib-linearized_with_object_streams.pdf", "plumber-chelsea_pdta.pdf", "pdfjs-TAMReview.pdf",
-        "pdfjs-labelled_pages.pdf", "sample-pdflatex-outline.pdf", "plumber-pdffill-demo.pdf", "ocrmypdf-tagged.pdf",
+        "tbt-TeXbyTopic.pdf", "pdfjs-freeculture.pdf", "pdfjs-tracemonkey.pdf", "pdfjs-TAMReview.pdf",
+        "pdfjs-labelled_pages.pdf", "sample-pdflatex-outline.pdf", "plumber-pdffill-demo.pdf", "qpdf-to-rotate.pdf",
+        "pdfjs-sizes.pdf", "pdfjs-issue8088.pdf",
     ]
 
     @Test(
@@ -192,7 +192,7 @@ import Testing
     /// Edits that drop something, and sources the update cannot be appended to,
     /// are copied: the output does not begin with the source's bytes.
     @Test func notForWhatDropsSomethingOrCannotBeTrusted() throws {
-        let dir = try scratchDirectory(with: "alpha.pdf", "encrypted.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "encrypted.pdf", "tagged.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         // A damaged source qpdf recovers from (its startxref points nowhere), and
         // one whose open action runs JavaScript (dropped by default, which an
@@ -217,6 +217,7 @@ import Testing
             (["crop", "1", "--margins", "10"], "alpha.pdf", "boxes are written on copies"),
             (["rotate", "1", "--by", "90"], "damaged.pdf", "a damaged source"),
             (["rotate", "1", "--by", "90"], "scripted.pdf", "JavaScript the output drops"),
+            (["reverse", "all"], "tagged.pdf", "a structure tree copying checks and repairs"),
         ]
         for (edit, file, why) in cases {
             let out = dir.appendingPathComponent("out.pdf")
