@@ -76,7 +76,7 @@ def main():
         failures.append(message)
         print(f"bench: FAILED: {message}", flush=True)
 
-    ctx = SimpleNamespace(args=args, quick=quick, runs=runs, slow_runs=1 if quick else 2, SLOW=4.0,
+    ctx = SimpleNamespace(args=args, quick=quick, runs=runs, slow_runs=1 if quick else 2, SLOW=4.0, REAL_SLOW=2.0,
                           real_runs=args.runs or (1 if quick else 3), small_runs=10 if quick else 40,
                           pdfedit=os.path.abspath(args.pdfedit), work=work, began=time.perf_counter(),
                           ram=base is not None, fail=fail, failures=failures)
