@@ -130,7 +130,7 @@ fastest *other* tool's median (below 1: faster).
 ## Memory does not grow with image data
 
 Moving pages 3-5 to the front of the {image_mb:.0f} MB image PDF: pdfedit peaks at
-{img_mine:.0f} MB ({img_mine - base_rss:+.0f} MB above the {base_rss:.0f} MB of `pdfedit docs`, which is
+{img_mine:.0f} MB ({img_mine - base_rss:+.0f} MB above the {base_rss:.0f} MB of `pdfedit --version`, which is
 the Swift runtime, Foundation and the shared libraries), qpdf at {img_q:.0f} MB; median
 {statistics.median(s for s, _ in g.image_samples['pdfedit']):.2f} s against
 {statistics.median(s for s, _ in g.image_samples['qpdf']):.2f} s. Stream data is copied from the input
