@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 import PageModel
 
@@ -224,7 +229,7 @@ final class ScratchDirectory: Sendable {
 
     init() throws(PDFEditError) {
         _ = Self.staleRemoved
-        path = Paths.join(NSTemporaryDirectory(), "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        path = Paths.join(Paths.temporaryFolder, "pdfedit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         if case .failure(let failure) = nothingOrErrno({ mkdir(path, 0o700) }) {
             throw StagedOutput.cannotWrite(path, failure)
         }
@@ -240,7 +245,7 @@ final class ScratchDirectory: Sendable {
     /// longer exist: SIGKILL, a power cut. Best effort, our own folders only (the
     /// temporary folder is usually sticky).
     static func removeStale() {
-        let folder = NSTemporaryDirectory()
+        let folder = Paths.temporaryFolder
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("pdfedit-") {
             let parts = name.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 3, let pid = pid_t(parts[1]), pid > 0, UInt32(parts[2]) != nil,
