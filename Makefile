@@ -31,8 +31,10 @@ setup-deb: setup
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# The release binary, the Swift runtime linked statically (scripts/build-release.sh
+# holds the flags; `make deb` builds with the same).
 build: setup
-	$(SWIFT) build -c release --product pdfedit
+	SWIFT=$(SWIFT) bash scripts/build-release.sh
 
 debug: setup
 	$(SWIFT) build

@@ -20,7 +20,7 @@ fi
 [ -n "$version" ] || { echo "make-deb: no version in Sources/PDFEditKit/Versions.swift" >&2; exit 1; }
 
 scratch=.build/deb
-${SWIFT:-swift} build -c release --static-swift-stdlib --product pdfedit --scratch-path "$scratch"
+bash scripts/build-release.sh --scratch-path "$scratch"
 binary="$scratch/release/pdfedit"
 
 root=$(mktemp -d "$PWD/$scratch/root.XXXXXX")

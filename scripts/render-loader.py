@@ -27,7 +27,7 @@ HERE = os.path.join(ROOT, "Sources", "CPoppler")
 # the headers, not written here).
 ENUMS = [
     "cairo_format_t", "cairo_status_t", "cairo_operator_t", "cairo_filter_t",
-    "cairo_font_slant_t", "cairo_font_weight_t", "GChecksumType", "PopplerError",
+    "cairo_font_slant_t", "cairo_font_weight_t", "GChecksumType", "PopplerError", "GNormalizeMode",
 ]
 STRUCTS = ["GError", "cairo_text_extents_t"]
 # Integer and opaque types of the prototypes, as the headers define them on

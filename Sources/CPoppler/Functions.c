@@ -710,3 +710,27 @@ void cairo_clip(cairo_t * cr)
     }
     real(cr);
 }
+
+gchar *g_utf8_casefold(const gchar * str, gssize len)
+{
+    typedef gchar * (*function)(const gchar *, gssize);
+    static function resolved;
+    function real = __atomic_load_n(&resolved, __ATOMIC_ACQUIRE);
+    if (real == 0) {
+        real = (function)pe_render_symbol(3, "g_utf8_casefold");
+        __atomic_store_n(&resolved, real, __ATOMIC_RELEASE);
+    }
+    return real(str, len);
+}
+
+gchar *g_utf8_normalize(const gchar * str, gssize len, GNormalizeMode mode)
+{
+    typedef gchar * (*function)(const gchar *, gssize, GNormalizeMode);
+    static function resolved;
+    function real = __atomic_load_n(&resolved, __ATOMIC_ACQUIRE);
+    if (real == 0) {
+        real = (function)pe_render_symbol(3, "g_utf8_normalize");
+        __atomic_store_n(&resolved, real, __ATOMIC_RELEASE);
+    }
+    return real(str, len, mode);
+}

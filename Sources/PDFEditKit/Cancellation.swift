@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 import Synchronization
 
@@ -31,7 +36,7 @@ package enum Cancellation {
 
     /// Bookkeeping under `lock`: which slot holds which path, and the free ones.
     private final class Registry: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = Lock()
         var slotOfPath: [String: Int] = [:]
         var freeSlots: [Int] = []
         var used = 0
@@ -189,7 +194,7 @@ package enum Cancellation {
 /// removes them before exiting (see `Cancellation`).
 package final class TemporaryFiles: @unchecked Sendable {
     package static let shared = TemporaryFiles()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var paths: Set<String> = []
     private var folders: [String] = []
 

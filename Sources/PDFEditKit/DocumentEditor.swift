@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The Document Editor in process: documents made of pages of PDF files and
 /// images, edited with undo and redo, and exported as PDF — what `pdfedit` does,

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 package import PDFEngine
 
 /// The passwords a command may try on encrypted sources. Never stored anywhere.
@@ -49,7 +54,7 @@ public struct PasswordBook: Sendable {
                 throw PDFEditError.engine(.missing(file: listPath))
             }
             for line in text.split(whereSeparator: \.isNewline) {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let trimmed = line.trimmingSpaces()
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                 guard let pair = Self.splitPair(trimmed) else {
                     throw PDFEditError.usage("\(listPath): a line is not FILE=PASSWORD")

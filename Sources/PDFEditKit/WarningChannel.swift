@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Where the warnings met deep inside a command go — a page poppler cannot read
 /// while `find` or `list` reads text, a page drawn as an empty frame by `show` or
@@ -23,7 +28,7 @@ public enum WarningChannel {
 }
 
 private final class ChannelState: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var receiver: (@Sendable (Warning) -> Void)?
     private var reported: Set<String> = []
 

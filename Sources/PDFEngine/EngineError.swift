@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 public import PageModel
 import QPDFBridge
 
@@ -78,7 +83,7 @@ extension EngineError {
     }
 
     private static func isEmptyFile(_ path: String) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
-        return (attributes[.size] as? NSNumber)?.intValue == 0
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_size == 0
     }
 }

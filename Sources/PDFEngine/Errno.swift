@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// An error number a system call left in `errno`, read at once (any later call,
 /// even `strerror` or a Swift allocation, may change it). In the manner of
@@ -8,6 +13,15 @@ package struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     package var rawValue: Int32
 
     package init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// What a failed FileManager call says: the system's text for the error
+    /// number under it ("No such file or directory"), else the error as it prints.
+    package static func text(of error: any Error) -> String {
+        if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
+            return Errno(rawValue: posix.code.rawValue).description
+        }
+        return "\(error)"
+    }
 
     /// The calling thread's `errno`, now.
     package static var current: Errno { Errno(rawValue: errno) }

@@ -109,8 +109,9 @@ public enum Edit: Codable, Equatable, Sendable {
 /// text for `text:` tokens, page sizes for blank pages and placeholders.
 /// Both are plain lookups, so the model stays pure.
 public struct EditContext {
-    /// The text of an item's page, or nil (none, or not extracted).
-    public var pageText: ((PageItem) -> String?)?
+    /// Whether an item's page text contains these words, as `find` matches them
+    /// (false when it has no text, or none could be extracted).
+    public var pageText: ((PageItem, String) -> Bool)?
     /// The size of a `.page` or `.image` item as its source displays it (the
     /// page's own /Rotate applied, the item's rotation not). Blank pages and
     /// placeholders know their size without it.
@@ -129,7 +130,7 @@ public struct EditContext {
     public var limits: Limits
 
     public init(
-        pageText: ((PageItem) -> String?)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
+        pageText: ((PageItem, String) -> Bool)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
         limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil,
         pageInk: ((PageItem) -> PageInk?)? = nil, darkShare: ((PageItem) -> Double?)? = nil
     ) {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A parsed selection: which items of a document a command acts on.
 ///
@@ -106,7 +110,7 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
         if let bound = SelectionBound(parsing: token) {
             return .single(bound)
         }
-        if let dots = token.range(of: "..") {
+        if let dots = token.firstRange(of: "..") {
             let lowerText = token[..<dots.lowerBound]
             let upperText = token[dots.upperBound...]
             let lowerBound = SelectionBound(parsing: lowerText)
@@ -139,32 +143,6 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
 
     public var description: String {
         tokens.map(\.text).joined(separator: ",")
-    }
-
-    /// Whether `pageText` contains `words` the way `text:WORDS` and `find` match
-    /// (`find --case-sensitive` passes `caseSensitive: true`): both sides are
-    /// compared as Unicode compatibility-normalised (NFKC) text, so a ligature
-    /// such as "ﬃ" (U+FB03) matches "ffi"; case-folded unless `caseSensitive`;
-    /// any run of whitespace counting as one space.
-    public static func text(_ pageText: String, contains words: String, caseSensitive: Bool = false)
-        -> Bool
-    {
-        let needle = normalizedForSearch(words, caseSensitive: caseSensitive)
-        return !needle.isEmpty
-            && normalizedForSearch(pageText, caseSensitive: caseSensitive).contains(needle)
-    }
-
-    /// Text as it is compared: NFKC, case-folded unless `caseSensitive` (and
-    /// normalised again, since folding can leave a non-normalised form),
-    /// whitespace runs collapsed to one space.
-    public static func normalizedForSearch(_ text: String, caseSensitive: Bool = false) -> String {
-        var normal = text.precomposedStringWithCompatibilityMapping
-        if !caseSensitive {
-            normal =
-                normal.folding(options: [.caseInsensitive], locale: nil)
-                .precomposedStringWithCompatibilityMapping
-        }
-        return normal.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     public init(from decoder: any Decoder) throws {

@@ -1,12 +1,14 @@
 extension PageSelection {
     /// The 0-based indices this selection names in `document`, ascending.
     ///
-    /// `text` gives an item's page text for `text:` tokens (nil when it has
-    /// none, e.g. a blank page). `darkShare` gives the share of dark pixels of
+    /// `text` tells whether an item's page text contains the words of a `text:`
+    /// token (false when it has none, e.g. a blank page), as `find` matches them:
+    /// the Unicode rules of that match (NFKC, case folding) are the text
+    /// library's, outside the model. `darkShare` gives the share of dark pixels of
     /// an item's page for `empty` tokens (see `EmptyPage.isEmpty`). Each token
     /// must select at least one item, and no item may be selected by two tokens.
     public func resolve(
-        in document: Document, text: ((PageItem) -> String?)? = nil, darkShare: ((PageItem) -> Double?)? = nil
+        in document: Document, text: ((PageItem, String) -> Bool)? = nil, darkShare: ((PageItem) -> Double?)? = nil
     ) throws(SelectionError) -> [Int] {
         let count = document.items.count
         // owner[i] is the index of the token that selected position i, or -1.
@@ -46,10 +48,7 @@ extension PageSelection {
                 indices = [index]
             case .text(let words):
                 guard let text else { throw .textWithoutLookup(token: token.text) }
-                indices = document.items.indices.filter { index in
-                    guard let pageText = text(document.items[index]) else { return false }
-                    return PageSelection.text(pageText, contains: words)
-                }
+                indices = document.items.indices.filter { text(document.items[$0], words) }
             case .empty(let maximumShare):
                 guard let darkShare else { throw .renderingWithoutLookup(token: token.text) }
                 indices = document.items.indices.filter { index in

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The session file: pretty-printed JSON with sorted keys, a top-level
 /// `version`, documents and history items written as runs (see `ItemRecord`).

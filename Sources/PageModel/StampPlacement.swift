@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Where on the page as displayed a stamp sits (`--position`): one of nine anchors.
 public enum StampPosition: String, Codable, CaseIterable, Hashable, Sendable {

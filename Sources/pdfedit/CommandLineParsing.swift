@@ -41,7 +41,7 @@ extension PDFEdit {
             text = first.lowercased() + text.dropFirst()
         }
         let hint = fullMessage(for: error, columns: 1000).split(separator: "\n")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingSpaces() }
             .first { $0.hasPrefix("See '") }
             .flatMap { line in line.split(separator: "'").dropFirst().first.map { "; see '\($0)'" } }
         return text + (hint ?? "")

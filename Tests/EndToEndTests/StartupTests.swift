@@ -55,4 +55,44 @@ import Testing
         #expect(text.run.stdout.contains("3"), "\(text.run.stdout)")
         #expect(Self.renderLibraries(text.libraries).contains { $0.contains("libpoppler-glib") })
     }
+
+    /// Full Foundation's shared objects (ICU among them) as the loader names them.
+    static func foundationLibraries(_ libraries: Set<String>) -> [String] {
+        libraries.filter {
+            let name = $0.split(separator: "/").last.map(String.init) ?? $0
+            return name.hasPrefix("libFoundation.so") || name.hasPrefix("libFoundationInternationalization")
+                || name.hasPrefix("lib_FoundationICU") || name.hasPrefix("libicu")
+        }.sorted()
+    }
+
+    @Test("no command starts with full Foundation or ICU: the program needs only FoundationEssentials")
+    func noFullFoundation() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for arguments in [
+            ["--version"], ["rotate", "2", "--by", "90", "alpha.pdf", "-o", "r.pdf"], ["info", "alpha.pdf"],
+            ["rotate", "text:alpha-p3", "--by", "180", "alpha.pdf", "-o", "t.pdf"],
+        ] {
+            let step = try Self.loaded(arguments, in: dir)
+            #expect(step.libraries.contains { $0.contains("libqpdf") }, "the loader log is read: \(step.libraries.sorted())")
+            #expect(Self.foundationLibraries(step.libraries) == [], "\(arguments) loaded \(Self.foundationLibraries(step.libraries))")
+        }
+        // A binary with the Swift runtime linked statically maps no Swift library
+        // at all: ICU's data (symbols icudt…) must not be linked into it either.
+        let icu = try run("grep", ["-c", "-a", "icudt", Paths.binary])
+        #expect(icu.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "ICU data in \(Paths.binary)")
+        // The edits were made (checked with pdfinfo, not pdfedit): page 2 turned by
+        // `rotate 2`, and by `text:alpha-p3` (matched case-folded) page 3 only.
+        #expect(try Self.rotations(dir.appendingPathComponent("r.pdf").path) == [0, 90, 0, 0, 0, 0, 0])
+        #expect(try Self.rotations(dir.appendingPathComponent("t.pdf").path) == [0, 0, 180, 0, 0, 0, 0])
+    }
+
+    /// Every page's rotation as pdfinfo reports it ("Page    2 rot:  90").
+    static func rotations(_ path: String) throws -> [Int] {
+        try run("pdfinfo", ["-f", "1", "-l", "999", path]).stdout.split(separator: "\n").compactMap { line in
+            let words = line.split(whereSeparator: \.isWhitespace)
+            guard words.count == 4, words[0] == "Page", words[2] == "rot:" else { return nil }
+            return Int(words[3])
+        }
+    }
 }

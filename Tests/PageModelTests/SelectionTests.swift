@@ -7,8 +7,12 @@ import Testing
     let document = Document(
         name: "main",
         items: (1...10).map { PageItem(id: ItemID(number: $0), content: .page(source: SourceID(number: 1), page: $0)) })
-    let text: (PageItem) -> String? = { item in
-        [2, 9].contains(item.id.number) ? "Total\n  INVOICE  no. \(item.id.number)" : "page \(item.id.number)"
+    /// The kit's matcher folds case and whitespace (and Unicode forms, tested in
+    /// PDFEditKitTests); this stand-in folds case and whitespace.
+    let text: (PageItem, String) -> Bool = { item, words in
+        let page = [2, 9].contains(item.id.number) ? "Total\n  INVOICE  no. \(item.id.number)" : "page \(item.id.number)"
+        func plain(_ text: String) -> String { text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        return !plain(words).isEmpty && plain(page).contains(plain(words))
     }
 
     @Test(arguments: [
@@ -26,7 +30,7 @@ import Testing
     }
 
     /// Parses and resolves like the kit does, the page count filled in.
-    func failure(_ input: String, in document: Document, text: ((PageItem) -> String?)? = nil) -> SelectionError? {
+    func failure(_ input: String, in document: Document, text: ((PageItem, String) -> Bool)? = nil) -> SelectionError? {
         do {
             _ = try PageSelection.parse(input).resolve(in: document, text: text)
             Issue.record("\"\(input)\" should fail")
@@ -84,7 +88,7 @@ import Testing
         ("text:zebra", .selectsNothing(token: "text:zebra", pageCount: 5)),
     ])
     func invalid(_ input: String, _ expected: SelectionError) throws {
-        let error = failure(input, in: doc(5), text: { _ in "some words" })
+        let error = failure(input, in: doc(5), text: { _, words in "some words".contains(words) })
         #expect(error == expected)
         // The message names the offending token (when there is one) and the page count.
         let message = error?.description ?? ""
@@ -149,11 +153,6 @@ import Testing
         #expect(try PageSelection(ids: [ItemID(number: 9)]).resolve(in: document) == [8])
     }
 
-    @Test func textMatchingIgnoresCaseAndWhitespace() {
-        #expect(PageSelection.text("Hello\n\n  World", contains: "hello world"))
-        #expect(!PageSelection.text("Hello", contains: "world"))
-        #expect(!PageSelection.text("Hello", contains: "   "))
-    }
 }
 
 extension SelectionError {

@@ -145,6 +145,16 @@ typedef enum {
     POPPLER_ERROR_BAD_CATALOG,
     POPPLER_ERROR_DAMAGED,
 } PopplerError;
+typedef enum {
+    G_NORMALIZE_DEFAULT,
+    G_NORMALIZE_NFD = 0,
+    G_NORMALIZE_DEFAULT_COMPOSE,
+    G_NORMALIZE_NFC = 1,
+    G_NORMALIZE_ALL,
+    G_NORMALIZE_NFKD = 2,
+    G_NORMALIZE_ALL_COMPOSE,
+    G_NORMALIZE_NFKC = 3,
+} GNormalizeMode;
 
 typedef struct _GError {
     GQuark domain;
@@ -219,5 +229,7 @@ char *poppler_page_get_text(PopplerPage * page);
 void poppler_page_render(PopplerPage * page, cairo_t * cairo);
 void cairo_surface_mark_dirty(cairo_surface_t * surface);
 void cairo_clip(cairo_t * cr);
+gchar *g_utf8_casefold(const gchar * str, gssize len);
+gchar *g_utf8_normalize(const gchar * str, gssize len, GNormalizeMode mode);
 
 #endif

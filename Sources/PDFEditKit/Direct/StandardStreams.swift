@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Synchronization
 internal import PDFEngine
 
@@ -91,7 +96,7 @@ public enum StandardStreams {
     /// `line` with every temporary path that stands for `-` replaced by `-`.
     public static func naming(_ line: String) -> String {
         aliases.withLock { paths in
-            paths.reduce(line) { text, path in text.replacingOccurrences(of: path, with: name) }
+            paths.reduce(line) { text, path in text.replacing(path, with: name) }
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The export knobs of this process's environment, read once, here only (the
 /// bridge reads no environment; the kit passes them in the engine's

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 
 extension OutputPermission {
@@ -6,7 +11,7 @@ extension OutputPermission {
     public static func list(_ text: String) throws(PDFEditError) -> Set<OutputPermission> {
         var result: Set<OutputPermission> = []
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let trimmed = word.trimmingCharacters(in: .whitespaces)
+            let trimmed = word.trimmingSpaces()
             guard let permission = OutputPermission(rawValue: trimmed) else {
                 let known = allCases.map(\.rawValue).joined(separator: ",")
                 throw PDFEditError.usage("--allow: unknown permission \"\(trimmed)\"; known: \(known)")
@@ -68,13 +73,11 @@ extension OutputEncryption {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw PDFEditError.engine(.unreadable(file: path, reason: "not a regular file"))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // A password is one short line: 64 KiB is plenty, and a huge file is not read whole.
+        guard let data = FileHead.read(path, upTo: 65_536) else {
             throw PDFEditError.engine(.unreadable(file: path, reason: Errno.current.description))
         }
-        defer { try? handle.close() }
-        // A password is one short line: 64 KiB is plenty, and a huge file is not read whole.
-        let data = (try? handle.read(upToCount: 65_536)) ?? Data()
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw PDFEditError.engine(.unreadable(file: path, reason: "not UTF-8 text"))
         }
         // "\r\n" is one Character, a newline as "\n" is.

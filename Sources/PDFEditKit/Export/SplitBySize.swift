@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 import PageModel
 
@@ -8,9 +13,9 @@ public enum ByteSize {
     /// kB/KB (10^3), MB (10^6), GB (10^9), KiB/MiB/GiB (powers of 1024); nil
     /// when it is not one or is below 1 byte.
     public static func parse(_ text: String) -> Int64? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        let unit = trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let unit = trimmed.dropFirst(number.count).trimmingSpaces().lowercased()
         let factors: [String: Double] = [
             "": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "kib": 1024, "mib": 1_048_576, "gib": 1_073_741_824,
         ]

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import PDFEngine
 import PageModel
 
@@ -219,7 +223,7 @@ extension ExportWriter {
         var named: [(items: Range<Int>, output: String)] = []
         named.reserveCapacity(parts.count)
         // A file name has no "/" (checked by the template), so joining is appending.
-        let directory = request.directory.isEmpty ? "" : String((request.directory as NSString).appendingPathComponent("x").dropLast())
+        let directory = Paths.folderPrefix(request.directory)
         var sourcePaths: [SourceID: String?] = [:]
         for (index, part) in parts.enumerated() {
             let first = items[part.items.lowerBound]

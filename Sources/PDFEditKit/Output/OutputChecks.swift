@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// The checks every output passes before anything is written (export, split
 /// parts, `show`'s sheets, `thumbs`' pictures), in this order:

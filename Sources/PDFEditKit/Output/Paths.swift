@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// The path text rules in one place: folder and name of a path, its stem, joining,
 /// and the standardised form outputs and sources are compared in.
@@ -62,6 +67,21 @@ package enum Paths {
     static func join(_ folder: String, _ name: String) -> String {
         if folder.isEmpty { return name }
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// `folder` as the start of a path inside it: runs of "/" folded into one and
+    /// one "/" at the end ("parts//a" gives "parts/a/", "/" gives "/"); "" stays "".
+    static func folderPrefix(_ folder: String) -> String {
+        guard !folder.isEmpty else { return "" }
+        let inside = folder.split(separator: "/").joined(separator: "/")
+        return (folder.hasPrefix("/") ? "/" : "") + inside + (inside.isEmpty ? "" : "/")
+    }
+
+    /// The folder for temporary files, as `NSTemporaryDirectory` gives it: `TMPDIR`
+    /// when set and not empty, else /tmp.
+    static var temporaryFolder: String {
+        if let folder = getenv("TMPDIR"), folder.pointee != 0 { return String(cString: folder) }
+        return "/tmp"
     }
 
     /// The absolute path, standardised and with every symbolic link resolved: the

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 
 /// One file on its way to its final name — the one way pdfedit writes a file.
@@ -63,7 +68,7 @@ struct StagedOutput {
             try FileManager.default.copyItem(atPath: file, toPath: temporary)
         } catch {
             discard()
-            throw PDFEditError.engine(.cannotWrite(file: path, reason: "\(error.localizedDescription)"))
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: Errno.text(of: error)))
         }
     }
 
@@ -127,7 +132,7 @@ struct StagedOutput {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let name = ".\(url.lastPathComponent)\(marker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        return (directory as NSString).appendingPathComponent(name)
+        return Paths.join(directory, name)
     }
 
     /// `temporaryPath(for:)` of many paths, working out each folder once.
@@ -183,7 +188,7 @@ struct StagedOutput {
 
     /// `.NAME.pdfedit-tmp-PID-N` → (NAME, PID); nil for any other name.
     static func parseTemporaryName(_ name: String) -> (target: String, pid: pid_t)? {
-        guard name.hasPrefix("."), let found = name.range(of: marker, options: .backwards) else { return nil }
+        guard name.hasPrefix("."), let found = name.ranges(of: marker).last else { return nil }
         let target = String(name[name.index(after: name.startIndex)..<found.lowerBound])
         let suffix = name[found.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
         guard !target.isEmpty, suffix.count == 2, suffix.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
@@ -276,7 +281,7 @@ enum Permissions: Sendable {
     static let processUmask: mode_t = {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-            let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+            let value = mode_t(line.dropFirst("Umask:".count).trimmingSpaces(), radix: 8)
         {
             return value
         }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 
 /// The text of a `run` script: one editing command per line, as on the command
@@ -8,7 +13,7 @@ public enum ScriptText {
     /// The script at `path`, or stdin for "-"; with the name messages give it.
     public static func read(_ path: String) throws(PDFEditError) -> (name: String, text: String) {
         if path == "-" {
-            return ("stdin", String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+            return ("stdin", String(decoding: FileHead.readToEnd(STDIN_FILENO), as: UTF8.self))
         }
         guard FileManager.default.fileExists(atPath: path) else { throw PDFEditError.engine(.missing(file: path)) }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {

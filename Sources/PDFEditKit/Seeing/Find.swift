@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import PDFEngine
 import PageModel
 
@@ -29,12 +33,21 @@ public struct FindReport: Codable, Equatable, Sendable {
     public var matches: [Match]
 }
 
-/// How `find` and the `text:` selection token match page text: one rule,
-/// `PageSelection.text(_:contains:caseSensitive:)` (NFKC, case-folded unless
-/// case-sensitive, whitespace runs as one space).
+/// How `find` and the `text:` selection token match page text, the one rule:
+/// both sides compared as Unicode compatibility-normalised (NFKC) text, so a
+/// ligature such as "ﬃ" (U+FB03) matches "ffi"; case-folded unless
+/// case-sensitive ("ß" matches "SS"); any run of whitespace counting as one
+/// space. The Unicode forms are GLib's (`SearchText`).
 package enum TextMatch {
     package static func matches(_ pageText: String, _ query: String, caseSensitive: Bool) -> Bool {
-        PageSelection.text(pageText, contains: query, caseSensitive: caseSensitive)
+        let needle = searchForm(query, caseSensitive: caseSensitive)
+        return !needle.isEmpty && searchForm(pageText, caseSensitive: caseSensitive).contains(needle)
+    }
+
+    /// Text as it is compared: NFKC, case-folded unless `caseSensitive`,
+    /// whitespace runs collapsed to one space.
+    package static func searchForm(_ text: String, caseSensitive: Bool) -> String {
+        collapsed(SearchText.normalized(text, caseFolded: !caseSensitive))
     }
 
     /// Up to `context` characters either side of the first occurrence, "…" where
@@ -42,17 +55,33 @@ package enum TextMatch {
     package static func excerpt(
         _ pageText: String, _ query: String, caseSensitive: Bool, context: Int = 40
     ) -> String {
-        let text = collapsed(pageText.precomposedStringWithCompatibilityMapping)
-        let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
-        guard
-            let found = text.range(
-                of: collapsed(query.precomposedStringWithCompatibilityMapping), options: options)
-        else {
+        let text = collapsed(SearchText.normalized(pageText, caseFolded: false))
+        let needle = collapsed(SearchText.normalized(query, caseFolded: false))
+        guard let found = range(of: needle, in: text, caseSensitive: caseSensitive) else {
             return String(text.prefix(2 * context))
         }
         let start = text.index(found.lowerBound, offsetBy: -context, limitedBy: text.startIndex) ?? text.startIndex
         let end = text.index(found.upperBound, offsetBy: context, limitedBy: text.endIndex) ?? text.endIndex
         return (start > text.startIndex ? "…" : "") + String(text[start..<end]) + (end < text.endIndex ? "…" : "")
+    }
+
+    /// Where `needle` first occurs in `text`, case-folded unless `caseSensitive`:
+    /// each character of `text` is folded on its own (folding may lengthen it,
+    /// "ß" to "ss"), so a match maps back to the characters it came from.
+    static func range(of needle: String, in text: String, caseSensitive: Bool) -> Range<String.Index>? {
+        guard !needle.isEmpty else { return nil }
+        if caseSensitive { return text.firstRange(of: needle) }
+        let target = Array(SearchText.folded(needle))
+        var folded: [Character] = []
+        var origin: [String.Index] = []
+        for index in text.indices {
+            for character in SearchText.folded(String(text[index])) {
+                folded.append(character)
+                origin.append(index)
+            }
+        }
+        guard let match = folded.firstRange(of: target), !match.isEmpty else { return nil }
+        return origin[match.lowerBound]..<text.index(after: origin[match.upperBound - 1])
     }
 
     static func collapsed(_ text: String) -> String {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 import PageModel
 
@@ -58,7 +63,7 @@ final class PageRenderer: @unchecked Sendable {
     private var openings: [String: SourceOpening] = [:]
     private var hashes: [SourceID: String] = [:]
     private let cache: SeeingCache?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var renderedCount = 0
     private var cachedCount = 0
 

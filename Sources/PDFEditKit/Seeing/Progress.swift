@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// How far a long operation got: `done` of `total` units (pages, files…).
 public struct ProgressUpdate: Sendable, Equatable {
@@ -26,7 +31,7 @@ public typealias ProgressHandler = @Sendable (ProgressUpdate) -> Void
 
 /// Counts finished units from any thread and reports each step.
 final class ProgressCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var done = 0
     private let total: Int
     private let unit: String

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 import PageModel
 
@@ -67,7 +72,7 @@ final class StampedRenderer: @unchecked Sendable {
     /// Set up on the calling thread by `prepare`, only read by workers.
     private var openings: [String: SourceOpening] = [:]
     private var drawings: [ItemID: ItemDrawing] = [:]
-    private let lock = NSLock()
+    private let lock = Lock()
     private var renderedCount = 0
     private var cachedCount = 0
 

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 import PageModel
 
@@ -49,8 +54,8 @@ extension Workspace {
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
             cacheDirectory: store.cacheDirectory)
         let (name, document, indices) = try itemsToShow(session, doc: doc, selection: selection, access: access)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory {
             throw PDFEditError.engine(.cannotWrite(file: directory, reason: "exists and is not a directory"))
         }
         try ensureDirectory(directory)
@@ -152,10 +157,7 @@ extension Workspace {
 
     /// Width and height from a PNG's IHDR chunk.
     static func pngSize(_ path: String) -> (Int, Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 24), header.count == 24 else { return nil }
-        let bytes = [UInt8](header)
+        guard let bytes = FileHead.read(path, upTo: 24), bytes.count == 24 else { return nil }
         func number(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         return (number(16), number(20))
     }

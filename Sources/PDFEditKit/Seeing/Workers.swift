@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+import Glibc
 internal import PDFEngine
 import PageModel
 
@@ -62,7 +68,7 @@ struct WorkerContext {
 
 /// Hands out job numbers to workers.
 private final class JobCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var next = 0
 
     func take(below limit: Int) -> Int? {
@@ -84,7 +90,7 @@ final class UncheckedBox<Value>: @unchecked Sendable {
 /// One value per slot, written from several threads.
 final class Slots<Value>: @unchecked Sendable {
     private var values: [Value?]
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(count: Int) { values = Array(repeating: nil, count: count) }
 

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 import Synchronization
 
@@ -20,7 +25,7 @@ package enum CacheFolder {
     /// nothing), else the default.
     package static func capBytes(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int64 {
         var megabytes = Int64(defaultCapMegabytes)
-        if let text = environment[capVariable], let value = Int64(text.trimmingCharacters(in: .whitespaces)),
+        if let text = environment[capVariable], let value = Int64(text.trimmingSpaces()),
             value >= 0, value <= Int64.max >> 20
         {
             megabytes = value
@@ -36,8 +41,8 @@ package enum CacheFolder {
     /// Creates `path` and any missing parent folders, each new one 0700.
     @discardableResult
     package static func make(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue }
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory }
         let parent = Paths.folder(of: path)
         if !parent.isEmpty, parent != path, !make(parent) { return false }
         switch nothingOrErrno({ mkdir(path, 0o700) }) {
@@ -93,10 +98,10 @@ package enum CacheFolder {
 
     /// Removes the least recently written files until the cache holds at most the cap.
     package static func enforceCap(_ directory: String, cap: Int64 = capBytes()) {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return }
+        guard let all = try? FileManager.default.subpathsOfDirectory(atPath: directory) else { return }
         var files: [(path: String, size: Int64, time: Int)] = []
         var total: Int64 = 0
-        while let relative = enumerator.nextObject() as? String {
+        for relative in all {
             // Hidden files are temporaries another process is about to rename.
             guard !Paths.name(of: relative).hasPrefix(".") else { continue }
             let path = Paths.join(directory, relative)

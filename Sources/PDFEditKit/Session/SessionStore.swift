@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 import PageModel
 
@@ -54,6 +59,10 @@ package struct SessionStore: Sendable {
             path: path, reason: "is \(kind), not a regular file; a session path only ever holds a pdfedit session")
     }
 
+    /// What any session version has: a JSON object with a whole-number "version"
+    /// (a Boolean or a fraction is not one).
+    private struct VersionField: Decodable { var version: Int }
+
     static let notASession = "is not a pdfedit session; refusing to replace it (move it away, or give another --session)"
 
     /// Refuses, before a lock file is made beside it, a file at the session path
@@ -63,9 +72,7 @@ package struct SessionStore: Sendable {
     /// leaving `NAME.lock` behind. Only the first bytes are read; the full check
     /// is made under the lock.
     func checkLooksLikeASession(creating: Bool) throws(PDFEditError) {
-        guard exists, let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 256)) ?? Data()
+        guard exists, let head = FileHead.read(path, upTo: 256) else { return }
         if head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") { return }
         if creating {
             throw PDFEditError.sessionPlace(path: path, reason: Self.notASession)
@@ -84,9 +91,7 @@ package struct SessionStore: Sendable {
             throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot read it to check that it is a session"))
         }
         // A session of any version: a JSON object with a whole-number "version".
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let version = object["version"] as? Int, !(object["version"] is Bool)
-        else {
+        guard let version = try? JSONDecoder().decode(VersionField.self, from: data).version else {
             throw PDFEditError.sessionPlace(path: path, reason: Self.notASession)
         }
         guard Session.readableVersions.contains(version) else { return }
@@ -140,7 +145,7 @@ package struct SessionStore: Sendable {
     /// refused (64) naming the variable, rather than waiting forever or never.
     static func lockTimeout(environment: [String: String]) throws(PDFEditError) -> Double {
         guard let text = environment["PDFEDIT_LOCK_TIMEOUT"] else { return 60 }
-        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+        guard let seconds = Double(text.trimmingSpaces()), seconds.isFinite,
             (0...maximumLockTimeout).contains(seconds)
         else {
             throw PDFEditError.usage(

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+import Glibc
 package import PDFEngine
 import PageModel
 
@@ -113,7 +119,7 @@ public struct Importer: Sendable {
 /// One result per slot, filled from several threads.
 final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     private var slots: [Result<Value, EngineError>?]
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 

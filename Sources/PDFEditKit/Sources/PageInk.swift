@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 
 /// The ink of a page, found by rendering it with poppler: where it is (`crop
@@ -180,7 +185,7 @@ extension SourceAccess {
     private func imageDarkShare(_ source: SourceID, fit: PageSize?, shown: Margins?) throws(EngineError) -> Double {
         guard let path = path(of: source) else { throw EngineError.missing(file: source.description) }
         let temporary = Paths.join(
-            NSTemporaryDirectory(), ".pdfedit-empty-\(getpid())-\(UUID().uuidString).pdf")
+            Paths.temporaryFolder, ".pdfedit-empty-\(getpid())-\(UUID().uuidString).pdf")
         TemporaryFiles.shared.register(temporary)
         defer {
             unlink(temporary)

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 package import PDFEngine
 import PageModel
 
@@ -56,9 +61,9 @@ package final class SourceAccess {
 
     static func defaultCacheDirectory(baseDirectory: String) -> String? {
         let folder = Paths.join(baseDirectory, ".pdfedit")
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard baseDirectory != "/", FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-            isDirectory.boolValue
+            isDirectory
         else { return nil }
         return Paths.join(folder, "cache")
     }
@@ -330,8 +335,9 @@ package final class SourceAccess {
     /// The lookups the model asks for while applying an edit.
     package var editContext: EditContext {
         EditContext(
-            pageText: { [unowned self] item in
-                self.recordingFailure { () throws(PDFEditError) in try self.text(of: item) }
+            pageText: { [unowned self] item, words in
+                guard let text = self.recordingFailure({ () throws(PDFEditError) in try self.text(of: item) }) else { return false }
+                return TextMatch.matches(text, words, caseSensitive: false)
             },
             pageSize: { [unowned self] in self.shownSize(of: $0) }, limits: ProcessLimits.current,
             pageFrame: { [unowned self] in self.frame(of: $0) }, pageInk: { [unowned self] in self.ink(of: $0) },
@@ -352,7 +358,7 @@ struct SourceOpening: Sendable {
 /// every `SourceAccess` asks here (a command may make several).
 final class SourceChecks: @unchecked Sendable {
     static let shared = SourceChecks()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var results: [String: PDFEditError?] = [:]
 
     private func key(_ path: String, _ source: Source) -> String {

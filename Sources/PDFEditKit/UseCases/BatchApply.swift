@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 internal import PDFEngine
 
 /// `pdfedit apply`: the same script of edits applied to many files, each on its
@@ -140,18 +145,8 @@ public struct BatchApply: Sendable {
         if workers == 1 {
             work()
         } else {
-            let group = DispatchGroup()
-            for _ in 0..<workers {
-                group.enter()
-                let thread = Thread {
-                    work()
-                    group.leave()
-                }
-                // As much stack as the main thread: qpdf recurses (to the checked depth limits).
-                thread.stackSize = Self.workerStackBytes
-                thread.start()
-            }
-            group.wait()
+            // As much stack as the main thread: qpdf recurses (to the checked depth limits).
+            onThreads(workers, stackBytes: Self.workerStackBytes, work)
         }
         folders.removeEmptyOnes()
         return BatchSummary(results: state.finishRest(), keptGoing: keepGoing)
@@ -186,7 +181,7 @@ public struct BatchApply: Sendable {
 /// The batch's shared state: which file is next, whether the batch stopped, and
 /// the results waiting for the ones before them to be reported.
 private final class BatchState: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private let files: [String]
     private let outputs: [String]
     private let keepGoing: Bool
@@ -196,7 +191,7 @@ private final class BatchState: @unchecked Sendable {
     private var results: [BatchFileResult?]
     private var nextToReport = 0
     /// Serialises `report` calls without holding `lock` (which workers need to start files).
-    private let reporting = NSLock()
+    private let reporting = Lock()
 
     init(files: [String], outputs: [String], keepGoing: Bool, report: @escaping @Sendable (BatchFileResult) -> Void) {
         self.files = files
@@ -253,7 +248,7 @@ private final class BatchState: @unchecked Sendable {
 /// The folders it created that are still empty when the batch ends (every file
 /// meant for them failed) are removed again, deepest first.
 private final class FolderMaker: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var made: Set<String> = []
     /// Folders that did not exist before, in the order they were created.
     private var created: [String] = []
@@ -271,7 +266,7 @@ private final class FolderMaker: @unchecked Sendable {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                return "cannot create the folder \(folder): \(error.localizedDescription)"
+                return "cannot create the folder \(folder): \(Errno.text(of: error))"
             }
             created += missing.reversed()
             made.insert(folder)

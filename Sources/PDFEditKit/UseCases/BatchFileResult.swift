@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What became of one file of a batch (`BatchApply`).
 public enum BatchFileStatus: String, Sendable, Encodable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import PDFEngine
 import PageModel
 
@@ -114,7 +118,7 @@ public enum OutlineFile {
         for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if line.trimmingSpaces().isEmpty { continue }
             let spaces = line.prefix { $0 == " " }.count
             let where_ = "\(name): line \(offset + 1)"
             guard spaces % 2 == 0 else { throw .usage("\(where_): indent by two spaces per level") }
@@ -128,7 +132,7 @@ public enum OutlineFile {
             var position: Position?
             if let tab = body.lastIndex(of: "\t") {
                 title = body[..<tab]
-                let token = String(body[body.index(after: tab)...]).trimmingCharacters(in: .whitespaces)
+                let token = String(body[body.index(after: tab)...]).trimmingSpaces()
                 if token != "" && token != "-" {
                     do throws(SelectionError) { position = try Position.parse(token) } catch {
                         throw .usage("\(where_): \(error)")

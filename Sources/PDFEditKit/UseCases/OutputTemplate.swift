@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where `apply` writes each file's result: a path with placeholders, filled in
 /// for every input.

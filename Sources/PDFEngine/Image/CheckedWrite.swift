@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Writes `bytes` to a new file at `path` (created or truncated), checking every
 /// `write(2)`, then `fsync` and `close`; on failure the file is removed. Mode 0600:

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// An image file read and parsed (not decoded): what both `inspect` and `writePDF`
 /// start from.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import QPDFBridge
 
 /// A JPEG or PNG image turned into a one-page PDF.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import QPDFBridge
 
 /// One stream of an image page as `pe_write_image_page` takes it: its dictionary

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Memory that a C function allocated with `malloc` and handed over; freed in `deinit`.
 final class MallocBuffer {

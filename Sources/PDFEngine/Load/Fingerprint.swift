@@ -1,5 +1,10 @@
 import CPoppler
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import QPDFBridge
 
 /// Size and SHA-256 of a file: how a session notices that a source changed.

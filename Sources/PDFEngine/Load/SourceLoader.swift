@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import PageModel
 
 /// What kind of file an input is, decided from its first bytes, never its name.
@@ -33,12 +38,10 @@ public enum SourceLoader {
             throw EngineError.unreadable(file: path, reason: "not a regular file")
         }
         guard status.st_size > 0 else { throw EngineError.emptyFile(file: path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let head = FileHead.read(path, upTo: 1024) else {
             throw EngineError.unreadable(file: path, reason: "permission denied")
         }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 1024)) ?? Data()
-        return try kind(ofHead: [UInt8](head), file: path)
+        return try kind(ofHead: head, file: path)
     }
 
     static func kind(ofHead bytes: [UInt8], file: String) throws(EngineError) -> FileKind {

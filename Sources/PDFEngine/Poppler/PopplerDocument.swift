@@ -1,5 +1,9 @@
 import CPoppler
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A PDF opened through poppler-glib, for what qpdf cannot do: text, labels, rendering.
 ///

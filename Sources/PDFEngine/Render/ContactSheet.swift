@@ -1,5 +1,9 @@
 import CPoppler
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What one cell of a contact sheet (or one standalone thumbnail) shows.
 public enum SheetPicture {
@@ -252,7 +256,7 @@ enum SheetDrawing {
             var characters = Array(string)
             while !characters.isEmpty {
                 characters.removeLast()
-                shown = String(characters).trimmingCharacters(in: .whitespaces) + "…"
+                shown = String(characters).trimmingSpaces() + "…"
                 width = advance(cairo, shown)
                 if width <= maxWidth { break }
             }

@@ -1,5 +1,9 @@
 import CPoppler
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Fingerprint {
     /// The SHA-256 of some bytes, as lowercase hex (`g_compute_checksum_for_data`):

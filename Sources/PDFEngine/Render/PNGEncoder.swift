@@ -1,5 +1,9 @@
 import CPoppler
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A fast PNG writer for opaque cairo images (thumbnails and contact sheets).
 ///

@@ -1,5 +1,9 @@
 import CPoppler
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A rectangle in pixels, origin at the top left.
 public struct PixelRect: Equatable, Hashable, Sendable, Codable {

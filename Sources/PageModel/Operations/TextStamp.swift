@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Session {
     /// `number`, `bates`, `watermark`: a generated text stamp added after the
@@ -52,6 +56,6 @@ extension Session {
 extension TextMark {
     /// The format without its fields: what must be WinAnsi whatever they become.
     var literalText: String {
-        TextMark.fields.reduce(format) { $0.replacingOccurrences(of: $1, with: "") }
+        TextMark.fields.reduce(format) { $0.replacing($1, with: "") }
     }
 }

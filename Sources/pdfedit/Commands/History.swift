@@ -18,7 +18,7 @@ struct History: ParsableCommand {
                 if entries.isEmpty { Console.out("no steps yet") }
                 let width = String(entries.count).count
                 for entry in entries {
-                    let number = String(entry.index).padding(toLength: width, withPad: " ", startingAt: 0)
+                    let number = String(entry.index).padded(to: width)
                     Console.out("\(number)  \(entry.label)\(entry.isUndone ? "   (undone)" : "")")
                 }
             }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PDFEditKit
 
 /// What an editing command needs to build its edit.
@@ -131,6 +135,6 @@ func commandLineLabel(_ arguments: [String] = Array(CommandLine.arguments.dropFi
             return argument[..<equals] + "=***"
         }
         return argument.contains(where: { $0 == " " || $0 == "\"" }) || argument.isEmpty
-            ? "\"" + argument.replacingOccurrences(of: "\"", with: "\\\"") + "\"" : argument
+            ? "\"" + argument.replacing("\"", with: "\\\"") + "\"" : argument
     }.joined(separator: " ")
 }

@@ -1,9 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PDFEditKit
 
 /// `10`, `-5mm`, `0.5in`, `1cm`, `12pt`: a length in points (pt is the default unit).
 func parseLength(_ text: String, option: String) throws(PDFEditError) -> Double {
-    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let trimmed = text.trimmingSpaces().lowercased()
     let units: [(String, Double)] = [("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72), ("pt", 1)]
     var number = Substring(trimmed)
     var factor = 1.0

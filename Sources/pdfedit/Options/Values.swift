@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PDFEditKit
 
 // Option values: parsed once, here at the edge, into the kit's and the model's
@@ -28,7 +32,7 @@ func parseFitSize(_ text: String?) throws(PDFEditError) -> PageSize? {
 
 /// `0.3`, `1`, `30%`: above 0 and at most 1.
 func parseOpacity(_ text: String) throws(PDFEditError) -> Double {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     let value: Double?
     if trimmed.hasSuffix("%") {
         value = Double(trimmed.dropLast()).map { $0 / 100 }

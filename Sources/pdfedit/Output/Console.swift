@@ -1,5 +1,10 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import PDFEditKit
 
 /// Runs a command body and turns a `PDFEditError` into `pdfedit:` lines on stderr
@@ -21,7 +26,7 @@ enum Console {
     /// A file read from standard input or written to standard output is named `-`
     /// (not the temporary file pdfedit keeps it in).
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((escapingControlCharacters(StandardStreams.naming(line)) + "\n").utf8))
+        write(escapingControlCharacters(StandardStreams.naming(line)) + "\n", to: STDERR_FILENO)
     }
 
     /// A failure's `pdfedit:` lines.
@@ -50,7 +55,7 @@ enum Console {
     }
 
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
     }
 
     /// JSON with sorted keys, so that output is stable for scripts and tests.
@@ -58,7 +63,7 @@ enum Console {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        write(data + Data("\n".utf8), to: STDOUT_FILENO)
     }
 
     /// JSON on exactly one line (sorted keys): one record of a stream of them.
@@ -66,6 +71,21 @@ enum Console {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        write(data + Data("\n".utf8), to: STDOUT_FILENO)
     }
+
+    /// Writes all of `bytes` to `descriptor` (unbuffered, as each line is meant to
+    /// appear at once); stops at an error other than an interruption.
+    static func write(_ bytes: some Collection<UInt8>, to descriptor: Int32) {
+        var bytes = Array(bytes)
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + done, $0.count - done) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            done += count
+        }
+    }
+
+    static func write(_ text: String, to descriptor: Int32) { write(Array(text.utf8), to: descriptor) }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import PDFEditKit
 
 /// A progress bar on stderr for long work (rendering, text extraction, imports):
@@ -37,7 +42,7 @@ final class ProgressBar: @unchecked Sendable {
 
     private let delay: Double
     private let created: Double
-    private let lock = NSLock()
+    private let lock = Lock()
     private var phase = ""
     private var shown = -1
     private var lastDraw = 0.0
@@ -96,7 +101,7 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Console.write(text, to: STDERR_FILENO)
     }
 
     private static func terminalColumns() -> Int {

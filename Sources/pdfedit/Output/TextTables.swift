@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import PDFEditKit
 
 /// A left-aligned text table; the last column may be long.
@@ -12,12 +17,18 @@ func table(_ header: [String], _ rows: [[String]]) -> String {
     }
     return all.map { row in
         row.enumerated().map { index, cell in
-            index < widths.count - 1 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) : cell
+            index < widths.count - 1 ? cell.padded(to: widths[index]) : cell
         }.joined(separator: "  ").trimmingTrailingSpaces()
     }.joined(separator: "\n")
 }
 
 extension String {
+    /// Cut or filled with spaces to `length` characters (as Foundation's
+    /// `padding(toLength:withPad:startingAt:)` with one space).
+    func padded(to length: Int) -> String {
+        count >= length ? String(prefix(length)) : self + String(repeating: " ", count: length - count)
+    }
+
     /// Without trailing spaces: leading ones belong to an empty first column
     /// (the `*` marker of `docs`) and keep the columns aligned.
     func trimmingTrailingSpaces() -> String {
@@ -29,7 +40,13 @@ extension String {
 
 /// Points without a useless ".0".
 func format(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+    guard value != value.rounded() else { return String(Int(value)) }
+    // printf's "%.2f" (String(format:) is full Foundation's).
+    var buffer = [UInt8](repeating: 0, count: 64)
+    let length = buffer.withUnsafeMutableBytes { bytes in
+        withVaList([value]) { vsnprintf(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, "%.2f", $0) }
+    }
+    return String(decoding: buffer.prefix(max(0, min(Int(length), buffer.count - 1))), as: UTF8.self)
 }
 
 /// A short description of an item's stamps for `list`'s table: each stamp's file
