@@ -10,6 +10,7 @@
 #include "Limits.hh"
 #include "Parts.hh"
 #include "Reader.hh"
+#include "Timing.hh"
 #include "Writer.hh"
 
 #include <memory>
@@ -136,6 +137,7 @@ extern "C" int pe_export(
     void *warn_context,
     pe_status *status)
 {
+    pe::TimedExport timed(options);
     return pe::guarded(status, sources, source_count, [&](pe::Where &where) {
         pe::Written written; // removed when the export fails
         pe::export_one(
@@ -161,6 +163,7 @@ extern "C" int pe_export_parts(
     void *warn_context,
     pe_status *status)
 {
+    pe::TimedExport timed(options);
     int current_part = -1;
     int code = pe::guarded(status, sources, source_count, [&](pe::Where &where) {
         pe::Written written; // removed when the export fails
