@@ -299,7 +299,13 @@ void copy_annotations(
         where = Where{static_cast<int>(s), 0};
         QPDF &pdf = *sources[s].pdf;
         auto detached = detach_structure_destinations(batches[s]);
-        QPDFObjectHandle batch = pdf.makeIndirectObject(QPDFObjectHandle::newArray(batches[s]));
+        QPDFObjectHandle &batch = sources[s].annotation_batch;
+        if (batch.isInitialized()) {
+            pdf.replaceObject(batch.getObjGen(), QPDFObjectHandle::newArray(batches[s]));
+            batch = pdf.getObject(batch.getObjGen());
+        } else {
+            batch = pdf.makeIndirectObject(QPDFObjectHandle::newArray(batches[s]));
+        }
         batches[s].clear();
         try {
             copied[s] = copy_foreign(out, batch).getArrayAsVector();
@@ -308,8 +314,8 @@ void copy_annotations(
             throw;
         }
         reattach(detached);
-        // The batch is no object of the source's: free it (a split export makes one
-        // per part).
+        // The batch is no object of the source's: free what it holds until the
+        // next output (a part of a split) uses it again.
         pdf.replaceObject(batch.getObjGen(), QPDFObjectHandle::newNull());
     }
     std::vector<size_t> next(sources.size(), 0);

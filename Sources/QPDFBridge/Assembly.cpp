@@ -7,6 +7,7 @@
 
 #include "Encryption.hh"
 #include "Geometry.hh"
+#include "Timing.hh"
 #include "Writer.hh"
 
 #include <algorithm>
@@ -34,8 +35,13 @@ void Assembly::build(Dropped &dropped)
     }
     resized.clear();
     cells.clear();
+    PhaseClock pages(Phase::pages);
     place_pages();
+    pages.stop();
+    PhaseClock stamps(Phase::stamps);
     apply_stamps(out, sources, inputs.request.stamps, static_cast<int>(items - inputs.request.items), placed, where);
+    stamps.stop();
+    PhaseClock links(Phase::links);
     std::vector<CopiedAnnotation> widgets;
     std::vector<CopiedAnnotation> annotations;
     copy_annotations(out, sources, placed, where, widgets, annotations);
@@ -46,7 +52,11 @@ void Assembly::build(Dropped &dropped)
         }
     }
     place_cell_annotations();
+    links.stop();
+    PhaseClock fields(Phase::fields);
     build_form(out, sources, widgets, placed, where);
+    fields.stop();
+    PhaseClock outlines(Phase::outlines);
     pe_export_options const *options = inputs.request.options;
     std::deque<OutlineEntry> given; // the entries of a given outline
     std::vector<OutlineNode> outline;
@@ -63,12 +73,16 @@ void Assembly::build(Dropped &dropped)
     }
     write_outline(out, outline, placed, options != nullptr && options->keep_scripts != 0, dropped, &cell_pages);
     retarget_cell_destinations();
+    outlines.stop();
+    PhaseClock labels(Phase::labels);
     pe_page_label const *own = options == nullptr || options->page_labels == nullptr
         ? nullptr
         : options->page_labels + (items - inputs.request.items);
     write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels, own);
+    labels.stop();
     copy_document_data(
         out, sources, items, item_count, placed, annotations, options, !outline.empty(), dropped, where);
+    PhaseClock links_moved(Phase::links);
     transform_destinations(out, resized);
     where = Where{};
     inputs.forward_output_warnings(out);

@@ -20,6 +20,7 @@
 //   are destinations are not named: they only say where a viewer opens a document.
 #include "Export.hh"
 #include "Limits.hh"
+#include "Timing.hh"
 
 #include <qpdf/Buffer.hh>
 
@@ -418,18 +419,27 @@ void copy_document_data(
     Dropped &dropped,
     Where &where)
 {
+    PhaseClock document(Phase::document);
     MetadataFields fields = MetadataFields::of(options);
     DocumentData data(out, sources, items, item_count, placed, where);
     data.copy_info(fields);
     data.copy_catalog_entries(has_outline);
     data.copy_open_action();
     copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
+    document.stop();
+    PhaseClock structure(Phase::structure);
     data.settle_structure(annotations, dropped);
+    structure.stop();
+    PhaseClock layers(Phase::layers);
     data.merge_layers(dropped);
+    layers.stop();
+    PhaseClock scripts(Phase::document);
     bool keep_scripts = options != nullptr && options->keep_scripts != 0;
     data.keep_scripts_if_asked(keep_scripts, dropped);
     data.note_dropped(keep_scripts, dropped);
+    scripts.stop();
     // Last: the PDF/A and PDF/UA claims depend on what the steps above dropped.
+    PhaseClock metadata(Phase::metadata);
     copy_metadata(
         out, sources, data.sources_in_order(), fields, options == nullptr ? 0 : options->max_stream_bytes, dropped,
         where);

@@ -71,8 +71,9 @@ QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value);
 QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign);
 
 // A source value as an object of `out`: indirect objects through
-// copyForeignObject; a direct array or dictionary that refers to indirect objects
-// is first made an indirect object of its source.
+// copyForeignObject; a direct array or dictionary becomes an indirect object of
+// `out` rebuilt around the copies of what it refers to (import_direct); nothing
+// is added to the source.
 QPDFObjectHandle import_value(QPDF &out, QPDF &from, QPDFObjectHandle value);
 
 // A destination as an explicit array: arrays as they are, a name looked up in

@@ -11,6 +11,7 @@
 #include "Limits.hh"
 #include "Parts.hh"
 #include "Reader.hh"
+#include "Timing.hh"
 #include "Writer.hh"
 
 #include <atomic>
@@ -153,6 +154,7 @@ extern "C" int pe_export(
     void *warn_context,
     pe_status *status)
 {
+    pe::TimedExport timed(options);
     return pe::guarded(status, sources, source_count, [&](pe::Where &where) {
         pe::Written written; // removed when the export fails
         pe::export_one(
@@ -178,6 +180,7 @@ extern "C" int pe_export_parts(
     void *warn_context,
     pe_status *status)
 {
+    pe::TimedExport timed(options);
     int current_part = -1;
     int code = pe::guarded(status, sources, source_count, [&](pe::Where &where) {
         pe::Written written; // removed when the export fails

@@ -2,6 +2,7 @@
 // plan check (in_place_source, catalog_allows_in_place), the new page tree and
 // catalog (build), and the document data a copy would get (settle_in_place).
 #include "InPlace.hh"
+#include "Timing.hh"
 
 #include "Encryption.hh"
 #include "Geometry.hh"
@@ -166,6 +167,7 @@ int InPlace::in_place_source(Inputs &inputs)
 
 void InPlace::build()
 {
+    PhaseClock clock(Phase::pages);
     QPDF &pdf = *source.pdf;
     pe_item const *items = inputs.request.items;
     int count = inputs.request.item_count;

@@ -5,6 +5,7 @@
 #include "Inputs.hh"
 
 #include "Limits.hh"
+#include "Timing.hh"
 
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,7 @@ namespace pe {
 
 void Inputs::check_plan()
 {
+    PhaseClock clock(Phase::plan);
     where = Where{};
     if (request.source_count < 0 || (request.source_count > 0 && request.sources == nullptr)) {
         throw PlanError("invalid source list");
@@ -66,6 +68,7 @@ void Inputs::check_output(char const *out_path)
 
 void Inputs::open(int first, int count)
 {
+    PhaseClock clock(Phase::open);
     sources.resize(static_cast<size_t>(request.source_count));
     pe_item const *items = request.items + first;
     for (int i = 0; i < count; ++i) {

@@ -7,6 +7,7 @@
 #include "Assembly.hh"
 #include "CheckedFile.hh"
 #include "Encryption.hh"
+#include "Timing.hh"
 
 #include <algorithm>
 #include <atomic>
@@ -219,11 +220,13 @@ void export_parts(
     std::atomic<bool> stop{false};
     PartProgress progress(request.options);
     std::vector<std::thread> running;
+    PhaseTimes *times = current_phase_times(); // the workers add to the caller's
     for (size_t t = 1; t < workers.size(); ++t) {
         PartWorker *worker = workers[t].get();
         try {
             running.emplace_back(
-                [worker, parts, part_count, &next, &stop, &outcomes, &progress] {
+                [worker, parts, part_count, &next, &stop, &outcomes, &progress, times] {
+                    PhaseTimesScope timed(times);
                     worker->run(parts, part_count, next, stop, outcomes, progress);
                 });
         } catch (std::system_error const &) {

@@ -4,6 +4,7 @@
 
 #include "CheckedFile.hh"
 #include "Encryption.hh"
+#include "Timing.hh"
 
 #include <qpdf/QPDFWriter.hh>
 
@@ -29,6 +30,7 @@ void write_output(
     bool report,
     QPDF *kept_encryption_of)
 {
+    PhaseClock clock(Phase::write);
     QPDFWriter writer(pdf);
     if (report && options != nullptr && options->progress != nullptr) {
         auto progress = options->progress;

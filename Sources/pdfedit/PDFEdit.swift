@@ -4,6 +4,7 @@ import PDFEditKit
 @main
 struct PDFEdit: ParsableCommand {
     static func main() {
+        ProcessTiming.start()
         Cancellation.install()
         WarningChannel.setReceiver { Console.warn([$0]) }
         do {

@@ -145,7 +145,11 @@ struct ExportWriter {
                     + "fill them or export with --placeholders blank")
         }
         let used = Set(items.flatMap(\.content.sources))
-        try access.verify(used.filter { id in access.path(of: id).map { preopened[$0] == nil } ?? true })
+        try PhaseTiming.measure("open") { () throws(PDFEditError) in
+            try access.verify(used.filter { id in access.path(of: id).map { preopened[$0] == nil } ?? true })
+        }
+        let planning = PhaseTiming.now()
+        defer { PhaseTiming.add("plan", since: planning) }
 
         var plan = EnginePlan(sources: [], items: [], sessionSources: [])
         var pdfIndex: [SourceID: Int] = [:]
@@ -295,7 +299,7 @@ struct ExportWriter {
             try PDFExporter.write(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options, to: staged.temporary)
         }
-        try staged.commit()
+        try PhaseTiming.measure("commit") { () throws(PDFEditError) in try staged.commit() }
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
@@ -323,7 +327,9 @@ struct ExportWriter {
             try ensureDirectory(directory)
         }
         var checks = outputChecks(settings)
-        for (part, target) in zip(parts, targets) { try checks.check(part.output, standard: target) }
+        try PhaseTiming.measure("plan") { () throws(PDFEditError) in
+            for (part, target) in zip(parts, targets) { try checks.check(part.output, standard: target) }
+        }
         var options = settings.engineOptions(progressUnit: "files")
         setDocumentData(of: items, document: name, on: &options)
         var plan = try plan(items, document: name, settings: settings)
@@ -333,6 +339,8 @@ struct ExportWriter {
         if let document = session.document(named: name), document.outline != nil || settings.outline == .none {
             // The model's outline, pruned to each part (an older session's document: the sources').
             options.outline = []
+            let pruning = PhaseTiming.now()
+            defer { PhaseTiming.add("outlines", since: pruning) }
             for index in engineParts.indices {
                 let part = Array(items[parts[index].items])
                 engineParts[index].outline =
@@ -345,7 +353,9 @@ struct ExportWriter {
                 options: options)
         }
         // All parts appear together: a Ctrl-C now takes effect once every one is renamed.
-        try Cancellation.deferringSignals { () throws(PDFEditError) in try StagedOutput.commitAll(staged) }
+        try PhaseTiming.measure("commit") { () throws(PDFEditError) in
+            try Cancellation.deferringSignals { () throws(PDFEditError) in try StagedOutput.commitAll(staged) }
+        }
         let folder = parts.first.map { Paths.quickFolder(of: $0.output) } ?? "."
         let warnings =
             report.warnings.map(describe)

@@ -66,7 +66,8 @@ public struct Importer: Sendable {
     ) throws(PDFEditError) -> [ImportedFile] {
         var files: [ImportedFile] = []
         var problems: [PDFEditError] = []
-        for result in loadEach(paths, fit: fit, progress: progress) {
+        let loaded = PhaseTiming.measure("open") { loadEach(paths, fit: fit, progress: progress) }
+        for result in loaded {
             switch result {
             case .success(let file): files.append(file)
             case .failure(let error): problems.append(.engine(error))

@@ -138,6 +138,12 @@ final class BridgeArguments {
         result.no_in_place = options.inPlace ? 0 : 1
         result.no_append = options.appendUpdate ? 0 : 1
         result.keep_scripts = options.keepScripts ? 1 : 0
+        if PhaseTiming.enabled {
+            result.timing = { _, phase, milliseconds in
+                guard let phase else { return }
+                PhaseTiming.add(String(cString: phase), milliseconds: milliseconds)
+            }
+        }
         if let outline = options.outline {
             result.outline_given = 1
             result.outline = array(outline.map { bridged($0) })

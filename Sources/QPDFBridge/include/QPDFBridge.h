@@ -263,6 +263,14 @@ typedef struct pe_export_options {
                                    uses the sources') */
     const pe_outline_item *outline;
     int outline_count;
+    /* NULL, or told where the export's time went when it ends (also after a
+     * failure): one call per phase that ran ("open", "plan", "pages", "stamps",
+     * "links", "fields", "outlines", "labels", "document", "structure", "layers",
+     * "metadata", "write"), with its wall milliseconds (pe_export_parts: summed over
+     * parts and threads), from the calling thread (the kit sets it when
+     * PDFEDIT_TIMING is in the environment) */
+    void (*timing)(void *context, const char *phase, double milliseconds);
+    void *timing_context;
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */

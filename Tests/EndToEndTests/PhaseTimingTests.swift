@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `PDFEDIT_TIMING` in the environment: pdfedit prints where its time went, one
+/// line per phase (`pdfedit: time PHASE MILLISECONDS`) and the total from the
+/// start of `main`, after its own output; nothing without the variable.
+@Suite struct PhaseTimingTests {
+    static let phases = [
+        "open", "plan", "pages", "stamps", "links", "fields", "outlines", "labels", "document", "structure", "layers",
+        "metadata", "write", "commit",
+    ]
+
+    /// The timing lines of `stderr`, by phase; fails on a malformed or repeated one.
+    func timings(_ stderr: String) -> [String: Double] {
+        var result: [String: Double] = [:]
+        for line in stderr.split(separator: "\n") where line.hasPrefix("pdfedit: time ") {
+            let words = line.split(separator: " ")
+            #expect(words.count == 4, "\(line)")
+            guard words.count == 4, let value = Double(words[3]) else { continue }
+            #expect(words[3].wholeMatch(of: /\d+\.\d/) != nil, "\(line)")
+            #expect(result[String(words[2])] == nil, "repeated: \(line)")
+            result[String(words[2])] = value
+        }
+        return result
+    }
+
+    @Test func exportPrintsEveryPhaseWithSaneValues() throws {
+        let dir = try scratchDirectory(with: "features.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.pdf").path
+        let began = Date()
+        let result = try pdfedit(
+            args: ["export", out, "2..5", "--from", "features.pdf"], in: dir, environment: ["PDFEDIT_TIMING": "1"])
+        let wall = Date().timeIntervalSince(began) * 1000
+        #expect(result.status == 0, "\(result.stderr)")
+        let times = timings(result.stderr)
+        #expect(Set(times.keys) == Set(Self.phases + ["total"]), "\(result.stderr)")
+        let total = times["total"] ?? -1
+        #expect(total > 0 && total <= wall, "total \(total) ms, the process took \(wall) ms")
+        // One export on one thread: the phases are parts of the total.
+        let sum = Self.phases.compactMap { times[$0] }.reduce(0, +)
+        #expect(sum <= total + 0.1 * Double(Self.phases.count), "phases \(sum) ms > total \(total) ms")
+        for phase in ["open", "pages", "links", "write"] {
+            #expect((times[phase] ?? 0) > 0, "\(phase) took no time: \(result.stderr)")
+        }
+        // The lines come after everything else and the output is what it would be without them.
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.suffix(Self.phases.count + 1).allSatisfy { $0.hasPrefix("pdfedit: time ") })
+        #expect(try qpdfPageCount(out) == 4)
+        #expect(try qpdfCheck(out).status == 0)
+        #expect(try pageText(out, 1).contains("FEAT-P2"))
+    }
+
+    @Test func splitSumsItsParts() throws {
+        let dir = try scratchDirectory(with: "features.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try pdfedit(
+            args: ["export", "--split", "parts", "--from", "features.pdf"], in: dir,
+            environment: ["PDFEDIT_TIMING": "1", "PDFEDIT_THREADS": "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let times = timings(result.stderr)
+        #expect(Set(times.keys) == Set(Self.phases + ["total"]), "\(result.stderr)")
+        #expect((times["pages"] ?? 0) > 0 && (times["write"] ?? 0) > 0, "\(result.stderr)")
+        let sum = Self.phases.compactMap { times[$0] }.reduce(0, +)
+        #expect(sum <= (times["total"] ?? 0) + 0.1 * Double(Self.phases.count), "\(result.stderr)")
+        let parts = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("parts").path)
+        #expect(parts.count == 6)
+    }
+
+    @Test func nothingWithoutTheVariable() throws {
+        let dir = try scratchDirectory(with: "features.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.pdf").path
+        let result = try pdfedit(args: ["export", out, "2..5", "--from", "features.pdf"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("pdfedit: time"), "\(result.stderr)")
+        #expect(try qpdfPageCount(out) == 4)
+    }
+
+    @Test func aFailedCommandStillTellsItsTotal() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try pdfedit(
+            args: ["export", "out.pdf", "--from", "missing.pdf"], in: dir, environment: ["PDFEDIT_TIMING": "1"])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(timings(result.stderr)["total"] != nil, "\(result.stderr)")
+    }
+}
