@@ -7,6 +7,7 @@
 #include "CheckedFile.hh"
 #include "Geometry.hh"
 #include "InPlace.hh"
+#include "Timing.hh"
 
 #include <qpdf/QPDFCryptoProvider.hh>
 #include <qpdf/QPDFSystemError.hh>
@@ -391,6 +392,7 @@ Appended::Appended(Inputs &opened, int s, FileTail const &end, int bound) :
 
 void Appended::build(Dropped &dropped)
 {
+    PhaseClock clock(Phase::pages);
     QPDF &pdf = *source.pdf;
     NewNumbers numbers(pdf, original_objects);
     pe_item const *items = inputs.request.items;
@@ -588,6 +590,7 @@ std::string Appended::update_bytes()
 
 void Appended::write(char const *out_path, bool &started)
 {
+    PhaseClock clock(Phase::write);
     where = Where{};
     std::string update = update_bytes();
     char const *path = inputs.request.sources[source_index].path;
