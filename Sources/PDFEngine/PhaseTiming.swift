@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Synchronization
 
 /// Where this process's time goes, by phase, when `PDFEDIT_TIMING` is in the
 /// environment (read once): each phase's milliseconds are summed (the kit's
@@ -70,28 +71,28 @@ package enum PhaseTiming {
         _ = text.withCString { write(2, $0, strlen($0)) }
     }
 
+    /// `milliseconds` with one decimal ("12.3").
     static func formatted(_ milliseconds: Double) -> String {
-        String(format: "%.1f", milliseconds)
+        let tenths = Int((max(0, milliseconds) * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     private static let sums = Sums()
 
     /// The sums, added to from any thread.
-    private final class Sums: @unchecked Sendable {
-        private let lock = NSLock()
-        private var totals: [String: Double] = [:]
-        private var began: UInt64 = 0
+    private final class Sums: Sendable {
+        private let state = Mutex<(totals: [String: Double], began: UInt64)>(([:], 0))
 
         func begin(at time: UInt64) {
-            lock.withLock { began = time }
+            state.withLock { $0.began = time }
         }
 
         func add(_ phase: String, _ milliseconds: Double) {
-            lock.withLock { totals[phase, default: 0] += milliseconds }
+            state.withLock { $0.totals[phase, default: 0] += milliseconds }
         }
 
         func snapshot() -> ([String: Double], UInt64) {
-            lock.withLock { (totals, began) }
+            state.withLock { ($0.totals, $0.began) }
         }
     }
 }
