@@ -176,6 +176,32 @@ bool rotation_as_written(QPDFObjectHandle page, int degrees)
     return degrees == 0;
 }
 
+// The number of pages below the /Pages node `node` when every node's /Count
+// says it right, else -1 (a tree kept as it is must not keep a false count).
+long long counted_pages(QPDFObjectHandle node, int depth)
+{
+    if (depth > page_tree_maximum_depth() || !node.isDictionary()) {
+        return -1;
+    }
+    if (!node.getKey("/Type").isNameAndEquals("/Pages")) {
+        return 1;
+    }
+    long long total = 0;
+    QPDFObjectHandle kids = node.getKey("/Kids");
+    if (!kids.isArray()) {
+        return -1;
+    }
+    for (QPDFObjectHandle const &kid : kids.getArrayAsVector()) {
+        long long below = counted_pages(kid, depth + 1);
+        if (below < 0) {
+            return -1;
+        }
+        total += below;
+    }
+    QPDFObjectHandle count = node.getKey("/Count");
+    return count.isInteger() && count.getIntValue() == total ? total : -1;
+}
+
 // Every object number the file may use is below the returned one: the trailer's
 // /Size, or more when qpdf's cross-reference table knows a higher number.
 int object_number_bound(QPDF &pdf)
@@ -419,6 +445,8 @@ void Appended::build(Dropped &dropped)
     for (int i = 0; i < count; ++i) {
         same_order = same_order && items[i].page == i;
     }
+    // Kept only when its counts are right (a false /Count is rebuilt, as copying does).
+    same_order = same_order && counted_pages(root.getKey("/Pages"), 0) == count;
     SharedInherited shared;
     for (int i = 0; i < count; ++i) {
         where = Where{source_index, items[i].page + 1};
