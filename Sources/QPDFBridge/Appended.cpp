@@ -425,16 +425,8 @@ void Appended::build(Dropped &dropped)
     int count = inputs.request.item_count;
     pe_export_options const *options = inputs.request.options;
     where = Where{source_index, 0};
-    // Read from the source as it is before anything changes.
-    std::vector<QPDFObjectHandle> nums;
-    bool labelled =
-        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels,
-            options == nullptr ? nullptr : options->page_labels, nums);
-    std::vector<int> rotations(static_cast<size_t>(count));
-    for (int i = 0; i < count; ++i) {
-        rotations[static_cast<size_t>(i)] =
-            page_rotation(source.pages[static_cast<size_t>(items[i].page)], source.inherited(items[i].page));
-    }
+    BeforeChange before = BeforeChange::read(inputs, source);
+    std::vector<int> const &rotations = before.rotations;
     QPDFObjectHandle root = pdf.getRoot();
     QPDFObjectHandle old_info = pdf.getTrailer().getKey("/Info");
 
@@ -484,9 +476,9 @@ void Appended::build(Dropped &dropped)
         root.replaceKey("/Pages", tree);
         changed.push_back(tree);
     }
-    if (labelled) {
+    if (before.labelled) {
         QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
-        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
+        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(before.nums));
         root.replaceKey("/PageLabels", labels);
     } else {
         root.removeKey("/PageLabels");

@@ -76,6 +76,23 @@ void settle_in_place(
 
 } // namespace
 
+BeforeChange BeforeChange::read(Inputs &inputs, Source &source)
+{
+    pe_item const *items = inputs.request.items;
+    int count = inputs.request.item_count;
+    pe_export_options const *options = inputs.request.options;
+    BeforeChange before;
+    before.labelled =
+        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels,
+            options == nullptr ? nullptr : options->page_labels, before.nums);
+    before.rotations.resize(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        before.rotations[static_cast<size_t>(i)] =
+            page_rotation(source.pages[static_cast<size_t>(items[i].page)], source.inherited(items[i].page));
+    }
+    return before;
+}
+
 void settle_metadata(
     QPDF &pdf, QPDFObjectHandle metadata, QPDFObjectHandle old_info, pe_export_options const *options, long long modified)
 {
@@ -173,16 +190,8 @@ void InPlace::build()
     int count = inputs.request.item_count;
     pe_export_options const *options = inputs.request.options;
     where = Where{items[0].source, 0};
-    // Read from the source as it is before anything changes.
-    std::vector<QPDFObjectHandle> nums;
-    bool labelled =
-        label_numbers(inputs.sources, items, count, options == nullptr ? PE_LABELS_KEEP : options->labels,
-            options == nullptr ? nullptr : options->page_labels, nums);
-    std::vector<int> rotations(static_cast<size_t>(count));
-    for (int i = 0; i < count; ++i) {
-        rotations[static_cast<size_t>(i)] =
-            page_rotation(source.pages[static_cast<size_t>(items[i].page)], source.inherited(items[i].page));
-    }
+    BeforeChange before = BeforeChange::read(inputs, source);
+    std::vector<int> const &rotations = before.rotations;
     QPDFObjectHandle old_root = pdf.getRoot();
     QPDFObjectHandle trailer = pdf.getTrailer();
     QPDFObjectHandle old_info = trailer.getKey("/Info");
@@ -231,9 +240,9 @@ void InPlace::build()
     }
     trailer.replaceKey("/Root", root);
     pdf.updateAllPagesCache();
-    if (labelled) {
+    if (before.labelled) {
         QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
-        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
+        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(before.nums));
         root.replaceKey("/PageLabels", labels);
     }
     settle_in_place(pdf, old_root, old_info, options, source.modified);

@@ -40,6 +40,17 @@ class InPlace {
     size_t page_count = 0;
 };
 
+// What an output changing its source where it is (InPlace, Appended) reads from
+// that source before anything changes: the page labels to write (`nums`, when
+// `labelled`) and the rotation of each item's page.
+struct BeforeChange {
+    bool labelled = false;
+    std::vector<QPDFObjectHandle> nums;
+    std::vector<int> rotations;
+
+    static BeforeChange read(Inputs &inputs, Source &source);
+};
+
 // For an output that is its source changed where it is (InPlace, Appended): the
 // document information (`old_info`, from the source's trailer, made indirect)
 // and the XMP packet (`metadata`, the source's stream or none) as
