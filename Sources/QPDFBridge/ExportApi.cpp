@@ -53,6 +53,22 @@ void report_dropped(Inputs &inputs, Dropped const &dropped)
     }
 }
 
+// Runs write(started); when it throws after setting `started` (the file may
+// exist), `out_path` is left to `written` to remove.
+template <typename Write>
+void write_or_remove(char const *out_path, Written &written, Write write)
+{
+    bool started = false;
+    try {
+        write(started);
+    } catch (...) {
+        if (started) {
+            written.paths.push_back(out_path);
+        }
+        throw;
+    }
+}
+
 // One output: the source with an update appended, or rearranged in place, when
 // the plan allows it, else assembled by copying.
 void export_one(Request const &request, char const *out_path, Where &where, Written &written)
@@ -65,15 +81,7 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     Dropped dropped;
     if (std::unique_ptr<Appended> appended = Appended::plan(inputs)) {
         appended->build(dropped);
-        bool started = false;
-        try {
-            appended->write(out_path, started);
-        } catch (...) {
-            if (started) {
-                written.paths.push_back(out_path);
-            }
-            throw;
-        }
+        write_or_remove(out_path, written, [&](bool &started) { appended->write(out_path, started); });
         report_dropped(inputs, dropped);
         return;
     }
@@ -81,29 +89,13 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     if (in_place >= 0) {
         InPlace rearranged(inputs, in_place);
         rearranged.build();
-        bool started = false;
-        try {
-            rearranged.write(out_path, started);
-        } catch (...) {
-            if (started) {
-                written.paths.push_back(out_path);
-            }
-            throw;
-        }
+        write_or_remove(out_path, written, [&](bool &started) { rearranged.write(out_path, started); });
         return; // nothing is dropped: the catalog holds nothing that would be
     }
     Assembly assembly(inputs, 0, request.item_count);
     assembly.build(dropped);
     assembly.release_sources();
-    bool started = false;
-    try {
-        assembly.write(out_path, started, true, true);
-    } catch (...) {
-        if (started) {
-            written.paths.push_back(out_path);
-        }
-        throw;
-    }
+    write_or_remove(out_path, written, [&](bool &started) { assembly.write(out_path, started, true, true); });
     report_dropped(inputs, dropped);
 }
 

@@ -8,8 +8,10 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
+import tempfile
 import time
 
 
@@ -229,3 +231,15 @@ class Case:
     def add(self, label, make):
         self.tools.append((label, make))
         self.samples[label] = []
+
+
+def phases_of(commands_for, work, runs):
+    """timed_phases of the commands `commands_for(scratch)` gives, in a fresh
+    scratch folder under `work` (removed after); {} when the tool failed."""
+    scratch = tempfile.mkdtemp(dir=work)
+    try:
+        return timed_phases(commands_for(scratch), scratch, runs)
+    except ToolFailed:
+        return {}
+    finally:
+        shutil.rmtree(scratch)

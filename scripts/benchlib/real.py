@@ -16,8 +16,8 @@ import statistics
 import tempfile
 import time
 
-from benchlib.measure import (ToolFailed, links_and_outlines, measure_full, natural, npages, page_text, qpdf_check,
-                              rotations, timed_phases)
+from benchlib.measure import (ToolFailed, links_and_outlines, measure_full, natural, npages, page_text, phases_of,
+                              qpdf_check, rotations)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = ["tbt-TeXbyTopic.pdf", "pdfjs-freeculture.pdf", "pdflib-linearized_with_object_streams.pdf",
@@ -228,12 +228,7 @@ def run_real(ctx):
     for row in rows:
         if "pdfedit" in row.failed:
             continue
-        scratch = tempfile.mkdtemp(dir=work)
-        try:
-            row.phases = timed_phases(row.tools["pdfedit"](scratch), scratch, 1)
-        except ToolFailed:
-            row.phases = {}
-        shutil.rmtree(scratch)
+        row.phases = phases_of(row.tools["pdfedit"], work, 1)
     return rows, docs, notes
 
 

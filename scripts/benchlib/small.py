@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 import time
 
-from benchlib.measure import ToolFailed, measure_full, npages, page_rotation, page_token, run, timed_phases
+from benchlib.measure import ToolFailed, measure_full, npages, page_rotation, page_token, phases_of, run
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -105,11 +105,6 @@ def run_small(ctx):
                 shutil.rmtree(scratch)
     for entry in series:
         if entry.key != "version" and "pdfedit" not in entry.failed:
-            scratch = tempfile.mkdtemp(dir=work)
-            try:
-                entry.phases = timed_phases(entry.tools["pdfedit"](scratch), scratch, 3)
-            except ToolFailed:
-                entry.phases = {}
-            shutil.rmtree(scratch)
+            entry.phases = phases_of(entry.tools["pdfedit"], work, 3)
     print(f"bench: small-file and start-up rows done ({time.perf_counter() - ctx.began:.0f} s)", flush=True)
     return series, hello is not None
