@@ -105,14 +105,13 @@ bool read_tail(char const *path, FileTail &tail)
 
 // Whether the source's catalog holds something the copying export would leave
 // out and name in its dropped-data warning (JavaScript and document actions
-// without keep_scripts, an XFA form, a portfolio) or would check and repair on
-// the way (a structure tree: its depth, stray elements, junk in /K, see
-// StructureTree.cpp): such an output is copied.
+// without keep_scripts, an XFA form, a portfolio): such an output is copied.
+// A structure tree is not: every page stays the object it was, so its elements,
+// /StructParents numbers and parent tree stay right without being read (the
+// copying export reads the tree to prune and renumber it, and checks its depth
+// on the way because it walks it).
 bool catalog_drops_something(QPDFObjectHandle root, bool keep_scripts)
 {
-    if (root.hasKey("/StructTreeRoot")) {
-        return true;
-    }
     if (!keep_scripts) {
         QPDFObjectHandle open = root.getKey("/OpenAction");
         bool action = open.isDictionary() && !dict_key(open, "/S").isNameAndEquals("/GoTo");

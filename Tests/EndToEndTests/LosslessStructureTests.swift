@@ -146,21 +146,33 @@ import Testing
         }
     }
 
+    /// The copying export walks the tree (PDFEDIT_NO_APPEND; a remove would copy
+    /// too); a reorder of the clean source is appended and keeps the source's
+    /// tree as it is, its junk included: nothing read, nothing changed.
     @Test("cycles, elements listed twice and junk in /K are ignored: the tree is kept, nothing else changes")
     func hostileKids() throws {
         let dir = try Self.fixtures(sect: "/K [30 0 R 21 0 R 26 0 R (text) [1 2] null -3 << /Type /MCR /MCID -5 /Pg 3 0 R >> << /Type /OBJR /Obj 99 0 R >> << /Type /MCR /Pg 3 0 R >>]")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir)
+        let result = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir, environment: ["PDFEDIT_NO_APPEND": "1"])
         #expect(!result.stderr.contains("structure tree"), "\(result.stderr)")
         let out = try Self.checked(dir, "out.pdf", pages: 4)
         #expect(out.elementTypes == Self.sourceTypes)
+        let appended = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "appended.pdf", in: dir)
+        #expect(!appended.stderr.contains("structure tree"), "\(appended.stderr)")
+        let source = try TaggedStructure(dir.appendingPathComponent("tagged.pdf").path)
+        let kept = try TaggedStructure(dir.appendingPathComponent("appended.pdf").path)
+        #expect(try Data(contentsOf: dir.appendingPathComponent("appended.pdf")).starts(with: Data(contentsOf: dir.appendingPathComponent("tagged.pdf"))))
+        #expect(kept.elementTypes == source.elementTypes && kept.elementTypes == Self.sourceTypes)
+        #expect(Set(kept.problems) == Set(source.problems) && !source.problems.isEmpty)
+        #expect(kept.resolvedMCIDs == source.resolvedMCIDs && kept.contentMCIDs == source.contentMCIDs)
     }
 
     @Test("an MCID far beyond a page's others (1,000,000) does not make a parent-tree array of a million entries")
     func sparseMCID() throws {
         let dir = try Self.fixtures(sect: "/Pg 3 0 R /K [1000000]")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir)
+        // The copying export builds the parent tree (a reorder would be appended, the source's kept).
+        try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir, environment: ["PDFEDIT_NO_APPEND": "1"])
         let out = dir.appendingPathComponent("out.pdf").path
         #expect(try qpdfCheck(out).status == 0)
         let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int ?? 0
@@ -194,7 +206,13 @@ import Testing
         let kept = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "kept.pdf", in: dir)
         #expect(!kept.stderr.contains("structure tree"), "\(kept.stderr)")
         #expect(try TaggedStructure(dir.appendingPathComponent("kept.pdf").path).elements == 50)
-        let lowered = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir, environment: ["PDFEDIT_MAX_DEPTH": "20"])
+        // Appended (the default for a reorder of a clean source), the tree is not
+        // walked at all: kept whole whatever the limit.
+        let appended = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "appended.pdf", in: dir, environment: ["PDFEDIT_MAX_DEPTH": "20"])
+        #expect(!appended.stderr.contains("structure tree"), "\(appended.stderr)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("appended.pdf")).starts(with: Data(contentsOf: dir.appendingPathComponent("tagged.pdf"))))
+        #expect(try TaggedStructure(dir.appendingPathComponent("appended.pdf").path).elements == 50)
+        let lowered = try pdfeditOK("reverse", "all", "tagged.pdf", "-o", "out.pdf", in: dir, environment: ["PDFEDIT_MAX_DEPTH": "20", "PDFEDIT_NO_APPEND": "1"])
         #expect(lowered.stderrLines.contains { $0.hasSuffix("dropped document-level data that cannot follow pages: structure tree (tagged.pdf)") }, "\(lowered.stderr)")
         let out = try TaggedStructure(dir.appendingPathComponent("out.pdf").path)
         #expect(!out.hasTree && out.pages.count == 4)

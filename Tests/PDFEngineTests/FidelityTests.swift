@@ -281,12 +281,22 @@ struct FidelityTests {
     @Test func structureTreeFollowsAReorder() throws {
         let scratch = try ExportScratch()
         let output = scratch.path("out.pdf")
-        let (json, report) = try Self.export([ExportSource(path: Self.tagged)], [Self.page(1), Self.page(0)], to: output)
+        var copying = ExportOptions()
+        copying.appendUpdate = false
+        let (json, report) = try Self.export(
+            [ExportSource(path: Self.tagged)], [Self.page(1), Self.page(0)], to: output, options: copying)
         #expect(report.warnings.isEmpty, "\(report.warnings)")
         #expect(json.catalog["/StructTreeRoot"] != nil)
         #expect(json.dictionary(json.catalog["/MarkInfo"])?["/Marked"] as? Bool == true)
-        // Fresh numbers in output order; the tree's pages are the output's pages.
+        // Copied: fresh numbers in output order; the tree's pages are the output's pages.
         #expect(json.pages.map { json.dictionary($0)?["/StructParents"] as? Int } == [0, 1])
+        // Appended (the default for a reorder of a clean source): the pages keep
+        // their objects and numbers, the tree is the source's.
+        let appended = scratch.path("appended.pdf")
+        let (kept, _) = try Self.export([ExportSource(path: Self.tagged)], [Self.page(1), Self.page(0)], to: appended)
+        #expect(kept.pages.map { kept.dictionary($0)?["/StructParents"] as? Int } == [1, 0])
+        let source = try FidelityJSON(Self.tagged)
+        #expect(kept.catalog["/StructTreeRoot"] as? String == source.catalog["/StructTreeRoot"] as? String)
         let elements = json.objects(withKey: "/Pg")
         #expect(!elements.isEmpty)
         for element in elements {
