@@ -13,13 +13,17 @@ extension PDFEdit {
     /// a plain failure with the error's own text, which becomes the same usage
     /// error again (no hint: the message says what to give).
     static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
-        if let verb = arguments.first, !verb.hasPrefix("-"), !commandNames.contains(verb) {
-            let suggestion = closestCommand(to: verb).map { "; did you mean '\($0)'?" } ?? "; see 'pdfedit --help'"
-            throw PDFEditError.usage("unknown command '\(verb)'\(suggestion)")
-        }
         do {
+            // The root takes no argument and has no default subcommand, so an
+            // unknown verb always fails to parse: the command names (every
+            // command's configuration, a twentieth of a small edit) are
+            // looked at only then.
             return try parseAsRoot(arguments)
         } catch {
+            if let verb = arguments.first, !verb.hasPrefix("-"), !commandNames.contains(verb) {
+                let suggestion = closestCommand(to: verb).map { "; did you mean '\($0)'?" } ?? "; see 'pdfedit --help'"
+                throw PDFEditError.usage("unknown command '\(verb)'\(suggestion)")
+            }
             switch exitCode(for: error) {
             case .validationFailure: throw PDFEditError.usage(oneLineUsageMessage(for: error))
             case .failure: throw PDFEditError.usage(message(for: error))

@@ -19,6 +19,25 @@ import Testing
         try pdfeditOK("move", "1", "--to", "2", "alpha.pdf", "-o", "out.pdf", "--force", in: dir)
     }
 
+    /// Only an image is converted in a scratch folder: a PDF's edit makes none,
+    /// so it works with TMPDIR pointing at a folder that does not exist (and
+    /// costs no folder made, scanned and removed in a shared /tmp); inserting an
+    /// image then needs one, and says which folder it could not make.
+    @Test func pdfEditsNeedNoScratchFolder() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf", "logo.png")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = ["TMPDIR": dir.appendingPathComponent("no-such-folder").path]
+        try pdfeditOK("rotate", "2", "--by", "90", "alpha.pdf", "-o", "turned.pdf", in: dir, environment: missing)
+        let info = try run("pdfinfo", ["-f", "2", "-l", "2", dir.appendingPathComponent("turned.pdf").path]).stdout
+        #expect(info.split(separator: "\n").first { $0.contains(" rot:") }?.split(separator: " ").last == "90", "\(info)")
+        try pdfeditOK("remove", "1", "alpha.pdf", "-o", "removed.pdf", in: dir, environment: missing)
+        #expect(try pageTokens(dir.appendingPathComponent("removed.pdf").path).first == "ALPHA-P2")
+        let image = try pdfedit("insert", "logo.png", "--at", "1", "alpha.pdf", "-o", "with-image.pdf", in: dir, environment: missing)
+        #expect(image.status != 0 && image.stderr.contains("no-such-folder"), "\(image.stderr)")
+        try pdfeditOK("insert", "logo.png", "--at", "1", "alpha.pdf", "-o", "with-image.pdf", in: dir)
+        #expect(try run("qpdf", ["--show-npages", dir.appendingPathComponent("with-image.pdf").path]).stdout == "8\n")
+    }
+
     @Test func everyEditingCommandWorksDirectly() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }

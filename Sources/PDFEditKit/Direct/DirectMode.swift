@@ -34,7 +34,8 @@ public struct DirectMode: Sendable {
     /// Encrypt the output with these passwords and permissions instead of keeping
     /// the input's encryption (`--encrypt`); nil keeps it (or `decrypt` drops it).
     public var outputEncryption: OutputEncryption?
-    /// The scratch folder (image cache) to use; nil makes one for this run. A
+    /// The scratch folder (image cache) to use; nil makes one for this run when
+    /// it has an image to convert (see `ScratchDirectory.forImages`). A
     /// batch shares one among its files and threads (entries are renamed into
     /// place whole, so two threads making the same one both succeed).
     var scratch: ScratchDirectory?
@@ -137,8 +138,8 @@ public struct DirectMode: Sendable {
         guard let document = session.document(named: inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")
         }
-        let scratch: ScratchDirectory
-        if let shared = self.scratch { scratch = shared } else { scratch = try ScratchDirectory() }
+        let scratch = try ScratchDirectory.forImages(of: session, shared: self.scratch)
+        defer { withExtendedLifetime(scratch) {} }  // removed when the write is done, not at its last mention
         // A new access: the edit may have added sources (insert, fill).
         let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         var writeSettings = ExportSettings(force: force || inPlace)
@@ -147,7 +148,7 @@ public struct DirectMode: Sendable {
         keepingEncryption(of: inputSource, in: &writeSettings)
         writeSettings.keepScripts = keepScripts
         let writer = ExportWriter(
-            session: session, access: exportAccess, cacheDirectory: scratch.path,
+            session: session, access: exportAccess, cacheDirectory: scratch?.path,
             protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,
             preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
         // In place through a symbolic link: the file it leads to is replaced (keeping
@@ -181,9 +182,10 @@ public struct DirectMode: Sendable {
         var settings = settings
         keepingEncryption(of: session.sources.first?.id, in: &settings)
         let chosen = try Workspace.items(of: document, selection: selection, access: access)
-        let scratch = try ScratchDirectory()
+        let scratch = try ScratchDirectory.forImages(of: session, shared: self.scratch)
+        defer { withExtendedLifetime(scratch) {} }  // removed when the write is done, not at its last mention
         let writer = ExportWriter(
-            session: session, access: access, cacheDirectory: scratch.path,
+            session: session, access: access, cacheDirectory: scratch?.path,
             protected: SessionStore(explicitPath: nil).ownFiles, direct: true,
             preopened: Self.opened(files, access: access), lastUseOfPreopened: split == nil)
         var results: [ExportResult]
@@ -237,6 +239,16 @@ final class ScratchDirectory: Sendable {
     }
 
     deinit { TemporaryFiles.shared.removeFolder(path) }
+
+    /// The folder an export of `session` converts its images in: `shared` (a
+    /// batch's), a new one, or none when the session has no image source (most
+    /// commands: making, scanning for stale ones and removing a folder in a
+    /// shared /tmp was a tenth of a small file's edit).
+    static func forImages(of session: Session, shared: ScratchDirectory?) throws(PDFEditError) -> ScratchDirectory? {
+        if let shared { return shared }
+        guard session.sources.contains(where: { $0.kind == .image }) else { return nil }
+        return try ScratchDirectory()
+    }
 
     /// `removeStale()`, once per process (a batch makes one scratch folder per file).
     private static let staleRemoved: Void = removeStale()

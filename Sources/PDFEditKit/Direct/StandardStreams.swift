@@ -90,6 +90,7 @@ public enum StandardStreams {
         let file = outputFile(in: scratch.path)
         let result = try body(file)
         try copyToOutput(file)
+        withExtendedLifetime(scratch) {}  // the folder is removed after the copy, not at its last mention
         return result
     }
 
@@ -130,8 +131,10 @@ extension DirectMode {
         let writes = output == StandardStreams.name
         guard reads || writes else { return try body(self) }
         if reads && inPlace { throw PDFEditError.usage("--in-place cannot replace standard input (-)") }
-        let scratch = try ScratchDirectory()
+        let scratch: ScratchDirectory
+        if let shared = self.scratch { scratch = shared } else { scratch = try ScratchDirectory() }
         var resolved = self
+        resolved.scratch = scratch  // images are converted in the same folder
         if reads { resolved.input = try StandardStreams.spoolInput(into: scratch.path) }
         if writes {
             resolved.output = StandardStreams.outputFile(in: scratch.path)
@@ -139,6 +142,7 @@ extension DirectMode {
         }
         let result = try body(resolved)
         if writes, let output = resolved.output { try StandardStreams.copyToOutput(output) }
+        withExtendedLifetime(scratch) {}  // the folder is removed after the copy, not at its last mention
         return result
     }
 }

@@ -114,8 +114,10 @@ struct EnginePlan {
 struct ExportWriter {
     let session: Session
     let access: SourceAccess
-    /// Where images are converted to one-page PDFs (cached by fingerprint and size).
-    let cacheDirectory: String
+    /// Where images are converted to one-page PDFs (cached by fingerprint and
+    /// size); nil where the session has no image source (direct mode then makes
+    /// no scratch folder).
+    let cacheDirectory: String?
     /// Files this export may replace without --force (the session's own previous exports).
     var replaceable: Set<String> = []
     /// Files no export may replace, `--force` or not: the session's own (`SessionStore.ownFiles`).
@@ -230,6 +232,9 @@ struct ExportWriter {
     func imagePDF(_ source: SourceID, fit: PageSize?) throws(PDFEditError) -> String {
         guard let image = session.source(source), let path = access.path(of: source) else {
             throw PDFEditError.sessionCorrupt(path: source.description, reason: "unknown source \(source)")
+        }
+        guard let cacheDirectory else {
+            throw PDFEditError.engine(.cannotWrite(file: path, reason: "no folder to convert the image in"))
         }
         let directory = Paths.join(cacheDirectory, "images")
         try CacheFolder.require(directory)
