@@ -7,4 +7,12 @@ public enum ProcessTiming {
     public static func start() {
         PhaseTiming.start()
     }
+
+    /// Runs `body` (the command line's parsing), its time added to the phase `parse`.
+    public static func parsing<T>(_ body: () throws -> T) rethrows -> T {
+        guard PhaseTiming.enabled else { return try body() }
+        let began = PhaseTiming.now()
+        defer { PhaseTiming.add("parse", since: began) }
+        return try body()
+    }
 }

@@ -18,9 +18,11 @@ package enum PhaseTiming {
     package static let enabled: Bool = getenv("PDFEDIT_TIMING") != nil
 
     /// The phases printed, in this order (a split's are summed over parts and
-    /// threads); `commit` is the renaming of the finished outputs into place.
+    /// threads): `parse` is the command line's, `edit` a direct-mode command's
+    /// change of its one-file session; `commit` is the renaming of the finished
+    /// outputs into place.
     package static let phases = [
-        "open", "plan", "pages", "stamps", "links", "fields", "outlines", "labels", "document", "structure", "layers",
+        "parse", "open", "edit", "plan", "pages", "stamps", "links", "fields", "outlines", "labels", "document", "structure", "layers",
         "metadata", "write", "commit",
     ]
 

@@ -8,7 +8,7 @@ struct PDFEdit: ParsableCommand {
         Cancellation.install()
         WarningChannel.setReceiver { Console.warn([$0]) }
         do {
-            var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
+            var command = try ProcessTiming.parsing { try parseCommand(Array(CommandLine.arguments.dropFirst())) }
             if !(command is Apply) {
                 ProcessLifetime.endsAfterOneCommand()
             }

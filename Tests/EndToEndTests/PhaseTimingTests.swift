@@ -6,7 +6,7 @@ import Testing
 /// start of `main`, after its own output; nothing without the variable.
 @Suite struct PhaseTimingTests {
     static let phases = [
-        "open", "plan", "pages", "stamps", "links", "fields", "outlines", "labels", "document", "structure", "layers",
+        "parse", "open", "edit", "plan", "pages", "stamps", "links", "fields", "outlines", "labels", "document", "structure", "layers",
         "metadata", "write", "commit",
     ]
 
@@ -65,6 +65,25 @@ import Testing
         #expect(sum <= (times["total"] ?? 0) + 0.1 * Double(Self.phases.count), "\(result.stderr)")
         let parts = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("parts").path)
         #expect(parts.count == 6)
+    }
+
+    /// A direct-mode edit: the command line's parsing and the change of the
+    /// one-file session are phases of their own, parts of the total.
+    @Test func directEditTellsParsingAndEditing() throws {
+        let dir = try scratchDirectory(with: "features.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.pdf").path
+        let result = try pdfedit(
+            args: ["move", "3..4", "--to", "1", "features.pdf", "-o", out], in: dir, environment: ["PDFEDIT_TIMING": "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let times = timings(result.stderr)
+        #expect(Set(times.keys) == Set(Self.phases + ["total"]), "\(result.stderr)")
+        for phase in ["parse", "open", "edit", "write"] {
+            #expect((times[phase] ?? 0) > 0, "\(phase) took no time: \(result.stderr)")
+        }
+        let sum = Self.phases.compactMap { times[$0] }.reduce(0, +)
+        #expect(sum <= (times["total"] ?? 0) + 0.1 * Double(Self.phases.count), "\(result.stderr)")
+        #expect(try pageText(out, 1).contains("FEAT-P3"))
     }
 
     @Test func nothingWithoutTheVariable() throws {

@@ -132,8 +132,10 @@ public struct DirectMode: Sendable {
         let inputSource = session.sources.first?.id
         let otherNames = Array(session.documents.dropFirst().map(\.name))
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
-        let summaries = try access.surfacingLookupFailure { () throws(PDFEditError) -> [ChangeSummary] in
-            try change(&session, otherNames, inputDocument, access.editContext)
+        let summaries = try PhaseTiming.measure("edit") { () throws(PDFEditError) -> [ChangeSummary] in
+            try access.surfacingLookupFailure { () throws(PDFEditError) -> [ChangeSummary] in
+                try change(&session, otherNames, inputDocument, access.editContext)
+            }
         }
         guard let document = session.document(named: inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")
