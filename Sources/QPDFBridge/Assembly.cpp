@@ -106,8 +106,11 @@ void Assembly::release_sources()
         }
         pe_source const &arg = inputs.request.sources[i];
         if (arg.document != nullptr) {
-            if (arg.document_last_use == 0) {
-                continue; // the caller uses it again
+            if (arg.document_last_use == 0 || closed_documents_are_kept()) {
+                // The caller uses it again, or it lives until the process
+                // exits anyway: destroying its objects now would only cost
+                // time (a tenth of extracting 51 pages of 20,000).
+                continue;
             }
             arg.document->source = Source{};
         }

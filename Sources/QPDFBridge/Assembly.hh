@@ -8,6 +8,7 @@
 #include <qpdf/PDFVersion.hh>
 #include <qpdf/QPDF.hh>
 
+#include <memory>
 #include <vector>
 
 namespace pe {
@@ -45,6 +46,9 @@ class Assembly {
     // its own; a split reports parts instead).
     void write(char const *out_path, bool &started, bool sync, bool report);
 
+    // The output document, written or not.
+    std::shared_ptr<QPDF> output() const { return out_pdf; }
+
   private:
     Inputs &inputs;
     pe_outline_item const *part_outline = nullptr;
@@ -53,7 +57,10 @@ class Assembly {
     Where &where;
     pe_item const *items;
     int item_count;
-    QPDF out;
+    // The output (shared, so that a one-command process can keep it until it
+    // exits rather than destroy it: see keep_until_exit).
+    std::shared_ptr<QPDF> out_pdf = std::make_shared<QPDF>();
+    QPDF &out = *out_pdf;
     std::vector<PlacedPage> placed;
     PDFVersion version; // of the output, once release_sources ran
     bool versioned = false;

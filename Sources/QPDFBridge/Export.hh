@@ -47,6 +47,16 @@ QPDFObjectHandle fresh_copy(QPDFObjectHandle value);
 // comes from its counter instead.
 QPDFObjectHandle make_indirect(QPDF &pdf, QPDFObjectHandle direct);
 
+// Whether closed documents are kept until the process exits
+// (pe_keep_closed_documents: a one-command process, whose exit frees them
+// without walking their objects).
+bool closed_documents_are_kept();
+
+// Keeps `pdf` alive until the process exits: destroying a QPDF walks and frees
+// every object it read or made (a tenth of merging ten 2,000-page files), which
+// a one-command process's exit does for free.
+void keep_until_exit(std::shared_ptr<QPDF> pdf);
+
 // Gives new objects of `pdf` made by make_indirect (on this thread) the numbers
 // `first`, `first` + 1, ... while it lives; `first` must be above every number
 // the file uses. One at a time per thread.

@@ -97,6 +97,9 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     assembly.release_sources();
     write_or_remove(out_path, written, [&](bool &started) { assembly.write(out_path, started, true, true); });
     report_dropped(inputs, dropped);
+    if (closed_documents_are_kept()) {
+        keep_until_exit(assembly.output());
+    }
 }
 
 void outline_starts(Request const &request, pe_outline_fn each, void *context, Where &where)
@@ -318,6 +321,21 @@ std::mutex kept_mutex;
 std::vector<pe_document *> kept; // reachable, so leak checkers do not report them
 
 } // namespace
+
+bool pe::closed_documents_are_kept()
+{
+    return keep_closed;
+}
+
+void pe::keep_until_exit(std::shared_ptr<QPDF> pdf)
+{
+    static std::mutex mutex;
+    static std::vector<std::shared_ptr<QPDF>> *kept_pdfs = new std::vector<std::shared_ptr<QPDF>>; // never destroyed
+    if (pdf) {
+        std::lock_guard<std::mutex> lock(mutex);
+        kept_pdfs->push_back(std::move(pdf));
+    }
+}
 
 extern "C" void pe_keep_closed_documents(int keep)
 {

@@ -66,6 +66,15 @@ void Inputs::check_output(char const *out_path)
     }
 }
 
+Inputs::~Inputs()
+{
+    if (closed_documents_are_kept()) {
+        for (Source &source : sources) {
+            keep_until_exit(std::move(source.pdf));
+        }
+    }
+}
+
 void Inputs::open(int first, int count)
 {
     PhaseClock clock(Phase::open);

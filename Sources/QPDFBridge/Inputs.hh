@@ -48,6 +48,11 @@ void check_sheet_cells(pe_item const &item, int index, int source_count);
 class Inputs {
   public:
     Inputs(Request const &arguments, Where &progress) : request(arguments), where(progress) {}
+    // Keeps the opened sources until the process exits when closed documents
+    // are kept (keep_until_exit).
+    ~Inputs();
+    Inputs(Inputs const &) = delete;
+    Inputs &operator=(Inputs const &) = delete;
 
     Request const &request;
     Where &where;

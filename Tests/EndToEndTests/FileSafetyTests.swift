@@ -286,9 +286,10 @@ private func regularFiles(under directory: URL) -> [String] {
 
 @Suite(.serialized) struct ScratchCleanupTests {
     /// What a killed (SIGKILL) direct-mode run left in $TMPDIR is removed by the next
-    /// one; a live process's folder and other names are left alone.
+    /// one that makes a scratch folder (one converting an image; a PDF's edit makes
+    /// none and does not look); a live process's folder and other names are left alone.
     @Test func staleScratchFoldersOfDeadProcessesAreRemoved() throws {
-        let dir = try scratchDirectory(with: "alpha.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "logo.png")
         defer { try? FileManager.default.removeItem(at: dir) }
         let temporary = dir.appendingPathComponent("tmp")
         let finished = Process()
@@ -302,6 +303,10 @@ private func regularFiles(under directory: URL) -> [String] {
         try Data("x".utf8).write(to: stale.appendingPathComponent("a.pdf"))
         let result = try pdfedit("export", "o.pdf", "--from", "alpha.pdf", in: dir, environment: ["TMPDIR": temporary.path])
         #expect(result.status == 0, "\(result.stderr)")
+        let all = ["pdfedit-\(finished.processIdentifier)-7", "pdfedit-\(getpid())-7", "pdfedit-notes"].sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted() == all)
+        let image = try pdfedit("insert", "logo.png", "alpha.pdf", "-o", "i.pdf", in: dir, environment: ["TMPDIR": temporary.path])
+        #expect(image.status == 0, "\(image.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted() == ["pdfedit-\(getpid())-7", "pdfedit-notes"])
     }
 

@@ -174,8 +174,8 @@ def links_and_outlines(pdf):
 # Phase times: PDFEDIT_TIMING=1 makes pdfedit print `pdfedit: time PHASE MILLISECONDS`
 # lines on stderr.
 
-PHASES = ["open", "plan", "pages", "links", "outlines", "fields", "labels", "structure", "layers", "metadata",
-          "write", "total"]
+PHASES = ["parse", "open", "edit", "plan", "pages", "links", "outlines", "fields", "labels", "structure", "layers",
+          "metadata", "write", "total"]
 PHASE_LINE = re.compile(r"^pdfedit: time (\S+) ([0-9]+(?:\.[0-9]*)?)\s*$")
 
 
@@ -190,24 +190,18 @@ def parse_phases(stderr):
     return phases
 
 
-def timed_phases(commands, cwd, runs):
-    """Runs `commands` `runs` times with PDFEDIT_TIMING=1 (not among the timed runs);
-    returns {phase: median ms} plus "wall" and "start-up" (wall - total) when
-    pdfedit printed a total, or {} when it printed no phase at all."""
+def timed_phases(commands, cwd):
+    """Runs `commands` once with PDFEDIT_TIMING=1 (not among the timed runs);
+    returns {phase: ms} plus "wall" and "start-up" (wall - total) when pdfedit
+    printed a total, or {} when it printed no phase at all."""
     env = dict(os.environ, PDFEDIT_TIMING="1")
-    collected = []
-    for _ in range(runs):
-        seconds, _, _, err = measure_full(commands, cwd, env, peak=False)
-        phases = parse_phases(err)
-        if phases:
-            phases["wall"] = seconds * 1000
-            if "total" in phases:
-                phases["start-up"] = phases["wall"] - phases["total"]
-            collected.append(phases)
-    if not collected:
-        return {}
-    keys = {k for phases in collected for k in phases}
-    return {k: statistics.median(p[k] for p in collected if k in p) for k in keys}
+    seconds, _, _, err = measure_full(commands, cwd, env, peak=False)
+    phases = parse_phases(err)
+    if phases:
+        phases["wall"] = seconds * 1000
+        if "total" in phases:
+            phases["start-up"] = phases["wall"] - phases["total"]
+    return phases
 
 
 # ---------------------------------------------------------------------------
@@ -234,12 +228,22 @@ class Case:
 
 
 def phases_of(commands_for, work, runs):
-    """timed_phases of the commands `commands_for(scratch)` gives, in a fresh
-    scratch folder under `work` (removed after); {} when the tool failed."""
-    scratch = tempfile.mkdtemp(dir=work)
-    try:
-        return timed_phases(commands_for(scratch), scratch, runs)
-    except ToolFailed:
+    """{phase: median ms} of `runs` timed_phases runs of the commands
+    `commands_for(scratch)` gives, each in a fresh scratch folder under `work`
+    (removed after: an output left by one run would make the next refuse to
+    replace it); {} when the tool failed or printed no phase."""
+    collected = []
+    for _ in range(runs):
+        scratch = tempfile.mkdtemp(dir=work)
+        try:
+            phases = timed_phases(commands_for(scratch), scratch)
+        except ToolFailed:
+            return {}
+        finally:
+            shutil.rmtree(scratch)
+        if phases:
+            collected.append(phases)
+    if not collected:
         return {}
-    finally:
-        shutil.rmtree(scratch)
+    keys = {k for phases in collected for k in phases}
+    return {k: statistics.median(p[k] for p in collected if k in p) for k in keys}
