@@ -53,14 +53,26 @@ public struct DirectMode: Sendable {
     /// directory (absolute when outside it), so messages name files as the user did.
     var baseDirectory: String { FileManager.default.currentDirectoryPath }
 
-    var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
+    /// The PDFs this command opened, kept open for its export (see `OpenedFiles`).
+    let openedFiles = OpenedFiles()
+
+    /// The importer for the files an edit names (insert, fill, stamp): it keeps
+    /// PDFs open for the export, and one the command already opened (the input
+    /// inserted into itself) is not read again.
+    var importer: Importer { keepingImporter }
 
     /// The importer for the files the command names: it keeps them open for the export.
-    var keepingImporter: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords, keepOpen: true) }
+    var keepingImporter: Importer {
+        var importer = Importer(baseDirectory: baseDirectory, passwords: passwords, keepOpen: true)
+        importer.openedFiles = openedFiles
+        return importer
+    }
 
     /// The kept documents of `files` by absolute path (as `SourceAccess.path(of:)` gives it).
-    static func opened(_ files: [ImportedFile], access: SourceAccess) -> [String: OpenedPDF] {
-        var result: [String: OpenedPDF] = [:]
+    /// What the export may use instead of opening a file again: `files`, and every
+    /// PDF the edit opened.
+    func opened(_ files: [ImportedFile], access: SourceAccess) -> [String: OpenedPDF] {
+        var result = openedFiles.opened
         for file in files {
             if let opened = file.opened { result[access.absolutePath(file.source.path)] = opened }
         }
@@ -152,7 +164,7 @@ public struct DirectMode: Sendable {
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch?.path,
             protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,
-            preopened: Self.opened(files, access: exportAccess), lastUseOfPreopened: true)
+            preopened: opened(files, access: exportAccess), lastUseOfPreopened: true)
         // In place through a symbolic link: the file it leads to is replaced (keeping
         // its mode and owner, see `Permissions`), the link stays a link.
         var result = try writer.write(
@@ -189,7 +201,7 @@ public struct DirectMode: Sendable {
         let writer = ExportWriter(
             session: session, access: access, cacheDirectory: scratch?.path,
             protected: SessionStore(explicitPath: nil).ownFiles, direct: true,
-            preopened: Self.opened(files, access: access), lastUseOfPreopened: split == nil)
+            preopened: opened(files, access: access), lastUseOfPreopened: split == nil)
         var results: [ExportResult]
         if let split {
             results = try writer.split(

@@ -40,6 +40,9 @@ public struct Importer: Sendable {
     public var keepOpen = false
     /// The limits a file is checked against as it enters (image pixels).
     public var limits: Limits
+    /// PDFs this command already opened (with `keepOpen`), by absolute path: a
+    /// file named again is not read and checked again (direct mode).
+    package var openedFiles: OpenedFiles? = nil
 
     /// An importer for a session whose paths are relative to `baseDirectory`.
     public init(
@@ -98,6 +101,18 @@ public struct Importer: Sendable {
     }
 
     func load(_ path: String, provisionalNumber: Int, fit: PageSize?) throws(EngineError) -> ImportedFile {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        if let known = openedFiles?.file(at: absolute) {
+            return known.numbered(provisionalNumber)
+        }
+        let file = try read(path, provisionalNumber: provisionalNumber, fit: fit)
+        if let openedFiles, file.opened != nil, file.source.kind == .pdf {
+            openedFiles.remember(file, at: absolute)
+        }
+        return file
+    }
+
+    private func read(_ path: String, provisionalNumber: Int, fit: PageSize?) throws(EngineError) -> ImportedFile {
         let loaded = try passwords.open(path) { password throws(EngineError) in
             try SourceLoader.load(path, password: password, keepOpen: keepOpen, maximumPixels: limits.pixels)
         }.pdf
@@ -114,6 +129,40 @@ public struct Importer: Sendable {
         return ImportedFile(
             source: source, contents: contents, stem: stem, warnings: loaded.warnings, opened: loaded.opened,
             outline: loaded.outline)
+    }
+}
+
+extension ImportedFile {
+    /// The same file under another provisional source id.
+    func numbered(_ number: Int) -> ImportedFile {
+        var file = self
+        let id = SourceID(number: number)
+        file.source.id = id
+        file.contents = contents.map { content in
+            if case .page(_, let page) = content { return .page(source: id, page: page) }
+            return content
+        }
+        return file
+    }
+}
+
+/// The PDFs one direct-mode command opened and keeps open, by absolute path:
+/// a file named twice (`insert a.pdf --at last a.pdf`), or the input named
+/// again by the edit, is read and checked once, and the export uses them all
+/// instead of opening them again.
+package final class OpenedFiles: @unchecked Sendable {
+    private let lock = Lock()
+    private var files: [String: ImportedFile] = [:]
+
+    package init() {}
+
+    func file(at absolutePath: String) -> ImportedFile? { lock.withLock { files[absolutePath] } }
+
+    func remember(_ file: ImportedFile, at absolutePath: String) { lock.withLock { files[absolutePath] = file } }
+
+    /// Every opened PDF, by absolute path.
+    package var opened: [String: OpenedPDF] {
+        lock.withLock { files.compactMapValues(\.opened) }
     }
 }
 
