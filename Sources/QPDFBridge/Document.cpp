@@ -96,7 +96,7 @@ class DocumentData {
             QPDFObjectHandle theirs = pdf.getTrailer().getKey("/Info");
             if (theirs.isDictionary()) {
                 if (!theirs.isIndirect()) {
-                    theirs = pdf.makeIndirectObject(theirs.shallowCopy());
+                    theirs = make_source_object(pdf, theirs.shallowCopy());
                 }
                 info = copy_foreign(out, theirs);
             }
@@ -119,7 +119,7 @@ class DocumentData {
         if (dict_key(open, "/S").isNameAndEquals("/GoTo")) {
             dest = open.getKey("/D");
         }
-        QPDFObjectHandle resolved = explicit_destination(*source.pdf, dest);
+        QPDFObjectHandle resolved = explicit_destination(source, dest);
         if (!resolved.isArray() || resolved.getArrayNItems() == 0) {
             return;
         }
