@@ -95,10 +95,9 @@ class DocumentData {
             QPDF &pdf = first();
             QPDFObjectHandle theirs = pdf.getTrailer().getKey("/Info");
             if (theirs.isDictionary()) {
-                if (!theirs.isIndirect()) {
-                    theirs = make_source_object(pdf, theirs.shallowCopy());
-                }
-                info = copy_foreign(out, theirs);
+                // A direct /Info is rebuilt in the output, nothing made in the
+                // source (once per part of a split).
+                info = import_value(out, pdf, theirs);
             }
         }
         attach_info(out, info, fields);
