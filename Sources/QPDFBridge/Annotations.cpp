@@ -53,7 +53,7 @@ Fate fate_of(Source &source, QPDFObjectHandle annot)
         dest = action.getKey("/D");
         fate.dest_in_action = true;
     }
-    QPDFObjectHandle resolved = explicit_destination(*source.pdf, dest);
+    QPDFObjectHandle resolved = explicit_destination(source, dest);
     if (!resolved.isArray() || resolved.getArrayNItems() == 0) {
         fate.keep = false;
         return fate;
@@ -304,7 +304,7 @@ void copy_annotations(
             pdf.replaceObject(batch.getObjGen(), QPDFObjectHandle::newArray(batches[s]));
             batch = pdf.getObject(batch.getObjGen());
         } else {
-            batch = pdf.makeIndirectObject(QPDFObjectHandle::newArray(batches[s]));
+            batch = make_source_object(pdf, QPDFObjectHandle::newArray(batches[s]));
         }
         batches[s].clear();
         try {

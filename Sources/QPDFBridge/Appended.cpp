@@ -202,21 +202,6 @@ long long counted_pages(QPDFObjectHandle node, int depth)
     return count.isInteger() && count.getIntValue() == total ? total : -1;
 }
 
-// Every object number the file may use is below the returned one: the trailer's
-// /Size, or more when qpdf's cross-reference table knows a higher number.
-int object_number_bound(QPDF &pdf)
-{
-    long long bound = 1;
-    QPDFObjectHandle size = pdf.getTrailer().getKey("/Size");
-    if (size.isInteger()) {
-        bound = std::max(bound, size.getIntValue());
-    }
-    for (auto const &entry : pdf.getXRefTable()) {
-        bound = std::max(bound, static_cast<long long>(entry.first.getObj()) + 1);
-    }
-    return static_cast<int>(std::min<long long>(bound, 1LL << 30));
-}
-
 // A direct value as PDF syntax, references as "N G R". Not qpdf's unparse: a
 // dictionary's unparse leaves out null values, and to know whether a reference
 // is one it resolves the object referred to, which for the page objects of a

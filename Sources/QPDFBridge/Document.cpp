@@ -95,10 +95,9 @@ class DocumentData {
             QPDF &pdf = first();
             QPDFObjectHandle theirs = pdf.getTrailer().getKey("/Info");
             if (theirs.isDictionary()) {
-                if (!theirs.isIndirect()) {
-                    theirs = pdf.makeIndirectObject(theirs.shallowCopy());
-                }
-                info = copy_foreign(out, theirs);
+                // A direct /Info is rebuilt in the output, nothing made in the
+                // source (once per part of a split).
+                info = import_value(out, pdf, theirs);
             }
         }
         attach_info(out, info, fields);
@@ -119,7 +118,7 @@ class DocumentData {
         if (dict_key(open, "/S").isNameAndEquals("/GoTo")) {
             dest = open.getKey("/D");
         }
-        QPDFObjectHandle resolved = explicit_destination(*source.pdf, dest);
+        QPDFObjectHandle resolved = explicit_destination(source, dest);
         if (!resolved.isArray() || resolved.getArrayNItems() == 0) {
             return;
         }

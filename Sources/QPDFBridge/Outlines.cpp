@@ -55,7 +55,7 @@ OutlineEntry read_entry(Source &source, QPDFObjectHandle item)
         } else if (action.isDictionary()) {
             entry.action = action.isIndirect()
                 ? action
-                : source.pdf->makeIndirectObject(action.shallowCopy());
+                : make_source_object(*source.pdf, action.shallowCopy());
             QPDFObjectHandle uri = action.getKey("/URI");
             if (dict_key(action, "/S").isNameAndEquals("/URI") && uri.isString()) {
                 entry.uri = uri.getStringValue();
@@ -65,7 +65,7 @@ OutlineEntry read_entry(Source &source, QPDFObjectHandle item)
     if (!dest.isInitialized()) {
         return entry;
     }
-    QPDFObjectHandle resolved = explicit_destination(*source.pdf, dest);
+    QPDFObjectHandle resolved = explicit_destination(source, dest);
     if (!resolved.isArray() || resolved.getArrayNItems() == 0) {
         return entry;
     }

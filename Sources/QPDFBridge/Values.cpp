@@ -5,6 +5,8 @@
 
 #include <qpdf/QPDFNameTreeObjectHelper.hh>
 
+#include <algorithm>
+
 namespace pe {
 
 QPDFObjectHandle dict_key(QPDFObjectHandle object, std::string const &key)
@@ -77,6 +79,33 @@ QPDFObjectHandle make_indirect(QPDF &pdf, QPDFObjectHandle direct)
     return pdf.getObject(number);
 }
 
+int object_number_bound(QPDF &pdf)
+{
+    long long bound = 1;
+    QPDFObjectHandle size = pdf.getTrailer().getKey("/Size");
+    if (size.isInteger()) {
+        bound = std::max(bound, size.getIntValue());
+    }
+    std::map<QPDFObjGen, QPDFXRefEntry> const xref = pdf.getXRefTable();
+    if (!xref.empty()) {
+        bound = std::max(bound, static_cast<long long>(xref.rbegin()->first.getObj()) + 1);
+    }
+    return static_cast<int>(std::min<long long>(bound, 1LL << 30));
+}
+
+QPDFObjectHandle make_source_object(QPDF &pdf, QPDFObjectHandle direct)
+{
+    int number = object_number_bound(pdf);
+    // Numbers past the table are null unless something was made in the source
+    // before (resolving an unknown number gives null and reads nothing).
+    while (!pdf.getObject(number, 0).isNull()) {
+        ++number;
+    }
+    QPDFObjGen og(number, 0);
+    pdf.replaceObject(og, direct);
+    return pdf.getObject(og);
+}
+
 NewNumbers::NewNumbers(QPDF &pdf, int first)
 {
     numbering = Numbering{&pdf, first};
@@ -117,21 +146,39 @@ QPDFObjectHandle import_value(QPDF &out, QPDF &, QPDFObjectHandle value)
     return fresh_copy(value);
 }
 
-QPDFObjectHandle explicit_destination(QPDF &pdf, QPDFObjectHandle dest)
+QPDFObjectHandle Source::named_destination(std::string const &name)
+{
+    if (!destination_names) {
+        auto names = std::make_unique<std::map<std::string, QPDFObjectHandle>>();
+        QPDFObjectHandle tree = dict_key(dict_key(pdf->getRoot(), "/Names"), "/Dests");
+        if (tree.isDictionary()) {
+            // Its depth was checked when the file was opened (check_tree_depths).
+            try {
+                QPDFNameTreeObjectHelper helper(tree, *pdf, false);
+                for (auto const &entry : helper) {
+                    names->emplace(entry.first, entry.second); // the first of duplicates
+                }
+            } catch (std::exception const &) {
+                // A damaged tree: the names read before the damage.
+            }
+        }
+        destination_names = std::move(names);
+    }
+    auto found = destination_names->find(name);
+    return found == destination_names->end() ? QPDFObjectHandle() : found->second;
+}
+
+QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest)
 {
     if (dest.isArray()) {
         return dest;
     }
-    QPDFObjectHandle root = pdf.getRoot();
+    QPDFObjectHandle root = source.pdf->getRoot();
     QPDFObjectHandle found;
     if (dest.isName()) {
         found = dict_key(dict_key(root, "/Dests"), dest.getName());
     } else if (dest.isString()) {
-        QPDFObjectHandle tree = dict_key(dict_key(root, "/Names"), "/Dests");
-        if (tree.isDictionary()) {
-            QPDFNameTreeObjectHelper names(tree, pdf, false);
-            names.findObject(dest.getUTF8Value(), found);
-        }
+        found = source.named_destination(dest.getUTF8Value());
         if (!found.isInitialized() || found.isNull()) {
             // Some producers use strings for entries of the old /Dests dictionary.
             found = dict_key(dict_key(root, "/Dests"), "/" + dest.getUTF8Value());
