@@ -97,7 +97,10 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     assembly.release_sources();
     write_or_remove(out_path, written, [&](bool &started) { assembly.write(out_path, started, true, true); });
     report_dropped(inputs, dropped);
-    if (closed_documents_are_kept()) {
+    if (closed_documents_are_kept() && inputs.last_use_of_caller_documents()) {
+        // Direct mode's one export: its sources are kept until exit anyway;
+        // so is the output (a session's `export --all` writes several and
+        // frees each).
         keep_until_exit(assembly.output());
     }
 }

@@ -66,13 +66,15 @@ void Inputs::check_output(char const *out_path)
     }
 }
 
-Inputs::~Inputs()
+bool Inputs::last_use_of_caller_documents() const
 {
-    if (closed_documents_are_kept()) {
-        for (Source &source : sources) {
-            keep_until_exit(std::move(source.pdf));
+    for (size_t i = 0; i < sources.size(); ++i) {
+        pe_source const &arg = request.sources[i];
+        if (sources[i].pdf && (arg.document == nullptr || arg.document_last_use == 0)) {
+            return false;
         }
     }
+    return true;
 }
 
 void Inputs::open(int first, int count)

@@ -48,11 +48,13 @@ void check_sheet_cells(pe_item const &item, int index, int source_count);
 class Inputs {
   public:
     Inputs(Request const &arguments, Where &progress) : request(arguments), where(progress) {}
-    // Keeps the opened sources until the process exits when closed documents
-    // are kept (keep_until_exit).
-    ~Inputs();
     Inputs(Inputs const &) = delete;
     Inputs &operator=(Inputs const &) = delete;
+
+    // Whether this is the last use of every source it opened, each a document
+    // the caller opened (direct mode's one export): what the export made can
+    // then be kept until the process exits (keep_until_exit) rather than freed.
+    bool last_use_of_caller_documents() const;
 
     Request const &request;
     Where &where;
