@@ -222,6 +222,8 @@ struct TinyPDF {
     var inheritedRotate: Int? = nil
     /// /MediaBox on the /Pages node (always inherited: pages have none).
     var mediaBox = "0 0 612 792"
+    /// More trailer entries, as PDF syntax (e.g. a direct `/Info << … >>`).
+    var trailerEntries = ""
 
     init(tokens: [String], inheritedRotate: Int? = nil) {
         pages = tokens.map { Page(token: $0) }
@@ -272,7 +274,7 @@ struct TinyPDF {
             let offset = String(offsets[number] ?? 0)
             body += String(repeating: "0", count: 10 - offset.count) + offset + " 00000 n \n"
         }
-        body += "trailer\n<< /Size \(size) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        body += "trailer\n<< /Size \(size) /Root 1 0 R \(trailerEntries)>>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(body.utf8)
     }
 }
