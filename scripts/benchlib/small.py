@@ -1,8 +1,11 @@
 """The start-up rows of `make bench`: one edit of a 20-page file in direct mode
 (`rotate 2 --by 90` and `move 3..5 --to 1`) against qpdf doing the same, and
 `pdfedit --version` against `qpdf --version` and a Swift hello world compiled on
-the fly with `swiftc -O` (the floor of a Swift program's start-up). These take
-10-30 ms, so they run many times, interleaved.
+the fly with `swiftc -O` (the floor of a Swift program's start-up). The rotate
+row also times scripts/bench-floor, the least program that makes that edit with
+pdfedit's stack (static Swift runtime, FoundationEssentials, ArgumentParser,
+libqpdf): the floor of the small-file target. These take 5-30 ms, so they run
+many times, interleaved.
 """
 import os
 import shutil
@@ -47,6 +50,23 @@ def hello_world(work):
     return binary if done.returncode == 0 and os.path.isfile(binary) else None
 
 
+FLOOR = "floor (scripts/bench-floor)"
+
+
+def stack_floor(work):
+    """scripts/bench-floor built as pdfedit's release is (scripts/build-release.sh:
+    --static-swift-stdlib), or None when it cannot be built."""
+    swift = shutil.which("swift")
+    if not swift:
+        return None
+    build = os.path.join(work, "floor-build")
+    done = subprocess.run([swift, "build", "-c", "release", "--static-swift-stdlib",
+                           "--package-path", os.path.join(SCRIPTS, "bench-floor"), "--scratch-path", build],
+                          capture_output=True, cwd=work)
+    binary = os.path.join(build, "release", "floor")
+    return binary if done.returncode == 0 and os.path.isfile(binary) else None
+
+
 def run_small(ctx):
     """Runs the small-file and version rows; returns a list of Series."""
     work = os.path.join(ctx.work, "small")
@@ -69,10 +89,14 @@ def run_small(ctx):
         got = [page_token(out, p) for p in (1, 4, 6)]
         return None if got == ["BIG-P3", "BIG-P1", "BIG-P6"] else f"pages 1, 4, 6 read {got}"
 
+    rotate_tools = {
+        "pdfedit": lambda d: [[pdfedit, "rotate", "2", "--by", "90", doc, "-o", f"{d}/out.pdf", "-q"]],
+        "qpdf": lambda d: [["qpdf", doc, "--rotate=+90:2", f"{d}/out.pdf"]]}
+    floor = stack_floor(work)
+    if floor:
+        rotate_tools[FLOOR] = lambda d: [[floor, "rotate", "2", "--by", "90", doc, "-o", f"{d}/out.pdf", "-q"]]
     series = [
-        Series("rotate", "20-page file: rotate 2 --by 90", {
-            "pdfedit": lambda d: [[pdfedit, "rotate", "2", "--by", "90", doc, "-o", f"{d}/out.pdf", "-q"]],
-            "qpdf": lambda d: [["qpdf", doc, "--rotate=+90:2", f"{d}/out.pdf"]]}, rotated),
+        Series("rotate", "20-page file: rotate 2 --by 90", rotate_tools, rotated),
         Series("move", "20-page file: move 3..5 --to 1", {
             "pdfedit": lambda d: [[pdfedit, "move", "3..5", "--to", "1", doc, "-o", f"{d}/out.pdf", "-q"]],
             "qpdf": lambda d: [["qpdf", doc, "--pages", ".", "3-5,1-2,6-z", "--", f"{d}/out.pdf"]]}, moved),
