@@ -188,7 +188,7 @@ QPDFObjectHandle Assembly::blank_page(pe_item const &item)
     }
     page.replaceKey("/Resources", QPDFObjectHandle::newDictionary());
     set_rotation(page, 0, item.quarter_turns);
-    set_item_boxes(page, item, user_unit(page.getKey("/UserUnit")));
+    set_item_boxes(page, item.boxes, user_unit(page.getKey("/UserUnit")));
     return out.makeIndirectObject(page);
 }
 
@@ -238,16 +238,16 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
     InheritedFrame const *inherited = source.inherited(item.page);
     bool first = false;
     QPDFObjectHandle to = page_copy(source, item.page, first);
-    if (item.resize.width > 0 && item.resize.height > 0) {
-        int rotation = turned_rotation(page_rotation(from, inherited), item.resize.quarter_turns);
+    if (pe_resize const *resize = resize_of(item)) {
+        int rotation = turned_rotation(page_rotation(from, inherited), resize->quarter_turns);
         resize_page(to, plain_copy(source, og, to), item, rotation);
         set_rotation(to, 0, item.quarter_turns);
-        set_item_boxes(to, item, user_unit(to.getKey("/UserUnit")));
+        set_item_boxes(to, item.boxes, user_unit(to.getKey("/UserUnit")));
         placed.push_back(PlacedPage{item.source, item.page, from, to, first});
         return to;
     }
     set_rotation(to, page_rotation(from, inherited), item.quarter_turns);
-    set_item_boxes(to, item, 1);
+    set_item_boxes(to, item.boxes, 1);
     placed.push_back(PlacedPage{item.source, item.page, from, to, first});
     return to;
 }
@@ -290,19 +290,20 @@ QPDFObjectHandle Assembly::plain_copy(Source &source, QPDFObjGen og, QPDFObjectH
 // source page's looks. `rotation`: the turn the item showed the page with.
 void Assembly::resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item, int rotation)
 {
+    pe_resize const &resize = *resize_of(item);
     int source_index = item.source;
     Form const &form = forms.form(std::make_pair(source_index, item.page), plain);
     Rect shown = form.box;
-    bool clipped = crop_shown(shown, item.resize.crop);
+    bool clipped = crop_shown(shown, resize.crop);
     for (char const *key : {"/Contents", "/Resources", "/MediaBox", "/CropBox", "/TrimBox", "/BleedBox", "/ArtBox",
                             "/Rotate", "/UserUnit", "/Group", "/Thumb", "/VP", "/Annots"}) {
         page.removeKey(key);
     }
-    if (set_blank_page_box(page, item.resize.width, item.resize.height)) {
+    if (set_blank_page_box(page, resize.width, resize.height)) {
         needs_user_unit = true;
     }
     Rect target = own_page_geometry(page).visible;
-    Matrix m = placement_matrix(shown, rotation, target, item.resize.fill != 0);
+    Matrix m = placement_matrix(shown, rotation, target, resize.fill != 0);
     QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
     xobjects.replaceKey("/PdfeditPage", form.object);
     QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();

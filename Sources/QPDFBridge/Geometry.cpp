@@ -310,13 +310,34 @@ void restore_box_keys(QPDFObjectHandle page, BoxKeys keys)
     }
 }
 
-void set_item_boxes(QPDFObjectHandle page, pe_item const &item, double unit)
+bool sets_boxes(pe_item const &item)
 {
+    if (item.boxes == nullptr) {
+        return false;
+    }
+    for (size_t k = 0; k < 4; ++k) {
+        if (item.boxes[k].set != 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+pe_resize const *resize_of(pe_item const &item)
+{
+    return item.resize != nullptr && item.resize->width > 0 && item.resize->height > 0 ? item.resize : nullptr;
+}
+
+void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit)
+{
+    if (boxes == nullptr) {
+        return;
+    }
     bool any = false;
     Rect media = media_box(page.getKey("/MediaBox"));
     Rect grown = media;
     for (size_t k = 0; k < 4; ++k) {
-        pe_box const &box = item.boxes[k];
+        pe_box const &box = boxes[k];
         if (box.set == 0) {
             continue;
         }

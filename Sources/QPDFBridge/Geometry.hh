@@ -90,10 +90,17 @@ BoxKeys own_box_keys(QPDFObjectHandle page);
 // Puts `keys` back on `page` (a copy sharing another copy's changed keys).
 void restore_box_keys(QPDFObjectHandle page, BoxKeys keys);
 
-// Writes `item`'s boxes on `page` (their coordinates divided by `unit`, the
-// page's /UserUnit for a blank page of points), growing its own /MediaBox to
-// hold them. Nothing when the item sets none.
-void set_item_boxes(QPDFObjectHandle page, pe_item const &item, double unit);
+// Writes `boxes` (an item's pe_item.boxes: NULL or four, PE_BOX_* order) on
+// `page` (their coordinates divided by `unit`, the page's /UserUnit for a blank
+// page of points), growing its own /MediaBox to hold them. Nothing when none is
+// set.
+void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit);
+
+// Whether `item` sets one of its boxes.
+bool sets_boxes(pe_item const &item);
+
+// The item's resize (pe_item.resize) when it has one with a size, else nullptr.
+pe_resize const *resize_of(pe_item const &item);
 
 } // namespace pe
 

@@ -154,12 +154,10 @@ int InPlace::in_place_source(Inputs &inputs)
         if (request.items[i].kind != PE_ITEM_PAGE || request.items[i].source != s) {
             return -1;
         }
-        for (pe_box const &box : request.items[i].boxes) {
-            if (box.set != 0) {
-                return -1; // boxes are written on copies (Assembly)
-            }
+        if (sets_boxes(request.items[i])) {
+            return -1; // boxes are written on copies (Assembly)
         }
-        if (request.items[i].resize.width > 0) {
+        if (request.items[i].resize != nullptr) {
             return -1; // resized pages are made by Assembly
         }
     }

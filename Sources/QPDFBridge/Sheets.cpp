@@ -123,8 +123,8 @@ void Assembly::draw_cell(
         // which becomes its own form.
         QPDFObjectHandle stamped = out.makeIndirectObject(plain.shallowCopy());
         set_rotation(stamped, page_rotation(from, inherited), cell.quarter_turns);
-        pe_item boxes{};
-        boxes.boxes[PE_BOX_CROP] = cell.crop;
+        pe_box boxes[4]{};
+        boxes[PE_BOX_CROP] = cell.crop;
         set_item_boxes(stamped, boxes, 1);
         std::vector<pe_stamp const *> stamps;
         for (int k = 0; k < cell.stamp_count; ++k) {

@@ -262,6 +262,51 @@ extension PlacementTests {
         #expect(dest.dropFirst().map { "\($0)" } == ["/XYZ", "10", "375", "<null>"], "\(dest)")
     }
 
+    /// The bridge carries boxes and resizes by pointer, one array shared by a
+    /// run of items with the same ones (BridgeArguments): every item must still
+    /// get its own, whatever its neighbours have.
+    @Test func everyItemKeepsItsOwnBoxesAndResizeWhateverItsNeighboursHave() throws {
+        let scratch = try ExportScratch()
+        let path = try scratch.write(OddOriginPDF(), as: "odd.pdf")
+        let a = BoxRect(x0: 150, y0: 100, x1: 650, y1: 800)
+        let b = BoxRect(x0: 200, y0: 200, x1: 500, y1: 700)
+        let trim = BoxRect(x0: 10, y0: 10, x1: 290, y1: 390)
+        let fit = PageResize(size: .a4, mode: .fit)
+        let fill = PageResize(size: .letter, mode: .fill)
+        let items: [ExportItem] = [
+            .page(source: 0, index: 0, boxes: PageBoxes(crop: a)),
+            .page(source: 0, index: 1, boxes: PageBoxes(crop: a)),
+            .page(source: 0, index: 0),
+            .page(source: 0, index: 1, boxes: PageBoxes(crop: b)),
+            .page(source: 0, index: 0, boxes: PageBoxes(crop: a)),
+            .page(source: 0, index: 1, resize: fit),
+            .page(source: 0, index: 0, resize: fill),
+            .page(source: 0, index: 1, resize: fit),
+            .blank(width: 300, height: 400, boxes: PageBoxes(trim: trim)),
+            .page(source: 0, index: 0),
+        ]
+        let output = try export([ExportSource(path: path)], items, to: scratch.path("out.pdf"))
+        let json = try QPDFJSON(output)
+        func box(_ page: Int, _ key: String) -> [Double]? {
+            (json.dictionary(json.pages[page])?[key] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
+        }
+        let corners = { (r: BoxRect) in [r.x0, r.y0, r.x1, r.y1] }
+        #expect(json.pages.count == items.count)
+        #expect(box(0, "/CropBox") == corners(a))
+        #expect(box(1, "/CropBox") == corners(a))
+        #expect(box(2, "/CropBox") == nil)
+        #expect(box(3, "/CropBox") == corners(b))
+        #expect(box(4, "/CropBox") == corners(a))
+        #expect(box(8, "/TrimBox") == corners(trim))
+        #expect(box(8, "/CropBox") == nil && box(9, "/CropBox") == nil)
+        let facts = try ExportTools.pages(output)
+        let sizes = facts.map { [($0.width * 100).rounded() / 100, ($0.height * 100).rounded() / 100] }
+        #expect(sizes[5] == [595.28, 841.89] && sizes[7] == [595.28, 841.89], "\(sizes)")
+        #expect(sizes[6] == [612, 792], "\(sizes)")
+        #expect(sizes[2] == [600, 800] && sizes[9] == [600, 800], "\(sizes)")
+        #expect(sizes[8] == [300, 400], "\(sizes)")
+    }
+
     @Test func aPageResizedTwiceIsOneFormXObject() throws {
         let scratch = try ExportScratch()
         let path = try scratch.write(OddOriginPDF(), as: "odd.pdf")

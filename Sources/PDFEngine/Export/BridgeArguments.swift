@@ -56,7 +56,7 @@ final class BridgeArguments {
                     document_last_use: source.document != nil && source.lastUseOfDocument ? 1 : 0)
             })
         pointers.sourceCount = Int32(sources.count)
-        pointers.items = array(items.map { bridged($0) })
+        pointers.items = bridged(items)
         pointers.itemCount = Int32(items.count)
         pointers.stamps = array(stamps.map { bridged($0) })
         pointers.stampCount = Int32(clamping: stamps.count)
@@ -82,6 +82,40 @@ final class BridgeArguments {
         var given = pointers
         given.context = Unmanaged.passUnretained(context).toOpaque()
         return withExtendedLifetime((self, context)) { body(given) }
+    }
+
+    /// The items, made in C memory in place (20,000 items are 1.4 MB): the
+    /// boxes and resizes they point at allocated only for the items that have
+    /// some, one array for a run of items with the same ones (a crop of every
+    /// page), and a sheet's cells.
+    private func bridged(_ items: [ExportItem]) -> UnsafePointer<pe_item>? {
+        guard !items.isEmpty else { return nil }
+        let memory = UnsafeMutablePointer<pe_item>.allocate(capacity: items.count)
+        blocks.append(UnsafeMutableRawPointer(memory))
+        var lastBoxes: (PageBoxes, UnsafePointer<pe_box>)? = nil
+        var lastResize: (PageResize, UnsafePointer<pe_resize>)? = nil
+        for (index, item) in items.enumerated() {
+            var result = bridged(item)
+            let boxes = item.boxes
+            if !boxes.isEmpty {
+                if let (known, pointer) = lastBoxes, known == boxes {
+                    result.boxes = pointer
+                } else if let pointer = array([boxes.bridged.0, boxes.bridged.1, boxes.bridged.2, boxes.bridged.3]) {
+                    lastBoxes = (boxes, pointer)
+                    result.boxes = pointer
+                }
+            }
+            if let resize = item.resize {
+                if let (known, pointer) = lastResize, known == resize {
+                    result.resize = pointer
+                } else if let pointer = array([resize.bridged]) {
+                    lastResize = (resize, pointer)
+                    result.resize = pointer
+                }
+            }
+            (memory + index).initialize(to: result)
+        }
+        return UnsafePointer(memory)
     }
 
     /// An item with, for a sheet, its cells' array.

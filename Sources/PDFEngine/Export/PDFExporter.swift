@@ -167,36 +167,48 @@ private func collectWarning(
 }
 
 extension ExportItem {
+    /// `pe_item` without its pointers (boxes, resize, a sheet's cells), which
+    /// `BridgeArguments` allocates.
     var bridged: pe_item {
         switch self {
-        case .page(let source, let index, let quarterTurns, let boxes, let resize):
+        case .page(let source, let index, let quarterTurns, _, _):
             return pe_item(
                 kind: Int32(PE_ITEM_PAGE), source: Int32(clamping: source), page: Int32(clamping: index),
-                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: boxes.bridged,
-                resize: resize.bridged, cells: nil, cell_count: 0)
-        case .blank(let width, let height, let quarterTurns, let boxes):
+                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil,
+                resize: nil, cells: nil, cell_count: 0)
+        case .blank(let width, let height, let quarterTurns, _):
             return pe_item(
                 kind: Int32(PE_ITEM_BLANK), source: -1, page: -1,
                 width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
-                boxes: boxes.bridged, resize: pe_resize(), cells: nil, cell_count: 0)
-        case .sheet(let width, let height, let quarterTurns, let boxes, _):
-            // The cells' array is BridgeArguments' to allocate (`bridged(_:)` there).
+                boxes: nil, resize: nil, cells: nil, cell_count: 0)
+        case .sheet(let width, let height, let quarterTurns, _, _):
             return pe_item(
                 kind: Int32(PE_ITEM_SHEET), source: -1, page: -1,
                 width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
-                boxes: boxes.bridged, resize: pe_resize(), cells: nil, cell_count: 0)
+                boxes: nil, resize: nil, cells: nil, cell_count: 0)
         }
+    }
+
+    /// The boxes the item sets on its page.
+    var boxes: PageBoxes {
+        switch self {
+        case .page(_, _, _, let boxes, _), .blank(_, _, _, let boxes), .sheet(_, _, _, let boxes, _): boxes
+        }
+    }
+
+    /// The item's resize, if it has one.
+    var resize: PageResize? {
+        if case .page(_, _, _, _, let resize) = self { return resize }
+        return nil
     }
 }
 
-extension Optional where Wrapped == PageResize {
-    /// `pe_item.resize`: zero when the item is not resized.
+extension PageResize {
+    /// `pe_item.resize`.
     var bridged: pe_resize {
-        guard let resize = self else { return pe_resize() }
-        let crop = PageBoxes(crop: resize.crop).bridged.0
-        return pe_resize(
-            width: resize.size.width, height: resize.size.height, fill: resize.mode == .fill ? 1 : 0,
-            quarter_turns: Int32(resize.quarterTurns.quarterTurnsModulo4), crop: crop)
+        pe_resize(
+            width: size.width, height: size.height, fill: mode == .fill ? 1 : 0,
+            quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), crop: PageBoxes(crop: crop).bridged.0)
     }
 }
 

@@ -94,7 +94,7 @@ typedef struct pe_box {
     double x0, y0, x1, y1;
 } pe_box;
 
-/* What `resize` froze into an item (pe_item.resize); width 0: not resized. */
+/* What `resize` froze into an item (pe_item.resize). */
 typedef struct pe_resize {
     double width;      /* the new page, points */
     double height;
@@ -140,17 +140,20 @@ typedef struct pe_item {
     double width;      /* PE_ITEM_BLANK: size in points */
     double height;
     int quarter_turns; /* clockwise quarter turns added to the page's own /Rotate */
-    /* PE_BOX_*: boxes written on the page, never touching its content; the
-     * MediaBox grows to hold any that reaches outside it (negative margins). */
-    pe_box boxes[4];
-    /* `resize`: nonzero width and height: the page becomes [0 0 width height]
-     * (points) showing the source page's visible box (`crop` when set: the crop
-     * the item had when it was resized) turned by `quarter_turns` more than its
-     * own /Rotate, upright, centred, scaled to fit (`fill` 0) or fill, through a
-     * form XObject of the source page; its annotations and the destinations
-     * aiming at it move with it. `quarter_turns` and `boxes` above then apply to
-     * the resized page. */
-    pe_resize resize;
+    /* NULL, or four PE_BOX_* boxes written on the page, never touching its
+     * content; the MediaBox grows to hold any that reaches outside it (negative
+     * margins). Items may share one array. Pointers rather than values: most
+     * items have neither boxes nor a resize, and 20,000 items carried them as
+     * 4 MB of zeros. */
+    const pe_box *boxes;
+    /* NULL, or `resize`'s: a nonzero width and height make the page [0 0 width
+     * height] (points) showing the source page's visible box (`crop` when set:
+     * the crop the item had when it was resized) turned by `quarter_turns` more
+     * than its own /Rotate, upright, centred, scaled to fit (`fill` 0) or fill,
+     * through a form XObject of the source page; its annotations and the
+     * destinations aiming at it move with it. `quarter_turns` and `boxes` above
+     * then apply to the resized page. */
+    const pe_resize *resize;
     /* PE_ITEM_SHEET (`nup`, `booklet`): a new page of width x height points
      * whose `cell_count` cells each show a source page (see pe_sheet_cell);
      * quarter_turns and boxes above apply to the sheet. */
