@@ -105,6 +105,34 @@ import Testing
         #expect(s.document(named: s.current)?.items.map(\.boxes.isEmpty) == [true, true, true])
     }
 
+    /// PageBoxes keeps its boxes out of line (nil when none is set): it must
+    /// still behave as four optional values — written as the synthesized coding
+    /// of four optionals would write them (a key only for a set box), read back
+    /// equal, equal and hashed alike however built, a copy changed alone.
+    @Test func pageBoxesAreFourOptionalValuesWhateverTheirStorage() async {
+        let rect = Gen.int(in: -500...500).array(of: 4).map { v in
+            BoxRect(x0: Double(v[0]), y0: Double(v[1]), x1: Double(v[0]) + 10.5, y1: Double(v[1]) + 20)
+        }
+        await propertyCheck(count: 200, input: Gen.bool.array(of: 4), rect.array(of: 4)) { present, rects in
+            let values: [BoxRect?] = (0..<4).map { present[$0] ? rects[$0] : nil }
+            let built = PageBoxes(crop: values[0], trim: values[1], bleed: values[2], art: values[3])
+            var set = PageBoxes()
+            for (kind, value) in zip(PageBoxKind.allCases, values) { set[kind] = value }
+            #expect(built == set && built.hashValue == set.hashValue)
+            #expect(built.isEmpty == !present.contains(true))
+            #expect(PageBoxKind.allCases.map { built[$0] } == values)
+            let data = try JSONEncoder().encode(built)
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(Set(object.keys) == Set(zip(PageBoxKind.allCases, values).filter { $0.1 != nil }.map(\.0.rawValue)))
+            #expect(try JSONDecoder().decode(PageBoxes.self, from: data) == built)
+            var copy = built
+            copy.crop = values[0] == nil ? rects[0] : nil
+            #expect(built.crop == values[0] && copy.crop != values[0])
+            #expect(copy.trim == values[1] && copy.bleed == values[2] && copy.art == values[3])
+            #expect(copy != built)
+        }
+    }
+
     @Test func boxesSurviveTheSessionFileAndItsHistory() throws {
         var s = try session(pages: 6)
         try s.apply(
