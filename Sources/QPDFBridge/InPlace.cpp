@@ -184,6 +184,10 @@ void InPlace::build()
 {
     PhaseClock clock(Phase::pages);
     QPDF &pdf = *source.pdf;
+    // Not qpdf's makeIndirectObject, whose first call on a file read from disk
+    // resolves every object of it (getObjectCount -> fixDanglingReferences): a
+    // quarter of the time of rearranging a 14-page paper.
+    NewNumbers numbers(pdf, object_number_bound(pdf));
     pe_item const *items = inputs.request.items;
     int count = inputs.request.item_count;
     pe_export_options const *options = inputs.request.options;
@@ -209,7 +213,7 @@ void InPlace::build()
             inherit_in_place(pdf, to, source.inherited(items[i].page), shared);
             first.emplace(og, to);
         } else {
-            to = pdf.makeIndirectObject(known->second.shallowCopy());
+            to = make_indirect(pdf, known->second.shallowCopy());
         }
         set_rotation(to, rotations[static_cast<size_t>(i)], items[i].quarter_turns);
         kids.push_back(to);
@@ -219,14 +223,14 @@ void InPlace::build()
     tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
     tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
     tree.replaceKey("/Count", QPDFObjectHandle::newInteger(count));
-    tree = pdf.makeIndirectObject(tree);
+    tree = make_indirect(pdf, tree);
     for (QPDFObjectHandle &kid : kids) {
         kid.replaceKey("/Parent", tree);
     }
     QPDFObjectHandle root = QPDFObjectHandle::newDictionary();
     root.replaceKey("/Type", QPDFObjectHandle::newName("/Catalog"));
     root.replaceKey("/Pages", tree);
-    root = pdf.makeIndirectObject(root);
+    root = make_indirect(pdf, root);
     // The trailer of a new file: /Root (and /Info, below); no /ID, so that the
     // deterministic /ID is all new, as a copy's. An encryption the output keeps
     // needs the source's /Encrypt and first /ID (see set_encryption).
