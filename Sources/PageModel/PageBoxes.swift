@@ -64,19 +64,19 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
 
     public var crop: BoxRect? {
         get { storage?.crop }
-        set { self = PageBoxes(crop: newValue, trim: trim, bleed: bleed, art: art) }
+        set { self[.crop] = newValue }
     }
     public var trim: BoxRect? {
         get { storage?.trim }
-        set { self = PageBoxes(crop: crop, trim: newValue, bleed: bleed, art: art) }
+        set { self[.trim] = newValue }
     }
     public var bleed: BoxRect? {
         get { storage?.bleed }
-        set { self = PageBoxes(crop: crop, trim: trim, bleed: newValue, art: art) }
+        set { self[.bleed] = newValue }
     }
     public var art: BoxRect? {
         get { storage?.art }
-        set { self = PageBoxes(crop: crop, trim: trim, bleed: bleed, art: newValue) }
+        set { self[.art] = newValue }
     }
 
     public init(crop: BoxRect? = nil, trim: BoxRect? = nil, bleed: BoxRect? = nil, art: BoxRect? = nil) {
@@ -130,12 +130,9 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
             }
         }
         set {
-            switch kind {
-            case .crop: crop = newValue
-            case .trim: trim = newValue
-            case .bleed: bleed = newValue
-            case .art: art = newValue
-            }
+            // A new storage: another PageBoxes may share this one.
+            let values = PageBoxKind.allCases.map { $0 == kind ? newValue : self[$0] }
+            self = PageBoxes(crop: values[0], trim: values[1], bleed: values[2], art: values[3])
         }
     }
 }
