@@ -118,7 +118,8 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
         hasher.combine(art)
     }
 
-    public var isEmpty: Bool { crop == nil && trim == nil && bleed == nil && art == nil }
+    /// No box is set (there is no storage only then: see `init`).
+    public var isEmpty: Bool { storage == nil }
 
     public subscript(kind: PageBoxKind) -> BoxRect? {
         get {

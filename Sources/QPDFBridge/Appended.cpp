@@ -353,7 +353,7 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
     std::vector<bool> used(source.pages.size(), false);
     for (int i = 0; i < request.item_count; ++i) {
         pe_item const &item = request.items[i];
-        if (item.kind != PE_ITEM_PAGE || item.source != s || item.resize != nullptr || item.page < 0 ||
+        if (item.kind != PE_ITEM_PAGE || item.source != s || resize_of(item) != nullptr || item.page < 0 ||
             static_cast<size_t>(item.page) >= used.size() || used[static_cast<size_t>(item.page)]) {
             return nullptr;
         }

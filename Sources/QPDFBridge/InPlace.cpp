@@ -157,7 +157,7 @@ int InPlace::in_place_source(Inputs &inputs)
         if (sets_boxes(request.items[i])) {
             return -1; // boxes are written on copies (Assembly)
         }
-        if (request.items[i].resize != nullptr) {
+        if (resize_of(request.items[i]) != nullptr) {
             return -1; // resized pages are made by Assembly
         }
     }

@@ -92,30 +92,34 @@ final class BridgeArguments {
         guard !items.isEmpty else { return nil }
         let memory = UnsafeMutablePointer<pe_item>.allocate(capacity: items.count)
         blocks.append(UnsafeMutableRawPointer(memory))
-        var lastBoxes: (PageBoxes, UnsafePointer<pe_box>)? = nil
-        var lastResize: (PageResize, UnsafePointer<pe_resize>)? = nil
+        var lastBoxes: (PageBoxes, UnsafePointer<pe_box>?)? = nil
+        var lastResize: (PageResize, UnsafePointer<pe_resize>?)? = nil
         for (index, item) in items.enumerated() {
             var result = bridged(item)
             let boxes = item.boxes
             if !boxes.isEmpty {
-                if let (known, pointer) = lastBoxes, known == boxes {
-                    result.boxes = pointer
-                } else if let pointer = array([boxes.bridged.0, boxes.bridged.1, boxes.bridged.2, boxes.bridged.3]) {
-                    lastBoxes = (boxes, pointer)
-                    result.boxes = pointer
+                result.boxes = shared(boxes, last: &lastBoxes) {
+                    let four = $0.bridged
+                    return [four.0, four.1, four.2, four.3]
                 }
             }
             if let resize = item.resize {
-                if let (known, pointer) = lastResize, known == resize {
-                    result.resize = pointer
-                } else if let pointer = array([resize.bridged]) {
-                    lastResize = (resize, pointer)
-                    result.resize = pointer
-                }
+                result.resize = shared(resize, last: &lastResize) { [$0.bridged] }
             }
             (memory + index).initialize(to: result)
         }
         return UnsafePointer(memory)
+    }
+
+    /// `value` in C memory freed with this object: the array made for the item
+    /// before when it had the same value (`last`), else a new one.
+    private func shared<Value: Equatable, C>(
+        _ value: Value, last: inout (Value, UnsafePointer<C>?)?, _ make: (Value) -> [C]
+    ) -> UnsafePointer<C>? {
+        if let (known, pointer) = last, known == value { return pointer }
+        let pointer = array(make(value))
+        last = (value, pointer)
+        return pointer
     }
 
     /// An item with, for a sheet, its cells' array.
