@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <memory>
 #include <set>
 #include <unistd.h>
@@ -121,6 +122,32 @@ bool catalog_drops_something(QPDFObjectHandle root, bool keep_scripts)
         }
     }
     return !dict_key(root.getKey("/AcroForm"), "/XFA").isNull() || root.hasKey("/Collection");
+}
+
+// Keys by which an annotation points at another annotation of its page (a
+// markup's popup, a popup's markup, a reply's original).
+char const *const sibling_keys[] = {"/Popup", "/Parent", "/IRT"};
+
+// Whether a page's annotations (`annots`, its /Annots) can be given to a second
+// placement of the page as twins, new annotation objects that differ only in /P
+// and siblings: not when one is a field or a widget (copying rebuilds the field
+// tree for a repeated page's widgets).
+bool twins_alone(QPDFObjectHandle annots)
+{
+    if (!annots.isArray()) {
+        return annots.isNull();
+    }
+    for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
+        if (!annot.isDictionary()) {
+            continue;
+        }
+        bool popup = annot.getKey("/Subtype").isNameAndEquals("/Popup");
+        if (annot.getKey("/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") ||
+            (annot.hasKey("/Parent") && !popup)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 // The titles of the source's bookmarks (UTF-8), each as often as it occurs;
@@ -346,25 +373,37 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
     pe_source const &arg = request.sources[s];
     if (!source.pdf || !source.opened_clean || source.pdf->isEncrypted() ||
         (arg.document != nullptr && arg.document_last_use == 0) ||
-        static_cast<size_t>(request.item_count) != source.pages.size()) {
+        static_cast<size_t>(request.item_count) < source.pages.size()) {
         return nullptr;
     }
-    // Every page of the source, each once, as a plain page.
-    std::vector<bool> used(source.pages.size(), false);
+    // Every page of the source at least once, as a plain page.
+    std::vector<int> uses(source.pages.size(), 0);
     for (int i = 0; i < request.item_count; ++i) {
         pe_item const &item = request.items[i];
         if (item.kind != PE_ITEM_PAGE || item.source != s || resize_of(item) != nullptr || item.page < 0 ||
-            static_cast<size_t>(item.page) >= used.size() || used[static_cast<size_t>(item.page)]) {
+            static_cast<size_t>(item.page) >= uses.size()) {
             return nullptr;
         }
         if (sets_boxes(item)) {
             return nullptr; // boxes are written on copies (Assembly)
         }
-        used[static_cast<size_t>(item.page)] = true;
+        ++uses[static_cast<size_t>(item.page)];
+    }
+    if (std::find(uses.begin(), uses.end(), 0) != uses.end()) {
+        return nullptr;
     }
     bool keep_scripts = options != nullptr && options->keep_scripts != 0;
-    if (catalog_drops_something(source.pdf->getRoot(), keep_scripts)) {
+    QPDFObjectHandle root = source.pdf->getRoot();
+    if (catalog_drops_something(root, keep_scripts)) {
         return nullptr;
+    }
+    // A page used again gets a twin (Appended::twin), which copying's structure
+    // clones and field rebuilding would give more than a twin has.
+    for (size_t page = 0; page < uses.size(); ++page) {
+        if (uses[page] > 1 &&
+            (root.hasKey("/StructTreeRoot") || !twins_alone(source.pages[page].getKey("/Annots")))) {
+            return nullptr;
+        }
     }
     FileTail tail;
     if (!read_tail(arg.path, tail)) {
@@ -423,9 +462,21 @@ void Appended::build(Dropped &dropped)
     // Kept only when its counts are right (a false /Count is rebuilt, as copying does).
     same_order = same_order && counted_pages(root.getKey("/Pages"), 0) == count;
     SharedInherited shared;
+    std::vector<bool> placed_before(source.pages.size(), false);
     for (int i = 0; i < count; ++i) {
         where = Where{source_index, items[i].page + 1};
         QPDFObjectHandle page = source.pages[static_cast<size_t>(items[i].page)];
+        if (placed_before[static_cast<size_t>(items[i].page)]) {
+            // Not the first placement: links, bookmarks and the structure aim at
+            // the first, the page object itself (placed before this, so it holds
+            // what it inherited).
+            QPDFObjectHandle copy = twin(page);
+            set_rotation(copy, rotations[static_cast<size_t>(i)], items[i].quarter_turns);
+            placed.push_back(PlacedPage{source_index, items[i].page, page, copy, false});
+            kids.push_back(copy);
+            continue;
+        }
+        placed_before[static_cast<size_t>(items[i].page)] = true;
         placed.push_back(PlacedPage{source_index, items[i].page, page, page, true});
         if (same_order) {
             // The page tree stays: only a turned page changes, given its
@@ -490,6 +541,44 @@ void Appended::build(Dropped &dropped)
         changed.push_back(metadata);
     }
     where = Where{};
+}
+
+QPDFObjectHandle Appended::twin(QPDFObjectHandle page)
+{
+    QPDF &pdf = *source.pdf;
+    QPDFObjectHandle copy = make_indirect(pdf, page.shallowCopy());
+    QPDFObjectHandle annots = page.getKey("/Annots");
+    if (!annots.isArray()) {
+        copy.removeKey("/Annots");
+        return copy;
+    }
+    // Each annotation a new object on the copy, linked to its copied siblings.
+    std::vector<QPDFObjectHandle> originals;
+    std::vector<QPDFObjectHandle> copies;
+    std::map<QPDFObjGen, QPDFObjectHandle> copy_of;
+    for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
+        if (!annot.isDictionary()) {
+            continue;
+        }
+        QPDFObjectHandle made = make_indirect(pdf, annot.shallowCopy());
+        made.replaceKey("/P", copy);
+        if (annot.isIndirect()) {
+            copy_of.emplace(annot.getObjGen(), made);
+        }
+        originals.push_back(annot);
+        copies.push_back(made);
+    }
+    for (size_t i = 0; i < copies.size(); ++i) {
+        for (char const *key : sibling_keys) {
+            QPDFObjectHandle target = originals[i].getKey(key);
+            auto mapped = target.isIndirect() ? copy_of.find(target.getObjGen()) : copy_of.end();
+            if (mapped != copy_of.end()) {
+                copies[i].replaceKey(key, mapped->second);
+            }
+        }
+    }
+    copy.replaceKey("/Annots", QPDFObjectHandle::newArray(copies));
+    return copy;
 }
 
 std::string Appended::update_bytes()

@@ -20,27 +20,31 @@ struct FileTail {
     bool ends_line = false;   // the file ends with an end-of-line
 };
 
-// An output that keeps every page of its only source, each once (reorder,
-// rotate, relabel, bookmarks added): the source's file unchanged, byte for
-// byte, followed by an incremental update (PDF 32000-1 7.5.6) holding only what
-// the edit changed: when the order changed, a new page tree of one node and every
-// page (its /Parent, rotation and the attributes it inherited), else only the
-// turned pages; the catalog (labels, bookmarks, XMP), the document information;
-// then a cross-reference section of the kind the file's
-// last one is, whose /Prev is that one. Everything else the source has stays, by
-// construction, unparsed: rotating the even pages of a 327-page book with 2,038
-// links (TeXbyTopic) took 94 ms of CPU instead of the copying export's 287, and
-// 0.55x qpdf's time (BENCHMARKS.md).
+// An output that keeps every page of its only source, each at least once
+// (reorder, rotate, relabel, bookmarks added, duplicate, the file inserted into
+// itself): the source's file unchanged, byte for byte, followed by an
+// incremental update (PDF 32000-1 7.5.6) holding only what the edit changed:
+// when the order changed, a new page tree of one node and every page (its
+// /Parent, rotation and the attributes it inherited), else only the turned
+// pages; a further placement of a page as a new page object sharing the page's
+// content, with new objects for its annotations (twin); the catalog (labels,
+// bookmarks, XMP), the document information; then a cross-reference section of
+// the kind the file's last one is, whose /Prev is that one. Everything else the
+// source has stays, by construction, unparsed: rotating the even pages of a
+// 327-page book with 2,038 links (TeXbyTopic) took 94 ms of CPU instead of the
+// copying export's 287, and 0.55x qpdf's time (BENCHMARKS.md).
 //
 // Never for an output that leaves a page out, sets or removes metadata, or
 // removes or renames a bookmark (what it drops would stay readable in the file's
-// bytes: a confidentiality hazard), nor for one that uses a page twice, crops
-// or resizes one or stamps pages, and never for a source
-// qpdf read with warnings (damage: the update would point into it), an encrypted
-// one, one with JavaScript or document actions the output must drop, an XFA form,
-// a portfolio, or a structure tree (which copying checks and repairs); Assembly
-// copies those. options->no_append turns it off (the kit
-// sets it for PDFEDIT_NO_APPEND and PDFEDIT_NO_IN_PLACE).
+// bytes: a confidentiality hazard), nor for one that crops or resizes a page or
+// stamps pages, nor one that uses a page twice in a tagged source (copying
+// clones the structure for each placement) or a page with form fields twice
+// (copying rebuilds their field tree), and never for a source qpdf read with
+// warnings (damage: the update would point into it), an encrypted one, one with
+// JavaScript or document actions the output must drop, an XFA form or a
+// portfolio; Assembly copies those. A structure tree is kept as it is when no
+// page is used twice (every page stays the object it was). options->no_append
+// turns it off (the kit sets it for PDFEDIT_NO_APPEND and PDFEDIT_NO_IN_PLACE).
 class Appended {
   public:
     // The plan's output made this way, or nullptr when the plan does not allow it.
@@ -66,6 +70,12 @@ class Appended {
     std::vector<OutlineNode> given_outline_nodes;
     bool outline_given = false;
     std::vector<QPDFObjectHandle> changed; // the objects the update holds
+
+    // A new page object for a further placement of `page` (its first placement,
+    // already changed): the page's entries, and its annotations as new objects
+    // on it (/P the copy, popups and replies linked within the copy), sharing
+    // their appearances, actions and the page's content.
+    QPDFObjectHandle twin(QPDFObjectHandle page);
 
     std::string update_bytes();
 };

@@ -168,6 +168,93 @@ import Testing
         }
     }
 
+    /// A page used more than once (duplicate, the file inserted into itself)
+    /// keeps every page too: its first placement is the page object itself, each
+    /// further one a new page object sharing its content, with new annotation
+    /// objects. The same document as copying, links included.
+    @Test(arguments: ["alpha.pdf", "gamma.pdf", "rotated.pdf", "sizes.pdf", "odd-rotate.pdf", "features.pdf"])
+    func repeatedPagesAreAppendedToo(fixture: String) throws {
+        let dir = try scratchDirectory(with: fixture)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent(fixture)
+        // features.pdf: page 1 has a link; its page 2 a form field (copied, below).
+        let edits = [["duplicate", "1"]]
+            + (fixture == "features.pdf"
+                ? [] : [["insert", file.path, "--at", "last"], ["duplicate", "all"], ["duplicate", "odd"]])
+        for edit in edits {
+            let result = try Self.bothWays(edit, file: file, in: dir)
+            #expect(result.appended, "\(fixture) \(edit): written as an appended update")
+            #expect(result.fast == result.copied, "\(fixture) \(edit)")
+            #expect(result.fast.pages > (try qpdfPageCount(file.path) ?? 0), "\(fixture) \(edit)")
+        }
+    }
+
+    @Test(
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"),
+        arguments: ["tbt-TeXbyTopic.pdf", "pdfjs-freeculture.pdf", "pdfjs-TAMReview.pdf", "pdfjs-labelled_pages.pdf"])
+    func realDocumentsInsertedIntoThemselves(name: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.corpus(name)), to: file)
+        let source = try Self.seen(file.path)
+        let result = try Self.bothWays(["insert", file.path, "--at", "last"], file: file, in: dir)
+        #expect(result.appended, "\(name): written as an appended update")
+        #expect(result.fast == result.copied, "\(name)")
+        #expect(result.fast.pages == 2 * source.pages && result.fast.links == 2 * source.links, "\(name)")
+        #expect(Array(result.fast.texts.prefix(source.pages)) == Array(source.texts.prefix(source.pages)))
+    }
+
+    /// A repeated page's annotations are its own objects: /P its page, a popup's
+    /// /Parent and a markup's /Popup the twin on the same page (read by qpdf).
+    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"))
+    func twinsHaveTheirOwnAnnotations() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("popups.pdf")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.corpus("pypdf-example.pdf")), to: file)
+        let out = dir.appendingPathComponent("out.pdf")
+        try pdfeditOK("duplicate", "1", file.path, "-o", out.path, in: dir)
+        #expect(try Data(contentsOf: out).starts(with: Data(contentsOf: file)), "appended")
+        // The source's own warning (a name with a stray #) and nothing more.
+        let check = try qpdfCheck(out.path)
+        #expect(check.status == 0 || check.stderr.split(separator: "\n").allSatisfy {
+            $0.contains("stray #") || $0.hasPrefix("qpdf: operation succeeded") }, "\(check.stderr)")
+        let json = try run("qpdf", ["--json", "--json-key=qpdf", "--json-key=pages", out.path])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any] ?? [:]
+        let objects = (object["qpdf"] as? [Any])?.last as? [String: Any] ?? [:]
+        func value(_ reference: Any?) -> Any? {
+            guard let reference = reference as? String, reference.hasSuffix(" R") else { return reference }
+            return (objects["obj:" + reference] as? [String: Any])?["value"]
+        }
+        func dictionary(_ reference: Any?) -> [String: Any] { value(reference) as? [String: Any] ?? [:] }
+        let pages = (object["pages"] as? [[String: Any]] ?? []).compactMap { $0["object"] as? String }
+        try #require(pages.count == 2)
+        let annots = pages.map { page in (value(dictionary(page)["/Annots"]) as? [String] ?? []) }
+        #expect(annots[0].count == 7 && annots[1].count == 7)
+        #expect(Set(annots[0]).isDisjoint(with: annots[1]), "each page its own annotation objects")
+        for (page, references) in zip(pages, annots) {
+            var popups = 0
+            for reference in references {
+                let annot = dictionary(reference)
+                if annot["/Subtype"] as? String != "/Popup" || page == pages[1] {
+                    #expect(annot["/P"] as? String == page, "\(reference) on \(page)")
+                }
+                for key in ["/Popup", "/Parent"] {
+                    if let sibling = annot[key] as? String {
+                        #expect(references.contains(sibling), "\(reference) \(key) \(sibling) on the same page")
+                        popups += 1
+                    }
+                }
+            }
+            #expect(popups == 6, "3 markups and their popups on \(page)")
+        }
+        // The same rendering as the source page.
+        let first = try run("pdftoppm", ["-r", "30", "-f", "1", "-l", "1", "-gray", out.path]).stdout
+        let second = try run("pdftoppm", ["-r", "30", "-f", "2", "-l", "2", "-gray", out.path]).stdout
+        #expect(!first.isEmpty && first == second)
+    }
+
     /// The update's cross-reference section is of the kind the file's last one
     /// is: a stream after a stream (TeXbyTopic), a table after a table.
     @Test func crossReferenceOfTheSameKind() throws {
@@ -227,7 +314,7 @@ import Testing
     /// Edits that drop something, and sources the update cannot be appended to,
     /// are copied: the output does not begin with the source's bytes.
     @Test func notForWhatDropsSomethingOrCannotBeTrusted() throws {
-        let dir = try scratchDirectory(with: "alpha.pdf", "encrypted.pdf")
+        let dir = try scratchDirectory(with: "alpha.pdf", "encrypted.pdf", "tagged.pdf", "features.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         // A damaged source qpdf recovers from (its startxref points nowhere), and
         // one whose open action runs JavaScript (dropped by default, which an
@@ -248,7 +335,8 @@ import Testing
         let cases: [(edit: [String], file: String, why: String)] = [
             (["remove", "2"], "alpha.pdf", "a removed page would stay readable"),
             (["meta", "--title", "New"], "alpha.pdf", "the old title would stay readable"),
-            (["duplicate", "1"], "alpha.pdf", "a page used twice"),
+            (["duplicate", "1"], "tagged.pdf", "a tagged page used twice (copying clones its structure)"),
+            (["duplicate", "2"], "features.pdf", "a page with a form field used twice (copying rebuilds the fields)"),
             (["crop", "1", "--margins", "10"], "alpha.pdf", "boxes are written on copies"),
             (["rotate", "1", "--by", "90"], "damaged.pdf", "a damaged source"),
             (["rotate", "1", "--by", "90"], "scripted.pdf", "JavaScript the output drops"),
