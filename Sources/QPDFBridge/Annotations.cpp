@@ -188,6 +188,101 @@ void reattach(std::vector<std::pair<QPDFObjectHandle, QPDFObjectHandle>> &detach
     }
 }
 
+// A copy of `value` (direct content of an annotation) made of new direct
+// values, or an uninitialized handle when it refers to an object (below the
+// annotation itself, `depth` 0).
+QPDFObjectHandle values_only(QPDFObjectHandle value, int depth)
+{
+    if ((depth > 0 && value.isIndirect()) || depth > 32) {
+        return QPDFObjectHandle();
+    }
+    if (value.isArray()) {
+        std::vector<QPDFObjectHandle> items = value.getArrayAsVector();
+        for (QPDFObjectHandle &item : items) {
+            item = values_only(item, depth + 1);
+            if (!item.isInitialized()) {
+                return item;
+            }
+        }
+        return QPDFObjectHandle::newArray(items);
+    }
+    if (value.isDictionary()) {
+        std::map<std::string, QPDFObjectHandle> entries = value.getDictAsMap();
+        for (auto &entry : entries) {
+            if (depth == 0 && entry.first == "/P") {
+                entry.second = QPDFObjectHandle::newNull(); // set on the copy by attach
+                continue;
+            }
+            entry.second = values_only(entry.second, depth + 1);
+            if (!entry.second.isInitialized()) {
+                return entry.second;
+            }
+        }
+        return QPDFObjectHandle::newDictionary(entries);
+    }
+    return fresh_copy(value);
+}
+
+// A link whose entries, but its page (/P, set on the copy by attach), are
+// direct values with no reference (a TeX link: /Rect, /Border, a /GoTo action
+// naming its target) is copied as values, without qpdf's copier: a copy of the
+// form fields or the structure tree reaches annotations through the copies
+// recorded by attach, never through qpdf's map of copied objects, and nothing
+// else refers to a link. Else an uninitialized handle.
+QPDFObjectHandle link_as_values(QPDFObjectHandle annot)
+{
+    if (!dict_key(annot, "/Subtype").isNameAndEquals("/Link")) {
+        return QPDFObjectHandle();
+    }
+    return values_only(annot, 0);
+}
+
+// The copies of `batch`'s annotations in `out`, in order: links made of values
+// (link_as_values) as new direct values, the rest by qpdf's copier in one call
+// through the source's batch object.
+std::vector<QPDFObjectHandle> copy_batch(QPDF &out, Source &source, std::vector<QPDFObjectHandle> &batch)
+{
+    std::vector<QPDFObjectHandle> copies(batch.size());
+    std::vector<QPDFObjectHandle> for_qpdf;
+    for (size_t i = 0; i < batch.size(); ++i) {
+        copies[i] = link_as_values(batch[i]);
+        if (!copies[i].isInitialized()) {
+            for_qpdf.push_back(batch[i]);
+        }
+    }
+    if (for_qpdf.empty()) {
+        return copies;
+    }
+    QPDF &pdf = *source.pdf;
+    auto detached = detach_structure_destinations(for_qpdf);
+    QPDFObjectHandle &object = source.annotation_batch;
+    if (object.isInitialized()) {
+        pdf.replaceObject(object.getObjGen(), QPDFObjectHandle::newArray(for_qpdf));
+        object = pdf.getObject(object.getObjGen());
+    } else {
+        object = make_source_object(pdf, QPDFObjectHandle::newArray(for_qpdf));
+    }
+    std::vector<QPDFObjectHandle> copied;
+    try {
+        copied = copy_foreign(out, object).getArrayAsVector();
+    } catch (...) {
+        reattach(detached);
+        throw;
+    }
+    reattach(detached);
+    // The batch is no object of the source's: free what it holds until the
+    // next output (a part of a split) uses it again.
+    pdf.replaceObject(object.getObjGen(), QPDFObjectHandle::newNull());
+    size_t next = 0;
+    for (QPDFObjectHandle &copy : copies) {
+        if (!copy.isInitialized()) {
+            copy = next < copied.size() ? copied[next] : QPDFObjectHandle::newNull();
+            ++next;
+        }
+    }
+    return copies;
+}
+
 // The output's version of a destination that fate_of made explicit: the first
 // output copy of its page, then its view parameters.
 QPDFObjectHandle output_destination(Source &source, QPDFObjectHandle dest)
@@ -297,26 +392,8 @@ void copy_annotations(
             continue;
         }
         where = Where{static_cast<int>(s), 0};
-        QPDF &pdf = *sources[s].pdf;
-        auto detached = detach_structure_destinations(batches[s]);
-        QPDFObjectHandle &batch = sources[s].annotation_batch;
-        if (batch.isInitialized()) {
-            pdf.replaceObject(batch.getObjGen(), QPDFObjectHandle::newArray(batches[s]));
-            batch = pdf.getObject(batch.getObjGen());
-        } else {
-            batch = make_source_object(pdf, QPDFObjectHandle::newArray(batches[s]));
-        }
+        copied[s] = copy_batch(out, sources[s], batches[s]);
         batches[s].clear();
-        try {
-            copied[s] = copy_foreign(out, batch).getArrayAsVector();
-        } catch (...) {
-            reattach(detached);
-            throw;
-        }
-        reattach(detached);
-        // The batch is no object of the source's: free what it holds until the
-        // next output (a part of a split) uses it again.
-        pdf.replaceObject(batch.getObjGen(), QPDFObjectHandle::newNull());
     }
     std::vector<size_t> next(sources.size(), 0);
     for (PageAnnotations const &plan : plans) {
