@@ -7,6 +7,7 @@
 #include "CheckedFile.hh"
 #include "Geometry.hh"
 #include "InPlace.hh"
+#include "StructureTree.hh"
 #include "Timing.hh"
 
 #include <qpdf/QPDFCryptoProvider.hh>
@@ -397,19 +398,41 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
     if (catalog_drops_something(root, keep_scripts)) {
         return nullptr;
     }
-    // A page used again gets a twin (Appended::twin), which copying's structure
-    // clones and field rebuilding would give more than a twin has.
+    // A page used again gets a twin (Appended::twin); not a page with form
+    // fields, whose copies copying gives fields of their own.
+    bool repeated = false;
     for (size_t page = 0; page < uses.size(); ++page) {
-        if (uses[page] > 1 &&
-            (root.hasKey("/StructTreeRoot") || !twins_alone(source.pages[page].getKey("/Annots")))) {
+        if (uses[page] > 1) {
+            repeated = true;
+            if (!twins_alone(source.pages[page].getKey("/Annots"))) {
+                return nullptr;
+            }
+        }
+    }
+    // A tagged source's twins get the structure of their content cloned
+    // (clone_structure), from the tree as copying reads it; one it cannot read
+    // is copying's to report.
+    std::shared_ptr<SourceStructure const> structure;
+    if (repeated && root.hasKey("/StructTreeRoot")) {
+        QPDFObjectHandle tree_root = root.getKey("/StructTreeRoot");
+        if (!tree_root.isDictionary() || !tree_root.isIndirect()) {
             return nullptr;
         }
+        if (!source.structure) {
+            source.structure = std::make_shared<SourceStructure const>(read_structure(source));
+        }
+        if (!source.structure->usable) {
+            return nullptr;
+        }
+        structure = source.structure;
     }
     FileTail tail;
     if (!read_tail(arg.path, tail)) {
         return nullptr;
     }
     auto made = std::make_unique<Appended>(inputs, s, tail, object_number_bound(*source.pdf));
+    made->structure = structure;
+    made->uses = std::move(uses);
     if (options != nullptr && options->outline_given != 0) {
         made->outline_given = true;
         made->given_outline_nodes =
@@ -462,21 +485,23 @@ void Appended::build(Dropped &dropped)
     // Kept only when its counts are right (a false /Count is rebuilt, as copying does).
     same_order = same_order && counted_pages(root.getKey("/Pages"), 0) == count;
     SharedInherited shared;
-    std::vector<bool> placed_before(source.pages.size(), false);
+    std::vector<int> placed_before(source.pages.size(), 0);
     for (int i = 0; i < count; ++i) {
         where = Where{source_index, items[i].page + 1};
         QPDFObjectHandle page = source.pages[static_cast<size_t>(items[i].page)];
-        if (placed_before[static_cast<size_t>(items[i].page)]) {
+        int &before_this = placed_before[static_cast<size_t>(items[i].page)];
+        if (before_this > 0) {
             // Not the first placement: links, bookmarks and the structure aim at
             // the first, the page object itself (placed before this, so it holds
             // what it inherited).
-            QPDFObjectHandle copy = twin(page);
-            set_rotation(copy, rotations[static_cast<size_t>(i)], items[i].quarter_turns);
-            placed.push_back(PlacedPage{source_index, items[i].page, page, copy, false});
-            kids.push_back(copy);
+            Twin &made = twins[std::make_pair(items[i].page, before_this++)];
+            made = twin(page);
+            set_rotation(made.page, rotations[static_cast<size_t>(i)], items[i].quarter_turns);
+            placed.push_back(PlacedPage{source_index, items[i].page, page, made.page, false});
+            kids.push_back(made.page);
             continue;
         }
-        placed_before[static_cast<size_t>(items[i].page)] = true;
+        ++before_this;
         placed.push_back(PlacedPage{source_index, items[i].page, page, page, true});
         if (same_order) {
             // The page tree stays: only a turned page changes, given its
@@ -497,6 +522,10 @@ void Appended::build(Dropped &dropped)
     }
     where = Where{source_index, 0};
     changed = kids;
+    if (structure) {
+        PhaseClock tree(Phase::structure);
+        clone_structure();
+    }
     if (!same_order) {
         // A new tree of one node: each page gets what it inherited (above).
         QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
@@ -543,14 +572,16 @@ void Appended::build(Dropped &dropped)
     where = Where{};
 }
 
-QPDFObjectHandle Appended::twin(QPDFObjectHandle page)
+Appended::Twin Appended::twin(QPDFObjectHandle page)
 {
     QPDF &pdf = *source.pdf;
+    Twin made;
     QPDFObjectHandle copy = make_indirect(pdf, page.shallowCopy());
+    made.page = copy;
     QPDFObjectHandle annots = page.getKey("/Annots");
     if (!annots.isArray()) {
         copy.removeKey("/Annots");
-        return copy;
+        return made;
     }
     // Each annotation a new object on the copy, linked to its copied siblings.
     std::vector<QPDFObjectHandle> originals;
@@ -578,7 +609,8 @@ QPDFObjectHandle Appended::twin(QPDFObjectHandle page)
         }
     }
     copy.replaceKey("/Annots", QPDFObjectHandle::newArray(copies));
-    return copy;
+    made.annotations = std::move(copy_of);
+    return made;
 }
 
 std::string Appended::update_bytes()

@@ -6,11 +6,14 @@
 #include "Inputs.hh"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace pe {
+
+struct SourceStructure; // StructureTree.hh
 
 // Where a file's last cross-reference section is (read from its last bytes).
 struct FileTail {
@@ -71,11 +74,30 @@ class Appended {
     bool outline_given = false;
     std::vector<QPDFObjectHandle> changed; // the objects the update holds
 
+    // A further placement of a page: its page object and, by source
+    // annotation, its annotations.
+    struct Twin {
+        QPDFObjectHandle page;
+        std::map<QPDFObjGen, QPDFObjectHandle> annotations;
+    };
+    // (source page, k >= 1) -> the twin of the page's (k+1)-th placement.
+    std::map<std::pair<int, int>, Twin> twins;
+    std::vector<int> uses; // placements of each source page
+    // A tagged source's tree when a page is used twice; else null.
+    std::shared_ptr<SourceStructure const> structure;
+
     // A new page object for a further placement of `page` (its first placement,
     // already changed): the page's entries, and its annotations as new objects
     // on it (/P the copy, popups and replies linked within the copy), sharing
     // their appearances, actions and the page's content.
-    QPDFObjectHandle twin(QPDFObjectHandle page);
+    Twin twin(QPDFObjectHandle page);
+
+    // The structure of the twins' content (AppendedStructure.cpp): for the k-th
+    // further placements, a clone of each element with content on them, and
+    // their ancestors (as copying's instance k), added after the root's kids;
+    // new /StructParents and /StructParent numbers for the twins and their
+    // annotations, in a new parent-tree leaf. Adds what it changes to `changed`.
+    void clone_structure();
 
     std::string update_bytes();
 };
