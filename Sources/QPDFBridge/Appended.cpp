@@ -10,6 +10,8 @@
 #include "StructureTree.hh"
 #include "Timing.hh"
 
+#include <qpdf/Pl_Flate.hh>
+#include <qpdf/Pl_String.hh>
 #include <qpdf/QPDFCryptoProvider.hh>
 #include <qpdf/QPDFSystemError.hh>
 
@@ -151,6 +153,20 @@ bool twins_alone(QPDFObjectHandle annots)
     return true;
 }
 
+// Whether an entry of `pdf`'s cross-reference table gives an object an offset
+// outside the file (`size` bytes; 0 too, where the header is): damage qpdf
+// meets only when it reads that object (qpdf --check does), which the update
+// would keep while copying leaves the unused object out.
+bool xref_points_nowhere(QPDF &pdf, long long size)
+{
+    for (auto const &entry : pdf.getXRefTable()) {
+        if (entry.second.getType() == 1 && (entry.second.getOffset() <= 0 || entry.second.getOffset() >= size)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // The titles of the source's bookmarks (UTF-8), each as often as it occurs;
 // the walk stops at a loop and at the depth limit of every tree.
 std::multiset<std::string> outline_titles(QPDF &pdf)
@@ -230,23 +246,40 @@ long long counted_pages(QPDFObjectHandle node, int depth)
     return count.isInteger() && count.getIntValue() == total ? total : -1;
 }
 
-// A direct value as PDF syntax, references as "N G R". Not qpdf's unparse: a
-// dictionary's unparse leaves out null values, and to know whether a reference
-// is one it resolves the object referred to, which for the page objects of a
-// 20,000-page file parsed every content stream's dictionary (a quarter of the
-// time of moving pages). A reference to a null object means null anyway.
-void append_syntax(std::string &text, QPDFObjectHandle value)
+// A name as PDF syntax: as it is when every character is a regular one that
+// needs no #-escape (nearly every key), else qpdf's escaping.
+void append_name(std::string &text, std::string const &name)
 {
-    if (value.isIndirect()) {
+    bool plain = name.size() > 1 && name[0] == '/';
+    for (size_t i = 1; plain && i < name.size(); ++i) {
+        char c = name[i];
+        plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+            c == '-' || c == '+' || c == '*' || c == ',' || c == ':' || c == ';' || c == '=' || c == '!';
+    }
+    text += plain ? name : QPDFObjectHandle::newName(name).unparse();
+}
+
+// A value as PDF syntax, references as "N G R" (`content`: an indirect object's
+// own content instead). Not qpdf's unparse: a dictionary's unparse leaves out null
+// values, and to know whether a reference is one it resolves the object referred
+// to, which for the page objects of a 20,000-page file parsed every content
+// stream's dictionary (a quarter of the time of moving pages). A reference to a
+// null object means null anyway.
+void append_syntax(std::string &text, QPDFObjectHandle value, bool content = false)
+{
+    if (!content && value.isIndirect()) {
         QPDFObjGen og = value.getObjGen();
-        text += std::to_string(og.getObj()) + " " + std::to_string(og.getGen()) + " R";
+        text += std::to_string(og.getObj());
+        text += ' ';
+        text += std::to_string(og.getGen());
+        text += " R";
     } else if (value.isDictionary()) {
         text += "<< ";
-        for (auto [key, item] : value.getDictAsMap()) {
+        for (auto &[key, item] : value.getDictAsMap()) {
             if (!item.isIndirect() && item.isNull()) {
                 continue;
             }
-            text += QPDFObjectHandle::newName(key).unparse();
+            append_name(text, key);
             text += ' ';
             append_syntax(text, item);
             text += ' ';
@@ -259,30 +292,39 @@ void append_syntax(std::string &text, QPDFObjectHandle value)
             text += ' ';
         }
         text += ']';
+    } else if (value.isName()) {
+        append_name(text, value.getName());
     } else {
         text += value.unparse();
     }
 }
 
-// An indirect object as the update writes it, between "N G obj" and "endobj".
-std::string object_text(QPDFObjectHandle object)
+// An indirect object as the update writes it, between "N G obj" and "endobj",
+// appended to `text`.
+void append_object(std::string &text, QPDFObjectHandle object)
 {
-    std::string text;
-    if (object.isDictionary() || object.isArray()) {
-        append_syntax(text, object.shallowCopy()); // its content, not a reference to it
-        return text;
-    }
     if (!object.isStream()) {
-        return object.unparseResolved();
+        append_syntax(text, object, true);
+        return;
     }
     std::shared_ptr<Buffer> data = object.getRawStreamData();
-    QPDFObjectHandle dictionary = object.getDict().shallowCopy();
+    QPDFObjectHandle dictionary = object.getDict().unsafeShallowCopy(); // only /Length replaced
     dictionary.replaceKey("/Length", QPDFObjectHandle::newInteger(static_cast<long long>(data->getSize())));
     append_syntax(text, dictionary);
     text += "\nstream\n";
     text.append(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
     text += "\nendstream";
-    return text;
+}
+
+// `data` compressed with zlib (/FlateDecode).
+std::string deflated(std::string const &data)
+{
+    std::string out;
+    Pl_String sink("object stream", nullptr, out);
+    Pl_Flate flate("object stream", &sink, Pl_Flate::a_deflate);
+    flate.write(reinterpret_cast<unsigned char const *>(data.data()), data.size());
+    flate.finish();
+    return out;
 }
 
 // The objects of `roots` (the changed ones) and every new object they reach.
@@ -409,6 +451,10 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
             }
         }
     }
+    FileTail tail;
+    if (!read_tail(arg.path, tail) || xref_points_nowhere(*source.pdf, tail.size)) {
+        return nullptr;
+    }
     // A tagged source's twins get the structure of their content cloned
     // (clone_structure), from the tree as copying reads it; one it cannot read
     // is copying's to report.
@@ -425,10 +471,6 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
             return nullptr;
         }
         structure = source.structure;
-    }
-    FileTail tail;
-    if (!read_tail(arg.path, tail)) {
-        return nullptr;
     }
     auto made = std::make_unique<Appended>(inputs, s, tail, object_number_bound(*source.pdf));
     made->structure = structure;
@@ -576,7 +618,8 @@ Appended::Twin Appended::twin(QPDFObjectHandle page)
 {
     QPDF &pdf = *source.pdf;
     Twin made;
-    QPDFObjectHandle copy = make_indirect(pdf, page.shallowCopy());
+    // Top-level entries replaced only: values below are shared with the page.
+    QPDFObjectHandle copy = make_indirect(pdf, page.unsafeShallowCopy());
     made.page = copy;
     QPDFObjectHandle annots = page.getKey("/Annots");
     if (!annots.isArray()) {
@@ -591,7 +634,7 @@ Appended::Twin Appended::twin(QPDFObjectHandle page)
         if (!annot.isDictionary()) {
             continue;
         }
-        QPDFObjectHandle made = make_indirect(pdf, annot.shallowCopy());
+        QPDFObjectHandle made = make_indirect(pdf, annot.unsafeShallowCopy());
         made.replaceKey("/P", copy);
         if (annot.isIndirect()) {
             copy_of.emplace(annot.getObjGen(), made);
@@ -618,16 +661,57 @@ std::string Appended::update_bytes()
     QPDF &pdf = *source.pdf;
     std::vector<QPDFObjectHandle> objects = objects_to_write(changed, original_objects);
     std::string update = tail.ends_line ? "" : "\n";
-    std::vector<std::pair<QPDFObjGen, long long>> offsets; // sorted by number
+    // A cross-reference entry: type 1 (field2 the offset, field3 the generation)
+    // or 2 (field2 the object stream, field3 the index in it).
+    struct Entry {
+        int number;
+        int type;
+        long long field2;
+        int field3;
+    };
+    std::vector<Entry> entries;
     int largest = original_objects - 1;
+    for (QPDFObjectHandle const &object : objects) {
+        largest = std::max(largest, object.getObjGen().getObj());
+    }
+    // After a cross-reference stream (PDF 1.5), objects other than streams go in
+    // compressed object streams, as qpdf writes such a file: a tagged book's
+    // cloned structure is most of an update, and written out loose it was
+    // twice the size of the source.
+    std::vector<QPDFObjectHandle> packed;
     for (QPDFObjectHandle &object : objects) {
         QPDFObjGen og = object.getObjGen();
-        offsets.emplace_back(og, tail.size + static_cast<long long>(update.size()));
+        if (tail.xref_stream && !object.isStream() && og.getGen() == 0) {
+            packed.push_back(object);
+            continue;
+        }
+        entries.push_back(Entry{og.getObj(), 1, tail.size + static_cast<long long>(update.size()), og.getGen()});
         update += std::to_string(og.getObj()) + " " + std::to_string(og.getGen()) + " obj\n";
-        update += object_text(object);
+        append_object(update, object);
         update += "\nendobj\n";
-        largest = std::max(largest, og.getObj());
     }
+    constexpr size_t per_stream = 100;
+    for (size_t first = 0; first < packed.size(); first += per_stream) {
+        int number = ++largest;
+        size_t end = std::min(packed.size(), first + per_stream);
+        std::string header;
+        std::string body;
+        for (size_t i = first; i < end; ++i) {
+            int packed_number = packed[i].getObjGen().getObj();
+            header += std::to_string(packed_number) + " " + std::to_string(body.size()) + " ";
+            append_object(body, packed[i]);
+            body += '\n';
+            entries.push_back(Entry{packed_number, 2, number, static_cast<int>(i - first)});
+        }
+        std::string data = deflated(header + body);
+        entries.push_back(Entry{number, 1, tail.size + static_cast<long long>(update.size()), 0});
+        update += std::to_string(number) + " 0 obj\n<< /Type /ObjStm /N " + std::to_string(end - first) +
+            " /First " + std::to_string(header.size()) + " /Filter /FlateDecode /Length " +
+            std::to_string(data.size()) + " >>\nstream\n";
+        update += data;
+        update += "\nendstream\nendobj\n";
+    }
+    std::sort(entries.begin(), entries.end(), [](Entry const &a, Entry const &b) { return a.number < b.number; });
     // The trailer: the previous one's entries (7.5.6), with the new catalog,
     // information, size, identifier and /Prev.
     QPDFObjectHandle previous = pdf.getTrailer();
@@ -663,14 +747,14 @@ std::string Appended::update_bytes()
         trailer.replaceKey("/Size", QPDFObjectHandle::newInteger(largest + 1));
         update += "xref\n";
         char entry[24];
-        for (size_t i = 0; i < offsets.size();) {
+        for (size_t i = 0; i < entries.size();) {
             size_t run = i + 1;
-            while (run < offsets.size() && offsets[run].first.getObj() == offsets[run - 1].first.getObj() + 1) {
+            while (run < entries.size() && entries[run].number == entries[run - 1].number + 1) {
                 ++run;
             }
-            update += std::to_string(offsets[i].first.getObj()) + " " + std::to_string(run - i) + "\n";
+            update += std::to_string(entries[i].number) + " " + std::to_string(run - i) + "\n";
             for (; i < run; ++i) {
-                std::snprintf(entry, sizeof entry, "%010lld %05d n\r\n", offsets[i].second, offsets[i].first.getGen());
+                std::snprintf(entry, sizeof entry, "%010lld %05d n\r\n", entries[i].field2, entries[i].field3);
                 update += entry;
             }
         }
@@ -679,24 +763,24 @@ std::string Appended::update_bytes()
     }
     // A cross-reference stream, itself the last object: /W [1 w 2].
     int self = largest + 1;
-    offsets.emplace_back(QPDFObjGen(self, 0), section);
+    entries.push_back(Entry{self, 1, section, 0});
     int width = 1;
-    while (width < 8 && (section >> (8 * width)) != 0) {
+    while (width < 8 && (std::max<long long>(section, self) >> (8 * width)) != 0) {
         ++width;
     }
     std::string data;
     std::vector<QPDFObjectHandle> index;
-    for (size_t i = 0; i < offsets.size();) {
+    for (size_t i = 0; i < entries.size();) {
         size_t run = i + 1;
-        while (run < offsets.size() && offsets[run].first.getObj() == offsets[run - 1].first.getObj() + 1) {
+        while (run < entries.size() && entries[run].number == entries[run - 1].number + 1) {
             ++run;
         }
-        index.push_back(QPDFObjectHandle::newInteger(offsets[i].first.getObj()));
+        index.push_back(QPDFObjectHandle::newInteger(entries[i].number));
         index.push_back(QPDFObjectHandle::newInteger(static_cast<long long>(run - i)));
         for (; i < run; ++i) {
-            data += '\x01';
-            append_big_endian(data, static_cast<unsigned long long>(offsets[i].second), width);
-            append_big_endian(data, static_cast<unsigned long long>(offsets[i].first.getGen()), 2);
+            data += static_cast<char>(entries[i].type);
+            append_big_endian(data, static_cast<unsigned long long>(entries[i].field2), width);
+            append_big_endian(data, static_cast<unsigned long long>(entries[i].field3), 2);
         }
     }
     trailer.replaceKey("/Type", QPDFObjectHandle::newName("/XRef"));

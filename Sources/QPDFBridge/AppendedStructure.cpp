@@ -57,10 +57,11 @@ long long largest_number(QPDFObjectHandle node)
 }
 
 // The entries of element `from` a clone has: not its tree links (/P, /K, /Pg),
-// nor what stays with the first instance (/ID, /Ref).
+// nor what stays with the first instance (/ID, /Ref); values below the top level
+// are shared with `from` (nothing changes them).
 QPDFObjectHandle clone_of(QPDFObjectHandle from)
 {
-    QPDFObjectHandle clone = from.shallowCopy();
+    QPDFObjectHandle clone = from.unsafeShallowCopy();
     for (char const *key : {"/P", "/K", "/Pg", "/ID", "/Ref"}) {
         clone.removeKey(key);
     }
