@@ -133,6 +133,23 @@ import Testing
         }
     }
 
+    /// A scratch folder holding the tagged source `name` ("tagged fixture", or a
+    /// corpus file: nil where ../shared is absent) and the file's URL in it.
+    static func taggedSource(_ name: String) throws -> (URL, URL)? {
+        if name == "tagged fixture" {
+            let dir = try LosslessStructureTests.fixtures()
+            return (dir, dir.appendingPathComponent("tagged.pdf"))
+        }
+        guard Paths.corpusAvailable else {
+            print("\(name): ../shared/corpus is absent (fresh clone), skipped")
+            return nil
+        }
+        let dir = try temporaryDirectory()
+        let file = dir.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.corpus(name)), to: file)
+        return (dir, file)
+    }
+
     /// A tagged source is appended too: its pages stay the objects they were, so
     /// the structure tree, every /StructParents number and the parent tree stay
     /// right unread. What qpdf, pdfinfo and pdftotext see is what copying gives,
@@ -140,17 +157,7 @@ import Testing
     /// every marked-content id and numbered annotation resolving as before.
     @Test(arguments: ["tagged fixture", "plumber-chelsea_pdta.pdf"])
     func taggedSourcesKeepTheirTree(name: String) throws {
-        let dir: URL
-        let file: URL
-        if name == "tagged fixture" {
-            dir = try LosslessStructureTests.fixtures()
-            file = dir.appendingPathComponent("tagged.pdf")
-        } else {
-            guard Paths.corpusAvailable else { return }
-            dir = try temporaryDirectory()
-            file = dir.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.corpus(name)), to: file)
-        }
+        guard let (dir, file) = try Self.taggedSource(name) else { return }
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try TaggedStructure(file.path)
         #expect(source.hasTree && source.elements > 5)
@@ -270,17 +277,7 @@ import Testing
     /// annotation of the twins resolving, no problem the source did not have.
     @Test(arguments: ["tagged fixture", "plumber-chelsea_pdta.pdf"])
     func taggedTwinsGetTheirStructure(name: String) throws {
-        let dir: URL
-        let file: URL
-        if name == "tagged fixture" {
-            dir = try LosslessStructureTests.fixtures()
-            file = dir.appendingPathComponent("tagged.pdf")
-        } else {
-            guard Paths.corpusAvailable else { return }
-            dir = try temporaryDirectory()
-            file = dir.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.corpus(name)), to: file)
-        }
+        guard let (dir, file) = try Self.taggedSource(name) else { return }
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try TaggedStructure(file.path)
         #expect(source.hasTree && source.contentMCIDs > 0)
