@@ -327,15 +327,31 @@ std::string deflated(std::string const &data)
     return out;
 }
 
-// The objects of `roots` (the changed ones) and every new object they reach.
-std::vector<QPDFObjectHandle> objects_to_write(std::vector<QPDFObjectHandle> const &roots, int bound)
+// An object the update writes, with its number.
+struct UpdateObject {
+    QPDFObjGen og;
+    QPDFObjectHandle object;
+};
+
+// The objects of `roots` (the changed ones), of `settled` (new objects whose
+// references lead nowhere new but to these) and every new object the roots
+// reach, by number.
+std::vector<UpdateObject> objects_to_write(
+    std::vector<QPDFObjectHandle> const &roots, std::vector<QPDFObjectHandle> const &settled, int bound)
 {
     std::set<QPDFObjGen> seen;
-    std::vector<QPDFObjectHandle> result;
+    std::vector<UpdateObject> result;
     std::vector<QPDFObjectHandle> pending;
+    for (QPDFObjectHandle const &object : settled) {
+        QPDFObjGen og = object.getObjGen();
+        if (seen.insert(og).second) {
+            result.push_back(UpdateObject{og, object});
+        }
+    }
     for (QPDFObjectHandle const &root : roots) {
-        if (root.isIndirect() && seen.insert(root.getObjGen()).second) {
-            result.push_back(root);
+        QPDFObjGen og = root.getObjGen();
+        if (root.isIndirect() && seen.insert(og).second) {
+            result.push_back(UpdateObject{og, root});
             pending.push_back(root);
         }
     }
@@ -350,8 +366,9 @@ std::vector<QPDFObjectHandle> objects_to_write(std::vector<QPDFObjectHandle> con
             QPDFObjectHandle value = values.back();
             values.pop_back();
             if (!top && value.isIndirect()) {
-                if (value.getObjGen().getObj() >= bound && seen.insert(value.getObjGen()).second) {
-                    result.push_back(value);
+                QPDFObjGen og = value.getObjGen();
+                if (og.getObj() >= bound && seen.insert(og).second) {
+                    result.push_back(UpdateObject{og, value});
                     pending.push_back(value);
                 }
                 continue;
@@ -368,9 +385,7 @@ std::vector<QPDFObjectHandle> objects_to_write(std::vector<QPDFObjectHandle> con
             }
         }
     }
-    std::sort(result.begin(), result.end(), [](QPDFObjectHandle const &a, QPDFObjectHandle const &b) {
-        return a.getObjGen() < b.getObjGen();
-    });
+    std::sort(result.begin(), result.end(), [](UpdateObject const &a, UpdateObject const &b) { return a.og < b.og; });
     return result;
 }
 
@@ -465,6 +480,7 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
             return nullptr;
         }
         if (!source.structure) {
+            PhaseClock clock(Phase::structure);
             source.structure = std::make_shared<SourceStructure const>(read_structure(source));
         }
         if (!source.structure->usable) {
@@ -659,7 +675,7 @@ Appended::Twin Appended::twin(QPDFObjectHandle page)
 std::string Appended::update_bytes()
 {
     QPDF &pdf = *source.pdf;
-    std::vector<QPDFObjectHandle> objects = objects_to_write(changed, original_objects);
+    std::vector<UpdateObject> objects = objects_to_write(changed, settled, original_objects);
     std::string update = tail.ends_line ? "" : "\n";
     // A cross-reference entry: type 1 (field2 the offset, field3 the generation)
     // or 2 (field2 the object stream, field3 the index in it).
@@ -671,18 +687,19 @@ std::string Appended::update_bytes()
     };
     std::vector<Entry> entries;
     int largest = original_objects - 1;
-    for (QPDFObjectHandle const &object : objects) {
-        largest = std::max(largest, object.getObjGen().getObj());
+    for (UpdateObject const &written : objects) {
+        largest = std::max(largest, written.og.getObj());
     }
     // After a cross-reference stream (PDF 1.5), objects other than streams go in
     // compressed object streams, as qpdf writes such a file: a tagged book's
     // cloned structure is most of an update, and written out loose it was
     // twice the size of the source.
-    std::vector<QPDFObjectHandle> packed;
-    for (QPDFObjectHandle &object : objects) {
-        QPDFObjGen og = object.getObjGen();
-        if (tail.xref_stream && !object.isStream() && og.getGen() == 0) {
-            packed.push_back(object);
+    std::vector<UpdateObject> packed;
+    for (UpdateObject const &written : objects) {
+        QPDFObjGen og = written.og;
+        QPDFObjectHandle object = written.object;
+        if (tail.xref_stream && og.getGen() == 0 && !object.isStream()) {
+            packed.push_back(written);
             continue;
         }
         entries.push_back(Entry{og.getObj(), 1, tail.size + static_cast<long long>(update.size()), og.getGen()});
@@ -697,9 +714,9 @@ std::string Appended::update_bytes()
         std::string header;
         std::string body;
         for (size_t i = first; i < end; ++i) {
-            int packed_number = packed[i].getObjGen().getObj();
+            int packed_number = packed[i].og.getObj();
             header += std::to_string(packed_number) + " " + std::to_string(body.size()) + " ";
-            append_object(body, packed[i]);
+            append_object(body, packed[i].object);
             body += '\n';
             entries.push_back(Entry{packed_number, 2, number, static_cast<int>(i - first)});
         }

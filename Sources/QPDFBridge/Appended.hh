@@ -73,6 +73,10 @@ class Appended {
     std::vector<OutlineNode> given_outline_nodes;
     bool outline_given = false;
     std::vector<QPDFObjectHandle> changed; // the objects the update holds
+    // New objects the update holds whose references all lead to objects of the
+    // source, of `changed` or of this list (the structure's clones): written
+    // without walking their content for more.
+    std::vector<QPDFObjectHandle> settled;
 
     // A further placement of a page: its page object and, by source
     // annotation, its annotations.
@@ -96,7 +100,8 @@ class Appended {
     // further placements, a clone of each element with content on them, and
     // their ancestors (as copying's instance k), added after the root's kids;
     // new /StructParents and /StructParent numbers for the twins and their
-    // annotations, in a new parent-tree leaf. Adds what it changes to `changed`.
+    // annotations, in a new parent-tree leaf. Adds what it changes to `changed`
+    // and the clones to `settled`.
     void clone_structure();
 
     std::string update_bytes();

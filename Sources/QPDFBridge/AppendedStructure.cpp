@@ -123,6 +123,9 @@ void Appended::clone_structure()
         auto start = [&](int node, QPDFObjectHandle parent) {
             StructureNode const &from = tree.nodes[static_cast<size_t>(node)];
             Frame frame{node, make_indirect(pdf, clone_of(from.dict)), kept[node], 0, nullptr, {}};
+            // What it refers to: the source's objects, the tree root, twins
+            // (changed) and other clones.
+            settled.push_back(frame.element);
             std::sort(frame.positions.begin(), frame.positions.end());
             frame.positions.erase(std::unique(frame.positions.begin(), frame.positions.end()), frame.positions.end());
             frame.element.replaceKey("/P", parent);
