@@ -474,9 +474,14 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
     // (clone_structure), from the tree as copying reads it; one it cannot read
     // is copying's to report.
     std::shared_ptr<SourceStructure const> structure;
+    long long first_structure_number = 0;
     if (repeated && root.hasKey("/StructTreeRoot")) {
         QPDFObjectHandle tree_root = root.getKey("/StructTreeRoot");
         if (!tree_root.isDictionary() || !tree_root.isIndirect()) {
+            return nullptr;
+        }
+        first_structure_number = free_structure_numbers(tree_root);
+        if (first_structure_number < 0) {
             return nullptr;
         }
         if (!source.structure) {
@@ -490,6 +495,7 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
     }
     auto made = std::make_unique<Appended>(inputs, s, tail, object_number_bound(*source.pdf));
     made->structure = structure;
+    made->first_structure_number = first_structure_number;
     made->uses = std::move(uses);
     if (options != nullptr && options->outline_given != 0) {
         made->outline_given = true;
@@ -650,13 +656,13 @@ Appended::Twin Appended::twin(QPDFObjectHandle page)
         if (!annot.isDictionary()) {
             continue;
         }
-        QPDFObjectHandle made = make_indirect(pdf, annot.unsafeShallowCopy());
-        made.replaceKey("/P", copy);
+        QPDFObjectHandle annot_copy = make_indirect(pdf, annot.unsafeShallowCopy());
+        annot_copy.replaceKey("/P", copy);
         if (annot.isIndirect()) {
-            copy_of.emplace(annot.getObjGen(), made);
+            copy_of.emplace(annot.getObjGen(), annot_copy);
         }
         originals.push_back(annot);
-        copies.push_back(made);
+        copies.push_back(annot_copy);
     }
     for (size_t i = 0; i < copies.size(); ++i) {
         for (char const *key : sibling_keys) {

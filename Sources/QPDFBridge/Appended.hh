@@ -32,22 +32,24 @@ struct FileTail {
 // pages; a further placement of a page as a new page object sharing the page's
 // content, with new objects for its annotations (twin); the catalog (labels,
 // bookmarks, XMP), the document information; then a cross-reference section of
-// the kind the file's last one is, whose /Prev is that one. Everything else the
+// the kind the file's last one is, whose /Prev is that one (after a stream, the
+// update's objects but streams packed in object streams). Everything else the
 // source has stays, by construction, unparsed: rotating the even pages of a
 // 327-page book with 2,038 links (TeXbyTopic) took 94 ms of CPU instead of the
-// copying export's 287, and 0.55x qpdf's time (BENCHMARKS.md).
+// copying export's 287, and 0.55x qpdf's time (BENCHMARKS.md). A structure tree
+// stays as it is (every page stays the object it was); a page used again gets
+// the structure of its content cloned (clone_structure).
 //
 // Never for an output that leaves a page out, sets or removes metadata, or
 // removes or renames a bookmark (what it drops would stay readable in the file's
 // bytes: a confidentiality hazard), nor for one that crops or resizes a page or
-// stamps pages, nor one that uses a page twice in a tagged source (copying
-// clones the structure for each placement) or a page with form fields twice
-// (copying rebuilds their field tree), and never for a source qpdf read with
-// warnings (damage: the update would point into it), an encrypted one, one with
-// JavaScript or document actions the output must drop, an XFA form or a
-// portfolio; Assembly copies those. A structure tree is kept as it is when no
-// page is used twice (every page stays the object it was). options->no_append
-// turns it off (the kit sets it for PDFEDIT_NO_APPEND and PDFEDIT_NO_IN_PLACE).
+// stamps pages, or uses a page with form fields twice (copying rebuilds their
+// field tree), and never for a source qpdf read with warnings (damage: the
+// update would point into it) or whose cross-reference table points outside the
+// file, an encrypted one, one with JavaScript or document actions the output
+// must drop, an XFA form, a portfolio or a structure tree copying could not
+// read; Assembly copies those. options->no_append turns it off (the kit sets it
+// for PDFEDIT_NO_APPEND and PDFEDIT_NO_IN_PLACE).
 class Appended {
   public:
     // The plan's output made this way, or nullptr when the plan does not allow it.
@@ -89,6 +91,13 @@ class Appended {
     std::vector<int> uses; // placements of each source page
     // A tagged source's tree when a page is used twice; else null.
     std::shared_ptr<SourceStructure const> structure;
+    // The first /StructParents number the twins can take (free_structure_numbers).
+    long long first_structure_number = 0;
+
+    // The first number above every key of the tree root's parent tree and its
+    // /ParentTreeNextKey; -1 when that leaves too little room below PDF's
+    // largest integer (copying renumbers such a tree).
+    static long long free_structure_numbers(QPDFObjectHandle tree_root);
 
     // A new page object for a further placement of `page` (its first placement,
     // already changed): the page's entries, and its annotations as new objects

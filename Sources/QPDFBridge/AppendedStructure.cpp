@@ -70,6 +70,18 @@ QPDFObjectHandle clone_of(QPDFObjectHandle from)
 
 } // namespace
 
+long long Appended::free_structure_numbers(QPDFObjectHandle tree_root)
+{
+    long long next = std::max(largest_number(tree_root.getKey("/ParentTree")) + 1, 0LL);
+    QPDFObjectHandle declared = tree_root.getKey("/ParentTreeNextKey");
+    if (declared.isInteger()) {
+        next = std::max(next, declared.getIntValue());
+    }
+    // Room for a number per twin and twin annotation within PDF's integers
+    // (2^31 - 1, Annex C); a hostile /ParentTreeNextKey must not overflow.
+    return next <= (1LL << 30) ? next : -1;
+}
+
 void Appended::clone_structure()
 {
     SourceStructure const &tree = *structure;
@@ -202,11 +214,7 @@ void Appended::clone_structure()
 
     // Numbers above the source's, in one new leaf of the parent tree.
     QPDFObjectHandle parent_tree = tree_root.getKey("/ParentTree");
-    long long next = std::max(largest_number(parent_tree) + 1, 0LL);
-    QPDFObjectHandle declared = tree_root.getKey("/ParentTreeNextKey");
-    if (declared.isInteger()) {
-        next = std::max(next, declared.getIntValue());
-    }
+    long long next = first_structure_number;
     long long first = next;
     std::vector<QPDFObjectHandle> nums;
     for (auto &[key, made] : twins) {

@@ -309,6 +309,24 @@ import Testing
         }
     }
 
+    /// The twins' new /StructParents numbers go above the parent tree's and its
+    /// /ParentTreeNextKey; a tree declaring numbers near PDF's largest integer
+    /// (2^31 - 1) leaves no room for them, so such a source is copied (copying
+    /// renumbers the tree), while the same tree with a small next key is appended.
+    @Test(arguments: [(5, true), (4_000_000_000, false)])
+    func parentTreeWithoutRoomIsCopied(nextKey: Int, appended: Bool) throws {
+        let root = "<< /Type /StructTreeRoot /K [21 0 R] /ParentTree 31 0 R /ParentTreeNextKey \(nextKey) >>"
+        let dir = try LosslessStructureTests.fixtures(extra: [20: root])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("tagged.pdf")
+        let out = dir.appendingPathComponent("out.pdf")
+        try pdfeditOK("duplicate", "1", file.path, "-o", out.path, in: dir)
+        #expect(try Data(contentsOf: out).starts(with: Data(contentsOf: file)) == appended, "next key \(nextKey)")
+        #expect(try qpdfCheck(out.path).status == 0)
+        let tree = try TaggedStructure(out.path)
+        #expect(tree.resolvedMCIDs == tree.contentMCIDs && tree.contentMCIDs == 10, "\(tree.resolvedMCIDs)/\(tree.contentMCIDs)")
+    }
+
     /// The update's cross-reference section is of the kind the file's last one
     /// is: a stream after a stream (TeXbyTopic), a table after a table.
     @Test func crossReferenceOfTheSameKind() throws {
