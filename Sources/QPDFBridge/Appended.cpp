@@ -153,18 +153,13 @@ bool twins_alone(QPDFObjectHandle annots)
     return true;
 }
 
-// Whether an entry of `pdf`'s cross-reference table gives an object an offset
-// outside the file (`size` bytes; 0 too, where the header is): damage qpdf
-// meets only when it reads that object (qpdf --check does), which the update
-// would keep while copying leaves the unused object out.
-bool xref_points_nowhere(QPDF &pdf, long long size)
+// Whether the source's cross-reference table gives an object an offset outside
+// its file (`size` bytes; 0 too, where the header is): damage qpdf meets only
+// when it reads that object (qpdf --check does), which the update would keep
+// while copying leaves the unused object out.
+bool xref_points_nowhere(Source::XRefSummary const &xref, long long size)
 {
-    for (auto const &entry : pdf.getXRefTable()) {
-        if (entry.second.getType() == 1 && (entry.second.getOffset() <= 0 || entry.second.getOffset() >= size)) {
-            return true;
-        }
-    }
-    return false;
+    return xref.lowest_offset <= xref.highest_offset && (xref.lowest_offset <= 0 || xref.highest_offset >= size);
 }
 
 // The titles of the source's bookmarks (UTF-8), each as often as it occurs;
@@ -467,7 +462,7 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
         }
     }
     FileTail tail;
-    if (!read_tail(arg.path, tail) || xref_points_nowhere(*source.pdf, tail.size)) {
+    if (!read_tail(arg.path, tail) || xref_points_nowhere(source.xref, tail.size)) {
         return nullptr;
     }
     // A tagged source's twins get the structure of their content cloned
@@ -493,7 +488,7 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
         }
         structure = source.structure;
     }
-    auto made = std::make_unique<Appended>(inputs, s, tail, object_number_bound(*source.pdf));
+    auto made = std::make_unique<Appended>(inputs, s, tail, source.xref.object_bound);
     made->structure = structure;
     made->first_structure_number = first_structure_number;
     made->uses = std::move(uses);

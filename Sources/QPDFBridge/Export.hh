@@ -67,8 +67,10 @@ QPDFObjectHandle make_source_object(QPDF &pdf, QPDFObjectHandle direct);
 
 // Every object number a file read from disk may use is below the returned one:
 // the trailer's /Size, or more when qpdf's cross-reference table knows a higher
-// number (at most 2^30).
+// number (at most 2^30). The second form takes the largest number of that table
+// (qpdf's getXRefTable copies the whole table on every call).
 int object_number_bound(QPDF &pdf);
+int object_number_bound(QPDF &pdf, int largest_listed);
 
 // Gives new objects of `pdf` made by make_indirect (on this thread) the numbers
 // `first`, `first` + 1, ... while it lives; `first` must be above every number

@@ -187,7 +187,7 @@ void InPlace::build()
     // Not qpdf's makeIndirectObject, whose first call on a file read from disk
     // resolves every object of it (getObjectCount -> fixDanglingReferences): a
     // quarter of the time of rearranging a 14-page paper.
-    NewNumbers numbers(pdf, object_number_bound(pdf));
+    NewNumbers numbers(pdf, source.xref.object_bound);
     pe_item const *items = inputs.request.items;
     int count = inputs.request.item_count;
     pe_export_options const *options = inputs.request.options;

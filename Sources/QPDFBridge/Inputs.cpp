@@ -7,6 +7,7 @@
 #include "Limits.hh"
 #include "Timing.hh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -161,6 +162,7 @@ void Inputs::open_source(int index)
         source.page_frame = opened.page_frame;
         source.version = opened.version;
         source.object_streams = opened.object_streams;
+        source.xref = opened.xref;
         source.opened_clean = opened.opened_clean;
     } else {
         // The given password first, then each alternative: a wrong password is
@@ -222,12 +224,16 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     check_pages_are_dictionaries(pdf, source.pages);
     source.find_inherited();
     source.version = pdf.getVersionAsPDFVersion();
-    for (auto const &entry : pdf.getXRefTable()) {
+    std::map<QPDFObjGen, QPDFXRefEntry> const table = pdf.getXRefTable();
+    for (auto const &entry : table) {
         if (entry.second.getType() == 2) {
             source.object_streams = true;
-            break;
+        } else if (entry.second.getType() == 1) {
+            source.xref.lowest_offset = std::min(source.xref.lowest_offset, entry.second.getOffset());
+            source.xref.highest_offset = std::max(source.xref.highest_offset, entry.second.getOffset());
         }
     }
+    source.xref.object_bound = object_number_bound(pdf, table.empty() ? 0 : table.rbegin()->first.getObj());
     source.opened_clean = !pdf.anyWarnings();
 }
 

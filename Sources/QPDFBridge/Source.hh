@@ -15,6 +15,7 @@
 #include <qpdf/QPDFObjGen.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 
+#include <climits>
 #include <map>
 #include <memory>
 #include <string>
@@ -121,6 +122,16 @@ struct Source {
     // Whether the file keeps objects in object streams: an output written from
     // such files gets object streams too (as qpdf's default, preserve, would).
     bool object_streams = false;
+    // What its cross-reference table says, read once when it is opened for an
+    // export (qpdf's getXRefTable copies the whole table on every call: 85,000
+    // entries for a tagged book).
+    struct XRefSummary {
+        int object_bound = 1; // object_number_bound
+        // The offsets of the objects stored uncompressed (none: highest < lowest).
+        long long lowest_offset = LLONG_MAX;
+        long long highest_offset = LLONG_MIN;
+    };
+    XRefSummary xref;
     // Whether qpdf read the file without a warning (no damage recovered): only
     // such a file can have an update appended to its own bytes (Appended.cpp).
     bool opened_clean = false;

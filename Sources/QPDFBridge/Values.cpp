@@ -81,14 +81,16 @@ QPDFObjectHandle make_indirect(QPDF &pdf, QPDFObjectHandle direct)
 
 int object_number_bound(QPDF &pdf)
 {
-    long long bound = 1;
+    std::map<QPDFObjGen, QPDFXRefEntry> const xref = pdf.getXRefTable();
+    return object_number_bound(pdf, xref.empty() ? 0 : xref.rbegin()->first.getObj());
+}
+
+int object_number_bound(QPDF &pdf, int largest_listed)
+{
+    long long bound = std::max(1LL, static_cast<long long>(largest_listed) + 1);
     QPDFObjectHandle size = pdf.getTrailer().getKey("/Size");
     if (size.isInteger()) {
         bound = std::max(bound, size.getIntValue());
-    }
-    std::map<QPDFObjGen, QPDFXRefEntry> const xref = pdf.getXRefTable();
-    if (!xref.empty()) {
-        bound = std::max(bound, static_cast<long long>(xref.rbegin()->first.getObj()) + 1);
     }
     return static_cast<int>(std::min<long long>(bound, 1LL << 30));
 }
