@@ -109,7 +109,8 @@ import Testing
                 }
             let width = turns % 2 == 0 ? page.urx - page.llx : page.ury - page.lly
             let height = turns % 2 == 0 ? page.ury - page.lly : page.urx - page.llx
-            let inset = Double(margin)
+            // A margin that leaves no room (a side of at most twice it) is ignored.
+            let inset = width > Double(2 * margin) && height > Double(2 * margin) ? Double(margin) : 0
             let left = corners.map(\.x).min()!
             let right = corners.map(\.x).max()!
             let bottom = corners.map(\.y).min()!
