@@ -299,8 +299,9 @@ class SourceBuild {
 
     static QPDFObjectHandle renamed(QPDFObjectHandle name, std::map<std::string, std::string> const &renames)
     {
-        auto found = renames.find(name.getName());
-        return QPDFObjectHandle::newName(found == renames.end() ? name.getName() : found->second);
+        std::string text = name.getName();
+        auto found = renames.find(text);
+        return QPDFObjectHandle::newName(found == renames.end() ? text : found->second);
     }
 
     // A source value as a value of the output: arrays and dictionaries rebuilt
@@ -338,6 +339,16 @@ class SourceBuild {
         if (type.isNameAndEquals("/Page") || type.isNameAndEquals("/Pages") || type.isNameAndEquals("/StructElem")) {
             return QPDFObjectHandle::newNull();
         }
+        if (!value.isIndirect() && value.isDictionary()) {
+            std::map<std::string, QPDFObjectHandle> entries;
+            for (auto const &entry : value.getDictAsMap()) {
+                QPDFObjectHandle copy = value_copy(entry.second, depth + 1);
+                if (!copy.isNull()) {
+                    entries.emplace(entry.first, copy);
+                }
+            }
+            return QPDFObjectHandle::newDictionary(entries);
+        }
         QPDFObjectHandle copy = value.isArray() ? QPDFObjectHandle::newArray() : QPDFObjectHandle::newDictionary();
         if (value.isIndirect()) {
             copy = out.makeIndirectObject(copy);
@@ -348,27 +359,37 @@ class SourceBuild {
                 copy.appendItem(value_copy(item, depth + 1));
             }
         } else {
-            for (std::string const &key : value.getKeys()) {
-                copy.replaceKey(key, value_copy(value.getKey(key), depth + 1));
+            for (auto const &entry : value.getDictAsMap()) {
+                copy.replaceKey(entry.first, value_copy(entry.second, depth + 1));
             }
         }
         return copy;
     }
 
-    // The entries of source element `from` other than its tree links, onto `to`.
-    void copy_entries(QPDFObjectHandle from, QPDFObjectHandle to, int k, bool top_level)
+    // The entries of source element `from` other than its tree links, into
+    // `to` (read in one pass and made into one dictionary by start: a tagged
+    // book's tens of thousands of elements made key by key cost a fifth more).
+    // `ref`: its /Ref, to be settled once every element is made.
+    void copy_entries(
+        QPDFObjectHandle from, std::map<std::string, QPDFObjectHandle> &to, QPDFObjectHandle &ref, int k, bool top_level)
     {
-        for (std::string const &key : from.getKeys()) {
-            QPDFObjectHandle value = from.getKey(key);
-            if (key == "/P" || key == "/K" || key == "/Pg") {
+        auto put = [&to](std::string const &key, QPDFObjectHandle value) {
+            if (!value.isNull()) {
+                to.emplace(key, value);
+            }
+        };
+        for (auto const &entry : from.getDictAsMap()) {
+            std::string const &key = entry.first;
+            QPDFObjectHandle value = entry.second;
+            if (key == "/P" || key == "/K" || key == "/Pg" || value.isNull()) {
                 continue;
             }
             if (key == "/S") {
                 if (value.isName()) {
-                    to.replaceKey(key, renamed(value, role_renames));
+                    put(key, renamed(value, role_renames));
                 }
             } else if (key == "/C") {
-                to.replaceKey(key, renamed_classes(value));
+                put(key, renamed_classes(value));
             } else if (key == "/ID") {
                 if (k == 0 && value.isString()) {
                     std::string id = value.getStringValue();
@@ -379,18 +400,18 @@ class SourceBuild {
                         id = unique_name(id, taken);
                     }
                     ids_used.insert(id);
-                    to.replaceKey(key, QPDFObjectHandle::newString(id)); // in /IDTree once kept (emit)
+                    put(key, QPDFObjectHandle::newString(id)); // in /IDTree once kept (emit)
                 }
             } else if (key == "/Ref") {
                 if (k == 0 && value.isArray()) {
-                    pending_refs.emplace_back(to, value);
+                    ref = value;
                 }
             } else {
-                to.replaceKey(key, value_copy(value, 0));
+                put(key, value_copy(value, 0));
             }
         }
-        if (top_level && lang.isInitialized() && !to.hasKey("/Lang")) {
-            to.replaceKey("/Lang", fresh_copy(lang));
+        if (top_level && lang.isInitialized() && to.count("/Lang") == 0) {
+            put("/Lang", fresh_copy(lang));
         }
     }
 
@@ -418,6 +439,7 @@ class SourceBuild {
         size_t next = 0;
         long long own = -1; // its own page's placed index; -1 none
         std::vector<QPDFObjectHandle> kids;
+        bool named = false; // it has an /ID
     };
 
     // Starts the element for instance k of node `index` under `parent` (an
@@ -425,7 +447,19 @@ class SourceBuild {
     Frame start(int index, int k, QPDFObjectHandle parent)
     {
         StructureNode const &node = tree.nodes[static_cast<size_t>(index)];
-        Frame frame{index, out.makeIndirectObject(QPDFObjectHandle::newDictionary()), {}, 0, -1, {}};
+        std::map<std::string, QPDFObjectHandle> entries;
+        QPDFObjectHandle ref;
+        copy_entries(node.dict, entries, ref, k, parent.getObjGen() == root.getObjGen());
+        entries["/P"] = parent;
+        long long own = node.page >= 0 ? placed_at(node.page, k) : -1;
+        if (own >= 0) {
+            entries["/Pg"] = placed[static_cast<size_t>(own)].to;
+        }
+        bool named = entries.count("/ID") != 0;
+        Frame frame{index, out.makeIndirectObject(QPDFObjectHandle::newDictionary(entries)), {}, 0, own, {}, named};
+        if (ref.isInitialized()) {
+            pending_refs.emplace_back(frame.element, ref);
+        }
         auto use = uses.find(index);
         if (use != uses.end()) {
             frame.positions = use->second.items;
@@ -435,12 +469,6 @@ class SourceBuild {
         }
         std::sort(frame.positions.begin(), frame.positions.end());
         frame.positions.erase(std::unique(frame.positions.begin(), frame.positions.end()), frame.positions.end());
-        copy_entries(node.dict, frame.element, k, parent.getObjGen() == root.getObjGen());
-        frame.element.replaceKey("/P", parent);
-        frame.own = node.page >= 0 ? placed_at(node.page, k) : -1;
-        if (frame.own >= 0) {
-            frame.element.replaceKey("/Pg", placed[static_cast<size_t>(frame.own)].to);
-        }
         return frame;
     }
 
@@ -453,8 +481,8 @@ class SourceBuild {
         frame.element.replaceKey("/K", QPDFObjectHandle::newArray(frame.kids));
         if (k == 0) {
             first_instance.emplace(frame.index, frame.element);
-            QPDFObjectHandle id = frame.element.getKey("/ID");
-            if (id.isString()) {
+            QPDFObjectHandle id = frame.named ? frame.element.getKey("/ID") : QPDFObjectHandle();
+            if (id.isInitialized() && id.isString()) {
                 ids[id.getStringValue()] = frame.element;
             }
         }
@@ -508,21 +536,19 @@ class SourceBuild {
     QPDFObjectHandle content_kid(StructureItem const &item, size_t at, int k, long long own, QPDFObjectHandle element)
     {
         QPDFObjectHandle page = placed[at].to;
-        QPDFObjectHandle kid = QPDFObjectHandle::newDictionary();
+        auto reference = [&page](char const *type, char const *key, QPDFObjectHandle value) {
+            return QPDFObjectHandle::newDictionary(
+                {{"/Type", QPDFObjectHandle::newName(type)}, {"/Pg", page}, {key, value}});
+        };
         switch (item.kind) {
         case StructureItem::marked:
             page_marks[at][item.mcid] = element;
             if (own == static_cast<long long>(at)) {
                 return QPDFObjectHandle::newInteger(item.mcid);
             }
-            kid.replaceKey("/Type", QPDFObjectHandle::newName("/MCR"));
-            kid.replaceKey("/Pg", page);
-            kid.replaceKey("/MCID", QPDFObjectHandle::newInteger(item.mcid));
-            return kid;
-        case StructureItem::reference:
-            kid.replaceKey("/Type", QPDFObjectHandle::newName("/MCR"));
-            kid.replaceKey("/Pg", page);
-            kid.replaceKey("/MCID", QPDFObjectHandle::newInteger(item.mcid));
+            return reference("/MCR", "/MCID", QPDFObjectHandle::newInteger(item.mcid));
+        case StructureItem::reference: {
+            QPDFObjectHandle kid = reference("/MCR", "/MCID", QPDFObjectHandle::newInteger(item.mcid));
             if (item.stream.isInitialized()) {
                 QPDFObjectHandle form = copy_foreign(out, item.stream);
                 if (!form.isStream()) {
@@ -540,6 +566,7 @@ class SourceBuild {
                 page_marks[at][item.mcid] = element;
             }
             return kid;
+        }
         case StructureItem::object: {
             QPDFObjectHandle target;
             QPDFObjectHandle original = item.target;
@@ -556,10 +583,7 @@ class SourceBuild {
             if (!target.isInitialized() || target.isNull()) {
                 return QPDFObjectHandle(); // an annotation that is not exported
             }
-            kid.replaceKey("/Type", QPDFObjectHandle::newName("/OBJR"));
-            kid.replaceKey("/Pg", page);
-            kid.replaceKey("/Obj", target);
-            return kid;
+            return reference("/OBJR", "/Obj", target);
         }
         case StructureItem::element:
             break;
