@@ -19,6 +19,34 @@ import Testing
         try pdfeditOK("move", "1", "--to", "2", "alpha.pdf", "-o", "out.pdf", "--force", in: dir)
     }
 
+    /// An existing output without --force is refused (73) before the input is
+    /// read: with an input that is not a PDF, the refusal names the output, not
+    /// the input, and leaves the output's bytes alone; with --force the input is
+    /// read and refused in turn (65). The same for `export OUT --from FILE`.
+    @Test func anExistingOutputIsRefusedBeforeTheInputIsRead() throws {
+        let dir = try scratchDirectory(with: "notapdf.pdf", "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let kept = dir.appendingPathComponent("kept.pdf")
+        try Data("earlier output".utf8).write(to: kept)
+        let commands: [[String]] = [
+            ["rotate", "1", "--by", "90", "notapdf.pdf", "-o", "kept.pdf"],
+            ["export", "kept.pdf", "1", "--from", "notapdf.pdf"],
+        ]
+        for command in commands {
+            let refused = try pdfedit(args: command, in: dir)
+            #expect(refused.status == 73, "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("kept.pdf") && refused.stderr.contains("--force"), "\(command): \(refused.stderr)")
+            #expect(!refused.stderr.contains("notapdf"), "the input was read: \(refused.stderr)")
+            let forced = try pdfedit(args: command + ["--force"], in: dir)
+            #expect(forced.status == 65, "\(command) --force: \(forced.stderr)")
+            #expect(forced.stderr.contains("notapdf.pdf"), "\(forced.stderr)")
+            #expect(try Data(contentsOf: kept) == Data("earlier output".utf8))
+        }
+        // The input named as the output is still called the input, --force or not.
+        let same = try pdfedit("export", "alpha.pdf", "1", "--from", "alpha.pdf", in: dir)
+        #expect(same.status == 73 && !same.stderr.contains("use --force"), "\(same.stderr)")
+    }
+
     /// Only an image is converted in a scratch folder: a PDF's edit makes none,
     /// so it works with TMPDIR pointing at a folder that does not exist (and
     /// costs no folder made, scanned and removed in a shared /tmp); inserting an

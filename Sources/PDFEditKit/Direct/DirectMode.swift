@@ -132,6 +132,7 @@ public struct DirectMode: Sendable {
         if !inPlace && Paths.standardised(target) == Paths.standardised(input) {
             throw PDFEditError.outputIsSource(path: target, direct: true)
         }
+        if !inPlace { try Self.refuseExisting(target, force: force) }
         let files = try keepingImporter.load([input] + otherDocuments)
         var session: Session
         do throws(EditError) {
@@ -183,6 +184,9 @@ public struct DirectMode: Sendable {
     public func export(
         selection: PageSelection?, split: SplitRequest? = nil, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
+        if split == nil, let output, Paths.standardised(output) != Paths.standardised(input) {
+            try Self.refuseExisting(output, force: settings.force)  // the writer says when it is the input
+        }
         let files = try keepingImporter.load([input])
         let session: Session
         do throws(EditError) {
@@ -225,6 +229,17 @@ public struct DirectMode: Sendable {
 }
 
 extension DirectMode {
+    /// Refuses, before any input is read, an output the export would refuse as it
+    /// stands: an existing file without `force`, or anything but a regular file
+    /// (`OutputChecks.existing`, 73). A script that skips what it has done fails at
+    /// once rather than after reading a large input; the export checks again
+    /// when it writes.
+    static func refuseExisting(_ output: String, force: Bool) throws(PDFEditError) {
+        if try OutputChecks.existing(output), !force {
+            throw PDFEditError.outputExists(path: output)
+        }
+    }
+
     /// The output keeps the encryption of `input` (its source), unless the user
     /// asked for none (`decrypt`) or for passwords of their own; with `decrypt`
     /// no warning says that encrypted pages were written unencrypted.
