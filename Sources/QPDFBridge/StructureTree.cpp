@@ -481,9 +481,8 @@ class SourceBuild {
         frame.element.replaceKey("/K", QPDFObjectHandle::newArray(frame.kids));
         if (k == 0) {
             first_instance.emplace(frame.index, frame.element);
-            QPDFObjectHandle id = frame.named ? frame.element.getKey("/ID") : QPDFObjectHandle();
-            if (id.isInitialized() && id.isString()) {
-                ids[id.getStringValue()] = frame.element;
+            if (frame.named) {
+                ids[frame.element.getKey("/ID").getStringValue()] = frame.element; // a string (copy_entries)
             }
         }
         return frame.element;

@@ -129,10 +129,7 @@ public struct DirectMode: Sendable {
             throw PDFEditError.usage("direct mode needs -o OUT or --in-place")
         }
         if inPlace && output != nil { throw PDFEditError.usage("give either -o or --in-place, not both") }
-        if !inPlace && Paths.standardised(target) == Paths.standardised(input) {
-            throw PDFEditError.outputIsSource(path: target, direct: true)
-        }
-        if !inPlace { try Self.refuseExisting(target, force: force) }
+        if !inPlace { try Self.checkBeforeReading(target, sources: [input] + otherDocuments, force: force) }
         let files = try keepingImporter.load([input] + otherDocuments)
         var session: Session
         do throws(EditError) {
@@ -184,9 +181,7 @@ public struct DirectMode: Sendable {
     public func export(
         selection: PageSelection?, split: SplitRequest? = nil, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
-        if split == nil, let output, Paths.standardised(output) != Paths.standardised(input) {
-            try Self.refuseExisting(output, force: settings.force)  // the writer says when it is the input
-        }
+        if split == nil, let output { try Self.checkBeforeReading(output, sources: [input], force: settings.force) }
         let files = try keepingImporter.load([input])
         let session: Session
         do throws(EditError) {
@@ -229,15 +224,15 @@ public struct DirectMode: Sendable {
 }
 
 extension DirectMode {
-    /// Refuses, before any input is read, an output the export would refuse as it
-    /// stands: an existing file without `force`, or anything but a regular file
-    /// (`OutputChecks.existing`, 73). A script that skips what it has done fails at
-    /// once rather than after reading a large input; the export checks again
-    /// when it writes.
-    static func refuseExisting(_ output: String, force: Bool) throws(PDFEditError) {
-        if try OutputChecks.existing(output), !force {
-            throw PDFEditError.outputExists(path: output)
-        }
+    /// Runs the export's own output checks (`OutputChecks`: a source, the session's
+    /// files, an existing file without `force`, anything but a regular file, an
+    /// unwritable folder; 73) before any input is read, so that a script that
+    /// skips what it has done fails at once rather than after reading a large
+    /// input. The export checks again when it writes.
+    static func checkBeforeReading(_ output: String, sources: [String], force: Bool) throws(PDFEditError) {
+        var checks = OutputChecks(
+            sources: sources, protected: SessionStore(explicitPath: nil).ownFiles, force: force, direct: true)
+        try checks.check(output)
     }
 
     /// The output keeps the encryption of `input` (its source), unless the user
