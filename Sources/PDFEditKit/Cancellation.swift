@@ -167,17 +167,29 @@ package enum Cancellation {
     /// Async-signal-safe: reads the published table and unlinks, then removes the
     /// remembered folders (now empty: they hold only remembered files and folders,
     /// see `TemporaryFiles.adopt`), the last remembered first; no allocation, no locks.
+    ///
+    /// Plain `while` loops, no ranges: an unoptimised build instantiates the
+    /// metadata of a generic collection (`ReversedCollection<Range<Int>>`) on its
+    /// first use, which allocates — inside a handler that interrupted malloc, a
+    /// corrupted heap (abort, exit 134: one SIGINT in about 40 reached a debug
+    /// build's session export of 20,000 pages that way).
     fileprivate static func removeRemembered() {
         guard let table = published.load(ordering: .sequentiallyConsistent) else { return }
         let capacity = table.pointee.capacity
         let slots = table.pointee.slots
-        for index in 0..<capacity {
+        var index = 0
+        while index < capacity {
             if let path = slots[index] { unlink(path) }
+            index += 1
         }
-        for _ in 0..<2 {  // a folder freed again leaves a hole the next one may fill
-            for index in (0..<folderCapacity).reversed() {
-                if let path = folderSlots[index] { rmdir(path) }
+        var round = 0
+        while round < 2 {  // a folder freed again leaves a hole the next one may fill
+            var folder = folderCapacity
+            while folder > 0 {
+                folder -= 1
+                if let path = folderSlots[folder] { rmdir(path) }
             }
+            round += 1
         }
     }
 
