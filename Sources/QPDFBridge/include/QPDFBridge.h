@@ -478,6 +478,15 @@ void pe_cancel(void);
  * when the crypto library failed (the caller may hash some other way). */
 int pe_sha256_fd(int fd, char *hex, long long *size);
 
+/* Writes `count` pieces (`pieces[i]`, `lengths[i]` bytes) to `path` through the
+ * file output of exports with its deterministic /ID stamping on (CheckedFile.hh:
+ * the last "/ID [<static id><static id>]" run is replaced by a digest of all the
+ * bytes), flushing after every piece so that a run can straddle two flushes: for
+ * tests of that rule. Returns 0, or -1 with a one-line reason in `message`
+ * (`message_size` bytes, NUL-terminated). */
+int pe_write_stamped(const char *path, const unsigned char *const *pieces, const size_t *lengths, int count,
+                     char *message, size_t message_size);
+
 /* Inflates the zlib stream `input` (qpdf's Pl_Flate) into `output`, which the
  * caller allocated: the first `output_capacity` bytes are kept, the rest is
  * dropped. *output_size is how many bytes the stream inflated to (more than
