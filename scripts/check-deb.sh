@@ -45,6 +45,14 @@ resolved=$(env -i ldd "$binary")
 grep -q 'not found' <<< "$resolved" && fail "libraries not found: $(grep 'not found' <<< "$resolved")"
 grep -Eq 'swift|/opt/' <<< "$resolved" && fail "a library resolves into a toolchain: $(grep -E 'swift|/opt/' <<< "$resolved")"
 
+# The glibc the binary needs, version needs without a symbol included
+# (GLIBC_ABI_DT_RELR: glibc 2.36), is at most the one Depends asks for.
+glibc_said=$(sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p' <<< "$depends")
+[ -n "$glibc_said" ] || fail "Depends gives no libc6 version: $depends"
+for need in $(readelf -V "$binary" | sed -n 's/.*Name: GLIBC_\([0-9.]*\) .*/\1/p') \
+  $(readelf -V "$binary" | grep -q GLIBC_ABI_DT_RELR && echo 2.36); do
+  dpkg --compare-versions "$need" le "$glibc_said" || fail "needs glibc $need but Depends says libc6 (>= $glibc_said)"
+done
 # Every needed library comes from a package Depends names.
 for lib in $needed; do
   path=$(ldconfig -p | awk -v l="$lib" '$1 == l && p == "" { p = $NF } END { print p }')

@@ -51,6 +51,17 @@ mkdir -p "$work/debian"
 printf 'Source: pdfedit\n\nPackage: pdfedit\nArchitecture: any\n' > "$work/debian/control"
 shlibs=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/pdfedit" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# dpkg-shlibdeps counts the versions of the symbols the binary uses, not the
+# versions it needs without a symbol: GLIBC_ABI_DT_RELR (the packed relocations
+# of scripts/build-release.sh), which glibc has since 2.36.
+glibc=$(readelf -V "$root/usr/bin/pdfedit" | sed -n 's/.*Name: GLIBC_\([0-9.]*\) .*/\1/p' | sort -V | tail -1)
+if readelf -V "$root/usr/bin/pdfedit" | grep -q GLIBC_ABI_DT_RELR && dpkg --compare-versions "${glibc:-0}" lt 2.36; then
+  glibc=2.36
+fi
+said=$(sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p' <<< "$shlibs")
+if [ -n "$glibc" ] && [ -n "$said" ] && dpkg --compare-versions "$said" lt "$glibc"; then
+  shlibs=$(sed "s/libc6 (>= $said)/libc6 (>= $glibc)/" <<< "$shlibs")
+fi
 
 # Libraries loaded with dlopen are not NEEDED entries: run the binary through the
 # work that loads most (open, render a contact sheet, export) and ask the dynamic

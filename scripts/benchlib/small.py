@@ -55,12 +55,17 @@ FLOOR = "floor (scripts/bench-floor)"
 
 def stack_floor(work):
     """scripts/bench-floor built as pdfedit's release is (scripts/build-release.sh:
-    --static-swift-stdlib), or None when it cannot be built."""
+    --static-swift-stdlib and its layout flags, lld among them; no symbol order,
+    which is pdfedit's own), or None when it cannot be built."""
     swift = shutil.which("swift")
     if not swift:
         return None
+    layout = subprocess.run(["bash", os.path.join(SCRIPTS, "build-release.sh"), "--print-layout"],
+                            capture_output=True, text=True)
+    if layout.returncode != 0:
+        return None
     build = os.path.join(work, "floor-build")
-    done = subprocess.run([swift, "build", "-c", "release", "--static-swift-stdlib",
+    done = subprocess.run([swift, "build", "-c", "release", "--static-swift-stdlib", *layout.stdout.split(),
                            "--package-path", os.path.join(SCRIPTS, "bench-floor"), "--scratch-path", build],
                           capture_output=True, cwd=work)
     binary = os.path.join(build, "release", "floor")
