@@ -179,8 +179,9 @@ void CheckedFile::close()
             throw std::logic_error("QPDFWriter wrote no static /ID to replace in " + path);
         }
         std::string id = digest.hex();
-        write_at(id_at + first_id_offset, id);
-        write_at(id_at + second_id_offset, id);
+        auto bytes = reinterpret_cast<unsigned char const *>(id.data());
+        write_all(bytes, id.size(), id_at + first_id_offset);
+        write_all(bytes, id.size(), id_at + second_id_offset);
     }
     if (sync && error == 0 && descriptor >= 0 && ::fsync(descriptor) != 0) {
         failed_call = "fsync";
@@ -245,14 +246,15 @@ void CheckedFile::note(unsigned char const *data, size_t length) noexcept
     flushed += static_cast<long long>(length);
 }
 
-// pwrite of `bytes` at `offset`, after the buffer has been flushed; the first
-// error is kept as write()'s are.
-void CheckedFile::write_at(long long offset, std::string const &bytes) noexcept
+// write(2) of `length` bytes, or pwrite(2) at `offset` when it is not negative,
+// until all are written or a call fails (kept in failed_call and error).
+void CheckedFile::write_all(unsigned char const *data, size_t length, long long offset) noexcept
 {
     size_t done = 0;
-    while (error == 0 && done < bytes.size()) {
-        ssize_t written = ::pwrite(
-            descriptor, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset) + static_cast<off_t>(done));
+    while (error == 0 && descriptor >= 0 && done < length) {
+        ssize_t written = offset < 0 ? ::write(descriptor, data + done, length - done)
+                                     : ::pwrite(descriptor, data + done, length - done,
+                                           static_cast<off_t>(offset) + static_cast<off_t>(done));
         if (written < 0) {
             if (errno != EINTR) {
                 failed_call = "write";
@@ -269,18 +271,7 @@ void CheckedFile::flush() noexcept
     if (stamping && error == 0 && descriptor >= 0 && !buffer.empty()) {
         note(buffer.data(), buffer.size());
     }
-    size_t done = 0;
-    while (error == 0 && descriptor >= 0 && done < buffer.size()) {
-        ssize_t written = ::write(descriptor, buffer.data() + done, buffer.size() - done);
-        if (written < 0) {
-            if (errno != EINTR) {
-                failed_call = "write";
-                error = errno;
-            }
-            continue;
-        }
-        done += static_cast<size_t>(written);
-    }
+    write_all(buffer.data(), buffer.size(), -1);
     buffer.clear();
 }
 

@@ -73,7 +73,7 @@ class CheckedFile : public Pipeline {
   private:
     void flush() noexcept;
     void note(unsigned char const *data, size_t length) noexcept;
-    void write_at(long long offset, std::string const &bytes) noexcept;
+    void write_all(unsigned char const *data, size_t length, long long offset) noexcept;
     [[noreturn]] void fail(char const *what, int error) const;
 
     std::string path;
