@@ -55,7 +55,7 @@ test: setup
 	  if [ "$$pages" = 7 ] && [ "$$rotation" = 90 ]; then echo "reorder-example: ok (7 pages, page 1 turned 90)"; \
 	  else echo "reorder-example: $$pages pages, page 1 turned $$rotation (want 7 and 90)"; exit 1; fi
 
-# The reliability suites with their long counts (24 kills per scenario, 100,000
+# The reliability suites with their long counts (16 kills per scenario, 100,000
 # pages, 200 generated scripts, 250 damaged sessions, 50 random mutants of each
 # PDF and more PDFs); the other suites have no long variant. CI runs it after
 # `make test`. scripts/swift-test.sh repeats what failed at the end of the log.
