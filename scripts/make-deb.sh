@@ -54,13 +54,10 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/pdfedit" 2>/dev/null | s
 # dpkg-shlibdeps counts the versions of the symbols the binary uses, not the
 # versions it needs without a symbol: GLIBC_ABI_DT_RELR (the packed relocations
 # of scripts/build-release.sh), which glibc has since 2.36.
-glibc=$(readelf -V "$root/usr/bin/pdfedit" | sed -n 's/.*Name: GLIBC_\([0-9.]*\) .*/\1/p' | sort -V | tail -1)
-if readelf -V "$root/usr/bin/pdfedit" | grep -q GLIBC_ABI_DT_RELR && dpkg --compare-versions "${glibc:-0}" lt 2.36; then
-  glibc=2.36
-fi
 said=$(sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p' <<< "$shlibs")
-if [ -n "$glibc" ] && [ -n "$said" ] && dpkg --compare-versions "$said" lt "$glibc"; then
-  shlibs=$(sed "s/libc6 (>= $said)/libc6 (>= $glibc)/" <<< "$shlibs")
+if readelf -V "$root/usr/bin/pdfedit" | grep -q GLIBC_ABI_DT_RELR && [ -n "$said" ] &&
+  dpkg --compare-versions "$said" lt 2.36; then
+  shlibs=${shlibs/"libc6 (>= $said)"/"libc6 (>= 2.36)"}
 fi
 
 # Libraries loaded with dlopen are not NEEDED entries: run the binary through the

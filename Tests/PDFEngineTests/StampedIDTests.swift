@@ -46,6 +46,12 @@ import Testing
         Array((before + run + after).utf8)
     }
 
+    /// Where the static run starts in `bytes`.
+    static func runStart(in bytes: [UInt8]) throws -> Int {
+        let run = Array(Self.run.utf8)
+        return try #require(bytes.indices.first { bytes[$0...].starts(with: run) }, "no static run")
+    }
+
     /// The two ids of the last /ID run of `bytes` (as text), or nil.
     static func ids(_ bytes: [UInt8]) -> (String, String)? {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -61,7 +67,7 @@ import Testing
         #expect(first == second)
         #expect(first != Self.staticID)
         // Every byte outside the two ids is the input's.
-        let start = try #require(String(decoding: input, as: UTF8.self).range(of: Self.run)).lowerBound.utf16Offset(in: String(decoding: input, as: UTF8.self))
+        let start = try Self.runStart(in: input)
         let ids = Set((start + 6)..<(start + 38)).union((start + 40)..<(start + 72))
         for index in input.indices where !ids.contains(index) {
             #expect(output[index] == input[index], "byte \(index)")
@@ -82,7 +88,7 @@ import Testing
     @Test func everyByteCountsInTheDigest() throws {
         let input = Self.document()
         let reference = try #require(Self.ids(try Self.stamped([input]).get())).0
-        let runStart = String(decoding: input, as: UTF8.self).range(of: Self.run)!.lowerBound.utf16Offset(in: String(decoding: input, as: UTF8.self))
+        let runStart = try Self.runStart(in: input)
         var seen: Set<String> = [reference]
         for index in input.indices where !(runStart..<(runStart + Self.run.utf8.count)).contains(index) {
             var changed = input
