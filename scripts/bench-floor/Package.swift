@@ -1,8 +1,11 @@
 // swift-tools-version:6.1
-// The floor of `make bench`'s small-file rows: the least program that makes the
-// edit with pdfedit's stack (Swift with its runtime linked statically,
-// FoundationEssentials, swift-argument-parser, libqpdf) and nothing of pdfedit's
-// own. Built and timed by scripts/benchlib/small.py; not part of pdfedit.
+// The floors of `make bench`'s small-file rows: the least programs that make the
+// edit with pdfedit's stack and nothing of pdfedit's own. `floor` parses its
+// arguments with swift-argument-parser (which brings FoundationEssentials), as
+// pdfedit does; `floor-bare` reads CommandLine.arguments itself and links neither,
+// so the two tell what the parser costs. Both make the edit through FloorEdit
+// (libqpdf's C API) and link the Swift runtime statically. Built and timed by
+// scripts/benchlib/small.py; not part of pdfedit.
 import PackageDescription
 
 let package = Package(
@@ -12,9 +15,11 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CQPDFFloor"),
+        .target(name: "FloorEdit", dependencies: ["CQPDFFloor"]),
         .executableTarget(
             name: "floor",
-            dependencies: ["CQPDFFloor", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FloorEdit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .executableTarget(name: "floor-bare", dependencies: ["FloorEdit"]),
     ]
 )

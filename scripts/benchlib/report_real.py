@@ -5,7 +5,7 @@ import os
 
 from benchlib.measure import PHASES
 from benchlib.report import relative, verdict
-from benchlib.small import FLOOR
+from benchlib.small import BARE_FLOOR, FLOOR
 
 SMALL_TIME = 1.25      # × qpdf
 SMALL_MEMORY = 10.0    # MB above qpdf's peak
@@ -56,6 +56,14 @@ def small_report(series, have_hello):
             rows.append(f"| {entry.title}: the least program on pdfedit's stack ({FLOOR}) vs qpdf (reported) | {least / q:.2f} "
                         f"({least * 1000:.1f} / {q * 1000:.1f} ms; peak {fpeak:.0f} / {qpeak:.0f} MB); "
                         f"pdfedit {mine / least:.2f}× the floor | — |")
+        bare = entry.median(BARE_FLOOR)
+        if bare is not None:
+            bpeak = max(s[1] for s in entry.samples[BARE_FLOOR])
+            parser = f"; ArgumentParser and FoundationEssentials {(least - bare) / q:.2f}× qpdf's time" \
+                if least is not None else ""
+            rows.append(f"| {entry.title}: the same without ArgumentParser or Foundation ({BARE_FLOOR}) vs qpdf "
+                        f"(reported) | {bare / q:.2f} ({bare * 1000:.1f} / {q * 1000:.1f} ms; peak {bpeak:.0f} / "
+                        f"{qpeak:.0f} MB){parser} | — |")
     floor = "" if have_hello else " (swiftc is not on PATH: no Swift hello world floor)"
     text = f"""## Small files and start-up
 
@@ -66,7 +74,9 @@ with `swiftc -O`, the floor of any Swift program here{floor}. The rotate edit is
 `scripts/bench-floor`, the least program with pdfedit's stack (the Swift runtime linked
 statically, FoundationEssentials, swift-argument-parser with one subcommand, libqpdf's C API:
 read, set `/Rotate`, write; no temporary file, no checks, no fidelity): the floor under any
-pdfedit, and so under the small-file target. Medians of many interleaved runs; every output
+pdfedit, and so under the small-file target; and by its twin `floor-bare`, the same edit with
+the arguments read by hand, without swift-argument-parser or Foundation: the difference is what
+the parser costs before pdfedit does anything. Medians of many interleaved runs; every output
 checked (page count by qpdf, rotation by pdfinfo, order by pdftotext).
 
 {chr(10).join(lines)}

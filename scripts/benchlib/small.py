@@ -2,10 +2,11 @@
 (`rotate 2 --by 90` and `move 3..5 --to 1`) against qpdf doing the same, and
 `pdfedit --version` against `qpdf --version` and a Swift hello world compiled on
 the fly with `swiftc -O` (the floor of a Swift program's start-up). The rotate
-row also times scripts/bench-floor, the least program that makes that edit with
-pdfedit's stack (static Swift runtime, FoundationEssentials, ArgumentParser,
-libqpdf): the floor of the small-file target. These take 5-30 ms, so they run
-many times, interleaved.
+row also times scripts/bench-floor's two programs, the least that make that edit
+with pdfedit's stack (static Swift runtime, FoundationEssentials, ArgumentParser,
+libqpdf), the floor of the small-file target, and the same without
+ArgumentParser and Foundation, which tells what the parser costs. These take
+5-30 ms, so they run many times, interleaved.
 """
 import os
 import shutil
@@ -51,25 +52,30 @@ def hello_world(work):
 
 
 FLOOR = "floor (scripts/bench-floor)"
+BARE_FLOOR = "floor-bare (scripts/bench-floor)"
 
 
 def stack_floor(work):
-    """scripts/bench-floor built as pdfedit's release is (scripts/build-release.sh:
-    --static-swift-stdlib and its layout flags, lld among them; no symbol order,
-    which is pdfedit's own), or None when it cannot be built."""
+    """scripts/bench-floor's programs built as pdfedit's release is
+    (scripts/build-release.sh: --static-swift-stdlib and its layout flags, lld
+    among them; no symbol order, which is pdfedit's own): {row name: binary}, empty
+    when they cannot be built."""
     swift = shutil.which("swift")
     if not swift:
-        return None
+        return {}
     layout = subprocess.run(["bash", os.path.join(SCRIPTS, "build-release.sh"), "--print-layout"],
                             capture_output=True, text=True)
     if layout.returncode != 0:
-        return None
+        return {}
     build = os.path.join(work, "floor-build")
     done = subprocess.run([swift, "build", "-c", "release", "--static-swift-stdlib", *layout.stdout.split(),
                            "--package-path", os.path.join(SCRIPTS, "bench-floor"), "--scratch-path", build],
                           capture_output=True, cwd=work)
-    binary = os.path.join(build, "release", "floor")
-    return binary if done.returncode == 0 and os.path.isfile(binary) else None
+    binaries = {FLOOR: os.path.join(build, "release", "floor"),
+                BARE_FLOOR: os.path.join(build, "release", "floor-bare")}
+    if done.returncode != 0:
+        return {}
+    return {name: binary for name, binary in binaries.items() if os.path.isfile(binary)}
 
 
 def run_small(ctx):
@@ -97,9 +103,9 @@ def run_small(ctx):
     rotate_tools = {
         "pdfedit": lambda d: [[pdfedit, "rotate", "2", "--by", "90", doc, "-o", f"{d}/out.pdf", "-q"]],
         "qpdf": lambda d: [["qpdf", doc, "--rotate=+90:2", f"{d}/out.pdf"]]}
-    floor = stack_floor(work)
-    if floor:
-        rotate_tools[FLOOR] = lambda d: [[floor, "rotate", "2", "--by", "90", doc, "-o", f"{d}/out.pdf", "-q"]]
+    for name, floor in stack_floor(work).items():
+        rotate_tools[name] = (lambda binary: lambda d: [[binary, "rotate", "2", "--by", "90", doc, "-o",
+                                                         f"{d}/out.pdf", "-q"]])(floor)
     series = [
         Series("rotate", "20-page file: rotate 2 --by 90", rotate_tools, rotated),
         Series("move", "20-page file: move 3..5 --to 1", {
