@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -182,9 +183,18 @@ namespace {
 // which no other QPDF of the process gets), by source: those qpdf's copier has
 // reserved for that output and will not walk again. One output is built at a
 // time on a thread; a new one starts afresh.
+struct ObjGenHash {
+    size_t operator()(QPDFObjGen const &og) const noexcept
+    {
+        return std::hash<unsigned long long>()(
+            (static_cast<unsigned long long>(static_cast<unsigned>(og.getObj())) << 32) |
+            static_cast<unsigned>(og.getGen()));
+    }
+};
+
 struct CopyWalks {
     unsigned long long out = 0;
-    std::map<unsigned long long, std::set<QPDFObjGen>> walked;
+    std::map<unsigned long long, std::unordered_set<QPDFObjGen, ObjGenHash>> walked;
 };
 
 thread_local CopyWalks copy_walks;
@@ -201,7 +211,7 @@ void check_copy_depth(QPDF &out, QPDFObjectHandle foreign)
         copy_walks.out = out.getUniqueId();
         copy_walks.walked.clear();
     }
-    std::set<QPDFObjGen> &walked = copy_walks.walked[from->getUniqueId()];
+    auto &walked = copy_walks.walked[from->getUniqueId()];
     size_t const limit = static_cast<size_t>(page_tree_maximum_depth());
     // One frame for each call of qpdf's reserveObjects that descends: the values
     // it still has to visit, in its order (array items, dictionary values by key,
@@ -212,11 +222,19 @@ void check_copy_depth(QPDF &out, QPDFObjectHandle foreign)
     };
     std::vector<Frame> frames;
     auto enter = [&](QPDFObjectHandle object, bool top) {
-        if (object.isPagesObject()) {
+        // qpdf asks isPagesObject and isPageObject of every value; both are
+        // false for anything but a dictionary, so the type is asked first (one
+        // resolution) and a scalar, most values, costs nothing more.
+        qpdf_object_type_e type = object.getTypeCode();
+        if (type != ::ot_array && type != ::ot_dictionary && type != ::ot_stream) {
+            return; // a scalar: qpdf returns without descending
+        }
+        bool dictionary = type == ::ot_dictionary;
+        if (dictionary && object.isPagesObject()) {
             return; // qpdf does not copy the page tree
         }
         if (object.isIndirect()) {
-            if (!top && object.isPageObject()) {
+            if (!top && dictionary && object.isPageObject()) {
                 return; // another page: qpdf maps it and stops there
             }
             if (!walked.insert(object.getObjGen()).second) {
@@ -224,16 +242,14 @@ void check_copy_depth(QPDF &out, QPDFObjectHandle foreign)
             }
         }
         Frame frame;
-        if (object.isArray()) {
+        if (type == ::ot_array) {
             frame.values = object.getArrayAsVector();
-        } else if (object.isDictionary()) {
+        } else if (dictionary) {
             for (auto const &entry : object.getDictAsMap()) {
                 frame.values.push_back(entry.second);
             }
-        } else if (object.isStream()) {
-            frame.values.push_back(object.getDict());
         } else {
-            return; // a scalar: qpdf returns at once
+            frame.values.push_back(object.getDict());
         }
         if (frames.size() >= limit) {
             throw OverLimit(

@@ -228,6 +228,11 @@ void export_parts(
                 [worker, parts, part_count, &next, &stop, &outcomes, &progress, times] {
                     PhaseTimesScope timed(times);
                     worker->run(parts, part_count, next, stop, outcomes, progress);
+                    // Its own copies of the sources are freed here, while the
+                    // first thread may still write, not one after another on
+                    // the caller's thread (a tenth of a split's CPU is freeing
+                    // qpdf's objects). What run left is plain values.
+                    worker->inputs.reset();
                 });
         } catch (std::system_error const &) {
             break; // no thread: the others do the work
