@@ -179,10 +179,7 @@ void check_tree_depths(QPDF &pdf)
 
 namespace {
 
-// The objects check_copy_depth has walked for one output (by QPDF::getUniqueId,
-// which no other QPDF of the process gets), by source: those qpdf's copier has
-// reserved for that output and will not walk again. One output is built at a
-// time on a thread; a new one starts afresh.
+// An object and generation as one 64-bit key, for hash containers.
 struct ObjGenHash {
     size_t operator()(QPDFObjGen const &og) const noexcept
     {
@@ -192,6 +189,10 @@ struct ObjGenHash {
     }
 };
 
+// The objects check_copy_depth has walked for one output (by QPDF::getUniqueId,
+// which no other QPDF of the process gets), by source: those qpdf's copier has
+// reserved for that output and will not walk again. One output is built at a
+// time on a thread; a new one starts afresh.
 struct CopyWalks {
     unsigned long long out = 0;
     std::map<unsigned long long, std::unordered_set<QPDFObjGen, ObjGenHash>> walked;
