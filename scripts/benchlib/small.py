@@ -71,10 +71,10 @@ def stack_floor(work):
     done = subprocess.run([swift, "build", "-c", "release", "--static-swift-stdlib", *layout.stdout.split(),
                            "--package-path", os.path.join(SCRIPTS, "bench-floor"), "--scratch-path", build],
                           capture_output=True, cwd=work)
-    binaries = {FLOOR: os.path.join(build, "release", "floor"),
-                BARE_FLOOR: os.path.join(build, "release", "floor-bare")}
     if done.returncode != 0:
         return {}
+    binaries = {FLOOR: os.path.join(build, "release", "floor"),
+                BARE_FLOOR: os.path.join(build, "release", "floor-bare")}
     return {name: binary for name, binary in binaries.items() if os.path.isfile(binary)}
 
 
