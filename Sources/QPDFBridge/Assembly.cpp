@@ -101,7 +101,7 @@ void Assembly::release_sources()
     QPDF const *kept = kept_encryption(inputs); // the writer copies its encryption
     for (size_t i = 0; i < sources.size(); ++i) {
         Source &source = sources[i];
-        if (!source.pdf || source.pdf.get() == kept) {
+        if (!source.pdf || source.pdf.get() == kept || reads_streams_of(out, *source.pdf)) {
             continue;
         }
         pe_source const &arg = inputs.request.sources[i];

@@ -31,13 +31,12 @@ class Assembly {
         part_outline_count = count;
     }
 
-    // Frees what was read from the sources once the output holds its copies (a
-    // third less memory at 20,000 pages): copied streams read their data from
-    // the source files through qpdf's ForeignStreamData, which keeps the input
-    // and the decryption parameters but not the source's objects. A document the
-    // caller opened (pe_document) is freed too when this call is its last use.
-    // Only for an output written on its own: the parts of a split share the
-    // sources.
+    // Frees the sources the output no longer needs once it holds its copies: those
+    // it reads no stream data from when it is written (copied streams read theirs
+    // from their source, decrypted, as the writer asks: reads_streams_of). A
+    // document the caller opened (pe_document) is freed too when this call is
+    // its last use. Only for an output written on its own: the parts of a split
+    // share the sources.
     void release_sources();
 
     // Writes the output to `out_path`; `started` is set once the file may exist.

@@ -88,12 +88,21 @@ class NewNumbers {
 // dictionaries rebuilt around them, scalars as fresh copies.
 QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value);
 
-// out.copyForeignObject(foreign), or null when qpdf hands back an uninitialised
-// handle: qpdf 11.3 does not copy a /Pages node (it stops at the page tree) and
-// returns one then, which makes QPDFWriter throw and ~QPDF crash (SIGSEGV). A
-// damaged or hand-made file can point anything at its page tree: a /DR font,
-// /Info, /Metadata, an outline action, a field. Use this, never copyForeignObject.
+// `foreign`, an indirect object of a source, as an object of `out`, with
+// everything it refers to (Copier.cpp), as qpdf's copyForeignObject copies it:
+// once per output and source (a second call gives the first copy), stopping at
+// /Pages nodes and at pages other than `foreign` (null where they were referred
+// to, unless copied before), stream data read from the source when `out` is
+// written. Null for a /Pages node itself: a damaged or hand-made file can point
+// anything at its page tree (a /DR font, /Info, /Metadata, an outline action, a
+// field). Without recursion; refuses (OverLimit, naming the source file) an
+// object nested more than page_tree_maximum_depth levels deep, where qpdf's
+// copier would have overflowed the stack. Use this, never copyForeignObject.
 QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign);
+
+// Whether `out` has streams copied (copy_foreign, on this thread) whose data is
+// read from `from` when `out` is written: `from` must live until then.
+bool reads_streams_of(QPDF &out, QPDF &from);
 
 // A source value as an object of `out`: indirect objects through
 // copyForeignObject; a direct array or dictionary becomes an indirect object of

@@ -185,9 +185,11 @@ qpdf_offset_t ReadInputSource::findAndSkipNextEOL()
     return found;
 }
 
-void open_pdf(QPDF &pdf, char const *path, char const *password)
+std::shared_ptr<ReadInputSource> open_pdf(QPDF &pdf, char const *path, char const *password)
 {
-    pdf.processInputSource(std::make_shared<ReadInputSource>(path), password);
+    auto file = std::make_shared<ReadInputSource>(path);
+    pdf.processInputSource(file, password);
+    return file;
 }
 
 } // namespace pe

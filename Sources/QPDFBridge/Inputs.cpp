@@ -210,21 +210,34 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     QPDF &pdf = *source.pdf;
     pdf.setSuppressWarnings(true);
     pdf.setAttemptRecovery(true);
-    open_pdf(pdf, path, password == nullptr ? "" : password);
-    check_page_tree_depth(pdf);
+    std::shared_ptr<ReadInputSource> file = open_pdf(pdf, path, password == nullptr ? "" : password);
+    std::map<QPDFObjGen, QPDFXRefEntry> const table = pdf.getXRefTable();
+    // A clean file's pages are listed without parsing them (list_pages_unparsed),
+    // with what they inherit; anything else the usual way. The page list is
+    // where page-tree damage shows. Inherited /MediaBox, /CropBox, /Resources
+    // and /Rotate are found once here and given to each copied page
+    // (Assembly::inherit), so that a page looks the same out of its tree.
+    std::vector<InheritedFrame> frames;
+    std::vector<int> page_frame;
+    bool listed = list_pages_unparsed(pdf, *file, table, source.pages, frames, page_frame);
+    if (!listed) {
+        check_page_tree_depth(pdf);
+    }
     check_tree_depths(pdf);
-    // The page list is where page-tree damage shows. Inherited /MediaBox,
-    // /CropBox, /Resources and /Rotate are found once here and given to each
-    // copied page (Assembly::inherit), so that a page looks the same out of its
-    // tree.
-    source.pages = pdf.getAllPages();
+    if (!listed) {
+        source.pages = pdf.getAllPages();
+    }
     if (!for_export) {
         return;
     }
-    check_pages_are_dictionaries(pdf, source.pages);
-    source.find_inherited();
+    if (listed) {
+        source.frames = std::move(frames);
+        source.page_frame = std::move(page_frame);
+    } else {
+        check_pages_are_dictionaries(pdf, source.pages);
+        source.find_inherited();
+    }
     source.version = pdf.getVersionAsPDFVersion();
-    std::map<QPDFObjGen, QPDFXRefEntry> const table = pdf.getXRefTable();
     for (auto const &entry : table) {
         if (entry.second.getType() == 2) {
             source.object_streams = true;

@@ -9,7 +9,6 @@
 #include <map>
 #include <set>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -174,101 +173,6 @@ void check_tree_depths(QPDF &pdf)
     }
     if (!within_depth({root.getKey("/Outlines")}, {{"/First", 1}, {"/Next", 0}}, any_dictionary)) {
         refuse("outline");
-    }
-}
-
-namespace {
-
-// An object and generation as one 64-bit key, for hash containers.
-struct ObjGenHash {
-    size_t operator()(QPDFObjGen const &og) const noexcept
-    {
-        return std::hash<unsigned long long>()(
-            (static_cast<unsigned long long>(static_cast<unsigned>(og.getObj())) << 32) |
-            static_cast<unsigned>(og.getGen()));
-    }
-};
-
-// The objects check_copy_depth has walked for one output (by QPDF::getUniqueId,
-// which no other QPDF of the process gets), by source: those qpdf's copier has
-// reserved for that output and will not walk again. One output is built at a
-// time on a thread; a new one starts afresh.
-struct CopyWalks {
-    unsigned long long out = 0;
-    std::map<unsigned long long, std::unordered_set<QPDFObjGen, ObjGenHash>> walked;
-};
-
-thread_local CopyWalks copy_walks;
-
-} // namespace
-
-void check_copy_depth(QPDF &out, QPDFObjectHandle foreign)
-{
-    QPDF *from = foreign.getOwningQPDF();
-    if (from == nullptr || from == &out) {
-        return;
-    }
-    if (copy_walks.out != out.getUniqueId()) {
-        copy_walks.out = out.getUniqueId();
-        copy_walks.walked.clear();
-    }
-    auto &walked = copy_walks.walked[from->getUniqueId()];
-    size_t const limit = static_cast<size_t>(page_tree_maximum_depth());
-    // One frame for each call of qpdf's reserveObjects that descends: the values
-    // it still has to visit, in its order (array items, dictionary values by key,
-    // a stream's dictionary).
-    struct Frame {
-        std::vector<QPDFObjectHandle> values;
-        size_t next = 0;
-    };
-    std::vector<Frame> frames;
-    auto enter = [&](QPDFObjectHandle object, bool top) {
-        // qpdf asks isPagesObject and isPageObject of every value; both are
-        // false for anything but a dictionary, so the type is asked first (one
-        // resolution) and a scalar, most values, costs nothing more.
-        qpdf_object_type_e type = object.getTypeCode();
-        if (type != ::ot_array && type != ::ot_dictionary && type != ::ot_stream) {
-            return; // a scalar: qpdf returns without descending
-        }
-        bool dictionary = type == ::ot_dictionary;
-        if (dictionary && object.isPagesObject()) {
-            return; // qpdf does not copy the page tree
-        }
-        if (object.isIndirect()) {
-            if (!top && dictionary && object.isPageObject()) {
-                return; // another page: qpdf maps it and stops there
-            }
-            if (!walked.insert(object.getObjGen()).second) {
-                return; // already reserved (this call or an earlier one)
-            }
-        }
-        Frame frame;
-        if (type == ::ot_array) {
-            frame.values = object.getArrayAsVector();
-        } else if (dictionary) {
-            for (auto const &entry : object.getDictAsMap()) {
-                frame.values.push_back(entry.second);
-            }
-        } else {
-            frame.values.push_back(object.getDict());
-        }
-        if (frames.size() >= limit) {
-            throw OverLimit(
-                "its objects are nested more than " + std::to_string(limit) +
-                    " levels deep (PDFEDIT_MAX_DEPTH)",
-                from->getFilename());
-        }
-        frames.push_back(std::move(frame));
-    };
-    enter(foreign, true);
-    while (!frames.empty()) {
-        Frame &frame = frames.back();
-        if (frame.next == frame.values.size()) {
-            frames.pop_back();
-            continue;
-        }
-        QPDFObjectHandle value = frame.values[frame.next++];
-        enter(value, false); // may push, which moves `frame`: not used after
     }
 }
 

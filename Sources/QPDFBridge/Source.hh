@@ -43,6 +43,10 @@ class ReadInputSource : public InputSource {
     size_t read(char *buffer, size_t length) override;
     void unreadCh(char ch) override;
 
+    // Up to `length` bytes at `offset`, read without moving qpdf's position;
+    // fewer at the end of the file.
+    size_t read_bytes_at(qpdf_offset_t offset, char *into, size_t length) { return read_at(offset, into, length); }
+
   private:
     static constexpr size_t kWindow = 16384;
     size_t read_at(qpdf_offset_t offset, char *into, size_t length);
@@ -61,8 +65,8 @@ class ReadInputSource : public InputSource {
 // per process, before the first qpdf object of a bridge call.
 void tune_allocator();
 
-// QPDF::processFile through a ReadInputSource.
-void open_pdf(QPDF &pdf, char const *path, char const *password);
+// QPDF::processFile through a ReadInputSource, which is returned.
+std::shared_ptr<ReadInputSource> open_pdf(QPDF &pdf, char const *path, char const *password);
 
 // ---- Sources -------------------------------------------------------------------
 
@@ -215,16 +219,20 @@ void check_page_tree_depth(QPDF &pdf);
 // page_tree_maximum_depth; walks them without recursion.
 void check_tree_depths(QPDF &pdf);
 
-// Refuses (OverLimit, naming the source file) to hand `foreign` to
-// out.copyForeignObject when qpdf 11.3's copy would recurse more than
-// page_tree_maximum_depth levels: its reserveObjects calls itself once for each
-// array, dictionary, stream and stream dictionary it descends into, without a
-// bound, and a long chain of objects (50,000 nested form XObjects) overflows the
-// stack (SIGSEGV). Walks what qpdf will walk, in its order, without recursion:
-// it stops at /Pages nodes and at pages other than `foreign`, and enters each
-// object once per output and source, as qpdf's copier does (objects copied by an
-// earlier call for the same output are not walked again). copy_foreign calls it.
-void check_copy_depth(QPDF &out, QPDFObjectHandle foreign);
+// The pages of a clean, unencrypted `pdf` read from `file` (`xref`: its
+// cross-reference table), as getAllPages lists them, with what each inherits
+// (frames and page_frame, as Source::find_inherited gives them), without parsing
+// the pages (QuickPages.cpp): each kid's bytes in the file tell a plain page from
+// anything else, which qpdf parses. False, and nothing set, where getAllPages
+// would repair or warn about something, or the tree is deeper than the limit:
+// the file is then opened the usual way.
+bool list_pages_unparsed(
+    QPDF &pdf,
+    ReadInputSource &file,
+    std::map<QPDFObjGen, QPDFXRefEntry> const &xref,
+    std::vector<QPDFObjectHandle> &pages,
+    std::vector<InheritedFrame> &frames,
+    std::vector<int> &page_frame);
 
 // Throws QPDFExc (qpdf_e_damaged_pdf) naming the first "page" that is not a
 // dictionary: qpdf's recovery takes whatever a damaged /Kids holds as a page, even

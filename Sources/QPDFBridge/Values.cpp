@@ -123,13 +123,6 @@ QPDFObjectHandle fresh_copy(QPDFObjectHandle value)
     return fresh_copy_at(value, 0);
 }
 
-QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign)
-{
-    check_copy_depth(out, foreign);
-    QPDFObjectHandle copy = out.copyForeignObject(foreign);
-    return copy.isInitialized() ? copy : QPDFObjectHandle::newNull();
-}
-
 QPDFObjectHandle import_value(QPDF &out, QPDF &, QPDFObjectHandle value)
 {
     if (!value.isInitialized()) {

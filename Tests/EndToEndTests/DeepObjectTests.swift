@@ -3,9 +3,9 @@ import Testing
 
 /// A page whose objects nest tens of thousands of levels deep (each form XObject
 /// drawing the next through its resources): qpdf's copy of a page or stamp
-/// recurses once per nested array, dictionary and stream, and such a chain
-/// overflowed the stack (exit 139). Every copy now measures that depth first and
-/// refuses past the tree-depth limit (65, one line naming the file and page).
+/// recursed once per nested array, dictionary and stream, and such a chain
+/// overflowed the stack (exit 139). pdfedit's own copier walks without recursion
+/// and refuses past the tree-depth limit (65, one line naming the file and page).
 @Suite struct DeepObjectTests {
     /// A one-page PDF whose page has a chain of `forms` form XObjects, each in the
     /// previous one's /Resources /XObject.
