@@ -115,6 +115,10 @@ import Testing
         #expect(try Self.name("{doc}.pdf") == "report.pdf")
         #expect(try Self.name("{doc}.PDF") == "report.PDF")
         #expect(try Self.name("{doc}.pdf.txt") == "report.pdf.txt.pdf")
+        #expect(try Self.name("{doc}.pDf") == "report.pDf")
+        #expect(try Self.name("{doc}.pd") == "report.pd.pdf")
+        #expect(try Self.name("{doc}pdf") == "reportpdf.pdf")
+        #expect(try Self.name("{doc}-é.PDF") == "report-é.PDF")
     }
 
     @Test func slashesAndControlCharactersInValuesBecomeUnderscores() throws {

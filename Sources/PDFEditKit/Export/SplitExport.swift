@@ -118,6 +118,20 @@ struct PartNameTemplate {
         character.isNewline || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
+    /// Whether `text` is printable ASCII without "/": then nothing in it needs
+    /// the checks above, which walk Characters (grapheme breaking: naming the
+    /// parts took 3% of a 2,000-part burst's instructions).
+    private static func isPlainASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }
+    }
+
+    /// Whether `name` ends in ".pdf" in any case.
+    private static func endsInPDF(_ name: String) -> Bool {
+        let tail = Array(name.utf8.suffix(4))
+        return tail.count == 4 && tail[0] == UInt8(ascii: ".") && (tail[1] | 0x20) == UInt8(ascii: "p")
+            && (tail[2] | 0x20) == UInt8(ascii: "d") && (tail[3] | 0x20) == UInt8(ascii: "f")
+    }
+
     private static let keys: Set<String> = ["n", "first", "last", "id", "doc", "src", "srcpage", "title"]
 
     /// The file name of one part.
@@ -145,17 +159,19 @@ struct PartNameTemplate {
                     if case .page(_, let page) = item.content { value = String(page) } else { value = "" }
                 default: value = title ?? ""
                 }
-                if value.contains(where: { $0 == "/" || Self.isControl($0) }) {
+                if !Self.isPlainASCII(value) && value.contains(where: { $0 == "/" || Self.isControl($0) }) {
                     name += value.map { $0 == "/" || Self.isControl($0) ? "_" : String($0) }.joined()
                 } else {
                     name += value
                 }
             }
         }
-        if name.hasPrefix(".") || name.isEmpty || name.contains("/") || name.contains(where: Self.isControl) {
+        if name.hasPrefix(".") || name.isEmpty
+            || (!Self.isPlainASCII(name) && (name.contains("/") || name.contains(where: Self.isControl)))
+        {
             throw PDFEditError.usage("--name gives \"\(name)\" for part \(number): a part needs a plain file name")
         }
-        return name.lowercased().hasSuffix(".pdf") ? name : name + ".pdf"
+        return Self.endsInPDF(name) ? name : name + ".pdf"
     }
 }
 
