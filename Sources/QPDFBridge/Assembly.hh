@@ -18,6 +18,9 @@ namespace pe {
 class Assembly {
   public:
     Assembly(Inputs &opened, int first, int count);
+    ~Assembly() { forget_copies(out); }
+    Assembly(Assembly const &) = delete;
+    Assembly &operator=(Assembly const &) = delete;
 
     // Places the pages in a new QPDF and has the other steps copy what follows
     // them; what had to be left out is noted in `dropped`.

@@ -275,6 +275,13 @@ QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign)
     return Copier(out, *from).copy(foreign);
 }
 
+void forget_copies(QPDF &out)
+{
+    if (copies.out == out.getUniqueId()) {
+        copies = Copies{};
+    }
+}
+
 bool reads_streams_of(QPDF &out, QPDF &from)
 {
     return copies.out == out.getUniqueId() && copies.streams_from.count(from.getUniqueId()) != 0;

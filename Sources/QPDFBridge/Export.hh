@@ -104,6 +104,12 @@ QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign);
 // read from `from` when `out` is written: `from` must live until then.
 bool reads_streams_of(QPDF &out, QPDF &from);
 
+// Drops what copy_foreign keeps on this thread for `out` (each copied object's
+// copy, by source), which would otherwise keep `out`'s objects alive until the
+// thread's next output: call when `out` is built. Its copied streams keep what
+// they read their data from themselves.
+void forget_copies(QPDF &out);
+
 // A source value as an object of `out`: indirect objects through
 // copyForeignObject; a direct array or dictionary becomes an indirect object of
 // `out` rebuilt around the copies of what it refers to (import_direct); nothing
