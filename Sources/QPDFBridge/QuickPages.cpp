@@ -52,7 +52,6 @@ class PlainReader {
     // name anywhere, then endobj. False means "not known", never "not a page".
     bool plainly_a_page(QPDFObjGen og)
     {
-        bool page = false;
         bool done = dictionary(og, [&](std::string const &key) {
             if (key == "/Type") {
                 std::string type;
@@ -66,6 +65,9 @@ class PlainReader {
         });
         return done && page;
     }
+
+    // Whether plainly_a_page read /Type /Page before it stopped.
+    bool typed_page() const { return page; }
 
     // Whether the bytes are object `og` holding a page tree node that
     // getAllPages walks as it is (/Type /Pages, a /Kids array of references
@@ -351,6 +353,7 @@ class PlainReader {
     size_t length;
     size_t at = 0;
     bool parent = false;
+    bool page = false;
 };
 
 } // namespace
@@ -385,6 +388,7 @@ bool list_pages_unparsed(
     std::vector<char> window(kReadWindow);
     qpdf_offset_t window_start = 0;
     qpdf_offset_t window_end = 0;
+    bool window_at_end = false; // the window holds the rest of the file
     std::vector<char> large; // a node longer than the window
     // The file's bytes from `offset`, `want` of them where the file has them
     // (`got`: how many).
@@ -394,10 +398,14 @@ bool list_pages_unparsed(
             got = file.read_bytes_at(offset, large.data(), want);
             return large.data();
         }
-        if (offset < window_start || offset + static_cast<qpdf_offset_t>(want) > window_end) {
+        bool covered = offset >= window_start && offset <= window_end &&
+            (offset + static_cast<qpdf_offset_t>(want) <= window_end || window_at_end);
+        if (!covered) {
             // Pages usually follow each other in the file: one read for many.
+            size_t read = file.read_bytes_at(offset, window.data(), window.size());
             window_start = offset;
-            window_end = offset + static_cast<qpdf_offset_t>(file.read_bytes_at(offset, window.data(), window.size()));
+            window_end = offset + static_cast<qpdf_offset_t>(read);
+            window_at_end = read < window.size();
         }
         got = static_cast<size_t>(std::max<qpdf_offset_t>(0, std::min<qpdf_offset_t>(window_end - offset, want)));
         return window.data() + (offset - window_start);
@@ -456,7 +464,8 @@ bool list_pages_unparsed(
         qpdf_offset_t offset = entry->second.getOffset();
         size_t got = 0;
         char const *text = bytes_at(offset, kObjectWindow, got);
-        if (!is_root && PlainReader(text, got).plainly_a_page(og)) {
+        PlainReader page(text, got);
+        if (!is_root && page.plainly_a_page(og)) {
             if (!used.insert(og.getObj()).second) {
                 return false; // used twice: getAllPages would copy it
             }
@@ -464,8 +473,10 @@ bool list_pages_unparsed(
             listed_frame.push_back(frame);
             return true;
         }
-        // A node: as much of it as the window holds, then more while it runs on.
-        for (size_t want = kReadWindow; want <= kLargestNode; want *= 4) {
+        // A node: as much of it as the window holds, then more while it runs on
+        // (not tried for a page that holds something unplain: /Type /Page rules
+        // out a plain node).
+        for (size_t want = kReadWindow; want <= kLargestNode && !page.typed_page(); want *= 4) {
             text = bytes_at(offset, want, got);
             PlainReader reader(text, got);
             if (reader.plainly_a_node(og, kids)) {
