@@ -255,13 +255,10 @@ std::vector<QPDFObjectHandle> copy_batch(QPDF &out, Source &source, std::vector<
     }
     QPDF &pdf = *source.pdf;
     auto detached = detach_structure_destinations(for_qpdf);
-    QPDFObjectHandle &object = source.annotation_batch;
-    if (object.isInitialized()) {
-        pdf.replaceObject(object.getObjGen(), QPDFObjectHandle::newArray(for_qpdf));
-        object = pdf.getObject(object.getObjGen());
-    } else {
-        object = make_source_object(pdf, QPDFObjectHandle::newArray(for_qpdf));
-    }
+    // A new object each time: the output's copier knows what it copied by
+    // number, and a second batch for one output (its sheet cells after its
+    // pages) must not be taken for the first.
+    QPDFObjectHandle object = make_source_object(source, QPDFObjectHandle::newArray(for_qpdf));
     std::vector<QPDFObjectHandle> copied;
     try {
         copied = copy_foreign(out, object).getArrayAsVector();
@@ -270,8 +267,7 @@ std::vector<QPDFObjectHandle> copy_batch(QPDF &out, Source &source, std::vector<
         throw;
     }
     reattach(detached);
-    // The batch is no object of the source's: free what it holds until the
-    // next output (a part of a split) uses it again.
+    // The batch is no object of the source's: free what it holds.
     pdf.replaceObject(object.getObjGen(), QPDFObjectHandle::newNull());
     size_t next = 0;
     for (QPDFObjectHandle &copy : copies) {

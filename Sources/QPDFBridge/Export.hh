@@ -58,12 +58,16 @@ bool closed_documents_are_kept();
 // bounded number of times (one output per direct-mode command).
 void keep_until_exit(std::shared_ptr<QPDF> pdf);
 
-// A new indirect object of a source `pdf` holding `direct`, numbered past its
-// cross-reference table and past what was made in it before, without
+// A new indirect object of `source` holding `direct`, numbered past its
+// cross-reference table and past every object made in it before, without
 // getObjectCount (through makeIndirectObject), whose first call parses every
 // object of the file: 0.48 s of extracting 53 pages of a tagged 206-page book
-// (85,000 objects) when the output's links were handed to qpdf's copier.
-QPDFObjectHandle make_source_object(QPDF &pdf, QPDFObjectHandle direct);
+// (85,000 objects) when the output's links were handed to qpdf's copier. A
+// number is never made twice, even once its object was made null again: an
+// output's copier knows what it copied by number, and a second object under
+// one number would be taken for the first (annotations handed over twice for
+// one output, pages then sheet cells, got the first batch's copies).
+QPDFObjectHandle make_source_object(Source &source, QPDFObjectHandle direct);
 
 // Every object number a file read from disk may use is below the returned one:
 // the trailer's /Size, or more when qpdf's cross-reference table knows a higher

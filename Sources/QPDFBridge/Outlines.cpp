@@ -55,7 +55,7 @@ OutlineEntry read_entry(Source &source, QPDFObjectHandle item)
         } else if (action.isDictionary()) {
             entry.action = action.isIndirect()
                 ? action
-                : make_source_object(*source.pdf, action.shallowCopy());
+                : make_source_object(source, action.shallowCopy());
             QPDFObjectHandle uri = action.getKey("/URI");
             if (dict_key(action, "/S").isNameAndEquals("/URI") && uri.isString()) {
                 entry.uri = uri.getStringValue();

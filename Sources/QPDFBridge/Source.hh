@@ -157,11 +157,9 @@ struct Source {
     // Its structure tree as read once for every output (StructureTree.cpp); null
     // until an output of a tagged source's pages needs it.
     std::shared_ptr<SourceStructure const> structure;
-    // The indirect object of the source through which copy_annotations hands one
-    // output's annotations to qpdf's copier (null between outputs), made once:
-    // each makeIndirectObject in a source walks every object qpdf 11.3 has read
-    // from it (getObjectCount -> fixDanglingReferences), once per part of a split.
-    QPDFObjectHandle annotation_batch;
+    // The number the next object made in it gets (make_source_object), at
+    // least; 0 until the first is made.
+    int made_objects_from = 0;
 
     // 0-based index of a page object of this source, -1 when it is not one.
     int index_of_page(QPDFObjectHandle page);

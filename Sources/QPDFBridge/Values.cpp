@@ -95,14 +95,20 @@ int object_number_bound(QPDF &pdf, int largest_listed)
     return static_cast<int>(std::min<long long>(bound, 1LL << 30));
 }
 
-QPDFObjectHandle make_source_object(QPDF &pdf, QPDFObjectHandle direct)
+QPDFObjectHandle make_source_object(Source &source, QPDFObjectHandle direct)
 {
-    int number = object_number_bound(pdf);
+    QPDF &pdf = *source.pdf;
+    if (source.made_objects_from == 0) {
+        source.made_objects_from = source.xref.object_bound > 1 ? source.xref.object_bound : object_number_bound(pdf);
+    }
+    int number = source.made_objects_from;
     // Numbers past the table are null unless something was made in the source
-    // before (resolving an unknown number gives null and reads nothing).
+    // before (resolving an unknown number gives null and reads nothing): qpdf's
+    // repairs at open (a page given twice, or directly) made some.
     while (!pdf.getObject(number, 0).isNull()) {
         ++number;
     }
+    source.made_objects_from = number + 1; // never this number again
     QPDFObjGen og(number, 0);
     pdf.replaceObject(og, direct);
     return pdf.getObject(og);

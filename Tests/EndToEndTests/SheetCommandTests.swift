@@ -268,6 +268,45 @@ import Testing
                 && abs((section[3] as? Double ?? 0) - (bottom + 720 * scale)) < 0.01, "\(section)")
     }
 
+    @Test("pages and sheet cells of one source in one output each keep their own annotations")
+    func annotationsOfPagesAndCellsStayApart() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Three pages, each with a text note (not a link: qpdf's copier copies it)
+        // naming its page.
+        var objects: [Int: String] = [
+            1: "<< /Type /Catalog /Pages 2 0 R >>",
+            2: "<< /Type /Pages /Kids [10 0 R 11 0 R 12 0 R] /Count 3 /MediaBox [0 0 200 200] >>",
+            3: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ]
+        for page in 1...3 {
+            let text = "BT /F1 18 Tf 30 100 Td (NOTES-P\(page)) Tj ET"
+            objects[9 + page] = "<< /Type /Page /Parent 2 0 R /Contents \(19 + page) 0 R "
+                + "/Resources << /Font << /F1 3 0 R >> >> /Annots [\(29 + page) 0 R] >>"
+            objects[19 + page] = "<< /Length \(text.utf8.count) >>\nstream\n\(text)\nendstream"
+            objects[29 + page] = "<< /Type /Annot /Subtype /Text /Rect [20 20 40 40] /Contents (NOTE-P\(page)) /Open false >>"
+        }
+        let file = dir.appendingPathComponent("notes.pdf")
+        try LimitsTests.writePDF(objects, to: file.path)
+        let out = dir.appendingPathComponent("out.pdf").path
+        try pdfeditOK("nup", "2..3", file.path, "--grid", "2x1", "-o", out, in: dir)
+        #expect(try qpdfCheck(out).status == 0)
+        let json = try run("qpdf", ["--json=2", "--json-key=pages", "--json-key=qpdf", out]).stdout
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let objectsOut = try #require((root["qpdf"] as? [Any])?[1] as? [String: Any])
+        let pages = try #require(root["pages"] as? [[String: Any]]).compactMap { $0["object"] as? String }
+        #expect(pages.count == 2)
+        func value(_ reference: String) -> [String: Any]? {
+            (objectsOut["obj:" + reference] as? [String: Any])?["value"] as? [String: Any]
+        }
+        func notes(_ page: String) -> [String] {
+            let annots = value(page)?["/Annots"] as? [String] ?? []
+            return annots.compactMap { value($0)?["/Contents"] as? String }.sorted()
+        }
+        #expect(notes(pages[0]) == ["u:NOTE-P1"])
+        #expect(notes(pages[1]) == ["u:NOTE-P2", "u:NOTE-P3"])
+    }
+
     @Test("run scripts and apply impose; one undo step")
     func scriptsAndApply() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
