@@ -19,7 +19,10 @@ Assembly::Assembly(Inputs &opened, int first, int count) :
     sources(opened.sources),
     where(opened.where),
     items(opened.request.items + first),
-    item_count(count)
+    item_count(count),
+    page_reads(
+        opened.request.options != nullptr && opened.request.options->no_byte_reads != 0 ? CopyReads::objects
+                                                                                          : CopyReads::bytes)
 {
 }
 
@@ -208,7 +211,7 @@ QPDFObjectHandle Assembly::page_copy(Source &source, int page, bool &first)
     auto known = source.first_copy.find(og);
     first = known == source.first_copy.end();
     if (first) {
-        QPDFObjectHandle copy = copy_without_annotations(out, from);
+        QPDFObjectHandle copy = copy_without_annotations(from);
         inherit(copy, from, source.inherited(page));
         source.first_copy.emplace(og, copy);
         source.first_copy_boxes.emplace(og, own_box_keys(copy));
@@ -259,7 +262,7 @@ void Assembly::inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFram
 {
     inherit_attributes(to, from, inherited, shared_values, [this](QPDFObjectHandle value) {
         if (value.isIndirect()) {
-            return copy_foreign(out, value);
+            return copy_foreign(out, value, page_reads); // what pages draw with
         }
         if (value.isArray() || value.isDictionary()) {
             return out.makeIndirectObject(import_direct(out, value));
@@ -314,17 +317,17 @@ void Assembly::resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_ite
     resized[page.getObjGen()] = m;
 }
 
-QPDFObjectHandle Assembly::copy_without_annotations(QPDF &out, QPDFObjectHandle from)
+QPDFObjectHandle Assembly::copy_without_annotations(QPDFObjectHandle from)
 {
     if (!from.hasKey("/Annots")) {
-        return copy_foreign(out, from);
+        return copy_foreign(out, from, page_reads);
     }
     // Copying the page with its /Annots would copy the link targets too, and
     // qpdf maps a page it has not copied yet to null: detach them for now.
     QPDFObjectHandle annots = from.getKey("/Annots");
     from.removeKey("/Annots");
     try {
-        QPDFObjectHandle to = copy_foreign(out, from);
+        QPDFObjectHandle to = copy_foreign(out, from, page_reads);
         from.replaceKey("/Annots", annots);
         return to;
     } catch (...) {

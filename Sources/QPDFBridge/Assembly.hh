@@ -59,6 +59,8 @@ class Assembly {
     Where &where;
     pe_item const *items;
     int item_count;
+    // Where a page's copy reads what the page draws with (options->no_byte_reads).
+    CopyReads page_reads;
     // The output (shared, so that a one-command process can keep it until it
     // exits rather than destroy it: see keep_until_exit).
     std::shared_ptr<QPDF> out_pdf = std::make_shared<QPDF>();
@@ -101,7 +103,7 @@ class Assembly {
     QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);
     void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item, int rotation);
     void inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited);
-    static QPDFObjectHandle copy_without_annotations(QPDF &out, QPDFObjectHandle from);
+    QPDFObjectHandle copy_without_annotations(QPDFObjectHandle from);
 };
 
 } // namespace pe

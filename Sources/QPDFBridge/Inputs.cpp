@@ -3,6 +3,7 @@
 // file with its password and then each alternative), the pages the plan names,
 // and passing on the warnings qpdf collected.
 #include "Inputs.hh"
+#include "PlainObjects.hh"
 
 #include "Limits.hh"
 #include "Timing.hh"
@@ -211,7 +212,7 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     pdf.setSuppressWarnings(true);
     pdf.setAttemptRecovery(true);
     std::shared_ptr<ReadInputSource> file = open_pdf(pdf, path, password == nullptr ? "" : password);
-    std::map<QPDFObjGen, QPDFXRefEntry> const table = pdf.getXRefTable();
+    std::map<QPDFObjGen, QPDFXRefEntry> table = pdf.getXRefTable();
     // A clean file's pages are listed without parsing them (list_pages_unparsed),
     // with what they inherit; anything else the usual way. The page list is
     // where page-tree damage shows. Inherited /MediaBox, /CropBox, /Resources
@@ -248,6 +249,11 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     }
     source.xref.object_bound = object_number_bound(pdf, table.empty() ? 0 : table.rbegin()->first.getObj());
     source.opened_clean = !pdf.anyWarnings();
+    if (listed && source.opened_clean) {
+        // The copier may read this file's objects from their bytes (PlainObjects.cpp).
+        source.raw = std::make_shared<RawSource>(RawSource{file, std::move(table)});
+        register_raw_source(pdf, source.raw);
+    }
 }
 
 } // namespace pe

@@ -16,6 +16,7 @@
 // /Page, a kid used twice or given directly, a loop, a root /Pages with a
 // /Parent, a kid in an object stream, a tree deeper than the limit) gives up,
 // and the file is opened the usual way.
+#include "PlainSyntax.hh"
 #include "Source.hh"
 
 #include <algorithm>
@@ -35,17 +36,14 @@ constexpr size_t kReadWindow = 65536;
 // The longest page tree node read plainly (a flat tree's root lists every page,
 // about 10 bytes each): longer ones are parsed by qpdf.
 constexpr size_t kLargestNode = 16 << 20;
-// How near the end of the bytes read a reading that failed must have stopped
-// for more bytes to be read: longer than any token a plain node holds.
-constexpr size_t kTokenMargin = 64;
 
 // Reads the plain PDF values of a kid's object: names, numbers, references,
 // arrays, dictionaries, true, false and null. Anything else (strings, comments,
 // names with # escapes, a /Kids name below the top level, a key given twice)
 // makes it give up: the object is then left to qpdf's parser.
-class PlainReader {
+class PlainReader : public PlainLexer {
   public:
-    PlainReader(char const *text, size_t length) : text(text), length(length) {}
+    using PlainLexer::PlainLexer;
 
     // Whether the bytes are object `og` holding a dictionary that getAllPages
     // takes as a page as it is: one /Type, /Page, at its top level, no /Kids
@@ -106,10 +104,6 @@ class PlainReader {
         return done && pages && listed;
     }
 
-    // Whether the reading stopped near the end of the bytes given, within a
-    // token of it: more of the object may tell.
-    bool ran_out() const { return at + kTokenMargin >= length; }
-
     // Whether the node read had a /Parent (a tree's root must not).
     bool has_parent() const { return parent; }
 
@@ -120,18 +114,7 @@ class PlainReader {
     template <typename Entry>
     bool dictionary(QPDFObjGen og, Entry entry)
     {
-        long long number = 0;
-        long long generation = 0;
-        skip_space();
-        if (!integer(number) || number != og.getObj()) {
-            return false;
-        }
-        skip_space();
-        if (!integer(generation) || generation != og.getGen()) {
-            return false;
-        }
-        skip_space();
-        if (!word("obj")) {
+        if (!header(og)) {
             return false;
         }
         skip_space();
@@ -190,76 +173,8 @@ class PlainReader {
         }
     }
 
-  private:
-    static bool is_space(char c)
-    {
-        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0';
-    }
-
-    static bool is_delimiter(char c)
-    {
-        return is_space(c) || c == '/' || c == '[' || c == ']' || c == '<' || c == '>' || c == '(' || c == ')' ||
-            c == '{' || c == '}' || c == '%';
-    }
-
-    void skip_space()
-    {
-        while (at < length && is_space(text[at])) {
-            ++at;
-        }
-    }
-
-    bool starts(char const *expected) const
-    {
-        size_t n = std::strlen(expected);
-        return length - at >= n && std::memcmp(text + at, expected, n) == 0;
-    }
-
-    // A keyword followed by a delimiter.
-    bool word(char const *expected)
-    {
-        size_t n = std::strlen(expected);
-        if (length - at < n + 1 || std::memcmp(text + at, expected, n) != 0 || !is_delimiter(text[at + n])) {
-            return false;
-        }
-        at += n;
-        return true;
-    }
-
-    // An unsigned integer of at most 10 digits, followed by a delimiter.
-    bool integer(long long &value)
-    {
-        size_t start = at;
-        value = 0;
-        while (at < length && text[at] >= '0' && text[at] <= '9' && at - start < 10) {
-            value = value * 10 + (text[at] - '0');
-            ++at;
-        }
-        return at > start && at < length && is_delimiter(text[at]);
-    }
-
     // A name without escapes, not /Kids.
     bool name(std::string &into) { return any_name(into) && into != "/Kids"; }
-
-    // A name without escapes.
-    bool any_name(std::string &into)
-    {
-        if (at >= length || text[at] != '/') {
-            return false;
-        }
-        size_t start = at++;
-        while (at < length && !is_delimiter(text[at])) {
-            if (text[at] == '#') {
-                return false;
-            }
-            ++at;
-        }
-        if (at >= length) {
-            return false;
-        }
-        into.assign(text + start, at - start);
-        return true;
-    }
 
     // A number: digits, one point at most, a sign first.
     bool real()
@@ -349,9 +264,6 @@ class PlainReader {
         return word("true") || word("false") || word("null");
     }
 
-    char const *text;
-    size_t length;
-    size_t at = 0;
     bool parent = false;
     bool page = false;
 };
@@ -385,30 +297,9 @@ bool list_pages_unparsed(
     };
     std::vector<Node> path;
 
-    std::vector<char> window(kReadWindow);
-    qpdf_offset_t window_start = 0;
-    qpdf_offset_t window_end = 0;
-    bool window_at_end = false; // the window holds the rest of the file
-    std::vector<char> large; // a node longer than the window
-    // The file's bytes from `offset`, `want` of them where the file has them
-    // (`got`: how many).
-    auto bytes_at = [&](qpdf_offset_t offset, size_t want, size_t &got) -> char const * {
-        if (want > window.size()) {
-            large.resize(want);
-            got = file.read_bytes_at(offset, large.data(), want);
-            return large.data();
-        }
-        bool covered = offset >= window_start && offset <= window_end &&
-            (offset + static_cast<qpdf_offset_t>(want) <= window_end || window_at_end);
-        if (!covered) {
-            // Pages usually follow each other in the file: one read for many.
-            size_t read = file.read_bytes_at(offset, window.data(), window.size());
-            window_start = offset;
-            window_end = offset + static_cast<qpdf_offset_t>(read);
-            window_at_end = read < window.size();
-        }
-        got = static_cast<size_t>(std::max<qpdf_offset_t>(0, std::min<qpdf_offset_t>(window_end - offset, want)));
-        return window.data() + (offset - window_start);
+    FileWindow window(kReadWindow);
+    auto bytes_at = [&](qpdf_offset_t offset, size_t want, size_t &got) {
+        return window.bytes_at(file, offset, want, got);
     };
 
     // Enters a node read plainly (no inherited attributes: its parent's frame).

@@ -104,12 +104,17 @@ struct FieldTree {
 };
 
 struct SourceStructure; // StructureTree.hh
+struct RawSource;       // PlainObjects.hh
 
 // One opened input.
 struct Source {
     // null when no item uses this source; shared with a pe_document when the
     // caller opened the file beforehand
     std::shared_ptr<QPDF> pdf;
+    // Its file and cross-reference table when the copier may read its objects
+    // from their bytes (clean, unencrypted, pages listed from the page tree's
+    // bytes); null otherwise.
+    std::shared_ptr<RawSource> raw;
     std::vector<QPDFObjectHandle> pages;
     // What each page inherits, found by one walk of the page tree in qpdf's page
     // order, without changing the source (qpdf's pushInheritedAttributesToPage
