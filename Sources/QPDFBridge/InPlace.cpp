@@ -186,8 +186,14 @@ void InPlace::build()
     QPDF &pdf = *source.pdf;
     // Not qpdf's makeIndirectObject, whose first call on a file read from disk
     // resolves every object of it (getObjectCount -> fixDanglingReferences): a
-    // quarter of the time of rearranging a 14-page paper.
-    NewNumbers numbers(pdf, source.xref.object_bound);
+    // quarter of the time of rearranging a 14-page paper. Past what qpdf made
+    // when it repaired the file at open (a page listed twice became a copy
+    // numbered past the table, which the first new object replaced).
+    int first_new = source.xref.object_bound;
+    if (!source.opened_clean) {
+        first_new = std::max(first_new, static_cast<int>(pdf.getObjectCount()) + 1);
+    }
+    NewNumbers numbers(pdf, first_new);
     pe_item const *items = inputs.request.items;
     int count = inputs.request.item_count;
     pe_export_options const *options = inputs.request.options;

@@ -89,4 +89,23 @@ import Testing
             #expect(try normalized(fast, in: dir) == normalized(slow, in: dir), "\(name)")
         }
     }
+
+    @Test("a file qpdf repaired at open (a page listed twice) is rearranged in place with every page whole")
+    func repairedFileKeepsItsPages() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // qpdf gives the second use of page 11 a copy of its own, numbered past the
+        // file's table: where the rearranged tree's first new object went too.
+        let twice = dir.appendingPathComponent("twice.pdf")
+        try UnparsedPageListTests.writeTree(
+            root: "<< /Type /Pages /Kids [10 0 R 11 0 R 11 0 R 12 0 R] /Count 4 /MediaBox [0 0 300 200] >>",
+            pages: [10: (UnparsedPageListTests.plain(2), 1), 11: (UnparsedPageListTests.plain(2), 2),
+                    12: (UnparsedPageListTests.plain(2), 3)], to: twice.path)
+        let (inPlace, copied) = try bothWays(["move", "4", "--to", "1"], file: twice.path, in: dir)
+        #expect(inPlace == copied)
+        let fast = dir.appendingPathComponent("fast.pdf").path
+        let check = try qpdfCheck(fast)
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(try pageTokens(fast) == ["TREE-P3", "TREE-P1", "TREE-P2", "TREE-P2"])
+    }
 }
