@@ -160,6 +160,25 @@ namespace pe {
 
 char const *const inheritable_keys[inheritable_count] = {"/MediaBox", "/CropBox", "/Resources", "/Rotate"};
 
+int node_frame(QPDFObjectHandle node, int parent_frame, std::vector<InheritedFrame> &frames)
+{
+    int mine = parent_frame;
+    for (int k = 0; k < inheritable_count; ++k) {
+        if (!node.hasKey(inheritable_keys[k])) {
+            continue;
+        }
+        if (mine == parent_frame) {
+            InheritedFrame copy = frames[static_cast<size_t>(parent_frame)];
+            frames.push_back(copy);
+            mine = static_cast<int>(frames.size()) - 1;
+        }
+        InheritedFrame &own = frames[static_cast<size_t>(mine)];
+        own.values[k] = node.getKey(inheritable_keys[k]);
+        own.holders[k] = node.getObjGen();
+    }
+    return mine;
+}
+
 namespace {
 
 // One node of the page tree and what is below it, in the order of
@@ -178,20 +197,7 @@ bool walk_inherited(
         (node.isIndirect() && !visited.insert(node.getObjGen()).second)) {
         return false;
     }
-    int mine = frame;
-    for (int k = 0; k < inheritable_count; ++k) {
-        if (!node.hasKey(inheritable_keys[k])) {
-            continue;
-        }
-        if (mine == frame) {
-            InheritedFrame copy = frames[static_cast<size_t>(frame)];
-            frames.push_back(copy);
-            mine = static_cast<int>(frames.size()) - 1;
-        }
-        InheritedFrame &own = frames[static_cast<size_t>(mine)];
-        own.values[k] = node.getKey(inheritable_keys[k]);
-        own.holders[k] = node.getObjGen();
-    }
+    int mine = node_frame(node, frame, frames);
     QPDFObjectHandle kids = node.getKey("/Kids");
     if (!kids.isArray()) {
         return false;

@@ -125,6 +125,11 @@ struct InheritedFrame {
     QPDFObjGen holders[inheritable_count];
 };
 
+// The frame of /Pages node `node` whose parent's is `parent_frame`: that one,
+// or when the node holds an inheritable attribute, a new one in `frames` (the
+// parent's values, the node's over them), whose index is returned.
+int node_frame(QPDFObjectHandle node, int parent_frame, std::vector<InheritedFrame> &frames);
+
 // What each of `pages` (the page list getAllPages gave) inherits, found by one
 // walk of the page tree below `root` (the catalog's /Pages) in qpdf's page order,
 // without changing anything: `frames` holds the distinct sets of inherited values

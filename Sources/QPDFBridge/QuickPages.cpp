@@ -52,12 +52,7 @@ class PlainReader : public PlainLexer {
     {
         bool done = dictionary(og, [&](std::string const &key) {
             if (key == "/Type") {
-                std::string type;
-                if (!name(type)) {
-                    return false;
-                }
-                page = type == "/Page";
-                return true;
+                return type_is("/Page", page);
             }
             return key != "/Kids" && value(1);
         });
@@ -80,12 +75,7 @@ class PlainReader : public PlainLexer {
         kids.clear();
         bool done = dictionary(og, [&](std::string const &key) {
             if (key == "/Type") {
-                std::string type;
-                if (!name(type)) {
-                    return false;
-                }
-                pages = type == "/Pages";
-                return true;
+                return type_is("/Pages", pages);
             }
             if (key == "/Kids") {
                 listed = true;
@@ -171,6 +161,17 @@ class PlainReader : public PlainLexer {
             }
             into.emplace_back(static_cast<int>(object), static_cast<int>(generation));
         }
+    }
+
+    // A /Type value, a name: `is` tells whether it is `wanted`.
+    bool type_is(char const *wanted, bool &is)
+    {
+        std::string type;
+        if (!name(type)) {
+            return false;
+        }
+        is = type == wanted;
+        return true;
     }
 
     // A name without escapes, not /Kids.
@@ -327,21 +328,7 @@ bool list_pages_unparsed(
             }
             kids.push_back(kid.getObjGen());
         }
-        int frame = parent_frame;
-        for (int k = 0; k < inheritable_count; ++k) {
-            if (!node.hasKey(inheritable_keys[k])) {
-                continue;
-            }
-            if (frame == parent_frame) {
-                InheritedFrame copy = found_frames[static_cast<size_t>(parent_frame)];
-                found_frames.push_back(copy);
-                frame = static_cast<int>(found_frames.size()) - 1;
-            }
-            InheritedFrame &own = found_frames[static_cast<size_t>(frame)];
-            own.values[k] = node.getKey(inheritable_keys[k]);
-            own.holders[k] = node.getObjGen();
-        }
-        path.push_back(Node{std::move(kids), 0, frame});
+        path.push_back(Node{std::move(kids), 0, node_frame(node, parent_frame, found_frames)});
         return true;
     };
     // Reads object `og` as a page (listed) or a node (entered), plainly where its
