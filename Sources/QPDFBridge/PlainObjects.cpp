@@ -155,6 +155,10 @@ class ValueParser : public PlainLexer {
         if (std::adjacent_find(into.entries.begin(), into.entries.end(), same_key) != into.entries.end()) {
             return false;
         }
+        PlainValue const *type = into.find("/Type");
+        if (type != nullptr && type->kind == Kind::reference) {
+            return false; // what it names decides whether the copier stops here: qpdf's to resolve
+        }
         into.entries.erase(
             std::remove_if(
                 into.entries.begin(), into.entries.end(), [](auto const &e) { return e.second.kind == Kind::null; }),

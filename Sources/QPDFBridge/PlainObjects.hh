@@ -59,7 +59,8 @@ struct PlainObject {
 // of it is not plain (PlainSyntax.hh), it is not stored as itself in the file (in
 // an object stream, or not in the table), or qpdf would warn reading it (a
 // header that names another object, a key given twice, a stream without a line
-// break after `stream` or without `endstream` /Length bytes later, no `endobj`).
+// break after `stream` or without `endstream` /Length bytes later, no `endobj`),
+// or a dictionary's /Type is a reference (the copier's stops depend on it).
 std::unique_ptr<PlainObject> read_plain_object(RawSource const &raw, QPDFObjGen og, FileWindow &window);
 
 } // namespace pe

@@ -90,7 +90,8 @@ import Testing
     /// A page whose resources hold what a byte reader could get wrong, each in an
     /// object of its own: numbers in every form qpdf takes, strings, nested
     /// arrays and dictionaries, null values, a reference to a page and a page tree
-    /// node given directly (qpdf's copier stops at both), a stream whose /Length is
+    /// node given directly (qpdf's copier stops at both), a node whose /Type is an
+    /// object (left to qpdf, which resolves it and stops), a stream whose /Length is
     /// an object, `stream` followed by CR LF; and what must be left to qpdf: an
     /// escape in a string, a name with #, a comment, a key given twice, `stream`
     /// followed by a CR alone and a /Length that is too short (qpdf warns of both);
@@ -111,7 +112,7 @@ import Testing
             4: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
             5: "<< /Length \(page.utf8.count) >>\nstream\r\n\(page)\nendstream",
             6: "<< /Font << /F1 4 0 R /F2 20 0 R >> /XObject << /X1 7 0 R /X2 8 0 R /X3 9 0 R /X4 10 0 R /X5 11 0 R /X6 21 0 R >> "
-                + "/ExtGState << /G1 13 0 R /G2 14 0 R /G3 15 0 R /G4 16 0 R /G5 17 0 R >> /Properties << /P1 18 0 R >> >>",
+                + "/ExtGState << /G1 13 0 R /G2 14 0 R /G3 15 0 R /G4 16 0 R /G5 17 0 R >> /Properties << /P1 18 0 R /P2 22 0 R >> >>",
             7: formStream("TRAP-FORM1", length: "19 0 R"),
             8: formStream("TRAP-FORM2", lineEnd: "\r\n"),
             9: formStream("TRAP-FORM3", lineEnd: "\r"),
@@ -134,6 +135,9 @@ import Testing
             // its data lies, and the data is copied as it is.
             21: "<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Length 17 /Filter [/ASCIIHexDecode /LZWDecode] >>"
                 + "\nstream\nFFFFFFFFFFFF0001>\nendstream",
+            // A page tree node whose /Type is an object: qpdf's copier stops at it.
+            22: "<< /Type 23 0 R /Kids [12 0 R] /Count 1 >>",
+            23: "/Pages",
         ]
         try LimitsTests.writePDF(objects, to: path)
     }
