@@ -87,12 +87,7 @@ class ValueParser : public PlainLexer {
             ++at;
             into.kind = Kind::array;
             for (;;) {
-                skip_space();
-                if (at >= length) {
-                    return false;
-                }
-                if (text[at] == ']') {
-                    ++at;
+                if (closes("]")) {
                     return true;
                 }
                 into.items.emplace_back();
@@ -134,9 +129,7 @@ class ValueParser : public PlainLexer {
     {
         into.kind = Kind::dictionary;
         for (;;) {
-            skip_space();
-            if (starts(">>")) {
-                at += 2;
+            if (closes(">>")) {
                 break;
             }
             std::string key;

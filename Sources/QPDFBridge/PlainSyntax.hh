@@ -59,6 +59,17 @@ class PlainLexer {
         return length - at >= n && std::memcmp(text + at, expected, n) == 0;
     }
 
+    // After white space, the closing `close` (">>" or "]"): skipped, and true.
+    bool closes(char const *close)
+    {
+        skip_space();
+        if (!starts(close)) {
+            return false;
+        }
+        at += std::strlen(close);
+        return true;
+    }
+
     // A keyword followed by a delimiter.
     bool word(char const *expected)
     {

@@ -114,9 +114,7 @@ class PlainReader : public PlainLexer {
         at += 2;
         std::vector<std::string> keys; // page and node dictionaries hold a handful
         for (;;) {
-            skip_space();
-            if (starts(">>")) {
-                at += 2;
+            if (closes(">>")) {
                 break;
             }
             std::string key;
@@ -141,9 +139,7 @@ class PlainReader : public PlainLexer {
         }
         ++at;
         for (;;) {
-            skip_space();
-            if (at < length && text[at] == ']') {
-                ++at;
+            if (closes("]")) {
                 return true;
             }
             long long object = 0;
@@ -214,9 +210,7 @@ class PlainReader : public PlainLexer {
         if (c == '[') {
             ++at;
             for (;;) {
-                skip_space();
-                if (at < length && text[at] == ']') {
-                    ++at;
+                if (closes("]")) {
                     return true;
                 }
                 if (!value(depth + 1)) {
@@ -227,9 +221,7 @@ class PlainReader : public PlainLexer {
         if (starts("<<")) {
             at += 2;
             for (;;) {
-                skip_space();
-                if (starts(">>")) {
-                    at += 2;
+                if (closes(">>")) {
                     return true;
                 }
                 std::string key;
