@@ -30,7 +30,7 @@ void Assembly::build(Dropped &dropped)
 {
     where = Where{};
     out.setSuppressWarnings(true);
-    out.emptyPDF();
+    start_empty(out);
     for (Source &source : sources) {
         source.first_copy.clear();
         source.first_copy_boxes.clear();

@@ -57,7 +57,7 @@ void write_image_page(
     }
     QPDF pdf;
     pdf.setSuppressWarnings(true);
-    pdf.emptyPDF();
+    start_empty(pdf);
     QPDFObjectHandle picture = image_stream(pdf, *image);
     if (mask != nullptr) {
         picture.getDict().replaceKey("/SMask", image_stream(pdf, *mask));

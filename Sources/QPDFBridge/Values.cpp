@@ -79,6 +79,23 @@ QPDFObjectHandle make_indirect(QPDF &pdf, QPDFObjectHandle direct)
     return pdf.getObject(number);
 }
 
+void start_empty(QPDF &pdf)
+{
+    // A header, a cross-reference table of the free entry 0 alone, a trailer
+    // without /Root: qpdf reads it without a warning.
+    static char const no_objects[] = "%PDF-1.3\nxref\n0 1\n0000000000 65535 f \ntrailer<</Size 1>>\n"
+                                     "startxref\n9\n%%EOF\n";
+    pdf.processMemoryFile("empty PDF", no_objects, sizeof(no_objects) - 1);
+    QPDFObjectHandle catalog = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
+    QPDFObjectHandle pages = pdf.makeIndirectObject(QPDFObjectHandle::newDictionary());
+    pages.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
+    pages.replaceKey("/Kids", QPDFObjectHandle::newArray());
+    pages.replaceKey("/Count", QPDFObjectHandle::newInteger(0));
+    catalog.replaceKey("/Type", QPDFObjectHandle::newName("/Catalog"));
+    catalog.replaceKey("/Pages", pages);
+    pdf.getTrailer().replaceKey("/Root", catalog);
+}
+
 int object_number_bound(QPDF &pdf)
 {
     std::map<QPDFObjGen, QPDFXRefEntry> const xref = pdf.getXRefTable();
