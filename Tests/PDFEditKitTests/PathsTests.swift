@@ -44,13 +44,17 @@ import Testing
     @Test func plainSplitAgreesWithFolderAndName() async {
         await propertyCheck(count: 2000, input: Gen.int(in: 0...7).array(of: 0...14)) { letters in
             let path = Self.path(letters)
+            // The quick forms agree with the slow ones for every path, plain or not.
+            #expect(Paths.quickFolder(of: path) == Paths.folder(of: path))
+            #expect(Paths.quickDirectory(of: path) == Paths.directory(of: path))
+            let quick = Paths.quickDirectoryAndName(of: path)
+            #expect(quick.directory == Paths.directory(of: path) && quick.name == Paths.name(of: path))
             guard let (folder, name) = Paths.plainSplit(path) else {
                 #expect(path.isEmpty || path.hasSuffix("/") || path.contains("//") || [".", ".."].contains(Paths.name(of: path)))
                 return
             }
             #expect(folder == Paths.folder(of: path), "folder of \"\(path)\"")
             #expect(name == Paths.name(of: path), "name of \"\(path)\"")
-            #expect(Paths.quickFolder(of: path) == Paths.folder(of: path))
         }
     }
 

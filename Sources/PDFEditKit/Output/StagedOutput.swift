@@ -112,16 +112,16 @@ struct StagedOutput {
                 outputs[(index + 1)...].forEach { $0.discard() }
                 throw error
             }
-            let folder = output.path.lastIndex(of: "/").map { String(output.path[..<$0]) } ?? "."
-            if seen.insert(folder).inserted { folders.append(folder.isEmpty ? "/" : folder) }
+            let folder = Paths.quickDirectory(of: output.path)
+            if seen.insert(folder).inserted { folders.append(folder) }
         }
     }
 
     /// Makes the renames of `files` durable: one fsync per folder.
     static func syncFolders(of files: [String]) {
         var synced = Set<String>()
-        for file in files where synced.insert(Paths.folder(of: Paths.standardised(file))).inserted {
-            syncDirectory(Paths.directory(of: file))
+        for file in files where synced.insert(Paths.quickFolder(of: Paths.standardised(file))).inserted {
+            syncDirectory(Paths.quickDirectory(of: file))
         }
     }
 
@@ -173,7 +173,8 @@ struct StagedOutput {
         // whether each path is a folder: a split's thousands of parts would cost
         // thousands of stat calls.
         for path in paths {
-            targets[Paths.directory(of: path), default: []].insert(Paths.name(of: path))
+            let (directory, name) = Paths.quickDirectoryAndName(of: path)
+            targets[directory, default: []].insert(name)
         }
         for (directory, names) in targets {
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
