@@ -76,6 +76,13 @@ void keep_until_exit(std::shared_ptr<QPDF> pdf);
 // one output, pages then sheet cells, got the first batch's copies).
 QPDFObjectHandle make_source_object(Source &source, QPDFObjectHandle direct);
 
+// The first number from `from` (past the cross-reference table) on that names no
+// object of `pdf`: such numbers are free unless qpdf made objects there when it
+// repaired the file at open (a page given twice, or directly), numbered on from
+// the table's end. Resolving a free number gives null and reads nothing, where
+// getObjectCount would parse every object of the file.
+int first_free_number(QPDF &pdf, int from);
+
 // Every object number a file read from disk may use is below the returned one:
 // the trailer's /Size, or more when qpdf's cross-reference table knows a higher
 // number (at most 2^30). The second form takes the largest number of that table

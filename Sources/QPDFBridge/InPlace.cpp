@@ -189,11 +189,7 @@ void InPlace::build()
     // quarter of the time of rearranging a 14-page paper. Past what qpdf made
     // when it repaired the file at open (a page listed twice became a copy
     // numbered past the table, which the first new object replaced).
-    int first_new = source.xref.object_bound;
-    if (!source.opened_clean) {
-        first_new = std::max(first_new, static_cast<int>(pdf.getObjectCount()) + 1);
-    }
-    NewNumbers numbers(pdf, first_new);
+    NewNumbers numbers(pdf, first_free_number(pdf, source.xref.object_bound));
     pe_item const *items = inputs.request.items;
     int count = inputs.request.item_count;
     pe_export_options const *options = inputs.request.options;

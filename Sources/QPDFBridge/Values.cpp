@@ -96,6 +96,14 @@ void start_empty(QPDF &pdf)
     pdf.getTrailer().replaceKey("/Root", catalog);
 }
 
+int first_free_number(QPDF &pdf, int from)
+{
+    while (!pdf.getObject(from, 0).isNull()) {
+        ++from;
+    }
+    return from;
+}
+
 int object_number_bound(QPDF &pdf)
 {
     std::map<QPDFObjGen, QPDFXRefEntry> const xref = pdf.getXRefTable();
@@ -118,13 +126,7 @@ QPDFObjectHandle make_source_object(Source &source, QPDFObjectHandle direct)
     if (source.made_objects_from == 0) {
         source.made_objects_from = source.xref.object_bound > 1 ? source.xref.object_bound : object_number_bound(pdf);
     }
-    int number = source.made_objects_from;
-    // Numbers past the table are null unless something was made in the source
-    // before (resolving an unknown number gives null and reads nothing): qpdf's
-    // repairs at open (a page given twice, or directly) made some.
-    while (!pdf.getObject(number, 0).isNull()) {
-        ++number;
-    }
+    int number = first_free_number(pdf, source.made_objects_from);
     source.made_objects_from = number + 1; // never this number again
     QPDFObjGen og(number, 0);
     pdf.replaceObject(og, direct);
