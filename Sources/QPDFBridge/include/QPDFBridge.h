@@ -22,6 +22,16 @@ const char *pe_qpdf_version(void);
 void pe_set_tree_depth_limit(int levels);
 int pe_tree_depth_limit(void);
 
+/* How C++ memory is handed out (Allocator.cpp: the bridge replaces operator new
+ * and delete for the process, keeping deleted blocks of up to 256 bytes on lists
+ * of their thread for reuse). pe_allocator_replaced: 1 when the process's
+ * operator new is the bridge's, 0 when another one is (the replacement did not
+ * take), -1 in a sanitizer build (which keeps the sanitizer's). The bytes the
+ * calling thread keeps, and the most it keeps. */
+int pe_allocator_replaced(void);
+size_t pe_allocator_kept_bytes(void);
+size_t pe_allocator_kept_limit(void);
+
 /* The clockwise turn, 0, 90, 180 or 270, a viewer gives a page whose /Rotate is
  * the integer `value` (`is_integer` nonzero) or a non-integer (`is_integer` zero):
  * an integer multiple of 90 normalised into 0..270 (-90 is 270, 450 is 90); any

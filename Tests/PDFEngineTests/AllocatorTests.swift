@@ -1,0 +1,122 @@
+import Foundation
+import PDFEngine
+import QPDFBridge
+import Testing
+
+/// The bridge's operator new and delete (Allocator.cpp): in effect for the whole
+/// process, bounded per thread, and right when objects made on one thread are
+/// destroyed on another (a source opened by the loader and dropped by an export
+/// thread, as `apply` and split exports do).
+@Suite struct AllocatorTests {
+    /// Runs `body` on a thread of its own and waits for it to end.
+    static func onNewThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox<T>()
+        let thread = Thread {
+            result.value = body()
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        return result.value!
+    }
+
+    final class ResultBox<T>: @unchecked Sendable {
+        var value: T?
+    }
+
+    @Test func libqpdfUsesTheBridgesOperatorNew() {
+        let replaced = pe_allocator_replaced()
+        // -1: a sanitizer build, which keeps the sanitizer's new and delete.
+        #expect(replaced != 0, "operator new of the process is not the bridge's: libqpdf allocates through glibc")
+        if replaced == -1 {
+            #expect(pe_allocator_kept_limit() == 0)
+        }
+    }
+
+    @Test(.enabled(if: pe_allocator_replaced() == 1, "sanitizer build: the sanitizer's new and delete"))
+    func aThreadKeepsDeletedBlocksWithinItsLimit() throws {
+        let path = ExportPaths.fixture("alpha.pdf")
+        let (before, after, limit) = Self.onNewThread { () -> (Int, Int, Int) in
+            let before = pe_allocator_kept_bytes()
+            // qpdf makes and frees thousands of small objects opening a file.
+            for _ in 0..<3 {
+                _ = try? OpenedPDF(path: path).facts()
+            }
+            return (before, pe_allocator_kept_bytes(), pe_allocator_kept_limit())
+        }
+        #expect(before == 0, "a new thread starts with no blocks kept")
+        #expect(after > 0, "deleted blocks are kept for reuse")
+        #expect(after <= limit && limit <= 512 * 1024, "kept \(after) bytes, limit \(limit)")
+    }
+
+    /// Sources opened on one thread, exported and released on others, in parallel:
+    /// every output is byte-for-byte the output of the same export made alone,
+    /// and qpdf accepts it.
+    @Test func objectsMadeOnOneThreadAndFreedOnAnotherStayIntact() throws {
+        let scratch = try ExportScratch()
+        let inputs = ["alpha.pdf", "beta.pdf", "features.pdf", "tagged.pdf"].filter(ExportPaths.hasFixture)
+            .map(ExportPaths.fixture)
+        try #require(inputs.count >= 2, "needs the fixtures alpha.pdf and beta.pdf")
+        @Sendable func items(_ source: OpenedPDF) -> [ExportItem] {
+            (0..<source.pageCount).reversed().map { ExportItem.page(source: 0, index: $0) }
+        }
+        var made: [Data] = []
+        for (n, input) in inputs.enumerated() {
+            let opened = try OpenedPDF(path: input)
+            let output = scratch.path("alone-\(n).pdf")
+            _ = try PDFExporter.write(
+                sources: [ExportSource(path: input, document: opened)], items: items(opened),
+                options: ExportOptions(), to: output)
+            made.append(try Data(contentsOf: URL(fileURLWithPath: output)))
+        }
+        let expected = made
+        // Opened here (this thread's blocks), exported and dropped on four others.
+        let rounds = 6
+        var opened: [OpenedPDF] = []
+        for _ in 0..<rounds {
+            for input in inputs {
+                opened.append(try OpenedPDF(path: input))
+            }
+        }
+        let handed = ResultBox<[OpenedPDF?]>()
+        handed.value = opened
+        opened.removeAll()
+        let lock = NSLock()
+        let failures = ResultBox<[String]>()
+        failures.value = []
+        let count = rounds * inputs.count
+        let scratchURL = scratch.url
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for job in stride(from: worker, to: count, by: 4) {
+                lock.lock()
+                let source = handed.value![job]!
+                handed.value![job] = nil
+                lock.unlock()
+                let n = job % inputs.count
+                let output = scratchURL.appendingPathComponent("job-\(job).pdf").path
+                do {
+                    _ = try PDFExporter.write(
+                        sources: [ExportSource(path: inputs[n], document: source)], items: items(source),
+                        options: ExportOptions(), to: output)
+                    let written = try Data(contentsOf: URL(fileURLWithPath: output))
+                    if written != expected[n] {
+                        lock.lock()
+                        failures.value!.append("job \(job): differs from the export made alone")
+                        lock.unlock()
+                    }
+                } catch {
+                    lock.lock()
+                    failures.value!.append("job \(job): \(error)")
+                    lock.unlock()
+                }
+            }
+        }
+        #expect(failures.value! == [])
+        for job in [0, count - 1] {
+            let check = try ExportTools.check(scratch.path("job-\(job).pdf"))
+            #expect(check.status == 0, "qpdf --check job \(job): \(check.stdout) \(check.stderr)")
+        }
+    }
+}
