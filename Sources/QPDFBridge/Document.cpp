@@ -112,8 +112,8 @@ class DocumentData {
             return;
         }
         where = Where{order.front(), 0};
-        Source &source = sources[static_cast<size_t>(order.front())];
-        QPDFObjectHandle open = source.pdf->getRoot().getKey("/OpenAction");
+        Source &source = first_source();
+        QPDFObjectHandle open = source.catalog("/OpenAction");
         QPDFObjectHandle dest = open.isArray() ? open : QPDFObjectHandle::newNull();
         if (dict_key(open, "/S").isNameAndEquals("/GoTo")) {
             dest = open.getKey("/D");
@@ -146,20 +146,19 @@ class DocumentData {
             return;
         }
         where = Where{order.front(), 0};
-        QPDF &pdf = first();
-        QPDFObjectHandle root = pdf.getRoot();
+        Source &source = first_source();
         QPDFObjectHandle out_root = out.getRoot();
         for (char const *key : {"/Lang", "/PageLayout"}) {
-            QPDFObjectHandle value = root.getKey(key);
+            QPDFObjectHandle value = source.catalog(key);
             if (value.isString() || value.isName()) {
                 out_root.replaceKey(key, fresh_copy(value));
             }
         }
-        QPDFObjectHandle preferences = root.getKey("/ViewerPreferences");
+        QPDFObjectHandle preferences = source.catalog("/ViewerPreferences");
         if (preferences.isDictionary()) {
-            out_root.replaceKey("/ViewerPreferences", import_value(out, pdf, preferences));
+            out_root.replaceKey("/ViewerPreferences", import_value(out, *source.pdf, preferences));
         }
-        QPDFObjectHandle mode = root.getKey("/PageMode");
+        QPDFObjectHandle mode = source.catalog("/PageMode");
         if (mode.isName()) {
             std::string name = mode.getName();
             if (name == "/UseThumbs" || name == "/FullScreen" ||
@@ -184,7 +183,7 @@ class DocumentData {
         if (!merge_optional_content(out, sources, order, dropped, where) || order.empty()) {
             return;
         }
-        if (dict_key(first().getRoot(), "/PageMode").isNameAndEquals("/UseOC")) {
+        if (first_source().catalog("/PageMode").isNameAndEquals("/UseOC")) {
             out.getRoot().replaceKey("/PageMode", QPDFObjectHandle::newName("/UseOC"));
         }
     }
@@ -203,24 +202,23 @@ class DocumentData {
         for (int s : order) {
             where = Where{s, 0};
             Source &source = sources[static_cast<size_t>(s)];
-            QPDFObjectHandle root = source.pdf->getRoot();
-            QPDFObjectHandle names = root.getKey("/Names");
+            QPDFObjectHandle names = source.catalog("/Names");
             if (!keep_scripts) { // else copy_scripts names what it leaves out
                 if (dict_key(names, "/JavaScript").isDictionary()) {
                     dropped.add("JavaScript", s, source.label);
                 }
-                QPDFObjectHandle open = root.getKey("/OpenAction");
+                QPDFObjectHandle open = source.catalog("/OpenAction");
                 if (!open.isNull() && !open.isArray() &&
                     !dict_key(open, "/S").isNameAndEquals("/GoTo")) {
                     // A destination only says where a viewer opens that document: the
                     // first source's is kept (copy_open_action), the others' need no word.
                     dropped.add("open action", s, source.label);
                 }
-                if (root.hasKey("/AA")) {
+                if (!source.catalog("/AA").isNull()) {
                     dropped.add("document actions", s, source.label);
                 }
             }
-            if (!dict_key(root.getKey("/AcroForm"), "/XFA").isNull()) {
+            if (!dict_key(source.catalog("/AcroForm"), "/XFA").isNull()) {
                 dropped.add("XFA form", s, source.label);
             }
         }
@@ -240,7 +238,8 @@ class DocumentData {
     std::vector<int> order; // sources in order of first appearance
 
 
-    QPDF &first() { return *sources[static_cast<size_t>(order.front())].pdf; }
+    Source &first_source() { return sources[static_cast<size_t>(order.front())]; }
+    QPDF &first() { return *first_source().pdf; }
 };
 
 } // namespace

@@ -69,8 +69,7 @@ void copy_embedded_files(
         where = Where{s, 0};
         Source &source = sources[static_cast<size_t>(s)];
         QPDF &pdf = *source.pdf;
-        QPDFObjectHandle root = pdf.getRoot();
-        QPDFObjectHandle tree = dict_key(root.getKey("/Names"), "/EmbeddedFiles");
+        QPDFObjectHandle tree = dict_key(source.catalog("/Names"), "/EmbeddedFiles");
         if (tree.isDictionary()) {
             // No repair: that would rewrite the source's tree.
             QPDFNameTreeObjectHelper names(tree, pdf, false);
@@ -86,7 +85,7 @@ void copy_embedded_files(
                 files.emplace(name, spec);
             }
         }
-        QPDFObjectHandle af = root.getKey("/AF");
+        QPDFObjectHandle af = source.catalog("/AF");
         if (af.isArray()) {
             for (QPDFObjectHandle spec : af.getArrayAsVector()) {
                 if (spec.isDictionary()) {
@@ -94,7 +93,7 @@ void copy_embedded_files(
                 }
             }
         }
-        QPDFObjectHandle portfolio = root.getKey("/Collection");
+        QPDFObjectHandle portfolio = source.catalog("/Collection");
         if (portfolio.isDictionary()) {
             if (collection.isInitialized()) {
                 dropped.add("portfolio", s, source.label);

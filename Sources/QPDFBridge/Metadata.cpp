@@ -190,7 +190,7 @@ std::string formatted(long long seconds, char const *format)
 // The claims of a source's XMP (none when it has no readable packet).
 Claims source_claims(Source &source, long long limit)
 {
-    QPDFObjectHandle metadata = source.pdf->getRoot().getKey("/Metadata");
+    QPDFObjectHandle metadata = source.catalog("/Metadata");
     std::string xmp;
     if (!metadata.isStream() || !decode_bounded(metadata, limit, "the XMP metadata stream", &xmp)) {
         return Claims{};
@@ -204,7 +204,7 @@ Claims source_claims(Source &source, long long limit)
 std::vector<std::string> intents_of(Source &source, long long limit)
 {
     std::vector<std::string> said;
-    QPDFObjectHandle intents = source.pdf->getRoot().getKey("/OutputIntents");
+    QPDFObjectHandle intents = source.catalog("/OutputIntents");
     if (!intents.isArray()) {
         return said;
     }
@@ -364,12 +364,11 @@ void copy_metadata(
     update_info(out, time);
     where = Where{order.front(), 0};
     Source &first = sources[static_cast<size_t>(order.front())];
-    QPDFObjectHandle root = first.pdf->getRoot();
-    QPDFObjectHandle intents = root.getKey("/OutputIntents");
+    QPDFObjectHandle intents = first.catalog("/OutputIntents");
     if (intents.isArray()) {
         out.getRoot().replaceKey("/OutputIntents", import_value(out, *first.pdf, intents));
     }
-    QPDFObjectHandle metadata = root.getKey("/Metadata");
+    QPDFObjectHandle metadata = first.catalog("/Metadata");
     if (!metadata.isStream() && fields.any()) {
         // Metadata set by `meta`: Info and XMP say the same, so a packet is made.
         std::string xmp;

@@ -319,7 +319,7 @@ bool merge_optional_content(
     for (int s : candidates) {
         where = Where{s, 0};
         Source &source = sources[static_cast<size_t>(s)];
-        QPDFObjectHandle properties = source.pdf->getRoot().getKey("/OCProperties");
+        QPDFObjectHandle properties = source.catalog("/OCProperties");
         QPDFObjectHandle groups = dict_key(properties, "/OCGs");
         if (!groups.isArray()) {
             continue;

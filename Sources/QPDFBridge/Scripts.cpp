@@ -47,8 +47,7 @@ void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> cons
     for (int s : order) {
         where = Where{s, 0};
         Source &source = sources[static_cast<size_t>(s)];
-        QPDFObjectHandle root = source.pdf->getRoot();
-        QPDFObjectHandle scripts = dict_key(dict_key(root, "/Names"), "/JavaScript");
+        QPDFObjectHandle scripts = dict_key(source.catalog("/Names"), "/JavaScript");
         if (scripts.isDictionary()) {
             std::vector<std::pair<std::string, QPDFObjectHandle>> entries;
             try {
@@ -69,9 +68,9 @@ void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> cons
                 QPDFNameTreeObjectHelper(tree, out, false).insert(name, import_value(out, *source.pdf, entry.second));
             }
         }
-        QPDFObjectHandle open = root.getKey("/OpenAction");
+        QPDFObjectHandle open = source.catalog("/OpenAction");
         bool action = open.isDictionary() && !is_page_destination(open);
-        QPDFObjectHandle actions = root.getKey("/AA");
+        QPDFObjectHandle actions = source.catalog("/AA");
         if (s == order.front()) {
             if (action) {
                 out.getRoot().replaceKey("/OpenAction", import_value(out, *source.pdf, open));

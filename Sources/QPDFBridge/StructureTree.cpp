@@ -161,7 +161,7 @@ class SourceBuild {
                 merged.elements.emplace(std::make_pair(s, dict.getObjGen()), entry.second);
             }
         }
-        QPDFObjectHandle mark_info = source.pdf->getRoot().getKey("/MarkInfo");
+        QPDFObjectHandle mark_info = source.catalog("/MarkInfo");
         if (!merged.mark_info.isInitialized() && mark_info.isDictionary()) {
             merged.mark_info = fresh_copy(mark_info);
         }
@@ -625,7 +625,7 @@ void build_structure_tree(
 {
     // Untagged sources only (the common case): nothing to build, nothing to strip.
     bool any_tagged = std::any_of(order.begin(), order.end(), [&](int s) {
-        return dict_key(sources[static_cast<size_t>(s)].pdf->getRoot(), "/StructTreeRoot").isDictionary();
+        return sources[static_cast<size_t>(s)].catalog("/StructTreeRoot").isDictionary();
     });
     if (!any_tagged) {
         return;
@@ -641,7 +641,7 @@ void build_structure_tree(
     for (int s : order) {
         where = Where{s, 0};
         Source &source = sources[static_cast<size_t>(s)];
-        if (!dict_key(source.pdf->getRoot(), "/StructTreeRoot").isDictionary()) {
+        if (!source.catalog("/StructTreeRoot").isDictionary()) {
             continue;
         }
         if (!source.structure) {

@@ -188,6 +188,19 @@ QPDFObjectHandle Source::named_destination(std::string const &name)
     return found == destination_names->end() ? QPDFObjectHandle() : found->second;
 }
 
+QPDFObjectHandle Source::catalog(char const *key)
+{
+    if (!catalog_keys) {
+        QPDFObjectHandle root = pdf->getRoot();
+        std::set<std::string> keys = root.isDictionary() ? root.getKeys() : std::set<std::string>{};
+        catalog_keys = std::make_unique<std::set<std::string, std::less<>> const>(keys.begin(), keys.end());
+    }
+    if (catalog_keys->find(std::string_view(key)) == catalog_keys->end()) {
+        return QPDFObjectHandle::newNull();
+    }
+    return pdf->getRoot().getKey(key);
+}
+
 QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest)
 {
     if (dest.isArray()) {
