@@ -24,14 +24,18 @@ extension PopplerPDF {
     /// samples and a cairo surface, about 8 bytes a pixel) is reserved and given
     /// back at once: when even that fails (an address-space limit, `ulimit -v`),
     /// the render fails as a page error — a marked frame and a warning, never cached.
+    /// Reserved with mmap, as malloc takes a block this large: a malloc freed
+    /// unused is removed by the optimizer, so the release build never asked
+    /// (found when the end-to-end tests moved to the release binary).
     func reserveMemoryForImages(page index: Int) throws(EngineError) {
         guard let pixels = largestImages[index], pixels > 0 else { return }
         let (bytes, overflow) = pixels.multipliedReportingOverflow(by: 8)
-        guard !overflow, let probe = malloc(bytes) else {
+        let probe = overflow ? MAP_FAILED : mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let probe, probe != MAP_FAILED else {
             throw EngineError.damaged(
                 file: path, page: index + 1,
                 detail: "not enough memory to draw its image of \(pixels) pixels")
         }
-        free(probe)
+        munmap(probe, bytes)
     }
 }
