@@ -39,8 +39,9 @@ import Testing
         func filesIn(_ folder: URL) throws -> [String] {
             try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted().filter {
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path, isDirectory: &isFolder)
-                return !isFolder.boolValue
+                let exists = FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent($0).path, isDirectory: &isFolder)
+                return exists && !isFolder.boolValue
             }
         }
         let files = try filesIn(qpdfOut)
