@@ -19,10 +19,13 @@ if [ "${1:-}" = "--print-name" ]; then
 fi
 [ -n "$version" ] || { echo "make-deb: no version in Sources/PDFEditKit/Versions.swift" >&2; exit 1; }
 
-scratch=.build/deb
-bash scripts/build-release.sh --scratch-path "$scratch"
-binary="$scratch/release/pdfedit"
+# The release binary of `make build` (the same flags, the same scratch path: a
+# `make test` before has built it, as CI's run does).
+bash scripts/build-release.sh
+binary=.build/release/pdfedit
 
+scratch=.build/deb
+mkdir -p "$scratch"
 root=$(mktemp -d "$PWD/$scratch/root.XXXXXX")
 work=$(mktemp -d "$PWD/$scratch/work.XXXXXX")
 trap 'rm -rf "$root" "$work"' EXIT
