@@ -191,9 +191,18 @@ QPDFObjectHandle Source::named_destination(std::string const &name)
 QPDFObjectHandle Source::catalog(char const *key)
 {
     if (!catalog_keys) {
+        // The keys as written, values unresolved: getKeys would resolve every
+        // value to leave out nulls, parsing objects (and warning about damage in
+        // them) that no export asks for. A key kept here whose value is null
+        // gives null through getKey, as before.
         QPDFObjectHandle root = pdf->getRoot();
-        std::set<std::string> keys = root.isDictionary() ? root.getKeys() : std::set<std::string>{};
-        catalog_keys = std::make_unique<std::set<std::string, std::less<>> const>(keys.begin(), keys.end());
+        auto keys = std::make_unique<std::set<std::string, std::less<>>>();
+        if (root.isDictionary()) {
+            for (auto const &entry : root.getDictAsMap()) {
+                keys->insert(entry.first);
+            }
+        }
+        catalog_keys = std::move(keys);
     }
     if (catalog_keys->find(std::string_view(key)) == catalog_keys->end()) {
         return QPDFObjectHandle::newNull();

@@ -210,4 +210,31 @@ import Testing
         #expect(refused.stderr.contains("loop.pdf") && refused.stderr.lowercased().contains("loop"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("loop-out.pdf").path))
     }
+
+    /// Each output asks the source's catalog for the keys it copies, listed once
+    /// per source (Source::catalog) without resolving their values: an entry no
+    /// export uses is never parsed, so damage in it gives no warning, as before
+    /// the keys were listed (listing them with qpdf's getKeys parsed every value).
+    @Test("a damaged catalog entry no export uses is never read: no warning")
+    func unusedCatalogEntryIsNotRead() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("threads.pdf")
+        try Self.writeTree(
+            root: "<< /Type /Pages /Kids [10 0 R 11 0 R 12 0 R] /Count 3 /MediaBox [0 0 300 200] >>",
+            nodes: [1: "<< /Type /Catalog /Pages 2 0 R /Threads 7 0 R >>", 7: "[ 8 0 R ]\n/NotEndobj"],
+            pages: [10: (Self.plain(2), 1), 11: (Self.plain(2), 2), 12: (Self.plain(2), 3)], to: file.path)
+        // qpdf itself warns about object 7 when it reads it.
+        let checked = try run("qpdf", ["--check", file.path])
+        #expect(checked.status == 3 && checked.stderr.contains("7 0"), "\(checked.stdout) \(checked.stderr)")
+        for (arguments, copying) in [(["export", "out-range.pdf", "2..3"], true), (["export", "--split", "parts"], true),
+                                     (["export", "out-all.pdf"], false)] {
+            let result = try pdfedit(
+                args: arguments + ["--from", file.path], in: dir,
+                environment: copying ? ["PDFEDIT_NO_IN_PLACE": "1"] : [:])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+        }
+        #expect(try pageTokens(dir.appendingPathComponent("out-range.pdf")) == ["TREE-P2", "TREE-P3"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("parts").path).count == 3)
+    }
 }
