@@ -41,8 +41,8 @@ debug: setup
 
 # Unit, integration and end-to-end tests. The end-to-end tests run the release
 # binary (PDFEDIT_BIN), the one `make install` and `make deb` ship, as a user
-# would (a third less time than the debug build's); the other tests run on the
-# debug build of the libraries. Then the kit's example program
+# would (the corpus sweeps take a third less CPU than on the debug binary); the
+# other tests run on the debug build of the libraries. Then the kit's example program
 # (Examples/ReorderPDF, a client of the PDFEditKit library) reorders alpha.pdf
 # and its output is checked with qpdf and pdfinfo.
 test: build
