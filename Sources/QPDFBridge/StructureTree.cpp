@@ -88,10 +88,10 @@ class SourceBuild {
             }
         }
         mark();
-        QPDFObjectHandle catalog = source.pdf->getRoot();
-        plan_names(dict_key(catalog.getKey("/StructTreeRoot"), "/RoleMap"), merged.roles, role_renames, roles);
-        plan_names(dict_key(catalog.getKey("/StructTreeRoot"), "/ClassMap"), merged.classes, class_renames, classes);
-        QPDFObjectHandle own_lang = catalog.getKey("/Lang");
+        QPDFObjectHandle own_tree = source.catalog("/StructTreeRoot");
+        plan_names(dict_key(own_tree, "/RoleMap"), merged.roles, role_renames, roles);
+        plan_names(dict_key(own_tree, "/ClassMap"), merged.classes, class_renames, classes);
+        QPDFObjectHandle own_lang = source.catalog("/Lang");
         QPDFObjectHandle out_lang = out.getRoot().getKey("/Lang");
         if (own_lang.isString() && !(out_lang.isString() && out_lang.getStringValue() == own_lang.getStringValue())) {
             lang = own_lang;
@@ -119,7 +119,7 @@ class SourceBuild {
             }
         }
         settle_references();
-        QPDFObjectHandle spaces = dict_key(catalog.getKey("/StructTreeRoot"), "/Namespaces");
+        QPDFObjectHandle spaces = dict_key(own_tree, "/Namespaces");
         if (spaces.isArray()) {
             for (QPDFObjectHandle &space : spaces.getArrayAsVector()) {
                 QPDFObjectHandle copy = value_copy(space, 0);

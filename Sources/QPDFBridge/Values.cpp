@@ -215,15 +215,14 @@ QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest)
     if (dest.isArray()) {
         return dest;
     }
-    QPDFObjectHandle root = source.pdf->getRoot();
     QPDFObjectHandle found;
     if (dest.isName()) {
-        found = dict_key(dict_key(root, "/Dests"), dest.getName());
+        found = dict_key(source.catalog("/Dests"), dest.getName());
     } else if (dest.isString()) {
         found = source.named_destination(dest.getUTF8Value());
         if (!found.isInitialized() || found.isNull()) {
             // Some producers use strings for entries of the old /Dests dictionary.
-            found = dict_key(dict_key(root, "/Dests"), "/" + dest.getUTF8Value());
+            found = dict_key(source.catalog("/Dests"), "/" + dest.getUTF8Value());
         }
     }
     if (found.isInitialized() && found.isDictionary()) {
