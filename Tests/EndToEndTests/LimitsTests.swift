@@ -210,6 +210,42 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("parts").path)) ?? []).isEmpty)
     }
 
+    @Test("an address-space limit (ulimit -v) under the allocator's 4 GB region: C++ blocks come from malloc, the same outputs")
+    func addressSpaceLimit() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Reliability.makeBigPDF(pages: 300, at: dir.appendingPathComponent("big.pdf").path)
+        // 1.5 GB: room for the program, not for the region (Allocator.cpp). A
+        // sanitizer build reserves terabytes of shadow memory and cannot start.
+        let limit = "ulimit -v 1500000; exec \"$0\" "
+        let starts = try run("/bin/bash", ["-c", limit + "--version", Paths.binary], in: dir)
+        guard starts.status == 0 else {
+            print("LimitsTests.addressSpaceLimit: this pdfedit binary cannot start under ulimit -v (\(starts.stderr.prefix(80)))")
+            return
+        }
+        for (name, command) in [
+            ("rotated", "rotate even --by 90 big.pdf -o rotated-%@.pdf -q"),
+            ("parts", "export --split parts-%@ --every 50 --from big.pdf -q"),
+        ] {
+            try pdfeditOK(args: command.replacingOccurrences(of: "%@", with: "free").split(separator: " ").map(String.init), in: dir)
+            let limited = try run(
+                "/bin/bash", ["-c", limit + command.replacingOccurrences(of: "%@", with: "limited"), Paths.binary], in: dir)
+            #expect(limited.status == 0, "\(name) under ulimit -v: \(limited.status) \(limited.stderr)")
+        }
+        let free = try Data(contentsOf: dir.appendingPathComponent("rotated-free.pdf"))
+        let limited = try Data(contentsOf: dir.appendingPathComponent("rotated-limited.pdf"))
+        #expect(free == limited, "the rotation made under ulimit -v differs")
+        let freeParts = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("parts-free").path).sorted()
+        let limitedParts = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("parts-limited").path).sorted()
+        #expect(freeParts.count == 6 && freeParts == limitedParts, "\(freeParts) \(limitedParts)")
+        for part in freeParts {
+            let a = try Data(contentsOf: dir.appendingPathComponent("parts-free/\(part)"))
+            let b = try Data(contentsOf: dir.appendingPathComponent("parts-limited/\(part)"))
+            #expect(a == b, "\(part) made under ulimit -v differs")
+        }
+        #expect(try run("qpdf", ["--check", dir.appendingPathComponent("rotated-limited.pdf").path]).status == 0)
+    }
+
     // MARK: Page trees
 
     /// A PDF of `objects` (number → body) with a correct xref, root object 1.
