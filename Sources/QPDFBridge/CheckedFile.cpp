@@ -137,7 +137,7 @@ CheckedFile::CheckedFile(char const *path_, bool sync_) : Pipeline(path_, nullpt
         ::unlink(path_);
         fail("open", ECANCELED);
     }
-    buffer.reserve(buffer_capacity);
+    buffer.reset(new unsigned char[buffer_capacity]);
 }
 
 CheckedFile::~CheckedFile()
@@ -152,11 +152,16 @@ void CheckedFile::write(unsigned char const *data, size_t length)
     if (error != 0 || descriptor < 0) {
         return;
     }
-    if (buffer.size() + length > buffer_capacity) {
+    if (used + length > buffer_capacity) {
         flush();
+        if (length >= buffer_capacity) {
+            put(data, length);
+            return;
+        }
     }
-    buffer.insert(buffer.end(), data, data + length);
-    if (buffer.size() >= buffer_capacity) {
+    std::memcpy(buffer.get() + used, data, length);
+    used += length;
+    if (used == buffer_capacity) {
         flush();
     }
 }
@@ -266,13 +271,18 @@ void CheckedFile::write_all(unsigned char const *data, size_t length, long long 
     }
 }
 
+void CheckedFile::put(unsigned char const *data, size_t length) noexcept
+{
+    if (stamping && error == 0 && descriptor >= 0 && length > 0) {
+        note(data, length);
+    }
+    write_all(data, length, -1);
+}
+
 void CheckedFile::flush() noexcept
 {
-    if (stamping && error == 0 && descriptor >= 0 && !buffer.empty()) {
-        note(buffer.data(), buffer.size());
-    }
-    write_all(buffer.data(), buffer.size(), -1);
-    buffer.clear();
+    put(buffer.get(), used);
+    used = 0;
 }
 
 void CheckedFile::fail(char const *what, int code) const

@@ -85,6 +85,19 @@ import Testing
         }
     }
 
+    /// A piece larger than the file's 1 MB buffer is written through it, whole,
+    /// and digested like the same bytes in small pieces.
+    @Test func aPieceLargerThanTheBufferIsWrittenWhole() throws {
+        let big = String(repeating: "0123456789abcdef", count: 90_000) // 1.44 MB
+        let input = Self.document(before: "%PDF-1.4\n% " + big + "\ntrailer << ")
+        let whole = try Self.stamped([Array(input.prefix(100)), Array(input.dropFirst(100))]).get()
+        let pieces = stride(from: 0, to: input.count, by: 65_536).map { Array(input[$0..<min($0 + 65_536, input.count)]) }
+        let cut = try Self.stamped(pieces).get()
+        #expect(whole.count == input.count)
+        #expect(whole == cut, "the same bytes in other pieces gave another file")
+        #expect(Self.ids(whole).map { $0.0 != Self.staticID } == true)
+    }
+
     @Test func everyByteCountsInTheDigest() throws {
         let input = Self.document()
         let reference = try #require(Self.ids(try Self.stamped([input]).get())).0
