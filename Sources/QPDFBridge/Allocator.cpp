@@ -14,11 +14,15 @@
 // written). The region is cut into 64 KB spans, each of one class; a thread takes
 // a span at a time and hands out its blocks in order, and a deleted block goes
 // on a list of the thread that deletes it for the next new of its class. A
-// thread's lists and the rest of its spans go to a shared pool when it ends,
-// where other threads take them. Whether a block is the region's is a
-// subtraction and a compare; its class is its span's, in a table. Everything
-// larger, and everything when the region cannot be reserved (an address-space
-// limit, `ulimit -v`), goes to malloc and free.
+// thread's lists and the rest of its spans go to a shared pool when it ends
+// (a pthread key's destructor), where other threads take them; what it makes
+// after that, in later destructors, comes from malloc. A thread that deletes
+// what others made keeps the blocks until it makes objects of their size or
+// ends. Whether a block is the region's is a subtraction and a compare; its
+// class is its span's, in a table. Everything larger, and everything when the
+// region cannot be reserved (an address-space limit, `ulimit -v`), goes to
+// malloc and free. No fork handler: pdfedit never forks (a program using the
+// kit that forks while another thread ends must only exec in the child).
 //
 // Why: qpdf makes millions of small objects (values, their shared_ptr blocks,
 // map nodes). Through glibc each new took about 190 instructions on a real
@@ -71,10 +75,16 @@ constexpr unsigned kSpanShift = 16;            // spans of 64 KB
 constexpr size_t kSpanBytes = size_t(1) << kSpanShift;
 constexpr size_t kRegionBytes = size_t(1) << 32;
 constexpr size_t kSpans = kRegionBytes >> kSpanShift;
-constexpr size_t kPartialSpans = 64;           // rests of spans kept per class in the pool
 
 struct FreeBlock {
     FreeBlock *next;
+};
+
+// The unused rest of a span, written at its start while it waits in the pool
+// (a rest is at least one block, 16 bytes or more).
+struct SpanRest {
+    char *end;
+    SpanRest *next;
 };
 
 // The region's start. Until it is reserved, a value no pointer minus it is below
@@ -108,7 +118,8 @@ inline bool in_region(void const *pointer, uintptr_t &offset)
 enum ThreadState : unsigned char {
     fresh,      // give_to_pool is not yet set to run when the thread ends
     registered, // it is
-    ended,      // it ran: deleted blocks go to the pool
+    ended,      // it ran, or cannot be set: new small blocks come from malloc,
+                // deleted ones of the region go to the pool
 };
 
 struct ThreadLists {
@@ -126,9 +137,7 @@ struct Pool {
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     FreeBlock *head[kClasses + 1] = {};
     std::atomic<bool> any[kClasses + 1] = {};
-    char *rest_next[kClasses + 1][kPartialSpans] = {};
-    char *rest_end[kClasses + 1][kPartialSpans] = {};
-    size_t rests[kClasses + 1] = {};
+    SpanRest *rests[kClasses + 1] = {};
 };
 
 [[clang::require_constant_initialization]] Pool pool;
@@ -149,11 +158,11 @@ void give_to_pool(void *)
             pool.head[k] = first;
             pool.any[k].store(true, std::memory_order_relaxed);
         }
-        if (mine.next[k] != nullptr && mine.end[k] - mine.next[k] >= static_cast<ptrdiff_t>(k << 4) &&
-            pool.rests[k] < kPartialSpans) {
-            pool.rest_next[k][pool.rests[k]] = mine.next[k];
-            pool.rest_end[k][pool.rests[k]] = mine.end[k];
-            ++pool.rests[k];
+        if (mine.next[k] != nullptr && mine.end[k] - mine.next[k] >= static_cast<ptrdiff_t>(k << 4)) {
+            auto rest = reinterpret_cast<SpanRest *>(mine.next[k]);
+            rest->end = mine.end[k];
+            rest->next = pool.rests[k];
+            pool.rests[k] = rest;
             pool.any[k].store(true, std::memory_order_relaxed);
         }
         mine.head[k] = nullptr;
@@ -163,21 +172,24 @@ void give_to_pool(void *)
 }
 
 pthread_key_t end_key;
+bool end_key_made_ok = false;
 pthread_once_t end_key_made = PTHREAD_ONCE_INIT;
 
 void make_end_key()
 {
-    pthread_key_create(&end_key, give_to_pool);
+    end_key_made_ok = pthread_key_create(&end_key, give_to_pool) == 0;
 }
 
-// Has give_to_pool run when this thread ends: a thread's key destructor runs
-// when its value is not null.
+// Has give_to_pool run when this thread ends (a thread's key destructor runs
+// when its value is not null), before the thread keeps any block. Where that
+// cannot be (no key left, no memory for the value), the thread is taken as
+// ended: its small blocks come from malloc and the region's it deletes go to
+// the pool at once.
 void register_thread(ThreadLists &mine)
 {
-    mine.state = registered;
     pthread_once(&end_key_made, make_end_key);
     static char armed;
-    pthread_setspecific(end_key, &armed);
+    mine.state = end_key_made_ok && pthread_setspecific(end_key, &armed) == 0 ? registered : ended;
 }
 
 [[gnu::noinline]] void *allocate_new(size_t size)
@@ -195,11 +207,16 @@ void register_thread(ThreadLists &mine)
 }
 
 // Refills class k of this thread: the pool's list, else a rest of a span, else
-// a new span. False when the region is full or was never reserved.
+// a new span. False when the region is full or was never reserved, and for a
+// thread whose lists went to the pool (it is ending: what it took now would
+// never reach the pool) or that cannot have them go there (register_thread).
 [[gnu::noinline]] bool refill(ThreadLists &mine, size_t k)
 {
     if (mine.state == fresh) {
         register_thread(mine);
+    }
+    if (mine.state == ended) {
+        return false;
     }
     if (pool.any[k].load(std::memory_order_relaxed)) {
         pthread_mutex_lock(&pool.lock);
@@ -208,13 +225,13 @@ void register_thread(ThreadLists &mine)
             mine.head[k] = pool.head[k];
             pool.head[k] = nullptr;
             found = true;
-        } else if (pool.rests[k] > 0) {
-            --pool.rests[k];
-            mine.next[k] = pool.rest_next[k][pool.rests[k]];
-            mine.end[k] = pool.rest_end[k][pool.rests[k]];
+        } else if (SpanRest *rest = pool.rests[k]) {
+            pool.rests[k] = rest->next;
+            mine.next[k] = reinterpret_cast<char *>(rest);
+            mine.end[k] = rest->end;
             found = true;
         }
-        pool.any[k].store(pool.head[k] != nullptr || pool.rests[k] > 0, std::memory_order_relaxed);
+        pool.any[k].store(pool.head[k] != nullptr || pool.rests[k] != nullptr, std::memory_order_relaxed);
         pthread_mutex_unlock(&pool.lock);
         if (found) {
             return true;
@@ -290,11 +307,13 @@ inline void *allocate(size_t size)
 [[gnu::noinline]] void release_slow(FreeBlock *block, size_t k)
 {
     ThreadLists &mine = lists;
+    if (mine.state == fresh) {
+        register_thread(mine);
+    }
     if (mine.state == ended) {
         give_one_to_pool(block, k);
         return;
     }
-    register_thread(mine);
     block->next = mine.head[k];
     mine.head[k] = block;
 }
