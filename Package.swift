@@ -73,6 +73,11 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // The command line's parsing, on the pdfedit module itself (@testable).
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["pdfedit", "PDFEditKit"]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [],
