@@ -34,9 +34,20 @@ public struct PasswordBook: Sendable {
             general: general + other.general, perFile: perFile + other.perFile, mayPrompt: mayPrompt || other.mayPrompt)
     }
 
+    /// The environment variable that gives a password for any file.
+    public static let passwordVariable = "PDFEDIT_PASSWORD"
+    /// The environment variable that names a file of `FILE=PASSWORD` lines.
+    public static let passwordFileVariable = "PDFEDIT_PASSWORD_FILE"
+
+    /// This process's values of the two variables above (read by name, not by
+    /// building the whole environment).
+    public static var environmentVariables: [String: String] {
+        EnvironmentVariables.process.values(of: [passwordVariable, passwordFileVariable])
+    }
+
     /// Builds the book from the command line and the environment.
     public static func from(
-        password: String?, passwordFor: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        password: String?, passwordFor: [String], environment: [String: String] = environmentVariables,
         stdinIsTerminal: Bool = isatty(STDIN_FILENO) == 1
     ) throws(PDFEditError) -> PasswordBook {
         var book = PasswordBook(mayPrompt: stdinIsTerminal)
@@ -48,8 +59,8 @@ public struct PasswordBook: Sendable {
             }
             book.perFile.append(pair)
         }
-        if let password = environment["PDFEDIT_PASSWORD"] { book.general.append(password) }
-        if let listPath = environment["PDFEDIT_PASSWORD_FILE"] {
+        if let password = environment[passwordVariable] { book.general.append(password) }
+        if let listPath = environment[passwordFileVariable] {
             guard let text = try? String(contentsOfFile: listPath, encoding: .utf8) else {
                 throw PDFEditError.engine(.missing(file: listPath))
             }

@@ -12,7 +12,7 @@ import PageModel
 /// passes `current` down to the model and the engine, where they are checked.
 public enum ProcessLimits {
     private static let reading = Result { () throws(LimitsError) -> Limits in
-        let limits = try Limits(environment: ProcessInfo.processInfo.environment)
+        let limits = try Limits(environment: EnvironmentVariables.process.values(of: Limits.variables))
         // The engine's tree walks (qpdf's and ours) read the depth limit from one place.
         PageTree.setMaximumDepth(limits.treeDepth)
         return limits

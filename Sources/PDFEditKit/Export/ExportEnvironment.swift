@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+internal import PDFEngine
 
 /// The export knobs of this process's environment, read once, here only (the
 /// bridge reads no environment; the kit passes them in the engine's
@@ -19,16 +20,16 @@ import Foundation
 ///   through qpdf's parser, never from a clean source's bytes.
 enum ExportEnvironment {
     /// `PDFEDIT_THREADS` when usable, else nil (the default).
-    static let threads: Int? = threadCount(ProcessInfo.processInfo.environment["PDFEDIT_THREADS"])
+    static let threads: Int? = threadCount(EnvironmentVariables.process["PDFEDIT_THREADS"])
 
     /// False when `PDFEDIT_NO_IN_PLACE` is set.
-    static let inPlace: Bool = ProcessInfo.processInfo.environment["PDFEDIT_NO_IN_PLACE"] == nil
+    static let inPlace: Bool = EnvironmentVariables.process["PDFEDIT_NO_IN_PLACE"] == nil
 
     /// False when `PDFEDIT_NO_APPEND` or `PDFEDIT_NO_IN_PLACE` is set.
-    static let appendUpdate: Bool = inPlace && ProcessInfo.processInfo.environment["PDFEDIT_NO_APPEND"] == nil
+    static let appendUpdate: Bool = inPlace && EnvironmentVariables.process["PDFEDIT_NO_APPEND"] == nil
 
     /// False when `PDFEDIT_NO_BYTE_READS` is set.
-    static let byteReads: Bool = ProcessInfo.processInfo.environment["PDFEDIT_NO_BYTE_READS"] == nil
+    static let byteReads: Bool = EnvironmentVariables.process["PDFEDIT_NO_BYTE_READS"] == nil
 
     /// A thread count from the text of `PDFEDIT_THREADS`: a whole number from 1 to 64.
     static func threadCount(_ text: String?) -> Int? {

@@ -28,6 +28,12 @@ extension OutputEncryption {
     /// The environment variable that gives the owner password of `--encrypt`.
     public static let ownerPasswordVariable = "PDFEDIT_OWNER_PASSWORD"
 
+    /// This process's values of the two variables above (read by name, not by
+    /// building the whole environment).
+    public static var environmentVariables: [String: String] {
+        EnvironmentVariables.process.values(of: [userPasswordVariable, ownerPasswordVariable])
+    }
+
     /// The encryption `--encrypt` asks for, each password from the first place
     /// that gives it: the command line (`arguments`: both, or `-` for none), the
     /// first line of its file (without the line break), then the environment
@@ -37,7 +43,7 @@ extension OutputEncryption {
     /// the file. No message ever contains a password.
     public static func resolve(
         arguments: [String], userPasswordFile: String?, ownerPasswordFile: String?, allowed: Set<OutputPermission>,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = environmentVariables
     ) throws(PDFEditError) -> OutputEncryption {
         guard arguments == ["-"] || arguments.count == 2 else {
             throw PDFEditError.usage(

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-internal import PDFEngine
+package import PDFEngine
 import Synchronization
 
 /// The cache folder as files: private folders, pruning and the size cap.
@@ -23,7 +23,7 @@ package enum CacheFolder {
 
     /// The cap in bytes: `PDFEDIT_CACHE_MAX_MB` when it is a whole number (0: keep
     /// nothing), else the default.
-    package static func capBytes(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int64 {
+    package static func capBytes(environment: EnvironmentVariables = .process) -> Int64 {
         var megabytes = Int64(defaultCapMegabytes)
         if let text = environment[capVariable], let value = Int64(text.trimmingSpaces()),
             value >= 0, value <= Int64.max >> 20
@@ -34,7 +34,7 @@ package enum CacheFolder {
     }
 
     /// Whether the user asked for encrypted sources to be cached.
-    package static func cachesEncrypted(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func cachesEncrypted(environment: EnvironmentVariables = .process) -> Bool {
         environment[encryptedVariable] == "1"
     }
 

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-internal import PDFEngine
+package import PDFEngine
 import PageModel
 
 /// Where a session lives and how it is read, locked and written.
@@ -19,7 +19,7 @@ package struct SessionStore: Sendable {
     /// A session path that is a symbolic link means the file it leads to: the
     /// session is read, locked and saved there (saving by rename would otherwise
     /// replace the link with a file, forking the session).
-    package init(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(explicitPath: String?, environment: EnvironmentVariables = .process) {
         let chosen = explicitPath ?? environment["PDFEDIT_SESSION"] ?? ".pdfedit/session.json"
         path = Paths.followingLinks(chosen)
     }
@@ -143,7 +143,7 @@ package struct SessionStore: Sendable {
     /// `PDFEDIT_LOCK_TIMEOUT` in seconds (default 60): a number from 0 to
     /// `maximumLockTimeout`. Anything else (text, nan, infinities, negatives) is
     /// refused (64) naming the variable, rather than waiting forever or never.
-    static func lockTimeout(environment: [String: String]) throws(PDFEditError) -> Double {
+    static func lockTimeout(environment: EnvironmentVariables) throws(PDFEditError) -> Double {
         guard let text = environment["PDFEDIT_LOCK_TIMEOUT"] else { return 60 }
         guard let seconds = Double(text.trimmingSpaces()), seconds.isFinite,
             (0...maximumLockTimeout).contains(seconds)
@@ -160,7 +160,7 @@ package struct SessionStore: Sendable {
     /// Only `creating` (`open`) makes the session's folder and a lock where there is
     /// no session yet; any other command fails with 66 before making anything.
     package func withLock<T>(
-        creating: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment,
+        creating: Bool = false, environment: EnvironmentVariables = .process,
         _ body: () throws(PDFEditError) -> T
     ) throws(PDFEditError) -> T {
         // Before anything is made: a refused path leaves nothing behind (no lock

@@ -113,7 +113,7 @@ public final class PopplerPDF {
 
     /// A failure point for tests: with `PDFEDIT_TEST_FAIL_RENDER=1` every render
     /// ends with cairo in an error state, as one that ran out of memory does.
-    static let failingRenders = ProcessInfo.processInfo.environment["PDFEDIT_TEST_FAIL_RENDER"] == "1"
+    static let failingRenders = EnvironmentVariables.process["PDFEDIT_TEST_FAIL_RENDER"] == "1"
 
     /// Renders a page at `scale` pixels per point.
     public func render(page index: Int, scale: Double) throws(EngineError) -> RasterImage {

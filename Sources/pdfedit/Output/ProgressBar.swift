@@ -107,6 +107,6 @@ final class ProgressBar: @unchecked Sendable {
     private static func terminalColumns() -> Int {
         var size = winsize()
         if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 80
+        return getenv("COLUMNS").flatMap { Int(String(cString: $0)) } ?? 80
     }
 }
