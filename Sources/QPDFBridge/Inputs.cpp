@@ -205,6 +205,42 @@ void Inputs::forward_source_warnings(Source &source, int index)
     }
 }
 
+namespace {
+
+// A whole number of at most nine digits at text[at...], moving `at` past it; -1
+// when there is none or it is longer.
+int small_number(std::string const &text, size_t &at)
+{
+    size_t start = at;
+    int value = 0;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 9) {
+        value = value * 10 + (text[at] - '0');
+        ++at;
+    }
+    bool ended = at == text.size() || text[at] < '0' || text[at] > '9';
+    return at > start && ended ? value : -1;
+}
+
+} // namespace
+
+PDFVersion pdf_version(std::string const &header_version, int extension_level)
+{
+    size_t at = 0;
+    while (at < header_version.size() && std::strchr(" \t\n\v\f\r", header_version[at]) != nullptr &&
+           header_version[at] != '\0') {
+        ++at;
+    }
+    int major = small_number(header_version, at);
+    if (major >= 0 && at < header_version.size() && header_version[at] == '.') {
+        ++at;
+        int minor = small_number(header_version, at);
+        if (minor >= 0) {
+            return PDFVersion(major, minor, extension_level);
+        }
+    }
+    return PDFVersion(1, 3, extension_level);
+}
+
 void open_source_file(Source &source, char const *path, char const *password, bool for_export)
 {
     source.pdf = std::make_shared<QPDF>();
@@ -238,7 +274,7 @@ void open_source_file(Source &source, char const *path, char const *password, bo
         check_pages_are_dictionaries(pdf, source.pages);
         source.find_inherited();
     }
-    source.version = pdf.getVersionAsPDFVersion();
+    source.version = pdf_version(pdf.getPDFVersion(), pdf.getExtensionLevel());
     for (auto const &entry : table) {
         if (entry.second.getType() == 2) {
             source.object_streams = true;
