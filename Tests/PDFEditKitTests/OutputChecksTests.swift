@@ -192,12 +192,29 @@ import Testing
         let stale = folder.file(".out.pdf\(StagedOutput.marker)99999999-1")
         let live = folder.file(".out.pdf\(StagedOutput.marker)\(getpid())-2")
         let other = folder.file(".other.pdf\(StagedOutput.marker)99999999-3")
-        for path in [stale, live, other] { try Self.write("x", to: path) }
-        StagedOutput.removeStaleTemporaries(for: [target])
+        let accented = folder.file(".résumé.pdf\(StagedOutput.marker)99999999-4")
+        for path in [stale, live, other, accented] { try Self.write("x", to: path) }
+        StagedOutput.removeStaleTemporaries(for: [target, folder.file("résumé.pdf")])
         #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(!FileManager.default.fileExists(atPath: accented))
         #expect(FileManager.default.fileExists(atPath: live))
         #expect(FileManager.default.fileExists(atPath: other))
         #expect(StagedOutput.parseTemporaryName(".a.pdf.pdfedit-tmp-12-34")! == ("a.pdf", 12))
         #expect(StagedOutput.parseTemporaryName("a.pdf.pdfedit-tmp-12-34") == nil)
+    }
+
+    /// `Paths.names(in:where:)` gives the names whose bytes pass, as strings, and
+    /// never "." or ".."; nil for a folder that cannot be listed.
+    @Test func namesAreListedByTheirBytes() throws {
+        let folder = try TemporaryFolder()
+        for name in ["a.pdf", ".b.pdf.pdfedit-tmp-1-2", "pdfedit-3-4", "pdfedit-été", "pdfedit"] {
+            try Self.write("x", to: folder.file(name))
+        }
+        let prefix = Array("pdfedit-".utf8)
+        let found = try #require(Paths.names(in: folder.path) { $0.starts(with: prefix) })
+        #expect(found.sorted() == ["pdfedit-3-4", "pdfedit-été"])
+        #expect(try #require(Paths.names(in: folder.path) { _ in true }).sorted()
+            == [".b.pdf.pdfedit-tmp-1-2", "a.pdf", "pdfedit", "pdfedit-3-4", "pdfedit-été"])
+        #expect(Paths.names(in: folder.file("missing")) { _ in true } == nil)
     }
 }

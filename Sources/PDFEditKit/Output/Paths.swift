@@ -81,6 +81,26 @@ package enum Paths {
         return (folder.hasPrefix("/") ? "/" : "") + inside + (inside.isEmpty ? "" : "/")
     }
 
+    /// The names in `folder` whose bytes `keep` accepts; nil when the folder
+    /// cannot be listed. Read with readdir, and only the kept names made into
+    /// strings: an output or temporary folder may hold thousands of other files,
+    /// and every command that writes looks there (FileManager's listing of 2,600
+    /// names cost 3 ms of a 16 ms one-page edit).
+    static func names(in folder: String, where keep: (UnsafeRawBufferPointer) -> Bool) -> [String]? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name: String? = withUnsafeBytes(of: &entry.pointee.d_name) { field in
+                let bytes = UnsafeRawBufferPointer(rebasing: field.prefix { $0 != 0 })
+                guard keep(bytes) else { return nil }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            if let name, name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// The folder for temporary files, as `NSTemporaryDirectory` gives it: `TMPDIR`
     /// when set and not empty, else /tmp.
     static var temporaryFolder: String {

@@ -177,7 +177,7 @@ struct StagedOutput {
             targets[directory, default: []].insert(name)
         }
         for (directory, names) in targets {
-            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            guard let entries = Paths.names(in: directory, where: Self.mayBeTemporaryName) else { continue }
             for entry in entries {
                 guard let (target, pid) = parseTemporaryName(entry), names.contains(target), !isRunning(pid) else {
                     continue
@@ -186,6 +186,17 @@ struct StagedOutput {
             }
         }
     }
+
+    /// Whether a name's bytes start with "." and hold `marker`: the names
+    /// `parseTemporaryName` may accept, found without making strings of the rest.
+    private static func mayBeTemporaryName(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.first == UInt8(ascii: "."), bytes.count > markerBytes.count else { return false }
+        return (1...(bytes.count - markerBytes.count)).contains { start in
+            bytes[start..<start + markerBytes.count].elementsEqual(markerBytes)
+        }
+    }
+
+    private static let markerBytes = Array(marker.utf8)
 
     /// `.NAME.pdfedit-tmp-PID-N` → (NAME, PID); nil for any other name.
     static func parseTemporaryName(_ name: String) -> (target: String, pid: pid_t)? {
