@@ -90,6 +90,55 @@ import PageModel
         #expect(fingerprint.size == Int64(size ?? -1))
     }
 
+    /// A one-page PDF of about 2 MB (its content stream padded with comment
+    /// lines), large enough to be fingerprinted on another thread.
+    static func largePDF() -> Data {
+        let padding = String(repeating: "% padding line of a large content stream\n", count: 50_000)
+        let content = "BT /F1 24 Tf 72 700 Td (LARGE-P1) Tj ET\n" + padding
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+        ]
+        var body = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(body.utf8.count)
+            body += "\(index + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let xref = body.utf8.count
+        body += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets {
+            body += String(repeating: "0", count: 10 - String(offset).count) + String(offset) + " 00000 n \n"
+        }
+        body += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(body.utf8)
+    }
+
+    /// A large file is fingerprinted on another thread while qpdf opens it: the
+    /// same size and SHA-256 as sha256sum's, and a missing file's error is the
+    /// one `Fingerprint.of` gives.
+    @Test func largeFilesAreFingerprintedAlongsideTheOpen() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pdfedit-fingerprint-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("large.pdf").path
+        let data = Self.largePDF()
+        #expect(Int64(data.count) >= Fingerprint.backgroundBytes)
+        try data.write(to: URL(fileURLWithPath: path))
+        let sha = try tool("sha256sum", [path]).split(separator: " ").first.map(String.init)
+
+        let loaded = try SourceLoader.load(path, password: nil)
+        #expect(loaded.pageCount == 1)
+        #expect(loaded.fingerprint == Fingerprint(size: Int64(data.count), sha256: sha ?? ""))
+        #expect(try Fingerprint.started(file: path).value() == loaded.fingerprint)
+
+        let missing = folder.appendingPathComponent("missing.pdf").path
+        #expect(throws: EngineError.missing(file: missing)) { try Fingerprint.started(file: missing).value() }
+        #expect(throws: EngineError.missing(file: missing)) { try SourceLoader.load(missing, password: nil) }
+    }
+
     @Test func popplerTextLabelsAndSizes() throws {
         let features = try PopplerPDF(path: fixture("features.pdf"))
         #expect(features.pageCount == 6)

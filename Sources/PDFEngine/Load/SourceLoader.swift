@@ -68,12 +68,16 @@ public enum SourceLoader {
         maximumPixels: Int = ImagePage.defaultMaximumPixels
     ) throws(EngineError) -> LoadedFile {
         let kind = try sniff(path)
-        let fingerprint = try Fingerprint.of(file: path)
         switch kind {
         case .pdf:
+            // Hashed while qpdf opens it; the fingerprint's error, if any, is
+            // the one reported (as when it was made first).
+            let fingerprinting = Fingerprint.started(file: path)
+            let opening = Result { () throws(EngineError) in try OpenedPDF(path: path, password: password) }
+            let fingerprint = try fingerprinting.value()
             let document: OpenedPDF
             do {
-                document = try OpenedPDF(path: path, password: password)
+                document = try opening.get()
             } catch .password {
                 throw EngineError.password(file: path, given: !(password ?? "").isEmpty)
             }
@@ -83,6 +87,7 @@ public enum SourceLoader {
                 path: path, kind: .pdf, fingerprint: fingerprint, pageCount: pages, warnings: document.warnings,
                 opened: keepOpen ? document : nil, outline: try document.outline())
         case .jpeg, .png:
+            let fingerprint = try Fingerprint.of(file: path)
             // Walks the whole file (markers, chunks, CRCs) and decodes a PNG's
             // pixels: a broken or oversized image is refused now, not at export.
             try ImagePage.validate(path, maximumPixels: maximumPixels)
