@@ -261,20 +261,27 @@ struct TinyPDF {
             let stream = "BT /F1 24 Tf 72 700 Td (\(page.token)) Tj ET"
             objects[contentObject(index)] = "<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream"
         }
-        var body = "%PDF-1.4\n"
-        var offsets: [Int: Int] = [:]
-        for number in objects.keys.sorted() {
-            offsets[number] = body.utf8.count
-            body += "\(number) 0 obj\n\(objects[number]!)\nendobj\n"
-        }
-        let xref = body.utf8.count
-        let size = nextObject
-        body += "xref\n0 \(size)\n0000000000 65535 f \n"
-        for number in 1..<size {
-            let offset = String(offsets[number] ?? 0)
-            body += String(repeating: "0", count: 10 - offset.count) + offset + " 00000 n \n"
-        }
-        body += "trailer\n<< /Size \(size) /Root 1 0 R \(trailerEntries)>>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(body.utf8)
+        return pdfFileData(objects: objects, trailerEntries: trailerEntries)
     }
+}
+
+/// The bytes of a PDF 1.4 file made of `objects` (by object number, from 1; a
+/// number missing below the largest is listed at offset 0), with its
+/// cross-reference table and a trailer of /Size, /Root 1 0 R and `trailerEntries`.
+func pdfFileData(objects: [Int: String], trailerEntries: String = "") -> Data {
+    var body = "%PDF-1.4\n"
+    var offsets: [Int: Int] = [:]
+    for number in objects.keys.sorted() {
+        offsets[number] = body.utf8.count
+        body += "\(number) 0 obj\n\(objects[number] ?? "null")\nendobj\n"
+    }
+    let xref = body.utf8.count
+    let size = (objects.keys.max() ?? 0) + 1
+    body += "xref\n0 \(size)\n0000000000 65535 f \n"
+    for number in 1..<size {
+        let offset = String(offsets[number] ?? 0)
+        body += String(repeating: "0", count: 10 - offset.count) + offset + " 00000 n \n"
+    }
+    body += "trailer\n<< /Size \(size) /Root 1 0 R \(trailerEntries)>>\nstartxref\n\(xref)\n%%EOF\n"
+    return Data(body.utf8)
 }

@@ -97,20 +97,7 @@ struct OddOriginPDF {
             8: "<< /Type /Annot /Subtype /Link /Rect [150 290 350 320] /Border [0 0 0] "
                 + "/Dest [3 0 R /XYZ 120 800 null] >>",
         ]
-        var body = "%PDF-1.4\n"
-        var offsets: [Int: Int] = [:]
-        for number in objects.keys.sorted() {
-            offsets[number] = body.utf8.count
-            body += "\(number) 0 obj\n\(objects[number] ?? "null")\nendobj\n"
-        }
-        let xref = body.utf8.count
-        body += "xref\n0 9\n0000000000 65535 f \n"
-        for number in 1..<9 {
-            let offset = String(offsets[number] ?? 0)
-            body += String(repeating: "0", count: 10 - offset.count) + offset + " 00000 n \n"
-        }
-        body += "trailer\n<< /Size 9 /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(body.utf8)
+        return pdfFileData(objects: objects)
     }
 }
 

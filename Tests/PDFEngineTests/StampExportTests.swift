@@ -361,21 +361,7 @@ struct SolidPDF {
                 + "/Contents \(4 + 2 * index) 0 R >>"
             objects[4 + 2 * index] = "<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream"
         }
-        var body = "%PDF-1.4\n"
-        var offsets: [Int: Int] = [:]
-        for number in objects.keys.sorted() {
-            offsets[number] = body.utf8.count
-            body += "\(number) 0 obj\n\(objects[number] ?? "null")\nendobj\n"
-        }
-        let xref = body.utf8.count
-        let size = 3 + 2 * count
-        body += "xref\n0 \(size)\n0000000000 65535 f \n"
-        for number in 1..<size {
-            let offset = String(offsets[number] ?? 0)
-            body += String(repeating: "0", count: 10 - offset.count) + offset + " 00000 n \n"
-        }
-        body += "trailer\n<< /Size \(size) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(body.utf8)
+        return pdfFileData(objects: objects)
     }
 }
 

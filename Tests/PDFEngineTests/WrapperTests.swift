@@ -95,25 +95,12 @@ import PageModel
     static func largePDF() -> Data {
         let padding = String(repeating: "% padding line of a large content stream\n", count: 50_000)
         let content = "BT /F1 24 Tf 72 700 Td (LARGE-P1) Tj ET\n" + padding
-        let objects = [
-            "<< /Type /Catalog /Pages 2 0 R >>",
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
-        ]
-        var body = "%PDF-1.4\n"
-        var offsets: [Int] = []
-        for (index, object) in objects.enumerated() {
-            offsets.append(body.utf8.count)
-            body += "\(index + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = body.utf8.count
-        body += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets {
-            body += String(repeating: "0", count: 10 - String(offset).count) + String(offset) + " 00000 n \n"
-        }
-        body += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(body.utf8)
+        return pdfFileData(objects: [
+            1: "<< /Type /Catalog /Pages 2 0 R >>",
+            2: "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+            4: "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+        ])
     }
 
     /// A large file is fingerprinted on another thread while qpdf opens it: the
