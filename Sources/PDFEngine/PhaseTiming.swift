@@ -15,7 +15,7 @@ import Synchronization
 /// cached check when the variable is not set.
 package enum PhaseTiming {
     /// True when `PDFEDIT_TIMING` is set (to anything).
-    package static let enabled: Bool = getenv("PDFEDIT_TIMING") != nil
+    package static let enabled: Bool = EnvironmentVariables.process["PDFEDIT_TIMING"] != nil
 
     /// The phases printed, in this order (a split's are summed over parts and
     /// threads): `parse` is the command line's, `edit` a direct-mode command's

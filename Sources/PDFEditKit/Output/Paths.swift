@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+internal import PDFEngine
 
 /// The path text rules in one place: folder and name of a path, its stem, joining,
 /// and the standardised form outputs and sources are compared in.
@@ -104,7 +105,7 @@ package enum Paths {
     /// The folder for temporary files, as `NSTemporaryDirectory` gives it: `TMPDIR`
     /// when set and not empty, else /tmp.
     static var temporaryFolder: String {
-        if let folder = getenv("TMPDIR"), folder.pointee != 0 { return String(cString: folder) }
+        if let folder = EnvironmentVariables.process["TMPDIR"], !folder.isEmpty { return folder }
         return "/tmp"
     }
 

@@ -190,10 +190,7 @@ struct StagedOutput {
     /// Whether a name's bytes start with "." and hold `marker`: the names
     /// `parseTemporaryName` may accept, found without making strings of the rest.
     private static func mayBeTemporaryName(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.first == UInt8(ascii: "."), bytes.count > markerBytes.count else { return false }
-        return (1...(bytes.count - markerBytes.count)).contains { start in
-            bytes[start..<start + markerBytes.count].elementsEqual(markerBytes)
-        }
+        bytes.first == UInt8(ascii: ".") && bytes.dropFirst().firstRange(of: markerBytes) != nil
     }
 
     private static let markerBytes = Array(marker.utf8)
