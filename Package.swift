@@ -6,7 +6,9 @@ let package = Package(
     products: [
         .executable(name: "pdfedit", targets: ["pdfedit"]),
         // The Document Editor for Swift programs: open, edit with undo, export (see PDFEditKit.docc).
-        .library(name: "PDFEditKit", targets: ["PDFEditKit"]),
+        // QPDFCore is linked into the program that uses the kit (the pdfedit command
+        // alone loads it on first use, as libpdfedit-qpdf.so: scripts/link-qpdf-core.sh).
+        .library(name: "PDFEditKit", targets: ["PDFEditKit", "QPDFCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -21,9 +23,22 @@ let package = Package(
             name: "CPoppler",
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
-        // The only code that talks to libqpdf: C++ behind extern "C" functions (docs/ARCHITECTURE.md).
+        // The extern "C" functions PDFEngine calls to reach libqpdf (include/), and
+        // what stands in for them where QPDFCore is not linked in: in the pdfedit
+        // command, forwarders that load libpdfedit-qpdf.so (QPDFCore) on first use
+        // (Loader.c), so that commands that never open a PDF start without libqpdf
+        // and its dozen libraries. C++'s operator new and delete for the whole
+        // process (Allocator.cpp). See docs/ARCHITECTURE.md.
         .target(
             name: "QPDFBridge",
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread"), .linkedLibrary("stdc++")]
+        ),
+        // The only code that talks to libqpdf: C++ behind QPDFBridge's functions.
+        // Linked into the tests and the kit's users; the pdfedit command loads it
+        // as a shared library (scripts/link-qpdf-core.sh links it from these objects).
+        .target(
+            name: "QPDFCore",
+            dependencies: ["QPDFBridge"],
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
             linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("stdc++")]
         ),
@@ -49,7 +64,7 @@ let package = Package(
         // A program that uses the kit as a client would: `import PDFEditKit` only (run by `make test`).
         .executableTarget(
             name: "reorder-example",
-            dependencies: ["PDFEditKit"],
+            dependencies: ["PDFEditKit", "QPDFCore"],
             path: "Examples/ReorderPDF"
         ),
         .testTarget(
@@ -62,21 +77,21 @@ let package = Package(
         .testTarget(
             name: "PDFEngineTests",
             dependencies: [
-                "PDFEngine", "PDFEditKit",
+                "PDFEngine", "PDFEditKit", "QPDFCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "PDFEditKitTests",
             dependencies: [
-                "PDFEditKit",
+                "PDFEditKit", "QPDFCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // The command line's parsing, on the pdfedit module itself (@testable).
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["pdfedit", "PDFEditKit"]
+            dependencies: ["pdfedit", "PDFEditKit", "QPDFCore"]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -20,8 +20,12 @@
 # edit 5% less time; about 100 KB more code. On the corpus's books (21
 # interleaved runs): tracemonkey rotate even -8%, TeXbyTopic move, freeculture
 # extract and chelsea split -1 to -2%, none slower.
+# pdfedit's libqpdf code (QPDFCore) is not linked in: it is
+# libpdfedit-qpdf.so beside the executable (scripts/link-qpdf-core.sh), loaded
+# when a command first opens a PDF (Sources/QPDFBridge/Loader.c).
 # The executable exports only what shared libraries must find in it (C++'s
-# operator new and delete, which the bridge replaces for libqpdf too), not every
+# operator new and delete, which the bridge replaces for libqpdf too, named here
+# since libqpdf, loaded later, is not in the link to ask for them), not every
 # public symbol of the kit's modules as swiftc's link asks (--export-dynamic):
 # 5,600 names in .dynsym and .dynstr (470 KB) that every start maps and the
 # loader hashes against; --version 0.7 MB less resident.
@@ -36,6 +40,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 layout=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcxx -ffunction-sections
   -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
+  -Xlinker '--export-dynamic-symbol=_Zn[wa]*' -Xlinker '--export-dynamic-symbol=_Zd[la]*'
   -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
   -Xswiftc -gnone -Xcc -g0 -Xcxx -g0)
 if [ "${1:-}" = --print-layout ]; then
@@ -64,6 +69,8 @@ if [ "$(cat "$scratch/release-flags" 2>/dev/null)" != "$flags" ]; then
 elif [ "$(cat "$scratch/release-order" 2>/dev/null)" != "$order" ]; then
   rm -f "$scratch"/*-linux-gnu/release/pdfedit
 fi
+"${SWIFT:-swift}" build -c release --static-swift-stdlib --target QPDFCore "${layout[@]}" "$@"
 "${SWIFT:-swift}" build -c release --static-swift-stdlib --product pdfedit "${layout[@]}" "${ordering[@]}" "$@"
+bash scripts/link-qpdf-core.sh "$scratch/release" -fuse-ld=lld -Wl,-z,pack-relative-relocs
 echo "$flags" > "$scratch/release-flags"
 echo "$order" > "$scratch/release-order"

@@ -29,11 +29,15 @@ mkdir -p "$scratch"
 root=$(mktemp -d "$PWD/$scratch/root.XXXXXX")
 work=$(mktemp -d "$PWD/$scratch/work.XXXXXX")
 trap 'rm -rf "$root" "$work"' EXIT
-install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/share/doc/pdfedit" \
+install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/pdfedit" "$root/usr/share/man/man1" "$root/usr/share/doc/pdfedit" \
   "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
   "$root/usr/share/fish/vendor_completions.d"
 install -m 755 "$binary" "$root/usr/bin/pdfedit"
 strip --strip-unneeded "$root/usr/bin/pdfedit"
+# pdfedit's libqpdf code, which it loads from ../lib/pdfedit/ when a command
+# first opens a PDF (Sources/QPDFBridge/Loader.c).
+install -m 644 .build/release/libpdfedit-qpdf.so "$root/usr/lib/pdfedit/libpdfedit-qpdf.so"
+strip --strip-unneeded "$root/usr/lib/pdfedit/libpdfedit-qpdf.so"
 gzip -9n < docs/pdfedit.1 > "$root/usr/share/man/man1/pdfedit.1.gz"
 "$binary" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/pdfedit"
 "$binary" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_pdfedit"
@@ -48,11 +52,12 @@ EOF
 chmod 644 "$root/usr/share/bash-completion/completions/pdfedit" "$root/usr/share/zsh/vendor-completions/_pdfedit" \
   "$root/usr/share/fish/vendor_completions.d/pdfedit.fish" "$root/usr/share/doc/pdfedit/copyright"
 
-# Depends from the binary's NEEDED libraries: dpkg-shlibdeps reads the shlibs and
+# Depends from the NEEDED libraries of the binary and of libpdfedit-qpdf.so (libqpdf
+# among them): dpkg-shlibdeps reads the shlibs and
 # symbols files of the installed packages (it wants a debian/control to run in).
 mkdir -p "$work/debian"
 printf 'Source: pdfedit\n\nPackage: pdfedit\nArchitecture: any\n' > "$work/debian/control"
-shlibs=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/pdfedit" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+shlibs=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/pdfedit" "$root/usr/lib/pdfedit/libpdfedit-qpdf.so" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # dpkg-shlibdeps counts the versions of the symbols the binary uses, not the
 # versions it needs without a symbol: GLIBC_ABI_DT_RELR (the packed relocations

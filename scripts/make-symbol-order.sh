@@ -27,6 +27,7 @@ trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF 5 the toolchain writes: profile a copy
 # without debug information (the symbol table stays).
 strip --strip-debug -o "$work/pdfedit" .build/release/pdfedit
+cp .build/release/libpdfedit-qpdf.so "$work/" # loaded from beside the binary
 cp Fixtures/alpha.pdf Fixtures/beta.pdf Fixtures/features.pdf Fixtures/photo.jpg "$work/"
 python3 scripts/make-big-pdf.py 20 "$work/doc20.pdf" >/dev/null
 cd "$work"

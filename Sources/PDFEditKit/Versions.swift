@@ -13,10 +13,11 @@ public enum Versions {
     /// poppler-glib and cairo to ask them, if nothing has yet.
     public static var summary: String { "\(pdfedit) (\(libraries))" }
 
-    /// What `pdfedit --version` prints, without loading poppler-glib and cairo
-    /// (which commands load when they first render or read text), e.g.
-    /// "0.1.0 (libqpdf 11.3.0; poppler and cairo are loaded when first needed)".
+    /// What `pdfedit --version` prints, without loading libqpdf, poppler-glib
+    /// and cairo (which commands load when they first open a PDF, render or read
+    /// text), e.g. "0.1.0 (libqpdf 11.3.0; poppler and cairo are loaded when
+    /// first needed)": the libqpdf pdfedit was built with.
     public static var withoutLoading: String {
-        "\(pdfedit) (libqpdf \(LibraryVersions.qpdf); poppler and cairo are loaded when first needed)"
+        "\(pdfedit) (libqpdf \(LibraryVersions.qpdfBuiltWith); poppler and cairo are loaded when first needed)"
     }
 }

@@ -1,12 +1,6 @@
 // How C++ memory is handed out, for the way qpdf uses it: millions of small
 // objects (values, their shared_ptr blocks, map nodes), made and freed in bursts.
 //
-// tune_allocator: glibc malloc settings. A 20,000-page export makes and frees
-// millions of small objects; with glibc's fastbins on, a tenth of its time went to
-// malloc_consolidate and unlink_chunk. Without them (M_MXFAST 0) the same export
-// takes 5-10% less time for the same peak memory. Process-wide and harmless for
-// the rest of the program; set once, before the bridge's first qpdf object.
-//
 // operator new and delete (replaced for the whole process: libqpdf's and
 // libstdc++'s calls bind to these, the executable's): blocks of up to 256 bytes,
 // in 16 size classes of 16 bytes, come from a region of address space reserved
@@ -32,7 +26,6 @@
 // memory is reused for small blocks only and not given back to the system
 // before the process ends.
 // Sanitizer builds keep the sanitizer's own new and delete.
-#include "Export.hh"
 #include "QPDFBridge.h"
 
 #include <atomic>
@@ -46,15 +39,6 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
-namespace pe {
-
-void tune_allocator()
-{
-    static std::once_flag once;
-    std::call_once(once, [] { mallopt(M_MXFAST, 0); });
-}
-
-} // namespace pe
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)

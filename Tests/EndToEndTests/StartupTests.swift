@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// poppler-glib, cairo and GLib are loaded on first use (Sources/CPoppler/Loader.c):
-/// checked with the dynamic loader's own record (LD_DEBUG=files), not pdfedit's.
+/// poppler-glib, cairo and GLib are loaded on first use (Sources/CPoppler/Loader.c),
+/// and so are libpdfedit-qpdf.so and libqpdf (Sources/QPDFBridge/Loader.c): checked
+/// with the dynamic loader's own record (LD_DEBUG=files), not pdfedit's.
 @Suite struct StartupTests {
     /// The libraries the dynamic loader opened while `arguments` ran (their file names).
     static func loaded(_ arguments: [String], in dir: URL) throws -> (run: Run, libraries: Set<String>) {
@@ -32,7 +33,7 @@ import Testing
         let version = try Self.loaded(["--version"], in: dir)
         #expect(version.run.status == 0)
         #expect(version.run.stdout.hasPrefix("0.") && version.run.stdout.contains("libqpdf "), "\(version.run.stdout)")
-        #expect(version.libraries.contains { $0.contains("libqpdf") }, "the loader log is read: \(version.libraries.sorted())")
+        #expect(version.libraries.contains { $0.contains("libc.so") }, "the loader log is read: \(version.libraries.sorted())")
         #expect(Self.renderLibraries(version.libraries) == [])
 
         for arguments in [
@@ -74,7 +75,7 @@ import Testing
             ["rotate", "text:alpha-p3", "--by", "180", "alpha.pdf", "-o", "t.pdf"],
         ] {
             let step = try Self.loaded(arguments, in: dir)
-            #expect(step.libraries.contains { $0.contains("libqpdf") }, "the loader log is read: \(step.libraries.sorted())")
+            #expect(step.libraries.contains { $0.contains("libc.so") }, "the loader log is read: \(step.libraries.sorted())")
             #expect(Self.foundationLibraries(step.libraries) == [], "\(arguments) loaded \(Self.foundationLibraries(step.libraries))")
         }
         // A binary with the Swift runtime linked statically maps no Swift library
@@ -85,6 +86,58 @@ import Testing
         // `rotate 2`, and by `text:alpha-p3` (matched case-folded) page 3 only.
         #expect(try Self.rotations(dir.appendingPathComponent("r.pdf").path) == [0, 90, 0, 0, 0, 0, 0])
         #expect(try Self.rotations(dir.appendingPathComponent("t.pdf").path) == [0, 0, 180, 0, 0, 0, 0])
+    }
+
+    static func qpdfLibraries(_ libraries: Set<String>) -> [String] {
+        libraries.filter { $0.contains("libqpdf") || $0.contains("libpdfedit-qpdf") || $0.contains("libgnutls") }.sorted()
+    }
+
+    @Test("commands that open no PDF start without libqpdf and its libraries; the first PDF loads them")
+    func qpdfLoadsOnFirstUse() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let opened = try Self.loaded(["open", "alpha.pdf"], in: dir)
+        #expect(opened.run.status == 0, "\(opened.run.stderr)")
+        #expect(Self.qpdfLibraries(opened.libraries).contains { $0.hasSuffix("libpdfedit-qpdf.so") }, "\(opened.libraries.sorted())")
+        #expect(Self.qpdfLibraries(opened.libraries).contains { $0.contains("libqpdf.so") }, "\(opened.libraries.sorted())")
+        for arguments in [
+            ["--version"], ["--help"], ["rotate", "--help"], ["move", "3", "--to", "1"], ["rotate", "2", "--by", "90"],
+            ["undo"], ["redo"], ["remove", "4"], ["history"], ["docs"],
+        ] {
+            let step = try Self.loaded(arguments, in: dir)
+            #expect(step.run.status == 0, "\(arguments): \(step.run.stderr)")
+            #expect(step.libraries.contains { $0.contains("libc.so") }, "the loader log is read: \(step.libraries.sorted())")
+            #expect(Self.qpdfLibraries(step.libraries) == [], "\(arguments) loaded \(Self.qpdfLibraries(step.libraries))")
+        }
+        // The session's edits were made: exported, checked with pdfinfo and pdftotext.
+        let exported = try Self.loaded(["export", "out.pdf"], in: dir)
+        #expect(exported.run.status == 0, "\(exported.run.stderr)")
+        #expect(Self.qpdfLibraries(exported.libraries).contains { $0.contains("libqpdf.so") })
+        let out = dir.appendingPathComponent("out.pdf").path
+        #expect(try Self.rotations(out) == [0, 90, 0, 0, 0, 0])
+        let first = try run("pdftotext", ["-f", "1", "-l", "1", out, "-"]).stdout
+        #expect(first.contains("ALPHA-P3"), "\(first)")
+    }
+
+    /// Without libpdfedit-qpdf.so beside it (or in ../lib/pdfedit), the binary
+    /// still starts and answers what needs no PDF; the first PDF is refused with
+    /// one line and exit 69, and nothing is written.
+    @Test func aMissingQPDFLibraryIsOneLineAndExit69() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let alone = dir.appendingPathComponent("alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        let binary = alone.appendingPathComponent("pdfedit")
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath(), to: binary)
+        let version = try run(binary.path, ["--version"])
+        #expect(version.status == 0 && version.stdout.contains("libqpdf "), "\(version.stdout) \(version.stderr)")
+        let refused = try run(binary.path, ["rotate", "1", "--by", "90", dir.appendingPathComponent("alpha.pdf").path,
+                                            "-o", dir.appendingPathComponent("r.pdf").path])
+        #expect(refused.status == 69, "\(refused.status): \(refused.stderr)")
+        let lines = refused.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("pdfedit: cannot load libpdfedit-qpdf.so"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("r.pdf").path))
     }
 
     /// The binary replaces C++'s operator new and delete (Sources/QPDFBridge/
@@ -102,7 +155,9 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("bindings.") }
         let text = try names.map { try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8) }.joined()
         let binaries = [Paths.binary, URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath().path]
-        for (library, symbol) in [("libqpdf.so", "_Znwm"), ("libqpdf.so", "_ZdlPvm"), ("libstdc++.so", "_Znwm")] {
+        for (library, symbol) in [
+            ("libqpdf.so", "_Znwm"), ("libqpdf.so", "_ZdlPvm"), ("libstdc++.so", "_Znwm"), ("libpdfedit-qpdf.so", "_Znwm"),
+        ] {
             let binding = text.split(separator: "\n").first { $0.contains(library) && $0.contains("`\(symbol)'") }
             let toPdfedit = binaries.contains { binding?.contains(" to \($0) ") == true }
             #expect(toPdfedit, "\(library) \(symbol): \(binding.map(String.init) ?? "no binding")")

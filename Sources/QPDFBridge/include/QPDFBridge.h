@@ -12,8 +12,13 @@
 extern "C" {
 #endif
 
-/* The qpdf library version the bridge was linked against (QPDF::QPDFVersion). */
+/* The version of the libqpdf in use (QPDF::QPDFVersion; in the pdfedit command
+ * this loads it, see Loader.c). */
 const char *pe_qpdf_version(void);
+
+/* The version of the libqpdf headers pdfedit was built with (QPDF_VERSION),
+ * without loading the library: what `pdfedit --version` reports. */
+const char *pe_qpdf_built_version(void);
 
 /* How many levels any tree read from a file (page tree, page-label and name
  * trees, form fields, outline) may nest: 1,024 until the kit sets the process's
