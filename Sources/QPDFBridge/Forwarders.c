@@ -51,7 +51,6 @@ FORWARD(int, pe_document_check_page,
          pe_status *status),
         (document, page, max_stream_bytes, max_pixels, largest_image, status))
 FORWARD(void, pe_document_close, (pe_document * document), (document))
-FORWARD(int, pe_sha256_fd, (int fd, char *hex, long long *size), (fd, hex, size))
 FORWARD(int, pe_write_stamped,
         (const char *path, const unsigned char *const *pieces, const size_t *lengths, int count, char *message,
          size_t message_size),

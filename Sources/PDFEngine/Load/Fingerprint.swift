@@ -18,9 +18,9 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
         self.sha256 = sha256
     }
 
-    /// Streams the file through qpdf's crypto provider (`pe_sha256_fd`: GnuTLS,
-    /// with the CPU's SHA instructions), 1 MiB at a time; through GLib's
-    /// `g_checksum_update` should that library fail.
+    /// Streams the file through nettle (`pe_sha256_fd`, with the CPU's SHA
+    /// instructions), 1 MiB at a time; through GLib's `g_checksum_update` should
+    /// nettle not load.
     public static func of(file path: String) throws(EngineError) -> Fingerprint {
         let descriptor = try valueOrErrno { open(path, O_RDONLY | O_CLOEXEC) }
             .mapError { EngineError.opening(path, errno: $0.rawValue) }.get()

@@ -505,7 +505,8 @@ void pe_cancel(void);
 /* SHA-256 of what remains to be read from `fd` (read to its end), as 64
  * lowercase hex digits and a terminating NUL in `hex` (65 bytes), and the number
  * of bytes read in *size. Returns 0, an errno value when reading failed, or -1
- * when the crypto library failed (the caller may hash some other way). */
+ * when nettle, which it hashes with, cannot be loaded (the caller may hash some
+ * other way). QPDFBridge's own (Hash.c): it needs no libqpdf. */
 int pe_sha256_fd(int fd, char *hex, long long *size);
 
 /* Writes `count` pieces (`pieces[i]`, `lengths[i]` bytes) to `path` through the
