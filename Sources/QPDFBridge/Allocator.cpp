@@ -33,12 +33,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <malloc.h>
-#include <mutex>
 #include <new>
 #include <pthread.h>
 #include <sys/mman.h>
-
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)

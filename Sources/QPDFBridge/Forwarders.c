@@ -101,8 +101,5 @@ __attribute__((weak)) void pe_keep_closed_documents(int keep)
  * there is nothing to cancel. */
 __attribute__((weak)) void pe_cancel(void)
 {
-    void (*real)(void) = (void (*)(void))pe_core_symbol_if_loaded("pe_cancel");
-    if (real != 0) {
-        real();
-    }
+    pe_core_cancel();
 }

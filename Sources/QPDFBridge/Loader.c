@@ -66,7 +66,11 @@ static void load(void)
     for (int i = 0; i < 2 && loaded == NULL; ++i) {
         char path[PATH_MAX + 64];
         snprintf(path, sizeof path, places[i], folder);
-        loaded = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        /* Lazy: libqpdf and its libraries bind a function at its first call, as
+         * when they were loaded at start (RTLD_NOW bound all of them: 1.3M more
+         * instructions for a tracemonkey rotate). The library itself is linked
+         * with -z now, so a symbol it lacks fails here, not mid-command. */
+        loaded = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
         if (loaded == NULL && first_error[0] == '\0') {
             const char *error = dlerror();
             snprintf(first_error, sizeof first_error, "%s", error != NULL ? error : path);
@@ -105,11 +109,16 @@ void *pe_core_symbol(const char *name)
 
 void *pe_core_symbol_if_loaded(const char *name)
 {
-    if (strcmp(name, "pe_cancel") == 0) {
-        return (void *)atomic_load(&cancel_function);
-    }
     void *loaded = atomic_load(&handle);
     return loaded == NULL ? NULL : dlsym(loaded, name);
+}
+
+void pe_core_cancel(void)
+{
+    void (*cancel)(void) = atomic_load(&cancel_function);
+    if (cancel != NULL) {
+        cancel();
+    }
 }
 
 void pe_core_defer_depth_limit(int levels)

@@ -8,8 +8,12 @@
 void *pe_core_symbol(const char *name);
 
 /* The library's function `name` when the library is loaded, else NULL (never
- * loads it; async-signal-safe once the library is loaded: an atomic read). */
+ * loads it). */
 void *pe_core_symbol_if_loaded(const char *name);
+
+/* The library's pe_cancel when it is loaded, else nothing: async-signal-safe
+ * (an atomic read of the function resolved at load). */
+void pe_core_cancel(void);
 
 /* Settings made before the library is loaded, given to it when it is. */
 void pe_core_defer_depth_limit(int levels);
