@@ -109,3 +109,22 @@ extension PDFEdit {
         return a.isEmpty ? b.count : previous[b.count]
     }
 }
+
+extension CommandConfiguration {
+    /// The configuration of a command that `PDFEdit.parsedByItsCommand` may parse
+    /// alone. It names `pdfedit` as the command's super-command, which ArgumentParser
+    /// reads only where the command is the root of a parse, that is only there:
+    /// such a parse then skips the two parses that look for
+    /// `--generate-completion-script` (a sixth of a 20-page edit's instructions,
+    /// most of them the runtime's protocol-conformance scans). That option belongs
+    /// to the root: a line carrying it fails the command's own parse and is parsed
+    /// again from the root, as before. Help and usage texts always come from a
+    /// parse from the root, where the super-command is not read.
+    static func command(
+        commandName: String, abstract: String, usage: String? = nil, discussion: String
+    ) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: commandName, _superCommandName: "pdfedit", abstract: abstract, usage: usage,
+            discussion: discussion)
+    }
+}

@@ -84,10 +84,29 @@ import Testing
         ["help", "rotate"],
         ["outline", "add", "Chapter", "--page", "3"],
         ["--version"],
+        ["rotate", "--generate-completion-script", "bash"],  // the root's option
+        ["rotate", "2", "--by", "90", "--generate-completion-script"],
     ])
     func linesTheCommandAloneRefusesGetTheRootsAnswer(words: [String]) {
         #expect(PDFEdit.parsedByItsCommand(words) == nil)
         #expect(Self.outcome(PDFEdit.parseCommand, words) == Self.outcome(PDFEdit.parsedFromTheRoot, words))
+    }
+
+    /// Every command parsed alone names pdfedit as its super-command, so that its
+    /// parse skips the root's search for `--generate-completion-script`
+    /// (`CommandConfiguration.command`); its help, always made from the root,
+    /// still reads `pdfedit COMMAND`, never `pdfedit pdfedit COMMAND`.
+    @Test func theCommandsParsedAloneNamePDFEditAsTheirSuperCommand() throws {
+        let alone = PDFEdit.configuration.subcommands.filter { $0.configuration.subcommands.isEmpty }
+        #expect(alone.count > 40)
+        for command in alone {
+            #expect(command.configuration._superCommandName == "pdfedit", "\(command._commandName)")
+        }
+        #expect(PDFEdit.configuration._superCommandName == nil)
+        #expect(Outline.configuration._superCommandName == nil)
+        let help = PDFEdit.helpMessage(for: Rotate.self, columns: 1000)
+        #expect(help.contains("USAGE: pdfedit rotate [<options>] <selection>"), "\(help)")
+        #expect(!help.contains("pdfedit pdfedit"))
     }
 
     /// A line whose rest would parse as another command's, or as the help

@@ -7,7 +7,7 @@ import Foundation
 import PDFEditKit
 
 struct Apply: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "apply",
         abstract: "Apply a script of edits to many files, each on its own, in one process.",
         usage: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct BatesNumbers: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "bates",
         abstract: "Draw Bates numbers on pages (ABC000123), as a stamp.",
         discussion: """

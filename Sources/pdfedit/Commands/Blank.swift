@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Blank: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "blank",
         abstract: "Insert blank pages.",
         discussion: """

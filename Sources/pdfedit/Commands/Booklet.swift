@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Booklet: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "booklet",
         abstract: "Impose pages as a saddle-stitched booklet: two per sheet side, in folding order.",
         discussion: """

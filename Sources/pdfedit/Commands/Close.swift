@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Close: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "close",
         abstract: "Close (remove) a document from the session; undo brings it back.",
         discussion: "Example:\n  pdfedit close scratch")

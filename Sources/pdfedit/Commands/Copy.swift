@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Copy: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "copy",
         abstract: "Copy pages as one block to a position (or another document).",
         discussion: """

@@ -5,7 +5,7 @@ import PDFEditKit
 extension PageBoxKind: ExpressibleByArgument {}
 
 struct Crop: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "crop",
         abstract: "Set the visible box of pages (CropBox, or the trim, bleed or art box); content is kept.",
         discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Docs: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "docs",
         abstract: "List the session's documents.",
         discussion: "Example:\n  pdfedit docs --json")

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Duplicate: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "duplicate",
         abstract: "Copy each selected page right after itself.",
         discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Export: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "export",
         abstract: "Write a document (or selected pages) as one PDF.",
         discussion: """

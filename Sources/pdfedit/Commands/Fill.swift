@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Fill: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "fill",
         abstract: "Replace a placeholder with the pages of a file (one slot may become many pages).",
         discussion: """

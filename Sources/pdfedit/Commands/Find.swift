@@ -7,7 +7,7 @@ import Foundation
 import PDFEditKit
 
 struct Find: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "find",
         abstract: "List the items whose page text contains TEXT.",
         discussion: """

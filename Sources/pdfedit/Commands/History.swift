@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct History: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "history",
         abstract: "List the undo history, oldest first (undone steps are marked).",
         discussion: "Example:\n  pdfedit history")

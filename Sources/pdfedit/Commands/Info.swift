@@ -7,7 +7,7 @@ import Foundation
 import PDFEditKit
 
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "info",
         abstract: "Describe a PDF on disk: its pages, sizes, rotations, labels and text.",
         discussion: """

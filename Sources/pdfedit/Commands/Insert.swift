@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Insert: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "insert",
         abstract: "Insert PDF files (all their pages) and images (one page each).",
         discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Interleave: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "interleave",
         abstract: "Merge another document's pages alternately into this one.",
         discussion: """

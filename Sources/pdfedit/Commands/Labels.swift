@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Labels: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "labels",
         abstract: "Set the document's page labels (i ii iii, 1 2 3, App-A…), ranges that move with their pages.",
         discussion: """

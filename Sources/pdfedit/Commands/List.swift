@@ -7,7 +7,7 @@ import Foundation
 import PDFEditKit
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "list",
         abstract: "List a document's page items: position, id, kind, source, size, rotation, label, text.",
         discussion: """

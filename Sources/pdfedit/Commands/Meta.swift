@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Meta: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "meta",
         abstract: "Show or set the document's metadata (title, author, subject, keywords).",
         discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Move: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "move",
         abstract: "Move pages as one block to another position (or document).",
         discussion: """

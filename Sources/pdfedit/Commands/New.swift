@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct New: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "new",
         abstract: "Create an empty document and make it current.",
         discussion: "Example:\n  pdfedit new handout\n  pdfedit copy 1..3 --to 1 --into handout")

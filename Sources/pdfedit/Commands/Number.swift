@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct NumberPages: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "number",
         abstract: "Draw page numbers on pages (\"Page 3 of 12\"), as a stamp.",
         discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Nup: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "nup",
         abstract: "Put several pages on each sheet (2-up, 4-up…): a sheet is one page whose cells are the pages.",
         discussion: """

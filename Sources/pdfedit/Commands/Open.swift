@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Open: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "open",
         abstract: "Start a session with one document per file.",
         discussion: """

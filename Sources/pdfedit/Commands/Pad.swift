@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Pad: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "pad",
         abstract: "Add blank pages so the page count is a multiple of K (duplex printing: 2, booklets: 4).",
         discussion: """

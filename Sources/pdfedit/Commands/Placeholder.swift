@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Placeholder: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "placeholder",
         abstract: "Reserve slots to be filled later with `fill`.",
         discussion: """

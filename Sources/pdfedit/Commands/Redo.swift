@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Redo: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "redo",
         abstract: "Redo the last K undone steps (default 1).",
         discussion: "Examples:\n  pdfedit redo\n  pdfedit redo 2")

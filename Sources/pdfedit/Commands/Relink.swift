@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Relink: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "relink",
         abstract: "Point the session at a source that moved (or, with --force, changed).",
         discussion: """

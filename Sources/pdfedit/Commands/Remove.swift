@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Remove: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "remove",
         abstract: "Remove pages.",
         discussion: """

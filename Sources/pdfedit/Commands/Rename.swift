@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Rename: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "rename",
         abstract: "Rename a document.",
         discussion: "Example:\n  pdfedit rename report final")

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Resize: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "resize",
         abstract: "Put each page on a new paper size, its content scaled to fit (or fill) and centred.",
         discussion: """

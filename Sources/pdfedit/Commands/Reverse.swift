@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Reverse: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "reverse",
         abstract: "Reverse the order of pages (the selected ones swap places among their own slots).",
         discussion: """

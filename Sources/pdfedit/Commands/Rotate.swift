@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Rotate: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "rotate",
         abstract: "Rotate pages by quarter turns (relative to how they are shown now).",
         discussion: """

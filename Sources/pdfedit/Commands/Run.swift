@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "run",
         abstract: "Apply a script of editing commands as one all-or-nothing step.",
         discussion: """

@@ -7,7 +7,7 @@ import Foundation
 import PDFEditKit
 
 struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "show",
         abstract: "Draw a contact sheet: the document's pages as thumbnails, in order, with position and id.",
         discussion: """

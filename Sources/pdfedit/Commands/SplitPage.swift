@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct SplitPage: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "split-page",
         abstract: "Split each page into a grid of pages, one cell each (a scanned spread into its two pages).",
         discussion: """

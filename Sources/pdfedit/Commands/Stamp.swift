@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct StampPages: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "stamp",
         abstract: "Draw a page of a file over (or under) pages: watermarks, letterheads, signatures.",
         discussion: """

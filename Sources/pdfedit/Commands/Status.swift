@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "status",
         abstract: "Show the session file, the current document and sources that changed or vanished.",
         discussion: "Example:\n  pdfedit status")

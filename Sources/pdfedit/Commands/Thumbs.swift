@@ -7,7 +7,7 @@ import Foundation
 import PDFEditKit
 
 struct Thumbs: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "thumbs",
         abstract: "Write one PNG thumbnail per item into a directory.",
         discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Undo: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "undo",
         abstract: "Take back the last K steps (default 1).",
         discussion: "Examples:\n  pdfedit undo\n  pdfedit undo 3")

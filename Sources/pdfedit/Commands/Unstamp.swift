@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct UnstampPages: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "unstamp",
         abstract: "Remove the stamps of pages (every stamp `stamp` put on them).",
         discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Use: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "use",
         abstract: "Make a document current.",
         discussion: "Example:\n  pdfedit use appendix")

@@ -2,7 +2,7 @@ import ArgumentParser
 import PDFEditKit
 
 struct Watermark: EditCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration.command(
         commandName: "watermark",
         abstract: "Draw a text mark (\"DRAFT\", \"CONFIDENTIAL\") across pages, as a stamp.",
         discussion: """
