@@ -153,7 +153,7 @@ page (pdfinfo) for rotate, the text of the moved pages (pdftotext) for the other
 files of a split; on each tool's first run the links (`/Subtype /Link` annotations on the pages,
 qpdf --json) and outline entries the output kept, as kept / in the input (a split is not counted);
 on pdfedit's first run `qpdf --check` (0, or 3 where the input itself warns: the “check” column is
-the worst exit code). Medians of {ctx.real_runs} interleaved runs (a tool slower than
+the worst exit code). Medians of {ctx.real_runs} interleaved runs (a peer other than qpdf slower than
 {ctx.REAL_SLOW:.0f} s runs {ctx.slow_runs}×); “CPU × qpdf” divides user+sys CPU times, less sensitive
 to the machine's load than wall time.
 
