@@ -112,14 +112,14 @@ extension PDFEdit {
 
 extension CommandConfiguration {
     /// The configuration of a command that `PDFEdit.parsedByItsCommand` may parse
-    /// alone. It names `pdfedit` as the command's super-command, which ArgumentParser
-    /// reads only where the command is the root of a parse, that is only there:
-    /// such a parse then skips the two parses that look for
-    /// `--generate-completion-script` (a sixth of a 20-page edit's instructions,
-    /// most of them the runtime's protocol-conformance scans). That option belongs
-    /// to the root: a line carrying it fails the command's own parse and is parsed
-    /// again from the root, as before. Help and usage texts always come from a
-    /// parse from the root, where the super-command is not read.
+    /// alone. It names `pdfedit` as the command's super-command. ArgumentParser
+    /// reads that only for the root of a parse, so only in that parse, where it then
+    /// skips its two parses looking for `--generate-completion-script`: 3% of a
+    /// 20-page edit's instructions (the two parses count for a sixth, but most of
+    /// that is first-use conformance scans that the command's own parse pays
+    /// anyway). That option belongs to the root: a line carrying it fails the
+    /// command's own parse and is parsed again from the root, as before. Help and
+    /// usage texts come from the root, where a subcommand's super-command is not read.
     static func command(
         commandName: String, abstract: String, usage: String? = nil, discussion: String
     ) -> CommandConfiguration {
