@@ -6,7 +6,7 @@ import Foundation
 internal import PDFEngine
 import PageModel
 
-/// One row of `pdfedit list`. The JSON shape is documented in the README.
+/// One row of `pdfedit list`. The JSON shape is documented in docs/manual.md.
 public struct ListedItem: Codable, Equatable, Sendable {
     /// 1-based position in the document.
     public var position: Int

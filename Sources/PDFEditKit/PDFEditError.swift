@@ -1,7 +1,7 @@
 import PageModel
 
 /// Every failure a command can end with. `exitCode` is the one place where a
-/// failure becomes one of the exit codes documented in the README (DESIGN.md's table).
+/// failure becomes one of the exit codes documented in docs/manual.md (DESIGN.md's table).
 public enum PDFEditError: Error, CustomStringConvertible {
     /// Wrong command line, script, selection or position (64).
     case usage(String)
@@ -38,7 +38,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
     /// by script and line number (the same message the command line gives, prefixed).
     indirect case scriptLine(script: String, line: Int, error: PDFEditError)
 
-    /// The process exit code the command line ends with for this failure (README, Exit status).
+    /// The process exit code the command line ends with for this failure (docs/manual.md, Exit codes).
     public var exitCode: Int32 {
         switch self {
         case .usage, .selection, .edit: return 64

@@ -189,7 +189,7 @@ import Testing
         try pdfeditOK("insert", "still.png", in: dir)
     }
 
-    /// Every key the README documents for `info --json` is present, null when unknown.
+    /// Every key the manual documents for `info --json` is present, null when unknown.
     @Test func infoJSONWritesDocumentedNulls() throws {
         // qpdf --empty writes no /Info: no title, producer or creator.
         let dir = try temporaryDirectory()
@@ -213,7 +213,7 @@ import Testing
         #expect(page["text"] is NSNull)
     }
 
-    /// The keys the README's table documents without `?` are always there.
+    /// The keys the manual's table documents without `?` are always there.
     @Test func documentedJSONKeysArePresent() throws {
         let dir = try sessionDirectory(opening: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,16 +1,18 @@
 import Foundation
 import Testing
 
-/// The README's tables of JSON output and of environment variables are what scripts
-/// are written against: they must say what the code does, no key or variable more
-/// or less.
+/// The manual's tables of JSON output and of environment variables (docs/manual.md,
+/// which took them over from the README) are what scripts are written against: they
+/// must say what the code does, no key or variable more or less.
 @Suite struct ReadmeTablesTests {
-    static let readme: String = (try? String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    static let manual = Paths.root.appendingPathComponent("docs/manual.md")
 
-    /// The text of the README section `## title`, up to the next `## `.
-    static func section(_ title: String) -> String {
-        guard let start = readme.range(of: "\n## \(title)\n") else { return "" }
-        return String(readme[start.upperBound...]).components(separatedBy: "\n## ").first ?? ""
+    /// The text of the section `## title` of a Markdown file, up to the next `## `
+    /// ("" when the file or the section is missing, which the callers' checks report).
+    static func section(_ title: String, of file: URL = manual) -> String {
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        guard let start = text.range(of: "\n## \(title)\n") else { return "" }
+        return String(text[start.upperBound...]).components(separatedBy: "\n## ").first ?? ""
     }
 
     // MARK: Environment variables
@@ -23,8 +25,8 @@ import Testing
         })
         let read = try HelpAndManPageTests.variablesRead()
         #expect(documented.count > 10, "the table was not found: \(documented)")
-        #expect(read.subtracting(documented).isEmpty, "read by the code but not in the README: \(read.subtracting(documented).sorted())")
-        #expect(documented.subtracting(read).isEmpty, "in the README but not read by the code: \(documented.subtracting(read).sorted())")
+        #expect(read.subtracting(documented).isEmpty, "read by the code but not in the manual: \(read.subtracting(documented).sorted())")
+        #expect(documented.subtracting(read).isEmpty, "in the manual but not read by the code: \(documented.subtracting(read).sorted())")
     }
 
     // MARK: JSON shapes
@@ -69,12 +71,12 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8))
         let actual = keys(of: json)
         let documented = documentedKeys(marker)
-        #expect(!documented.all.isEmpty, "no README row for \(marker)", sourceLocation: sourceLocation)
+        #expect(!documented.all.isEmpty, "no manual row for \(marker)", sourceLocation: sourceLocation)
         #expect(actual.subtracting(documented.all).isEmpty,
-                "\(marker): printed but not in the README: \(actual.subtracting(documented.all).sorted())",
+                "\(marker): printed but not in the manual: \(actual.subtracting(documented.all).sorted())",
                 sourceLocation: sourceLocation)
         #expect(documented.required.subtracting(actual).isEmpty,
-                "\(marker): in the README (not optional) but not printed: \(documented.required.subtracting(actual).sorted())",
+                "\(marker): in the manual (not optional) but not printed: \(documented.required.subtracting(actual).sorted())",
                 sourceLocation: sourceLocation)
     }
 
@@ -104,7 +106,7 @@ import Testing
         try Self.check("| `meta` |", pdfedit("meta", "--json", in: dir))
     }
 
-    /// `info --json`'s example in the README shows every field (they are always present).
+    /// `info --json`'s example in the manual shows every field (they are always present).
     @Test func infoExampleHasTheKeysInfoPrints() throws {
         let section = Self.section("Inspecting files")
         let example = section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "\n```").first ?? ""
@@ -112,6 +114,6 @@ import Testing
         let output = try pdfedit("info", Paths.fixture("alpha.pdf"), "--json")
         #expect(output.status == 0, "\(output.stderr)")
         let actual = Self.keys(of: try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)))
-        #expect(documented == actual, "README only: \(documented.subtracting(actual).sorted()); info only: \(actual.subtracting(documented).sorted())")
+        #expect(documented == actual, "manual only: \(documented.subtracting(actual).sorted()); info only: \(actual.subtracting(documented).sorted())")
     }
 }

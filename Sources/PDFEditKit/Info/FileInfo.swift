@@ -1,7 +1,7 @@
 internal import PDFEngine
 import PageModel
 
-/// What `pdfedit info FILE` reports. Its JSON shape is documented in the README
+/// What `pdfedit info FILE` reports. Its JSON shape is documented in docs/manual.md
 /// and stable: fields are only ever added.
 public struct FileInfo: Codable, Equatable, Sendable {
     /// One page of the file.
@@ -50,10 +50,10 @@ public struct FileInfo: Codable, Equatable, Sendable {
     public var pages: [Page]
 }
 
-// The README documents every key of `info --json`, the optional ones as null: the
+// docs/manual.md documents every key of `info --json`, the optional ones as null: the
 // encoders write nil as an explicit null (the synthesized ones leave the key out).
 extension FileInfo.Page {
-    /// Writes every key, an absent value as `null` (the README's JSON shape).
+    /// Writes every key, an absent value as `null` (the JSON shape docs/manual.md documents).
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(number, forKey: .number)
@@ -67,7 +67,7 @@ extension FileInfo.Page {
 }
 
 extension FileInfo {
-    /// Writes every key, an absent value as `null` (the README's JSON shape).
+    /// Writes every key, an absent value as `null` (the JSON shape docs/manual.md documents).
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)

@@ -37,7 +37,7 @@ public struct SheetOptions: Sendable {
     }
 }
 
-/// What `show` did. The JSON shape is documented in the README.
+/// What `show` did. The JSON shape is documented in docs/manual.md.
 public struct SheetReport: Codable, Equatable, Sendable {
     /// One item's picture on a sheet.
     public struct Cell: Codable, Equatable, Sendable {

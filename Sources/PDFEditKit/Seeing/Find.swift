@@ -6,7 +6,7 @@ import Foundation
 internal import PDFEngine
 import PageModel
 
-/// What `find` found. The JSON shape is documented in the README.
+/// What `find` found. The JSON shape is documented in docs/manual.md.
 public struct FindReport: Codable, Equatable, Sendable {
     /// One page where the text was found.
     public struct Match: Codable, Equatable, Sendable {

@@ -7,7 +7,7 @@ import Glibc
 internal import PDFEngine
 import PageModel
 
-/// What `thumbs` wrote. The JSON shape is documented in the README.
+/// What `thumbs` wrote. The JSON shape is documented in docs/manual.md.
 public struct ThumbnailsReport: Codable, Equatable, Sendable {
     /// One PNG written.
     public struct File: Codable, Equatable, Sendable {
