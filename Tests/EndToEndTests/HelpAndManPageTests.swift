@@ -10,9 +10,10 @@ import Testing
         let help = try pdfedit("--help").stdout
         // Every group's commands (EDITING, AUTHORING, …), not only the last group's.
         let listed = help.components(separatedBy: "SUBCOMMANDS:").dropFirst().joined(separator: "\n")
+        // A command's name is lower case (and `-`): the closing "  See 'pdfedit help …'" is not one.
         return listed.split(separator: "\n").compactMap { line in
             line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
-        }.filter { $0 != "help" }
+        }.filter { $0 != "help" && $0.allSatisfy { $0.isLowercase || $0 == "-" } }
     }
 
     /// A discussion line as long as the help width, followed by more of its
