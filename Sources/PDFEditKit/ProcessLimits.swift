@@ -31,6 +31,7 @@ public enum ProcessLimits {
 
     /// What the engine checks before poppler decodes a page.
     static var reader: ReaderLimits {
-        ReaderLimits(inflatedStreamBytes: current.inflatedStreamBytes, pixels: current.pixels)
+        ReaderLimits(
+            inflatedStreamBytes: current.inflatedStreamBytes, pixels: current.pixels, operators: current.operatorsPerPage)
     }
 }

@@ -4,15 +4,23 @@
 /// allocation it guards. An input over a limit is refused with 65, an argument
 /// over one with 64.
 ///
-/// Each default can be overridden by an environment variable (a positive whole
-/// number), read once by the kit with `Limits(environment:)`:
+/// Each default can be overridden by an environment variable (a whole number
+/// from 1 to the variable's ceiling), read once by the kit with
+/// `Limits(environment:)`:
 ///
-/// | limit | default | variable |
-/// |---|---|---|
-/// | items per document | 1,000,000 | `PDFEDIT_MAX_ITEMS` |
-/// | pixels per image, rendered page or contact sheet | 2^28 | `PDFEDIT_MAX_PIXELS` |
-/// | bytes one stream may inflate to | 1 GiB | `PDFEDIT_MAX_STREAM_BYTES` |
-/// | levels of a tree (page tree, number trees, fields, outlines) | 1,024 | `PDFEDIT_MAX_DEPTH` |
+/// | limit | default | variable | ceiling |
+/// |---|---|---|---|
+/// | items per document | 1,000,000 | `PDFEDIT_MAX_ITEMS` | 10,000,000 |
+/// | pixels per image, rendered page or contact sheet | 2^28 | `PDFEDIT_MAX_PIXELS` | 2^30 |
+/// | bytes one stream may inflate to | 1 GiB | `PDFEDIT_MAX_STREAM_BYTES` | 4 GiB |
+/// | levels of a tree (page tree, number trees, fields, outlines) | 1,024 | `PDFEDIT_MAX_DEPTH` | 2,048 |
+/// | content operators drawing one page runs (a form counted each time it is drawn, as 100) | 5,000,000 | `PDFEDIT_MAX_OPERATORS` | 2^40 |
+///
+/// The ceilings keep a variable from lifting a limit past what the limit
+/// protects: qpdf walks a page tree recursively, a few hundred bytes of stack a
+/// level, so `PDFEDIT_MAX_DEPTH=100000000` brought back the stack overflow the
+/// depth limit exists to prevent; cairo draws at most 32,767 pixels a side
+/// (2^30 in all).
 public struct Limits: Sendable, Equatable {
     /// Items one document may hold (blank/placeholder counts, inserts, copies).
     public var itemsPerDocument: Int
@@ -22,41 +30,56 @@ public struct Limits: Sendable, Equatable {
     public var inflatedStreamBytes: Int
     /// Levels of nesting of any tree read from a file.
     public var treeDepth: Int
+    /// Content operators drawing one page may run, each form XObject counted as
+    /// often as it is drawn (and as 100 operators: what drawing one costs poppler).
+    public var operatorsPerPage: Int
 
     public init(
         itemsPerDocument: Int = 1_000_000, pixels: Int = 1 << 28,
-        inflatedStreamBytes: Int = 1 << 30, treeDepth: Int = 1_024
+        inflatedStreamBytes: Int = 1 << 30, treeDepth: Int = 1_024, operatorsPerPage: Int = 5_000_000
     ) {
         self.itemsPerDocument = itemsPerDocument
         self.pixels = pixels
         self.inflatedStreamBytes = inflatedStreamBytes
         self.treeDepth = treeDepth
+        self.operatorsPerPage = operatorsPerPage
     }
 
     /// The defaults above.
     public static let standard = Limits()
 
     /// The environment variables that override a default, by limit.
-    public static let variables = ["PDFEDIT_MAX_ITEMS", "PDFEDIT_MAX_PIXELS", "PDFEDIT_MAX_STREAM_BYTES", "PDFEDIT_MAX_DEPTH"]
+    public static let variables = [
+        "PDFEDIT_MAX_ITEMS", "PDFEDIT_MAX_PIXELS", "PDFEDIT_MAX_STREAM_BYTES", "PDFEDIT_MAX_DEPTH",
+        "PDFEDIT_MAX_OPERATORS",
+    ]
+
+    /// The largest value each variable may set (see the table above).
+    public static let ceilings: [String: Int] = [
+        "PDFEDIT_MAX_ITEMS": 10_000_000, "PDFEDIT_MAX_PIXELS": 1 << 30,
+        "PDFEDIT_MAX_STREAM_BYTES": 1 << 32, "PDFEDIT_MAX_DEPTH": 2_048, "PDFEDIT_MAX_OPERATORS": 1 << 40,
+    ]
 
     private mutating func set(_ name: String, _ value: Int) {
         switch name {
         case "PDFEDIT_MAX_ITEMS": itemsPerDocument = value
         case "PDFEDIT_MAX_PIXELS": pixels = value
         case "PDFEDIT_MAX_STREAM_BYTES": inflatedStreamBytes = value
+        case "PDFEDIT_MAX_OPERATORS": operatorsPerPage = value
         default: treeDepth = value
         }
     }
 
-    /// The defaults, with each variable of `variables` that holds a positive
-    /// whole number taking its place. A value that is not one is an error naming
+    /// The defaults, with each variable of `variables` that holds a whole number
+    /// from 1 to its ceiling taking its place. Any other value is an error naming
     /// the variable, so a typo does not silently lift or lower a limit.
     public init(environment: [String: String]) throws(LimitsError) {
         self = .standard
         for name in Self.variables {
             guard let text = environment[name] else { continue }
-            guard let value = Int(text.trimmingCharacters(in: " \t")), value > 0 else {
-                throw LimitsError.badVariable(name: name, value: text)
+            let ceiling = Self.ceilings[name] ?? Int.max
+            guard let value = Int(text.trimmingCharacters(in: " \t")), (1...ceiling).contains(value) else {
+                throw LimitsError.badVariable(name: name, value: text, ceiling: ceiling)
             }
             set(name, value)
         }
@@ -65,12 +88,12 @@ public struct Limits: Sendable, Equatable {
 
 /// A limit variable of the environment that is not a positive whole number (64).
 public enum LimitsError: Error, Equatable, Sendable, CustomStringConvertible {
-    case badVariable(name: String, value: String)
+    case badVariable(name: String, value: String, ceiling: Int)
 
     public var description: String {
         switch self {
-        case .badVariable(let name, let value):
-            return "\(name)=\(escapingControlCharacters(value)): must be a positive whole number"
+        case .badVariable(let name, let value, let ceiling):
+            return "\(name)=\(escapingControlCharacters(value)): must be a whole number from 1 to \(ceiling)"
         }
     }
 }

@@ -47,9 +47,9 @@ FORWARD(int, pe_document_open,
          void *warn_context, pe_status *status),
         (path, password, use, document, page_count, warn, warn_context, status))
 FORWARD(int, pe_document_check_page,
-        (pe_document * document, int page, long long max_stream_bytes, long long max_pixels, long long *largest_image,
-         pe_status *status),
-        (document, page, max_stream_bytes, max_pixels, largest_image, status))
+        (pe_document * document, int page, long long max_stream_bytes, long long max_pixels, long long max_operators,
+         pe_page_check *result, pe_status *status),
+        (document, page, max_stream_bytes, max_pixels, max_operators, result, status))
 FORWARD(void, pe_document_close, (pe_document * document), (document))
 FORWARD(int, pe_write_stamped,
         (const char *path, const unsigned char *const *pieces, const size_t *lengths, int count, char *message,

@@ -24,6 +24,7 @@ Assembly::Assembly(Inputs &opened, int first, int count) :
         opened.request.options != nullptr && opened.request.options->no_byte_reads != 0 ? CopyReads::objects
                                                                                           : CopyReads::bytes)
 {
+    forms.set_stream_limit(opened.request.options == nullptr ? 0 : opened.request.options->max_stream_bytes);
 }
 
 void Assembly::build(Dropped &dropped)

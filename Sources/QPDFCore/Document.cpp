@@ -123,8 +123,12 @@ class DocumentData {
             return;
         }
         std::vector<QPDFObjectHandle> parts = resolved.getArrayAsVector();
-        int page = parts[0].isInteger() ? static_cast<int>(parts[0].getIntValue())
-                                        : source.index_of_page(parts[0]);
+        long long number = -1;
+        int page = parts[0].isInteger()
+            ? (read_integer(parts[0], 0, static_cast<long long>(source.pages.size()) - 1, number)
+                   ? static_cast<int>(number)
+                   : -1)
+            : source.index_of_page(parts[0]);
         if (page < 0 || static_cast<size_t>(page) >= source.pages.size()) {
             return;
         }
@@ -405,6 +409,36 @@ std::string Dropped::line() const
     return text;
 }
 
+// A tagged source's page drawn as a sheet's cell or a resized page is drawn
+// through a form XObject: its marked content no longer belongs to a page of the
+// output, so its structure elements cannot follow (nup, booklet and resize on
+// a tagged file lost the tree but kept the PDF/UA claim). Noted as dropped, so
+// that the claims of the output are removed and the warning says why.
+void note_unstructured_placements(std::vector<Source> &sources, pe_item const *items, int item_count, Dropped &dropped)
+{
+    auto note = [&](int s) {
+        if (s < 0 || static_cast<size_t>(s) >= sources.size() || !sources[static_cast<size_t>(s)].pdf) {
+            return;
+        }
+        Source &source = sources[static_cast<size_t>(s)];
+        if (!source.catalog("/StructTreeRoot").isNull()) {
+            dropped.add("structure of pages placed on sheets or resized", s, source.label);
+        }
+    };
+    for (int i = 0; i < item_count; ++i) {
+        pe_item const &item = items[i];
+        if (item.kind == PE_ITEM_SHEET) {
+            for (int c = 0; c < item.cell_count; ++c) {
+                if (item.cells[c].kind == PE_ITEM_PAGE) {
+                    note(item.cells[c].source);
+                }
+            }
+        } else if (item.kind == PE_ITEM_PAGE && resize_of(item) != nullptr) {
+            note(item.source);
+        }
+    }
+}
+
 void copy_document_data(
     QPDF &out,
     std::vector<Source> &sources,
@@ -427,6 +461,7 @@ void copy_document_data(
     document.stop();
     PhaseClock structure(Phase::structure);
     data.settle_structure(annotations, dropped);
+    note_unstructured_placements(sources, items, item_count, dropped);
     structure.stop();
     PhaseClock layers(Phase::layers);
     data.merge_layers(dropped);

@@ -71,9 +71,7 @@ void copy_embedded_files(
         QPDF &pdf = *source.pdf;
         QPDFObjectHandle tree = dict_key(source.catalog("/Names"), "/EmbeddedFiles");
         if (tree.isDictionary()) {
-            // No repair: that would rewrite the source's tree.
-            QPDFNameTreeObjectHelper names(tree, pdf, false);
-            for (auto entry : names) {
+            for (auto entry : name_tree_entries(tree)) {
                 if (!entry.second.isDictionary()) {
                     continue;
                 }

@@ -266,8 +266,8 @@ extern "C" int pe_document_open(
 }
 
 extern "C" int pe_document_check_page(
-    pe_document *document, int page, long long max_stream_bytes, long long max_pixels, long long *largest_image,
-    pe_status *status)
+    pe_document *document, int page, long long max_stream_bytes, long long max_pixels, long long max_operators,
+    pe_page_check *result, pe_status *status)
 {
     return pe::guarded(status, nullptr, 0, [&](pe::Where &where) {
         where = pe::Where{-1, page + 1};
@@ -275,10 +275,14 @@ extern "C" int pe_document_check_page(
             static_cast<size_t>(page) >= document->source.pages.size()) {
             throw pe::PlanError("no such page");
         }
-        long long largest = pe::check_page_for_reader(
-            document->source.pages[static_cast<size_t>(page)], max_stream_bytes, max_pixels, document->reader_checked);
-        if (largest_image != nullptr) {
-            *largest_image = largest;
+        pe::PageLimits limits{max_stream_bytes, max_pixels, max_operators};
+        pe::PageWork work = pe::check_page_for_reader(
+            document->source.pages[static_cast<size_t>(page)], limits, document->reader_checked,
+            document->reader_forms);
+        if (result != nullptr) {
+            result->largest_image = work.largest_image;
+            result->operators = work.operators;
+            result->skipped = work.skipped ? 1 : 0;
         }
         document->source.pdf->getWarnings(); // decoding damage is poppler's to report
     });

@@ -50,6 +50,32 @@ extern "C" double pe_user_unit_for(double width, double height)
 
 namespace pe {
 
+bool read_number(QPDFObjectHandle value, double lowest, double highest, double &out)
+{
+    if (!value.isInitialized() || !value.isNumber()) {
+        return false;
+    }
+    double number = value.getNumericValue();
+    if (!std::isfinite(number) || number < lowest || number > highest) {
+        return false;
+    }
+    out = number;
+    return true;
+}
+
+bool read_integer(QPDFObjectHandle value, long long lowest, long long highest, long long &out)
+{
+    if (!value.isInitialized() || !value.isInteger()) {
+        return false;
+    }
+    long long number = value.getIntValue();
+    if (number < lowest || number > highest) {
+        return false;
+    }
+    out = number;
+    return true;
+}
+
 bool read_rectangle(QPDFObjectHandle value, Rect &rect)
 {
     if (!value.isInitialized() || !value.isArray() || value.getArrayNItems() != 4) {
@@ -57,12 +83,7 @@ bool read_rectangle(QPDFObjectHandle value, Rect &rect)
     }
     double numbers[4];
     for (int i = 0; i < 4; ++i) {
-        QPDFObjectHandle item = value.getArrayItem(i);
-        if (!item.isNumber()) {
-            return false;
-        }
-        numbers[i] = item.getNumericValue();
-        if (!std::isfinite(numbers[i])) {
+        if (!read_number(value.getArrayItem(i), -kMaxCoordinate, kMaxCoordinate, numbers[i])) {
             return false;
         }
     }
@@ -93,11 +114,9 @@ Rect visible_box(Rect const &media, QPDFObjectHandle crop)
 
 double user_unit(QPDFObjectHandle unit)
 {
-    if (unit.isInitialized() && unit.isNumber()) {
-        double value = unit.getNumericValue();
-        if (std::isfinite(value) && value > 0) {
-            return value;
-        }
+    double value = 1;
+    if (read_number(unit, 0, kMaxUserUnit, value) && value > 0) {
+        return value;
     }
     return 1;
 }

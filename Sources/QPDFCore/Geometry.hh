@@ -38,8 +38,29 @@ struct Rect {
     double centre_y() const { return (lly + ury) / 2; }
 };
 
-// `value` as a rectangle: an array of exactly four finite numbers, normalised
-// (any area, even none). False, leaving `rect` alone, for anything else.
+// ---- Numbers read from a file -----------------------------------------------
+
+// The largest magnitude a coordinate read from a file may have: PDF's integer
+// limit (ISO 32000-2 Annex C, ±2^31). A box beyond it is not a box a reader can
+// show; larger values (1e20, -2^63, 2^128) are damage, and converting them to
+// sizes or pixels overflowed (SIGILL in info, list and remove empty).
+constexpr double kMaxCoordinate = 2147483648.0;
+
+// The largest /UserUnit read from a file: Acrobat's limit (75,000 points per
+// unit). A larger one is treated as absent (1).
+constexpr double kMaxUserUnit = 75000.0;
+
+// The one conversion of a number read from a file: true, with the value in
+// `out`, when `value` is a number (integer or real) that is finite and within
+// [lowest, highest]; false, leaving `out` alone, for anything else.
+bool read_number(QPDFObjectHandle value, double lowest, double highest, double &out);
+
+// The same for an integer: true when `value` is an integer within [lowest,
+// highest] (a real is not an integer).
+bool read_integer(QPDFObjectHandle value, long long lowest, long long highest, long long &out);
+
+// `value` as a rectangle: an array of exactly four numbers within
+// ±kMaxCoordinate, normalised (any area, even none). False, leaving `rect` alone, for anything else.
 bool read_rectangle(QPDFObjectHandle value, Rect &rect);
 
 // The MediaBox a reader uses for `media` (may be uninitialised or null): the
@@ -55,7 +76,7 @@ Rect visible_box(Rect const &media, QPDFObjectHandle crop);
 QPDFObjectHandle present_value(QPDFObjectHandle object, char const *key);
 
 // Points per user space unit for a page's /UserUnit `unit` (may be uninitialised
-// or null): the number when it is finite and positive, else 1.
+// or null): the number when it is positive and at most kMaxUserUnit, else 1.
 double user_unit(QPDFObjectHandle unit);
 
 // The value of `key` (e.g. "/MediaBox") that `page` has or inherits from the

@@ -5,8 +5,10 @@
 #define PDFEDIT_QPDF_BRIDGE_INPUTS_HH
 
 #include "Export.hh"
+#include "Limits.hh"
 #include "Stamps.hh"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +20,8 @@ struct pe_document {
     bool for_export = true;
     // Shared streams (fonts, forms) pe_document_check_page already inflated.
     std::set<QPDFObjGen> reader_checked;
+    // The forms pe_document_check_page measured (PageWork.cpp).
+    std::map<QPDFObjGen, pe::PageWork> reader_forms;
 };
 
 namespace pe {

@@ -66,9 +66,9 @@ Label source_label(QPDFPageLabelDocumentHelper &helper, int page)
         label.has_prefix = true;
         label.prefix = prefix.getStringValue();
     }
-    QPDFObjectHandle start = found.getKey("/St");
-    if (start.isInteger()) {
-        label.number = std::max(1LL, start.getIntValue());
+    long long start = 1;
+    if (read_integer(found.getKey("/St"), 1, 2147483647, start)) {
+        label.number = start;
     }
     return label;
 }

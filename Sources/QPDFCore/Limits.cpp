@@ -117,52 +117,21 @@ void check_font(QPDFObjectHandle font, std::string const &name, long long limit,
 
 } // namespace
 
-long long check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels, std::set<QPDFObjGen> &checked)
+PageWork check_page_for_reader(
+    QPDFObjectHandle page, PageLimits const &limits, std::set<QPDFObjGen> &checked,
+    std::map<QPDFObjGen, PageWork> &memo)
 {
-    check_page_contents(page, limit);
-    long long largest = 0;
+    PageWork work = measure_page(page, limits, memo);
     QPDFObjectHandle resources = page.getKey("/Resources");
-    if (!resources.isDictionary()) {
-        return largest;
-    }
-    QPDFObjectHandle fonts = resources.getKey("/Font");
-    if (limit > 0 && fonts.isDictionary()) {
+    QPDFObjectHandle fonts = resources.isDictionary() ? resources.getKey("/Font") : QPDFObjectHandle::newNull();
+    if (limits.stream_bytes > 0 && fonts.isDictionary()) {
         for (auto entry : fonts.ditems()) {
             if (entry.second.isDictionary()) {
-                check_font(entry.second, entry.first, limit, checked);
+                check_font(entry.second, entry.first, limits.stream_bytes, checked);
             }
         }
     }
-    QPDFObjectHandle xobjects = resources.getKey("/XObject");
-    if (!xobjects.isDictionary()) {
-        return largest;
-    }
-    for (auto const &entry : xobjects.ditems()) {
-        QPDFObjectHandle xobject = entry.second;
-        if (!xobject.isStream()) {
-            continue;
-        }
-        QPDFObjectHandle dict = xobject.getDict();
-        std::string name = "XObject " + entry.first + " (object " + xobject.getObjGen().unparse(' ') + ")";
-        if (dict.getKey("/Subtype").isNameAndEquals("/Image")) {
-            QPDFObjectHandle width = dict.getKey("/Width");
-            QPDFObjectHandle height = dict.getKey("/Height");
-            if (width.isNumber() && height.isNumber()) {
-                double samples = width.getNumericValue() * height.getNumericValue();
-                if (samples > 0 && samples < 9.0e18) {
-                    largest = std::max(largest, static_cast<long long>(samples));
-                }
-                if (pixels > 0 && samples > static_cast<double>(pixels)) {
-                    throw OverLimit(
-                        "image " + name + " has " + width.unparse() + "x" + height.unparse() + " pixels, more than " +
-                        std::to_string(pixels) + " (PDFEDIT_MAX_PIXELS)");
-                }
-            }
-        } else if (limit > 0) {
-            decode_once(xobject, limit, name, checked);
-        }
-    }
-    return largest;
+    return work;
 }
 
 } // namespace pe

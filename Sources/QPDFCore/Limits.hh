@@ -6,6 +6,7 @@
 #include <qpdf/QPDFObjectHandle.hh>
 
 #include <stdexcept>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -34,11 +35,32 @@ bool decode_bounded(QPDFObjectHandle stream, long long limit, std::string const 
 // Each content stream of `page` within `limit` inflated bytes.
 void check_page_contents(QPDFObjectHandle page, long long limit);
 
-// What a reader (poppler) decodes to show `page`: its content streams and the
-// form XObjects of its resources within `limit` bytes each, its image XObjects
-// within `pixels` samples (0: no limit).
-// Returns the pixel count of the page's largest image XObject (0 for none).
-long long check_page_for_reader(QPDFObjectHandle page, long long limit, long long pixels, std::set<QPDFObjGen> &checked);
+// The limits a page is measured against before a reader draws it (0: none).
+struct PageLimits {
+    long long stream_bytes = 0; // what one stream may inflate to
+    long long pixels = 0;       // samples of one image
+    long long operators = 0;    // content operators drawing the page runs
+};
+
+// What drawing a page costs a reader (PageWork.cpp).
+struct PageWork {
+    long long operators = 0;     // content operators, each form counted as often as it is drawn
+    long long largest_image = 0; // samples of its largest image, at any depth
+    bool skipped = false;        // holds what a renderer skips silently (see PageWork.cpp)
+};
+
+// Measures `page` (PageWork.cpp): every stream it draws inflated within
+// limits.stream_bytes, every image within limits.pixels, the operators within
+// limits.operators; OverLimit past any of them. `memo` keeps the forms measured
+// for this document.
+PageWork measure_page(QPDFObjectHandle page, PageLimits const &limits, std::map<QPDFObjGen, PageWork> &memo);
+
+// What a reader (poppler) decodes to show `page`: measure_page, and its fonts'
+// streams within limits.stream_bytes (`checked`: those this document already
+// inflated).
+PageWork check_page_for_reader(
+    QPDFObjectHandle page, PageLimits const &limits, std::set<QPDFObjGen> &checked,
+    std::map<QPDFObjGen, PageWork> &memo);
 
 } // namespace pe
 

@@ -3,6 +3,7 @@
 // (see Placement.hh). The matrix rule matches PDFEngine's Placement.swift; the
 // extern "C" pe_placement_matrix at the end lets the tests compare the two.
 #include "Placement.hh"
+#include "Limits.hh"
 
 #include "Export.hh"
 
@@ -255,7 +256,10 @@ Form const &PageForms::form(std::pair<int, int> key, QPDFObjectHandle page)
         return known->second;
     }
     PageGeometry geometry = own_page_geometry(page);
-    // Its content is read from the page's /Contents when the output is written.
+    // Its content is read from the page's /Contents when the output is written,
+    // inflated and concatenated in memory: bounded first, as every path that
+    // decodes a stream is (resize, nup and booklet took a 2 GiB bomb through).
+    check_page_contents(page, stream_limit);
     QPDFObjectHandle object = QPDFPageObjectHelper(page).getFormXObjectForPage(false);
     object.getDict().replaceKey("/BBox", rect_array(geometry.visible));
     object.getDict().removeKey("/Matrix");

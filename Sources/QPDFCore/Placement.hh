@@ -88,6 +88,10 @@ class PageForms {
   public:
     explicit PageForms(QPDF &output) : out(output) {}
 
+    // What one content stream of a page made into a form may inflate to (the
+    // export's max_stream_bytes; 0: no limit).
+    void set_stream_limit(long long limit) { stream_limit = limit; }
+
     // The form of source page `key` ({source index, page index}) made from
     // `page`, an indirect page object OF THE OUTPUT holding that page's copy with
     // its inherited attributes pushed (its /Contents and /Resources must stay as
@@ -97,6 +101,7 @@ class PageForms {
 
   private:
     QPDF &out;
+    long long stream_limit = 0;
     std::map<std::pair<int, int>, Form> forms;
 };
 

@@ -51,10 +51,7 @@ void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> cons
         if (scripts.isDictionary()) {
             std::vector<std::pair<std::string, QPDFObjectHandle>> entries;
             try {
-                QPDFNameTreeObjectHelper names(scripts, *source.pdf, false);
-                for (auto const &entry : names) {
-                    entries.emplace_back(entry.first, entry.second);
-                }
+                entries = name_tree_entries(scripts);
             } catch (std::exception const &) {
                 entries.clear(); // a damaged tree: none of it rather than part
                 dropped.add("JavaScript", s, source.label);

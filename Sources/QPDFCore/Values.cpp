@@ -3,7 +3,6 @@
 // direct ones, inside the output's).
 #include "Export.hh"
 
-#include <qpdf/QPDFNameTreeObjectHelper.hh>
 
 #include <algorithm>
 
@@ -166,21 +165,50 @@ QPDFObjectHandle import_value(QPDF &out, QPDF &, QPDFObjectHandle value)
     return fresh_copy(value);
 }
 
+std::vector<std::pair<std::string, QPDFObjectHandle>> name_tree_entries(QPDFObjectHandle tree)
+{
+    std::vector<std::pair<std::string, QPDFObjectHandle>> entries;
+    std::set<QPDFObjGen> seen;
+    // (node, depth), last in first out; kids pushed in reverse so that they are
+    // met in /Kids order.
+    std::vector<std::pair<QPDFObjectHandle, int>> pending{{tree, 1}};
+    int const deepest = page_tree_maximum_depth();
+    while (!pending.empty()) {
+        auto [node, depth] = pending.back();
+        pending.pop_back();
+        if (!node.isDictionary() || depth > deepest) {
+            continue;
+        }
+        if (node.isIndirect() && !seen.insert(node.getObjGen()).second) {
+            continue;
+        }
+        QPDFObjectHandle names = node.getKey("/Names");
+        if (names.isArray()) {
+            int count = names.getArrayNItems();
+            for (int i = 0; i + 1 < count; i += 2) {
+                QPDFObjectHandle key = names.getArrayItem(i);
+                if (key.isString()) {
+                    entries.emplace_back(key.getUTF8Value(), names.getArrayItem(i + 1));
+                }
+            }
+        }
+        QPDFObjectHandle kids = node.getKey("/Kids");
+        if (kids.isArray()) {
+            for (int i = kids.getArrayNItems() - 1; i >= 0; --i) {
+                pending.emplace_back(kids.getArrayItem(i), depth + 1);
+            }
+        }
+    }
+    return entries;
+}
+
 QPDFObjectHandle Source::named_destination(std::string const &name)
 {
     if (!destination_names) {
         auto names = std::make_unique<std::map<std::string, QPDFObjectHandle>>();
         QPDFObjectHandle tree = dict_key(dict_key(pdf->getRoot(), "/Names"), "/Dests");
-        if (tree.isDictionary()) {
-            // Its depth was checked when the file was opened (check_tree_depths).
-            try {
-                QPDFNameTreeObjectHelper helper(tree, *pdf, false);
-                for (auto const &entry : helper) {
-                    names->emplace(entry.first, entry.second); // the first of duplicates
-                }
-            } catch (std::exception const &) {
-                // A damaged tree: the names read before the damage.
-            }
+        for (auto const &entry : name_tree_entries(tree)) {
+            names->emplace(entry.first, entry.second); // the first of duplicates
         }
         destination_names = std::move(names);
     }

@@ -48,17 +48,47 @@ import Testing
         #expect(try sessionBytes(dir) == before)
     }
 
-    @Test("a PDFEDIT_MAX_* value that is not a positive whole number: 64 naming the variable")
+    @Test("a PDFEDIT_MAX_* value that is not a whole number from 1 to its ceiling: 64 naming the variable")
     func badLimitVariables() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
         try pdfeditOK("open", "alpha.pdf", in: dir)
-        for (name, value) in [("PDFEDIT_MAX_ITEMS", "abc"), ("PDFEDIT_MAX_PIXELS", "-1"), ("PDFEDIT_MAX_ITEMS", "0"),
-            ("PDFEDIT_MAX_PIXELS", "99999999999999999999")]
-        {
+        for (name, value, ceiling) in [
+            ("PDFEDIT_MAX_ITEMS", "abc", "10000000"), ("PDFEDIT_MAX_PIXELS", "-1", "1073741824"),
+            ("PDFEDIT_MAX_ITEMS", "0", "10000000"), ("PDFEDIT_MAX_PIXELS", "99999999999999999999", "1073741824"),
+            // Over the ceiling: a depth of 10^8 let qpdf recurse until the stack
+            // overflowed (SIGSEGV), as if there were no limit.
+            ("PDFEDIT_MAX_DEPTH", "100000000", "2048"), ("PDFEDIT_MAX_STREAM_BYTES", "8589934592", "4294967296"),
+            ("PDFEDIT_MAX_ITEMS", "10000001", "10000000"),
+        ] {
             let result = try pdfedit("blank", in: dir, environment: [name: value])
             #expect(result.status == 64, "\(name)=\(value): \(result.stderr)")
-            #expect(result.stderr == "pdfedit: \(name)=\(value): must be a positive whole number\n")
+            #expect(result.stderr == "pdfedit: \(name)=\(value): must be a whole number from 1 to \(ceiling)\n")
+        }
+        // The ceiling itself is accepted.
+        try pdfeditOK("blank", in: dir, environment: ["PDFEDIT_MAX_DEPTH": "2048"])
+    }
+
+    @Test("a page-label tree deeper than the depth ceiling is refused (65), never a stack overflow")
+    func deepLabelTreeAtTheCeiling() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A /PageLabels number tree nested 3,000 levels deep: each node's only kid
+        // is the next node; the last holds the label.
+        let depth = 3_000
+        var objects: [Int: String] = [1: "<< /Type /Catalog /Pages 2 0 R /PageLabels 4 0 R >>",
+            2: "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", 3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>"]
+        for level in 0..<depth {
+            let number = 4 + level
+            objects[number] = level == depth - 1
+                ? "<< /Limits [0 0] /Nums [0 << /S /D /St 7 >>] >>"
+                : "<< /Limits [0 0] /Kids [\(number + 1) 0 R] >>"
+        }
+        try LimitsTests.writePDF(objects, to: dir.appendingPathComponent("deep-labels.pdf").path)
+        for value in ["2048", "100000000"] {
+            let result = try pdfedit("info", "deep-labels.pdf", in: dir, environment: ["PDFEDIT_MAX_DEPTH": value])
+            #expect(result.status == (value == "2048" ? 65 : 64), "\(value): \(result.status) \(result.stderr)")
+            #expect(result.stderr.hasPrefix("pdfedit: "), "\(result.stderr)")
         }
     }
 
@@ -159,7 +189,7 @@ import Testing
         #expect(many.stderr.contains("over the limit of 268435456"), "\(many.stderr)")
         let tall = try pdfedit(
             "show", "-o", "sheet.png", "--size", "1200", "--per-sheet", "500", in: dir,
-            environment: ["PDFEDIT_MAX_PIXELS": "100000000000"])
+            environment: ["PDFEDIT_MAX_PIXELS": "1073741824"])
         #expect(tall.status == 64 && tall.stderr.contains("over the 32767 pixels a side can have"), "\(tall.stderr)")
         #expect(Date().timeIntervalSince(started) < 10)
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)

@@ -146,6 +146,26 @@ import Testing
         }
     }
 
+    @Test("nup, booklet and resize of a tagged PDF/UA file: the claim is removed with a warning naming why",
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (a fresh clone)"))
+    func sheetsDropTheClaim() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Paths.corpus("ocrmypdf-tagged.pdf")
+        for (name, edit) in [
+            ("nup.pdf", ["nup", "all", "--grid", "2x1"]), ("booklet.pdf", ["booklet", "all"]),
+            ("resized.pdf", ["resize", "1", "--to", "a4"]),
+        ] {
+            let result = try pdfeditOK(args: edit + [source, "-o", name], in: dir)
+            #expect(result.stderr.contains("structure of pages placed on sheets or resized (ocrmypdf-tagged.pdf)"),
+                    "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("PDF/UA-1 claim"), "\(name): \(result.stderr)")
+            let metadata = try run("pdfinfo", ["-meta", dir.appendingPathComponent(name).path]).stdout
+            #expect(!metadata.contains("pdfuaid:part"), "\(name) still claims PDF/UA")
+            #expect(try qpdfCheck(dir.appendingPathComponent(name).path).status == 0, "\(name)")
+        }
+    }
+
     /// The copying export walks the tree (PDFEDIT_NO_APPEND; a remove would copy
     /// too); a reorder of the clean source is appended and keeps the source's
     /// tree as it is, its junk included: nothing read, nothing changed.

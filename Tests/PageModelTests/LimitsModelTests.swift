@@ -28,6 +28,20 @@ import Testing
             == .countOverLimit(count: 1, document: "main", pageCount: 5, limit: 5))
     }
 
+    @Test("pad past the item limit names the document's would-be count, not a --count it has not got")
+    func padOverTheLimit() throws {
+        var s = try session(pages: 3)
+        let before = s
+        for perSource in [false, true] {
+            let error = editError {
+                try s.apply(.pad(multipleOf: Int.max, perSource: perSource, size: nil), label: "pad")
+            }
+            #expect(error == .tooManyItems(document: "main", count: Int.max, limit: 1_000_000))
+            #expect(error.map { "\($0)" }?.contains("--count") == false)
+        }
+        #expect(s == before)
+    }
+
     @Test("duplicate and copy past the item limit are refused by the check every edit ends with")
     func copiesOverTheLimit() throws {
         var s = try session(pages: 3)

@@ -30,8 +30,13 @@ enum PageInkFinder {
 
     /// The share (0…1) of dark pixels of a page rendered at `emptyPixelsPerPoint`,
     /// counted inside `shown` (margins on the page as displayed, in points; nil:
-    /// all of it). A page shown with no area has no dark pixels.
+    /// all of it). A page shown with no area has no dark pixels. A page holding
+    /// what the renderer skips without a word (an image too large for cairo, a
+    /// stream that cannot be decoded) counts as all ink: its rendering is not the
+    /// whole page, and a page whose only ink was such an image was drawn white
+    /// and removed as empty.
     static func darkShare(_ poppler: PopplerPDF, page: Int, shown: Margins?) throws(EngineError) -> Double {
+        if try poppler.skipsContent(page: page) { return 1 }
         let image = try poppler.render(page: page, scale: emptyPixelsPerPoint)
         var area: RasterImage.PixelArea?
         if let shown {
@@ -83,12 +88,18 @@ extension SourceAccess {
         var plain = item
         plain.boxes = PageBoxes()
         plain.rotation = 0
-        guard let frame = frame(of: plain), let poppler = try? poppler(source) else { return nil }
-        let found: Margins??
-        do throws(EngineError) { found = try PageInkFinder.inkMargins(poppler, page: page - 1) } catch { found = nil }
-        guard let found else { return nil }
-        guard let margins = found else { return PageInk.none }
-        return .box(margins.applied(to: frame.visibleBox, quarterTurns: frame.quarterTurns))
+        guard let frame = frame(of: plain) else { return nil }
+        // A page that cannot be rendered (a bomb over a limit, damage) is the
+        // command's failure with its own code (65), not "cannot find the ink" (64).
+        return recordingLookupFailure { () throws(PDFEditError) -> PageInk? in
+            let document = try poppler(source)
+            let found: Margins?
+            do throws(EngineError) { found = try PageInkFinder.inkMargins(document, page: page - 1) } catch {
+                throw .engine(error)
+            }
+            guard let margins = found else { return PageInk.none }
+            return .box(margins.applied(to: frame.visibleBox, quarterTurns: frame.quarterTurns))
+        }
     }
 
     /// The ink of a sheet, in its user space: its cells' ink placed by the cell

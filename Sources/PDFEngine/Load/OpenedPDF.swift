@@ -73,31 +73,51 @@ final class OpenWarnings {
     var lines: [String] = []
 }
 
-/// What a page may make a reader (poppler) decode: bytes per inflated stream and
-/// pixels per image (`Limits.inflatedStreamBytes` and `Limits.pixels`).
+/// What a page may make a reader (poppler) decode: bytes per inflated stream,
+/// pixels per image and content operators per page (`Limits.inflatedStreamBytes`,
+/// `Limits.pixels`, `Limits.operatorsPerPage`).
 public struct ReaderLimits: Sendable, Equatable {
     public var inflatedStreamBytes: Int
     public var pixels: Int
+    public var operators: Int
 
-    public init(inflatedStreamBytes: Int, pixels: Int) {
+    public init(inflatedStreamBytes: Int, pixels: Int, operators: Int = Limits.standard.operatorsPerPage) {
         self.inflatedStreamBytes = inflatedStreamBytes
         self.pixels = pixels
+        self.operators = operators
     }
 }
 
+/// What drawing a page costs a reader, as the bridge measured it (`pe_page_check`).
+public struct PageCheck: Sendable, Equatable {
+    /// Pixels of its largest image, at any depth (0: none).
+    public var largestImage: Int
+    /// Content operators drawing it runs, each form counted as often as it is drawn.
+    public var operators: Int
+    /// It holds what a renderer skips without a word (an image wider or taller
+    /// than cairo draws, a stream that cannot be decoded): a rendering of it is
+    /// not the whole page, so it is never judged empty.
+    public var skipsContent: Bool
+}
+
 extension OpenedPDF {
-    /// Refuses (`.overLimit`, 65, naming the file and page) a page whose content
-    /// streams or form XObjects inflate past `limits.inflatedStreamBytes` or whose
-    /// images have more than `limits.pixels` pixels, before poppler decodes it
-    /// (poppler has no such bounds). Decoding stops at the limit.
-    /// Returns the pixel count of the page's largest image (0 for none).
+    /// Refuses (`.overLimit`, 65, naming the file and page) a page whose streams
+    /// (contents, forms at any depth, appearances, patterns, fonts) inflate past
+    /// `limits.inflatedStreamBytes`, whose images have more than `limits.pixels`
+    /// pixels, or whose drawing runs more than `limits.operators` operators,
+    /// before poppler decodes it (poppler has no such bounds). Decoding stops at
+    /// the limit.
     @discardableResult
-    public func checkForReader(page index: Int, limits: ReaderLimits) throws(EngineError) -> Int {
+    public func checkForReader(page index: Int, limits: ReaderLimits) throws(EngineError) -> PageCheck {
         var status = pe_status()
-        var largestImage: Int64 = 0
+        var check = pe_page_check()
         let code = pe_document_check_page(
-            handle, Int32(index), Int64(limits.inflatedStreamBytes), Int64(limits.pixels), &largestImage, &status)
-        guard code != Int32(PE_OK) else { return Int(largestImage) }
+            handle, Int32(index), Int64(limits.inflatedStreamBytes), Int64(limits.pixels), Int64(limits.operators),
+            &check, &status)
+        guard code != Int32(PE_OK) else {
+            return PageCheck(
+                largestImage: Int(check.largest_image), operators: Int(check.operators), skipsContent: check.skipped != 0)
+        }
         if code == Int32(PE_E_LIMIT) {
             throw EngineError.overLimit(file: path, page: index + 1, what: EngineError.detail(of: status))
         }

@@ -19,8 +19,8 @@ public final class PopplerPDF {
     /// The bridge's opening of the file for those checks, made on first need.
     var checker: OpenedPDF?
     var checkedPages: Set<Int> = []
-    /// The pixel count of each checked page's largest image.
-    var largestImages: [Int: Int] = [:]
+    /// What each checked page costs to draw.
+    var pageChecks: [Int: PageCheck] = [:]
 
     /// `poppler_document_new_from_file`. Poppler wants a URI, and
     /// `g_filename_to_uri` rejects relative paths, so the path is made absolute first.
@@ -123,9 +123,7 @@ public final class PopplerPDF {
             var width = 0.0
             var height = 0.0
             poppler_page_get_size(page, &width, &height)
-            let image = try RasterImage(
-                width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())),
-                file: path)
+            let image = try RasterImage(measuredWidth: width * scale, height: height * scale, file: path, page: index + 1)
             let cairo = cairo_create(image.surface)
             defer { cairo_destroy(cairo) }
             cairo_set_source_rgb(cairo, 1, 1, 1)

@@ -14,8 +14,16 @@ extension PopplerPDF {
             opened = try OpenedPDF(path: path, password: password)
             checker = opened
         }
-        largestImages[index] = try opened.checkForReader(page: index, limits: limits)
+        pageChecks[index] = try opened.checkForReader(page: index, limits: limits)
         checkedPages.insert(index)
+    }
+
+    /// Whether page `index` holds what poppler skips without a word (an image
+    /// wider or taller than cairo draws, a stream that cannot be decoded): its
+    /// rendering is then not the whole page. False for an unchecked page.
+    public func skipsContent(page index: Int) throws(EngineError) -> Bool {
+        try checkForReader(page: index)
+        return pageChecks[index]?.skipsContent ?? false
     }
 
     /// Poppler draws an image it cannot allocate memory for as nothing, with no
@@ -28,7 +36,7 @@ extension PopplerPDF {
     /// unused is removed by the optimizer, so the release build never asked
     /// (found when the end-to-end tests moved to the release binary).
     func reserveMemoryForImages(page index: Int) throws(EngineError) {
-        guard let pixels = largestImages[index], pixels > 0 else { return }
+        guard let pixels = pageChecks[index]?.largestImage, pixels > 0 else { return }
         let (bytes, overflow) = pixels.multipliedReportingOverflow(by: 8)
         let probe = overflow ? MAP_FAILED : mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let probe, probe != MAP_FAILED else {

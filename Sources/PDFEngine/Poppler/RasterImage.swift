@@ -28,6 +28,27 @@ public final class RasterImage {
         self.height = height
     }
 
+    /// `width` × `height` pixels given as sizes in pixels that may come from a
+    /// file (a page's size times a scale): the one conversion from a measured size
+    /// to a pixel count, rounded, at least 1, and refused (`.overLimit`) when it
+    /// is not finite or over `maximumSide` — never converted with a trap (a page
+    /// side of 2^128 points, rendered at 36 dpi, trapped `remove empty`).
+    convenience init(measuredWidth width: Double, height: Double, file: String, page: Int? = nil) throws(EngineError) {
+        guard let columns = Self.pixels(width), let rows = Self.pixels(height) else {
+            throw EngineError.overLimit(
+                file: file, page: page,
+                what: "a picture of \(width.rounded()) x \(height.rounded()) pixels (at most \(Self.maximumSide) on a side)")
+        }
+        try self.init(width: columns, height: rows, file: file)
+    }
+
+    /// `measured` rounded to a pixel count of at least 1, or nil when it is not
+    /// finite or over `maximumSide`.
+    public static func pixels(_ measured: Double) -> Int? {
+        guard measured.isFinite, measured < Double(maximumSide) + 0.5 else { return nil }
+        return max(1, Int(measured.rounded()))
+    }
+
     deinit { cairo_surface_destroy(surface) }
 
     /// `cairo_surface_write_to_png`; the caller chooses the (temporary) path.

@@ -24,7 +24,7 @@ public struct PixelRect: Equatable, Hashable, Sendable, Codable {
 public func fittedPixels(width: Double, height: Double, in maxPixels: Int) -> (width: Int, height: Int) {
     guard width > 0, height > 0 else { return (maxPixels, maxPixels) }
     let scale = Double(maxPixels) / max(width, height)
-    return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
+    return (RasterImage.pixels(width * scale) ?? maxPixels, RasterImage.pixels(height * scale) ?? maxPixels)
 }
 
 extension RasterImage {

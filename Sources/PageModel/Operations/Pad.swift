@@ -59,10 +59,17 @@ extension Session {
         action: String
     ) throws(EditError) -> EditOutcome {
         let document = try requireDocument(name)
-        let total = gaps.reduce(0) { $0 + $1.count }
+        // Saturating: `pad --multiple-of 2^63-1 --per-source` asks for nearly
+        // 2^63 blanks per run.
+        let total = gaps.reduce(0) { sum, gap in
+            let (added, overflow) = sum.addingReportingOverflow(gap.count)
+            return overflow ? Int.max : added
+        }
         let limit = context.limits.itemsPerDocument
         guard total <= limit - min(limit, document.pageCount) else {
-            throw .countOverLimit(count: total, document: name, pageCount: document.pageCount, limit: limit)
+            // `pad` and `blank --after-each` have no --count: say what they would make.
+            let (count, overflow) = document.pageCount.addingReportingOverflow(total)
+            throw .tooManyItems(document: name, count: overflow ? Int.max : count, limit: limit)
         }
         var fixed: PageSize?
         switch size {

@@ -473,16 +473,26 @@ int pe_document_open(const char *path, const char *password, int use,
                      pe_document **document, int *page_count,
                      pe_warning_fn warn, void *warn_context, pe_status *status);
 
+/* What drawing a page costs a reader (pe_document_check_page). */
+typedef struct pe_page_check {
+    long long largest_image; /* samples of the page's largest image at any depth (0: none): the memory drawing it needs */
+    long long operators;     /* content operators drawing it runs, each form counted as often as it is drawn */
+    int skipped;             /* nonzero: it holds what a renderer skips without a word (an image wider or
+                                taller than 32,767 pixels, a stream that cannot be decoded) */
+} pe_page_check;
+
 /* Checks page `page` (0-based) of `document` before a reader (poppler) decodes
- * it: each of its content streams and of the form XObjects of its resources
- * inflates to at most `max_stream_bytes` bytes, each image XObject there has at
- * most `max_pixels` pixels (a limit <= 0 is not checked). Returns PE_OK, or
- * PE_E_LIMIT with status->message saying which stream (other PE_E_* for a page
- * out of range or a library error). Decoding stops at the limit. On PE_OK,
- * `largest_image` (when not NULL) is the pixel count of the page's largest image
- * XObject (0 for none): what drawing it will need in memory. */
+ * it: every stream it draws (its contents, form XObjects at any depth,
+ * annotation appearances, tiling patterns, its fonts' programs and maps)
+ * inflates to at most `max_stream_bytes` bytes, every image there (XObject or
+ * inline) has at most `max_pixels` pixels, and drawing it runs at most
+ * `max_operators` content operators (a limit <= 0 is not checked). Returns
+ * PE_OK, or PE_E_LIMIT with status->message saying what (other PE_E_* for a
+ * page out of range or a library error). Decoding stops at the limit. On PE_OK,
+ * *result (when not NULL) says what was found. */
 int pe_document_check_page(pe_document *document, int page, long long max_stream_bytes,
-                           long long max_pixels, long long *largest_image, pe_status *status);
+                           long long max_pixels, long long max_operators, pe_page_check *result,
+                           pe_status *status);
 
 /* Frees a document from pe_document_open (NULL is ignored), unless
  * pe_keep_closed_documents said not to. */
