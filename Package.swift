@@ -40,7 +40,7 @@ let package = Package(
             name: "QPDFCore",
             dependencies: ["QPDFBridge"],
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
-            linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("stdc++")]
+            linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z"), .linkedLibrary("stdc++")]
         ),
         // Pure value types and editing semantics: no C, no I/O.
         .target(name: "PageModel"),

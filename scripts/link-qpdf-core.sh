@@ -25,5 +25,5 @@ echo '{ global: pe_*; local: *; };' > "$exports"
 out="$folder/libpdfedit-qpdf.so"
 "${CXX:-clang++}" -shared -fPIC -o "$out.tmp" "${objects[@]}" \
   -Wl,-soname,libpdfedit-qpdf.so -Wl,--version-script="$exports" -Wl,-Bsymbolic \
-  -Wl,-z,now -Wl,-z,relro -Wl,--as-needed -lqpdf -lstdc++ "$@"
+  -Wl,-z,now -Wl,-z,relro -Wl,--as-needed -lqpdf -lz -lstdc++ "$@"
 mv "$out.tmp" "$out"

@@ -61,9 +61,8 @@ public struct PasswordBook: Sendable {
         }
         if let password = environment[passwordVariable] { book.general.append(password) }
         if let listPath = environment[passwordFileVariable] {
-            guard let text = try? String(contentsOfFile: listPath, encoding: .utf8) else {
-                throw PDFEditError.engine(.missing(file: listPath))
-            }
+            // A list of FILE=PW lines: 1 MiB is far more than any holds.
+            let text = try OutputEncryption.smallText(of: listPath, upTo: 1 << 20)
             for line in text.split(whereSeparator: \.isNewline) {
                 let trimmed = line.trimmingSpaces()
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }

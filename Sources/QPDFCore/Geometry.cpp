@@ -95,9 +95,14 @@ bool read_rectangle(QPDFObjectHandle value, Rect &rect)
 
 Rect media_box(QPDFObjectHandle media)
 {
-    Rect box; // US Letter
-    read_rectangle(media, box);
-    return box;
+    // US Letter unless the MediaBox is a rectangle with an area: a box of no
+    // width ([0 0 -0.0 792]) cannot be shown, nor be the size of a new page
+    // (`blank --size like:P` failed with exit 1 on one).
+    Rect box;
+    if (read_rectangle(media, box) && box.width() > 0 && box.height() > 0) {
+        return box;
+    }
+    return Rect{};
 }
 
 Rect visible_box(Rect const &media, QPDFObjectHandle crop)
@@ -376,6 +381,18 @@ void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit)
                      std::max(grown.ury, rect.ury)};
     }
     if (any && (grown.llx < media.llx || grown.lly < media.lly || grown.urx > media.urx || grown.ury > media.ury)) {
+        // A trim, bleed or art box outside the MediaBox (negative margins) grows
+        // it; the visible page must not grow with it: unless the item sets its
+        // own crop, the CropBox is pinned to what was shown before (a missing
+        // CropBox is the MediaBox, and a CropBox reaching past the old MediaBox
+        // was clipped to it).
+        if (boxes[0].set == 0) {
+            Rect shown = visible_box(media, page.getKey("/CropBox"));
+            page.replaceKey(
+                "/CropBox",
+                QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
+                    number(shown.llx), number(shown.lly), number(shown.urx), number(shown.ury)}));
+        }
         page.replaceKey(
             "/MediaBox",
             QPDFObjectHandle::newArray(

@@ -64,7 +64,7 @@ bool read_integer(QPDFObjectHandle value, long long lowest, long long highest, l
 bool read_rectangle(QPDFObjectHandle value, Rect &rect);
 
 // The MediaBox a reader uses for `media` (may be uninitialised or null): the
-// rectangle, or US Letter when it is not one.
+// rectangle, or US Letter when it is not one or has no area.
 Rect media_box(QPDFObjectHandle media);
 
 // What a reader shows: the CropBox `crop` (may be uninitialised or null) clipped

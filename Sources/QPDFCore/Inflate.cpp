@@ -1,73 +1,66 @@
-// pe_inflate: a zlib stream inflated by qpdf's Pl_Flate straight into a buffer
-// the caller allocated, for PNG image data. qpdf's C API (qpdf_oh_get_stream_data,
-// used for this before the bridge was PDFEngine's only way to qpdf) mallocs a
-// second copy of the decoded data without checking the result, so under a memory
-// limit it copied to NULL (SIGSEGV); here the caller owns the only copy and checks
-// its allocation, and no more than the image needs is ever kept.
+// pe_inflate: a zlib stream (a PNG's image data) inflated with zlib into a
+// buffer the caller allocated and checked. zlib checks the whole stream,
+// the Adler-32 checksum at its end included: qpdf's Pl_Flate, used before,
+// accepted a PNG whose checksum was wrong. Data past what the image needs is
+// counted and dropped, as libpng does.
 #include "Status.hh"
 
-#include <qpdf/Pipeline.hh>
-#include <qpdf/Pl_Flate.hh>
+#include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
-
-namespace {
-
-// Keeps the first `capacity` bytes written to it in `out`, counts the rest and
-// drops it (data past what the image needs is ignored, as libpng does).
-class FixedBuffer : public Pipeline {
-  public:
-    FixedBuffer(unsigned char *out_, size_t capacity_) :
-        Pipeline("inflated image data", nullptr), out(out_), capacity(capacity_)
-    {
-    }
-
-    void write(unsigned char const *data, size_t len) override
-    {
-        size_t room = used < capacity ? capacity - used : 0;
-        size_t kept = len < room ? len : room;
-        if (kept > 0) {
-            std::memcpy(out + used, data, kept);
-        }
-        used += kept;
-        total += len;
-    }
-
-    void finish() override {}
-
-    unsigned char *out;
-    size_t capacity;
-    size_t used = 0;
-    size_t total = 0;
-};
-
-} // namespace
 
 extern "C" int pe_inflate(
     const unsigned char *input, size_t input_size, unsigned char *output, size_t output_capacity,
     size_t *output_size, pe_status *status)
 {
     *output_size = 0;
-    try {
-        FixedBuffer sink(output, output_capacity);
-        std::string warning;
-        Pl_Flate flate("image data", &sink, Pl_Flate::a_inflate);
-        flate.setWarnCallback([&warning](char const *message, int) {
-            if (warning.empty()) {
-                warning = message;
-            }
-        });
-        flate.write(input, input_size);
-        flate.finish();
-        *output_size = sink.total;
-        if (!warning.empty()) {
-            pe::set_status(status, PE_E_DAMAGED, pe::Where{}, warning.c_str());
-            return PE_E_DAMAGED;
-        }
-        pe::set_status(status, PE_OK, pe::Where{}, "");
-        return PE_OK;
-    } catch (...) {
-        return pe::record_current_exception(status, pe::Where{}, nullptr, 0);
+    z_stream stream;
+    std::memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) {
+        pe::set_status(status, PE_E_INTERNAL, pe::Where{}, "zlib could not start");
+        return PE_E_INTERNAL;
     }
+    unsigned char spill[16384];
+    size_t used = 0;
+    size_t total = 0;
+    int result = Z_OK;
+    size_t offered = 0;
+    while (result == Z_OK) {
+        if (stream.avail_in == 0 && offered < input_size) {
+            size_t chunk = std::min<size_t>(input_size - offered, 1u << 30);
+            stream.next_in = const_cast<unsigned char *>(input + offered);
+            stream.avail_in = static_cast<uInt>(chunk);
+            offered += chunk;
+        }
+        bool into_output = used < output_capacity;
+        unsigned char *target = into_output ? output + used : spill;
+        size_t room = into_output ? std::min<size_t>(output_capacity - used, 1u << 30) : sizeof spill;
+        stream.next_out = target;
+        stream.avail_out = static_cast<uInt>(room);
+        result = inflate(&stream, Z_NO_FLUSH);
+        size_t produced = room - stream.avail_out;
+        total += produced;
+        if (into_output) {
+            used += produced;
+        }
+        if (result == Z_BUF_ERROR && stream.avail_in == 0 && offered == input_size) {
+            break; // the input ended before the stream did
+        }
+        if (result == Z_BUF_ERROR) {
+            result = Z_OK; // no progress possible with this buffer: go round with the next one
+        }
+    }
+    std::string message = stream.msg != nullptr ? stream.msg : "";
+    inflateEnd(&stream);
+    *output_size = total;
+    if (result != Z_STREAM_END) {
+        std::string detail = result == Z_BUF_ERROR ? "the data ends before the zlib stream does"
+                                                   : "zlib: " + (message.empty() ? std::to_string(result) : message);
+        pe::set_status(status, PE_E_DAMAGED, pe::Where{}, detail.c_str());
+        return PE_E_DAMAGED;
+    }
+    pe::set_status(status, PE_OK, pe::Where{}, "");
+    return PE_OK;
 }

@@ -139,6 +139,28 @@ import Testing
         #expect(grown[5, 5] == 255 && grown[629, 876] == 255, "the added margin is white")
     }
 
+    @Test("negative bleed, trim or art margins grow the MediaBox but never the visible page (issue 40, item 11)")
+    func negativeBleedKeepsTheVisiblePage() throws {
+        let dir = try scratchDirectory(with: "sizes.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for box in ["bleed", "trim", "art"] {
+            let out = "\(box).pdf"
+            try pdfeditOK("crop", "all", "--margins", "-9", "--box", box, "sizes.pdf", "-o", out, in: dir)
+            let path = dir.appendingPathComponent(out).path
+            let media = try Self.boxes(path, "MediaBox", pages: 4)
+            let crop = try Self.boxes(path, "CropBox", pages: 4)
+            let name = box.prefix(1).uppercased() + box.dropFirst() + "Box"
+            // Page 1 is A4 without a CropBox; page 2 has CropBox [36 36 756 576].
+            #expect(media[0] == [-9, -9, 604, 851], "\(box): \(media[0])")
+            #expect(try Self.boxes(path, name, pages: 4)[0] == [-9, -9, 604, 851], "\(box)")
+            #expect(crop[0] == [0, 0, 595, 842], "\(box): the visible page grew to \(crop[0])")
+            #expect(crop[1] == [36, 36, 756, 576], "\(box): \(crop[1])")
+            let size = try run("pdfinfo", ["-f", "1", "-l", "1", path]).stdout
+            #expect(size.contains("595 x 842 pts"), "\(box): \(size)")
+            #expect(try qpdfCheck(path).status == 0)
+        }
+    }
+
     @Test("direct mode and run scripts crop; one undo step each")
     func directAndScripts() throws {
         let dir = try scratchDirectory(with: "rotated.pdf")

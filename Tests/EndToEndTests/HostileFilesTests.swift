@@ -90,6 +90,19 @@ import Testing
         }
     }
 
+    @Test("a MediaBox without area ([0 0 -0.0 792]) is US Letter, for info and for blank --size like:1 (item 39)")
+    func mediaBoxWithoutArea() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try Self.write(Self.onePage("/MediaBox [0 0 -0.0 792]"), "flat.pdf", in: dir)
+        let info = try pdfeditOK("info", file, in: dir)
+        #expect(info.stdout.contains("612 x 792"), "\(info.stdout)")
+        let blank = try pdfedit("blank", "--size", "like:1", file, "-o", "out.pdf", in: dir)
+        #expect(blank.status == 0, "\(blank.status) \(blank.stderr)")
+        let pages = try run("pdfinfo", ["-f", "2", "-l", "2", dir.appendingPathComponent("out.pdf").path]).stdout
+        #expect(pages.contains("612 x 792 pts"), "\(pages)")
+    }
+
     // MARK: 20, 23. The work of drawing a page
 
     @Test("forms that each draw the next twice: refused (65) in seconds, naming PDFEDIT_MAX_OPERATORS")

@@ -46,6 +46,32 @@ import Testing
         #expect(try sessionBytes(dir) == before)
     }
 
+    @Test("a PNG whose zlib stream has a wrong Adler-32 checksum is refused (65), as a bad zlib stream is (issue 40, item 39)")
+    func pngWithAWrongChecksumIsRefused() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A 4 x 4 RGB PNG made by Python's zlib, then its stream's last byte (of
+        // the Adler-32 checksum) flipped; the chunk's CRC is made to match, so
+        // only zlib's own check can tell.
+        let script = """
+            import sys, zlib, struct
+            raw = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 4 for _ in range(4))
+            good = zlib.compress(raw)
+            def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+            def png(data): return (b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0))
+                + chunk(b'IDAT', data) + chunk(b'IEND', b''))
+            open(sys.argv[1] + '/good.png', 'wb').write(png(good))
+            open(sys.argv[1] + '/bad.png', 'wb').write(png(good[:-1] + bytes([good[-1] ^ 0xff])))
+            """
+        let made = try run("python3", ["-c", script, dir.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        try pdfeditOK("insert", "good.png", in: dir)
+        let bad = try pdfedit("insert", "bad.png", in: dir)
+        #expect(bad.status == 65, "\(bad.status) \(bad.stderr)")
+        #expect(bad.stderr.contains("bad.png") && bad.stderr.contains("incorrect data check"), "\(bad.stderr)")
+    }
+
     @Test func directModeInsertOfAnImageLeavesNothingBehind() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "photo.jpg")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -5,6 +5,21 @@ import Testing
 @Suite struct PasswordTests {
     let answer = Paths.root.appendingPathComponent("scripts/pty-answer.py").path
 
+    @Test("a PDFEDIT_PASSWORD_FILE that is /dev/zero, a FIFO or not UTF-8 is 65 saying so, never 'no such file' (issue 40, item 39)")
+    func passwordListThatIsNotText() throws {
+        let dir = try scratchDirectory(with: "encrypted.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let latin = dir.appendingPathComponent("latin.txt")
+        try Data([0x65, 0x6e, 0x63, 0x3d, 0xff, 0xfe, 0x0a]).write(to: latin)
+        for (list, reason) in [("/dev/zero", "not a regular file"), (latin.path, "not UTF-8 text")] {
+            let result = try pdfedit("info", "encrypted.pdf", in: dir, environment: ["PDFEDIT_PASSWORD_FILE": list])
+            #expect(result.status == 65, "\(list): \(result.status) \(result.stderr)")
+            #expect(result.stderr == "pdfedit: \(list): cannot be read: \(reason)\n", "\(result.stderr)")
+        }
+        let missing = try pdfedit("info", "encrypted.pdf", in: dir, environment: ["PDFEDIT_PASSWORD_FILE": "nothing-here.txt"])
+        #expect(missing.status == 66 && missing.stderr.contains("nothing-here.txt: no such file"), "\(missing.stderr)")
+    }
+
     @Test func promptsOnATerminalOnly() throws {
         let file = Paths.fixture("encrypted.pdf")
         let typed = try run("python3", [answer, "Password for", "secret", Paths.binary, "info", file, "--no-text"])

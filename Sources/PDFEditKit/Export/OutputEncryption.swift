@@ -71,6 +71,18 @@ extension OutputEncryption {
 
     /// The first line of a password file, without its line break (CR LF or LF).
     static func firstLine(of path: String) throws(PDFEditError) -> String {
+        // A password is one short line: 64 KiB is plenty, and a huge file is not read whole.
+        let text = try smallText(of: path, upTo: 65_536)
+        // "\r\n" is one Character, a newline as "\n" is.
+        return String(text.prefix { !$0.isNewline })
+    }
+
+    /// The text of a small file a command reads (a password file, a list of
+    /// passwords), at most `limit` bytes of it: the one reading of such files.
+    /// A file that is missing is 66; one that is not a regular file (a FIFO,
+    /// `/dev/zero`), cannot be read or is not UTF-8 is 65, said as such — never
+    /// "no such file".
+    static func smallText(of path: String, upTo limit: Int) throws(PDFEditError) -> String {
         var status = stat()
         if case .failure(let failure) = nothingOrErrno({ stat(path, &status) }) {
             if failure.rawValue == ENOENT || failure.rawValue == ENOTDIR { throw PDFEditError.engine(.missing(file: path)) }
@@ -79,14 +91,12 @@ extension OutputEncryption {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw PDFEditError.engine(.unreadable(file: path, reason: "not a regular file"))
         }
-        // A password is one short line: 64 KiB is plenty, and a huge file is not read whole.
-        guard let data = FileHead.read(path, upTo: 65_536) else {
+        guard let data = FileHead.read(path, upTo: limit) else {
             throw PDFEditError.engine(.unreadable(file: path, reason: Errno.current.description))
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw PDFEditError.engine(.unreadable(file: path, reason: "not UTF-8 text"))
         }
-        // "\r\n" is one Character, a newline as "\n" is.
-        return String(text.prefix { !$0.isNewline })
+        return text
     }
 }
