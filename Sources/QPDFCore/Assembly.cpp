@@ -19,10 +19,7 @@ Assembly::Assembly(Inputs &opened, int first, int count) :
     sources(opened.sources),
     where(opened.where),
     items(opened.request.items + first),
-    item_count(count),
-    page_reads(
-        opened.request.options != nullptr && opened.request.options->no_byte_reads != 0 ? CopyReads::objects
-                                                                                          : CopyReads::bytes)
+    item_count(count)
 {
     forms.set_stream_limit(opened.request.options == nullptr ? 0 : opened.request.options->max_stream_bytes);
 }
@@ -263,7 +260,7 @@ void Assembly::inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFram
 {
     inherit_attributes(to, from, inherited, shared_values, [this](QPDFObjectHandle value) {
         if (value.isIndirect()) {
-            return copy_foreign(out, value, page_reads); // what pages draw with
+            return copy_foreign(out, value); // what pages draw with
         }
         if (value.isArray() || value.isDictionary()) {
             return out.makeIndirectObject(import_direct(out, value));
@@ -321,14 +318,14 @@ void Assembly::resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_ite
 QPDFObjectHandle Assembly::copy_without_annotations(QPDFObjectHandle from)
 {
     if (!from.hasKey("/Annots")) {
-        return copy_foreign(out, from, page_reads);
+        return copy_foreign(out, from);
     }
     // Copying the page with its /Annots would copy the link targets too, and
     // qpdf maps a page it has not copied yet to null: detach them for now.
     QPDFObjectHandle annots = from.getKey("/Annots");
     from.removeKey("/Annots");
     try {
-        QPDFObjectHandle to = copy_foreign(out, from, page_reads);
+        QPDFObjectHandle to = copy_foreign(out, from);
         from.replaceKey("/Annots", annots);
         return to;
     } catch (...) {

@@ -59,8 +59,6 @@ class Assembly {
     Where &where;
     pe_item const *items;
     int item_count;
-    // Where a page's copy reads what the page draws with (options->no_byte_reads).
-    CopyReads page_reads;
     // The output (shared, so that a one-command process can keep it until it
     // exits rather than destroy it: see keep_until_exit).
     std::shared_ptr<QPDF> out_pdf = std::make_shared<QPDF>();

@@ -15,7 +15,6 @@
 // hands stream data over when the output is written, decrypted and still encoded.
 #include "Export.hh"
 #include "Limits.hh"
-#include "PlainObjects.hh"
 
 #include <algorithm>
 #include <climits>
@@ -67,79 +66,6 @@ class SourceStreams : public QPDFObjectHandle::StreamDataProvider {
     std::unordered_map<QPDFObjGen, QPDFObjectHandle, ObjGenHash> streams;
 };
 
-// The data of the output's streams read from their bytes (read_plain_object):
-// piped from the source file as it is stored there (the source is unencrypted),
-// when the output is written; the source's QPDF need not live until then. As
-// qpdf pipes a source stream's data (QPDF::pipeStreamData): in reads of 10,240
-// bytes, and when the writer's decoding fails, the same warnings, naming the
-// source file, the stream's object and where the last read began, then false,
-// for the writer to ask again without decoding. They are the output's warnings,
-// which pdfedit passes on as the source's (forward_output_warnings).
-class RawStreams : public QPDFObjectHandle::StreamDataProvider {
-  public:
-    explicit RawStreams(QPDF &out) : QPDFObjectHandle::StreamDataProvider(true), out(out) {}
-
-    struct Data {
-        std::shared_ptr<ReadInputSource> file;
-        QPDFObjGen source; // the stream's number in its file
-        qpdf_offset_t offset;
-        size_t length;
-    };
-
-    void add(QPDFObjGen copy, Data data) { streams[copy] = std::move(data); }
-
-    bool provideStreamData(QPDFObjGen const &og, Pipeline *pipeline, bool suppress_warnings, bool will_retry) override
-    {
-        auto found = streams.find(og);
-        if (found == streams.end()) {
-            throw std::logic_error("a copied stream without its source");
-        }
-        Data const &data = found->second;
-        char buffer[10240];
-        qpdf_offset_t last = data.offset; // where the last read began
-        try {
-            size_t done = 0;
-            while (done < data.length) {
-                size_t want = std::min(sizeof(buffer), data.length - done);
-                last = data.offset + static_cast<qpdf_offset_t>(done);
-                size_t got = data.file->read_bytes_at(last, buffer, want);
-                if (got == 0) {
-                    throw QPDFExc(qpdf_e_damaged_pdf, data.file->getName(), "", last, "unexpected EOF reading stream data");
-                }
-                pipeline->write(reinterpret_cast<unsigned char const *>(buffer), got);
-                done += got;
-            }
-            pipeline->finish();
-            return true;
-        } catch (QPDFExc &e) {
-            if (!suppress_warnings) {
-                out.warn(e);
-            }
-        } catch (std::exception &e) {
-            if (!suppress_warnings) {
-                out.warn(QPDFExc(
-                    qpdf_e_damaged_pdf, data.file->getName(), "", last,
-                    "error decoding stream data for object " + data.source.unparse(' ') + ": " + e.what()));
-                if (will_retry) {
-                    out.warn(QPDFExc(
-                        qpdf_e_damaged_pdf, data.file->getName(), "", last,
-                        "stream will be re-processed without filtering to avoid data loss"));
-                }
-            }
-        }
-        try {
-            pipeline->finish();
-        } catch (std::exception &) {
-            // what qpdf does too: the pipeline's own complaint adds nothing
-        }
-        return false;
-    }
-
-  private:
-    QPDF &out;
-    std::unordered_map<QPDFObjGen, Data, ObjGenHash> streams;
-};
-
 // What this thread has copied into one output (by QPDF::getUniqueId, which no
 // other QPDF of the process gets): per source, each copied object's copy. One
 // output is built at a time on a thread; a new one starts afresh.
@@ -148,52 +74,9 @@ struct Copies {
     std::map<unsigned long long, std::unordered_map<QPDFObjGen, QPDFObjectHandle, ObjGenHash>> made;
     std::shared_ptr<SourceStreams> streams;
     std::set<unsigned long long> streams_from; // sources the output reads stream data from
-    std::shared_ptr<RawStreams> raw_streams;
 };
 
 thread_local Copies copies;
-
-// What this thread has read from sources' bytes, kept from one output to the
-// next (the parts of a split read the same source): for the source last read,
-// a window on its file and the objects qpdf's copier stops at (page tree nodes,
-// pages), each page's /Parent among them, so that each is read once.
-struct SourceReading {
-    unsigned long long source = ULLONG_MAX; // none yet (qpdf numbers its documents from 0)
-    std::weak_ptr<RawSource> raw; // the Source that opened it holds it
-    FileWindow window;
-    std::unordered_set<QPDFObjGen, ObjGenHash> stops;
-    // Objects read for more than one output (a split's parts share fonts and
-    // the like) are kept once read twice, as qpdf keeps what it parsed; an
-    // object read once (a page's content) is not.
-    std::unordered_set<QPDFObjGen, ObjGenHash> read_once;
-    std::unordered_map<QPDFObjGen, std::shared_ptr<PlainObject const>, ObjGenHash> kept;
-
-    void start(unsigned long long id, std::shared_ptr<RawSource> const &of)
-    {
-        source = id;
-        raw = of;
-        window.clear();
-        stops.clear();
-        read_once.clear();
-        kept.clear();
-    }
-
-    // Object `og` of `from` read from its bytes, or null.
-    std::shared_ptr<PlainObject const> read(RawSource const &from, QPDFObjGen og)
-    {
-        auto known = kept.find(og);
-        if (known != kept.end()) {
-            return known->second;
-        }
-        std::shared_ptr<PlainObject const> object = read_plain_object(from, og, window);
-        if (object && !read_once.insert(og).second) {
-            kept.emplace(og, object);
-        }
-        return object;
-    }
-};
-
-thread_local SourceReading reading;
 
 // Whether qpdf's copier would stop at `dictionary` (isPagesObject, or
 // isPageObject below the top): a page tree node, or a page other than the one
@@ -213,60 +96,14 @@ bool is_page(QPDFObjectHandle dictionary)
     return type.isNameAndEquals("/Page") || (type.isString() && type.getStringValue() == "Page");
 }
 
-// is_pages_node and is_page for a dictionary read from its bytes.
-bool is_pages_node(PlainValue const &dictionary)
-{
-    PlainValue const *type = dictionary.find("/Type");
-    return type != nullptr && type->kind == PlainValue::Kind::name && type->text == "/Pages";
-}
-
-bool is_page(PlainValue const &dictionary)
-{
-    PlainValue const *type = dictionary.find("/Type");
-    return type != nullptr &&
-        ((type->kind == PlainValue::Kind::name && type->text == "/Page") ||
-         (type->kind == PlainValue::Kind::string && type->text == "Page"));
-}
-
-// A scalar read from its bytes as the direct object qpdf's parser makes.
-QPDFObjectHandle scalar(PlainValue const &value)
-{
-    switch (value.kind) {
-    case PlainValue::Kind::boolean:
-        return QPDFObjectHandle::newBool(value.flag);
-    case PlainValue::Kind::integer:
-        return QPDFObjectHandle::newInteger(value.number);
-    case PlainValue::Kind::real:
-        return QPDFObjectHandle::newReal(value.text);
-    case PlainValue::Kind::name:
-        return QPDFObjectHandle::newName(value.text);
-    case PlainValue::Kind::string:
-        return QPDFObjectHandle::newString(value.text);
-    case PlainValue::Kind::null:
-        return QPDFObjectHandle::newNull();
-    case PlainValue::Kind::reference:
-    case PlainValue::Kind::array:
-    case PlainValue::Kind::dictionary:
-        break;
-    }
-    throw std::logic_error("a value read from its bytes taken as a scalar");
-}
-
 class Copier {
   public:
-    Copier(QPDF &out, QPDF &from, CopyReads reads) :
+    Copier(QPDF &out, QPDF &from) :
         out(out), from(from), made(copies.made[from.getUniqueId()]), limit(static_cast<size_t>(page_tree_maximum_depth()))
     {
         if (!copies.streams) {
             copies.streams = std::make_shared<SourceStreams>();
         }
-        if (reads != CopyReads::bytes) {
-            return;
-        }
-        if (reading.source != from.getUniqueId()) {
-            reading.start(from.getUniqueId(), raw_source_of(from));
-        }
-        raw = reading.raw.lock(); // held while this copy reads
     }
 
     QPDFObjectHandle copy(QPDFObjectHandle foreign)
@@ -275,23 +112,16 @@ class Copier {
         while (!frames.empty()) {
             size_t owner = frames.size() - 1;
             Frame &frame = frames[owner];
-            if (frame.next == (frame.from_bytes ? frame.plain.size() : frame.values.size())) {
+            if (frame.next == frame.values.size()) {
                 finish(frame);
                 frames.pop_back();
                 continue;
             }
             size_t at = frame.next++;
             bool reserving = frame.reserving;
-            // value() and plain_value() may push a frame, which moves `frame`:
-            // found again by index.
-            QPDFObjectHandle copied;
-            if (frame.from_bytes) {
-                PlainValue const *original = frame.plain[at].second;
-                copied = plain_value(*original, reserving);
-            } else {
-                QPDFObjectHandle original = frame.values[at].second;
-                copied = value(original, false, reserving);
-            }
+            // value() may push a frame, which moves `frame`: found again by index.
+            QPDFObjectHandle original = frame.values[at].second;
+            QPDFObjectHandle copied = value(original, false, reserving);
             place(frames[owner], at, copied);
         }
         return top;
@@ -312,14 +142,6 @@ class Copier {
         // tree node, another page, given directly): its indirect objects are not
         // copied, only mapped to copies made before, as qpdf's second pass does.
         bool reserving = true;
-        // Read from the file's bytes (read_plain_object): `plain` instead of
-        // `values`, pointing into `object`, which the frame of the indirect
-        // object holds (its direct arrays and dictionaries' frames sit above it).
-        bool from_bytes = false;
-        std::vector<std::pair<std::string, PlainValue const *>> plain;
-        std::shared_ptr<PlainObject const> object;
-        QPDFObjGen source; // the indirect object read
-
     };
 
     // Puts `copied`, the copy of the `at`th value of `frame`, into its array or
@@ -329,7 +151,7 @@ class Copier {
         if (frame.array) {
             frame.into.appendItem(copied);
         } else {
-            std::string const &key = frame.from_bytes ? frame.plain[at].first : frame.values[at].first;
+            std::string const &key = frame.values[at].first;
             frame.into.replaceKey(key, copied); // null drops the key, as qpdf
         }
     }
@@ -347,18 +169,6 @@ class Copier {
             }
             if (!reserving) {
                 return QPDFObjectHandle::newNull();
-            }
-            if (raw != nullptr && !top) {
-                // What the object asked for refers to: from its bytes where they
-                // are plain. The object asked for itself (a page, a stamp's form)
-                // is qpdf's, with whatever pdfedit changed in it.
-                if (reading.stops.count(og) != 0) {
-                    return QPDFObjectHandle::newNull();
-                }
-                std::shared_ptr<PlainObject const> plain = reading.read(*raw, og);
-                if (plain) {
-                    return indirect_from_bytes(og, std::move(plain));
-                }
             }
         }
         qpdf_object_type_e type = foreign.getTypeCode();
@@ -423,80 +233,6 @@ class Copier {
         return copy;
     }
 
-    // The copy of indirect object `og` read from its bytes, as value() makes it
-    // from qpdf's object: a stream or container made empty (its frame fills it),
-    // a scalar as an indirect copy; null for a page tree node or a page, which
-    // qpdf's copier does not copy.
-    QPDFObjectHandle indirect_from_bytes(QPDFObjGen og, std::shared_ptr<PlainObject const> plain)
-    {
-        PlainValue const &value = plain->value;
-        if (value.kind != PlainValue::Kind::array && value.kind != PlainValue::Kind::dictionary) {
-            QPDFObjectHandle copy = out.makeIndirectObject(scalar(value));
-            made[og] = copy;
-            return copy;
-        }
-        if (!plain->stream && value.kind == PlainValue::Kind::dictionary && (is_pages_node(value) || is_page(value))) {
-            reading.stops.insert(og);
-            return QPDFObjectHandle::newNull(); // not copied, not mapped
-        }
-        Frame frame;
-        fill_from_bytes(frame, value);
-        QPDFObjectHandle copy;
-        if (plain->stream) {
-            frame.stream = out.newStream();
-            frame.into = frame.stream.getDict();
-            copy = frame.stream;
-        } else {
-            frame.into = out.makeIndirectObject(frame.array ? QPDFObjectHandle::newArray() : QPDFObjectHandle::newDictionary());
-            copy = frame.into;
-        }
-        made[og] = copy;
-        frame.object = std::move(plain);
-        frame.source = og;
-        push(std::move(frame));
-        return copy;
-    }
-
-    // The copy of a value inside an object read from its bytes.
-    QPDFObjectHandle plain_value(PlainValue const &value, bool reserving)
-    {
-        switch (value.kind) {
-        case PlainValue::Kind::reference:
-            return this->value(from.getObject(value.reference), false, reserving);
-        case PlainValue::Kind::array:
-        case PlainValue::Kind::dictionary: {
-            Frame frame;
-            fill_from_bytes(frame, value);
-            // A dictionary qpdf's copier stops at, given directly: what it refers
-            // to is only mapped.
-            bool stops = !frame.array && (is_pages_node(value) || is_page(value));
-            frame.reserving = reserving && !stops;
-            frame.into = frame.array ? QPDFObjectHandle::newArray() : QPDFObjectHandle::newDictionary();
-            QPDFObjectHandle copy = frame.into;
-            push(std::move(frame));
-            return copy;
-        }
-        default:
-            return scalar(value);
-        }
-    }
-
-    // A frame's values from an array's or dictionary's bytes.
-    static void fill_from_bytes(Frame &frame, PlainValue const &value)
-    {
-        frame.from_bytes = true;
-        if (value.kind == PlainValue::Kind::array) {
-            frame.array = true;
-            for (PlainValue const &item : value.items) {
-                frame.plain.emplace_back(std::string(), &item);
-            }
-        } else {
-            for (auto const &entry : value.entries) {
-                frame.plain.emplace_back(entry.first, &entry.second);
-            }
-        }
-    }
-
     void push(Frame frame)
     {
         if (frames.size() >= limit) {
@@ -511,17 +247,6 @@ class Copier {
     // output is written, with the filters its copied dictionary names.
     void finish(Frame &frame)
     {
-        if (frame.stream.isInitialized() && frame.from_bytes) {
-            if (!copies.raw_streams) {
-                copies.raw_streams = std::make_shared<RawStreams>(out);
-            }
-            copies.raw_streams->add(
-                frame.stream.getObjGen(),
-                RawStreams::Data{raw->file, frame.source, frame.object->data_offset, frame.object->length});
-            frame.stream.replaceStreamData(
-                copies.raw_streams, frame.into.getKey("/Filter"), frame.into.getKey("/DecodeParms"));
-            return;
-        }
         if (frame.stream.isInitialized()) {
             copies.streams->add(frame.stream.getObjGen(), frame.original);
             copies.streams_from.insert(from.getUniqueId());
@@ -532,7 +257,6 @@ class Copier {
 
     QPDF &out;
     QPDF &from;
-    std::shared_ptr<RawSource const> raw; // `from`'s, when its objects may be read from their bytes
     std::unordered_map<QPDFObjGen, QPDFObjectHandle, ObjGenHash> &made;
     size_t const limit;
     std::vector<Frame> frames;
@@ -540,7 +264,7 @@ class Copier {
 
 } // namespace
 
-QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign, CopyReads reads)
+QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign)
 {
     if (!foreign.isIndirect()) {
         throw std::logic_error("copy_foreign called with a direct object");
@@ -554,10 +278,8 @@ QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign, CopyReads rea
         copies.out = out.getUniqueId();
     }
     // Pages are known by their /Type: a source's pages were listed when it was
-    // opened, by getAllPages, which sets a missing /Type, or without it where
-    // every page has one (list_pages_unparsed). Not listed again here: that
-    // would parse every page of the source.
-    return Copier(out, *from, reads).copy(foreign);
+    // opened, by getAllPages, which sets a missing /Type. Not listed again here.
+    return Copier(out, *from).copy(foreign);
 }
 
 void forget_copies(QPDF &out)

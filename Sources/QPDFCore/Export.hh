@@ -125,18 +125,7 @@ QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value);
 // field). Without recursion; refuses (OverLimit, naming the source file) an
 // object nested more than page_tree_maximum_depth levels deep, where qpdf's
 // copier would have overflowed the stack. Use this, never copyForeignObject.
-//
-// `reads`: where what `foreign` refers to is read from. `foreign` itself is
-// always qpdf's object, with whatever pdfedit changed in it.
-enum class CopyReads {
-    objects, // qpdf's objects: what pdfedit changed in a source is copied as changed
-    // the file's bytes where the source allows it (PlainObjects.cpp), else qpdf's
-    // objects: only for what a page draws with (its resources and contents, which
-    // nothing in pdfedit changes in a source; the annotation copy detaches links'
-    // /SD, a stamp pushes attributes onto its page)
-    bytes,
-};
-QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign, CopyReads reads = CopyReads::objects);
+QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign);
 
 // Whether `out` has streams copied (copy_foreign, on this thread) whose data is
 // read from `from` when `out` is written: `from` must live until then.

@@ -3,7 +3,6 @@
 // file with its password and then each alternative), the pages the plan names,
 // and passing on the warnings qpdf collected.
 #include "Inputs.hh"
-#include "PlainObjects.hh"
 
 #include "Limits.hh"
 #include "Timing.hh"
@@ -249,31 +248,18 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     pdf.setAttemptRecovery(true);
     std::shared_ptr<ReadInputSource> file = open_pdf(pdf, path, password == nullptr ? "" : password);
     std::map<QPDFObjGen, QPDFXRefEntry> table = pdf.getXRefTable();
-    // A clean file's pages are listed without parsing them (list_pages_unparsed),
-    // with what they inherit; anything else the usual way. The page list is
-    // where page-tree damage shows. Inherited /MediaBox, /CropBox, /Resources
-    // and /Rotate are found once here and given to each copied page
-    // (Assembly::inherit), so that a page looks the same out of its tree.
-    std::vector<InheritedFrame> frames;
-    std::vector<int> page_frame;
-    bool listed = list_pages_unparsed(pdf, *file, table, source.pages, frames, page_frame);
-    if (!listed) {
-        check_page_tree_depth(pdf);
-    }
+    // The page list is where page-tree damage shows. Inherited /MediaBox,
+    // /CropBox, /Resources and /Rotate are found once here and given to each
+    // copied page (Assembly::inherit), so that a page looks the same out of its
+    // tree.
+    check_page_tree_depth(pdf);
     check_tree_depths(pdf);
-    if (!listed) {
-        source.pages = pdf.getAllPages();
-    }
+    source.pages = pdf.getAllPages();
     if (!for_export) {
         return;
     }
-    if (listed) {
-        source.frames = std::move(frames);
-        source.page_frame = std::move(page_frame);
-    } else {
-        check_pages_are_dictionaries(pdf, source.pages);
-        source.find_inherited();
-    }
+    check_pages_are_dictionaries(pdf, source.pages);
+    source.find_inherited();
     source.version = pdf_version(pdf.getPDFVersion(), pdf.getExtensionLevel());
     for (auto const &entry : table) {
         if (entry.second.getType() == 2) {
@@ -285,11 +271,6 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     }
     source.xref.object_bound = object_number_bound(pdf, table.empty() ? 0 : table.rbegin()->first.getObj());
     source.opened_clean = !pdf.anyWarnings();
-    if (listed && source.opened_clean) {
-        // The copier may read this file's objects from their bytes (PlainObjects.cpp).
-        source.raw = std::make_shared<RawSource>(RawSource{file, std::move(table)});
-        register_raw_source(pdf, source.raw);
-    }
 }
 
 } // namespace pe

@@ -107,17 +107,12 @@ struct FieldTree {
 };
 
 struct SourceStructure; // StructureTree.hh
-struct RawSource;       // PlainObjects.hh
 
 // One opened input.
 struct Source {
     // null when no item uses this source; shared with a pe_document when the
     // caller opened the file beforehand
     std::shared_ptr<QPDF> pdf;
-    // Its file and cross-reference table when the copier may read its objects
-    // from their bytes (clean, unencrypted, pages listed from the page tree's
-    // bytes); null otherwise.
-    std::shared_ptr<RawSource> raw;
     std::vector<QPDFObjectHandle> pages;
     // What each page inherits, found by one walk of the page tree in qpdf's page
     // order, without changing the source (qpdf's pushInheritedAttributesToPage
@@ -233,21 +228,6 @@ void check_page_tree_depth(QPDF &pdf);
 // number tree, name trees, form fields, outline) nests deeper than
 // page_tree_maximum_depth; walks them without recursion.
 void check_tree_depths(QPDF &pdf);
-
-// The pages of a clean, unencrypted `pdf` read from `file` (`xref`: its
-// cross-reference table), as getAllPages lists them, with what each inherits
-// (frames and page_frame, as Source::find_inherited gives them), without parsing
-// the pages (QuickPages.cpp): each kid's bytes in the file tell a plain page from
-// anything else, which qpdf parses. False, and nothing set, where getAllPages
-// would repair or warn about something, or the tree is deeper than the limit:
-// the file is then opened the usual way.
-bool list_pages_unparsed(
-    QPDF &pdf,
-    ReadInputSource &file,
-    std::map<QPDFObjGen, QPDFXRefEntry> const &xref,
-    std::vector<QPDFObjectHandle> &pages,
-    std::vector<InheritedFrame> &frames,
-    std::vector<int> &page_frame);
 
 // Throws QPDFExc (qpdf_e_damaged_pdf) naming the first "page" that is not a
 // dictionary: qpdf's recovery takes whatever a damaged /Kids holds as a page, even

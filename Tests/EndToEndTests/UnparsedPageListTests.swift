@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-/// A clean file's pages are listed without parsing them (the bridge's
-/// QuickPages.cpp): each kid's bytes in the file tell a plain page (a dictionary
-/// with /Type /Page and no /Kids) from anything else, which qpdf parses and judges
-/// by getAllPages' rules; where getAllPages would repair something, the file is
-/// opened the usual way. These trees put the traps a byte reader could fall into
-/// in its way: text that looks like /Kids or endobj inside strings and comments,
+/// Page trees with traps in their way (a reader of their bytes once listed
+/// pages without qpdf's parser; qpdf's getAllPages lists them now): text that looks like /Kids or endobj inside strings and comments,
 /// escaped names, a lying /Count, a page without /Type, a page listed twice, a
 /// "page" with /Kids, attributes inherited from nodes. Every copy must hold the
 /// pages qpdf lists, in its order, as pdftotext and pdfinfo read them.

@@ -16,8 +16,6 @@ internal import PDFEngine
 ///   its source in place nor appends an update to it, it always copies pages.
 /// - `PDFEDIT_NO_APPEND`: when set, an export never writes its output as the
 ///   source's bytes plus an incremental update.
-/// - `PDFEDIT_NO_BYTE_READS`: when set, an export reads every object it copies
-///   through qpdf's parser, never from a clean source's bytes.
 enum ExportEnvironment {
     /// `PDFEDIT_THREADS` when usable, else nil (the default).
     static let threads: Int? = threadCount(EnvironmentVariables.process["PDFEDIT_THREADS"])
@@ -27,9 +25,6 @@ enum ExportEnvironment {
 
     /// False when `PDFEDIT_NO_APPEND` or `PDFEDIT_NO_IN_PLACE` is set.
     static let appendUpdate: Bool = inPlace && EnvironmentVariables.process["PDFEDIT_NO_APPEND"] == nil
-
-    /// False when `PDFEDIT_NO_BYTE_READS` is set.
-    static let byteReads: Bool = EnvironmentVariables.process["PDFEDIT_NO_BYTE_READS"] == nil
 
     /// A thread count from the text of `PDFEDIT_THREADS`: a whole number from 1 to 64.
     static func threadCount(_ text: String?) -> Int? {

@@ -80,7 +80,6 @@ public struct ExportSettings: Sendable {
             maxStreamBytes: maxStreamBytes, progress: writing, threads: ExportEnvironment.threads,
             inPlace: ExportEnvironment.inPlace, keepScripts: keepScripts)
         options.appendUpdate = ExportEnvironment.appendUpdate
-        options.byteReads = ExportEnvironment.byteReads
         return options
     }
 }

@@ -175,7 +175,6 @@ final class BridgeArguments {
         result.threads = Int32(clamping: options.threads ?? 0)
         result.no_in_place = options.inPlace ? 0 : 1
         result.no_append = options.appendUpdate ? 0 : 1
-        result.no_byte_reads = options.byteReads ? 0 : 1
         result.keep_scripts = options.keepScripts ? 1 : 0
         if PhaseTiming.enabled {
             result.timing = { _, phase, milliseconds in

@@ -121,10 +121,6 @@ public struct ExportOptions: Sendable, Equatable {
     /// written as that source's bytes plus an incremental update (see
     /// `pe_export_options.no_append`); the output shows the same document.
     public var appendUpdate = true
-    /// Whether what a copied page draws with may be read from a clean,
-    /// unencrypted source's bytes instead of through qpdf's parser (see
-    /// `pe_export_options.no_byte_reads`); the output is the same either way.
-    public var byteReads = true
     /// Keep the sources' JavaScript (merged under unique names) and the first
     /// source's open action and document actions; false leaves them out with a
     /// warning (an open action that only shows a page is kept either way).
@@ -154,7 +150,7 @@ public struct ExportOptions: Sendable, Equatable {
     public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
         lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
             && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
-            && lhs.inPlace == rhs.inPlace && lhs.appendUpdate == rhs.appendUpdate && lhs.byteReads == rhs.byteReads
+            && lhs.inPlace == rhs.inPlace && lhs.appendUpdate == rhs.appendUpdate
             && lhs.keepEncryptionOf == rhs.keepEncryptionOf
             && lhs.pageLabels == rhs.pageLabels && lhs.author == rhs.author && lhs.subject == rhs.subject
             && lhs.keywords == rhs.keywords && lhs.outline == rhs.outline

@@ -297,13 +297,6 @@ typedef struct pe_export_options {
      * PDFEDIT_TIMING is in the environment) */
     void (*timing)(void *context, const char *phase, double milliseconds);
     void *timing_context;
-    int no_byte_reads;          /* nonzero: every object an export copies is read through
-                                   qpdf's parser; zero: what a page draws with (its
-                                   resources and contents) is read from a clean,
-                                   unencrypted source's bytes where they are plain
-                                   (PlainObjects.cpp), the same objects made faster
-                                   (the kit sets it when PDFEDIT_NO_BYTE_READS is in
-                                   the environment) */
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
