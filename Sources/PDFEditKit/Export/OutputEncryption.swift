@@ -79,6 +79,7 @@ extension OutputEncryption {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw PDFEditError.engine(.unreadable(file: path, reason: "not a regular file"))
         }
+        ReadFiles.note(path, as: "a password file")
         // A password is one short line: 64 KiB is plenty, and a huge file is not read whole.
         guard let data = FileHead.read(path, upTo: 65_536) else {
             throw PDFEditError.engine(.unreadable(file: path, reason: Errno.current.description))

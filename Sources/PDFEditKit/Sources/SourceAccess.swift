@@ -39,14 +39,14 @@ package final class SourceAccess {
     private(set) var sources: [SourceID: Source]
     let pageFacts: PageFactsCache
 
-    /// `cacheDirectory` nil means the default session's cache when `baseDirectory`
-    /// holds a `.pdfedit` folder, else no disk cache (direct mode leaves nothing behind).
+    /// `cacheDirectory` nil: nothing is read from or written to a disk cache (direct
+    /// mode, which must neither trust nor leave anything in a folder it only
+    /// passes through — not even the `.pdfedit/cache` of a session there).
+    /// Sessions give their cache folder once it is trusted (`SessionStore.cacheDirectory`).
     package init(session: Session, baseDirectory: String, passwords: PasswordBook, cacheDirectory: String? = nil) {
         self.baseDirectory = baseDirectory
         self.passwords = passwords
-        let cacheDirectory = cacheDirectory ?? Self.defaultCacheDirectory(baseDirectory: baseDirectory)
         self.cacheDirectory = cacheDirectory
-        if let cacheDirectory { CacheFolder.tighten(cacheDirectory) }
         pageFacts = PageFactsCache(cache: cacheDirectory.map { SeeingCache(directory: $0) })
         sources = Dictionary(session.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -58,15 +58,6 @@ package final class SourceAccess {
 
     /// Writes the page caches (texts, labels, sizes) now; also done when the access is released.
     package func saveCaches() { pageFacts.save() }
-
-    static func defaultCacheDirectory(baseDirectory: String) -> String? {
-        let folder = Paths.join(baseDirectory, ".pdfedit")
-        var isDirectory = false
-        guard baseDirectory != "/", FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-            isDirectory
-        else { return nil }
-        return Paths.join(folder, "cache")
-    }
 
     /// The absolute path of a stored source path (relative ones are below the base directory).
     package func absolutePath(_ stored: String) -> String {
@@ -362,7 +353,7 @@ final class SourceChecks: @unchecked Sendable {
     private var results: [String: PDFEditError?] = [:]
 
     private func key(_ path: String, _ source: Source) -> String {
-        "\(URL(fileURLWithPath: path).standardizedFileURL.path)\u{0}\(source.size)\u{0}\(source.sha256)"
+        "\(FileIdentity(of: path))\u{0}\(source.size)\u{0}\(source.sha256)"
     }
 
     /// Notes that the file at `path` was just fingerprinted as `source` (at import).

@@ -83,8 +83,8 @@ public struct BatchApply: Sendable {
 
     /// Every file's output path, in argument order, once the batch is checked as
     /// a whole: no two inputs may map to one output, and (without `inPlace`) no
-    /// output may be one of the inputs. Paths are compared absolute, with symbolic
-    /// links resolved. All problems are reported together (`.several`, 64).
+    /// output may be one of the inputs. Files are compared by what they are
+    /// (`FileIdentity`), not by their paths' text. All problems are reported together (`.several`, 64).
     public func plannedOutputs() throws(PDFEditError) -> [String] {
         guard !files.isEmpty else { throw PDFEditError.usage("apply needs at least one FILE") }
         let outputs: [String]
@@ -93,12 +93,11 @@ public struct BatchApply: Sendable {
         case .template(let template):
             outputs = files.enumerated().map { template.path(for: $1, number: $0 + 1) }
         }
-        var standardiser = Paths.Standardiser()
-        let inputs = Dictionary(files.enumerated().map { (standardiser.standardised($1), $0) }) { first, _ in first }
-        var claimed: [String: Int] = [:]
+        let inputs = Dictionary(files.enumerated().map { (FileIdentity(of: $1), $0) }) { first, _ in first }
+        var claimed: [FileIdentity: Int] = [:]
         var problems: [PDFEditError] = []
         for (index, output) in outputs.enumerated() {
-            let standard = standardiser.standardised(output)
+            let standard = FileIdentity(of: output)
             if let earlier = claimed[standard] {
                 problems.append(
                     .usage(

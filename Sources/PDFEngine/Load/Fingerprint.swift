@@ -108,7 +108,7 @@ extension Fingerprint {
 
 extension EngineError {
     /// The error for a failed open(2)/fopen(3) of an input.
-    static func opening(_ path: String, errno code: Int32) -> EngineError {
+    package static func opening(_ path: String, errno code: Int32) -> EngineError {
         switch code {
         case ENOENT, ENOTDIR: return .missing(file: path)
         default: return .unreadable(file: path, reason: Errno(rawValue: code).description)
