@@ -253,7 +253,8 @@ struct StagedOutput {
     }
 
     static func cannotWrite(_ path: String, _ failure: Errno) -> PDFEditError {
-        .engine(.cannotWrite(file: path, reason: failure.description))
+        if failure.rawValue == ENOMEM { return .engine(.outOfMemory(file: path)) }
+        return .engine(.cannotWrite(file: path, reason: failure.description))
     }
 }
 

@@ -63,12 +63,10 @@ public enum ScriptText {
         for (offset, line) in lines.enumerated() {
             let number = offset + 1
             if line.utf8.count > limits.scriptLineBytes {
-                throw PDFEditError.scriptLine(
-                    script: name, line: number,
-                    error: .engine(
-                        .overLimit(
-                            file: name, page: nil,
-                            what: "a line of \(line.utf8.count) bytes, more than \(limits.scriptLineBytes) (PDFEDIT_MAX_LINE_BYTES)")))
+                throw PDFEditError.engine(
+                    .overLimit(
+                        file: "\(name):\(number)", page: nil,
+                        what: "a line of \(line.utf8.count) bytes, more than \(limits.scriptLineBytes) (PDFEDIT_MAX_LINE_BYTES)"))
             }
             let command = try atLine(number, of: name) { () throws(PDFEditError) -> Command? in
                 let words = try Self.words(String(line))

@@ -368,9 +368,18 @@ final class SourceChecks: @unchecked Sendable {
         if let known = lock.withLock({ results[key] }) { return known }
         let failure: PDFEditError?
         var status = stat()
-        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+        if stat(path, &status) != 0 {
+            failure = Self.fingerprintFailure(path: path, source: source)  // missing, or unreadable: said there
+        } else if status.st_mode & S_IFMT == S_IFDIR {
             // A session edited to point at a folder (an empty path is the session's own).
             failure = .sourceChanged(path: source.path, reason: "a folder now, not the file it was imported from")
+        } else if let kind = OutputChecks.nonRegularKind(status.st_mode) {
+            // A FIFO or a device in a source's place is never read: it could block
+            // or never end, with the session's lock held.
+            failure = .sourceChanged(path: source.path, reason: "\(kind) now, not the file it was imported from")
+        } else if Int64(status.st_size) != source.size {
+            // The size already says it changed: a 100 GB file is not hashed to learn it.
+            failure = .sourceChanged(path: source.path, reason: "changed since it was imported")
         } else {
             failure = Self.fingerprintFailure(path: path, source: source)
         }
