@@ -225,3 +225,10 @@ import Testing
         #expect(Paths.names(in: folder.file("missing")) { _ in true } == nil)
     }
 }
+
+/// Out of memory is its own exit code (71, EX_OSERR), whatever it interrupted.
+@Suite struct OutOfMemoryCodeTests {
+    @Test func outOfMemoryExits71() {
+        #expect(PDFEditError.engine(.outOfMemory(file: "x.pdf")).exitCode == 71)
+    }
+}

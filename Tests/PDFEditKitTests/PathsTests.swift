@@ -118,7 +118,7 @@ import Testing
         #expect(FileIdentity(of: dangling) != FileIdentity(of: Paths.join(folder.path, "nowhere.pdf")))
         // Hard links of one file are one file.
         let hard = Paths.join(folder.path, "hard.pdf")
-        #expect(link(source, hard) == 0)
+        #expect(Glibc.link(source, hard) == 0)
         #expect(FileIdentity(of: hard) == FileIdentity(of: source))
     }
 }

@@ -413,6 +413,8 @@ struct ExportWriter {
                     throw PDFEditError.engine(.cannotWrite(file: output, reason: reason))
                 case .library(_, let message):
                     throw PDFEditError.engine(.library(file: output, message: message))
+                case .outOfMemory:
+                    throw PDFEditError.engine(.outOfMemory(file: output))
                 default:
                     break
                 }

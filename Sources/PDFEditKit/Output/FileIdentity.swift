@@ -63,20 +63,34 @@ package struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
 /// every file a command reads is protected as a source is). Noted by the kit's
 /// readers of such files; consulted by `OutputChecks`.
 package enum ReadFiles {
-    private static let files = Mutex<[FileIdentity: String]>([:])
+    private struct Read: Hashable {
+        var path: String
+        var identity: FileIdentity
+        var role: String
+    }
+
+    private static let files = Mutex<[Read]>([])
 
     /// Notes that `path` was (or is about to be) read as `role` ("the script").
     package static func note(_ path: String, as role: String) {
-        let identity = FileIdentity(of: path)
-        files.withLock { $0[identity] = $0[identity] ?? role }
+        let read = Read(path: path, identity: FileIdentity(of: path), role: role)
+        files.withLock { $0.append(read) }
     }
 
-    /// Notes the file open at `descriptor` as `role`.
-    package static func note(descriptor: Int32, as role: String) {
+    /// Notes the file open at `descriptor`, read from `path`, as `role`.
+    package static func note(descriptor: Int32, path: String, as role: String) {
         guard let identity = FileIdentity(descriptor: descriptor) else { return }
-        files.withLock { $0[identity] = $0[identity] ?? role }
+        files.withLock { $0.append(Read(path: path, identity: identity, role: role)) }
     }
 
-    /// Every file noted so far, with what it was read as.
-    package static var all: [FileIdentity: String] { files.withLock { $0 } }
+    /// The files noted that are still where they were read, with what each was
+    /// read as. One removed since is forgotten: its inode may be reused by
+    /// another file (a program using the kit lives longer than one command).
+    package static var all: [FileIdentity: String] {
+        var result: [FileIdentity: String] = [:]
+        for read in files.withLock({ $0 }) where result[read.identity] == nil {
+            if FileIdentity(of: read.path) == read.identity { result[read.identity] = read.role }
+        }
+        return result
+    }
 }

@@ -30,7 +30,7 @@ public enum ScriptText {
             case .failure(let failure):
                 throw PDFEditError.engine(EngineError.opening(path, errno: failure.rawValue))
             }
-            ReadFiles.note(descriptor: descriptor, as: "the script")
+            ReadFiles.note(descriptor: descriptor, path: path, as: "the script")
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let bytes: [UInt8]
