@@ -193,6 +193,14 @@ package enum Cancellation {
         }
     }
 
+    /// Async-signal-safe: removes this process's temporary files and folders, for
+    /// a program's own handler of a fatal signal (a crash, an abort short of
+    /// memory), so that a failed run leaves nothing behind. The kit installs no
+    /// such handler; the pdfedit command does (`CrashCleanup`).
+    package static func removeTemporariesNow() {
+        removeRemembered()
+    }
+
     /// Async-signal-safe: whether the signal must wait for `deferringSignals` to end.
     fileprivate static func deferIfCommitting(_ signal: Int32) -> Bool {
         guard deferring.load(ordering: .sequentiallyConsistent) else { return false }

@@ -141,7 +141,8 @@ extension Workspace {
     /// `status`: the session's documents, history depths and the state of each source (each is hashed).
     public func status() throws(PDFEditError) -> SessionStatus {
         let session = try read()
-        let access = SourceAccess(session: session, baseDirectory: store.baseDirectory, passwords: passwords)
+        let access = SourceAccess(
+            session: session, baseDirectory: store.baseDirectory, passwords: passwords, cacheDirectory: store.cacheDirectory)
         let sources = session.sources.map { source -> SessionStatus.SourceState in
             let state: String
             do throws(PDFEditError) {

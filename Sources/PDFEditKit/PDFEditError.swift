@@ -48,6 +48,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
             case .cannotWrite: return 73
             case .password: return 77
             case .library: return 1
+            case .outOfMemory: return 71
             default: return 65
             }
         case .sessionCorrupt, .notExportable: return 65

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 package import PDFEngine
+import Synchronization
 
 /// The passwords a command may try on encrypted sources. Never stored anywhere.
 ///
@@ -12,7 +13,7 @@ package import PDFEngine
 /// `--password PW`, `PDFEDIT_PASSWORD`, the `FILE=PW` lines of the file named by
 /// `PDFEDIT_PASSWORD_FILE`; then, only when stdin is a terminal, a prompt.
 /// A FILE matches a source when it names the same file (compared as absolute,
-/// standardised paths) or, when it has no slash, the source's file name.
+/// `FileIdentity`) or, when it has no slash, the source's file name.
 public struct PasswordBook: Sendable {
     /// Passwords for any file (`--password`, `PDFEDIT_PASSWORD`), in the order tried.
     public var general: [String]
@@ -82,11 +83,11 @@ public struct PasswordBook: Sendable {
 
     /// Candidate passwords for `path`, most specific first, without repeats.
     public func candidates(for path: String) -> [String] {
-        let absolute = Paths.standardised(path)
+        let identity = FileIdentity(of: path)
         let name = Paths.name(of: path)
         var result: [String] = []
         for entry in perFile {
-            let matches = entry.file.contains("/") ? Paths.standardised(entry.file) == absolute : entry.file == name
+            let matches = entry.file.contains("/") ? FileIdentity(of: entry.file) == identity : entry.file == name
             if matches { result.append(entry.password) }
         }
         result += general
@@ -107,18 +108,29 @@ public struct PasswordBook: Sendable {
         let candidates = candidates(for: path)
         for password in candidates {
             do {
-                return (try open(password), password)
+                let opened = try open(password)
+                Self.decrypted.store(true, ordering: .relaxed)
+                return (opened, password)
             } catch .password {
                 continue
             }
         }
         if mayPrompt, let typed = Self.prompt(for: path) {
             do {
-                return (try open(typed), typed)
+                let opened = try open(typed)
+                Self.decrypted.store(true, ordering: .relaxed)
+                return (opened, typed)
             } catch .password {}
         }
         throw EngineError.password(file: path, given: !candidates.isEmpty || mayPrompt)
     }
+
+    /// Whether this process opened a file with a password: what it read from
+    /// such a file (bookmark titles, link targets) is as secret as the file, so a
+    /// session it saves is private (`SessionStore.save`).
+    package static var someFileWasDecrypted: Bool { decrypted.load(ordering: .relaxed) }
+
+    private static let decrypted = Atomic<Bool>(false)
 
     private static func prompt(for path: String) -> String? {
         guard let typed = getpass("Password for \(path): ") else { return nil }

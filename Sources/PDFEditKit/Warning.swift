@@ -18,6 +18,9 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
     /// `output` was written unencrypted although its pages come from the
     /// encrypted `encryptedSources` (a session export; `--encrypt` encrypts it).
     case writtenUnencrypted(output: String, encryptedSources: [String])
+    /// The session's cache `folder` was not used (neither read nor written):
+    /// `reason` says why (another user's, writable by others, a symbolic link).
+    case cacheIgnored(folder: String, reason: String)
 
     /// The file the warning is about.
     public var file: String {
@@ -25,6 +28,7 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
         case .recoveredDamage(let file, _), .exportNotice(let file, _), .pageShownAsFrame(let file, _, _): return file
         case .unreadablePage(let error): return error.file
         case .writtenUnencrypted(let output, _): return output
+        case .cacheIgnored(let folder, _): return folder
         }
     }
 
@@ -39,6 +43,8 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
         case .writtenUnencrypted(let output, let sources):
             return "\(output): written unencrypted; its pages come from encrypted \(sources.joined(separator: ", "))"
                 + " (use --encrypt to encrypt it)"
+        case .cacheIgnored(let folder, let reason):
+            return "\(folder): cache not used: \(reason)"
         }
     }
 
@@ -55,7 +61,7 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
         var seen: Set<String> = []
         return warnings.filter { warning in
             guard case .recoveredDamage(let file, _) = warning else { return true }
-            return seen.insert(Paths.standardised(file)).inserted
+            return seen.insert(FileIdentity(of: file).description).inserted
         }
     }
 

@@ -30,11 +30,12 @@ public struct Workspace: Sendable {
     ) throws(PDFEditError) -> (Session, warnings: [Warning]) {
         try store.withLock(creating: true) { () throws(PDFEditError) in
             // The session never goes where one of its files is, nor over a file
-            // that is not a session (`--force` only ever replaces a session).
-            let sessionFile = Paths.standardised(store.path)
-            if paths.contains(where: { Paths.standardised($0) == sessionFile }) {
+            // that is not a session (`--force` only ever replaces a session); no
+            // file of the session (its lock, its list of exports) is a source.
+            let sessionFiles = Set(store.ownFiles.map(FileIdentity.init(of:)))
+            if let file = paths.first(where: { sessionFiles.contains(FileIdentity(of: $0)) }) {
                 throw PDFEditError.sessionPlace(
-                    path: store.path, reason: "is one of the files to open; the session must go elsewhere")
+                    path: file, reason: "is one of the session's own files; the session must go elsewhere")
             }
             try store.checkReplaceable()
             if store.exists && !force {
@@ -131,7 +132,8 @@ public struct Workspace: Sendable {
 
     /// Removes cached entries of sources the session no longer holds (`CacheFolder`).
     private func pruneCache(for session: Session) {
-        CacheFolder.prune(store.cacheDirectory, keeping: Set(session.sources.map(\.sha256)))
+        guard let cache = store.cacheDirectory else { return }
+        CacheFolder.prune(cache, keeping: Set(session.sources.map(\.sha256)))
     }
 
     // MARK: Export
@@ -194,10 +196,13 @@ public struct Workspace: Sendable {
                 session: session, baseDirectory: store.baseDirectory, passwords: passwords,
                 cacheDirectory: store.cacheDirectory)
             let document = try session.chosenDocument(doc)
+            // Images are converted in the cache; without one to trust, in a scratch folder.
+            let cache = access.cacheDirectory
+            let scratch = cache == nil ? try ScratchDirectory.forImages(of: session, shared: nil) : nil
             let writer = ExportWriter(
-                session: session, access: access, cacheDirectory: store.cacheDirectory, replaceable: previousExports(),
-                protected: store.ownFiles)
-            return try body(writer, document)
+                session: session, access: access, cacheDirectory: cache ?? scratch?.path,
+                replaceable: previousExports(), protected: store.ownFiles)
+            return try withExtendedLifetime(scratch) { () throws(PDFEditError) in try body(writer, document) }
         }
     }
 
@@ -209,26 +214,17 @@ public struct Workspace: Sendable {
         return (indices.map { document.items[$0] }, indices.map { $0 + 1 })
     }
 
-    // The session's own previous exports may be replaced without --force. They are
-    // remembered beside the session, not in it: exporting is not an undo step.
-    private var exportsListPath: String { store.path + ".exports" }
+    /// The session's own previous exports, which may be replaced without `--force`
+    /// while they are as they were written (`ExportsList`).
+    private var exportsList: ExportsList { ExportsList(path: store.exportsListPath) }
 
-    private func previousExports() -> Set<String> {
-        guard let text = try? String(contentsOfFile: exportsListPath, encoding: .utf8) else { return [] }
-        return Set(text.split(separator: "\n").map(String.init))
-    }
+    private func previousExports() -> Set<WrittenFile> { exportsList.replaceable() }
 
     private func rememberExport(_ output: String) {
         rememberExports([output])
     }
 
-    /// One read and one atomic write of the list for all `outputs`: a split export
-    /// of thousands of parts must not rewrite (and fsync) the list once per part.
-    private func rememberExports(_ outputs: [String]) {
-        var known = previousExports()
-        known.formUnion(outputs.map(Paths.standardised))
-        try? StagedOutput.replace(exportsListPath, with: Data((known.sorted().joined(separator: "\n") + "\n").utf8))
-    }
+    private func rememberExports(_ outputs: [String]) { exportsList.remember(outputs) }
 }
 
 func ensureDirectory(_ directory: String) throws(PDFEditError) {

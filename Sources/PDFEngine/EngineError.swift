@@ -63,6 +63,9 @@ extension EngineError {
                 ? .emptyFile(file: file) : .damaged(file: file, page: page, detail: detail)
         case Int(PE_E_PAGES), Int(PE_E_UNSUPPORTED):
             self = .pageStructure(file: file, page: page, detail: detail)
+        case Int(PE_E_SYSTEM) where Self.isOutOfMemory(detail):
+            // The bridge's std::bad_alloc, or ENOMEM from the system: memory, not the file.
+            self = .outOfMemory(file: file)
         case Int(PE_E_SYSTEM):
             if failure.isOutput {
                 self = .cannotWrite(file: file, reason: detail)
@@ -80,6 +83,12 @@ extension EngineError {
         default:
             self = .library(file: file, message: detail)
         }
+    }
+
+    /// Whether a bridge message says memory ran out: the bridge's own words for
+    /// `std::bad_alloc`, or the text of ENOMEM.
+    static func isOutOfMemory(_ detail: String) -> Bool {
+        detail == "out of memory" || detail.hasSuffix(String(cString: strerror(ENOMEM)))
     }
 
     private static func isEmptyFile(_ path: String) -> Bool {

@@ -29,6 +29,9 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
     case overLimit(file: String, page: Int?, what: String)
     /// An output could not be written.
     case cannotWrite(file: String, reason: String)
+    /// The process ran out of memory (or address space: `ulimit -v`) working on
+    /// `file`: not the file's fault, nor a missing library (71, EX_OSERR).
+    case outOfMemory(file: String)
     /// Anything else the libraries reported: a bug or an unexpected library error.
     case library(file: String, message: String)
 
@@ -39,7 +42,7 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
             .badImage(let file, _),
             .damaged(let file, _, _), .password(let file, _), .unsupported(let file, _, _),
             .pageOutOfRange(let file, _, _), .cannotWrite(let file, _), .library(let file, _),
-            .overLimit(let file, _, _):
+            .overLimit(let file, _, _), .outOfMemory(let file):
             return file
         }
     }
@@ -66,6 +69,8 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotWrite(let file, let reason): return "\(file): cannot be written: \(reason)"
         case .overLimit(let file, let page, let what): return "\(file):\(at(page)) over a limit: \(what)"
         case .library(let file, let message): return "\(file): \(message)"
+        case .outOfMemory(let file):
+            return "\(file): out of memory; free some, raise the limit (ulimit -v), or work on fewer files at once (-j)"
         }
     }
 }

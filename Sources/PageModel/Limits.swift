@@ -15,12 +15,16 @@
 /// | bytes one stream may inflate to | 1 GiB | `PDFEDIT_MAX_STREAM_BYTES` | 4 GiB |
 /// | levels of a tree (page tree, number trees, fields, outlines) | 1,024 | `PDFEDIT_MAX_DEPTH` | 2,048 |
 /// | content operators drawing one page runs (a form counted each time it is drawn, as 100) | 5,000,000 | `PDFEDIT_MAX_OPERATORS` | 2^40 |
+/// | bytes of a script (`run`, `apply`; a file or standard input) | 16 MiB | `PDFEDIT_MAX_SCRIPT_BYTES` | 1 GiB |
+/// | bytes of one line of a script | 64 KiB | `PDFEDIT_MAX_LINE_BYTES` | 16 MiB |
+/// | bytes of a file read from standard input (`-`) | 4 GiB | `PDFEDIT_MAX_STDIN_BYTES` | 1 TiB |
 ///
 /// The ceilings keep a variable from lifting a limit past what the limit
 /// protects: qpdf walks a page tree recursively, a few hundred bytes of stack a
 /// level, so `PDFEDIT_MAX_DEPTH=100000000` brought back the stack overflow the
 /// depth limit exists to prevent; cairo draws at most 32,767 pixels a side
-/// (2^30 in all).
+/// (2^30 in all); the last three keep a pipe of `/dev/zero` from taking all
+/// memory or disk.
 public struct Limits: Sendable, Equatable {
     /// Items one document may hold (blank/placeholder counts, inserts, copies).
     public var itemsPerDocument: Int
@@ -33,6 +37,12 @@ public struct Limits: Sendable, Equatable {
     /// Content operators drawing one page may run, each form XObject counted as
     /// often as it is drawn (and as 100 operators: what drawing one costs poppler).
     public var operatorsPerPage: Int
+    /// Bytes of a script (`run SCRIPT`, `apply SCRIPT`, either from standard input).
+    public var scriptBytes: Int = 16 << 20
+    /// Bytes of one line of a script (its line break not counted).
+    public var scriptLineBytes: Int = 64 << 10
+    /// Bytes of a file read from standard input (`-` as an input), spooled to disk.
+    public var standardInputBytes: Int = 4 << 30
 
     public init(
         itemsPerDocument: Int = 1_000_000, pixels: Int = 1 << 28,
@@ -51,13 +61,14 @@ public struct Limits: Sendable, Equatable {
     /// The environment variables that override a default, by limit.
     public static let variables = [
         "PDFEDIT_MAX_ITEMS", "PDFEDIT_MAX_PIXELS", "PDFEDIT_MAX_STREAM_BYTES", "PDFEDIT_MAX_DEPTH",
-        "PDFEDIT_MAX_OPERATORS",
+        "PDFEDIT_MAX_OPERATORS", "PDFEDIT_MAX_SCRIPT_BYTES", "PDFEDIT_MAX_LINE_BYTES", "PDFEDIT_MAX_STDIN_BYTES",
     ]
 
     /// The largest value each variable may set (see the table above).
     public static let ceilings: [String: Int] = [
         "PDFEDIT_MAX_ITEMS": 10_000_000, "PDFEDIT_MAX_PIXELS": 1 << 30,
         "PDFEDIT_MAX_STREAM_BYTES": 1 << 32, "PDFEDIT_MAX_DEPTH": 2_048, "PDFEDIT_MAX_OPERATORS": 1 << 40,
+        "PDFEDIT_MAX_SCRIPT_BYTES": 1 << 30, "PDFEDIT_MAX_LINE_BYTES": 16 << 20, "PDFEDIT_MAX_STDIN_BYTES": 1 << 40,
     ]
 
     private mutating func set(_ name: String, _ value: Int) {
@@ -66,6 +77,9 @@ public struct Limits: Sendable, Equatable {
         case "PDFEDIT_MAX_PIXELS": pixels = value
         case "PDFEDIT_MAX_STREAM_BYTES": inflatedStreamBytes = value
         case "PDFEDIT_MAX_OPERATORS": operatorsPerPage = value
+        case "PDFEDIT_MAX_SCRIPT_BYTES": scriptBytes = value
+        case "PDFEDIT_MAX_LINE_BYTES": scriptLineBytes = value
+        case "PDFEDIT_MAX_STDIN_BYTES": standardInputBytes = value
         default: treeDepth = value
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import PDFEditKit
 
 @main
@@ -6,6 +7,12 @@ struct PDFEdit: ParsableCommand {
     static func main() {
         ProcessTiming.start()
         Cancellation.install()
+        // A reader that goes away (`pdfedit list | head -1`) makes writes fail with
+        // EPIPE, which the command handles (Console: stop, clean up, exit 141),
+        // instead of SIGPIPE killing it half-way with temporaries left. The
+        // executable's choice: the kit installs no handler.
+        signal(SIGPIPE, SIG_IGN)
+        CrashCleanup.install()
         WarningChannel.setReceiver { Console.warn([$0]) }
         do {
             var command = try ProcessTiming.parsing { try parseCommand(Array(CommandLine.arguments.dropFirst())) }
@@ -13,6 +20,8 @@ struct PDFEdit: ParsableCommand {
                 ProcessLifetime.endsAfterOneCommand()
             }
             try command.run()
+            // The work is done, but its report did not reach stdout: say so in the code.
+            if let code = Console.standardOutputExitCode() { exit(withError: ExitCode(code)) }
         } catch let error as PDFEditError {
             Console.report(error)
             exit(withError: ExitCode(error.exitCode))

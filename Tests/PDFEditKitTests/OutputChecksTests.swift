@@ -92,9 +92,16 @@ import Testing
         }
         #expect(path == existing)
         #expect(Self.check(existing, OutputChecks(sources: [], protected: [], force: true)) == nil)
-        let previous = OutputChecks(
-            sources: [], protected: [], force: false, replaceable: [Paths.standardised(existing)])
+        let written = try #require(WrittenFile(at: existing))
+        let previous = OutputChecks(sources: [], protected: [], force: false, replaceable: [written])
         #expect(Self.check(existing, previous) == nil)
+        // Changed since it was written (size, time or inode): the user's now.
+        usleep(10_000)
+        try Self.write("mine", to: existing)
+        guard case .outputExists = Self.check(existing, previous) else {
+            Issue.record("a previous export changed since was replaced without --force")
+            return
+        }
         // Nothing there, or a dangling link: no --force needed.
         #expect(Self.check(folder.file("new.pdf"), OutputChecks(sources: [], protected: [], force: false)) == nil)
     }
@@ -119,7 +126,7 @@ import Testing
         let target = folder.file("out.pdf")
         try Self.write("old", to: target)
         let staged = StagedOutput(target)
-        #expect(Paths.folder(of: staged.temporary) == Paths.folder(of: Paths.standardised(target)))
+        #expect(FileIdentity(of: Paths.directory(of: staged.temporary)) == FileIdentity(of: folder.path))
         #expect(TemporaryFiles.shared.all.contains(staged.temporary))
         try staged.write(Data("new".utf8), sync: true)
         #expect(Self.read(target) == "old")
@@ -216,5 +223,12 @@ import Testing
         #expect(try #require(Paths.names(in: folder.path) { _ in true }).sorted()
             == [".b.pdf.pdfedit-tmp-1-2", "a.pdf", "pdfedit", "pdfedit-3-4", "pdfedit-été"])
         #expect(Paths.names(in: folder.file("missing")) { _ in true } == nil)
+    }
+}
+
+/// Out of memory is its own exit code (71, EX_OSERR), whatever it interrupted.
+@Suite struct OutOfMemoryCodeTests {
+    @Test func outOfMemoryExits71() {
+        #expect(PDFEditError.engine(.outOfMemory(file: "x.pdf")).exitCode == 71)
     }
 }

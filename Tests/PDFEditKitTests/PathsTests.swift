@@ -87,24 +87,39 @@ import Testing
         #expect(Paths.join("d/", "a") == "d/a")
     }
 
-    /// For files that exist (`standardised` resolves the links of existing paths
-    /// only: a missing file in a linked folder keeps the link, where `Standardiser`
-    /// resolves the folder).
-    @Test func standardiserAgreesWithStandardised() throws {
+    /// `L/../x.pdf` is the `x.pdf` the kernel reaches through the link `L` (in
+    /// the folder L leads to the parent of), never the `x.pdf` beside `L` that
+    /// folding `..` as text gives; a path that does not exist yet is its existing
+    /// folder plus the names below it. Issue 40 item 1: text comparison let
+    /// `export L/../x.pdf --force` replace the source `d/x.pdf`.
+    @Test func identityFollowsTheKernelNotTheText() throws {
         let folder = try TemporaryFolder()
-        let real = Paths.join(folder.path, "real")
-        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
-        let link = Paths.join(folder.path, "link")
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
-        #expect(FileManager.default.createFile(atPath: Paths.join(real, "a.pdf"), contents: Data()))
-        try FileManager.default.createSymbolicLink(atPath: Paths.join(real, "alias.pdf"), withDestinationPath: "a.pdf")
-        var standardiser = Paths.Standardiser()
-        for name in ["a.pdf", "alias.pdf", ".", ".."] {
-            for path in [Paths.join(link, name), Paths.join(real, name), Paths.join(link + "/", name)] {
-                #expect(standardiser.standardised(path) == Paths.standardised(path), "\(path)")
-            }
-        }
-        #expect(Paths.standardised(Paths.join(link, "alias.pdf")) == Paths.join(Paths.standardised(real), "a.pdf"))
+        let d = Paths.join(folder.path, "d")
+        try FileManager.default.createDirectory(atPath: Paths.join(d, "sub"), withIntermediateDirectories: true)
+        let source = Paths.join(d, "x.pdf")
+        #expect(FileManager.default.createFile(atPath: source, contents: Data("%PDF".utf8)))
+        #expect(FileManager.default.createFile(atPath: Paths.join(folder.path, "x.pdf"), contents: Data("other".utf8)))
+        let link = Paths.join(folder.path, "L")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "d/sub")
+        let throughLink = Paths.join(link, "../x.pdf")
+        #expect(FileIdentity(of: throughLink) == FileIdentity(of: source))
+        #expect(FileIdentity(of: throughLink) != FileIdentity(of: Paths.join(folder.path, "x.pdf")))
+        #expect(Paths.resolved(throughLink) == Paths.join(Paths.resolved(d), "x.pdf"))
+        // Not there yet: the folder that exists plus the names, "." dropped, "x/.." folded.
+        let new = FileIdentity(of: Paths.join(link, "../new/./o.pdf"))
+        #expect(!new.exists && new.below == ["new", "o.pdf"])
+        #expect(new == FileIdentity(of: Paths.join(d, "new/o.pdf")))
+        #expect(new == FileIdentity(of: Paths.join(d, "new/deeper/../o.pdf")))
+        #expect(FileIdentity(of: Paths.join(d, "new/../x.pdf")) == FileIdentity(of: source))
+        // A dangling link is the link itself.
+        let dangling = Paths.join(folder.path, "dangling.pdf")
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere.pdf")
+        #expect(FileIdentity(of: dangling).exists)
+        #expect(FileIdentity(of: dangling) != FileIdentity(of: Paths.join(folder.path, "nowhere.pdf")))
+        // Hard links of one file are one file.
+        let hard = Paths.join(folder.path, "hard.pdf")
+        #expect(Glibc.link(source, hard) == 0)
+        #expect(FileIdentity(of: hard) == FileIdentity(of: source))
     }
 }
 

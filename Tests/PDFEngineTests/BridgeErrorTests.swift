@@ -34,6 +34,19 @@ import Testing
             == .library(file: "in.pdf", message: "odd"))
     }
 
+    /// Memory that ran out is said to be memory (71), for an input as for an
+    /// output, never the file's fault (65), an unwritable output (73) or a
+    /// missing library (issue 40 item 18: 65 and 73 at random under `ulimit -v`).
+    @Test func outOfMemoryIsItsOwnError() {
+        for failure in [BridgeFailure(file: "in.pdf"), BridgeFailure(file: "out.pdf", isOutput: true)] {
+            #expect(EngineError(status: status(Int32(PE_E_SYSTEM), "out of memory"), about: failure)
+                == .outOfMemory(file: failure.file))
+            #expect(EngineError(status: status(Int32(PE_E_SYSTEM), "write: Cannot allocate memory"), about: failure)
+                == .outOfMemory(file: failure.file))
+        }
+        #expect(EngineError.opening("in.pdf", errno: ENOMEM) == .outOfMemory(file: "in.pdf"))
+    }
+
     @Test func exportingSourcesAndOutput() {
         let source = BridgeFailure(
             file: "/no/such.pdf", passwordGiven: false, internalIsDamage: true, checksInput: true)

@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import Synchronization
 internal import PDFEngine
+import PageModel
 
 /// `-` as a file: standard input as the file a direct-mode command edits (or
 /// `export --from -` reads), standard output as `-o -` (or `export -`), so
@@ -24,9 +25,24 @@ public enum StandardStreams {
     /// Temporary paths that stand for `-` in messages.
     private static let aliases = Mutex<[String]>([])
 
-    /// Copies standard input, whole, into `folder/stdin.pdf` and returns the
-    /// path; messages that name it say `-`.
-    static func spoolInput(into folder: String) throws(PDFEditError) -> String {
+    /// Copies standard input into `folder/stdin.pdf` and returns the path;
+    /// messages that name it say `-`.
+    ///
+    /// Its first bytes are looked at before anything is written: what is neither
+    /// a PDF nor a JPEG or PNG image is refused (65) at once, not after spooling
+    /// it. Then at most `limits.standardInputBytes` (`PDFEDIT_MAX_STDIN_BYTES`)
+    /// are copied: more is refused (65), and the spool goes with its folder (a
+    /// failed command leaves nothing).
+    static func spoolInput(into folder: String, limits: Limits = ProcessLimits.current) throws(PDFEditError) -> String {
+        // Up to the first 1024 bytes, or all of a shorter input (a read error
+        // ends it too; the loader then refuses what there is).
+        let head = FileHead.read(descriptor: STDIN_FILENO, upTo: SourceLoader.headBytes) ?? []
+        if head.isEmpty { throw PDFEditError.engine(.emptyFile(file: name)) }
+        do throws(EngineError) {
+            _ = try SourceLoader.kind(ofHead: head, file: name)
+        } catch {
+            throw PDFEditError.engine(error)
+        }
         let path = Paths.join(folder, "stdin.pdf")
         // Known to the signal handler before it exists: a Ctrl-C while reading
         // removes it and its folder.
@@ -35,6 +51,8 @@ public enum StandardStreams {
         guard descriptor >= 0 else { throw StagedOutput.cannotWrite(path, Errno.current) }
         defer { close(descriptor) }
         aliases.withLock { $0.append(path) }
+        try writeAll(descriptor, head, head.count, file: path)
+        var total = head.count
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -43,6 +61,13 @@ public enum StandardStreams {
             if count < 0 {
                 if errno == EINTR { continue }
                 throw PDFEditError.engine(.unreadable(file: name, reason: Errno.current.description))
+            }
+            total += count
+            if total > limits.standardInputBytes {
+                throw PDFEditError.engine(
+                    .overLimit(
+                        file: name, page: nil,
+                        what: "more than \(limits.standardInputBytes) bytes from standard input (PDFEDIT_MAX_STDIN_BYTES)"))
             }
             try writeAll(descriptor, buffer, count, file: path)
         }
@@ -63,9 +88,9 @@ public enum StandardStreams {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw PDFEditError.engine(.unreadable(file: path, reason: Errno.current.description)) }
         defer { close(descriptor) }
-        // A reader that went away (`| head -c 10`) is an error to report, not a
-        // silent death by SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
+        // A reader that went away (`| head -c 10`) is an error to report (EPIPE,
+        // 73) where the program ignores SIGPIPE, as the pdfedit command does; the
+        // kit installs no handler of its own.
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {

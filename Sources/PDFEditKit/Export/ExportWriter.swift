@@ -118,8 +118,9 @@ struct ExportWriter {
     /// size); nil where the session has no image source (direct mode then makes
     /// no scratch folder).
     let cacheDirectory: String?
-    /// Files this export may replace without --force (the session's own previous exports).
-    var replaceable: Set<String> = []
+    /// Files this export may replace without --force (the session's own previous
+    /// exports, as they were written).
+    var replaceable: Set<WrittenFile> = []
     /// Files no export may replace, `--force` or not: the session's own (`SessionStore.ownFiles`).
     var protected: [String] = []
     /// The one source this export may replace: the input of `--in-place`.
@@ -237,9 +238,9 @@ struct ExportWriter {
             throw PDFEditError.engine(.cannotWrite(file: path, reason: "no folder to convert the image in"))
         }
         let directory = Paths.join(cacheDirectory, "images")
-        try CacheFolder.require(directory)
+        try CacheFolder.require(directory, root: cacheDirectory)
         let cached = Paths.join(directory, ImageCacheKey.imagePDF(sha256: image.sha256, fit: fit))
-        if FileManager.default.fileExists(atPath: cached) { return cached }
+        if CacheFolder.isTrustedEntry(cached) { return cached }
         let staged = StagedOutput(cached, removingStale: true)
         do throws(EngineError) {
             try ImagePage.writePDF(
@@ -318,9 +319,8 @@ struct ExportWriter {
         _ items: [PageItem], document name: String, parts: [(items: Range<Int>, output: String)],
         positions: [Int], settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
-        var paths = Paths.Standardiser()
-        let targets = parts.map { paths.standardised($0.output) }
-        var seen: [String: String] = [:]
+        let targets = parts.map { FileIdentity(of: $0.output) }
+        var seen: [FileIdentity: String] = [:]
         for (part, key) in zip(parts, targets) {
             if let earlier = seen[key] {
                 throw PDFEditError.usage("two parts would both be named \(earlier): make --name tell them apart")
@@ -333,7 +333,7 @@ struct ExportWriter {
         }
         var checks = outputChecks(settings)
         try PhaseTiming.measure("plan") { () throws(PDFEditError) in
-            for (part, target) in zip(parts, targets) { try checks.check(part.output, standard: target) }
+            for (part, target) in zip(parts, targets) { try checks.check(part.output, identity: target) }
         }
         var options = settings.engineOptions(progressUnit: "files")
         setDocumentData(of: items, document: name, on: &options)
@@ -412,6 +412,8 @@ struct ExportWriter {
                     throw PDFEditError.engine(.cannotWrite(file: output, reason: reason))
                 case .library(_, let message):
                     throw PDFEditError.engine(.library(file: output, message: message))
+                case .outOfMemory:
+                    throw PDFEditError.engine(.outOfMemory(file: output))
                 default:
                     break
                 }

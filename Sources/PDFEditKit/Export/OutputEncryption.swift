@@ -91,6 +91,7 @@ extension OutputEncryption {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw PDFEditError.engine(.unreadable(file: path, reason: "not a regular file"))
         }
+        ReadFiles.note(path, as: "a password file")
         guard let data = FileHead.read(path, upTo: limit) else {
             throw PDFEditError.engine(.unreadable(file: path, reason: Errno.current.description))
         }

@@ -6,58 +6,67 @@ import Foundation
 import Glibc
 
 /// The checks every output passes before anything is written (export, split
-/// parts, `show`'s sheets, `thumbs`' pictures), in this order:
+/// parts, `show`'s sheets, `thumbs`' pictures, `outline export`), in this order:
 ///
 /// 1. not one of the session's sources (73), unless it is the one `--in-place`
 ///    may replace;
 /// 2. not one of the session's own files (`SessionStore.ownFiles`, 73);
-/// 3. nothing but a regular file (or a link to one) may stand there — a folder,
+/// 3. not a file this command reads (a script, a password file: `ReadFiles`, 73);
+/// 4. nothing but a regular file (or a link to one) may stand there — a folder,
 ///    a device, a FIFO, a socket is refused (73), `--force` or not;
-/// 4. an existing file is replaced only with `--force` or when it is one of the
-///    session's previous exports (73);
-/// 5. its folder is writable (73), checked once per folder.
+/// 5. an existing file is replaced only with `--force` or when it is one of the
+///    session's previous exports, unchanged since (`ExportsList`, 73);
+/// 6. its folder is writable (73), checked once per folder.
 ///
-/// Paths are compared standardised (`Paths.standardised`).
+/// Files are compared by what they are (`FileIdentity`: device and inode), never
+/// by the text of their paths, so `..` and symbolic links cannot make an output
+/// land on an input. 1–3 hold `--force` or not.
 struct OutputChecks {
     private let force: Bool
-    private let replaceable: Set<String>
-    private let sources: Set<String>
-    private let allowedSource: String?
-    private let protected: Set<String>
+    private let replaceable: Set<WrittenFile>
+    private let sources: Set<FileIdentity>
+    private let allowedSource: FileIdentity?
+    private let protected: Set<FileIdentity>
+    private let read: [FileIdentity: String]
     private let direct: Bool
     private var writableFolders: Set<String> = []
 
     /// - Parameters:
-    ///   - sources: the sources' absolute paths.
+    ///   - sources: the sources' paths.
     ///   - protected: files no output may replace, `--force` or not.
-    ///   - replaceable: standardised paths that may be replaced without `--force`.
+    ///   - replaceable: files that may be replaced without `--force`, as they were written.
     ///   - allowedSource: the one source that may be replaced (`--in-place`).
     ///   - direct: the sources are the command's input files (what a refusal says).
     init(
-        sources: [String], protected: [String], force: Bool, replaceable: Set<String> = [],
+        sources: [String], protected: [String], force: Bool, replaceable: Set<WrittenFile> = [],
         allowedSource: String? = nil, direct: Bool = false
     ) {
         self.force = force
         self.replaceable = replaceable
-        self.sources = Set(sources.map(Paths.standardised))
-        self.allowedSource = allowedSource.map(Paths.standardised)
-        self.protected = Set(protected.map(Paths.standardised))
+        self.sources = Set(sources.map(FileIdentity.init(of:)))
+        self.allowedSource = allowedSource.map(FileIdentity.init(of:))
+        self.protected = Set(protected.map(FileIdentity.init(of:)))
+        self.read = ReadFiles.all
         self.direct = direct
     }
 
-    /// Checks `output`; `standard` is its standardised path when the caller has it.
-    mutating func check(_ output: String, standard: String? = nil) throws(PDFEditError) {
-        let target = standard ?? Paths.standardised(output)
+    /// Checks `output`; `identity` is its `FileIdentity` when the caller has it.
+    mutating func check(_ output: String, identity: FileIdentity? = nil) throws(PDFEditError) {
+        let target = identity ?? FileIdentity(of: output)
         if sources.contains(target) && target != allowedSource {
             throw PDFEditError.outputIsSource(path: output, direct: direct)
         }
         if protected.contains(target) {
             throw PDFEditError.sessionPlace(path: output, reason: "is a file of the session; refusing to write over it")
         }
-        if try Self.existing(output), !force && !replaceable.contains(target) {
+        if let role = read[target] {
+            throw PDFEditError.sessionPlace(
+                path: output, reason: "is \(role) this command reads; refusing to write over it, --force or not")
+        }
+        if try Self.existing(output), !force, WrittenFile(at: output).map({ !replaceable.contains($0) }) ?? true {
             throw PDFEditError.outputExists(path: output)
         }
-        let folder = Paths.quickFolder(of: target)
+        let folder = Paths.directory(of: output)
         if writableFolders.contains(folder) { return }
         guard Glibc.access(folder, W_OK) == 0 else {
             throw PDFEditError.engine(.cannotWrite(file: output, reason: "cannot write in \(folder)"))

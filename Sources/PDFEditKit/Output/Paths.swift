@@ -7,7 +7,8 @@ import Glibc
 internal import PDFEngine
 
 /// The path text rules in one place: folder and name of a path, its stem, joining,
-/// and the standardised form outputs and sources are compared in.
+/// and a path as the kernel resolves it (`resolved`, `existingPart`; files are
+/// compared by `FileIdentity`, never by text).
 ///
 /// Folder and name are worked out from the text alone, not with
 /// `NSString.deletingLastPathComponent`: swift-corelibs-foundation traps (SIGILL)
@@ -109,26 +110,93 @@ package enum Paths {
         return "/tmp"
     }
 
-    /// The absolute path, standardised and with every symbolic link resolved: the
-    /// form in which an output, a source, a session file and a password's FILE are
-    /// compared.
-    static func standardised(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    /// The deepest part of `path` that exists (as `stat` or `lstat` finds it: the
+    /// kernel resolves links and `..` in the order they come) and the names below
+    /// it that do not exist yet, "." dropped and "name/.." folded as the folders
+    /// made later will give them. `existing` is "" for the current directory; `below`
+    /// is empty when the whole path exists. When folding brings the path back to
+    /// something that exists (`new/../x.pdf`), that is what is found.
+    static func existingPart(of path: String) -> (existing: String, below: [String]) {
+        var names: [String] = []
+        var current = path
+        var status = stat()
+        while stat(current.isEmpty ? "." : current, &status) != 0 && lstat(current.isEmpty ? "." : current, &status) != 0 {
+            // Only when the current directory itself was removed: nothing to stand on.
+            if current.isEmpty || current == "/" {
+                let given = Array(names.reversed())
+                return (current, folded(given) ?? given)
+            }
+            names.append(name(of: current))
+            current = folder(of: current)
+        }
+        guard !names.isEmpty else { return (current, []) }
+        let given = Array(names.reversed())
+        let below = folded(given) ?? given
+        if below != given, !below.contains("..") {
+            // Made again without "." and "..", the path folds no further: one level deep.
+            return existingPart(of: below.reduce(current.isEmpty ? "." : current) { join($0, $1) })
+        }
+        return (current, below)
     }
 
-    /// The absolute, standardised `path`, or the file its chain of symbolic links
-    /// ends at (which need not exist): where writing "through" the link goes.
+    /// `names` with "." dropped and "name/.." folded; nil when nothing changed.
+    private static func folded(_ names: [String]) -> [String]? {
+        var below: [String] = []
+        var changed = false
+        for name in names {
+            switch name {
+            case ".", "": changed = true
+            case "..":
+                if below.isEmpty || below.last == ".." { below.append(name) } else { below.removeLast() }
+                changed = true
+            default: below.append(name)
+            }
+        }
+        return changed ? below : nil
+    }
+
+    /// The absolute path of `path` as the kernel finds it: its folder with every
+    /// link and `..` resolved (`realpath`), its own name kept as given (a link
+    /// stays the link); the part that does not exist yet appended by name. What a
+    /// session stores and reopens, so that `L/../x.pdf` means the file the kernel
+    /// reached through `L`, not `x.pdf` here.
+    static func resolved(_ path: String) -> String {
+        let (existing, below) = existingPart(of: path)
+        let name = self.name(of: existing)
+        if below.isEmpty, name != ".", name != "..", name != "/", !existing.isEmpty {
+            return join(realPath(directory(of: existing)) ?? absolute(directory(of: existing)), name)
+        }
+        let base = realPath(existing.isEmpty ? "." : existing) ?? absolute(existing)
+        return below.reduce(base) { join($0, $1) }
+    }
+
+    /// `realpath(3)` of an existing path; nil when it cannot be resolved.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `path` from the root, as text (for paths that cannot be resolved).
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let here = FileManager.default.currentDirectoryPath
+        return path.isEmpty || path == "." ? here : join(here, path)
+    }
+
+    /// Where writing "through" `path` goes: the file its chain of symbolic links
+    /// ends at (which need not exist), `resolved`.
     static func followingLinks(_ path: String) -> String {
-        var current = URL(fileURLWithPath: path).standardizedFileURL.path
+        var current = path
         for _ in 0..<40 {
             var status = stat()
             guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
                 let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
             else { break }
-            let joined = target.hasPrefix("/") ? target : join(folder(of: current), target)
-            current = URL(fileURLWithPath: joined).standardizedFileURL.path
+            // A relative target is taken from the link's folder, as the kernel takes it.
+            current = target.hasPrefix("/") ? target : join(directory(of: current), target)
         }
-        return current
+        return resolved(current)
     }
 
     /// (folder, name) of a plain path — without "//", without a trailing "/", whose
@@ -175,31 +243,6 @@ package enum Paths {
     static func quickDirectoryAndName(of path: String) -> (directory: String, name: String) {
         let (folder, name) = plainSplit(path) ?? (folder(of: path), name(of: path))
         return (directory(inFolder: folder), name)
-    }
-
-    /// `standardised` for many files in few folders: each folder is standardised
-    /// (symbolic links resolved, component by component) once, and a file name is
-    /// appended to it unless the file itself is a symbolic link.
-    struct Standardiser {
-        private var folders: [String: String] = [:]
-
-        mutating func standardised(_ path: String) -> String {
-            var status = stat()
-            guard let (folder, name) = Paths.plainSplit(path), !name.isEmpty,
-                !(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
-            else {
-                return Paths.standardised(path)
-            }
-            let key = folder.isEmpty ? "." : folder
-            let standard: String
-            if let known = folders[key] {
-                standard = known
-            } else {
-                standard = Paths.standardised(key)
-                folders[key] = standard
-            }
-            return standard == "/" ? "/" + name : standard + "/" + name
-        }
     }
 
     private static func trailingSlashesRemoved(_ path: String) -> String {

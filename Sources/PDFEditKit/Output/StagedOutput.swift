@@ -119,8 +119,8 @@ struct StagedOutput {
 
     /// Makes the renames of `files` durable: one fsync per folder.
     static func syncFolders(of files: [String]) {
-        var synced = Set<String>()
-        for file in files where synced.insert(Paths.quickFolder(of: Paths.standardised(file))).inserted {
+        var synced = Set<FileIdentity>()
+        for file in files where synced.insert(FileIdentity(of: Paths.quickDirectory(of: file))).inserted {
             syncDirectory(Paths.quickDirectory(of: file))
         }
     }
@@ -253,7 +253,8 @@ struct StagedOutput {
     }
 
     static func cannotWrite(_ path: String, _ failure: Errno) -> PDFEditError {
-        .engine(.cannotWrite(file: path, reason: failure.description))
+        if failure.rawValue == ENOMEM { return .engine(.outOfMemory(file: path)) }
+        return .engine(.cannotWrite(file: path, reason: failure.description))
     }
 }
 

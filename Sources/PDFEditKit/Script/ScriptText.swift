@@ -5,34 +5,69 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// The text of a `run` script: one editing command per line, as on the command
 /// line without `pdfedit`; `#` starts a comment. What a line's words mean is the
 /// caller's (the CLI parses them with its own command-line parser: one grammar).
 public enum ScriptText {
     /// The script at `path`, or stdin for "-"; with the name messages give it.
-    public static func read(_ path: String) throws(PDFEditError) -> (name: String, text: String) {
+    ///
+    /// Read up to `limits.scriptBytes` (`PDFEDIT_MAX_SCRIPT_BYTES`): a script
+    /// past it (`run - < /dev/zero`) is refused (65) after reading one byte more,
+    /// never read whole. A file may be a pipe (`run <(make-script)`); it is noted
+    /// as read (`ReadFiles`), so that no output of the command replaces it.
+    public static func read(_ path: String, limits: Limits = ProcessLimits.current) throws(PDFEditError)
+        -> (name: String, text: String)
+    {
+        let name = path == "-" ? "stdin" : path
+        let descriptor: Int32
         if path == "-" {
-            return ("stdin", String(decoding: FileHead.readToEnd(STDIN_FILENO), as: UTF8.self))
+            descriptor = STDIN_FILENO
+        } else {
+            switch valueOrErrno({ open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }) {
+            case .success(let opened): descriptor = opened
+            case .failure(let failure):
+                throw PDFEditError.engine(EngineError.opening(path, errno: failure.rawValue))
+            }
+            ReadFiles.note(descriptor: descriptor, path: path, as: "the script")
         }
-        guard FileManager.default.fileExists(atPath: path) else { throw PDFEditError.engine(.missing(file: path)) }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw PDFEditError.engine(.unreadable(file: path, reason: "not UTF-8 text"))
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        let bytes: [UInt8]
+        switch FileHead.readToEnd(descriptor, limit: limits.scriptBytes) {
+        case .success(let read): bytes = read
+        case .failure(.tooLarge(let limit)):
+            throw PDFEditError.engine(
+                .overLimit(file: name, page: nil, what: "a script of more than \(limit) bytes (PDFEDIT_MAX_SCRIPT_BYTES)"))
+        case .failure(.readError(let code)):
+            throw PDFEditError.engine(.unreadable(file: name, reason: Errno(rawValue: code).description))
         }
-        return (path, text)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw PDFEditError.engine(.unreadable(file: name, reason: "not UTF-8 text"))
+        }
+        return (name, text)
     }
 
     /// Each line's words given to `parse`, line after line (lines end with LF or
     /// CRLF); blank and comment lines are skipped, as are lines `parse` returns
-    /// nil for. A line that fails fails the script, named `NAME:LINE`.
+    /// nil for. A line that fails fails the script, named `NAME:LINE`; so does a
+    /// line longer than `limits.scriptLineBytes` (`PDFEDIT_MAX_LINE_BYTES`, 65),
+    /// before its words are split.
     public static func parse<Command>(
-        _ text: String, name: String, _ parse: (_ words: [String]) throws(PDFEditError) -> Command?
+        _ text: String, name: String, limits: Limits = ProcessLimits.current,
+        _ parse: (_ words: [String]) throws(PDFEditError) -> Command?
     ) throws(PDFEditError) -> [(number: Int, command: Command)] {
         var commands: [(number: Int, command: Command)] = []
         // "\r\n" is one Character in Swift: split on both line ends.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         for (offset, line) in lines.enumerated() {
             let number = offset + 1
+            if line.utf8.count > limits.scriptLineBytes {
+                throw PDFEditError.engine(
+                    .overLimit(
+                        file: "\(name):\(number)", page: nil,
+                        what: "a line of \(line.utf8.count) bytes, more than \(limits.scriptLineBytes) (PDFEDIT_MAX_LINE_BYTES)"))
+            }
             let command = try atLine(number, of: name) { () throws(PDFEditError) -> Command? in
                 let words = try Self.words(String(line))
                 return words.isEmpty ? nil : try parse(words)

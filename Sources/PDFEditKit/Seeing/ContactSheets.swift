@@ -140,9 +140,16 @@ enum SeeingChecks {
 extension Workspace {
     /// How images become pages to render: export's one-page PDFs, cached in the
     /// session's cache folder (`images/`), so shown and exported images are the same.
-    func imagePDFs(session: Session, access: SourceAccess) -> (SourceID, PageSize?) throws(PDFEditError) -> String {
-        let writer = ExportWriter(session: session, access: access, cacheDirectory: store.cacheDirectory)
-        return { (source, fit) throws(PDFEditError) in try writer.imagePDF(source, fit: fit) }
+    /// Without a cache folder to trust, a scratch folder of this command's own.
+    func imagePDFs(session: Session, access: SourceAccess) throws(PDFEditError)
+        -> (SourceID, PageSize?) throws(PDFEditError) -> String
+    {
+        let cache = store.cacheDirectory
+        let scratch = cache == nil ? try ScratchDirectory.forImages(of: session, shared: nil) : nil
+        let writer = ExportWriter(session: session, access: access, cacheDirectory: cache ?? scratch?.path)
+        return { (source, fit) throws(PDFEditError) in
+            try withExtendedLifetime(scratch) { () throws(PDFEditError) in try writer.imagePDF(source, fit: fit) }
+        }
     }
 
     /// The items of a document (or the selected ones), checked to be showable:
@@ -212,11 +219,12 @@ extension Workspace {
                 },
                 layout: layout)
         }
-        let cache = SeeingCache(directory: store.cacheDirectory)
+        let cache = store.cacheDirectory.map { SeeingCache(directory: $0) }
         var made = [SheetReport.Sheet?](repeating: nil, count: plans.count)
         for (number, plan) in plans.enumerated() {
-            let cached = cache.sheetPath(key: plan.key)
-            guard FileManager.default.fileExists(atPath: cached), let size = Self.pngSize(cached) else { continue }
+            guard let cached = cache?.sheetPath(key: plan.key), let cache, cache.has(cached),
+                let size = Self.pngSize(cached)
+            else { continue }
             try Self.copy(cached, to: plan.file)
             utime(cached, nil)  // recently used: kept by pruning
             made[number] = plan.report(width: size.0, height: size.1)
@@ -224,12 +232,12 @@ extension Workspace {
         let pending = plans.indices.filter { made[$0] == nil }
 
         let renderer = PageRenderer(
-            access: access, size: options.thumbnailSize, imagePDF: imagePDFs(session: session, access: access))
+            access: access, size: options.thumbnailSize, imagePDF: try imagePDFs(session: session, access: access))
         try renderer.prepare(pending.flatMap { plans[$0].pages }, access: access)
         let stamped = StampedRenderer(access: access, size: options.thumbnailSize, texts: stampTexts)
         try stamped.prepare(
             pending.flatMap { plans[$0].stampedItems }, access: access,
-            imagePDF: imagePDFs(session: session, access: access))
+            imagePDF: try imagePDFs(session: session, access: access))
         let counter = ProgressCounter(
             total: pending.map { plans[$0].pages.count + plans[$0].stampedItems.count }.reduce(0, +), unit: "pages",
             phase: "rendering", handler: progress)
@@ -276,7 +284,7 @@ extension Workspace {
         }
         for (number, sheet) in results.removeAll().enumerated() where sheet != nil { made[number] = sheet }
         StagedOutput.syncFolders(of: files)
-        cache.pruneSheets()
+        cache?.pruneSheets()
         return SheetReport(
             document: name, itemCount: indices.count, thumbnailSize: options.thumbnailSize,
             sheets: made.compactMap { $0 }, rendered: renderer.rendered + stamped.rendered,
@@ -377,7 +385,7 @@ struct SheetPlan {
         }
         let data = drawn.image.fastPNGData()
         try SeeingChecks.write(data, to: file)
-        if let cache { SeeingCache.store(data, at: cache.sheetPath(key: key)) }
+        if let cache { cache.store(data, at: cache.sheetPath(key: key)) }
         return report(width: drawn.image.width, height: drawn.image.height, pictures: drawn.pictures)
     }
 

@@ -110,7 +110,7 @@ final class PageRenderer: @unchecked Sendable {
     func obtain(_ page: SourcePage, worker: WorkerContext, fileOnly: Bool = false) throws(PDFEditError) -> RenderedPage
     {
         let file = cacheFile(page)
-        if let file, FileManager.default.fileExists(atPath: file) {
+        if let file, let cache, cache.has(file) {
             if fileOnly {
                 count(cached: true)
                 return .cachedFile(file)
@@ -140,7 +140,7 @@ final class PageRenderer: @unchecked Sendable {
             throw PDFEditError.engine(error)
         }
         if let file {
-            SeeingCache.storeFile(at: file) { temporary in (try? image.writeFastPNG(to: temporary)) != nil }
+            cache?.storeFile(at: file) { temporary in (try? image.writeFastPNG(to: temporary)) != nil }
         }
         count(cached: false)
         return .raster(image)

@@ -25,7 +25,9 @@ import Synchronization
 /// Entries are written to a temporary file and renamed into place, so concurrent
 /// pdfedit processes never see half a file; a lost race only costs a re-render.
 /// Caches are never required: a failed write is ignored. Folders are 0700 and
-/// files 0600; see `CacheFolder` for pruning and the size cap.
+/// files 0600; an entry is read only when it is this user's and nobody else may
+/// write it (`CacheFolder.isTrustedEntry`); see `CacheFolder` for trust, pruning
+/// and the size cap.
 struct SeeingCache: Sendable {
     let directory: String
 
@@ -55,17 +57,21 @@ struct SeeingCache: Sendable {
         for (path, _) in dated.sorted(by: { $0.1 > $1.1 }).dropFirst(Self.keptSheets) { unlink(path) }
     }
 
+    /// Whether the entry at `path` may be used (`CacheFolder.isTrustedEntry`).
+    func has(_ path: String) -> Bool { CacheFolder.isTrustedEntry(path) }
+
     /// Writes `data` under `path` by rename (no fsync: a cache entry lost in a crash is re-made).
-    static func store(_ data: Data, at path: String) {
+    func store(_ data: Data, at path: String) {
         storeFile(at: path) { temporary in StagedOutput.createTemporary(data, at: temporary, sync: false) == nil }
     }
 
     /// Lets `write` make a temporary file beside `path`, then renames it into place,
-    /// private (folders 0700, file 0600). Nothing is written once this process has
-    /// read an encrypted source, unless `PDFEDIT_CACHE_ENCRYPTED=1` (see `noteDecrypted`).
-    static func storeFile(at path: String, _ write: (String) -> Bool) {
-        guard mayWrite else { return }
-        guard CacheFolder.make(Paths.folder(of: path)) else { return }
+    /// private (folders 0700, file 0600), in folders that are this user's own
+    /// (`CacheFolder.make`). Nothing is written once this process has read an
+    /// encrypted source, unless `PDFEDIT_CACHE_ENCRYPTED=1` (see `noteDecrypted`).
+    func storeFile(at path: String, _ write: (String) -> Bool) {
+        guard Self.mayWrite else { return }
+        guard CacheFolder.make(Paths.folder(of: path), root: directory) else { return }
         let staged = StagedOutput(path)
         guard write(staged.temporary) else { return staged.discard() }
         // No fsync of the folder either: a lost entry is re-made.
@@ -118,6 +124,22 @@ struct SourcePagesRecord: Codable, Equatable {
 
     init(sha256: String) { self.sha256 = sha256 }
 
+    /// Whether every number is one pdfedit could have written: page keys are
+    /// whole numbers from 1 (or an image's key), sizes two positive finite
+    /// numbers, dark shares from 0 to 1.
+    var isPlausible: Bool {
+        func isPage(_ key: String) -> Bool { Int(key).map { $0 >= 1 } ?? false }
+        guard texts.keys.allSatisfy(isPage), labels.keys.allSatisfy(isPage) else { return false }
+        for (key, size) in sizes ?? [:] {
+            guard isPage(key), size.count == 2, size.allSatisfy({ $0.isFinite && $0 > 0 }) else { return false }
+        }
+        for (key, share) in darkShares ?? [:] {
+            let head = String(key.prefix { $0 != " " })
+            guard isPage(head) || head.hasPrefix("image"), share.isFinite, (0...1).contains(share) else { return false }
+        }
+        return true
+    }
+
     /// Adds what `other` knows and `self` does not.
     mutating func merge(_ other: SourcePagesRecord) {
         texts.merge(other.texts) { mine, _ in mine }
@@ -166,15 +188,21 @@ final class PageFactsCache {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             guard let data = try? encoder.encode(record) else { continue }
-            SeeingCache.store(data, at: path)
+            cache.store(data, at: path)
         }
         dirty.removeAll()
     }
 
+    /// The largest record read: a text of 4 KB a page for 20,000 pages is 80 MB.
+    static let maximumRecordBytes = 256 << 20
+
+    /// The record at `path` when it is a trusted entry of this source whose
+    /// values make sense (sizes positive and finite, dark shares from 0 to 1);
+    /// else nil, and the facts are read from the source again.
     private static func read(_ path: String, sha256: String) -> SourcePagesRecord? {
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = CacheFolder.readEntry(path, limit: maximumRecordBytes),
             let record = try? JSONDecoder().decode(SourcePagesRecord.self, from: data),
-            record.version == SourcePagesRecord.currentVersion, record.sha256 == sha256
+            record.version == SourcePagesRecord.currentVersion, record.sha256 == sha256, record.isPlausible
         else { return nil }
         return record
     }

@@ -245,7 +245,7 @@ final class StampedRenderer: @unchecked Sendable {
             throw PDFEditError.usage("internal: thumbnail of \(item.id) not prepared")
         }
         let file = cache?.thumbnailPath(sha256: "stamped", name: drawing.key, size: size)
-        if let file, FileManager.default.fileExists(atPath: file), let image = try? RasterImage(png: file) {
+        if let file, let cache, cache.has(file), let image = try? RasterImage(png: file) {
             lock.withLock { cachedCount += 1 }
             return image
         }
@@ -256,7 +256,7 @@ final class StampedRenderer: @unchecked Sendable {
             throw PDFEditError.engine(error)
         }
         if let file {
-            SeeingCache.storeFile(at: file) { temporary in (try? image.writeFastPNG(to: temporary)) != nil }
+            cache?.storeFile(at: file) { temporary in (try? image.writeFastPNG(to: temporary)) != nil }
         }
         lock.withLock { renderedCount += 1 }
         return image

@@ -69,7 +69,7 @@ extension Workspace {
         var checks = SeeingChecks.outputs(session: session, access: access, force: force, protected: store.ownFiles)
         for target in targets { try checks.check(target) }
 
-        let renderer = PageRenderer(access: access, size: size, imagePDF: imagePDFs(session: session, access: access))
+        let renderer = PageRenderer(access: access, size: size, imagePDF: try imagePDFs(session: session, access: access))
         // One job per source page; a page shown by several items (copies) is rendered once.
         var pages: [SourcePage] = []
         var itemsOfPage: [[Int]] = []

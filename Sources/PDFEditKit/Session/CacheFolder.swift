@@ -7,10 +7,17 @@ import Glibc
 package import PDFEngine
 import Synchronization
 
-/// The cache folder as files: private folders, pruning and the size cap.
+/// The cache folder as files: private folders, trust, pruning and the size cap.
 ///
 /// What is cached holds what was read from sources (page texts, rendered pages),
 /// so every folder of it is made 0700 and every file 0600 (`Permissions.privateFile`).
+/// What is read from it decides what commands do (`remove empty`, `text:`), so a
+/// cache folder is used only when it is this user's own (`trusted`): not a
+/// symbolic link, owned by the user, and no one else may write in it (one made
+/// by an older pdfedit is made private); and an entry is used only when it is a
+/// regular file of this user that no one else may write (`isTrustedEntry`).
+/// Another user who planted a cache beside a shared session is ignored, with a
+/// warning.
 /// The cache may not grow without bound: entries of sources no longer in the
 /// session are removed when the session drops them, and past the cap
 /// (`PDFEDIT_CACHE_MAX_MB`, default 256 MB) the least recently written files go first.
@@ -38,41 +45,98 @@ package enum CacheFolder {
         environment[encryptedVariable] == "1"
     }
 
-    /// Creates `path` and any missing parent folders, each new one 0700.
+    /// Creates `path`, a folder inside the cache folder `root` (or `root` itself),
+    /// and any missing folders between them, each new one 0700. Every folder from
+    /// `root` down must be this user's own (`ownFolder`), whoever made it first
+    /// (another process may make one at the same moment): false otherwise, and
+    /// nothing is written there.
     @discardableResult
-    package static func make(_ path: String) -> Bool {
-        var isDirectory = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory }
-        let parent = Paths.folder(of: path)
-        if !parent.isEmpty, parent != path, !make(parent) { return false }
-        switch nothingOrErrno({ mkdir(path, 0o700) }) {
-        case .success: return true
-        case .failure(let failure): return failure == Errno(rawValue: EEXIST)
+    package static func make(_ path: String, root: String) -> Bool {
+        if ownFolder(path) { return true }
+        var status = stat()
+        if lstat(path, &status) == 0 { return false }  // something else stands there
+        if path != root {
+            let parent = Paths.folder(of: path)
+            guard !parent.isEmpty, parent != path, make(parent, root: root) else { return false }
         }
+        if case .failure(let failure) = nothingOrErrno({ mkdir(path, 0o700) }), failure != Errno(rawValue: EEXIST) {
+            return false
+        }
+        return ownFolder(path)
     }
 
     /// `make`, as an error naming the folder (for caches an export cannot do without).
-    static func require(_ path: String) throws(PDFEditError) {
-        guard make(path) else {
+    static func require(_ path: String, root: String) throws(PDFEditError) {
+        guard make(path, root: root) else {
             throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot create the cache folder"))
         }
     }
 
-    /// Makes an existing cache folder private (0700): one made by an older pdfedit
-    /// has the umask's mode. Nothing happens when there is no cache yet.
-    static func tighten(_ directory: String) {
+    /// Whether `path` is a folder (itself, not a symbolic link to one) of this
+    /// user that nobody else may write in. One of this user's that others may
+    /// write in (an older pdfedit made it with the umask's mode) is made private
+    /// (0700) first: what another user may have put in it meanwhile is theirs,
+    /// and `isTrustedEntry` refuses it.
+    static func ownFolder(_ path: String) -> Bool {
         var status = stat()
-        if lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_mode & 0o077 != 0 {
-            chmod(directory, 0o700)
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else {
+            return false
         }
+        if status.st_mode & 0o077 != 0 { return chmod(path, 0o700) == 0 }
+        return true
+    }
+
+    /// The cache folder `directory` when this command may use it — nothing there
+    /// yet (it is made private when first written, `make`), or this user's own
+    /// folder (`ownFolder`) — else nil, with a warning saying why: a symbolic link
+    /// (never followed), another user's folder, anything but a folder.
+    package static func trusted(_ directory: String) -> String? {
+        var status = stat()
+        guard lstat(directory, &status) == 0 else { return directory }
+        let reason: String
+        if status.st_mode & S_IFMT == S_IFLNK {
+            reason = "it is a symbolic link"
+        } else if status.st_mode & S_IFMT != S_IFDIR {
+            reason = "it is not a folder"
+        } else if status.st_uid != geteuid() {
+            reason = "it belongs to another user (user id \(status.st_uid))"
+        } else if ownFolder(directory) {
+            return directory
+        } else {
+            reason = "it cannot be made private"
+        }
+        WarningChannel.report(.cacheIgnored(folder: directory, reason: reason))
+        return nil
+    }
+
+    /// Whether the cache entry at `path` may be used: a regular file (not a
+    /// symbolic link) of this user that nobody else may write. Anything else was
+    /// not written by pdfedit for this user and is passed over (and re-made).
+    static func isTrustedEntry(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && Self.isTrusted(status)
+    }
+
+    private static func isTrusted(_ status: stat) -> Bool {
+        status.st_mode & S_IFMT == S_IFREG && status.st_uid == geteuid() && status.st_mode & 0o022 == 0
+    }
+
+    /// The bytes of a trusted cache entry (`isTrustedEntry`, checked on the open
+    /// file, which is never a link), at most `limit` of them; nil for any other.
+    static func readEntry(_ path: String, limit: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, isTrusted(status), Int(status.st_size) <= limit else { return nil }
+        return FileHead.read(descriptor: descriptor, upTo: Int(status.st_size)).map { Data($0) }
     }
 
     /// Removes the entries of sources whose SHA-256 is not in `keeping`. Best
     /// effort: what cannot be removed stays.
     package static func prune(_ directory: String, keeping: Set<String>) {
         let fileManager = FileManager.default
-        guard fileManager.fileExists(atPath: directory) else { return }
-        tighten(directory)
+        guard ownFolder(directory) else { return }
         func drop(_ folder: String, key: (String) -> String) {
             for name in (try? fileManager.contentsOfDirectory(atPath: folder)) ?? []
             where !name.hasPrefix(".") && !keeping.contains(key(name)) {

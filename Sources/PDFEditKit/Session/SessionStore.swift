@@ -28,9 +28,12 @@ package struct SessionStore: Sendable {
 
     /// The files beside the session that only pdfedit may write: the session, its
     /// lock and its list of exports. No export may replace them.
-    package var ownFiles: [String] { [path, lockPath, path + ".exports"] }
+    package var ownFiles: [String] { [path, lockPath, exportsListPath] }
 
     var lockPath: String { path + ".lock" }
+
+    /// The session's list of its previous exports (`ExportsList`).
+    var exportsListPath: String { path + ".exports" }
 
     /// The folder source paths are stored relative to: the session file's folder,
     /// or, for a session inside a `.pdfedit` folder, the folder that holds it (so
@@ -39,10 +42,15 @@ package struct SessionStore: Sendable {
         Paths.name(of: directory) == ".pdfedit" ? Paths.folder(of: directory) : directory
     }
 
-    /// Caches (thumbnails, text) live beside the session file.
-    package var cacheDirectory: String {
+    /// Where caches (thumbnails, text) live: beside the session file.
+    package var cacheFolder: String {
         Paths.join(directory, Paths.name(of: directory) == ".pdfedit" ? "cache" : ".pdfedit-cache")
     }
+
+    /// The cache folder when this command may use it (`CacheFolder.trusted`: not
+    /// a link, this user's own, nobody else may write in it); nil otherwise, with
+    /// a warning, and the command works without a cache.
+    package var cacheDirectory: String? { CacheFolder.trusted(cacheFolder) }
 
     package var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
@@ -124,7 +132,11 @@ package struct SessionStore: Sendable {
             throw PDFEditError.sessionCorrupt(path: path, reason: "cannot encode: \(error)")
         }
         try makeDirectory()
-        try StagedOutput.replace(path, with: data)
+        // What was read from an encrypted source (its bookmark titles, link
+        // targets) is kept from other users: the session is made 0600, and later
+        // saves keep the mode of the file they replace.
+        try StagedOutput.replace(
+            path, with: data, permissions: PasswordBook.someFileWasDecrypted ? .privateFile : .likeReplaced)
     }
 
     func makeDirectory() throws(PDFEditError) {

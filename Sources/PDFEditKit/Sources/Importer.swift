@@ -55,10 +55,12 @@ public struct Importer: Sendable {
         self.limits = limits
     }
 
-    /// How a path is stored: relative to the base directory when below it, else absolute.
+    /// How a path is stored: relative to the base directory when below it, else
+    /// absolute; both as the kernel resolves them (`Paths.resolved`), so that the
+    /// stored path leads to the file that was read.
     public func storedPath(_ path: String) -> String {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let base = URL(fileURLWithPath: baseDirectory).standardizedFileURL.path
+        let absolute = Paths.resolved(path)
+        let base = Paths.resolved(baseDirectory)
         let prefix = base.hasSuffix("/") ? base : base + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
@@ -101,7 +103,7 @@ public struct Importer: Sendable {
     }
 
     func load(_ path: String, provisionalNumber: Int, fit: PageSize?) throws(EngineError) -> ImportedFile {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let absolute = Paths.resolved(path)
         if let known = openedFiles?.file(at: absolute) {
             return known.numbered(provisionalNumber)
         }

@@ -39,14 +39,14 @@ package final class SourceAccess {
     private(set) var sources: [SourceID: Source]
     let pageFacts: PageFactsCache
 
-    /// `cacheDirectory` nil means the default session's cache when `baseDirectory`
-    /// holds a `.pdfedit` folder, else no disk cache (direct mode leaves nothing behind).
+    /// `cacheDirectory` nil: nothing is read from or written to a disk cache (direct
+    /// mode, which must neither trust nor leave anything in a folder it only
+    /// passes through — not even the `.pdfedit/cache` of a session there).
+    /// Sessions give their cache folder once it is trusted (`SessionStore.cacheDirectory`).
     package init(session: Session, baseDirectory: String, passwords: PasswordBook, cacheDirectory: String? = nil) {
         self.baseDirectory = baseDirectory
         self.passwords = passwords
-        let cacheDirectory = cacheDirectory ?? Self.defaultCacheDirectory(baseDirectory: baseDirectory)
         self.cacheDirectory = cacheDirectory
-        if let cacheDirectory { CacheFolder.tighten(cacheDirectory) }
         pageFacts = PageFactsCache(cache: cacheDirectory.map { SeeingCache(directory: $0) })
         sources = Dictionary(session.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -58,15 +58,6 @@ package final class SourceAccess {
 
     /// Writes the page caches (texts, labels, sizes) now; also done when the access is released.
     package func saveCaches() { pageFacts.save() }
-
-    static func defaultCacheDirectory(baseDirectory: String) -> String? {
-        let folder = Paths.join(baseDirectory, ".pdfedit")
-        var isDirectory = false
-        guard baseDirectory != "/", FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-            isDirectory
-        else { return nil }
-        return Paths.join(folder, "cache")
-    }
 
     /// The absolute path of a stored source path (relative ones are below the base directory).
     package func absolutePath(_ stored: String) -> String {
@@ -362,7 +353,7 @@ final class SourceChecks: @unchecked Sendable {
     private var results: [String: PDFEditError?] = [:]
 
     private func key(_ path: String, _ source: Source) -> String {
-        "\(URL(fileURLWithPath: path).standardizedFileURL.path)\u{0}\(source.size)\u{0}\(source.sha256)"
+        "\(FileIdentity(of: path))\u{0}\(source.size)\u{0}\(source.sha256)"
     }
 
     /// Notes that the file at `path` was just fingerprinted as `source` (at import).
@@ -377,9 +368,18 @@ final class SourceChecks: @unchecked Sendable {
         if let known = lock.withLock({ results[key] }) { return known }
         let failure: PDFEditError?
         var status = stat()
-        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+        if stat(path, &status) != 0 {
+            failure = Self.fingerprintFailure(path: path, source: source)  // missing, or unreadable: said there
+        } else if status.st_mode & S_IFMT == S_IFDIR {
             // A session edited to point at a folder (an empty path is the session's own).
             failure = .sourceChanged(path: source.path, reason: "a folder now, not the file it was imported from")
+        } else if let kind = OutputChecks.nonRegularKind(status.st_mode) {
+            // A FIFO or a device in a source's place is never read: it could block
+            // or never end, with the session's lock held.
+            failure = .sourceChanged(path: source.path, reason: "\(kind) now, not the file it was imported from")
+        } else if Int64(status.st_size) != source.size {
+            // The size already says it changed: a 100 GB file is not hashed to learn it.
+            failure = .sourceChanged(path: source.path, reason: "changed since it was imported")
         } else {
             failure = Self.fingerprintFailure(path: path, source: source)
         }

@@ -54,8 +54,13 @@ public struct BatchApply: Sendable {
     public var destination: Destination
     /// Passwords to try on encrypted inputs.
     public var passwords: PasswordBook
-    /// How many files are worked on at once (at least 1).
+    /// How many files are worked on at once (at least 1, at most `maximumJobs`).
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    /// The most files worked on at once: 4 per core. More threads only add
+    /// memory (each file's document, an 8 MiB stack each) and no speed: a
+    /// thousand of them under a memory limit ran out of memory at random.
+    public static var maximumJobs: Int { 4 * max(1, ProcessInfo.processInfo.activeProcessorCount) }
     /// Pass over failing files and go on (the batch then exits 3).
     public var keepGoing = false
     /// Replace outputs that exist.
@@ -69,6 +74,10 @@ public struct BatchApply: Sendable {
     public var outputEncryption: OutputEncryption?
     /// Told of each finished file (phase "applying", unit "files").
     public var progress: ProgressHandler?
+    /// Asked before each file is started: true starts no further file (those
+    /// running finish; the rest are `.notStarted`), as after a failure without
+    /// `keepGoing`. The command line stops when nobody reads its report any more.
+    public var stopsWhen: (@Sendable () -> Bool)?
 
     /// A batch applying `steps` (named `script` in messages) to `files`.
     public init(
@@ -83,8 +92,8 @@ public struct BatchApply: Sendable {
 
     /// Every file's output path, in argument order, once the batch is checked as
     /// a whole: no two inputs may map to one output, and (without `inPlace`) no
-    /// output may be one of the inputs. Paths are compared absolute, with symbolic
-    /// links resolved. All problems are reported together (`.several`, 64).
+    /// output may be one of the inputs. Files are compared by what they are
+    /// (`FileIdentity`), not by their paths' text. All problems are reported together (`.several`, 64).
     public func plannedOutputs() throws(PDFEditError) -> [String] {
         guard !files.isEmpty else { throw PDFEditError.usage("apply needs at least one FILE") }
         let outputs: [String]
@@ -93,12 +102,11 @@ public struct BatchApply: Sendable {
         case .template(let template):
             outputs = files.enumerated().map { template.path(for: $1, number: $0 + 1) }
         }
-        var standardiser = Paths.Standardiser()
-        let inputs = Dictionary(files.enumerated().map { (standardiser.standardised($1), $0) }) { first, _ in first }
-        var claimed: [String: Int] = [:]
+        let inputs = Dictionary(files.enumerated().map { (FileIdentity(of: $1), $0) }) { first, _ in first }
+        var claimed: [FileIdentity: Int] = [:]
         var problems: [PDFEditError] = []
         for (index, output) in outputs.enumerated() {
-            let standard = standardiser.standardised(output)
+            let standard = FileIdentity(of: output)
             if let earlier = claimed[standard] {
                 problems.append(
                     .usage(
@@ -132,7 +140,8 @@ public struct BatchApply: Sendable {
         // before it lets go, so the folder's deinit alone would leave it behind.
         defer { TemporaryFiles.shared.removeFolder(scratch.path) }
         let folders = FolderMaker()
-        let state = BatchState(files: files, outputs: outputs, keepGoing: keepGoing, report: report)
+        let state = BatchState(
+            files: files, outputs: outputs, keepGoing: keepGoing, stopsWhen: stopsWhen ?? { false }, report: report)
         let counter = ProgressCounter(total: files.count, unit: "files", phase: "applying", handler: progress)
         let batch = self
         let work: @Sendable () -> Void = {
@@ -141,7 +150,7 @@ public struct BatchApply: Sendable {
                 counter.advance()
             }
         }
-        let workers = min(max(1, jobs), files.count)
+        let workers = min(max(1, jobs), files.count, Self.maximumJobs)
         if workers == 1 {
             work()
         } else {
@@ -185,6 +194,7 @@ private final class BatchState: @unchecked Sendable {
     private let files: [String]
     private let outputs: [String]
     private let keepGoing: Bool
+    private let stopsWhen: @Sendable () -> Bool
     private let report: @Sendable (BatchFileResult) -> Void
     private var nextToStart = 0
     private var stopped = false
@@ -193,10 +203,14 @@ private final class BatchState: @unchecked Sendable {
     /// Serialises `report` calls without holding `lock` (which workers need to start files).
     private let reporting = Lock()
 
-    init(files: [String], outputs: [String], keepGoing: Bool, report: @escaping @Sendable (BatchFileResult) -> Void) {
+    init(
+        files: [String], outputs: [String], keepGoing: Bool, stopsWhen: @escaping @Sendable () -> Bool,
+        report: @escaping @Sendable (BatchFileResult) -> Void
+    ) {
         self.files = files
         self.outputs = outputs
         self.keepGoing = keepGoing
+        self.stopsWhen = stopsWhen
         self.report = report
         results = Array(repeating: nil, count: files.count)
     }
@@ -204,6 +218,7 @@ private final class BatchState: @unchecked Sendable {
     /// The next file to start, nil when all are taken or the batch stopped.
     func next() -> Int? {
         lock.withLock {
+            if !stopped && stopsWhen() { stopped = true }
             guard !stopped, nextToStart < files.count else { return nil }
             defer { nextToStart += 1 }
             return nextToStart

@@ -21,9 +21,13 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
     /// Streams the file through nettle (`pe_sha256_fd`, with the CPU's SHA
     /// instructions), 1 MiB at a time; through GLib's `g_checksum_update` should
     /// nettle not load.
+    ///
+    /// Only a regular file is read: the file is opened without blocking (a FIFO
+    /// put in a source's place would otherwise wait for a writer forever, holding
+    /// the session's lock) and refused unless the open file is a regular one (a
+    /// device such as `/dev/zero` never ends).
     public static func of(file path: String) throws(EngineError) -> Fingerprint {
-        let descriptor = try valueOrErrno { open(path, O_RDONLY | O_CLOEXEC) }
-            .mapError { EngineError.opening(path, errno: $0.rawValue) }.get()
+        let descriptor = try openRegular(path)
         var hex = [CChar](repeating: 0, count: 65)
         var size: Int64 = 0
         let code = pe_sha256_fd(descriptor, &hex, &size)
@@ -35,8 +39,24 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
         return try ofWithGLib(file: path)
     }
 
+    /// `path` opened for reading without blocking, when it is a regular file.
+    static func openRegular(_ path: String) throws(EngineError) -> Int32 {
+        let descriptor = try valueOrErrno { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+            .mapError { EngineError.opening(path, errno: $0.rawValue) }.get()
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw EngineError.unreadable(file: path, reason: "not a regular file")
+        }
+        return descriptor
+    }
+
     static func ofWithGLib(file path: String) throws(EngineError) -> Fingerprint {
-        guard let stream = fopen(path, "rb") else { throw EngineError.opening(path, errno: Errno.current.rawValue) }
+        let descriptor = try openRegular(path)
+        guard let stream = fdopen(descriptor, "rb") else {
+            close(descriptor)
+            throw EngineError.opening(path, errno: Errno.current.rawValue)
+        }
         defer { fclose(stream) }
         guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else {
             throw EngineError.library(file: path, message: "cannot create a SHA-256 checksum")
@@ -108,9 +128,10 @@ extension Fingerprint {
 
 extension EngineError {
     /// The error for a failed open(2)/fopen(3) of an input.
-    static func opening(_ path: String, errno code: Int32) -> EngineError {
+    package static func opening(_ path: String, errno code: Int32) -> EngineError {
         switch code {
         case ENOENT, ENOTDIR: return .missing(file: path)
+        case ENOMEM: return .outOfMemory(file: path)
         default: return .unreadable(file: path, reason: Errno(rawValue: code).description)
         }
     }

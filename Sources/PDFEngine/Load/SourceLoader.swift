@@ -38,13 +38,17 @@ public enum SourceLoader {
             throw EngineError.unreadable(file: path, reason: "not a regular file")
         }
         guard status.st_size > 0 else { throw EngineError.emptyFile(file: path) }
-        guard let head = FileHead.read(path, upTo: 1024) else {
+        guard let head = FileHead.read(path, upTo: headBytes) else {
             throw EngineError.unreadable(file: path, reason: "permission denied")
         }
         return try kind(ofHead: head, file: path)
     }
 
-    static func kind(ofHead bytes: [UInt8], file: String) throws(EngineError) -> FileKind {
+    /// How far into a file its kind is looked for (a PDF's header may come
+    /// anywhere in its first 1024 bytes).
+    package static let headBytes = 1024
+
+    package static func kind(ofHead bytes: [UInt8], file: String) throws(EngineError) -> FileKind {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         // PDF readers accept the header anywhere in the first 1024 bytes.

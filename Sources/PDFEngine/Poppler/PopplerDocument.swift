@@ -23,12 +23,14 @@ public final class PopplerPDF {
     var pageChecks: [Int: PageCheck] = [:]
 
     /// `poppler_document_new_from_file`. Poppler wants a URI, and
-    /// `g_filename_to_uri` rejects relative paths, so the path is made absolute first.
+    /// `g_filename_to_uri` rejects relative paths, so the path is made absolute first
+    /// — by prefixing the current directory, never by folding `..` as text, which
+    /// would name another file than the kernel (and qpdf) reach through a link.
     public init(path: String, password: String? = nil, limits: ReaderLimits? = nil) throws(EngineError) {
         self.path = path
         self.limits = limits
         self.password = password
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_filename_to_uri(absolute, nil, &error) else {
             throw EngineError.library(file: path, message: Self.take(error) ?? "not a valid file name")

@@ -72,7 +72,7 @@ struct Apply: ParsableCommand {
 
     @Option(
         name: [.customShort("j"), .customLong("jobs")],
-        help: ArgumentHelp("Files worked on at once (default: the number of cores).", valueName: "n"))
+        help: ArgumentHelp("Files worked on at once (default: the number of cores; at most 4 per core).", valueName: "n"))
     var jobs: Int?
 
     @Flag(name: .customLong("keep-going"), help: "Go on past failing files (then exit 3).")
@@ -90,7 +90,8 @@ struct Apply: ParsableCommand {
         if encryption.encrypt.count > 2 {
             throw PDFEditError.usage("--encrypt takes two values (USERPW OWNERPW, or -); give it after the FILEs")
         }
-        if let jobs, !(1...1024).contains(jobs) { throw PDFEditError.usage("-j takes a number from 1 to 1024") }
+        // More than BatchApply.maximumJobs (4 per core) is taken as that many.
+        if let jobs, jobs < 1 { throw PDFEditError.usage("-j takes a number of files from 1") }
         if arguments.count < (lines.isEmpty ? 2 : 1) {
             throw PDFEditError.usage(lines.isEmpty ? "apply needs a SCRIPT (or -e LINE) and at least one FILE" : "apply needs at least one FILE")
         }
@@ -106,14 +107,27 @@ struct Apply: ParsableCommand {
             let bar = ProgressBar.bar(output)
             if let bar { batch.progress = { bar.update($0) } }
             let printer = ResultPrinter(output: output, bar: bar)
+            // Nobody reads the report any more (`| head -1`, a full disk): no new file is started.
+            batch.stopsWhen = { Console.standardOutputFailure != 0 }
             summary = try batch.run { printer.print($0) }
         }
-        guard let summary, summary.exitCode != 0 else { return }
+        guard let summary else { return }
+        let lost = Console.standardOutputFailure != 0
+        guard summary.exitCode != 0 || lost else { return }
         let total = summary.results.count
-        var line = "pdfedit: \(summary.failures.count) of \(total) file\(total == 1 ? "" : "s") failed"
+        let files = "\(total) file\(total == 1 ? "" : "s")"
+        var line = "pdfedit: \(summary.failures.count) of \(files) failed"
+        if lost {
+            // The lines of stdout were lost: the summary says what was done.
+            let written = total - summary.failures.count - summary.notStarted
+            line = "pdfedit: \(written) of \(files) written"
+            if !summary.failures.isEmpty { line += ", \(summary.failures.count) failed" }
+        }
         if summary.notStarted > 0 { line += ", \(summary.notStarted) not started" }
         Console.error(line)
-        throw ExitCode(summary.exitCode)
+        // A report that did not reach stdout is the code's first concern: the
+        // caller cannot know what was done.
+        throw ExitCode(Console.standardOutputExitCode() ?? summary.exitCode)
     }
 
     /// The script's lines as steps (a wrong line is refused before any file is
@@ -173,15 +187,17 @@ private struct ResultPrinter: Sendable {
         }
         switch result.status {
         case .ok:
-            if !output.quiet { Console.out("ok          \(result.file) -> \(result.output) (\(pagesPhrase(result.pages ?? 0)))") }
+            if !output.quiet {
+                Console.out("ok          \(shown(result.file)) -> \(shown(result.output)) (\(pagesPhrase(result.pages ?? 0)))")
+            }
         case .failed, .skipped:
             let status = result.status == .failed ? "failed     " : "skipped    "
             // Most messages name the file already: the line names it once.
             var message = result.message ?? ""
             if message.hasPrefix(result.file + ": ") { message.removeFirst(result.file.count + 2) }
-            Console.out("\(status) \(result.file): \(message) (exit \(result.exitCode ?? 1))")
+            Console.out("\(status) \(shown(result.file)): \(shown(message)) (exit \(result.exitCode ?? 1))")
         case .notStarted:
-            Console.out("not started \(result.file) -> \(result.output)")
+            Console.out("not started \(shown(result.file)) -> \(shown(result.output))")
         }
     }
 }

@@ -118,6 +118,14 @@ struct Export: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
+        // `export 1..3`, the output forgotten: a file named "1..3" is not what was meant.
+        if !all && !split && output != StandardStreams.name && !output.lowercased().hasSuffix(".pdf"),
+            (try? PageSelection.parse(output)) != nil
+        {
+            throw PDFEditError.usage(
+                "\(output) is a page selection, not a file to write: give the output first "
+                    + "(pdfedit export OUT.pdf \(output)), or name it .pdf")
+        }
         if decrypt && from == nil {
             throw PDFEditError.usage("--decrypt goes with --from (a session export is unencrypted)")
         }
@@ -198,7 +206,9 @@ struct Export: ParsableCommand {
                 Console.json(results)
             } else if !outputOptions.quiet && !toStandardOutput {
                 for result in results {
-                    Console.out("wrote \(result.output) (\(result.pageCount) page\(result.pageCount == 1 ? "" : "s") of \(result.document))")
+                    Console.out(
+                        "wrote \(shown(result.output)) (\(result.pageCount) page\(result.pageCount == 1 ? "" : "s") of "
+                            + "\(shown(result.document)))")
                 }
             }
         }

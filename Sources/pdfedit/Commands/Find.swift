@@ -54,11 +54,12 @@ struct Find: ParsableCommand {
             guard !options.output.quiet else { return }
             let count = report.matches.count
             guard count > 0 else {
-                Console.out("\(report.document): no page contains \"\(report.query)\"")
+                Console.out("\(shown(report.document)): no page contains \"\(shown(report.query))\"")
                 return
             }
             Console.out(
-                "\(report.document): \(count) page\(count == 1 ? "" : "s") contain\(count == 1 ? "s" : "") \"\(report.query)\""
+                "\(shown(report.document)): \(count) page\(count == 1 ? "" : "s") contain\(count == 1 ? "s" : "") "
+                    + "\"\(shown(report.query))\""
             )
             let hasLabels = report.matches.contains { $0.label != nil }
             let rows = report.matches.map { match -> [String] in

@@ -19,7 +19,7 @@ struct History: ParsableCommand {
                 let width = String(entries.count).count
                 for entry in entries {
                     let number = String(entry.index).padded(to: width)
-                    Console.out("\(number)  \(entry.label)\(entry.isUndone ? "   (undone)" : "")")
+                    Console.out("\(number)  \(shown(entry.label))\(entry.isUndone ? "   (undone)" : "")")
                 }
             }
         }

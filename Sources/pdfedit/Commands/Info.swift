@@ -44,13 +44,13 @@ struct Info: ParsableCommand {
         if info.hasPageLabels { features.append("page labels") }
         if info.tagged { features.append("tagged") }
         var lines = [
-            "File:       \(info.file)",
+            "File:       \(shown(info.file))",
             "Pages:      \(info.pageCount)",
             "Version:    PDF \(info.pdfVersion)",
             "Encrypted:  \(info.encrypted ? "yes" : "no")",
         ]
-        if let producer = info.producer { lines.append("Producer:   \(producer)") }
-        if let title = info.title, !title.isEmpty { lines.append("Title:      \(title)") }
+        if let producer = info.producer { lines.append("Producer:   \(shown(producer))") }
+        if let title = info.title, !title.isEmpty { lines.append("Title:      \(shown(title))") }
         lines.append("Features:   \(features.isEmpty ? "none" : features.joined(separator: ", "))")
         lines.append("")
         let rows = info.pages.map { page in

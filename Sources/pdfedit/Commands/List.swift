@@ -59,7 +59,7 @@ struct List: ParsableCommand {
             let header =
                 ["POS", "ID", "KIND", "SOURCE", "PAGE", "SIZE (pt)", "ROT"]
                 + (hasLabels ? ["LABEL"] : []) + (hasStamps ? ["STAMPS"] : []) + (noText ? [] : ["TEXT"])
-            Console.out("\(listing.document): \(pagesPhrase(listing.pageCount))")
+            Console.out("\(shown(listing.document)): \(pagesPhrase(listing.pageCount))")
             if !rows.isEmpty { Console.out(table(header, rows)) }
         }
     }

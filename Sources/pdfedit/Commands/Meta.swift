@@ -57,7 +57,7 @@ struct Meta: EditCommand {
                 Console.json(report)
             } else if !options.output.quiet {
                 for (label, value) in report.fields {
-                    Console.out(label.padded(to: 10) + (value ?? "-"))
+                    Console.out(label.padded(to: 10) + (value.map(shown) ?? "-"))
                 }
             }
         }

@@ -217,7 +217,7 @@ struct OutlineExport: ParsableCommand {
             let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
             let count = try workspace.exportOutline(doc: document.doc, to: file, force: force)
             if !options.output.quiet && !options.output.json {
-                Console.out("wrote \(file) (\(count == 1 ? "1 entry" : "\(count) entries"))")
+                Console.out("wrote \(shown(file)) (\(count == 1 ? "1 entry" : "\(count) entries"))")
             }
         }
     }

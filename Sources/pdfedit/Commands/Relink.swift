@@ -33,7 +33,7 @@ struct Relink: ParsableCommand {
             if options.output.json {
                 Console.json(summary)
             } else if !options.output.quiet {
-                Console.out(summary.description)
+                Console.out(shown(summary.description))
             }
         }
     }

@@ -41,7 +41,7 @@ struct Run: ParsableCommand {
             if options.output.json {
                 Console.json(summaries)
             } else if !options.output.quiet {
-                for summary in summaries { Console.out(summary.description) }
+                for summary in summaries { Console.out(shown(summary.description)) }
                 Console.out("applied \(summaries.count) command\(summaries.count == 1 ? "" : "s") as one step")
             }
         }

@@ -60,9 +60,10 @@ struct Show: ParsableCommand {
             } else if !options.output.quiet {
                 let files = report.sheets.map(\.file)
                 let what =
-                    files.count == 1 ? files[0] : "\(files.count) sheets: \(files[0]) … \(files[files.count - 1])"
+                    files.count == 1
+                    ? shown(files[0]) : "\(files.count) sheets: \(shown(files[0])) … \(shown(files[files.count - 1]))"
                 Console.out(
-                    "wrote \(what) (\(report.itemCount) page\(report.itemCount == 1 ? "" : "s") of \(report.document); "
+                    "wrote \(what) (\(report.itemCount) page\(report.itemCount == 1 ? "" : "s") of \(shown(report.document)); "
                         + "\(report.rendered) rendered, \(report.cached) from cache)")
             }
         }

@@ -18,14 +18,14 @@ struct Status: ParsableCommand {
             }
             guard !options.output.quiet else { return }
             var lines = [
-                "Session:   \(status.session)",
-                "Current:   \(status.current) (\(status.documents) document\(status.documents == 1 ? "" : "s"))",
+                "Session:   \(shown(status.session))",
+                "Current:   \(shown(status.current)) (\(status.documents) document\(status.documents == 1 ? "" : "s"))",
                 "History:   \(status.undoSteps) undoable, \(status.redoSteps) redoable",
             ]
             let bad = status.sources.filter { $0.state != "ok" }
             lines.append(
                 "Sources:   \(status.sources.count), \(bad.isEmpty ? "all unchanged" : "\(bad.count) need relink")")
-            for source in bad { lines.append("  \(source.state): \(source.path) (\(source.id))") }
+            for source in bad { lines.append("  \(source.state): \(shown(source.path)) (\(source.id))") }
             Console.out(lines.joined(separator: "\n"))
         }
     }

@@ -50,7 +50,7 @@ struct Thumbs: ParsableCommand {
             } else if !options.output.quiet {
                 let count = report.files.count
                 Console.out(
-                    "wrote \(count) thumbnail\(count == 1 ? "" : "s") of \(report.document) to \(directory) "
+                    "wrote \(count) thumbnail\(count == 1 ? "" : "s") of \(shown(report.document)) to \(shown(directory)) "
                         + "(\(report.rendered) rendered, \(report.cached) from cache)")
             }
         }

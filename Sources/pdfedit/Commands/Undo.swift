@@ -31,6 +31,6 @@ func reportSteps(_ verb: String, _ labels: [String], _ output: OutputOptions) {
     if output.json {
         Console.json(StepsReport(action: verb == "undid" ? "undo" : "redo", steps: labels))
     } else if !output.quiet {
-        for label in labels { Console.out("\(verb): \(label)") }
+        for label in labels { Console.out("\(verb): \(shown(label))") }
     }
 }

@@ -105,8 +105,8 @@ extension EditCommand {
                 Console.json(summary)
             }
         } else if !options.output.quiet {
-            Console.out(summary.description)
-            if let export { Console.out("wrote \(export.output) (\(pagesPhrase(export.pageCount)))") }
+            Console.out(shown(summary.description))
+            if let export { Console.out("wrote \(shown(export.output)) (\(pagesPhrase(export.pageCount)))") }
         }
     }
 }

@@ -6,9 +6,11 @@ import Foundation
 import Glibc
 import PDFEditKit
 
-/// A left-aligned text table; the last column may be long.
+/// A left-aligned text table; the last column may be long. Each cell is one
+/// line: control characters in it (a file name's line break or escape
+/// sequence) are escaped (`shown`).
 func table(_ header: [String], _ rows: [[String]]) -> String {
-    let all = [header] + rows
+    let all = [header] + rows.map { $0.map(shown) }
     var widths = [Int](repeating: 0, count: header.count)
     for row in all {
         for (index, cell) in row.enumerated() where index < widths.count - 1 {
