@@ -6,6 +6,7 @@ import PDFEditKit
 struct PDFEdit: ParsableCommand {
     static func main() {
         ProcessTiming.start()
+        TerminalWidth.dropUnusableSettings()
         Cancellation.install()
         // A reader that goes away (`pdfedit list | head -1`) makes writes fail with
         // EPIPE, which the command handles (Console: stop, clean up, exit 141),

@@ -32,25 +32,26 @@ extension String {
     }
 
     /// Without trailing spaces: leading ones belong to an empty first column
-    /// (the `*` marker of `docs`) and keep the columns aligned.
+    /// (the `*` marker of `docs`) and keep the columns aligned. One backward
+    /// scan of the bytes: a row whose last cells are empty ends in as many
+    /// spaces as a 40,000-character label is wide, and dropping them one
+    /// `Character` at a time took time quadratic in that width.
     func trimmingTrailingSpaces() -> String {
-        var text = Substring(self)
-        while text.last == " " { text = text.dropLast() }
-        return String(text)
+        let bytes = utf8
+        guard let last = bytes.lastIndex(where: { $0 != UInt8(ascii: " ") }) else { return "" }
+        // A space is one byte and never inside another character's bytes.
+        return String(decoding: bytes[...last], as: UTF8.self)
     }
 }
 
 /// Points without a useless ".0".
 func format(_ value: Double) -> String {
-    // Whole numbers up to 2^53 as integers; anything else through printf, which
-    // takes any double (a size read from a damaged file may be 1e20 or infinite:
-    // `Int(value)` trapped on those).
-    if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int(value)) }
-    // printf's "%.2f" (String(format:) is full Foundation's); "%.6g" past 10^15.
-    let pattern = abs(value) < 1e15 ? "%.2f" : "%.6g"
+    guard value.isFinite, abs(value) < 1e15 else { return decimalText(value, decimals: 2) }
+    guard value != value.rounded() else { return decimalText(value, decimals: 0) }
+    // printf's "%.2f" (String(format:) is full Foundation's).
     var buffer = [UInt8](repeating: 0, count: 64)
     let length = buffer.withUnsafeMutableBytes { bytes in
-        withVaList([value]) { vsnprintf(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, pattern, $0) }
+        withVaList([value]) { vsnprintf(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, "%.2f", $0) }
     }
     return String(decoding: buffer.prefix(max(0, min(Int(length), buffer.count - 1))), as: UTF8.self)
 }
