@@ -143,30 +143,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("r.pdf").path))
     }
 
-    /// The binary replaces C++'s operator new and delete (Sources/QPDFBridge/
-    /// Allocator.cpp): libqpdf's and libstdc++'s calls must bind to its own, which
-    /// it exports for them even though it exports nothing else of its own
-    /// (scripts/build-release.sh). Checked with the loader's record of bindings.
-    @Test func libqpdfAllocatesWithPdfeditsOperatorNew() throws {
-        let dir = try scratchDirectory(with: "alpha.pdf")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let log = dir.appendingPathComponent("bindings").path
-        let result = try pdfedit(
-            "rotate", "1", "--by", "90", "alpha.pdf", "-o", "r.pdf", in: dir,
-            environment: ["LD_DEBUG": "bindings", "LD_DEBUG_OUTPUT": log])
-        #expect(result.status == 0, "\(result.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("bindings.") }
-        let text = try names.map { try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8) }.joined()
-        let binaries = [Paths.binary, URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath().path]
-        for (library, symbol) in [
-            ("libqpdf.so", "_Znwm"), ("libqpdf.so", "_ZdlPvm"), ("libstdc++.so", "_Znwm"), ("libpdfedit-qpdf.so", "_Znwm"),
-        ] {
-            let binding = text.split(separator: "\n").first { $0.contains(library) && $0.contains("`\(symbol)'") }
-            let toPdfedit = binaries.contains { binding?.contains(" to \($0) ") == true }
-            #expect(toPdfedit, "\(library) \(symbol): \(binding.map(String.init) ?? "no binding")")
-        }
-    }
-
     /// Every page's rotation as pdfinfo reports it ("Page    2 rot:  90").
     static func rotations(_ path: String) throws -> [Int] {
         try run("pdfinfo", ["-f", "1", "-l", "999", path]).stdout.split(separator: "\n").compactMap { line in

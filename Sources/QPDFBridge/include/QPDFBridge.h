@@ -27,24 +27,6 @@ const char *pe_qpdf_built_version(void);
 void pe_set_tree_depth_limit(int levels);
 int pe_tree_depth_limit(void);
 
-/* How C++ memory is handed out (Allocator.cpp: the bridge replaces operator new
- * and delete for the process; blocks of up to 256 bytes come from a reserved
- * region and deleted ones wait on lists of their thread for reuse).
- * pe_allocator_replaced: 1 when the process's operator new is the bridge's, 0
- * when another one is (the replacement did not take), -1 in a sanitizer build
- * (which keeps the sanitizer's). pe_allocator_kept_bytes: the bytes on the
- * calling thread's lists. pe_allocator_region_bytes: the bytes of the region
- * handed out to threads so far (0: none, or never reserved), in spans of 64 KB;
- * pe_allocator_thread_spans: how many of them the calling thread took (the
- * others it used came from threads that ended). pe_allocator_probe:
- * makes and deletes a block of `size` bytes with operator new and delete; 1 when
- * it was the region's. */
-int pe_allocator_replaced(void);
-size_t pe_allocator_kept_bytes(void);
-size_t pe_allocator_region_bytes(void);
-size_t pe_allocator_thread_spans(void);
-int pe_allocator_probe(size_t size);
-
 /* The clockwise turn, 0, 90, 180 or 270, a viewer gives a page whose /Rotate is
  * the integer `value` (`is_integer` nonzero) or a non-integer (`is_integer` zero):
  * an integer multiple of 90 normalised into 0..270 (-90 is 270, 450 is 90); any
