@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import QPDFBridge
+import QPDFCore
 
 /// A JPEG or PNG image turned into a one-page PDF.
 ///

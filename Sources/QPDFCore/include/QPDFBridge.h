@@ -12,13 +12,8 @@
 extern "C" {
 #endif
 
-/* The version of the libqpdf in use (QPDF::QPDFVersion; in the pdfedit command
- * this loads it, see Loader.c). */
+/* The version of the libqpdf in use (QPDF::QPDFVersion). */
 const char *pe_qpdf_version(void);
-
-/* The version of the libqpdf headers pdfedit was built with (QPDF_VERSION),
- * without loading the library: what `pdfedit --version` reports. */
-const char *pe_qpdf_built_version(void);
 
 /* How many levels any tree read from a file (page tree, page-label and name
  * trees, form fields, outline) may nest: 1,024 until the kit sets the process's
@@ -497,9 +492,12 @@ void pe_cancel(void);
 /* SHA-256 of what remains to be read from `fd` (read to its end), as 64
  * lowercase hex digits and a terminating NUL in `hex` (65 bytes), and the number
  * of bytes read in *size. Returns 0, an errno value when reading failed, or -1
- * when nettle, which it hashes with, cannot be loaded (the caller may hash some
- * other way). QPDFBridge's own (Hash.c): it needs no libqpdf. */
+ * when qpdf's crypto provider, which it hashes with, failed (Hash.cpp). */
 int pe_sha256_fd(int fd, char *hex, long long *size);
+
+/* SHA-256 of `count` bytes at `bytes`, as pe_sha256_fd writes it into `hex`
+ * (65 bytes). Returns 0, or -1 when qpdf's crypto provider failed. */
+int pe_sha256_bytes(const unsigned char *bytes, size_t count, char *hex);
 
 /* Writes `count` pieces (`pieces[i]`, `lengths[i]` bytes) to `path` through the
  * file output of exports with its deterministic /ID stamping on (CheckedFile.hh:
