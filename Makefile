@@ -38,7 +38,6 @@ build: setup
 
 debug: setup
 	$(SWIFT) build
-	bash scripts/link-qpdf-core.sh .build/debug
 
 # Unit, integration and end-to-end tests. The end-to-end tests run the release
 # binary (PDFEDIT_BIN), the one `make install` and `make deb` ship, as a user
@@ -79,11 +78,9 @@ test-long: build
 # sanitized pdfedit exit non-zero, which fails the test that ran it.
 sanitize: setup
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	bash scripts/link-qpdf-core.sh .build/asan/debug -fsanitize=address
 	ASAN_OPTIONS=detect_leaks=0 PDFEDIT_BIN=$(CURDIR)/.build/asan/debug/pdfedit \
 		$(SWIFT) test --sanitize=address --scratch-path .build/asan --skip-build
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
-	bash scripts/link-qpdf-core.sh .build/tsan/debug -fsanitize=thread
 	PDFEDIT_BIN=$(CURDIR)/.build/tsan/debug/pdfedit \
 		$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --skip-build
 
@@ -95,8 +92,6 @@ install: build
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pdfedit
-	install -d $(DESTDIR)$(PREFIX)/lib/pdfedit
-	install -m 644 $(dir $(BIN))libpdfedit-qpdf.so $(DESTDIR)$(PREFIX)/lib/pdfedit/libpdfedit-qpdf.so
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pdfedit
 	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pdfedit
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pdfedit.fish
@@ -104,7 +99,7 @@ install: build
 
 # pdfedit_VERSION_ARCH.deb at the top of the checkout: the release binary with the
 # Swift runtime linked statically, man page, completions, Depends computed by
-# dpkg-shlibdeps (and the packages of libraries it dlopens). `make deb-check`
+# dpkg-shlibdeps from the binary's shared libraries. `make deb-check`
 # checks it (fields, files, Depends, and that the unpacked binary runs a real edit
 # without the toolchain's libraries); CI runs both.
 deb: setup-deb
@@ -114,12 +109,11 @@ deb-check: deb
 	bash scripts/check-deb.sh
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/pdfedit $(DESTDIR)$(PREFIX)/lib/pdfedit/libpdfedit-qpdf.so \
+	rm -f $(DESTDIR)$(PREFIX)/bin/pdfedit \
 	  $(DESTDIR)$(PREFIX)/share/man/man1/pdfedit.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pdfedit \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pdfedit \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pdfedit.fish
-	rmdir $(DESTDIR)$(PREFIX)/lib/pdfedit 2>/dev/null || true
 
 # Benchmarks against qpdf (and other tools), written to BENCHMARKS.md.
 bench: build

@@ -25,6 +25,8 @@ for want in ./usr/bin/pdfedit ./usr/share/man/man1/pdfedit.1.gz ./usr/share/bash
   grep -qx "$want" <<< "$files" || fail "has no $want"
 done
 dpkg-deb -c "$deb" | awk '$2 != "root/root" { bad = 1 } END { exit bad }' || fail "files not owned by root"
+# One binary: no library of pdfedit's own beside it.
+grep -q '^\./usr/lib/' <<< "$files" && fail "holds files under /usr/lib: $(grep '^\./usr/lib/' <<< "$files" | tr '\n' ' ')"
 
 unpacked=$(mktemp -d)
 trap 'rm -rf "$unpacked"' EXIT
@@ -45,12 +47,10 @@ resolved=$(env -i ldd "$binary")
 grep -q 'not found' <<< "$resolved" && fail "libraries not found: $(grep 'not found' <<< "$resolved")"
 grep -Eq 'swift|/opt/' <<< "$resolved" && fail "a library resolves into a toolchain: $(grep -E 'swift|/opt/' <<< "$resolved")"
 
-# The glibc the binary needs, version needs without a symbol included
-# (GLIBC_ABI_DT_RELR: glibc 2.36), is at most the one Depends asks for.
+# The glibc the binary needs is at most the one Depends asks for.
 glibc_said=$(sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p' <<< "$depends")
 [ -n "$glibc_said" ] || fail "Depends gives no libc6 version: $depends"
-for need in $(readelf -V "$binary" | sed -n 's/.*Name: GLIBC_\([0-9.]*\) .*/\1/p') \
-  $(readelf -V "$binary" | grep -q GLIBC_ABI_DT_RELR && echo 2.36); do
+for need in $(readelf -V "$binary" | sed -n 's/.*Name: GLIBC_\([0-9.]*\) .*/\1/p'); do
   dpkg --compare-versions "$need" le "$glibc_said" || fail "needs glibc $need but Depends says libc6 (>= $glibc_said)"
 done
 # Every needed library comes from a package Depends names.

@@ -3,8 +3,8 @@
 # a release binary with the Swift runtime linked statically (so a machine
 # without Swift runs it), the man page, bash/zsh/fish completions and a
 # Depends line computed from the shared libraries the binary needs
-# (dpkg-shlibdeps), plus the packages of libraries it loads at run time with
-# dlopen (found by running the binary under LD_DEBUG, see below).
+# (dpkg-shlibdeps): libqpdf, poppler-glib, cairo, GLib, libc… are ordinary
+# NEEDED entries of the one binary.
 #   scripts/make-deb.sh            build and package
 #   scripts/make-deb.sh --print-name   only print the package's file name
 set -euo pipefail
@@ -29,15 +29,11 @@ mkdir -p "$scratch"
 root=$(mktemp -d "$PWD/$scratch/root.XXXXXX")
 work=$(mktemp -d "$PWD/$scratch/work.XXXXXX")
 trap 'rm -rf "$root" "$work"' EXIT
-install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/pdfedit" "$root/usr/share/man/man1" "$root/usr/share/doc/pdfedit" \
+install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" "$root/usr/share/doc/pdfedit" \
   "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
   "$root/usr/share/fish/vendor_completions.d"
 install -m 755 "$binary" "$root/usr/bin/pdfedit"
 strip --strip-unneeded "$root/usr/bin/pdfedit"
-# pdfedit's libqpdf code, which it loads from ../lib/pdfedit/ when a command
-# first opens a PDF (Sources/QPDFBridge/Loader.c).
-install -m 644 .build/release/libpdfedit-qpdf.so "$root/usr/lib/pdfedit/libpdfedit-qpdf.so"
-strip --strip-unneeded "$root/usr/lib/pdfedit/libpdfedit-qpdf.so"
 gzip -9n < docs/pdfedit.1 > "$root/usr/share/man/man1/pdfedit.1.gz"
 "$binary" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/pdfedit"
 "$binary" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_pdfedit"
@@ -52,44 +48,13 @@ EOF
 chmod 644 "$root/usr/share/bash-completion/completions/pdfedit" "$root/usr/share/zsh/vendor-completions/_pdfedit" \
   "$root/usr/share/fish/vendor_completions.d/pdfedit.fish" "$root/usr/share/doc/pdfedit/copyright"
 
-# Depends from the NEEDED libraries of the binary and of libpdfedit-qpdf.so (libqpdf
-# among them): dpkg-shlibdeps reads the shlibs and
-# symbols files of the installed packages (it wants a debian/control to run in).
+# Depends from the NEEDED libraries of the binary: dpkg-shlibdeps reads the
+# shlibs and symbols files of the installed packages (it wants a debian/control
+# to run in).
 mkdir -p "$work/debian"
 printf 'Source: pdfedit\n\nPackage: pdfedit\nArchitecture: any\n' > "$work/debian/control"
-shlibs=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/pdfedit" "$root/usr/lib/pdfedit/libpdfedit-qpdf.so" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
-[ -n "$shlibs" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-# dpkg-shlibdeps counts the versions of the symbols the binary uses, not the
-# versions it needs without a symbol: GLIBC_ABI_DT_RELR (the packed relocations
-# of scripts/build-release.sh), which glibc has since 2.36.
-said=$(sed -n 's/.*libc6 (>= \([0-9.]*\)).*/\1/p' <<< "$shlibs")
-if readelf -V "$root/usr/bin/pdfedit" | grep -q GLIBC_ABI_DT_RELR && [ -n "$said" ] &&
-  dpkg --compare-versions "$said" lt 2.36; then
-  shlibs=${shlibs/"libc6 (>= $said)"/"libc6 (>= 2.36)"}
-fi
-
-# Libraries loaded with dlopen are not NEEDED entries: run the binary through the
-# work that loads most (open, render a contact sheet, export) and ask the dynamic
-# loader what it opened; add the packages of those not already depended on.
-fixtures=$(mktemp -d "$work/run.XXXXXX")
-cp Fixtures/alpha.pdf Fixtures/logo.png "$fixtures/"
-(cd "$fixtures" &&
-  LD_DEBUG=files LD_DEBUG_OUTPUT="$fixtures/ld" "$root/usr/bin/pdfedit" open alpha.pdf >/dev/null &&
-  LD_DEBUG=files LD_DEBUG_OUTPUT="$fixtures/ld" "$root/usr/bin/pdfedit" insert logo.png --at 2 >/dev/null &&
-  LD_DEBUG=files LD_DEBUG_OUTPUT="$fixtures/ld" "$root/usr/bin/pdfedit" show -o sheet.png >/dev/null &&
-  LD_DEBUG=files LD_DEBUG_OUTPUT="$fixtures/ld" "$root/usr/bin/pdfedit" export out.pdf >/dev/null)
-needed=$(readelf -d "$root/usr/bin/pdfedit" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
-extra=""
-for lib in $(cat "$fixtures"/ld.* 2>/dev/null | sed -n 's/.*file=\([^ ]*\) \[0\];  dynamically loaded by .*/\1/p' | sort -u); do
-  grep -qx "$lib" <<< "$needed" && continue
-  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && p == "" { p = $NF } END { print p }')
-  [ -n "$path" ] || continue
-  package=$({ dpkg -S "$(readlink -f "$path")" 2>/dev/null || true; } | head -1 | cut -d: -f1)
-  [ -n "$package" ] || package=$({ dpkg -S "$path" 2>/dev/null || true; } | head -1 | cut -d: -f1)
-  [ -n "$package" ] || continue
-  grep -q "\(^\|, \)$package\( \|,\|$\)" <<< "$shlibs, $extra" || extra="${extra:+$extra, }$package"
-done
-depends="$shlibs${extra:+, $extra}"
+depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/pdfedit" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 cat > "$root/DEBIAN/control" <<EOF
 Package: pdfedit

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import Glibc
 public import PageModel
-import QPDFBridge
+import QPDFCore
 
 /// What the engine fails with: the model's `FileError` (one type for the engine
 /// and the kit's public API), made here from the bridge's statuses.

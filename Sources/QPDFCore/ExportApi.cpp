@@ -15,7 +15,6 @@
 #include "Writer.hh"
 
 #include <atomic>
-#include <malloc.h>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -23,19 +22,6 @@
 #include <vector>
 
 namespace pe {
-
-// glibc malloc settings (operator new and delete are the executable's,
-// QPDFBridge/Allocator.cpp; what they pass on, and everything of qpdf's C code,
-// goes to malloc). A 20,000-page export makes and frees millions of small
-// objects; with glibc's fastbins on, a tenth of its time went to
-// malloc_consolidate and unlink_chunk. Without them (M_MXFAST 0) the same export
-// takes 5-10% less time for the same peak memory. Process-wide and harmless for
-// the rest of the program; set once, before the bridge's first qpdf object.
-void tune_allocator()
-{
-    static std::once_flag once;
-    std::call_once(once, [] { mallopt(M_MXFAST, 0); });
-}
 
 namespace {
 
@@ -48,7 +34,6 @@ template <typename Body>
 int guarded(
     pe_status *given, pe_source const *sources, int source_count, Body body, Wording wording = Wording::without_file)
 {
-    tune_allocator();
     pe_status ignored;
     pe_status *status = given == nullptr ? &ignored : given;
     Where where;

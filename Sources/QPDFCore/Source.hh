@@ -64,10 +64,6 @@ class ReadInputSource : public InputSource {
     char window[kWindow];
 };
 
-// Sets glibc malloc up for qpdf's many small objects (see Allocator.cpp); once
-// per process, before the first qpdf object of a bridge call.
-void tune_allocator();
-
 // QPDF::processFile through a ReadInputSource, which is returned.
 std::shared_ptr<ReadInputSource> open_pdf(QPDF &pdf, char const *path, char const *password);
 

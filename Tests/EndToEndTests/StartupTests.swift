@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 
-/// poppler-glib, cairo and GLib are loaded on first use (Sources/CPoppler/Loader.c),
-/// and so are libpdfedit-qpdf.so and libqpdf (Sources/QPDFBridge/Loader.c): checked
-/// with the dynamic loader's own record (LD_DEBUG=files), not pdfedit's.
+/// What the binary starts with: the libraries it names, and none of full Foundation,
+/// checked with the dynamic loader's own record (LD_DEBUG=files), not pdfedit's.
 @Suite struct StartupTests {
     /// The libraries the dynamic loader opened while `arguments` ran (their file names).
     static func loaded(_ arguments: [String], in dir: URL) throws -> (run: Run, libraries: Set<String>) {
@@ -22,39 +21,23 @@ import Testing
         return (result, libraries)
     }
 
-    static func renderLibraries(_ libraries: Set<String>) -> [String] {
-        libraries.filter { $0.contains("poppler") || $0.contains("cairo") || $0.contains("glib-2.0") || $0.contains("gobject") }.sorted()
-    }
-
-    @Test("commands that never render start without poppler, cairo and GLib; rendering loads them")
-    func renderingLibrariesLoadOnFirstUse() throws {
+    /// `--version` names pdfedit's version and those of the libqpdf, poppler and
+    /// cairo it runs on (linked, so known at start); rendering and text work.
+    @Test func versionNamesTheLibrariesAndRenderingWorks() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let version = try Self.loaded(["--version"], in: dir)
-        #expect(version.run.status == 0)
-        #expect(version.run.stdout.hasPrefix("0.") && version.run.stdout.contains("libqpdf "), "\(version.run.stdout)")
-        #expect(version.libraries.contains { $0.contains("libc.so") }, "the loader log is read: \(version.libraries.sorted())")
-        #expect(Self.renderLibraries(version.libraries) == [])
-
-        for arguments in [
-            ["rotate", "1", "--by", "90", "alpha.pdf", "-o", "r.pdf"],
-            ["open", "alpha.pdf"], ["move", "3", "--to", "1"], ["export", "out.pdf"],
-            ["export", "--split", "parts"], ["info", "alpha.pdf", "--no-text"],
-        ] {
-            let step = try Self.loaded(arguments, in: dir)
-            #expect(step.run.status == 0, "\(arguments): \(step.run.stderr)")
-            #expect(Self.renderLibraries(step.libraries) == [], "\(arguments) loaded \(Self.renderLibraries(step.libraries))")
-        }
-        // What renders or reads text loads them, and works.
-        let shown = try Self.loaded(["show", "1", "-o", "one.png"], in: dir)
-        #expect(shown.run.status == 0, "\(shown.run.stderr)")
-        #expect(Self.renderLibraries(shown.libraries).contains { $0.contains("libpoppler-glib") })
-        #expect(Self.renderLibraries(shown.libraries).contains { $0.contains("libcairo") })
+        let version = try pdfedit("--version", in: dir)
+        #expect(version.status == 0)
+        let qpdf = try run("qpdf", ["--version"]).stdout.split(separator: "\n").first.map { $0.split(separator: " ").last.map(String.init) ?? "" } ?? ""
+        #expect(version.stdout.hasPrefix("0.") && version.stdout.contains("(libqpdf \(qpdf), poppler "), "\(version.stdout) (qpdf \(qpdf))")
+        #expect(version.stdout.contains(", cairo 1."), "\(version.stdout)")
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
+        let shown = try pdfedit("show", "1", "-o", "one.png", in: dir)
+        #expect(shown.status == 0, "\(shown.stderr)")
         let png = try run("file", [dir.appendingPathComponent("one.png").path]).stdout
         #expect(png.contains("PNG image data"), "\(png)")
-        let text = try Self.loaded(["find", "ALPHA-P3"], in: dir)
-        #expect(text.run.stdout.contains("3"), "\(text.run.stdout)")
-        #expect(Self.renderLibraries(text.libraries).contains { $0.contains("libpoppler-glib") })
+        let text = try pdfedit("find", "ALPHA-P3", in: dir)
+        #expect(text.stdout.contains("3"), "\(text.stdout)")
     }
 
     /// Full Foundation's shared objects (ICU among them) as the loader names them.
@@ -88,83 +71,23 @@ import Testing
         #expect(try Self.rotations(dir.appendingPathComponent("t.pdf").path) == [0, 0, 180, 0, 0, 0, 0])
     }
 
-    static func qpdfLibraries(_ libraries: Set<String>) -> [String] {
-        libraries.filter { $0.contains("libqpdf") || $0.contains("libpdfedit-qpdf") || $0.contains("libgnutls") }.sorted()
-    }
-
-    @Test("commands that open no PDF start without libqpdf and its libraries; the first PDF loads them")
-    func qpdfLoadsOnFirstUse() throws {
+    @Test("a session's commands, one process each, export what they did")
+    func sessionCommandsExportTheirEdits() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let opened = try Self.loaded(["open", "alpha.pdf"], in: dir)
-        #expect(opened.run.status == 0, "\(opened.run.stderr)")
-        #expect(Self.qpdfLibraries(opened.libraries).contains { $0.hasSuffix("libpdfedit-qpdf.so") }, "\(opened.libraries.sorted())")
-        #expect(Self.qpdfLibraries(opened.libraries).contains { $0.contains("libqpdf.so") }, "\(opened.libraries.sorted())")
-        // The first list reads the pages' text into the session's cache; later
-        // ones hash the sources (with nettle) and read the cache.
-        #expect(try pdfedit("list", in: dir).status == 0)
+        #expect(try pdfedit("open", "alpha.pdf", in: dir).status == 0)
         for arguments in [
-            ["--version"], ["--help"], ["rotate", "--help"], ["move", "3", "--to", "1"], ["rotate", "2", "--by", "90"],
-            ["undo"], ["redo"], ["remove", "4"], ["history"], ["docs"], ["list"], ["status"],
+            ["--version"], ["--help"], ["rotate", "--help"], ["list"], ["move", "3", "--to", "1"], ["rotate", "2", "--by", "90"],
+            ["undo"], ["redo"], ["remove", "4"], ["history"], ["docs"], ["list"], ["status"], ["export", "out.pdf"],
         ] {
-            let step = try Self.loaded(arguments, in: dir)
-            #expect(step.run.status == 0, "\(arguments): \(step.run.stderr)")
-            #expect(step.libraries.contains { $0.contains("libc.so") }, "the loader log is read: \(step.libraries.sorted())")
-            #expect(Self.qpdfLibraries(step.libraries) == [], "\(arguments) loaded \(Self.qpdfLibraries(step.libraries))")
+            let step = try pdfedit(args: arguments, in: dir)
+            #expect(step.status == 0, "\(arguments): \(step.stderr)")
         }
-        // The session's edits were made: exported, checked with pdfinfo and pdftotext.
-        let exported = try Self.loaded(["export", "out.pdf"], in: dir)
-        #expect(exported.run.status == 0, "\(exported.run.stderr)")
-        #expect(Self.qpdfLibraries(exported.libraries).contains { $0.contains("libqpdf.so") })
+        // Checked with pdfinfo and pdftotext, not pdfedit.
         let out = dir.appendingPathComponent("out.pdf").path
         #expect(try Self.rotations(out) == [0, 90, 0, 0, 0, 0])
         let first = try run("pdftotext", ["-f", "1", "-l", "1", out, "-"]).stdout
         #expect(first.contains("ALPHA-P3"), "\(first)")
-    }
-
-    /// Without libpdfedit-qpdf.so beside it (or in ../lib/pdfedit), the binary
-    /// still starts and answers what needs no PDF; the first PDF is refused with
-    /// one line and exit 69, and nothing is written.
-    @Test func aMissingQPDFLibraryIsOneLineAndExit69() throws {
-        let dir = try scratchDirectory(with: "alpha.pdf")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let alone = dir.appendingPathComponent("alone")
-        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
-        let binary = alone.appendingPathComponent("pdfedit")
-        try FileManager.default.copyItem(
-            at: URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath(), to: binary)
-        let version = try run(binary.path, ["--version"])
-        #expect(version.status == 0 && version.stdout.contains("libqpdf "), "\(version.stdout) \(version.stderr)")
-        let refused = try run(binary.path, ["rotate", "1", "--by", "90", dir.appendingPathComponent("alpha.pdf").path,
-                                            "-o", dir.appendingPathComponent("r.pdf").path])
-        #expect(refused.status == 69, "\(refused.status): \(refused.stderr)")
-        let lines = refused.stderr.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix("pdfedit: cannot load libpdfedit-qpdf.so"), "\(refused.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("r.pdf").path))
-    }
-
-    /// The binary replaces C++'s operator new and delete (Sources/QPDFBridge/
-    /// Allocator.cpp): libqpdf's and libstdc++'s calls must bind to its own, which
-    /// it exports for them even though it exports nothing else of its own
-    /// (scripts/build-release.sh). Checked with the loader's record of bindings.
-    @Test func libqpdfAllocatesWithPdfeditsOperatorNew() throws {
-        let dir = try scratchDirectory(with: "alpha.pdf")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let log = dir.appendingPathComponent("bindings").path
-        let result = try pdfedit(
-            "rotate", "1", "--by", "90", "alpha.pdf", "-o", "r.pdf", in: dir,
-            environment: ["LD_DEBUG": "bindings", "LD_DEBUG_OUTPUT": log])
-        #expect(result.status == 0, "\(result.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("bindings.") }
-        let text = try names.map { try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8) }.joined()
-        let binaries = [Paths.binary, URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath().path]
-        for (library, symbol) in [
-            ("libqpdf.so", "_Znwm"), ("libqpdf.so", "_ZdlPvm"), ("libstdc++.so", "_Znwm"), ("libpdfedit-qpdf.so", "_Znwm"),
-        ] {
-            let binding = text.split(separator: "\n").first { $0.contains(library) && $0.contains("`\(symbol)'") }
-            let toPdfedit = binaries.contains { binding?.contains(" to \($0) ") == true }
-            #expect(toPdfedit, "\(library) \(symbol): \(binding.map(String.init) ?? "no binding")")
-        }
     }
 
     /// Every page's rotation as pdfinfo reports it ("Page    2 rot:  90").

@@ -1,5 +1,5 @@
 import Foundation
-import QPDFBridge
+import QPDFCore
 import Testing
 
 @testable import PDFEngine

@@ -2,7 +2,7 @@ import Foundation
 import PDFEngine
 import PageModel
 import PropertyBased
-import QPDFBridge
+import QPDFCore
 import Testing
 
 /// The placement of a page onto another (`resize`, and the cells of sheets):

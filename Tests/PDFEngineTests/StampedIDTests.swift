@@ -1,6 +1,6 @@
 import Foundation
 import PropertyBased
-import QPDFBridge
+import QPDFCore
 import Testing
 
 /// The deterministic /ID of exports (CheckedFile.hh): QPDFWriter writes its static

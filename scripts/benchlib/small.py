@@ -57,13 +57,12 @@ BARE_FLOOR = "floor-bare (scripts/bench-floor)"
 
 def stack_floor(work):
     """scripts/bench-floor's programs built as pdfedit's release is
-    (scripts/build-release.sh: --static-swift-stdlib and its layout flags, lld
-    among them; no symbol order, which is pdfedit's own): {row name: binary}, empty
-    when they cannot be built."""
+    (scripts/build-release.sh: --static-swift-stdlib and its flags): {row name:
+    binary}, empty when they cannot be built."""
     swift = shutil.which("swift")
     if not swift:
         return {}
-    layout = subprocess.run(["bash", os.path.join(SCRIPTS, "build-release.sh"), "--print-layout"],
+    layout = subprocess.run(["bash", os.path.join(SCRIPTS, "build-release.sh"), "--print-flags"],
                             capture_output=True, text=True)
     if layout.returncode != 0:
         return {}

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import Glibc
 import PageModel
-import QPDFBridge
+import QPDFCore
 
 /// The C arguments of one export call of the bridge (`pe_export`,
 /// `pe_export_parts`, `pe_outline_starts`), marshalled once: the strings copied

@@ -1,5 +1,5 @@
 import PageModel
-import QPDFBridge
+import QPDFCore
 
 /// Something drawn onto one output page: page `page` (0-based) of
 /// `sources[source]` (`pdfedit stamp`) or a generated `text` (`number`, `bates`,

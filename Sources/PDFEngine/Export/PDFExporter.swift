@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PageModel
-import QPDFBridge
+import QPDFCore
 
 /// Writes PDFs made of pages of other PDFs, through the C++ bridge (`pe_export`).
 public enum PDFExporter {

@@ -1,4 +1,4 @@
-import QPDFBridge
+import QPDFCore
 
 /// Tells exports running on other threads that the process is exiting on a signal
 /// (`pe_cancel`): they start no further part, and a file they open from now on is

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PageModel
-import QPDFBridge
+import QPDFCore
 
 /// A JPEG or PNG image turned into a one-page PDF.
 ///

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-import QPDFBridge
+import QPDFCore
 
 /// One stream of an image page as `pe_write_image_page` takes it: its dictionary
 /// entries in PDF syntax (besides /Length, /Filter, /DecodeParms and /SMask, which

@@ -1,4 +1,3 @@
-import CPoppler
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -6,7 +5,7 @@ import Foundation
 #endif
 import Dispatch
 import Glibc
-import QPDFBridge
+import QPDFCore
 
 /// Size and SHA-256 of a file: how a session notices that a source changed.
 public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
@@ -18,9 +17,8 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
         self.sha256 = sha256
     }
 
-    /// Streams the file through nettle (`pe_sha256_fd`, with the CPU's SHA
-    /// instructions), 1 MiB at a time; through GLib's `g_checksum_update` should
-    /// nettle not load.
+    /// Streams the file through qpdf's crypto provider (`pe_sha256_fd`), 1 MiB
+    /// at a time.
     ///
     /// Only a regular file is read: the file is opened without blocking (a FIFO
     /// put in a source's place would otherwise wait for a writer forever, holding
@@ -36,7 +34,7 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
             return Fingerprint(size: size, sha256: String(decoding: hex.prefix(64).map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         if code > 0 { throw EngineError.unreadable(file: path, reason: "read error") }
-        return try ofWithGLib(file: path)
+        throw EngineError.library(file: path, message: "SHA-256 failed")
     }
 
     /// `path` opened for reading without blocking, when it is a regular file.
@@ -49,38 +47,6 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
             throw EngineError.unreadable(file: path, reason: "not a regular file")
         }
         return descriptor
-    }
-
-    static func ofWithGLib(file path: String) throws(EngineError) -> Fingerprint {
-        let descriptor = try openRegular(path)
-        guard let stream = fdopen(descriptor, "rb") else {
-            close(descriptor)
-            throw EngineError.opening(path, errno: Errno.current.rawValue)
-        }
-        defer { fclose(stream) }
-        guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else {
-            throw EngineError.library(file: path, message: "cannot create a SHA-256 checksum")
-        }
-        defer { g_checksum_free(checksum) }
-        let bufferSize = 1 << 20
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bufferSize)
-        defer { buffer.deallocate() }
-        var size: Int64 = 0
-        while true {
-            let count = fread(buffer, 1, bufferSize, stream)
-            if count > 0 {
-                g_checksum_update(checksum, buffer, count)
-                size += Int64(count)
-            }
-            if count < bufferSize {
-                if ferror(stream) != 0 { throw EngineError.unreadable(file: path, reason: "read error") }
-                break
-            }
-        }
-        guard let digest = g_checksum_get_string(checksum) else {
-            throw EngineError.library(file: path, message: "SHA-256 failed")
-        }
-        return Fingerprint(size: size, sha256: String(cString: digest))
     }
 }
 

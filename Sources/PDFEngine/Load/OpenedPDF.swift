@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PageModel
-import QPDFBridge
+import QPDFCore
 
 /// A PDF opened and checked by the bridge (`pe_document_open`): parsed with
 /// recovery, the page tree and the trees poppler walks recursively measured first

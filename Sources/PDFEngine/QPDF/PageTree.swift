@@ -1,4 +1,4 @@
-import QPDFBridge
+import QPDFCore
 
 /// How deep a page tree may nest before it is refused.
 ///

@@ -1,5 +1,5 @@
-/* QPDFCore defines the functions QPDFBridge declares (QPDFBridge.h,
- * QPDFBridgeReader.h); it has no interface of its own. */
+/* The module's umbrella header: the extern "C" functions QPDFCore defines for
+ * PDFEngine, declared in QPDFBridge.h and QPDFBridgeReader.h. */
 #ifndef PDFEDIT_QPDF_CORE_H
 #define PDFEDIT_QPDF_CORE_H
 #include "QPDFBridge.h"

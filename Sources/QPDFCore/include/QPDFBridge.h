@@ -12,13 +12,8 @@
 extern "C" {
 #endif
 
-/* The version of the libqpdf in use (QPDF::QPDFVersion; in the pdfedit command
- * this loads it, see Loader.c). */
+/* The version of the libqpdf in use (QPDF::QPDFVersion). */
 const char *pe_qpdf_version(void);
-
-/* The version of the libqpdf headers pdfedit was built with (QPDF_VERSION),
- * without loading the library: what `pdfedit --version` reports. */
-const char *pe_qpdf_built_version(void);
 
 /* How many levels any tree read from a file (page tree, page-label and name
  * trees, form fields, outline) may nest: 1,024 until the kit sets the process's
@@ -26,24 +21,6 @@ const char *pe_qpdf_built_version(void);
  * depth limit: every walk of a tree is the bridge's (PageTree.cpp). */
 void pe_set_tree_depth_limit(int levels);
 int pe_tree_depth_limit(void);
-
-/* How C++ memory is handed out (Allocator.cpp: the bridge replaces operator new
- * and delete for the process; blocks of up to 256 bytes come from a reserved
- * region and deleted ones wait on lists of their thread for reuse).
- * pe_allocator_replaced: 1 when the process's operator new is the bridge's, 0
- * when another one is (the replacement did not take), -1 in a sanitizer build
- * (which keeps the sanitizer's). pe_allocator_kept_bytes: the bytes on the
- * calling thread's lists. pe_allocator_region_bytes: the bytes of the region
- * handed out to threads so far (0: none, or never reserved), in spans of 64 KB;
- * pe_allocator_thread_spans: how many of them the calling thread took (the
- * others it used came from threads that ended). pe_allocator_probe:
- * makes and deletes a block of `size` bytes with operator new and delete; 1 when
- * it was the region's. */
-int pe_allocator_replaced(void);
-size_t pe_allocator_kept_bytes(void);
-size_t pe_allocator_region_bytes(void);
-size_t pe_allocator_thread_spans(void);
-int pe_allocator_probe(size_t size);
 
 /* The clockwise turn, 0, 90, 180 or 270, a viewer gives a page whose /Rotate is
  * the integer `value` (`is_integer` nonzero) or a non-integer (`is_integer` zero):
@@ -508,9 +485,12 @@ void pe_cancel(void);
 /* SHA-256 of what remains to be read from `fd` (read to its end), as 64
  * lowercase hex digits and a terminating NUL in `hex` (65 bytes), and the number
  * of bytes read in *size. Returns 0, an errno value when reading failed, or -1
- * when nettle, which it hashes with, cannot be loaded (the caller may hash some
- * other way). QPDFBridge's own (Hash.c): it needs no libqpdf. */
+ * when qpdf's crypto provider, which it hashes with, failed (Hash.cpp). */
 int pe_sha256_fd(int fd, char *hex, long long *size);
+
+/* SHA-256 of `count` bytes at `bytes`, as pe_sha256_fd writes it into `hex`
+ * (65 bytes). Returns 0, or -1 when qpdf's crypto provider failed. */
+int pe_sha256_bytes(const unsigned char *bytes, size_t count, char *hex);
 
 /* Writes `count` pieces (`pieces[i]`, `lengths[i]` bytes) to `path` through the
  * file output of exports with its deterministic /ID stamping on (CheckedFile.hh:
