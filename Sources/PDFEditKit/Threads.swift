@@ -1,30 +1,20 @@
 import Glibc
+import Synchronization
 
-// The kit's locking and threads, on pthreads: Foundation's NSLock and Thread
-// would bring the whole of Foundation (and ICU) into every command's start-up;
-// the kit needs only FoundationEssentials (see StartupTests).
+// The kit's locking and threads: a lock over Synchronization's Mutex, threads on
+// pthreads (Foundation's Thread would bring the whole of Foundation, and ICU,
+// into every command's start-up; the kit needs only FoundationEssentials).
 
-/// A mutual-exclusion lock (a pthread mutex), as NSLock is.
-package final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+/// A mutual-exclusion lock guarding state kept beside it (Synchronization's
+/// `Mutex`, holding nothing itself), as NSLock is.
+package final class Lock: Sendable {
+    private let mutex = Mutex<Void>(())
 
-    package init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
+    package init() {}
 
     /// `body`'s result, run while holding the lock.
     package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.withLock { _ throws(E) -> T in try body() }
     }
 }
 

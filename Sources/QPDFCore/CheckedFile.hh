@@ -6,34 +6,10 @@
 
 #include <qpdf/Pipeline.hh>
 
-#include <cstdint>
 #include <memory>
 #include <string>
 
 namespace pe {
-
-// A 128-bit digest of a byte stream, fed in pieces of any size (the same bytes
-// give the same digest however they are cut): four 64-bit lanes, each taking
-// every fourth 8-byte word of 32-byte blocks with a multiply and a rotation,
-// folded and mixed at the end with the length. Not cryptographic: it names a
-// file (its /ID), it protects nothing. Over 64 MB it took 7-15 ms, and the
-// search for the static id 6-14 ms, where the MD5 of QPDFWriter's deterministic
-// /ID over every byte of an output took 142-163 ms.
-class ContentDigest {
-  public:
-    void add(unsigned char const *data, size_t length) noexcept;
-    // The digest of everything added, as 32 lowercase hex digits.
-    std::string hex() const;
-
-  private:
-    void block(unsigned char const *data) noexcept;
-
-    std::uint64_t lanes[4] = {
-        0x243F6A8885A308D3ull, 0x13198A2E03707344ull, 0xA4093822299F31D0ull, 0x082EFA98EC4E6C89ull};
-    unsigned char pending[32] = {};
-    size_t pending_length = 0;
-    std::uint64_t total = 0;
-};
 
 // The end of QPDFWriter's pipeline for an output file (QPDFWriter::setOutputPipeline).
 //
@@ -64,19 +40,9 @@ class CheckedFile : public Pipeline {
     // Flush, fsync, close; throws the first error met since the file was opened.
     void close();
 
-    // Gives the file a deterministic /ID after QPDFWriter has written it with its
-    // static one (setStaticID: "/ID [<3141...795><3141...795>]" in the trailer, the
-    // last such run in the file): every byte is digested as it is flushed
-    // (ContentDigest), and close() writes the digest over both static ids before
-    // it syncs. close() throws std::logic_error when no static /ID was written.
-    void stamp_id();
-
   private:
     void flush() noexcept;
-    // Writes `length` bytes at the file's end, digested first when stamping.
-    void put(unsigned char const *data, size_t length) noexcept;
-    void note(unsigned char const *data, size_t length) noexcept;
-    void write_all(unsigned char const *data, size_t length, long long offset) noexcept;
+    void write_all(unsigned char const *data, size_t length) noexcept;
     [[noreturn]] void fail(char const *what, int error) const;
 
     std::string path;
@@ -92,12 +58,7 @@ class CheckedFile : public Pipeline {
     // (69 now).
     std::unique_ptr<unsigned char[]> buffer;
     size_t used = 0;
-    // stamp_id: the digest of the bytes flushed, how many, the last bytes flushed
-    // (a static /ID may straddle two flushes), where the last static /ID starts.
-    bool stamping = false;
-    ContentDigest digest;
-    long long flushed = 0;
-    unsigned char carry[73] = {}; // the length of the static /ID run, less one
+}; // the length of the static /ID run, less one
     size_t carry_length = 0;
     long long id_at = -1;
 };

@@ -53,18 +53,9 @@ void write_output(
     writer.setLinearization(false);
     bool encrypted = set_encryption(writer, options, kept_encryption_of);
     if (!encrypted && (options == nullptr || options->deterministic_id != 0)) {
-        // qpdf cannot make a deterministic /ID for encrypted output. Its
-        // deterministic /ID is an MD5 of every byte written, a tenth of the CPU of
-        // a split: the output is written with qpdf's static /ID instead, and
-        // CheckedFile replaces it with a cheaper digest of the same bytes. Only
-        // where the trailer has no /ID of its own (then qpdf writes the static id
-        // twice); outputs are made that way, the other case is kept for safety.
-        if (pdf.getTrailer().hasKey("/ID")) {
-            writer.setDeterministicID(true);
-        } else {
-            writer.setStaticID(true);
-            file.stamp_id();
-        }
+        // qpdf's deterministic /ID: an MD5 of the bytes written, the same for the
+        // same output (qpdf cannot make one for encrypted output).
+        writer.setDeterministicID(true);
     }
     writer.write();
     file.close();

@@ -48,7 +48,7 @@ extension PDFEdit {
     /// usual answer and message (CommandParsingTests).
     static func parsedByItsCommand(_ arguments: [String]) -> ParsableCommand? {
         guard let verb = arguments.first, !verb.hasPrefix("-"),
-            let command = configuration.subcommands.first(where: { $0._commandName == verb }),
+            let command = configuration.subcommands.first(where: { $0.configuration.commandName == verb }),
             command.configuration.subcommands.isEmpty,
             let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())),
             ObjectIdentifier(type(of: parsed)) == ObjectIdentifier(command)
@@ -58,7 +58,7 @@ extension PDFEdit {
 
     /// The names of the subcommands, and ArgumentParser's own `help`.
     static var commandNames: Set<String> {
-        Set(configuration.subcommands.map { $0._commandName } + ["help"])
+        Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
     }
 
     /// ArgumentParser's message ("Error: …", a help line, the usage, "See …") as one
@@ -111,20 +111,11 @@ extension PDFEdit {
 }
 
 extension CommandConfiguration {
-    /// The configuration of a command that `PDFEdit.parsedByItsCommand` may parse
-    /// alone. It names `pdfedit` as the command's super-command. ArgumentParser
-    /// reads that only for the root of a parse, so only in that parse, where it then
-    /// skips its two parses looking for `--generate-completion-script`: 3% of a
-    /// 20-page edit's instructions (the two parses count for a sixth, but most of
-    /// that is first-use conformance scans that the command's own parse pays
-    /// anyway). That option belongs to the root: a line carrying it fails the
-    /// command's own parse and is parsed again from the root, as before. Help and
-    /// usage texts come from the root, where a subcommand's super-command is not read.
+    /// The configuration of a command: every command names itself, so that the
+    /// command line parser finds it by `commandName` (no underscored API).
     static func command(
         commandName: String, abstract: String, usage: String? = nil, discussion: String
     ) -> CommandConfiguration {
-        CommandConfiguration(
-            commandName: commandName, _superCommandName: "pdfedit", abstract: abstract, usage: usage,
-            discussion: discussion)
+        CommandConfiguration(commandName: commandName, abstract: abstract, usage: usage, discussion: discussion)
     }
 }

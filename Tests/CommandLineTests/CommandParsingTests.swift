@@ -55,7 +55,7 @@ import Testing
     func everyExampleParsesAsFromTheRoot(words: [String]) throws {
         let expected = Self.outcome(PDFEdit.parsedFromTheRoot, words)
         #expect(!expected.hasPrefix("error"), "an example of the help does not parse: \(expected)")
-        let command = try #require(PDFEdit.configuration.subcommands.first { $0._commandName == words.first })
+        let command = try #require(PDFEdit.configuration.subcommands.first { $0.configuration.commandName == words.first })
         let short = PDFEdit.parsedByItsCommand(words)
         if command.configuration.subcommands.isEmpty {
             #expect(short.map(Self.described) == expected)
@@ -92,18 +92,14 @@ import Testing
         #expect(Self.outcome(PDFEdit.parseCommand, words) == Self.outcome(PDFEdit.parsedFromTheRoot, words))
     }
 
-    /// Every command parsed alone names pdfedit as its super-command, so that its
-    /// parse skips the root's search for `--generate-completion-script`
-    /// (`CommandConfiguration.command`); its help, always made from the root,
-    /// still reads `pdfedit COMMAND`, never `pdfedit pdfedit COMMAND`.
-    @Test func theCommandsParsedAloneNamePDFEditAsTheirSuperCommand() throws {
-        let alone = PDFEdit.configuration.subcommands.filter { $0.configuration.subcommands.isEmpty }
-        #expect(alone.count > 40)
-        for command in alone {
-            #expect(command.configuration._superCommandName == "pdfedit", "\(command._commandName)")
+    /// Every command names itself (the parser finds it by `commandName`), and its
+    /// help, made from the root, reads `pdfedit COMMAND`.
+    @Test func everyCommandNamesItself() throws {
+        let commands = PDFEdit.configuration.subcommands
+        #expect(commands.count > 40)
+        for command in commands {
+            #expect(command.configuration.commandName != nil, "\(command)")
         }
-        #expect(PDFEdit.configuration._superCommandName == nil)
-        #expect(Outline.configuration._superCommandName == nil)
         let help = PDFEdit.helpMessage(for: Rotate.self, columns: 1000)
         #expect(help.contains("USAGE: pdfedit rotate [<options>] <selection>"), "\(help)")
         #expect(!help.contains("pdfedit pdfedit"))

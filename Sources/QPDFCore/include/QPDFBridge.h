@@ -492,20 +492,11 @@ int pe_sha256_fd(int fd, char *hex, long long *size);
  * (65 bytes). Returns 0, or -1 when qpdf's crypto provider failed. */
 int pe_sha256_bytes(const unsigned char *bytes, size_t count, char *hex);
 
-/* Writes `count` pieces (`pieces[i]`, `lengths[i]` bytes) to `path` through the
- * file output of exports with its deterministic /ID stamping on (CheckedFile.hh:
- * the last "/ID [<static id><static id>]" run is replaced by a digest of all the
- * bytes), flushing after every piece so that a run can straddle two flushes: for
- * tests of that rule. Returns 0, or -1 with a one-line reason in `message`
- * (`message_size` bytes, NUL-terminated). */
-int pe_write_stamped(const char *path, const unsigned char *const *pieces, const size_t *lengths, int count,
-                     char *message, size_t message_size);
-
-/* Inflates the zlib stream `input` (qpdf's Pl_Flate) into `output`, which the
- * caller allocated: the first `output_capacity` bytes are kept, the rest is
- * dropped. *output_size is how many bytes the stream inflated to (more than
- * output_capacity when it holds extra data). Corrupt data, or a stream qpdf
- * decodes only with a complaint (one cut short), is PE_E_DAMAGED with qpdf's text. */
+/* Inflates the zlib stream `input` (with zlib) into `output`, which the caller
+ * allocated: the first `output_capacity` bytes are kept, the rest is dropped.
+ * *output_size is how many bytes the stream inflated to (more than
+ * output_capacity when it holds extra data). Corrupt data, a wrong Adler-32
+ * checksum or a stream cut short is PE_E_DAMAGED with zlib's text. */
 int pe_inflate(const unsigned char *input, size_t input_size, unsigned char *output, size_t output_capacity,
                size_t *output_size, pe_status *status);
 
