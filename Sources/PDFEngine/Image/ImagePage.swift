@@ -225,25 +225,11 @@ public enum ImagePage {
         }
     }
 
-    /// A number as PDF syntax: at most four decimals, no exponent, no trailing zeros.
+    /// A number as PDF syntax: at most four decimals, no exponent, no trailing
+    /// zeros (PageModel's `decimalText`); 0 for what PDF syntax cannot write.
     static func pdfNumber(_ value: Double) -> String {
-        let scaled = (value * 10_000).rounded()
-        guard scaled.isFinite, abs(scaled) < 1e15 else { return "0" }
-        let units = Int(scaled)
-        let sign = units < 0 ? "-" : ""
-        let magnitude = abs(units)
-        var text = sign + String(magnitude / 10_000)
-        var fraction = magnitude % 10_000
-        if fraction != 0 {
-            var digits = 4
-            while fraction % 10 == 0 {
-                fraction /= 10
-                digits -= 1
-            }
-            let string = String(fraction)
-            text += "." + String(repeating: "0", count: digits - string.count) + string
-        }
-        return text
+        guard value.isFinite, abs(value) < 1e11 else { return "0" }
+        return decimalText(value, decimals: 4)
     }
 }
 
