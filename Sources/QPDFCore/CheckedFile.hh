@@ -58,9 +58,6 @@ class CheckedFile : public Pipeline {
     // (69 now).
     std::unique_ptr<unsigned char[]> buffer;
     size_t used = 0;
-}; // the length of the static /ID run, less one
-    size_t carry_length = 0;
-    long long id_at = -1;
 };
 
 // Whether pe_cancel was called: the process is exiting on a signal.
