@@ -62,8 +62,13 @@ public struct PasswordBook: Sendable {
         }
         if let password = environment[passwordVariable] { book.general.append(password) }
         if let listPath = environment[passwordFileVariable] {
-            guard let text = try? String(contentsOfFile: listPath, encoding: .utf8) else {
-                throw PDFEditError.engine(.missing(file: listPath))
+            // A short list: 1 MiB is plenty, and /dev/zero is not read for ever.
+            guard let bytes = Files.contents(listPath, limit: 1 << 20) else {
+                if errno == ENOENT || errno == ENOTDIR { throw PDFEditError.engine(.missing(file: listPath)) }
+                throw PDFEditError.engine(.unreadable(file: listPath, reason: Errno.current.description))
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw PDFEditError.engine(.unreadable(file: listPath, reason: "not UTF-8 text"))
             }
             ReadFiles.note(listPath, as: "a password file")
             for line in text.split(whereSeparator: \.isNewline) {

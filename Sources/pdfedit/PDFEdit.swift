@@ -15,7 +15,7 @@ struct PDFEdit: ParsableCommand {
         CrashCleanup.install()
         WarningChannel.setReceiver { Console.warn([$0]) }
         do {
-            var command = try ProcessTiming.parsing { try parseCommand(Array(CommandLine.arguments.dropFirst())) }
+            var command = try ProcessTiming.parsing { try parseCommand(FileNameText.arguments) }
             if !(command is Apply) {
                 ProcessLifetime.endsAfterOneCommand()
             }

@@ -94,9 +94,9 @@ public enum OutlineFile {
 
     /// Reads `path` (JSON when it starts with `[`, else the text form) as entries to import.
     public static func read(_ path: String) throws(PDFEditError) -> [OutlineDraft] {
-        guard FileManager.default.fileExists(atPath: path) else { throw .engine(.missing(file: path)) }
+        guard Files.exists(path) else { throw .engine(.missing(file: path)) }
         ReadFiles.note(path, as: "the outline file")
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = Files.contents(path).map({ Data($0) }) else {
             throw .engine(.unreadable(file: path, reason: "permission denied"))
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -119,7 +119,7 @@ struct DirectReport: Encodable {
 
 /// The command line as the user typed it, for `history` — with passwords replaced
 /// by `***`, since the session file must never hold one.
-func commandLineLabel(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
+func commandLineLabel(_ arguments: [String] = FileNameText.arguments) -> String {
     let secretOptions: Set<String> = ["--password", "--password-for"]
     var redactNext = false
     return arguments.map { argument -> String in
