@@ -42,7 +42,7 @@ struct PDFEdit: ParsableCommand {
 
               pdfedit move 3..5 --to 1 report.pdf -o out.pdf
 
-            Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input, 66 missing input, 69 library missing, 73 cannot write output, 75 source changed or session locked, 77 password missing or wrong, 130/143 cancelled. See man pdfedit for selections, environment variables and the full table.
+            Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input, 66 missing input, 69 library missing, 71 out of memory, 73 cannot write output, 75 source changed or session locked, 77 password missing or wrong, 130/143 cancelled, 141 stdout's reader left. See man pdfedit for selections, environment variables and the full table.
             """,
         version: Versions.withoutLoading,
         // `help` lists the groups in this order. Editing comes last and holds the
