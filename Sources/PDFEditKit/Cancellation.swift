@@ -94,7 +94,7 @@ package enum Cancellation {
                 registry.used += 1
             }
             let table = table(minimumCapacity: index + 1)
-            table.pointee.slots[index] = strdup(path)
+            table.pointee.slots[index] = FileNames.duplicate(path)
             registry.slotOfPath[path] = index
         }
     }
@@ -115,7 +115,7 @@ package enum Cancellation {
     static func rememberFolder(_ path: String) -> Bool {
         registry.lock.withLock {
             guard let index = (0..<folderCapacity).first(where: { folderSlots[$0] == nil }) else { return false }
-            folderSlots[index] = strdup(path)
+            folderSlots[index] = FileNames.duplicate(path)
             return true
         }
     }
@@ -123,7 +123,7 @@ package enum Cancellation {
     static func forgetFolder(_ path: String) {
         registry.lock.withLock {
             for index in 0..<folderCapacity {
-                guard let slot = folderSlots[index], String(cString: slot) == path else { continue }
+                guard let slot = folderSlots[index], FileNames.string(cString: slot) == path else { continue }
                 folderSlots[index] = nil
                 free(slot)
             }
@@ -227,7 +227,7 @@ package final class TemporaryFiles: @unchecked Sendable {
 
     /// Removes a folder of `registerFolder` and everything in it.
     package func removeFolder(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
+        Files.removeTree(path)
         let (files, subfolders) = lock.withLock {
             let inside = { (candidate: String) in candidate.hasPrefix(path + "/") }
             let subfolders = folders.filter(inside)

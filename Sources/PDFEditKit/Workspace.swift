@@ -228,9 +228,7 @@ public struct Workspace: Sendable {
 }
 
 func ensureDirectory(_ directory: String) throws(PDFEditError) {
-    do {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
+    if Files.makeFolders(directory) != nil {
         throw PDFEditError.engine(.cannotWrite(file: directory, reason: "cannot create the directory"))
     }
 }

@@ -69,7 +69,7 @@ extension EngineError {
         case Int(PE_E_SYSTEM):
             if failure.isOutput {
                 self = .cannotWrite(file: file, reason: detail)
-            } else if failure.checksInput, !FileManager.default.fileExists(atPath: file) {
+            } else if failure.checksInput, !Files.exists(file) {
                 self = .missing(file: file)
             } else {
                 self = .unreadable(file: file, reason: detail)

@@ -28,7 +28,8 @@ package struct EnvironmentVariables: Sendable, ExpressibleByDictionaryLiteral {
     package subscript(name: String) -> String? {
         if let given { return given[name] }
         guard let value = getenv(name) else { return nil }
-        return String(cString: value)
+        // A value may name a file (PDFEDIT_SESSION, TMPDIR): its bytes are kept (`FileNames`).
+        return FileNames.string(cString: value)
     }
 
     /// The variables among `names` that are set, with their values.

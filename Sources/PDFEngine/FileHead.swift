@@ -43,7 +43,9 @@ package enum FileHead {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let room = min(chunk.count, limit + 1 - bytes.count)
+            // One byte past the limit at most (without overflow for a limit of Int.max).
+            let left = limit - bytes.count
+            let room = left >= chunk.count ? chunk.count : left + 1
             let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, room) }
             if got < 0 && errno == EINTR { continue }
             if got < 0 { return .failure(.readError(errno)) }

@@ -16,7 +16,7 @@ struct PDFEdit: ParsableCommand {
         CrashCleanup.install()
         WarningChannel.setReceiver { Console.warn([$0]) }
         do {
-            var command = try ProcessTiming.parsing { try parseCommand(Array(CommandLine.arguments.dropFirst())) }
+            var command = try ProcessTiming.parsing { try parseCommand(FileNameText.arguments) }
             if !(command is Apply) {
                 ProcessLifetime.endsAfterOneCommand()
             }
@@ -43,7 +43,7 @@ struct PDFEdit: ParsableCommand {
 
               pdfedit move 3..5 --to 1 report.pdf -o out.pdf
 
-            Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input, 66 missing input, 73 cannot write output, 75 source changed or session locked, 77 password missing or wrong, 130/143 cancelled. See man pdfedit for selections, environment variables and the full table.
+            Exit codes: 0 ok, 1 bug, 3 partial import, 64 usage, 65 unusable input, 66 missing input, 71 out of memory, 73 cannot write output, 75 source changed or session locked, 77 password missing or wrong, 130/143 cancelled, 141 stdout's reader left. See man pdfedit for selections, environment variables and the full table.
             """,
         version: Versions.summary,
         // `help` lists the groups in this order. Editing comes last and holds the

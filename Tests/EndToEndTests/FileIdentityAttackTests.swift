@@ -411,3 +411,52 @@ import Testing
         #expect(Reliability.temporaries(in: dir).isEmpty, "\(Reliability.temporaries(in: dir))")
     }
 }
+
+/// File names that are not UTF-8 (item 37): read and written as their own
+/// bytes (not as U+FFFD's, which named another file), shown as `\xFF`, and in
+/// JSON as `\udcff` (Python's surrogateescape: `os.fsencode` gives the bytes back).
+/// Run through bash, which can pass such bytes as arguments.
+@Suite struct ByteFileNameTests {
+    func shell(_ line: String, in dir: URL) throws -> Run {
+        try run("/bin/bash", ["-c", line], in: dir, environment: ["PDFEDIT": Paths.binary])
+    }
+
+    /// The names in `dir` as bytes, each as Python writes a bytes literal.
+    func names(in dir: URL, _ folder: String = ".") throws -> Set<String> {
+        let listed = try run(
+            "python3", ["-c", "import os,sys; [print(repr(n)) for n in sorted(os.listdir(os.fsencode(sys.argv[1])))]", folder],
+            in: dir)
+        return Set(listed.stdout.split(separator: "\n").map(String.init))
+    }
+
+    @Test func namesAreBytesEndToEnd() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try shell("cp alpha.pdf \"$(printf 'bad\\xff.pdf')\"", in: dir)
+        let direct = try shell("\"$PDFEDIT\" reverse all \"$(printf 'bad\\xff.pdf')\" -o \"$(printf 'o\\xff.pdf')\"", in: dir)
+        #expect(direct.status == 0 && direct.stdout.contains("wrote o\\xFF.pdf"), "\(direct.stdout) \(direct.stderr)")
+        let listed = try names(in: dir)
+        #expect(listed.contains("b'o\\xff.pdf'"), "\(listed)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o\u{FFFD}.pdf").path))  // not U+FFFD's name
+
+        let applied = try shell(
+            "\"$PDFEDIT\" apply -e 'rotate 1 --by 90' \"$(printf 'bad\\xff.pdf')\" -o 'out/{stem}-r.pdf' --json", in: dir)
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stdout.contains(#""file":"bad\udcff.pdf""#), "\(applied.stdout)")
+        let decoded = try run(
+            "python3", ["-c", "import json,os,sys; d=json.loads(sys.stdin.readline()); print(os.fsencode(d['output']))"],
+            stdin: applied.stdout)
+        #expect(decoded.stdout == "b'out/bad\\xff-r.pdf'\n", "\(decoded.stdout) \(decoded.stderr)")
+        #expect(try names(in: dir, "out") == ["b'bad\\xff-r.pdf'"])
+
+        let opened = try shell(
+            "\"$PDFEDIT\" open \"$(printf 'bad\\xff.pdf')\" && \"$PDFEDIT\" export \"$(printf 'e\\xfe.pdf')\" && \"$PDFEDIT\" list",
+            in: dir)
+        #expect(opened.status == 0 && opened.stdout.contains("bad\\xFF.pdf") && opened.stdout.contains("wrote e\\xFE.pdf"),
+            "\(opened.stdout) \(opened.stderr)")
+        #expect(try names(in: dir).contains("b'e\\xfe.pdf'"))
+        // A message names the file as its bytes show, one line.
+        let missing = try shell("\"$PDFEDIT\" info \"$(printf 'no\\xff.pdf')\"", in: dir)
+        #expect(missing.status == 66 && missing.stderr == "pdfedit: no\\xFF.pdf: no such file\n", "\(missing.stderr)")
+    }
+}

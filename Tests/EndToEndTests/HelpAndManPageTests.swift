@@ -71,7 +71,7 @@ import Testing
         #expect(headings.filter { $0.contains("EXIT STATUS") }.count == 1, "\(headings)")
         #expect(!text.contains(".Ex -std"))
         let exitStatus = text.components(separatedBy: ".Sh EXIT STATUS").last ?? ""
-        for code in ["0", "1", "3", "64", "65", "66", "73", "75", "77", "130, 143"] {
+        for code in ["0", "1", "3", "64", "65", "66", "71", "73", "75", "77", "130, 143", "141"] {
             #expect(exitStatus.contains(".It \(code)\n"), "exit \(code)")
         }
         #expect(text.contains(".Sh SELECTIONS"))

@@ -51,7 +51,7 @@ public struct DirectMode: Sendable {
 
     /// Direct mode's in-memory session keeps source paths relative to the current
     /// directory (absolute when outside it), so messages name files as the user did.
-    var baseDirectory: String { FileManager.default.currentDirectoryPath }
+    var baseDirectory: String { FileNames.currentDirectory }
 
     /// The PDFs this command opened, kept open for its export (see `OpenedFiles`).
     let openedFiles = OpenedFiles()
@@ -307,7 +307,7 @@ final class ScratchDirectory: Sendable {
             let path = Paths.join(folder, name)
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else { continue }
-            try? FileManager.default.removeItem(atPath: path)
+            Files.removeTree(path)
         }
     }
 

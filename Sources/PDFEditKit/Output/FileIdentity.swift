@@ -1,4 +1,5 @@
 import Glibc
+internal import PDFEngine
 import Synchronization
 
 /// What a file is, as opposed to what its path says: the one way pdfedit tells

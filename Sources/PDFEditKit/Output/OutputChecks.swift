@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+internal import PDFEngine
 
 /// The checks every output passes before anything is written (export, split
 /// parts, `show`'s sheets, `thumbs`' pictures, `outline export`), in this order:
@@ -68,7 +69,7 @@ struct OutputChecks {
         }
         let folder = Paths.directory(of: output)
         if writableFolders.contains(folder) { return }
-        guard Glibc.access(folder, W_OK) == 0 else {
+        guard access(folder, W_OK) == 0 else {
             throw PDFEditError.engine(.cannotWrite(file: output, reason: "cannot write in \(folder)"))
         }
         writableFolders.insert(folder)

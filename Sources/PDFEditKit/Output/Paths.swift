@@ -96,7 +96,7 @@ package enum Paths {
             let name: String? = withUnsafeBytes(of: &entry.pointee.d_name) { field in
                 let bytes = UnsafeRawBufferPointer(rebasing: field.prefix { $0 != 0 })
                 guard keep(bytes) else { return nil }
-                return String(decoding: bytes, as: UTF8.self)
+                return FileNames.string(bytes)
             }
             if let name, name != ".", name != ".." { names.append(name) }
         }
@@ -174,13 +174,13 @@ package enum Paths {
     private static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return FileNames.string(cString: resolved)
     }
 
     /// `path` from the root, as text (for paths that cannot be resolved).
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        let here = FileManager.default.currentDirectoryPath
+        let here = FileNames.currentDirectory
         return path.isEmpty || path == "." ? here : join(here, path)
     }
 
@@ -191,7 +191,7 @@ package enum Paths {
         for _ in 0..<40 {
             var status = stat()
             guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+                let target = Files.linkTarget(current)
             else { break }
             // A relative target is taken from the link's folder, as the kernel takes it.
             current = target.hasPrefix("/") ? target : join(directory(of: current), target)

@@ -64,11 +64,9 @@ struct StagedOutput {
 
     /// Fills the temporary by copying `file`; on failure removes it.
     func copy(from file: String) throws(PDFEditError) {
-        do {
-            try FileManager.default.copyItem(atPath: file, toPath: temporary)
-        } catch {
+        if let failure = Files.copy(file, to: temporary) {
             discard()
-            throw PDFEditError.engine(.cannotWrite(file: path, reason: Errno.text(of: error)))
+            throw Self.cannotWrite(path, failure)
         }
     }
 
@@ -90,7 +88,7 @@ struct StagedOutput {
     private func rename(permissions: Permissions) throws(PDFEditError) {
         defer { TemporaryFiles.shared.unregister(temporary) }
         permissions.apply(to: temporary, replacing: path)
-        if case .failure(let failure) = nothingOrErrno({ Glibc.rename(temporary, path) }) {
+        if case .failure(let failure) = nothingOrErrno({ PDFEngine.rename(temporary, path) }) {
             unlink(temporary)
             throw Self.cannotWrite(path, failure)
         }
@@ -127,34 +125,28 @@ struct StagedOutput {
 
     // MARK: Temporary names
 
-    /// A temporary name beside `path`: `.NAME.pdfedit-tmp-PID-N` in its folder.
+    /// A temporary name beside `path`: `.NAME.pdfedit-tmp-PID-N` in its folder,
+    /// from the root. The folder is `path`'s as text (never with `..` folded),
+    /// so that the kernel finds the same folder for both and the rename stays in it.
     static func temporaryPath(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let name = ".\(url.lastPathComponent)\(marker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        return Paths.join(directory, name)
+        let (directory, name) = Paths.quickDirectoryAndName(of: path)
+        return Paths.join(Paths.absolute(directory), ".\(name)\(marker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     }
 
     /// `temporaryPath(for:)` of many paths, working out each folder once.
     static func temporaryPaths(for paths: [String]) -> [String] {
         let pid = getpid()
-        var directories: [Substring: String] = [:]
+        var directories: [String: String] = [:]
         return paths.map { path in
-            // The name as URL gives it, the folder worked out by URL once per
-            // folder (it makes a relative path absolute).
-            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path.utf8.last != UInt8(ascii: "/")
-            else { return temporaryPath(for: path) }
-            let name = path[path.utf8.index(after: slash)...]
-            guard name != "." && name != ".." else { return temporaryPath(for: path) }
-            let key = path[..<slash]
-            let directory: String
-            if let known = directories[key] {
-                directory = known
+            let (directory, name) = Paths.quickDirectoryAndName(of: path)
+            let absolute: String
+            if let known = directories[directory] {
+                absolute = known
             } else {
-                directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                directories[key] = directory
+                absolute = Paths.absolute(directory)
+                directories[directory] = absolute
             }
-            return (directory == "/" ? "/" : directory + "/") + ".\(name)\(marker)\(pid)-\(UInt32.random(in: 0...UInt32.max))"
+            return Paths.join(absolute, ".\(name)\(marker)\(pid)-\(UInt32.random(in: 0...UInt32.max))")
         }
     }
 
@@ -289,7 +281,7 @@ enum Permissions: Sendable {
     /// The process's umask, read without changing it (`umask(2)` can only be read
     /// by setting it, which would race with other threads creating files).
     static let processUmask: mode_t = {
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        if let status = Files.contents("/proc/self/status", limit: 1 << 20).map({ String(decoding: $0, as: UTF8.self) }),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
             let value = mode_t(line.dropFirst("Umask:".count).trimmingSpaces(), radix: 8)
         {

@@ -88,7 +88,7 @@ final class PageRenderer: @unchecked Sendable {
         for page in pages where openings[page.documentKey] == nil {
             // Before the cache: a thumbnail of a source that changed is not shown.
             try access.checked(page.source)
-            if let file = cacheFile(page), FileManager.default.fileExists(atPath: file) { continue }
+            if let file = cacheFile(page), CacheFolder.isTrustedEntry(file) { continue }
             if page.isImage {
                 let path = try imagePDF(page.source, page.fit)
                 openings[page.documentKey] = SourceOpening(key: page.documentKey, path: path, password: nil)

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+internal import PDFEngine
 import PageModel
 import Synchronization
 
@@ -46,13 +47,12 @@ struct SeeingCache: Sendable {
     /// Keeps the most recently used sheets (by modification time; reuse touches them).
     func pruneSheets() {
         let folder = "\(directory)/sheets/v1"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
-            names.count > Self.keptSheets
-        else { return }
-        let dated = names.map { name -> (String, Date) in
+        guard let names = Files.names(in: folder), names.count > Self.keptSheets else { return }
+        let dated = names.map { name -> (String, Int) in
             let path = "\(folder)/\(name)"
-            let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
-            return (path, date ?? .distantPast)
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return (path, 0) }
+            return (path, status.st_mtim.tv_sec * 1_000_000_000 + status.st_mtim.tv_nsec)
         }
         for (path, _) in dated.sorted(by: { $0.1 > $1.1 }).dropFirst(Self.keptSheets) { unlink(path) }
     }

@@ -54,8 +54,7 @@ extension Workspace {
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
             cacheDirectory: store.cacheDirectory)
         let (name, document, indices) = try itemsToShow(session, doc: doc, selection: selection, access: access)
-        var isDirectory = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory {
+        if let folder = Files.isFolder(directory), !folder {
             throw PDFEditError.engine(.cannotWrite(file: directory, reason: "exists and is not a directory"))
         }
         try ensureDirectory(directory)

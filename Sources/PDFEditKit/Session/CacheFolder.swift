@@ -135,12 +135,10 @@ package enum CacheFolder {
     /// Removes the entries of sources whose SHA-256 is not in `keeping`. Best
     /// effort: what cannot be removed stays.
     package static func prune(_ directory: String, keeping: Set<String>) {
-        let fileManager = FileManager.default
         guard ownFolder(directory) else { return }
         func drop(_ folder: String, key: (String) -> String) {
-            for name in (try? fileManager.contentsOfDirectory(atPath: folder)) ?? []
-            where !name.hasPrefix(".") && !keeping.contains(key(name)) {
-                try? fileManager.removeItem(atPath: Paths.join(folder, name))
+            for name in Files.names(in: folder) ?? [] where !name.hasPrefix(".") && !keeping.contains(key(name)) {
+                Files.removeTree(Paths.join(folder, name))
             }
         }
         // pages/<sha256>.json, thumbs/v1/<sha256>/, images/<sha256>[-WxH].pdf
@@ -162,7 +160,7 @@ package enum CacheFolder {
 
     /// Removes the least recently written files until the cache holds at most the cap.
     package static func enforceCap(_ directory: String, cap: Int64 = capBytes()) {
-        guard let all = try? FileManager.default.subpathsOfDirectory(atPath: directory) else { return }
+        guard let all = Files.subpaths(of: directory) else { return }
         var files: [(path: String, size: Int64, time: Int)] = []
         var total: Int64 = 0
         for relative in all {

@@ -126,6 +126,6 @@ struct ExportsList {
     /// `path` from the root, so that the list means the same from any folder.
     private static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        return Paths.join(FileManager.default.currentDirectoryPath, path)
+        return Paths.join(FileNames.currentDirectory, path)
     }
 }

@@ -52,7 +52,7 @@ package struct SessionStore: Sendable {
     /// a warning, and the command works without a cache.
     package var cacheDirectory: String? { CacheFolder.trusted(cacheFolder) }
 
-    package var exists: Bool { FileManager.default.fileExists(atPath: path) }
+    package var exists: Bool { Files.exists(path) }
 
     // MARK: Reading and writing
 
@@ -95,7 +95,7 @@ package struct SessionStore: Sendable {
     package func checkReplaceable() throws(PDFEditError) {
         try checkPlace()
         guard exists else { return }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = Files.contents(path).map({ Data($0) }) else {
             throw PDFEditError.engine(.cannotWrite(file: path, reason: "cannot read it to check that it is a session"))
         }
         // A session of any version: a JSON object with a whole-number "version".
@@ -113,7 +113,7 @@ package struct SessionStore: Sendable {
 
     package func load() throws(PDFEditError) -> Session {
         try checkPlace()
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = Files.contents(path).map({ Data($0) }) else {
             if exists { throw PDFEditError.engine(.unreadable(file: path, reason: "permission denied")) }
             throw PDFEditError.noSession(path: path)
         }
@@ -140,9 +140,7 @@ package struct SessionStore: Sendable {
     }
 
     func makeDirectory() throws(PDFEditError) {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
+        if Files.makeFolders(directory) != nil {
             throw PDFEditError.engine(.cannotWrite(file: directory, reason: "cannot create the session folder"))
         }
     }

@@ -274,14 +274,12 @@ private final class FolderMaker: @unchecked Sendable {
             guard !made.contains(folder) else { return nil }
             var missing: [String] = []
             var walk = folder
-            while !walk.isEmpty, walk != "/", walk != ".", !FileManager.default.fileExists(atPath: walk) {
+            while !walk.isEmpty, walk != "/", walk != ".", !Files.exists(walk) {
                 missing.append(walk)
                 walk = Paths.directory(of: walk)
             }
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                return "cannot create the folder \(folder): \(Errno.text(of: error))"
+            if let failure = Files.makeFolders(folder) {
+                return "cannot create the folder \(folder): \(failure)"
             }
             created += missing.reversed()
             made.insert(folder)

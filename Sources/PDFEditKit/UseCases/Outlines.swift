@@ -97,9 +97,9 @@ public enum OutlineFile {
     /// like any malformed JSON, never read as a heading titled `{bad json`),
     /// else the text form.
     public static func read(_ path: String) throws(PDFEditError) -> [OutlineDraft] {
-        guard FileManager.default.fileExists(atPath: path) else { throw .engine(.missing(file: path)) }
+        guard Files.exists(path) else { throw .engine(.missing(file: path)) }
         ReadFiles.note(path, as: "the outline file")
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = Files.contents(path).map({ Data($0) }) else {
             throw .engine(.unreadable(file: path, reason: "permission denied"))
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -49,7 +49,7 @@ final class BridgeArguments {
         pointers.sources = array(
             sources.map { source in
                 pe_source(
-                    path: copy(source.path), password: source.password.map { copy($0) },
+                    path: copy(bytes: FileNames.bytes(source.path)), password: source.password.map { copy($0) },
                     alternatives: array(source.alternatives.map { Optional(copy($0)) }),
                     alternative_count: Int32(source.alternatives.count),
                     name: source.name.map { copy($0) }, document: source.document?.handle,
@@ -64,7 +64,7 @@ final class BridgeArguments {
             parts.map { part in
                 pe_part(
                     first_item: Int32(clamping: part.items.lowerBound), item_count: Int32(clamping: part.items.count),
-                    out_path: copy(part.path), outline: array(part.outline.map { bridged($0) }),
+                    out_path: copy(bytes: FileNames.bytes(part.path)), outline: array(part.outline.map { bridged($0) }),
                     outline_count: Int32(clamping: part.outline.count))
             })
         pointers.partCount = Int32(parts.count)

@@ -44,9 +44,11 @@ public enum PDFExporter {
         var status = pe_status()
         let arguments = BridgeArguments(sources: sources, items: items, stamps: stamps, options: options)
         let code = arguments.call(context: collector) { c in
-            pe_export(
-                c.sources, c.sourceCount, c.items, c.itemCount, c.stamps, c.stampCount, path, c.options,
-                collectWarning, c.context, &status)
+            FileNames.withCString(path) { path in
+                pe_export(
+                    c.sources, c.sourceCount, c.items, c.itemCount, c.stamps, c.stampCount, path, c.options,
+                    collectWarning, c.context, &status)
+            }
         }
         if code != Int32(PE_OK) {
             throw EngineError(exportStatus: status, sources: sources, output: path)

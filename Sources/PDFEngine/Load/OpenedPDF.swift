@@ -46,12 +46,12 @@ public final class OpenedPDF: @unchecked Sendable, Equatable {
         var document: OpaquePointer?
         var pages: Int32 = 0
         let code = withExtendedLifetime(collector) {
-            pe_document_open(
+            FileNames.withCString(path) { path in pe_document_open(
                 path, password ?? "", Int32(use == .reading ? PE_OPEN_READ : PE_OPEN_EXPORT), &document, &pages,
                 { context, _, message in
                     guard let context, let message else { return }
                     Unmanaged<OpenWarnings>.fromOpaque(context).takeUnretainedValue().lines.append(String(cString: message))
-                }, Unmanaged.passUnretained(collector).toOpaque(), &status)
+                }, Unmanaged.passUnretained(collector).toOpaque(), &status) }
         }
         guard code == Int32(PE_OK), let document else {
             throw EngineError(status: status, about: BridgeFailure(file: path))

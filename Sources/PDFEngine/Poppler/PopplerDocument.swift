@@ -30,9 +30,9 @@ public final class PopplerPDF {
         self.path = path
         self.limits = limits
         self.password = password
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = path.hasPrefix("/") ? path : FileNames.currentDirectory + "/" + path
         var error: UnsafeMutablePointer<GError>?
-        guard let uri = g_filename_to_uri(absolute, nil, &error) else {
+        guard let uri = FileNames.withCString(absolute, { g_filename_to_uri($0, nil, &error) }) else {
             throw EngineError.library(file: path, message: Self.take(error) ?? "not a valid file name")
         }
         defer { g_free(uri) }

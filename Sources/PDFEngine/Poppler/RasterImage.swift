@@ -53,7 +53,7 @@ public final class RasterImage {
 
     /// `cairo_surface_write_to_png`; the caller chooses the (temporary) path.
     public func writePNG(to path: String) throws(EngineError) {
-        let status = cairo_surface_write_to_png(surface, path)
+        let status = FileNames.withCString(path) { cairo_surface_write_to_png(surface, $0) }
         guard status == CAIRO_STATUS_SUCCESS else {
             throw EngineError.cannotWrite(file: path, reason: String(cString: cairo_status_to_string(status)))
         }

@@ -108,8 +108,8 @@ extension RasterImage {
     /// Writes the image as an 8-bit RGB PNG with `PNGEncoder` (several times faster
     /// than `writePNG(to:)` on thumbnails and sheets; alpha is dropped).
     public func writeFastPNG(to path: String) throws(EngineError) {
-        guard FileManager.default.createFile(atPath: path, contents: fastPNGData()) else {
-            throw EngineError.cannotWrite(file: path, reason: Errno.current.description)
+        if let failure = Files.write(PNGEncoder.encode(surface: surface, width: width, height: height), to: path) {
+            throw EngineError.cannotWrite(file: path, reason: failure.description)
         }
     }
 

@@ -148,7 +148,7 @@ struct Apply: ParsableCommand {
             throw PDFEditError.scriptLine(
                 script: name, line: line.number, error: .usage("--doc is not allowed in apply: each FILE is one document"))
         }
-        let directory = FileManager.default.currentDirectoryPath
+        let directory = FileNameText.currentDirectory
         let steps = try ScriptCommands.steps(parsed, name: name, passwords: book) { lineBook in
             Importer(baseDirectory: directory, passwords: lineBook)
         }

@@ -119,7 +119,7 @@ struct DirectReport: Encodable {
 
 /// The command line as the user typed it, for `history` — with passwords replaced
 /// by `***`, since the session file must never hold one.
-func commandLineLabel(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
+func commandLineLabel(_ arguments: [String] = FileNameText.arguments) -> String {
     let secretOptions: Set<String> = ["--password", "--password-for"]
     // What only changes what this run prints, or which session it edits, is not
     // part of the edit a step records (`history` showed `rotate 2 --by 90 -q`).

@@ -27,7 +27,7 @@ enum Console {
     /// A file read from standard input or written to standard output is named `-`
     /// (not the temporary file pdfedit keeps it in).
     static func error(_ line: String) {
-        write(escapingControlCharacters(StandardStreams.naming(line)) + "\n", to: STDERR_FILENO)
+        write(escapingControlCharacters(FileNameText.shown(StandardStreams.naming(line))) + "\n", to: STDERR_FILENO)
     }
 
     /// A failure's `pdfedit:` lines.
@@ -60,7 +60,7 @@ enum Console {
     /// name) is escaped, so nothing a file or its name holds reaches the terminal
     /// raw. Values that may hold line breaks are passed through `shown` first.
     static func out(_ text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        let lines = FileNameText.shown(text).split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.split(separator: "\t", omittingEmptySubsequences: false).map { escapingControlCharacters(String($0)) }
                 .joined(separator: "\t")
         }
@@ -68,12 +68,13 @@ enum Console {
         write(escaped.hasSuffix("\n") ? escaped : escaped + "\n", to: STDOUT_FILENO)
     }
 
-    /// JSON with sorted keys, so that output is stable for scripts and tests.
+    /// JSON with sorted keys, so that output is stable for scripts and tests. A
+    /// byte of a file name that is not UTF-8 is written `\udcXX` (`FileNameText.json`).
     static func json<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return }
-        write(data + Data("\n".utf8), to: STDOUT_FILENO)
+        write(FileNameText.json(data) + Data("\n".utf8), to: STDOUT_FILENO)
     }
 
     /// JSON on exactly one line (sorted keys): one record of a stream of them.
@@ -81,7 +82,7 @@ enum Console {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return }
-        write(data + Data("\n".utf8), to: STDOUT_FILENO)
+        write(FileNameText.json(data) + Data("\n".utf8), to: STDOUT_FILENO)
     }
 
     /// Writes all of `bytes` to `descriptor` (unbuffered, as each line is meant to
@@ -127,6 +128,7 @@ enum Console {
     }
 }
 
-/// `text` with every control character escaped (line breaks too): a value — a
-/// file name, a title, a label — put into one line of human output.
-func shown(_ text: String) -> String { escapingControlCharacters(text) }
+/// `text` with every control character escaped (line breaks too), and each byte
+/// of a file name that is not UTF-8 written `\xFF`: a value — a file name, a
+/// title, a label — put into one line of human output.
+func shown(_ text: String) -> String { escapingControlCharacters(FileNameText.shown(text)) }
