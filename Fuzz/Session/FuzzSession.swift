@@ -7,7 +7,8 @@
 // Invariants: decoding never traps; a decoded session encodes, and its bytes
 // decode to the same session; undo and redo of every stored step either fail
 // with an error or leave a consistent session that also round-trips; a few
-// edits on the current document either fail or succeed, and an edit that
+// edits on the current document (among them crop, nup, booklet and text
+// stamps, which make boxes, sheet cells and stamps) either fail or succeed, and an edit that
 // succeeded is taken back exactly by one undo.
 
 import Foundation
@@ -88,11 +89,21 @@ private func editAndUndo(_ session: Session) {
         .blank(at: .position(.number(1)), count: 2, size: nil),
         .placeholder(at: nil, count: 1, size: .fixed(.a5), label: "fuzz"),
         .newDocument(name: "fuzz-doc"),
+        // Boxes, sheets and stamps: the numbers a damaged file most often breaks.
+        .crop(.all, .margins(Margins(top: 5, right: -5, bottom: 10, left: 0))),
+        .nup(.all, columns: 2, rows: 2, size: nil, order: .columns, gutter: 4),
+        .booklet(.all, size: nil),
+        .textStamp(.all, Stamp(text: TextMark(kind: .number, format: "{n}/{total}", size: 9), placement: StampPlacement())),
+        .unstamp(.all),
     ]
+    let frame = PageFrame(
+        mediaBox: BoxRect(x0: 0, y0: 0, x1: 612, y1: 792), visibleBox: BoxRect(x0: 0, y0: 0, x1: 612, y1: 792),
+        quarterTurns: 0)
     for edit in edits {
         var edited = session
         do {
-            try edited.apply(edit, label: "fuzz", context: EditContext(pageSize: { _ in .letter }))
+            try edited.apply(
+                edit, label: "fuzz", context: EditContext(pageSize: { _ in .letter }, pageFrame: { _ in frame }))
         } catch {
             requireOneLine(error.description, "edit \(edit)")
             continue

@@ -51,7 +51,7 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         target = try container.decodeIfPresent(ItemID.self, forKey: .target)
         isOpen = try container.decodeIfPresent(Bool.self, forKey: .isOpen) ?? false
         view = try container.decodeIfPresent([String].self, forKey: .view)
-        color = try container.decodeIfPresent([Double].self, forKey: .color)
+        color = try container.decodeSessionNumbersIfPresent(.color)
         style = try container.decodeIfPresent(Int.self, forKey: .style)
         uri = try container.decodeIfPresent(String.self, forKey: .uri)
         action = try container.decodeIfPresent(String.self, forKey: .action)

@@ -12,12 +12,38 @@ public struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConve
         self.y1 = y1
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case x0, y0, x1, y1
+    }
+
+    // Encoded as synthesized; read through the session's number check.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        x0 = try container.decodeSessionNumber(.x0)
+        y0 = try container.decodeSessionNumber(.y0)
+        x1 = try container.decodeSessionNumber(.x1)
+        y1 = try container.decodeSessionNumber(.y1)
+    }
+
     public var width: Double { x1 - x0 }
     public var height: Double { y1 - y0 }
 
-    /// Finite corners with a positive width and height.
+    /// Finite corners no farther from the origin than the largest page side
+    /// (`PageSize.maximumSide`), with a positive width and height.
     public var isValid: Bool {
-        [x0, y0, x1, y1].allSatisfy(\.isFinite) && x1 > x0 && y1 > y0
+        [x0, y0, x1, y1].allSatisfy { $0.isFinite && abs($0) <= PageSize.maximumSide } && x1 > x0 && y1 > y0
+    }
+
+    /// The box widened and heightened about its centre to at least `side` each way.
+    public func grown(toAtLeast side: Double) -> BoxRect {
+        let extraX = max(0, side - width) / 2
+        let extraY = max(0, side - height) / 2
+        return BoxRect(x0: x0 - extraX, y0: y0 - extraY, x1: x1 + extraX, y1: y1 + extraY)
+    }
+
+    /// The smallest box holding both.
+    public func union(_ other: BoxRect) -> BoxRect {
+        BoxRect(x0: min(x0, other.x0), y0: min(y0, other.y0), x1: max(x1, other.x1), y1: max(y1, other.y1))
     }
 
     /// `[x0 y0 x1 y1]`, as a PDF writes a box.
@@ -26,8 +52,7 @@ public struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConve
     }
 
     static func number(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        decimalText(value, decimals: 3)
     }
 }
 

@@ -8,17 +8,40 @@ public struct PageSize: Codable, Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case width, height
+    }
+
+    // Encoded as synthesized; read through the session's number check.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        width = try container.decodeSessionNumber(.width)
+        height = try container.decodeSessionNumber(.height)
+    }
+
     /// The same page turned a quarter.
     public var swapped: PageSize { PageSize(width: height, height: width) }
 
-    /// Whether the size can be a PDF page: 3 points a side at least, and at most
-    /// 14,400 user space units of the largest /UserUnit Acrobat accepts (75,000),
-    /// i.e. 15,000,000 inches. A side over 14,400 pt is written with a /UserUnit.
+    /// THE rule for the size of a page pdfedit makes (blank pages and
+    /// placeholders, sizes `like:` a page, sheets of `nup` and `booklet`,
+    /// resized pages, image pages, the page a crop leaves): 3 points a side at
+    /// least, and at most 14,400 user space units of the largest /UserUnit
+    /// Acrobat accepts (75,000), i.e. 15,000,000 inches. A side over 14,400 pt
+    /// is written with a /UserUnit (the bridge's `pe_user_unit_for`).
     public var isValidPageSize: Bool {
         width.isFinite && height.isFinite && PageSize.sideRange.contains(width) && PageSize.sideRange.contains(height)
     }
 
-    static let sideRange: ClosedRange<Double> = 3...(14_400 * 75_000)
+    /// The smallest side of a page, in points (PDF: 3 units).
+    public static let minimumSide = 3.0
+    /// The largest side of a page's boxes in its own units (PDF 32000-1, annex C).
+    public static let maximumUnits = 14_400.0
+    /// The largest /UserUnit, Acrobat's.
+    public static let maximumUserUnit = 75_000.0
+    /// The largest side of a page, in points.
+    public static let maximumSide = maximumUnits * maximumUserUnit
+
+    static let sideRange: ClosedRange<Double> = minimumSide...maximumSide
 
     public var description: String {
         let dimensions = "\(formatPoints(width))×\(formatPoints(height)) pt"
@@ -67,11 +90,5 @@ public struct PageSize: Codable, Hashable, Sendable, CustomStringConvertible {
 
 /// Points with at most two decimals, without trailing zeros: 595.28, 612.
 func formatPoints(_ value: Double) -> String {
-    let hundredths = (value * 100).rounded()
-    guard hundredths.isFinite, abs(hundredths) < 1e15 else { return "\(value)" }
-    let whole = Int(hundredths) / 100
-    let fraction = abs(Int(hundredths) % 100)
-    if fraction == 0 { return "\(whole)" }
-    if fraction % 10 == 0 { return "\(whole).\(fraction / 10)" }
-    return "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+    decimalText(value, decimals: 2)
 }
