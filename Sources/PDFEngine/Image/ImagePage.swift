@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PageModel
 import QPDFBridge
 
 /// A JPEG or PNG image turned into a one-page PDF.
@@ -25,9 +26,10 @@ import QPDFBridge
 ///   Gamma, chromaticity and ICC chunks are ignored (samples are embedded as stored
 ///   and shown as device colours); so is a PNG `eXIf` chunk (PNG orientation is 1).
 public enum ImagePage {
-    /// The largest page side Acrobat accepts (200 inches); larger natural sizes
-    /// (absurdly low resolutions) are scaled down to it, keeping the aspect ratio.
-    public static let maximumPageSide = 14_400.0
+    /// The largest page side Acrobat accepts (200 inches) without a /UserUnit
+    /// (`PageSize.maximumUnits`); larger natural sizes (absurdly low resolutions)
+    /// are scaled down to it, keeping the aspect ratio.
+    public static let maximumPageSide = PageSize.maximumUnits
 
     /// The widest or tallest image accepted, in pixels. Larger images (JPEG
     /// allows 65,535) make PDFs that `qpdf --check` and viewers refuse.
@@ -166,7 +168,8 @@ public enum ImagePage {
     // MARK: Geometry
 
     /// Size in points as displayed, from the resolution (72 dpi by default), at most
-    /// `maximumPageSide` on either side.
+    /// `maximumPageSide` on either side (scaled down), and at least
+    /// `PageSize.minimumSide` (scaled up).
     static func naturalSize(_ facts: ImageFacts) -> (width: Double, height: Double) {
         func dpi(_ value: Double?) -> Double { value.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 72 }
         var width = Double(facts.pixelWidth) * 72 / dpi(facts.dpiX)
@@ -176,6 +179,15 @@ public enum ImagePage {
         if largest > maximumPageSide {
             width *= maximumPageSide / largest
             height *= maximumPageSide / largest
+        }
+        // The page-size rule's smallest side (`PageSize.isValidPageSize`): a 1×1
+        // pixel image, or 60 pixels at 65,535 dpi, would make a page of a point or
+        // less; it is scaled up, keeping the aspect ratio (a long side that passes
+        // 14,400 pt then is written with a /UserUnit, as any large page is).
+        let smallest = min(width, height)
+        if smallest < PageSize.minimumSide, smallest > 0 {
+            width *= PageSize.minimumSide / smallest
+            height *= PageSize.minimumSide / smallest
         }
         return (width, height)
     }

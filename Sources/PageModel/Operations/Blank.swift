@@ -37,9 +37,6 @@ extension Session {
         let pageSize: PageSize
         switch size {
         case .fixed(let fixed)?:
-            guard fixed.isValidPageSize else {
-                throw .size(.outOfBounds(text: "\(fixed.width)x\(fixed.height)", size: fixed))
-            }
             pageSize = fixed
         case .like(let position)?:
             let index = try inDocument(document) { () throws(SelectionError) in try position.index(in: document) }
@@ -53,7 +50,8 @@ extension Session {
                 pageSize = .a4
             }
         }
-        return (start, pageSize)
+        // A size taken from a page (`like:`, the page before) obeys the rule too.
+        return (start, try checkedPageSize(pageSize))
     }
 
     private mutating func insertNewItems(

@@ -42,7 +42,8 @@ extension Session {
                 case .box(let ink)?:
                     let rect = BoxRect(x0: ink.x0 - pad, y0: ink.y0 - pad, x1: ink.x1 + pad, y1: ink.y1 + pad)
                     guard rect.isValid else { throw .invalidCrop("--pad \(BoxRect.number(pad)) leaves nothing of page \(index + 1)") }
-                    boxes[box] = rect
+                    // A speck of ink still makes a page: at least the smallest side, around it.
+                    boxes[box] = rect.grown(toAtLeast: PageSize.minimumSide)
                 }
             case .margins(let margins):
                 guard let frame = Session.frame(of: item, context: context) else {
@@ -58,6 +59,9 @@ extension Session {
                 boxes[box] = rect
             }
             guard boxes != item.boxes else { continue }
+            if spec != .reset, let problem = Session.sizeProblem(of: boxes, on: item, context: context) {
+                throw .invalidCrop("page \(index + 1): \(problem)")
+            }
             if let group = groupOf[item.boxes]?[boxes] {
                 groups[group].indices.append(index)
             } else {
@@ -94,6 +98,26 @@ extension Session {
                 description: "\(what) \(countPhrase(changed.count, "page")) (\(pagesPhrase(result.pageCount)))\(skipped)",
                 document: name, pageCount: result.pageCount, positions: changed.map { $0 + 1 },
                 ids: changed.map { result.items[$0].id }))
+    }
+
+    /// Why the page an item's `boxes` make breaks the page-size rule
+    /// (`PageSize.isValidPageSize`), nil when it does not: its crop box must be
+    /// at least 3 units a side, and export grows the MediaBox to hold every box,
+    /// which must stay within 14,400 units a side — or within the item's own
+    /// MediaBox when that is larger (a blank page written with a /UserUnit). A
+    /// crop cannot give a page a /UserUnit: that would scale its content too.
+    static func sizeProblem(of boxes: PageBoxes, on item: PageItem, context: EditContext) -> String? {
+        if let crop = boxes.crop, min(crop.width, crop.height) < PageSize.minimumSide {
+            return "the crop box would be \(formatPoints(crop.width)) × \(formatPoints(crop.height)) pt; "
+                + "a page is at least \(formatPoints(PageSize.minimumSide)) pt a side"
+        }
+        guard let frame = frame(of: item, context: context) else { return nil }
+        let media = frame.mediaBox
+        let grown = PageBoxKind.allCases.compactMap { boxes[$0] }.reduce(media) { $0.union($1) }
+        let largest = max(PageSize.maximumUnits, media.width, media.height)
+        guard max(grown.width, grown.height) > largest else { return nil }
+        return "the boxes would make the page \(formatPoints(grown.width)) × \(formatPoints(grown.height)) units; "
+            + "a page is at most \(formatPoints(largest)) units a side"
     }
 
     /// The source geometry of an item: blank pages, placeholders and resized

@@ -74,13 +74,10 @@ extension Session {
         var fixed: PageSize?
         switch size {
         case .fixed(let given)?:
-            guard given.isValidPageSize else {
-                throw .size(.outOfBounds(text: "\(given.width)x\(given.height)", size: given))
-            }
-            fixed = given
+            fixed = try checkedPageSize(given)
         case .like(let position)?:
             let index = try inDocument(document) { () throws(SelectionError) in try position.index(in: document) }
-            fixed = try displayedSize(of: index, in: document, context: context)
+            fixed = try checkedPageSize(displayedSize(of: index, in: document, context: context))
         case nil:
             fixed = nil
         }
@@ -90,7 +87,7 @@ extension Session {
             if let fixed {
                 pageSize = fixed
             } else {
-                pageSize = try displayedSize(of: gap.after, in: document, context: context)
+                pageSize = try checkedPageSize(displayedSize(of: gap.after, in: document, context: context))
             }
             contents += Array(repeating: .blank(pageSize), count: gap.count)
         }

@@ -83,6 +83,15 @@ extension Session {
     }
 
     /// The size of the item as the reader sees it, its rotation included.
+    /// `size` when a page can have it (`PageSize.isValidPageSize`, the one rule),
+    /// else the size error every command that makes a page gives.
+    func checkedPageSize(_ size: PageSize) throws(EditError) -> PageSize {
+        guard size.isValidPageSize else {
+            throw .size(.outOfBounds(text: "\(formatPoints(size.width))x\(formatPoints(size.height))", size: size))
+        }
+        return size
+    }
+
     func displayedSize(of index: Int, in document: Document, context: EditContext) throws(EditError) -> PageSize {
         let item = document.items[index]
         let base: PageSize?

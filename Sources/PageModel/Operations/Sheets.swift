@@ -107,8 +107,7 @@ extension Session {
             let page = try shownSize(of: first, in: document, context: context)
             size = doubled ? PageSize(width: page.width * 2, height: page.height) : page
         }
-        guard size.isValidPageSize else { throw .size(.outOfBounds(text: "\(size.width)x\(size.height)", size: size)) }
-        return size
+        return try checkedPageSize(size)
     }
 
     /// The item's size as the reader sees it: its visible box (crop) turned by
