@@ -67,18 +67,35 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
 
     /// 0.5 → "50%", 0.125 → "12.5%".
     static func percent(_ opacity: Double) -> String {
-        let value = (opacity * 1000).rounded() / 10
-        return value == value.rounded() ? "\(Int(value))%" : "\(value)%"
+        decimalText(opacity * 100, decimals: 1) + "%"
     }
 
     private enum CodingKeys: String, CodingKey {
         case source, page, text, under, fit, opacity, position, offset, margin
     }
 
+    /// A stamp's `"text"`: the index of its mark in the session file's `"texts"`
+    /// (format 6), or the mark itself (format 5, and JSON other than a session file).
+    private static func decodeText(
+        _ container: KeyedDecodingContainer<CodingKeys>, texts: StampTexts?
+    ) throws -> TextMark {
+        let index: Int
+        do {
+            index = try container.decode(Int.self, forKey: .text)
+        } catch DecodingError.typeMismatch {
+            return try container.decode(TextMark.self, forKey: .text)
+        }
+        guard let mark = texts?.mark(at: index) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .text, in: container, debugDescription: "text \(index) is not one of the session's \"texts\"")
+        }
+        return mark
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let text = try container.decodeIfPresent(TextMark.self, forKey: .text) {
-            content = .text(text)
+        if container.contains(.text) {
+            content = .text(try Stamp.decodeText(container, texts: decoder.userInfo[StampTexts.key] as? StampTexts))
         } else {
             content = .page(
                 source: try container.decode(SourceID.self, forKey: .source),
@@ -86,10 +103,10 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
         }
         under = try container.decode(Bool.self, forKey: .under)
         fit = try container.decodeIfPresent(Bool.self, forKey: .fit) ?? false
-        opacity = try container.decode(Double.self, forKey: .opacity)
+        opacity = try container.decodeSessionNumber(.opacity)
         var placement = StampPlacement()
         placement.position = try container.decodeIfPresent(StampPosition.self, forKey: .position) ?? .center
-        if let offset = try container.decodeIfPresent([Double].self, forKey: .offset) {
+        if let offset = try container.decodeSessionNumbersIfPresent(.offset) {
             guard offset.count == 2 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .offset, in: container, debugDescription: "an offset is two numbers [x, y]")
@@ -97,7 +114,7 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
             placement.offsetX = offset[0]
             placement.offsetY = offset[1]
         }
-        placement.margin = try container.decodeIfPresent(Double.self, forKey: .margin) ?? 0
+        placement.margin = try container.decodeSessionNumberIfPresent(.margin) ?? 0
         self.placement = placement
     }
 
@@ -108,7 +125,11 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
             try container.encode(source, forKey: .source)
             try container.encode(page, forKey: .page)
         case .text(let mark):
-            try container.encode(mark, forKey: .text)
+            if let texts = encoder.userInfo[StampTexts.key] as? StampTexts {
+                try container.encode(texts.index(of: mark), forKey: .text)
+            } else {
+                try container.encode(mark, forKey: .text)
+            }
         }
         try container.encode(under, forKey: .under)
         if text == nil { try container.encode(fit, forKey: .fit) }

@@ -17,7 +17,10 @@ public struct Session: Equatable, Sendable {
     /// `reshape`; an older file's items are not resized.
     /// Version 5 added sheets (`"sheet"`: `nup`, `booklet`), items whose cells
     /// hold other items; an older file has none.
-    public static let formatVersion = 5
+    /// Version 6 writes the texts of text stamps once, in `"texts"`, and each
+    /// stamp's `"text"` as an index into them; a version-5 file's stamps hold
+    /// their text themselves, as before.
+    public static let formatVersion = 6
     /// The versions this code reads.
     public static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)

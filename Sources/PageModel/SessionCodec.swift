@@ -5,7 +5,9 @@ import Foundation
 #endif
 
 /// The session file: pretty-printed JSON with sorted keys, a top-level
-/// `version`, documents and history items written as runs (see `ItemRecord`).
+/// `version`, documents and history items written as runs (see `ItemRecord`),
+/// and (format 6) the texts of the text stamps once each, in `"texts"`, which
+/// the stamps name by index (see `StampTexts`).
 struct SessionFile: Codable {
     var version: Int
     var current: String
@@ -14,6 +16,85 @@ struct SessionFile: Codable {
     var sources: [Source]
     var documents: [DocumentFile]
     var history: HistoryFile
+
+    private enum CodingKeys: String, CodingKey {
+        case version, current, nextItemNumber, nextSourceNumber, sources, documents, history, texts
+    }
+
+    init(
+        version: Int, current: String, nextItemNumber: Int, nextSourceNumber: Int, sources: [Source],
+        documents: [DocumentFile], history: HistoryFile
+    ) {
+        self.version = version
+        self.current = current
+        self.nextItemNumber = nextItemNumber
+        self.nextSourceNumber = nextSourceNumber
+        self.sources = sources
+        self.documents = documents
+        self.history = history
+    }
+
+    // The table of texts is read before anything that holds a stamp.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let texts = try container.decodeIfPresent([TextMark].self, forKey: .texts) {
+            (decoder.userInfo[StampTexts.key] as? StampTexts)?.fill(texts)
+        }
+        version = try container.decode(Int.self, forKey: .version)
+        current = try container.decode(String.self, forKey: .current)
+        nextItemNumber = try container.decode(Int.self, forKey: .nextItemNumber)
+        nextSourceNumber = try container.decode(Int.self, forKey: .nextSourceNumber)
+        sources = try container.decode([Source].self, forKey: .sources)
+        documents = try container.decode([DocumentFile].self, forKey: .documents)
+        history = try container.decode(HistoryFile.self, forKey: .history)
+    }
+
+    // The table of texts is written after everything that holds a stamp, which
+    // filled it.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(current, forKey: .current)
+        try container.encode(nextItemNumber, forKey: .nextItemNumber)
+        try container.encode(nextSourceNumber, forKey: .nextSourceNumber)
+        try container.encode(sources, forKey: .sources)
+        try container.encode(documents, forKey: .documents)
+        try container.encode(history, forKey: .history)
+        if let table = encoder.userInfo[StampTexts.key] as? StampTexts, !table.marks.isEmpty {
+            try container.encode(table.marks, forKey: .texts)
+        }
+    }
+}
+
+/// The texts of a session's text stamps (`number`, `bates`, `watermark`), each
+/// written once in the session file (format 6): a stamp holds `"text": 0`, the
+/// index of its mark in the file's `"texts"`, instead of the mark itself, so
+/// `watermark all --text …` on 2,000 pages stores its text once, not 2,000
+/// times (a 100 KB text made a 201 MB session). Given to the encoder and
+/// decoder of a session file in `userInfo`; without it (any other JSON) a
+/// stamp holds its mark inline, as format 5 wrote it — which is still read.
+final class StampTexts: @unchecked Sendable {
+    static let key = CodingUserInfoKey(rawValue: "pdfedit.stampTexts")!
+
+    /// In order of first use (encoding) or as the file lists them (decoding).
+    private(set) var marks: [TextMark] = []
+    private var indices: [TextMark: Int] = [:]
+
+    /// The index of `mark` in the table, added when new.
+    func index(of mark: TextMark) -> Int {
+        if let known = indices[mark] { return known }
+        indices[mark] = marks.count
+        marks.append(mark)
+        return marks.count - 1
+    }
+
+    func mark(at index: Int) -> TextMark? {
+        marks.indices.contains(index) ? marks[index] : nil
+    }
+
+    func fill(_ marks: [TextMark]) {
+        self.marks = marks
+    }
 }
 
 struct DocumentFile: Codable {
@@ -65,6 +146,7 @@ extension Session {
                 }))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[StampTexts.key] = StampTexts()
         return try encoder.encode(file)
     }
 
@@ -83,6 +165,7 @@ extension Session {
         guard Session.readableVersions.contains(version) else { throw .unsupportedVersion(version, supported: Session.readableVersions) }
 
         let file: SessionFile
+        decoder.userInfo[StampTexts.key] = StampTexts()
         do {
             file = try decoder.decode(SessionFile.self, from: data)
         } catch {

@@ -41,6 +41,23 @@ public struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         self.angle = angle
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case kind, format, start, digits, run, font, size, angle
+    }
+
+    // Encoded as synthesized; the size and angle read through the session's number check.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        format = try container.decode(String.self, forKey: .format)
+        start = try container.decode(Int.self, forKey: .start)
+        digits = try container.decode(Int.self, forKey: .digits)
+        run = try container.decode(Int.self, forKey: .run)
+        font = try container.decode(StandardFont.self, forKey: .font)
+        size = try container.decodeSessionNumber(.size)
+        angle = try container.decodeSessionNumber(.angle)
+    }
+
     /// The fields `format` may hold.
     public static let fields = ["{n}", "{total}", "{label}", "{doc}"]
 
@@ -139,5 +156,43 @@ extension TextMark {
         if !angle.isFinite { return "the angle must be a finite number of degrees" }
         if format.isEmpty { return "the text is empty" }
         return nil
+    }
+
+    /// The most characters a stamp's text (`--format`, `--prefix`, `--text`)
+    /// takes: far more than fits across any page at a readable size, few enough
+    /// that a session stamping thousands of pages stays small.
+    public static let maximumTextLength = 1_000
+
+    /// Why a command may not make this mark, beyond `problem`: a text longer
+    /// than `maximumTextLength` or naming an unknown `{field}`. Checked when a
+    /// command makes a mark, not when a session is read, so that sessions
+    /// written before these rules still load.
+    public var commandProblem: String? {
+        if let problem { return problem }
+        let length = format.count
+        if length > TextMark.maximumTextLength {
+            return "the text has \(length) characters; at most \(TextMark.maximumTextLength) are allowed"
+        }
+        if let field = unknownFields.first {
+            return "unknown field \(quoted(field)) (the text takes \(TextMark.fields.joined(separator: ", ")))"
+        }
+        return nil
+    }
+
+    /// The `{word}`s of `format` that are not fields, in order: a brace, a
+    /// letter or `_`, letters, digits or `_`, a closing brace. Other braces are text.
+    public var unknownFields: [String] {
+        var found: [String] = []
+        var rest = Substring(format)
+        while let open = rest.firstIndex(of: "{") {
+            rest = rest[rest.index(after: open)...]
+            let name = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            guard let first = name.first, first.isLetter || first == "_",
+                rest.dropFirst(name.count).first == "}"
+            else { continue }
+            let field = "{" + name + "}"
+            if !TextMark.fields.contains(field) { found.append(field) }
+        }
+        return found
     }
 }

@@ -52,11 +52,15 @@ import Testing
 
     @Test func labelsAndDocumentNamesAreResolvedPerItem() throws {
         var s = try session(pages: 3, name: "report")
-        try s.apply(.textStamp(.all, numbering("{doc}: {label} {unknown}")), label: "x")
+        try s.apply(.textStamp(.all, numbering("{doc}: {label} {1}")), label: "x")
         let labels = ["i", nil, "iii"]
         #expect(
             texts(s, label: { labels[$0] })
-                == [["report: i {unknown}"], ["report: 2 {unknown}"], ["report: iii {unknown}"]])
+                == [["report: i {1}"], ["report: 2 {1}"], ["report: iii {1}"]])
+        // An unknown field of a session written before it was refused stays text.
+        #expect(
+            TextMark(kind: .number, format: "{doc} {unknown}", size: 9).resolved(
+                number: 1, total: 1, label: "1", document: "d") == "d {unknown}")
     }
 
     @Test func textTheStandardFontsCannotWriteIsRefusedNamingTheCharacter() throws {
@@ -113,7 +117,7 @@ import Testing
         #expect(decoded == s)
         #expect(try decoded.encoded() == data)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"version\" : 5"))
+        #expect(text.contains("\"version\" : 6"))
         #expect(text.contains("\"position\" : \"top-left\"") && text.contains("\"font\" : \"times\""))
 
         // A format-4 page stamp has no placement keys: it is centred; and a centred
@@ -168,5 +172,100 @@ import Testing
             }
             #expect(texts(s) == expected)
         }
+    }
+}
+
+/// Issue 40, items 27 and 32: a stamp's text is stored once in the session file
+/// (format 6, `"texts"`), its length is bounded, and an unknown `{field}` is refused.
+@Suite struct StampTextStorageTests {
+    func watermark(_ text: String) -> Stamp {
+        Stamp(
+            text: TextMark(kind: .watermark, format: text, size: 72, angle: 45), opacity: 0.3,
+            placement: StampPlacement())
+    }
+
+    @Test("a watermark on 2,000 pages writes its text once")
+    func textOnce() throws {
+        var s = try session(pages: 2_000)
+        let text = String(repeating: "W", count: TextMark.maximumTextLength - 3) + "{n}"
+        try s.apply(.textStamp(.all, watermark(text)), label: "watermark")
+        try s.apply(.rotate(try selection("odd"), quarterTurns: 1), label: "rotate")
+        let data = try s.encoded()
+        let file = String(decoding: data, as: UTF8.self)
+        #expect(file.components(separatedBy: String(repeating: "W", count: 900)).count == 2)
+        // 2,000 items written alone with their stamps, about 200 bytes each.
+        #expect(data.count < 600_000, "\(data.count) bytes")
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["version"] as? Int == 6)
+        #expect((object["texts"] as? [[String: Any]])?.count == 1)
+        let decoded = try Session.decode(data)
+        #expect(decoded == s)
+        var undone = decoded
+        _ = try undone.undo(2)
+        #expect(undone.documents[0].items.allSatisfy { $0.stamps.isEmpty })
+    }
+
+    @Test("a format 5 session, each stamp holding its text, still loads as the same session")
+    func formatFiveLoads() throws {
+        var s = try session(pages: 3)
+        try s.apply(.textStamp(.all, watermark("DRAFT")), label: "watermark")
+        try s.apply(.remove(try selection("2")), label: "remove")
+        var object = try #require(try JSONSerialization.jsonObject(with: s.encoded()) as? [String: Any])
+        let texts = try #require(object["texts"] as? [Any])
+        // Put the mark back into every stamp, as format 5 wrote it, wherever it is.
+        func inline(_ value: Any) -> Any {
+            if var dictionary = value as? [String: Any] {
+                for (key, inner) in dictionary { dictionary[key] = inline(inner) }
+                if dictionary["opacity"] != nil, let index = dictionary["text"] as? Int { dictionary["text"] = texts[index] }
+                return dictionary
+            }
+            if let array = value as? [Any] { return array.map(inline) }
+            return value
+        }
+        object = inline(object) as! [String: Any]
+        object.removeValue(forKey: "texts")
+        object["version"] = 5
+        let old = try JSONSerialization.data(withJSONObject: object)
+        #expect(!String(decoding: old, as: UTF8.self).contains("\"texts\""))
+        let decoded = try Session.decode(old)
+        #expect(decoded.documents == s.documents)
+        #expect(decoded.history == s.history)
+        // Written again, it is format 6.
+        #expect(try Session.decode(decoded.encoded()) == decoded)
+    }
+
+    @Test("a stamp naming a text the file does not list is refused on one line")
+    func missingText() throws {
+        var s = try session(pages: 2)
+        try s.apply(.textStamp(.all, watermark("X")), label: "watermark")
+        var object = try #require(try JSONSerialization.jsonObject(with: s.encoded()) as? [String: Any])
+        object["texts"] = []
+        let data = try JSONSerialization.data(withJSONObject: object)
+        do {
+            _ = try Session.decode(data)
+            Issue.record("decoded")
+        } catch {
+            #expect(error.description.contains("text 0 is not one of the session's \"texts\""), "\(error)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test("a text longer than the limit, or with an unknown field, is refused and changes nothing")
+    func refusals() throws {
+        var s = try session(pages: 2)
+        let before = s
+        for (text, expected) in [
+            (String(repeating: "x", count: TextMark.maximumTextLength + 1), "at most 1000 are allowed"),
+            ("Page {n} of {pages}", "unknown field \"{pages}\""),
+            ("{N}", "unknown field \"{N}\""),
+        ] {
+            guard let error = editError({ try s.apply(.textStamp(.all, watermark(text)), label: "w") }) else { continue }
+            #expect(error.description.contains(expected), "\(error)")
+            #expect(s == before)
+        }
+        // Braces that are not a field name stay text.
+        try s.apply(.textStamp(.all, watermark("{ } {} {1} {n} {doc}")), label: "w")
+        #expect(s.documents[0].stampTexts(label: { _ in nil })[0] == ["{ } {} {1} 1 main"])
+        #expect(TextMark(kind: .number, format: "{a}{n}{b_2}{", size: 9).unknownFields == ["{a}", "{b_2}"])
     }
 }

@@ -17,7 +17,7 @@ extension Session {
         let selected = try resolve(selection, in: document, context: context)
         guard var mark = stamp.text else { throw .invalidContent("a page stamp is made by stamp") }
         guard Stamp.isValidOpacity(stamp.opacity) else { throw .invalidOpacity(stamp.opacity) }
-        if let problem = mark.problem { throw .invalidTextStamp(problem) }
+        if let problem = mark.commandProblem { throw .invalidTextStamp(problem) }
         guard stamp.placement.isValid else {
             throw .invalidTextStamp("offset and margin must be finite, the margin not negative")
         }
