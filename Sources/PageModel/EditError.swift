@@ -59,6 +59,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateLabelStart(position: Int)
     /// `meta` with nothing to set.
     case nothingToSet
+    /// A metadata value PDF metadata cannot hold (`DocumentMetadata.problem`).
+    case invalidMetadata(String)
     /// An outline command that cannot be carried out: no such entry, two
     /// entries with one path, an empty title, an outline over its limits.
     case invalidOutline(String)
@@ -75,7 +77,7 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return
                 "anchor \(quoted(anchor)) (position \(position)) is itself selected: anchor the block to an unselected item"
         case .unknownDocument(let name, let known):
-            let list = known.map { "\(quoted($0))" }.joined(separator: ", ")
+            let list = cappedList(known.map { "\(quoted($0))" })
             return "no document named \(quoted(name)) (documents: \(list))"
         case .documentExists(let name):
             return "a document named \(quoted(name)) already exists"
@@ -146,6 +148,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return "two page label ranges start at position \(position)"
         case .nothingToSet:
             return "nothing to set: give --title, --author, --subject or --keywords"
+        case .invalidMetadata(let reason):
+            return escapingControlCharacters(reason)
         case .invalidOutline(let reason):
             return reason
         case .batch(let index, let error):

@@ -21,6 +21,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     case invalidStamp(item: ItemID, reason: String)
     case invalidLabelRange(document: String, reason: String)
     case invalidOutline(document: String, reason: String)
+    case invalidMetadata(document: String, reason: String)
 
     public var description: String {
         switch self {
@@ -42,6 +43,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
         case .invalidStamp(let item, let reason): "a stamp of item \(item): \(reason)"
         case .invalidLabelRange(let document, let reason): "a page label range of \(quoted(document)): \(reason)"
         case .invalidOutline(let document, let reason): "the outline of \(quoted(document)): \(reason)"
+        case .invalidMetadata(let document, let reason): "the metadata of \(quoted(document)): \(reason)"
         }
     }
 }
@@ -105,6 +107,7 @@ extension Session {
             }
             if let problem = labelRangeProblem(document) { return problem }
             if let problem = outlineProblem(document) { return problem }
+            if let problem = document.metadata?.problem { return .invalidMetadata(document: document.name, reason: problem) }
         }
         return nil
     }

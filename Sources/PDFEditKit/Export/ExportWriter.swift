@@ -140,12 +140,17 @@ struct ExportWriter {
     /// Checks that `items` can be exported and builds the engine's plan.
     func plan(_ items: [PageItem], document name: String, settings: ExportSettings) throws(PDFEditError) -> EnginePlan {
         guard !items.isEmpty else { throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to export") }
+        // The metadata rule of `meta`, for the one value an export itself sets.
+        if let title = settings.title, let problem = DocumentMetadata.problem(ofValue: title) {
+            throw PDFEditError.usage("--title \(problem)")
+        }
         let placeholders = items.indices.filter { items[$0].content.isPlaceholder }
         if !placeholders.isEmpty, settings.placeholders == .refuse {
-            let positions = placeholders.map { String($0 + 1) }.joined(separator: ", ")
+            let which = placeholders.count == 1 ? "a placeholder at " : "placeholders at "
+            let them = placeholders.count == 1 ? "fill it" : "fill them"
             throw PDFEditError.notExportable(
-                "document \"\(name)\" still holds placeholders at positions \(positions); "
-                    + "fill them or export with --placeholders blank")
+                "document \"\(name)\" still holds \(which)\(positionsPhrase(placeholders.map { $0 + 1 })); "
+                    + "\(them) or export with --placeholders blank")
         }
         let used = Set(items.flatMap(\.content.sources))
         try PhaseTiming.measure("open") { () throws(PDFEditError) in

@@ -30,7 +30,7 @@ extension Session {
         let description =
             if let ranges, !ranges.isEmpty {
                 "set \(countPhrase(ranges.count, "page label range")) starting at "
-                    + positions.map(String.init).joined(separator: ", ")
+                    + cappedList(positions.map(String.init))
             } else {
                 "removed the page labels of \(quoted(name))"
             }
@@ -45,6 +45,7 @@ extension Session {
     mutating func executeMetadata(_ fields: DocumentMetadata, in name: String) throws(EditError) -> EditOutcome {
         let document = try requireDocument(name)
         guard !fields.isEmpty else { throw .nothingToSet }
+        if let problem = fields.problem { throw .invalidMetadata(problem) }
         let updated = (document.metadata ?? DocumentMetadata()).updated(with: fields)
         let changes: [Change] = [.setMetadata(document: name, from: document.metadata, to: updated)]
         try commit(changes)
