@@ -37,6 +37,10 @@ public enum PDFEditError: Error, CustomStringConvertible {
     /// A line of a `run` script failed: the line's own error, with its code, named
     /// by script and line number (the same message the command line gives, prefixed).
     indirect case scriptLine(script: String, line: Int, error: PDFEditError)
+    /// Direct mode: the edit refused on the input `file` (a selection out of its
+    /// range, a position, a crop that leaves nothing…), named as every message
+    /// about a file is, with the inner error's code.
+    indirect case inFile(file: String, error: PDFEditError)
 
     /// The process exit code the command line ends with for this failure (docs/manual.md, Exit codes).
     public var exitCode: Int32 {
@@ -57,7 +61,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
         case .partialImport: return 3
         case .cancelled(let signal): return 128 + signal
         case .several(let errors): return errors.first?.exitCode ?? 1
-        case .scriptLine(_, _, let error): return error.exitCode
+        case .scriptLine(_, _, let error), .inFile(_, let error): return error.exitCode
         }
     }
 
@@ -67,6 +71,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
         case .several(let errors): return errors.flatMap(\.lines)
         case .partialImport(let skipped, _): return [description] + skipped.flatMap(\.lines)
         case .scriptLine(let script, let line, let error): return error.lines.map { "\(script):\(line): \($0)" }
+        case .inFile(let file, let error): return error.lines.map { $0.hasPrefix(file + ":") ? $0 : "\(file): \($0)" }
         default: return [description]
         }
     }
@@ -94,7 +99,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
         case .partialImport(let skipped, let total): return "\(skipped.count) of \(total) items not imported"
         case .cancelled(let signal): return signal == 15 ? "terminated" : "interrupted"
         case .several(let errors): return errors.map(\.description).joined(separator: "\n")
-        case .scriptLine: return lines.joined(separator: "\n")
+        case .scriptLine, .inFile: return lines.joined(separator: "\n")
         }
     }
 }

@@ -20,7 +20,7 @@ extension Workspace {
                     $0.id.description == old || $0.path == old || $0.path == wanted
                 })
             else {
-                let known = session.sources.map { "\($0.id) \($0.path)" }.joined(separator: ", ")
+                let known = cappedList(session.sources.map { "\($0.id) \($0.path)" })
                 throw PDFEditError.usage("\"\(old)\" is not a source of this session (sources: \(known))")
             }
             let file: ImportedFile
@@ -31,8 +31,12 @@ extension Workspace {
             }
             let sameContent = file.source.size == source.size && file.source.sha256 == source.sha256
             if !sameContent && !force {
-                throw PDFEditError.usage(
-                    "\(new): its content differs from \(source.path) (size or SHA-256); use --force to relink anyway")
+                // The same file changed in place, or another file: say which, never "x.pdf differs from x.pdf".
+                let what =
+                    file.source.path == source.path
+                    ? "changed since it was imported as source \(source.id)"
+                    : "its content differs from source \(source.id) (\(source.path)) as imported"
+                throw PDFEditError.usage("\(new): \(what) (size or SHA-256); use --force to relink anyway")
             }
             if (file.source.kind == .image) != (source.kind == .image) {
                 throw PDFEditError.usage("\(new): a \(file.source.kind.rawValue) cannot replace a \(source.kind.rawValue) source")

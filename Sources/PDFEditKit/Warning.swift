@@ -37,7 +37,7 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
         case .pageShownAsFrame(let file, let page, let detail):
             return "\(file): page \(page): \(detail); shown as an empty frame"
         case .writtenUnencrypted(let output, let sources):
-            return "\(output): written unencrypted; its pages come from encrypted \(sources.joined(separator: ", "))"
+            return "\(output): written unencrypted; its pages come from encrypted \(cappedList(sources))"
                 + " (use --encrypt to encrypt it)"
         }
     }

@@ -112,3 +112,17 @@ public func escapingControlCharacters(_ text: String) -> String {
     }
     return result
 }
+
+/// THE way a message lists things (documents, sources, positions, field
+/// names): joined with ", ", at most `limit` of them, the rest counted —
+/// "a, b, c … and 716 more" — so a warning about 726 fields stays a line a
+/// person can read.
+public func cappedList(_ items: [String], limit: Int = 10) -> String {
+    guard items.count > limit else { return items.joined(separator: ", ") }
+    return items.prefix(limit).joined(separator: ", ") + " … and \(items.count - limit) more"
+}
+
+/// "position 13", "positions 3, 13" (capped as `cappedList` caps).
+public func positionsPhrase(_ positions: [Int]) -> String {
+    (positions.count == 1 ? "position " : "positions ") + cappedList(positions.map(String.init))
+}

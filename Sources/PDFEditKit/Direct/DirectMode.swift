@@ -144,7 +144,9 @@ public struct DirectMode: Sendable {
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let summaries = try PhaseTiming.measure("edit") { () throws(PDFEditError) -> [ChangeSummary] in
             try access.surfacingLookupFailure { () throws(PDFEditError) -> [ChangeSummary] in
-                try change(&session, otherNames, inputDocument, access.editContext)
+                try Self.naming(input) { () throws(PDFEditError) in
+                    try change(&session, otherNames, inputDocument, access.editContext)
+                }
             }
         }
         guard let document = session.document(named: inputDocument) else {
@@ -194,7 +196,9 @@ public struct DirectMode: Sendable {
         let document = session.documents[0]
         var settings = settings
         keepingEncryption(of: session.sources.first?.id, in: &settings)
-        let chosen = try Workspace.items(of: document, selection: selection, access: access)
+        let chosen = try Self.naming(input) { () throws(PDFEditError) in
+            try Workspace.items(of: document, selection: selection, access: access)
+        }
         let scratch = try ScratchDirectory.forImages(of: session, shared: self.scratch)
         defer { withExtendedLifetime(scratch) {} }  // removed when the write is done, not at its last mention
         let writer = ExportWriter(
@@ -224,6 +228,19 @@ public struct DirectMode: Sendable {
 }
 
 extension DirectMode {
+    /// `body`, its refusals of the edit (a selection, a position, a rule of the
+    /// model) named after the input file: in direct mode the document is a file.
+    static func naming<T>(_ input: String, _ body: () throws(PDFEditError) -> T) throws(PDFEditError) -> T {
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .selection, .edit: throw .inFile(file: input, error: error)
+            default: throw error
+            }
+        }
+    }
+
     /// Runs the export's own output checks (`OutputChecks`: a source, the session's
     /// files, an existing file without `force`, anything but a regular file, an
     /// unwritable folder; 73) before any input is read, so that a script that

@@ -154,6 +154,23 @@ struct Export: ParsableCommand {
             maxSize: maxSize.flatMap(ByteSize.parse))
     }
 
+    /// Most files a `wrote` list names one by one; a longer split is counted.
+    static let namedFiles = 10
+
+    /// What an export prints: a line per file written, and when there were
+    /// several a summary line; past `namedFiles` files the rest are counted
+    /// rather than listed (a burst into 570 parts printed 570 lines and no total).
+    static func wroteLines(_ results: [ExportResult], folder: String?) -> [String] {
+        var lines = results.prefix(namedFiles).map { result in
+            "wrote \(result.output) (\(pagesPhrase(result.pageCount)) of \(result.document))"
+        }
+        guard results.count > 1 else { return lines }
+        if results.count > namedFiles { lines.append("… and \(results.count - namedFiles) more") }
+        let pages = results.reduce(0) { $0 + $1.pageCount }
+        lines.append("wrote \(results.count) files\(folder.map { " in \($0)" } ?? "") (\(pagesPhrase(pages)))")
+        return lines
+    }
+
     func run() throws {
         try reporting { () throws(PDFEditError) in
             var settings = ExportSettings(force: force, placeholders: placeholders.policy, title: title)
@@ -197,9 +214,7 @@ struct Export: ParsableCommand {
             if outputOptions.json {
                 Console.json(results)
             } else if !outputOptions.quiet && !toStandardOutput {
-                for result in results {
-                    Console.out("wrote \(result.output) (\(result.pageCount) page\(result.pageCount == 1 ? "" : "s") of \(result.document))")
-                }
+                Console.out(Self.wroteLines(results, folder: split || all ? output : nil).joined(separator: "\n"))
             }
         }
     }

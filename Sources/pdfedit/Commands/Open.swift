@@ -40,7 +40,7 @@ struct Open: ParsableCommand {
             } else if !output.quiet {
                 Console.out(
                     "opened \(opened.documents.count) document\(opened.documents.count == 1 ? "" : "s"): "
-                        + opened.documents.map { "\($0.name) (\($0.items.count) page\($0.items.count == 1 ? "" : "s"))" }.joined(separator: ", "))
+                        + cappedList(opened.documents.map { "\($0.name) (\(pagesPhrase($0.items.count)))" }))
             }
         }
     }

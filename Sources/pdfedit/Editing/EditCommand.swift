@@ -121,20 +121,29 @@ struct DirectReport: Encodable {
 /// by `***`, since the session file must never hold one.
 func commandLineLabel(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
     let secretOptions: Set<String> = ["--password", "--password-for"]
-    var redactNext = false
-    return arguments.map { argument -> String in
-        if redactNext {
-            redactNext = false
-            return "***"
+    // What only changes what this run prints, or which session it edits, is not
+    // part of the edit a step records (`history` showed `rotate 2 --by 90 -q`).
+    let outputFlags: Set<String> = ["-q", "--quiet", "--json"]
+    var words: [String] = []
+    var next: (redact: Bool, skip: Bool) = (false, false)
+    for argument in arguments {
+        if next.redact || next.skip {
+            if next.redact { words.append("***") }
+            next = (false, false)
+            continue
         }
         if secretOptions.contains(argument) {
-            redactNext = true
-            return argument
+            next.redact = true
+            words.append(argument)
+        } else if let equals = argument.firstIndex(of: "="), secretOptions.contains(String(argument[..<equals])) {
+            words.append(argument[..<equals] + "=***")
+        } else if argument == "--session" {
+            next.skip = true
+        } else if !outputFlags.contains(argument) && !argument.hasPrefix("--session=") {
+            words.append(
+                argument.contains(where: { $0 == " " || $0 == "\"" }) || argument.isEmpty
+                    ? "\"" + argument.replacing("\"", with: "\\\"") + "\"" : argument)
         }
-        if let equals = argument.firstIndex(of: "="), secretOptions.contains(String(argument[..<equals])) {
-            return argument[..<equals] + "=***"
-        }
-        return argument.contains(where: { $0 == " " || $0 == "\"" }) || argument.isEmpty
-            ? "\"" + argument.replacing("\"", with: "\\\"") + "\"" : argument
-    }.joined(separator: " ")
+    }
+    return words.joined(separator: " ")
 }
