@@ -49,7 +49,8 @@ public enum Edit: Codable, Equatable, Sendable {
     /// attached to the new items (see `Session.outline(of:adding:items:)`).
     case insertItems(contents: [ItemContent], at: Destination?, newSources: [Source], outlines: [SourceOutline] = [])
     /// Replace the placeholder at the position with the contents (one slot may become many pages).
-    case fill(Position, contents: [ItemContent], newSources: [Source])
+    /// `outlines`: the new sources' bookmarks, attached to the new items as `insertItems` attaches them.
+    case fill(Position, contents: [ItemContent], newSources: [Source], outlines: [SourceOutline] = [])
     /// A new empty document, which becomes the current one.
     case newDocument(name: String)
     case renameDocument(from: String, to: String)

@@ -109,8 +109,8 @@ extension Session {
                 at: destination, count: count, size: size, label: label, in: name, context: context)
         case .insertItems(let contents, let destination, let newSources, let outlines):
             return try executeInsert(contents, at: destination, newSources: newSources, outlines: outlines, in: name)
-        case .fill(let position, let contents, let newSources):
-            return try executeFill(position, contents: contents, newSources: newSources, in: name)
+        case .fill(let position, let contents, let newSources, let outlines):
+            return try executeFill(position, contents: contents, newSources: newSources, outlines: outlines, in: name)
         case .newDocument(let newName):
             return try executeNewDocument(newName)
         case .renameDocument(let from, let to):

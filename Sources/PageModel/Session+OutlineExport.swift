@@ -33,7 +33,8 @@ extension Session {
     /// The bookmarks an export of `items` of `document` writes under `policy`:
     /// the outline pruned to the exported items (an entry whose item is not
     /// exported becomes a heading when entries remain under it, else it goes),
-    /// flattened; none when no entry reaches an exported item. Nil: the document has no outline in the model (an older
+    /// flattened (headings that remain are written even when no entry reaches an
+    /// exported item). Nil: the document has no outline in the model (an older
     /// session) and `policy` is `.keep`, so the sources' own are merged as before.
     public func exportedOutline(
         of document: Document, items: [PageItem], policy: OutlinePolicy
@@ -65,14 +66,15 @@ extension Session {
             }
         }
         walk(tree, level: 0)
-        // Headings alone go nowhere: as when sources were merged, an outline
-        // none of whose entries reaches an exported page is not written.
-        return flat.contains { $0.item != nil } ? flat : []
+        // What pruning leaves is written, headings alone included (an outline
+        // of headings only is an outline; the README says headings stay).
+        return flat
     }
 
     /// One entry per source of `items`, in order of first appearance, with the
     /// entries of `outline` that belong to it below (a source's own entry's
-    /// children, or the top-level entries whose first target is one of its pages).
+    /// children, and the other top-level entries whose first target is one of
+    /// its pages, in outline order).
     private func perSource(_ outline: [OutlineEntry], of document: Document, items: [PageItem]) -> [OutlineEntry] {
         var order: [SourceID] = []
         var first: [SourceID: ItemID] = [:]
@@ -84,10 +86,14 @@ extension Session {
         let sourceOf = Dictionary(
             items.compactMap { item in item.content.source.map { (item.id, $0) } }, uniquingKeysWith: { a, _ in a })
         var below: [SourceID: [OutlineEntry]] = [:]
-        let wrapped = !outline.isEmpty && outline.allSatisfy { isSourceEntry($0, in: document) }
+        // Each top-level entry on its own: a source's own entry (made when pages
+        // of several files met) gives its children to its source, any other
+        // entry (`outline add` at the top) goes under the source of its first
+        // target. Deciding for all at once nested every source's entries twice
+        // as soon as one entry was not a source's own.
         for entry in outline {
             guard let target = entry.target ?? [entry].targets.first, let source = sourceOf[target] else { continue }
-            below[source, default: []] += wrapped ? entry.children : [entry]
+            below[source, default: []] += isSourceEntry(entry, in: document) ? entry.children : [entry]
         }
         return order.compactMap { id in
             guard let source = source(id), let target = first[id] else { return nil }

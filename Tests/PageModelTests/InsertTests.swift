@@ -105,6 +105,40 @@ import Testing
         #expect(summary.description == "filled the placeholder at position 2 with 3 pages (now 6 pages)")
     }
 
+    /// Issue 40, item 10: `fill` kept none of the file's bookmarks, `insert` all of them.
+    @Test func fillBringsTheFilesBookmarksAsInsertDoes() throws {
+        let scan = pdfSource("scan.pdf", pages: 3, id: 77)
+        let contents: [ItemContent] = (1...3).map { .page(source: SourceID(number: 77), page: $0) }
+        let bookmarks = [
+            SourceOutline(
+                source: scan.id,
+                entries: [
+                    SourceOutlineEntry(title: "Front", page: 1, children: [SourceOutlineEntry(title: "Back", page: 3)])
+                ])
+        ]
+        var filled = try session(pages: 3)
+        try filled.apply(
+            .placeholder(at: .position(.number(2)), count: 1, size: .fixed(.letter), label: nil), label: "placeholder")
+        let placeholder = filled.documents[0].items[1].id
+        try filled.apply(.outline(.add(title: "Slot", at: .item(placeholder), parent: nil)), label: "outline add")
+        let before = SessionState(filled)
+        try filled.apply(
+            .fill(.number(2), contents: contents, newSources: [scan], outlines: bookmarks), label: "fill 2 scan.pdf")
+        // The bookmark of the slot goes to the first page; the file's come along,
+        // under an entry named after it, as beside any other bookmarks.
+        #expect(outlineLines(filled) == ["Slot→p5", "scan→p5", "  Front→p5", "    Back→p7"])
+        // As `insert` brings them to a document with an outline of its own.
+        var inserted = try session(pages: 3)
+        try inserted.apply(.outline(.add(title: "Slot", at: .number(1), parent: nil)), label: "outline add")
+        try inserted.apply(
+            .insertItems(contents: contents, at: .position(.number(2)), newSources: [scan], outlines: bookmarks),
+            label: "insert")
+        #expect(outlineLines(inserted) == ["a→p1", "  Slot→p1", "scan→p4", "  Front→p4", "    Back→p6"])
+        // One undo takes the fill and its bookmarks back.
+        _ = try filled.undo(1)
+        #expect(SessionState(filled) == before)
+    }
+
     @Test func fillRefusesAnItemThatIsNotAPlaceholder() throws {
         var s = try session(pages: 3)
         let error = editError {

@@ -240,7 +240,8 @@ func outlineLines(_ session: Session, _ document: String = "main") -> [String] {
                 "Chapter 1→-", "  1.1→0", "  1.2→1", "Chapter 2→2", "  2.1→3",
             ])
         #expect(s.exportedOutline(of: document, items: items, policy: .none) == [])
-        // Nothing reaches an exported page: nothing is written.
+        // Nothing reaches an exported page: the headings that remain are still
+        // written (issue 40, item 31: an outline of headings only is an outline).
         let lonely = try Session.opening([
             OpenedFile(
                 documentName: "main", source: pdfSource(pages: 2),
@@ -248,7 +249,14 @@ func outlineLines(_ session: Session, _ document: String = "main") -> [String] {
         ])
         let doc = try #require(lonely.currentDocument)
         #expect(flat(lonely.exportedOutline(of: doc, items: doc.items, policy: .keep)) == ["to 1→0", "heading→-"])
-        #expect(lonely.exportedOutline(of: doc, items: [doc.items[1]], policy: .keep) == [])
+        #expect(flat(lonely.exportedOutline(of: doc, items: [doc.items[1]], policy: .keep)) == ["heading→-"])
+        // An entry that only pointed at a page not exported goes.
+        let pointing = try Session.opening([
+            OpenedFile(
+                documentName: "main", source: pdfSource(pages: 2), outline: [SourceOutlineEntry(title: "to 1", page: 1)])
+        ])
+        let only = try #require(pointing.currentDocument)
+        #expect(pointing.exportedOutline(of: only, items: [only.items[1]], policy: .keep) == [])
     }
 
     @Test func perSourceGivesEverySourceOneEntryEvenWithoutBookmarks() throws {
@@ -268,5 +276,32 @@ func outlineLines(_ session: Session, _ document: String = "main") -> [String] {
         var legacy = document
         legacy.outline = nil
         #expect(s.exportedOutline(of: legacy, items: legacy.items, policy: .keep) == nil)
+    }
+
+    /// Issue 40, item 28: after any bookmark edit, per-source nested every source's
+    /// entries twice ("A > A > …") and put the new entry under the wrapper.
+    @Test func perSourceAfterAnOutlineEditNestsOnce() throws {
+        var s = try outlineSession(pages: 8)
+        let other = pdfSource("other.pdf", pages: 2, id: 7)
+        try s.apply(
+            .insertItems(
+                contents: [.page(source: other.id, page: 1), .page(source: other.id, page: 2)], at: nil,
+                newSources: [other],
+                outlines: [SourceOutline(source: other.id, entries: [SourceOutlineEntry(title: "O1", page: 2)])]),
+            label: "insert")
+        let before = try #require(s.currentDocument)
+        let expected = [
+            "book→0", "  Preface→0", "  Chapter 1→1", "    1.1→2", "    1.2→3", "  Chapter 2→4", "    2.1→5",
+            "  Index→7", "other→8", "  O1→9",
+        ]
+        #expect(flat(s.exportedOutline(of: before, items: before.items, policy: .perSource)) == expected)
+        try s.apply(.outline(.add(title: "X", at: .number(1), parent: nil)), label: "outline add")
+        try s.apply(.outline(.add(title: "Y", at: .number(10), parent: nil)), label: "outline add")
+        let after = try #require(s.currentDocument)
+        #expect(
+            flat(s.exportedOutline(of: after, items: after.items, policy: .perSource)) == [
+                "book→0", "  Preface→0", "  Chapter 1→1", "    1.1→2", "    1.2→3", "  Chapter 2→4", "    2.1→5",
+                "  Index→7", "  X→0", "other→8", "  O1→9", "  Y→9",
+            ])
     }
 }

@@ -51,7 +51,9 @@ extension Importer {
     /// `fill P FILE [--fit SIZE]`: the placeholder at `position` becomes the file's pages.
     public func fillEdit(_ position: Position, file: String, fit: PageSize?) throws(PDFEditError) -> Edit {
         let loaded = try load([file], fit: fit)
-        return .fill(position, contents: loaded.flatMap(\.contents), newSources: loaded.map(\.source))
+        return .fill(
+            position, contents: loaded.flatMap(\.contents), newSources: loaded.map(\.source),
+            outlines: loaded.compactMap(\.sourceOutline))
     }
 
     /// `stamp SEL FILE [--page K] …`: page `page` of `file` drawn on the selected

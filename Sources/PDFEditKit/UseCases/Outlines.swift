@@ -92,7 +92,10 @@ public enum OutlineFile {
         return lines.map { $0 + "\n" }.joined()
     }
 
-    /// Reads `path` (JSON when it starts with `[`, else the text form) as entries to import.
+    /// Reads `path` as entries to import: JSON when its name ends in `.json` or
+    /// its first character is `[` or `{` (an object is not an outline: refused
+    /// like any malformed JSON, never read as a heading titled `{bad json`),
+    /// else the text form.
     public static func read(_ path: String) throws(PDFEditError) -> [OutlineDraft] {
         guard FileManager.default.fileExists(atPath: path) else { throw .engine(.missing(file: path)) }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -101,7 +104,8 @@ public enum OutlineFile {
         guard let text = String(data: data, encoding: .utf8) else {
             throw .usage("\(path): an outline file is UTF-8 text")
         }
-        if text.drop(while: { $0.isWhitespace }).first == "[" {
+        let first = text.drop(while: { $0.isWhitespace }).first
+        if first == "[" || first == "{" || path.lowercased().hasSuffix(".json") {
             do {
                 return OutlineListing.drafts(try JSONDecoder().decode([OutlineListing].self, from: data))
             } catch {

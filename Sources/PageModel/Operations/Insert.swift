@@ -30,9 +30,12 @@ extension Session {
     }
 
     /// `fill P FILE`: the placeholder at P gives way to the contents, which
-    /// take its slot, its rotation and its stamps.
+    /// take its slot, its rotation and its stamps; bookmarks that pointed at the
+    /// placeholder point at its first page, and the file's own bookmarks come
+    /// along as `insert` brings them.
     mutating func executeFill(
-        _ position: Position, contents: [ItemContent], newSources: [Source], in name: String
+        _ position: Position, contents: [ItemContent], newSources: [Source], outlines: [SourceOutline] = [],
+        in name: String
     ) throws(EditError) -> EditOutcome {
         let document = try requireDocument(name)
         let index = try inDocument(document) { () throws(SelectionError) in try position.index(in: document) }
@@ -60,6 +63,8 @@ extension Session {
             changes.append(.relabel(document: name, from: ranges, to: moved))
         }
         try commit(changes)
+        // The file's bookmarks join as an insert's do, then the slot's own go to its first page.
+        changes += try attachOutlines(outlines, realID: imported.realID, items: items, in: name)
         changes += try retargetOutline(from: placeholder.id, to: items.first?.id, in: name)
 
         let count = try requireDocument(name).pageCount
