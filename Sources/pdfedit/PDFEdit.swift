@@ -5,6 +5,7 @@ import PDFEditKit
 struct PDFEdit: ParsableCommand {
     static func main() {
         ProcessTiming.start()
+        TerminalWidth.dropUnusableSettings()
         Cancellation.install()
         WarningChannel.setReceiver { Console.warn([$0]) }
         do {

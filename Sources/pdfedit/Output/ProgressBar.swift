@@ -86,7 +86,7 @@ final class ProgressBar: @unchecked Sendable {
     private func draw(done: Int, total: Int, unit: String) {
         let counts = " \(done)/\(total) \(unit)"
         let label = phase + " "
-        let columns = Self.terminalColumns()
+        let columns = TerminalWidth.columns(of: STDERR_FILENO)
         let width = max(10, min(40, columns - label.count - counts.count - 3))
         let filled = total > 0 ? width * done / total : 0
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
@@ -102,11 +102,5 @@ final class ProgressBar: @unchecked Sendable {
 
     private func write(_ text: String) {
         Console.write(text, to: STDERR_FILENO)
-    }
-
-    private static func terminalColumns() -> Int {
-        var size = winsize()
-        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return getenv("COLUMNS").flatMap { Int(String(cString: $0)) } ?? 80
     }
 }
