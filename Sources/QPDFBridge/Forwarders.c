@@ -69,6 +69,9 @@ FORWARD(int, pe_document_read_facts,
 FORWARD(int, pe_document_read_outline,
         (pe_document * document, pe_outline_item_fn each, void *context, pe_status *status),
         (document, each, context, status))
+FORWARD(int, pe_document_read_page_labels,
+        (pe_document * document, int *has_labels, pe_label_range_fn each, void *context, pe_status *status),
+        (document, has_labels, each, context, status))
 FORWARD(int, pe_document_page_geometry,
         (pe_document * document, int page, pe_page_geometry *geometry, pe_status *status),
         (document, page, geometry, status))
