@@ -28,7 +28,7 @@ if command -v ld.lld >/dev/null 2>&1 || [ -x "$(dirname "$(command -v swiftc)")/
 
 build_harness() { # NAME HARNESS.swift
     echo "fuzz.sh: building $out/fuzz-$1"
-    swiftc -sanitize=fuzzer,address -parse-as-library "${linker[@]}" -O -g -module-name PageModel \
+    swiftc -sanitize=fuzzer,address -parse-as-library "${linker[@]}" -O -g -module-name PageModel -package-name pdfedit \
         "${model[@]}" "$2" -o "$out/fuzz-$1"
 }
 

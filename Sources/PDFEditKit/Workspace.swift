@@ -142,7 +142,7 @@ public struct Workspace: Sendable {
     public func export(
         to output: String, selection: PageSelection?, doc: String?, settings: ExportSettings
     ) throws(PDFEditError) -> ExportResult {
-        try exporting(doc: doc) { (writer, document) throws(PDFEditError) in
+        try exporting(doc: doc, progress: settings.progress) { (writer, document) throws(PDFEditError) in
             let chosen = try Self.items(of: document, selection: selection, access: writer.access)
             let result = try writer.write(
                 chosen.items, document: document.name, to: output, settings: settings,
@@ -156,7 +156,7 @@ public struct Workspace: Sendable {
     public func exportSplit(
         _ request: SplitRequest, selection: PageSelection?, doc: String?, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
-        try exporting(doc: doc) { (writer, document) throws(PDFEditError) in
+        try exporting(doc: doc, progress: settings.progress) { (writer, document) throws(PDFEditError) in
             let chosen = try Self.items(of: document, selection: selection, access: writer.access)
             let results = try writer.split(
                 chosen.items, positions: chosen.positions, document: document.name, request: request,
@@ -168,7 +168,7 @@ public struct Workspace: Sendable {
 
     /// `export --all DIR`: every document, one file each, named after the document.
     public func exportAll(to directory: String, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
-        try exporting(doc: nil) { (writer, _) throws(PDFEditError) in
+        try exporting(doc: nil, progress: settings.progress) { (writer, _) throws(PDFEditError) in
             try ensureDirectory(directory)
             let documents = writer.session.documents.filter { !$0.items.isEmpty }
             let targets = documents.map { ($0, Paths.join(directory, $0.name + ".pdf")) }
@@ -186,12 +186,17 @@ public struct Workspace: Sendable {
         }
     }
 
-    /// Loads the session under its lock and hands an export writer and the chosen document to `body`.
+    /// Loads the session under its lock and hands an export writer and the chosen
+    /// document to `body`. `progress` hears of the work before the writing (which
+    /// reports its own): reading the session, then checking the sources and
+    /// planning the pages, uncounted (a large session spends seconds there).
     private func exporting<T>(
-        doc: String?, _ body: (ExportWriter, Document) throws(PDFEditError) -> T
+        doc: String?, progress: ProgressHandler?, _ body: (ExportWriter, Document) throws(PDFEditError) -> T
     ) throws(PDFEditError) -> T {
         try store.withLock { () throws(PDFEditError) in
+            progress?(ProgressUpdate(done: 0, total: 0, unit: "", phase: "reading the session"))
             let session = try store.load()
+            progress?(ProgressUpdate(done: 0, total: 0, unit: "", phase: "preparing the pages"))
             let access = SourceAccess(
                 session: session, baseDirectory: store.baseDirectory, passwords: passwords,
                 cacheDirectory: store.cacheDirectory)

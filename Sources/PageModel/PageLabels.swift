@@ -143,7 +143,7 @@ public enum LabelSpecError: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// One page's label under a document's ranges: its range's style and
 /// prefix and the page's number in that range.
-public struct PageLabelValue: Equatable, Sendable {
+public struct PageLabelValue: Codable, Equatable, Sendable {
     public var style: LabelStyle
     public var number: Int
     public var prefix: String
@@ -196,5 +196,102 @@ extension Document {
         var indexByID: [ItemID: Int] = [:]
         for (index, item) in items.enumerated() { indexByID[item.id] = index }
         return ranges.compactMap { range in indexByID[range.start].map { ($0, range) } }.sorted { $0.index < $1.index }
+    }
+}
+
+/// One entry of a source's /PageLabels number tree, as the file has it
+/// (`pe_label_range`): the 1-based page where it starts and the label of that
+/// page (style, number, prefix); nil when the entry is not a dictionary, whose
+/// pages are then labelled as if the tree had nothing for them.
+public struct SourceLabelRange: Codable, Equatable, Sendable {
+    public var firstPage: Int
+    public var label: PageLabelValue?
+
+    public init(firstPage: Int, label: PageLabelValue?) {
+        self.firstPage = firstPage
+        self.label = label
+    }
+}
+
+/// The page labels of a source file with /PageLabels.
+public struct SourcePageLabels: Codable, Equatable, Sendable {
+    /// Ordered by first page.
+    public private(set) var ranges: [SourceLabelRange]
+
+    public init(ranges: [SourceLabelRange]) {
+        self.ranges = ranges.sorted { $0.firstPage < $1.firstPage }
+    }
+
+    /// The label of 1-based `page` (PDF 32000-1 §12.4.2): the range that starts
+    /// at or before it, numbered on from its start; a page no usable range
+    /// covers shows its page number, as a viewer numbers it.
+    public func value(ofPage page: Int) -> PageLabelValue {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].firstPage <= page { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0, let label = ranges[low - 1].label else {
+            return PageLabelValue(style: .decimal, number: page, prefix: "")
+        }
+        let (number, overflow) = label.number.addingReportingOverflow(page - ranges[low - 1].firstPage)
+        return PageLabelValue(style: label.style, number: overflow ? Int.max : number, prefix: label.prefix)
+    }
+}
+
+extension Document {
+    /// THE label each of the document's items has in an export with `--labels
+    /// keep` — what `list`, `show`, `find`, a stamp's `{label}` and the export
+    /// itself use (the kit's `OutputLabels` asks here), by item id:
+    /// - the document's own ranges when it has them (`labels`): items before
+    ///   the first range have none;
+    /// - else, when a page of the document comes from a source with /PageLabels:
+    ///   a page keeps its label in its source (`sourceLabels`), a page of a source
+    ///   without them (an image is the one page of its own) its page number
+    ///   there, and a blank page, placeholder or sheet continues the label
+    ///   before it (same style and prefix, the next number; 1 at the start);
+    /// - else none: the output has no /PageLabels.
+    public func outputLabelValues(sourceLabels: (SourceID) -> SourcePageLabels?) -> [ItemID: PageLabelValue] {
+        if labelRanges != nil {
+            var own: [ItemID: PageLabelValue] = [:]
+            for (item, value) in zip(items, rangeLabelValues()) {
+                if let value { own[item.id] = value }
+            }
+            return own
+        }
+        var known: [SourceID: SourcePageLabels?] = [:]
+        func labels(of source: SourceID) -> SourcePageLabels? {
+            if let found = known[source] { return found }
+            let found = sourceLabels(source)
+            known[source] = found
+            return found
+        }
+        let labelled = items.contains { item in
+            if case .page(let source, _) = item.content { return labels(of: source) != nil }
+            return false
+        }
+        guard labelled else { return [:] }
+        var values: [ItemID: PageLabelValue] = [:]
+        var previous: PageLabelValue?
+        for item in items {
+            let value: PageLabelValue
+            switch item.content {
+            case .page(let source, let page):
+                value = labels(of: source)?.value(ofPage: page) ?? PageLabelValue(style: .decimal, number: page, prefix: "")
+            case .image:
+                value = PageLabelValue(style: .decimal, number: 1, prefix: "")
+            case .blank, .placeholder, .sheet:
+                if var next = previous {
+                    next.number = next.number == Int.max ? Int.max : next.number + 1
+                    value = next
+                } else {
+                    value = PageLabelValue(style: .decimal, number: 1, prefix: "")
+                }
+            }
+            values[item.id] = value
+            previous = value
+        }
+        return values
     }
 }

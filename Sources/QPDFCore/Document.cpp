@@ -391,6 +391,19 @@ void Dropped::add(std::string const &what, int index, std::string const &source_
     kinds.emplace_back(what, std::vector<std::string>{source_name});
 }
 
+std::string capped_list(std::vector<std::string> const &items)
+{
+    size_t const limit = 10;
+    std::string text;
+    for (size_t i = 0; i < items.size() && i < limit; ++i) {
+        text += (i == 0 ? "" : ", ") + items[i];
+    }
+    if (items.size() > limit) {
+        text += " \xE2\x80\xA6 and " + std::to_string(items.size() - limit) + " more";
+    }
+    return text;
+}
+
 std::string Dropped::line() const
 {
     auto sorted = kinds;
@@ -400,11 +413,7 @@ std::string Dropped::line() const
     });
     std::string text = "dropped document-level data that cannot follow pages: ";
     for (size_t i = 0; i < sorted.size(); ++i) {
-        text += (i == 0 ? "" : ", ") + sorted[i].first + " (";
-        for (size_t j = 0; j < sorted[i].second.size(); ++j) {
-            text += (j == 0 ? "" : ", ") + sorted[i].second[j];
-        }
-        text += ")";
+        text += (i == 0 ? "" : ", ") + sorted[i].first + " (" + capped_list(sorted[i].second) + ")";
     }
     return text;
 }

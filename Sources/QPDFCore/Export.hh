@@ -266,6 +266,10 @@ void write_labels(
     int mode,
     pe_page_label const *own);
 
+// `items` joined with ", " for a message, at most ten of them and the rest
+// counted ("a, b, … and 716 more"), as the kit's cappedList writes lists.
+std::string capped_list(std::vector<std::string> const &items);
+
 // Document-level data that cannot follow pages, collected for one warning line:
 // "dropped document-level data that cannot follow pages: embedded files (a.pdf), ...".
 class Dropped {

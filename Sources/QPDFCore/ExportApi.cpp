@@ -1,6 +1,6 @@
 // Every extern "C" entry point that can meet an exception: exports (pe_export,
 // pe_export_parts, pe_outline_starts), opened documents (pe_document_open,
-// pe_document_check_page, pe_document_read_facts, pe_document_read_outline,
+// pe_document_check_page, pe_document_read_facts, pe_document_read_outline, pe_document_read_page_labels,
 // pe_document_page_geometry, pe_document_close) and pe_write_image_page. Each runs its work through
 // `guarded`, the one place where an exception becomes a pe_status.
 #include "Appended.hh"
@@ -301,6 +301,22 @@ extern "C" int pe_document_read_outline(
                 throw std::logic_error("pe_document_read_outline: no document or no receiver");
             }
             pe::read_outline(document->source, each, context);
+        },
+        pe::Wording::detail);
+}
+
+extern "C" int pe_document_read_page_labels(
+    pe_document *document, int *has_labels, pe_label_range_fn each, void *context, pe_status *status)
+{
+    return pe::guarded(
+        status,
+        nullptr,
+        0,
+        [&](pe::Where &) {
+            if (document == nullptr || !document->source.pdf || has_labels == nullptr || each == nullptr) {
+                throw std::logic_error("pe_document_read_page_labels: no document or no receiver");
+            }
+            pe::read_page_labels(document->source, *has_labels, each, context);
         },
         pe::Wording::detail);
 }

@@ -1,11 +1,13 @@
 // What the reader entry points (QPDFBridgeReader.h) read of an opened document:
-// document facts, bookmarks (the outline a new source brings into the session)
-// and page geometry for info, list and the kit's page sizes, by
+// document facts, bookmarks (the outline a new source brings into the session),
+// page label ranges and page geometry for info, list and the kit's page sizes, by
 // the geometry rules of Geometry.hh.
 #include "Reader.hh"
 
 #include "Export.hh"
 #include "Geometry.hh"
+
+#include <qpdf/QPDFNumberTreeObjectHelper.hh>
 
 #include <string>
 #include <utility>
@@ -98,6 +100,44 @@ void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outlin
 void read_outline(Source &source, pe_outline_item_fn each, void *context)
 {
     pass_entries(source.outline(), 0, each, context);
+}
+
+// The number tree as qpdf's helper reads it (its depth was checked when the
+// document was opened); the labels themselves are worked out by the kit
+// (OutputLabels), the prefixes decoded here by the one decoder of PDF text
+// strings, getUTF8Value.
+void read_page_labels(Source &source, int &has_labels, pe_label_range_fn each, void *context)
+{
+    QPDFObjectHandle tree = source.pdf->getRoot().getKey("/PageLabels");
+    has_labels = tree.isDictionary() ? 1 : 0;
+    if (!has_labels) {
+        return;
+    }
+    QPDFNumberTreeObjectHelper labels(tree, *source.pdf);
+    for (auto const &entry : labels) {
+        QPDFObjectHandle value = entry.second;
+        pe_label_range range{};
+        range.first = entry.first;
+        range.usable = value.isDictionary() ? 1 : 0;
+        range.start = 1;
+        std::string prefix;
+        if (range.usable) {
+            QPDFObjectHandle style = value.getKey("/S");
+            std::string name = style.isName() ? style.getName() : "";
+            range.style = name.size() == 2 && std::string("DrRaA").find(name[1]) != std::string::npos ? name[1] : 0;
+            QPDFObjectHandle start = value.getKey("/St");
+            if (start.isInteger() && start.getIntValue() >= 1) {
+                range.start = start.getIntValue();
+            }
+            QPDFObjectHandle given = value.getKey("/P");
+            if (given.isString()) {
+                prefix = given.getUTF8Value();
+                prefix = prefix.substr(0, prefix.find('\0'));
+                range.prefix = prefix.c_str();
+            }
+        }
+        each(context, &range);
+    }
 }
 
 void read_page_geometry(Source const &source, int page, pe_page_geometry &geometry)

@@ -17,6 +17,10 @@ void read_facts(Source &source, pe_document_facts &facts, pe_text_fn text, void 
 // pe_document_read_outline describes.
 void read_outline(Source &source, pe_outline_item_fn each, void *context);
 
+// The /PageLabels entries of an opened source through `each`, as
+// pe_document_read_page_labels describes.
+void read_page_labels(Source &source, int &has_labels, pe_label_range_fn each, void *context);
+
 // The geometry of page `page` (0-based) of an opened source; PlanError with the
 // page count when there is no such page.
 void read_page_geometry(Source const &source, int page, pe_page_geometry &geometry);

@@ -182,13 +182,9 @@ void Assembly::place_cell_annotations()
             names.push_back(shown);
         }
     }
-    std::string list;
-    for (std::string const &field : names) {
-        list += (list.empty() ? "" : ", ") + field;
-    }
     inputs.warn(
         dropping_sources.size() == 1 ? *dropping_sources.begin() : -1,
-        "form fields cannot go onto a sheet (nup, booklet) and were left out: " + list);
+        "form fields cannot go onto a sheet (nup, booklet) and were left out: " + capped_list(names));
 }
 
 namespace {

@@ -32,7 +32,7 @@ import Testing
     @Test("numbers in tables never trap")
     func hugeNumbers() {
         #expect(format(1e300) == "1e+300")
-        #expect(format(-9.223372036854775808e18) == "-9.223372036854776e+18")
+        #expect(format(-9.223372036854775808e18) == "-9.22337e+18")
         #expect(format(612) == "612")
         #expect(format(595.276) == "595.28")
     }

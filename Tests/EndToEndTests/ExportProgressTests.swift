@@ -42,4 +42,31 @@ import Testing
         #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
         #expect(try qpdfPageCount(dir.appendingPathComponent("out.pdf").path) == 20_000)
     }
+
+    /// Issue 40, item 44: a session export of 50,000 pages spent about a second
+    /// reading and planning before its first written percent, with nothing on the
+    /// terminal; that work now shows as an uncounted phase with its time.
+    @Test("a large session export shows its preparation before the writing bar, and erases it")
+    func preparationProgress() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Reliability.makeBigPDF(pages: 50_000, at: dir.appendingPathComponent("big.pdf").path)
+        try pdfeditOK("open", "big.pdf", in: dir)
+        try pdfeditOK("rotate", "odd", "--by", "90", in: dir)
+        let export = try onTerminal("export out.pdf", in: dir)
+        #expect(export.status == 0, "\(export.stdout.suffix(300))")
+        #expect(export.stdout.contains("preparing the pages … "), "\(export.stdout.prefix(300))")
+        #expect(export.stdout.contains("writing ["), "\(export.stdout.prefix(300))")
+        // The bar is erased before the result line: it ends the output, alone on its line.
+        let last = String(export.stdout.split(separator: "\n").last ?? "")
+        let tail = last.components(separatedBy: "\u{1B}[K").last ?? ""
+        #expect(tail.hasPrefix("wrote out.pdf (50000 pages of big)"), "\(last.debugDescription)")
+        // A failure while preparing leaves no bar behind its message.
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("out.pdf"))
+        try FileManager.default.moveItem(at: dir.appendingPathComponent("big.pdf"), to: dir.appendingPathComponent("gone.pdf"))
+        let failed = try onTerminal("export out.pdf", in: dir)
+        #expect(failed.status == 75, "\(failed.stdout.suffix(300))")
+        #expect(failed.stdout.contains("pdfedit: "), "\(failed.stdout)")
+        #expect(!failed.stdout.contains("… 0") || failed.stdout.contains("\u{1B}[Kpdfedit: "), "\(failed.stdout)")
+    }
 }

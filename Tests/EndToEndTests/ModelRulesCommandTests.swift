@@ -149,6 +149,35 @@ import Testing
         #expect(try pdfeditOK("history", in: dir).stdout == "1  rotate 2 --by 90\n")
     }
 
+    @Test("a warning naming 30 form fields names ten and counts the rest")
+    func cappedFieldWarning() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let count = 30
+        let widgets = (0..<count).map { "\(5 + $0) 0 R" }.joined(separator: " ")
+        var objects = [
+            "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [\(widgets)] >> >>",
+            "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [\(widgets)] >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] >>",
+        ]
+        for index in 0..<count {
+            objects.append(
+                "<< /Type /Annot /Subtype /Widget /FT /Tx /T (field\(index + 1)) /P 3 0 R "
+                    + "/Rect [10 \(10 + 9 * index) 100 \(18 + 9 * index)] >>")
+        }
+        var text = "%PDF-1.7\n"
+        for (index, object) in objects.enumerated() { text += "\(index + 1) 0 obj\n\(object)\nendobj\n" }
+        text += "trailer\n<< /Root 1 0 R /Size \(objects.count + 1) >>\n%%EOF\n"
+        try Data(text.utf8).write(to: dir.appendingPathComponent("raw.pdf"))
+        _ = try run("qpdf", [dir.appendingPathComponent("raw.pdf").path, dir.appendingPathComponent("form.pdf").path])
+        let made = try pdfedit("nup", "all", "--grid", "2x1", "form.pdf", "-o", "sheet.pdf", in: dir)
+        #expect(made.status == 0, "\(made.stderr)")
+        let names = (1...10).map { "field\($0)" }.joined(separator: ", ")
+        #expect(made.stderr.contains("were left out: \(names) … and 20 more\n"), "\(made.stderr)")
+        #expect(made.stderrLines.count == 1)
+    }
+
     @Test("a split into many parts names ten, counts the rest and sums them up")
     func burstSummary() throws {
         let dir = try temporaryDirectory()

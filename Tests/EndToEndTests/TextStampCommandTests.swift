@@ -63,9 +63,10 @@ import Testing
         // Outputs are deterministic: the same session exports the same bytes.
         let again = try exported(dir, "again.pdf")
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: path(dir, "redone.pdf"))))
-        // The session file is format 5 and holds the texts' formats.
+        // The session file is format 6 and holds the texts' formats, once each (in "texts").
         let session = String(decoding: try sessionBytes(dir), as: UTF8.self)
-        #expect(session.contains("\"version\" : 5") && session.contains("\"format\" : \"ABC{n}\""))
+        #expect(session.contains("\"version\" : 6") && session.contains("\"format\" : \"ABC{n}\""))
+        #expect(session.components(separatedBy: "\"format\" : \"ABC{n}\"").count == 2)
     }
 
     @Test func theNumberSitsAtTheBottomOfThePageAsDisplayedWhateverItsTurnAndOrigin() throws {

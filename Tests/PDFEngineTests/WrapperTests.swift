@@ -126,11 +126,38 @@ import PageModel
         #expect(throws: EngineError.missing(file: missing)) { try SourceLoader.load(missing, password: nil) }
     }
 
-    @Test func popplerTextLabelsAndSizes() throws {
+    /// Issue 40, item 30: label prefixes are PDF text strings, decoded in one
+    /// place (qpdf's getUTF8Value, through `pe_document_read_page_labels`):
+    /// PDFDocEncoding, UTF-16BE with its mark, and PDF 2.0's UTF-8 with its mark
+    /// (poppler showed the latter as "ï»¿…").
+    @Test func labelPrefixesAreDecodedInOnePlace() throws {
+        let scratch = try ExportScratch()
+        let page = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>"
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R /PageLabels << /Nums [0 << /S /D /P <EFBBBF5072C3A9> >> "
+                + "1 << /S /r /St 4 /P <FEFF00DC002D> >> 2 << /P (\\200 ) >> 3 << /S /A /St 27 >> 4 [1 2] 5 << /S /X >>] >> >>",
+            "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R 6 0 R 7 0 R 8 0 R 9 0 R] /Count 7 >>",
+            page, page, page, page, page, page, page,
+        ]
+        var text = "%PDF-2.0\n"
+        for (index, object) in objects.enumerated() { text += "\(index + 1) 0 obj\n\(object)\nendobj\n" }
+        text += "trailer\n<< /Root 1 0 R /Size \(objects.count + 1) >>\n%%EOF\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: scratch.path("raw.pdf")))
+        let fixed = try ExportTools.run("qpdf", [scratch.path("raw.pdf"), scratch.path("labels.pdf")])
+        #expect(fixed.status == 0 || fixed.status == 3, "\(fixed.stderr)")
+        let labels = try #require(try OpenedPDF(path: scratch.path("labels.pdf"), for: .reading).pageLabels())
+        // A page under an entry that is not a dictionary shows its page number; an
+        // unknown style numbers nothing.
+        #expect((1...7).map { labels.value(ofPage: $0).text } == ["Pré1", "Ü-iv", "• ", "AA", "5", "", ""])
+    }
+
+    @Test func popplerTextAndSizesBridgeLabels() throws {
         let features = try PopplerPDF(path: fixture("features.pdf"))
         #expect(features.pageCount == 6)
         #expect(try features.text(ofPage: 3).contains("FEAT-P4"))
-        #expect(try (0..<6).map { try features.label(ofPage: $0) } == ["i", "ii", "1", "2", "3", "4"])
+        let labels = try #require(try OpenedPDF(path: fixture("features.pdf"), for: .reading).pageLabels())
+        #expect((1...6).map { labels.value(ofPage: $0).text } == ["i", "ii", "1", "2", "3", "4"])
+        #expect(try OpenedPDF(path: fixture("alpha.pdf"), for: .reading).pageLabels() == nil)
         #expect(throws: EngineError.password(file: fixture("encrypted.pdf"), given: false)) {
             try PopplerPDF(path: fixture("encrypted.pdf"))
         }

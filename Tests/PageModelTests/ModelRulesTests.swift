@@ -113,6 +113,43 @@ import Testing
         #expect(!PageSize(width: 2.99, height: 10).isValidPageSize)
     }
 
+    // MARK: The label a page will have (item 29)
+
+    @Test("the output labels: sources' labels, unlabelled sources' page numbers, blanks continuing")
+    func outputLabels() throws {
+        let book = pdfSource("book.pdf", pages: 4, id: 1)
+        let plain = pdfSource("plain.pdf", pages: 3, id: 2)
+        var s = try Session.opening([OpenedFile(documentName: "main", source: book)])
+        try s.apply(.insertItems(contents: [.page(source: plain.id, page: 2)], at: nil, newSources: [plain]), label: "insert")
+        try s.apply(.blank(at: nil, count: 2, size: .fixed(.a4)), label: "blank")
+        try s.apply(.blank(at: .position(.number(1)), count: 1, size: .fixed(.a4)), label: "blank")
+        let roman = SourcePageLabels(ranges: [
+            SourceLabelRange(firstPage: 1, label: PageLabelValue(style: .lowerRoman, number: 1, prefix: "")),
+            SourceLabelRange(firstPage: 3, label: PageLabelValue(style: .decimal, number: 7, prefix: "A-")),
+        ])
+        let document = try #require(s.currentDocument)
+        func texts(_ labels: [ItemID: PageLabelValue]) -> [String?] { document.items.map { labels[$0.id]?.text } }
+        let labelled = document.outputLabelValues { $0 == book.id ? roman : nil }
+        // blank, i ii A-7 A-8, plain's page 2, blank, blank.
+        #expect(texts(labelled) == ["1", "i", "ii", "A-7", "A-8", "2", "3", "4"])
+        // No source has labels: none at all.
+        #expect(document.outputLabelValues { _ in nil }.isEmpty)
+        // Own ranges win; items before the first have none.
+        try s.apply(.labels([LabelSpec(position: .number(3), style: .upperLetters)]), label: "labels")
+        let own = try #require(s.currentDocument)
+        #expect(own.items.map { own.outputLabelValues { _ in roman }[$0.id]?.text } == [nil, nil, "A", "B", "C", "D", "E", "F"])
+    }
+
+    @Test("a page no usable range covers shows its page number")
+    func sourceLabelGaps() {
+        let labels = SourcePageLabels(ranges: [
+            SourceLabelRange(firstPage: 3, label: PageLabelValue(style: .upperRoman, number: 9, prefix: "")),
+            SourceLabelRange(firstPage: 5, label: nil),
+            SourceLabelRange(firstPage: 7, label: PageLabelValue(style: .decimal, number: Int.max, prefix: "x")),
+        ])
+        #expect((1...8).map { labels.value(ofPage: $0).text } == ["1", "2", "IX", "X", "5", "6", "x\(Int.max)", "x\(Int.max)"])
+    }
+
     // MARK: Lists in messages (item 42)
 
     @Test("a list in a message names ten and counts the rest")

@@ -262,26 +262,18 @@ struct ExportWriter {
         return cached
     }
 
-    /// What the document sets for its exports: its label ranges and metadata
+    /// What the document sets for its exports: the labels of its pages
+    /// (`OutputLabels`, what `list` shows, when labels are kept) and its metadata
     /// (an export's own `--title` wins over the document's).
     func setDocumentData(of items: [PageItem], document name: String, on options: inout ExportOptions) {
-        options.pageLabels = ownLabels(of: items, document: name)
+        if options.labels == .keep, let document = session.document(named: name) {
+            options.pageLabels = OutputLabels(document: document, access: access, opened: preopened).labelValues(for: items)
+        }
         guard let metadata = session.document(named: name)?.metadata else { return }
         options.title = options.title ?? metadata.title
         options.author = metadata.author
         options.subject = metadata.subject
         options.keywords = metadata.keywords
-    }
-
-    /// The labels of the document's own ranges for `items` (nil entries: no
-    /// label), or nil when the document has none (the sources' are written).
-    func ownLabels(of items: [PageItem], document name: String) -> [PageLabelValue?]? {
-        guard let document = session.document(named: name), document.labelRanges != nil else { return nil }
-        var byID: [ItemID: PageLabelValue] = [:]
-        for (item, value) in zip(document.items, document.rangeLabelValues()) {
-            if let value { byID[item.id] = value }
-        }
-        return items.map { byID[$0.id] }
     }
 
     /// Writes `items` (of document `name`) to `output`.

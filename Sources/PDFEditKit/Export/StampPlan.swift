@@ -99,7 +99,7 @@ extension ExportWriter {
     /// The texts of document `name`'s generated stamps by item, as export writes them.
     func stampTexts(document name: String) -> [ItemID: [String]] {
         guard let document = session.document(named: name) else { return [:] }
-        return OutputLabels.stampTexts(of: document, access: access)
+        return OutputLabels(document: document, access: access, opened: preopened).stampTexts(of: document)
     }
 
     /// The engine's stamp of generated `text`: refused (64) when WinAnsi cannot say it.

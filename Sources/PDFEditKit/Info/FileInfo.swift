@@ -92,8 +92,8 @@ func firstWords(_ text: String, count: Int = 8) -> String {
 }
 
 extension FileInfo {
-    /// Describes a PDF on disk: the bridge's reader for structure and attributes, poppler for
-    /// text and labels. Text is optional because it costs a few ms per page.
+    /// Describes a PDF on disk: the bridge's reader for structure, attributes and
+    /// page labels, poppler for text. Text is optional because it costs a few ms per page.
     public static func describe(
         path: String, passwords: PasswordBook, includeText: Bool = true
     ) throws(PDFEditError) -> FileInfo {
@@ -104,7 +104,9 @@ extension FileInfo {
                 try OpenedPDF(path: path, password: password, for: .reading)
             }
             let facts = try document.pdf.facts()
-            let poppler = includeText || facts.hasPageLabels
+            // The file's own labels (no document around it: nothing continues them).
+            let labels = facts.hasPageLabels ? try? document.pdf.pageLabels() : nil
+            let poppler = includeText
                 ? try? PopplerPDF(path: path, password: document.password, limits: ProcessLimits.reader) : nil
             var pages: [Page] = []
             var unreadable: [String] = []
@@ -124,7 +126,7 @@ extension FileInfo {
                         width: rounded(width), height: rounded(height),
                         sizeName: PageSize.commonName(width: width, height: height),
                         rotation: attributes.rotation,
-                        label: facts.hasPageLabels ? (try? poppler?.label(ofPage: index)) ?? nil : nil,
+                        label: labels.map { $0.value(ofPage: index + 1).text },
                         text: pageText))
             }
             return FileInfo(

@@ -105,6 +105,7 @@ extension Workspace {
         let name = document.name
         try access.verify(document.items.compactMap(\.content.source))
         access.prefetchTexts(of: document.items, progress: progress)
+        let labels = OutputLabels(document: document, access: access)
         var matches: [FindReport.Match] = []
         for (index, item) in document.items.enumerated() {
             guard let text = try access.textOrWarning(of: item),
@@ -113,7 +114,7 @@ extension Workspace {
                 continue
             }
             var match = FindReport.Match(
-                position: index + 1, id: item.id.description, label: access.label(of: item),
+                position: index + 1, id: item.id.description, label: labels.label(of: item),
                 excerpt: TextMatch.excerpt(text, query, caseSensitive: caseSensitive))
             if case .page(let source, let page) = item.content {
                 match.source = access.source(source)?.path

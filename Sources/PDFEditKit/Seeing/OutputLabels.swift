@@ -1,31 +1,37 @@
 import PageModel
+internal import PDFEngine
 
 /// The page labels an export writes for a document's items (with `--labels
-/// keep`): the document's own ranges when it has them (`labels`), else each
-/// page's label in its source. `list` and `show` print these; the export
-/// itself writes the same ranges (`ExportWriter.ownLabels`, both from
-/// `Document.rangeLabelValues`).
+/// keep`), by the one rule of `Document.outputLabelValues`: the document's own
+/// ranges when it has them, else each page's label in its source (read with
+/// qpdf, prefixes decoded by its one decoder of PDF text strings), blank pages
+/// continuing the label before them. `list`, `show`, `find`, a stamp's
+/// `{label}` and the export itself (`labelValues(for:)`) all ask here, so the
+/// label shown is the label written.
 struct OutputLabels {
-    private let own: [ItemID: String]?
-    private let access: SourceAccess
+    private let values: [ItemID: PageLabelValue]
+    /// The document has ranges of its own (`labels`; none at all after `labels --clear`).
+    private let own: Bool
 
-    init(document: Document, access: SourceAccess) {
-        self.access = access
-        guard document.labelRanges != nil else {
-            own = nil
-            return
+    /// `opened`: sources this command already has open (direct mode), by path.
+    init(document: Document, access: SourceAccess, opened: [String: OpenedPDF] = [:]) {
+        own = document.labelRanges != nil
+        values = document.outputLabelValues { source in
+            access.pageLabels(of: source, opened: access.path(of: source).flatMap { opened[$0] })
         }
-        var labels: [ItemID: String] = [:]
-        for (item, label) in zip(document.items, document.rangeLabels()) {
-            if let label { labels[item.id] = label }
-        }
-        own = labels
     }
 
     /// The label of `item` in the output; nil when it has none.
     func label(of item: PageItem) -> String? {
-        guard let own else { return access.label(of: item) }
-        return own[item.id]
+        values[item.id]?.text
+    }
+
+    /// The labels of `items` as the export passes them to the bridge (nil
+    /// entries: no label; the bridge writes none when every one is nil); nil
+    /// when no page of the document has a label to keep, so the output has no
+    /// /PageLabels.
+    func labelValues(for items: [PageItem]) -> [PageLabelValue?]? {
+        own || !values.isEmpty ? items.map { values[$0.id] } : nil
     }
 }
 
@@ -33,12 +39,15 @@ extension OutputLabels {
     /// The texts of `document`'s generated stamps (`number`, `bates`,
     /// `watermark`) by item, in each item's stamp order, as export writes them
     /// (`{label}` as `label(of:)` says): what `list`, `show` and export draw.
-    static func stampTexts(of document: Document, access: SourceAccess) -> [ItemID: [String]] {
-        let labels = OutputLabels(document: document, access: access)
+    func stampTexts(of document: Document) -> [ItemID: [String]] {
         var texts: [ItemID: [String]] = [:]
-        for (index, lines) in document.stampTexts(label: { labels.label(of: document.items[$0]) }) {
+        for (index, lines) in document.stampTexts(label: { label(of: document.items[$0]) }) {
             texts[document.items[index].id] = lines
         }
         return texts
+    }
+
+    static func stampTexts(of document: Document, access: SourceAccess) -> [ItemID: [String]] {
+        OutputLabels(document: document, access: access).stampTexts(of: document)
     }
 }

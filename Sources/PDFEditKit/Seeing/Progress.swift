@@ -5,7 +5,9 @@ import Foundation
 #endif
 import Glibc
 
-/// How far a long operation got: `done` of `total` units (pages, files…).
+/// How far a long operation got: `done` of `total` units (pages, files…); a
+/// `total` of 0 announces work without a count (reading a session, preparing
+/// pages), which lasts until the next update.
 public struct ProgressUpdate: Sendable, Equatable {
     /// Units done so far, of `total`.
     public var done: Int

@@ -115,8 +115,9 @@ struct SourcePagesRecord: Codable, Equatable {
     var texts: [String: String] = [:]
     /// Whether the file has /PageLabels; nil until known.
     var hasLabels: Bool?
-    /// Page labels, keyed like `texts` (only when `hasLabels`).
-    var labels: [String: String] = [:]
+    /// Its /PageLabels ranges when `hasLabels` (read with qpdf; a record written
+    /// before held poppler's label texts under "labels", which are not read).
+    var pageLabels: SourcePageLabels?
     /// Displayed sizes in points ([width, height], /Rotate applied), keyed like `texts`.
     var sizes: [String: [Double]]? = [:]
     /// Shares of dark pixels (`empty`), keyed by page number, plus " crop x0,y0,x1,y1" for a cropped item.
@@ -143,7 +144,7 @@ struct SourcePagesRecord: Codable, Equatable {
     /// Adds what `other` knows and `self` does not.
     mutating func merge(_ other: SourcePagesRecord) {
         texts.merge(other.texts) { mine, _ in mine }
-        labels.merge(other.labels) { mine, _ in mine }
+        pageLabels = pageLabels ?? other.pageLabels
         sizes = (sizes ?? [:]).merging(other.sizes ?? [:]) { mine, _ in mine }
         darkShares = (darkShares ?? [:]).merging(other.darkShares ?? [:]) { mine, _ in mine }
         hasLabels = hasLabels ?? other.hasLabels

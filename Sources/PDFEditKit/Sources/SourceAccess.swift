@@ -297,27 +297,30 @@ package final class SourceAccess {
         }
     }
 
-    /// The page label of an item's page when its source has /PageLabels (cached), else nil.
-    package func label(of item: PageItem) -> String? {
-        recordingFailure { () throws(PDFEditError) in try checkedLabel(of: item) }
+    /// A PDF source's /PageLabels (cached by SHA-256); nil when it has none, or
+    /// when they cannot be read (damage is reported where the file is used).
+    /// `opened`: the source already open for this command (direct mode), read
+    /// instead of opening it again. A changed source is kept for
+    /// `surfacingLookupFailure` (75).
+    package func pageLabels(of source: SourceID, opened: OpenedPDF? = nil) -> SourcePageLabels? {
+        recordingFailure { () throws(PDFEditError) in try checkedPageLabels(of: source, opened: opened) }
     }
 
-    private func checkedLabel(of item: PageItem) throws(PDFEditError) -> String? {
-        guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256
-        else { return nil }
+    private func checkedPageLabels(of source: SourceID, opened: OpenedPDF?) throws(PDFEditError) -> SourcePageLabels? {
+        guard let known = sources[source], known.kind == .pdf else { return nil }
         try checked(source)
-        var record = pageFacts.record(sha256)
-        if record.hasLabels == nil {
-            let opened = try document(source)
-            guard let facts = try? opened.facts() else { return nil }
-            pageFacts.update(sha256) { $0.hasLabels = facts.hasPageLabels }
-            record = pageFacts.record(sha256)
+        let record = pageFacts.record(known.sha256)
+        if record.hasLabels == false { return nil }
+        if record.hasLabels == true, let labels = record.pageLabels { return labels }
+        let reader: OpenedPDF
+        if let opened { reader = opened } else { reader = try document(source) }
+        let labels: SourcePageLabels?
+        do throws(EngineError) { labels = try reader.pageLabels() } catch { return nil }
+        pageFacts.update(known.sha256) {
+            $0.hasLabels = labels != nil
+            $0.pageLabels = labels
         }
-        guard record.hasLabels == true else { return nil }
-        if let cached = record.labels[String(page)] { return cached }
-        guard let label = (try? poppler(source).label(ofPage: page - 1)) ?? nil else { return nil }
-        pageFacts.update(sha256) { $0.labels[String(page)] = label }
-        return label
+        return labels
     }
 
     /// The source with this id, as the session stores it.

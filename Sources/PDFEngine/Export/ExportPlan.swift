@@ -99,8 +99,10 @@ public struct ExportOptions: Sendable, Equatable {
     public var author: String?
     public var subject: String?
     public var keywords: String?
-    /// One per item of the plan: the labels of the document's own ranges, which
-    /// replace the sources' with `.keep` (a nil entry: no label); nil: the sources'.
+    /// One per item of the plan: the labels the kit worked out (`OutputLabels`:
+    /// the document's own ranges, or the sources' continued over blank pages),
+    /// written with `.keep` (a nil entry: no label); nil: the sources' (none
+    /// has any).
     public var pageLabels: [PageLabelValue?]?
     /// What one stream the export decodes (a stamp page's contents, the XMP
     /// packet) may inflate to (`Limits.inflatedStreamBytes`); more is refused

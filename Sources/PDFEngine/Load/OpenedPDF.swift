@@ -196,6 +196,48 @@ extension OpenedPDF {
     }
 }
 
+extension OpenedPDF {
+    /// The document's /PageLabels ranges (`pe_document_read_page_labels`), the
+    /// prefixes decoded by the bridge (qpdf's one decoder of PDF text strings:
+    /// PDFDocEncoding, UTF-16BE or UTF-8 with their marks); nil when the file
+    /// has no /PageLabels. Ranges starting past the last page are left out.
+    public func pageLabels() throws(EngineError) -> SourcePageLabels? {
+        var status = pe_status()
+        var hasLabels: Int32 = 0
+        let collected = LabelRanges()
+        let code = withExtendedLifetime(collected) {
+            pe_document_read_page_labels(
+                handle, &hasLabels,
+                { context, range in
+                    guard let context, let range else { return }
+                    Unmanaged<LabelRanges>.fromOpaque(context).takeUnretainedValue().add(range.pointee)
+                }, Unmanaged.passUnretained(collected).toOpaque(), &status)
+        }
+        guard code == Int32(PE_OK) else { throw EngineError(status: status, about: BridgeFailure(file: path)) }
+        guard hasLabels != 0 else { return nil }
+        return SourcePageLabels(ranges: collected.ranges.filter { $0.firstPage <= pageCount })
+    }
+}
+
+/// The ranges `pe_document_read_page_labels` hands over.
+private final class LabelRanges {
+    var ranges: [SourceLabelRange] = []
+
+    func add(_ range: pe_label_range) {
+        // A key a page can have (0-based, so page key + 1); others name no page.
+        guard range.first >= 0, range.first < Int64(Int32.max) else { return }
+        var label: PageLabelValue?
+        if range.usable != 0 {
+            let style =
+                range.style == 0
+                ? LabelStyle.none : LabelStyle(rawValue: String(UnicodeScalar(UInt8(bitPattern: range.style)))) ?? .none
+            label = PageLabelValue(
+                style: style, number: Int(clamping: range.start), prefix: range.prefix.map { String(cString: $0) } ?? "")
+        }
+        ranges.append(SourceLabelRange(firstPage: Int(range.first) + 1, label: label))
+    }
+}
+
 /// The bookmarks `pe_document_read_outline` hands over, depth first, with their levels.
 private final class OutlineItems {
     var items: [(level: Int, entry: SourceOutlineEntry)] = []

@@ -93,15 +93,6 @@ public final class PopplerPDF {
         }
     }
 
-    /// The page label from /PageLabels (`poppler_page_get_label`), nil when the file has none.
-    public func label(ofPage index: Int) throws(EngineError) -> String? {
-        try withPage(index) { page in
-            guard let label = poppler_page_get_label(page) else { return nil }
-            defer { g_free(label) }
-            return String(cString: label)
-        }
-    }
-
     /// Renders a page on white so that it fits in `maxPixels` × `maxPixels`,
     /// with the page's own /Rotate applied (as a reader shows it).
     public func render(page index: Int, fittingIn maxPixels: Int) throws(EngineError) -> RasterImage {

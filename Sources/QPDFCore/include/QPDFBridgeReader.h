@@ -42,6 +42,25 @@ typedef void (*pe_outline_item_fn)(void *context, const pe_outline_item *item);
  * cut, at most 64 levels). Returns status->code. */
 int pe_document_read_outline(pe_document *document, pe_outline_item_fn each, void *context, pe_status *status);
 
+/* One entry of a document's /PageLabels number tree, in key order. */
+typedef struct pe_label_range {
+    long long first;    /* its key: the 0-based page where the range starts */
+    int usable;         /* the value is a dictionary; 0: its pages are labelled as if
+                           the tree had no range for them */
+    char style;         /* /S: 'D', 'r', 'R', 'a' or 'A'; 0: none (absent, or another name) */
+    long long start;    /* /St when an integer of at least 1, else 1 */
+    const char *prefix; /* /P as UTF-8 (QPDFObjectHandle::getUTF8Value: PDFDocEncoding,
+                           UTF-16BE or UTF-8 with their marks; cut at a NUL character);
+                           NULL when absent */
+} pe_label_range;
+
+typedef void (*pe_label_range_fn)(void *context, const pe_label_range *range);
+
+/* Sets *has_labels to 1 when the catalog's /PageLabels is a dictionary (0 else) and
+ * passes `each` its entries in order. Returns status->code. */
+int pe_document_read_page_labels(pe_document *document, int *has_labels, pe_label_range_fn each, void *context,
+                                 pe_status *status);
+
 /* How page `page` (0-based) looks, its inherited /MediaBox, /CropBox and
  * /Rotate resolved by a bounded /Parent walk (PDF 32000-1 §7.7.3.4). Boxes are
  * [x0 y0 x1 y1], normalised. */

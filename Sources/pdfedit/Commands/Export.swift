@@ -185,7 +185,11 @@ struct Export: ParsableCommand {
             labels.apply(to: &settings)
             settings.outline = outline.policy
             settings.keepScripts = keepScripts
-            settings.progress = ProgressBar.handler(outputOptions, after: ProgressBar.writingDelay)
+            // The bar covers reading the session and preparing the pages too, so it is
+            // stopped (erased) however the export ends.
+            let bar = ProgressBar.bar(outputOptions, after: ProgressBar.writingDelay)
+            defer { bar?.stop() }
+            if let bar { settings.progress = { bar.update($0) } }
             settings.outputEncryption = try encryption.encryption()
             let book = try passwords.book()
             let parsedSelection = try selection.map(parseSelection)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import Glibc
 import PDFEditKit
 
@@ -47,13 +48,22 @@ final class ProgressBar: @unchecked Sendable {
     private var shown = -1
     private var lastDraw = 0.0
     private var visible = false
+    /// The phase is work without a count (`ProgressUpdate.total` 0: reading the
+    /// session, preparing the pages): `ticker` redraws it with the time elapsed.
+    private var uncounted = false
+    private var ticker: DispatchSourceTimer?
 
     func update(_ progress: ProgressUpdate) {
+        if progress.total == 0 {
+            startUncounted(progress.phase)
+            return
+        }
         // A bar that waits (writing) is for long work whatever its count: a split
         // into three parts of 20,000 pages each is long.
         guard progress.total > Self.handful || delay > 0 else { return }
         lock.withLock {
             let now = Date().timeIntervalSinceReferenceDate
+            uncounted = false
             if progress.phase != phase {
                 phase = progress.phase
                 shown = -1
@@ -71,6 +81,45 @@ final class ProgressBar: @unchecked Sendable {
                 return
             }
             draw(done: done, total: progress.total, unit: progress.unit)
+        }
+    }
+
+    /// Work without a count: nothing to update as it goes, so a timer draws
+    /// the phase and the time it has taken once the delay has passed (a session
+    /// export of 50,000 pages read and planned for seconds before its first
+    /// written percent, and the terminal showed nothing).
+    private func startUncounted(_ name: String) {
+        lock.withLock {
+            phase = name
+            shown = -1
+            uncounted = true
+            guard ticker == nil else { return }
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
+            timer.setEventHandler { [weak self] in self?.tick() }
+            ticker = timer
+            timer.resume()
+        }
+    }
+
+    private func tick() {
+        lock.withLock {
+            let now = Date().timeIntervalSinceReferenceDate
+            guard uncounted, now - created >= delay else { return }
+            write("\r\(phase) … \(decimalText(now - created, decimals: 1)) s\u{1B}[K")
+            visible = true
+        }
+    }
+
+    /// Ends the bar: no more ticks, and the line erased so that results and
+    /// errors print on a clean line. Commands that report uncounted work call
+    /// it when they are done, whatever the outcome.
+    func stop() {
+        lock.withLock {
+            ticker?.cancel()
+            ticker = nil
+            uncounted = false
+            erase()
         }
     }
 
