@@ -130,7 +130,7 @@ struct SourcePagesRecord: Codable, Equatable {
     /// numbers, dark shares from 0 to 1.
     var isPlausible: Bool {
         func isPage(_ key: String) -> Bool { Int(key).map { $0 >= 1 } ?? false }
-        guard texts.keys.allSatisfy(isPage), labels.keys.allSatisfy(isPage) else { return false }
+        guard texts.keys.allSatisfy(isPage) else { return false }
         for (key, size) in sizes ?? [:] {
             guard isPage(key), size.count == 2, size.allSatisfy({ $0.isFinite && $0 > 0 }) else { return false }
         }
