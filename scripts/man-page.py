@@ -10,7 +10,8 @@ writes paragraph breaks as empty lines, which mdoc warns about. This script
 puts the characters back (as mdoc \\[uXXXX] escapes, taken from the help that
 `pdfedit --experimental-dump-help` prints), turns empty lines into .Pp, replaces
 the plugin's empty EXIT STATUS with docs/pdfedit.1.sections (SELECTIONS,
-ENVIRONMENT, EXIT STATUS), and records a digest of what the page is made from:
+ENVIRONMENT, EXIT STATUS), points the help's "See man pdfedit" at those
+sections, and records a digest of what the page is made from:
 the help, that file and this script. `--check` recomputes the digest, so a help
 text changed without `make man` fails the test, without running the plugin.
 """
@@ -75,8 +76,17 @@ def restore_characters(page, help_json):
     return page
 
 
+# The root help sends a reader to the man page; inside the man page that sentence
+# points at its own sections instead.
+SELF_REFERENCE = "See man pdfedit for selections, environment variables and the full table."
+IN_PAGE = "The SELECTIONS, ENVIRONMENT and EXIT STATUS sections below give selections, environment variables and the full table."
+
+
 def finish(generated, help_json):
     page = restore_characters(generated, help_json)
+    if SELF_REFERENCE not in page:
+        sys.exit("man-page.py: the root help no longer says %r; update SELF_REFERENCE" % SELF_REFERENCE)
+    page = page.replace(SELF_REFERENCE, IN_PAGE)
     lines = page.split("\n")
     while lines and lines[-1] == "":
         lines.pop()

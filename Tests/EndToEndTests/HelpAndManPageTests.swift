@@ -59,6 +59,15 @@ import Testing
         #expect(warnings.stdout.contains("rotate… (each"))
     }
 
+    /// The help's "See man pdfedit for …" points at the page's own sections in the
+    /// page itself (issue 40, item 43: `man pdfedit` said "see man pdfedit").
+    @Test func manPageDoesNotSendTheReaderToItself() throws {
+        let text = try String(contentsOfFile: Self.page, encoding: .utf8)
+        #expect(!text.lowercased().contains("see man pdfedit"))
+        #expect(text.contains("The SELECTIONS, ENVIRONMENT and EXIT STATUS sections below give"))
+        #expect(try pdfedit("--help").stdout.contains("See man pdfedit for selections"))
+    }
+
     /// ENVIRONMENT names every variable the sources read; EXIT STATUS has the table.
     @Test func manPageDocumentsEnvironmentAndExitStatus() throws {
         let text = try String(contentsOfFile: Self.page, encoding: .utf8)
