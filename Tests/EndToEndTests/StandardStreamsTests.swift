@@ -57,6 +57,23 @@ import Testing
         #expect(try leftovers(dir) == [])
     }
 
+    @Test("-o - and export - refuse a terminal as standard output (64), as gzip does, before any work (issue 40, item 39)")
+    func noPDFOnATerminal() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let answer = Paths.root.appendingPathComponent("scripts/pty-answer.py").path
+        for arguments in [
+            ["rotate", "1", "--by", "90", dir.appendingPathComponent("alpha.pdf").path, "-o", "-"],
+            ["export", "-", "--from", dir.appendingPathComponent("alpha.pdf").path],
+        ] {
+            // On a pseudo-terminal: stdout is a terminal (no prompt to answer).
+            let result = try run("python3", [answer, "no prompt", "", Paths.binary] + arguments)
+            #expect(result.status == 64, "\(arguments[0]): \(result.status) \(result.stdout)")
+            #expect(result.stdout.contains("standard output is a terminal"), "\(result.stdout)")
+            #expect(!result.stdout.contains("%PDF"), "a PDF reached the terminal")
+        }
+    }
+
     @Test("export reads --from - and writes to -; a split reads stdin")
     func exportThroughAPipe() throws {
         let dir = try scratch()

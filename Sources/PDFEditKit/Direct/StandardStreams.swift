@@ -83,6 +83,15 @@ public enum StandardStreams {
         return path
     }
 
+    /// Refuses `-` as an output when standard output is a terminal (64), before
+    /// any work: a PDF's bytes would only garble it, as gzip refuses to write
+    /// compressed data to one.
+    static func refuseTerminalOutput() throws(PDFEditError) {
+        guard isatty(STDOUT_FILENO) == 1 else { return }
+        throw PDFEditError.usage(
+            "standard output is a terminal: refusing to write a PDF to it (redirect it, > out.pdf, or pipe it)")
+    }
+
     /// Copies the finished file at `path` to standard output.
     static func copyToOutput(_ path: String) throws(PDFEditError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -111,6 +120,7 @@ public enum StandardStreams {
         to output: String, _ body: (String) throws(PDFEditError) -> Result
     ) throws(PDFEditError) -> Result {
         guard output == name else { return try body(output) }
+        try refuseTerminalOutput()
         let scratch = try ScratchDirectory()
         let file = outputFile(in: scratch.path)
         let result = try body(file)
@@ -156,6 +166,7 @@ extension DirectMode {
         let writes = output == StandardStreams.name
         guard reads || writes else { return try body(self) }
         if reads && inPlace { throw PDFEditError.usage("--in-place cannot replace standard input (-)") }
+        if writes { try StandardStreams.refuseTerminalOutput() }
         let scratch: ScratchDirectory
         if let shared = self.scratch { scratch = shared } else { scratch = try ScratchDirectory() }
         var resolved = self
