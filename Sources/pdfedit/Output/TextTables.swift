@@ -46,12 +46,15 @@ extension String {
 
 /// Points without a useless ".0".
 func format(_ value: Double) -> String {
-    guard value.isFinite, abs(value) < 1e15 else { return decimalText(value, decimals: 2) }
-    guard value != value.rounded() else { return decimalText(value, decimals: 0) }
-    // printf's "%.2f" (String(format:) is full Foundation's).
+    // Whole numbers up to 2^53 as integers; anything else through printf, which
+    // takes any double (a size read from a damaged file may be 1e20 or infinite:
+    // `Int(value)` trapped on those).
+    if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int(value)) }
+    // printf's "%.2f" (String(format:) is full Foundation's); "%.6g" past 10^15.
+    let pattern = abs(value) < 1e15 ? "%.2f" : "%.6g"
     var buffer = [UInt8](repeating: 0, count: 64)
     let length = buffer.withUnsafeMutableBytes { bytes in
-        withVaList([value]) { vsnprintf(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, "%.2f", $0) }
+        withVaList([value]) { vsnprintf(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, pattern, $0) }
     }
     return String(decoding: buffer.prefix(max(0, min(Int(length), buffer.count - 1))), as: UTF8.self)
 }
