@@ -65,7 +65,7 @@ import Testing
         let text = try String(contentsOfFile: Self.page, encoding: .utf8)
         #expect(!text.lowercased().contains("see man pdfedit"))
         #expect(text.contains("The SELECTIONS, ENVIRONMENT and EXIT STATUS sections below give"))
-        #expect(try pdfedit("--help").stdout.contains("See man pdfedit for selections"))
+        #expect(try pdfedit("--help", environment: ["COLUMNS": "1000"]).stdout.contains("See man pdfedit for selections"))
     }
 
     /// ENVIRONMENT names every variable the sources read; EXIT STATUS has the table.
