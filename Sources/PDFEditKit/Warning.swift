@@ -21,6 +21,10 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
     /// The session's cache `folder` was not used (neither read nor written):
     /// `reason` says why (another user's, writable by others, a symbolic link).
     case cacheIgnored(folder: String, reason: String)
+    /// `file`, which no one may write (mode 0444 and the like), is replaced
+    /// because the command was told to (`--force`, `--in-place`), as `cp -f`
+    /// replaces it: said, never silent.
+    case replacingReadOnly(file: String)
 
     /// The file the warning is about.
     public var file: String {
@@ -29,6 +33,7 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
         case .unreadablePage(let error): return error.file
         case .writtenUnencrypted(let output, _): return output
         case .cacheIgnored(let folder, _): return folder
+        case .replacingReadOnly(let file): return file
         }
     }
 
@@ -45,6 +50,8 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
                 + " (use --encrypt to encrypt it)"
         case .cacheIgnored(let folder, let reason):
             return "\(folder): cache not used: \(reason)"
+        case .replacingReadOnly(let file):
+            return "\(file): read-only file replaced, as asked"
         }
     }
 

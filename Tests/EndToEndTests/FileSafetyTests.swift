@@ -33,6 +33,28 @@ private func regularFiles(under directory: URL) -> [String] {
 
 @Suite struct OneCharacterNameTests {
     /// Every way an output is written, with names of one character and no folder part.
+    @Test("a read-only (0444) file replaced by --force or --in-place is said so, and keeps its mode in place (issue 40, item 39)")
+    func readOnlyFilesAreReplacedWithAWord() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.pdf").path
+        try FileManager.default.copyItem(atPath: dir.appendingPathComponent("beta.pdf").path, toPath: out)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: out)
+        let forced = try pdfeditOK("rotate", "1", "--by", "90", "alpha.pdf", "-o", "out.pdf", "--force", in: dir)
+        #expect(forced.stderr.contains("warning: out.pdf: read-only file replaced, as asked"), "\(forced.stderr)")
+        #expect(try pageTokens(out).first == "ALPHA-P1")
+        let input = dir.appendingPathComponent("alpha.pdf").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: input)
+        let inPlace = try pdfeditOK("rotate", "1", "--by", "90", "alpha.pdf", "--in-place", in: dir)
+        #expect(inPlace.stderr.contains("read-only file replaced, as asked"), "\(inPlace.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: input)[.posixPermissions] as? Int
+        #expect(mode == 0o444, "the input's mode became \(String(mode ?? 0, radix: 8))")
+        // A writable file replaced with --force: no such word.
+        let plain = try pdfeditOK("rotate", "1", "--by", "90", "beta.pdf", "-o", "beta2.pdf", in: dir)
+        let again = try pdfeditOK("rotate", "1", "--by", "90", "beta.pdf", "-o", "beta2.pdf", "--force", in: dir)
+        #expect(!plain.stderr.contains("read-only") && !again.stderr.contains("read-only"), "\(again.stderr)")
+    }
+
     @Test func everyWriterAcceptsOneCharacterNames() throws {
         let dir = try scratchDirectory(with: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -67,6 +67,7 @@ struct OutputChecks {
         if try Self.existing(output), !force, WrittenFile(at: output).map({ !replaceable.contains($0) }) ?? true {
             throw PDFEditError.outputExists(path: output)
         }
+        if Self.isReadOnly(output) { WarningChannel.report(.replacingReadOnly(file: output)) }
         let folder = Paths.directory(of: output)
         if writableFolders.contains(folder) { return }
         guard access(folder, W_OK) == 0 else {
@@ -87,6 +88,13 @@ struct OutputChecks {
         }
         guard let kind = nonRegularKind(status.st_mode) else { return true }
         throw PDFEditError.engine(.cannotWrite(file: path, reason: "is \(kind), not a regular file; refusing to replace it"))
+    }
+
+    /// Whether `path` is a regular file no one may write (no write bit at all):
+    /// by mode, not `access`, which says yes to root whatever the mode.
+    static func isReadOnly(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_mode & 0o222 == 0
     }
 
     /// What a file of `mode` is, for a message ("a folder", "a FIFO"…), or nil for a
