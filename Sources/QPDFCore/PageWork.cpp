@@ -196,7 +196,9 @@ class Measure {
 
     PageWork page(QPDFObjectHandle page)
     {
-        QPDFObjectHandle resources = page.getKey("/Resources");
+        // Inherited from the page tree where the page has none of its own, as a
+        // reader resolves them (a document opened for reading keeps its tree).
+        QPDFObjectHandle resources = inherited_value(page, "/Resources");
         PageWork work = content(QPDFPageObjectHelper(page).getPageContents(), resources, "the page");
         // Tiling patterns draw their own content (at least once each).
         if (resources.isDictionary()) {
