@@ -136,6 +136,13 @@ import Testing
             #expect(result.stderr.contains("PDFEDIT_MAX_OPERATORS"), "\(arguments[0]): \(result.stderr)")
             #expect(result.stderr.contains("page 1"), "\(arguments[0]): \(result.stderr)")
         }
+        // The same forms reached through resources the page inherits from its
+        // page tree: counted the same.
+        var inherited = Self.onePage("/MediaBox [0 0 200 200]", contents: "/X Do", more: more)
+        inherited[2] = "<< /Type /Pages /Kids [3 0 R] /Count 1 /Resources << /XObject << /X 10 0 R >> >> >>"
+        let fromTree = try Self.write(inherited, "dag-inherited.pdf", in: dir)
+        let viaTree = try pdfedit("info", fromTree, in: dir)
+        #expect(viaTree.status == 65 && viaTree.stderr.contains("PDFEDIT_MAX_OPERATORS"), "\(viaTree.stderr)")
         // A shallow tree of the same shape is drawn as usual.
         var shallow: [Int: String] = [:]
         for level in 0..<4 {
