@@ -113,18 +113,25 @@ import Testing
 
     // MARK: 20, 23. The work of drawing a page
 
+    /// Form XObjects 10, 11, … each drawing the next twice, the last a square:
+    /// drawing form 10 draws 2^(levels-1) squares.
+    static func formChain(levels: Int) -> [Int: String] {
+        var forms: [Int: String] = [:]
+        for level in 0..<levels {
+            let number = 10 + level
+            let last = level == levels - 1
+            let body = last ? "0 0 1 rg 0 0 10 10 re f" : "/X Do /X Do"
+            let resources = last ? "" : "/Resources << /XObject << /X \(number + 1) 0 R >> >>"
+            forms[number] = "<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] \(resources) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream"
+        }
+        return forms
+    }
+
     @Test("forms that each draw the next twice: refused (65) in seconds, naming PDFEDIT_MAX_OPERATORS")
     func formDAG() throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let levels = 30
-        var more: [Int: String] = [:]
-        for level in 0..<levels {
-            let number = 10 + level
-            let body = level == levels - 1 ? "0 0 1 rg 0 0 10 10 re f" : "/X Do /X Do"
-            let resources = level == levels - 1 ? "" : "/Resources << /XObject << /X \(number + 1) 0 R >> >>"
-            more[number] = "<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] \(resources) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream"
-        }
+        let more = Self.formChain(levels: 30)
         let file = try Self.write(
             Self.onePage("/MediaBox [0 0 200 200] /Resources << /XObject << /X 10 0 R >> >>", contents: "/X Do", more: more),
             "dag.pdf", in: dir)
@@ -144,13 +151,7 @@ import Testing
         let viaTree = try pdfedit("info", fromTree, in: dir)
         #expect(viaTree.status == 65 && viaTree.stderr.contains("PDFEDIT_MAX_OPERATORS"), "\(viaTree.stderr)")
         // A shallow tree of the same shape is drawn as usual.
-        var shallow: [Int: String] = [:]
-        for level in 0..<4 {
-            let number = 10 + level
-            let body = level == 3 ? "0 0 1 rg 0 0 10 10 re f" : "/X Do /X Do"
-            let resources = level == 3 ? "" : "/Resources << /XObject << /X \(number + 1) 0 R >> >>"
-            shallow[number] = "<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] \(resources) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream"
-        }
+        let shallow = Self.formChain(levels: 4)
         let small = try Self.write(
             Self.onePage("/MediaBox [0 0 200 200] /Resources << /XObject << /X 10 0 R >> >>", contents: "/X Do", more: shallow),
             "shallow.pdf", in: dir)
