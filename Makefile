@@ -7,7 +7,7 @@ APT_PACKAGES := libqpdf-dev libpoppler-glib-dev zlib1g-dev pkg-config qpdf poppl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 
-.PHONY: setup setup-deb build debug test test-long sanitize demo install uninstall fixtures clean bench bench-apply man deb deb-check
+.PHONY: setup setup-deb build debug test examples fuzz-short test-long sanitize demo install uninstall fixtures clean bench bench-apply man deb deb-check
 
 # Installs the system libraries and the independent checking tools when missing.
 setup:
@@ -42,9 +42,9 @@ debug: setup
 # Unit, integration and end-to-end tests. The end-to-end tests run the release
 # binary (PDFEDIT_BIN), the one `make install` and `make deb` ship, as a user
 # would (the corpus sweeps take a third less CPU than on the debug binary); the
-# other tests run on the debug build of the libraries. Then the kit's example program
-# (Examples/ReorderPDF, a client of the PDFEditKit library) reorders alpha.pdf
-# and its output is checked with qpdf and pdfinfo.
+# other tests run on the debug build of the libraries. Then the client packages
+# under Examples/ (`make examples`) and a short, fixed run of the PDF fuzz harness
+# (`make fuzz-short`).
 # The tests are built without debug information (TEST_FLAGS): 274 instead of
 # 297 s from scratch on 2 cores, and CI has 15 minutes. `swift test` run by hand
 # builds with it, in the same .build (so it rebuilds everything); give it the
@@ -52,14 +52,28 @@ debug: setup
 TEST_FLAGS := -Xswiftc -gnone -Xcc -g0 -Xcxx -g0
 test: build
 	PDFEDIT_BIN=$(CURDIR)/$(BIN) SWIFT=$(SWIFT) bash scripts/swift-test.sh test $(TEST_FLAGS)
-	$(SWIFT) build --product reorder-example $(TEST_FLAGS)
+	$(MAKE) --no-print-directory examples fuzz-short
+
+# The library's clients: each folder of Examples/ is a package of its own that
+# depends on this one by path, built with plain `swift build` as a user's package
+# would be, all in one scratch folder. Each is run on a fixture and its output
+# checked with qpdf and pdfinfo.
+EXAMPLES_SCRATCH := $(CURDIR)/.build/examples
+examples: setup
+	cd Examples/ReorderPDF && $(SWIFT) build --scratch-path $(EXAMPLES_SCRATCH) $(TEST_FLAGS)
 	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
-	  .build/debug/reorder-example Fixtures/alpha.pdf "$$out/alpha.pdf" >/dev/null && \
+	  $(EXAMPLES_SCRATCH)/debug/reorder-example Fixtures/alpha.pdf "$$out/alpha.pdf" >/dev/null && \
 	  qpdf --check "$$out/alpha.pdf" >/dev/null && \
 	  pages=$$(pdfinfo "$$out/alpha.pdf" | awk '/^Pages:/ { print $$2 }') && \
 	  rotation=$$(pdfinfo -f 1 -l 1 "$$out/alpha.pdf" | awk '/^Page +1 rot:/ { print $$4 }') && \
 	  if [ "$$pages" = 7 ] && [ "$$rotation" = 90 ]; then echo "reorder-example: ok (7 pages, page 1 turned 90)"; \
 	  else echo "reorder-example: $$pages pages, page 1 turned $$rotation (want 7 and 90)"; exit 1; fi
+
+# 300 inputs of the PDF harness (Fuzz/PDF) from the seeds with a fixed seed: the
+# same inputs every run, about a minute after its build. `scripts/fuzz.sh SECONDS`
+# fuzzes for real.
+fuzz-short: setup
+	FUZZ_RUNS=300 bash scripts/fuzz.sh 0 pdf
 
 # The reliability suites with their long counts (16 kills per scenario, 100,000
 # pages, 200 generated scripts, 250 damaged sessions, 50 random mutants of each

@@ -55,12 +55,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // A program that uses the kit as a client would: `import PDFEditKit` only (run by `make test`).
-        .executableTarget(
-            name: "reorder-example",
-            dependencies: ["PDFEditKit"],
-            path: "Examples/ReorderPDF"
-        ),
         .testTarget(
             name: "PageModelTests",
             dependencies: [

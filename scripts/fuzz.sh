@@ -2,7 +2,14 @@
 # Builds pdfedit's fuzz harnesses (Fuzz/, see Fuzz/README.md) and runs each for
 # SECONDS seconds (default 60).
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      TARGET: selection session scripts (default: all)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      TARGET: pdf selection session scripts (default: all)
+#
+# pdf: a libFuzzer harness (Fuzz/PDF/FuzzPDF.cpp) over the C++ that reads PDF bytes
+#   (Sources/QPDFCore: open, page check, export through our copier) linked with the
+#   system libqpdf, built with clang++ -fsanitize=fuzzer,address into .build/fuzz/.
+#   Seeded from Fixtures/*.pdf and the small files of ../shared/corpus when present.
+#   FUZZ_RUNS=N runs N inputs with a fixed seed instead of SECONDS seconds (what
+#   `make test` does: the same inputs every run, so it cannot fail by chance).
 #
 # selection, session: libFuzzer harnesses (coverage-guided, AddressSanitizer), built
 #   with swiftc -sanitize=fuzzer,address into .build/fuzz/. Each runs on a working
@@ -18,7 +25,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 if [ $# -gt 0 ]; then shift; fi
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(selection session scripts); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(pdf selection session scripts); fi
 
 out=.build/fuzz
 mkdir -p "$out"
@@ -30,6 +37,59 @@ build_harness() { # NAME HARNESS.swift
     echo "fuzz.sh: building $out/fuzz-$1"
     swiftc -sanitize=fuzzer,address -parse-as-library "${linker[@]}" -O -g -module-name PageModel -package-name pdfedit \
         "${model[@]}" "$2" -o "$out/fuzz-$1"
+}
+
+build_pdf_harness() {
+    echo "fuzz.sh: building $out/fuzz-pdf"
+    local clang
+    clang="$(dirname "$(command -v swiftc)")/clang++"
+    [ -x "$clang" ] || clang=clang++
+    local objects="$out/pdf-objects"
+    mkdir -p "$objects"
+    local flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -DPOINTERHOLDER_TRANSITION=4
+                 -ISources/QPDFCore/include -ISources/QPDFCore $(pkg-config --cflags libqpdf))
+    # Each file compiled again only when it or a header changed, as many at once as there are cores.
+    local source object stale=() built=()
+    for source in Sources/QPDFCore/*.cpp Fuzz/PDF/FuzzPDF.cpp; do
+        object="$objects/$(basename "$source" .cpp).o"
+        if [ ! -f "$object" ] || [ "$source" -nt "$object" ] ||
+            [ -n "$(find Sources/QPDFCore -name '*.h*' -newer "$object" -print -quit)" ]; then
+            stale+=("$source")
+        fi
+        built+=("$object")
+    done
+    if [ ${#stale[@]} -gt 0 ]; then
+        printf '%s\n' "${stale[@]}" | xargs -P "$(nproc)" -I{} sh -c \
+            'source=$1 objects=$2; shift 2; exec "$@" -c "$source" -o "$objects/$(basename "$source" .cpp).o"' \
+            _ {} "$objects" "$clang" "${flags[@]}"
+    fi
+    "$clang" "${linker[@]/-use-ld/-fuse-ld}" -fsanitize=fuzzer,address "${built[@]}" $(pkg-config --libs libqpdf) -lz -o "$out/fuzz-pdf"
+}
+
+run_pdf_harness() {
+    # The short run of `make test` starts from the seeds alone, so it is the same every time.
+    local corpus="$out/corpus-pdf"
+    if [ -n "${FUZZ_RUNS:-}" ]; then corpus="$out/corpus-pdf-short"; rm -rf "$corpus"; fi
+    mkdir -p "$corpus"
+    cp -n Fixtures/*.pdf "$corpus"/ 2>/dev/null || true
+    if [ -d ../shared/corpus ]; then
+        find ../shared/corpus -name '*.pdf' -size -64k -exec cp -n {} "$corpus"/ \; 2>/dev/null || true
+    fi
+    local budget=(-max_total_time="$seconds")
+    if [ -n "${FUZZ_RUNS:-}" ]; then budget=(-runs="$FUZZ_RUNS" -seed=1); fi
+    local amount="$seconds s"
+    if [ -n "${FUZZ_RUNS:-}" ]; then amount="$FUZZ_RUNS inputs"; fi
+    echo "fuzz.sh: running fuzz-pdf for $amount (log: $out/pdf.log)"
+    local status=0
+    # detect_leaks=0: qpdf keeps some objects for the process's life by design.
+    ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-pdf" "$corpus" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+        "${budget[@]}" -artifact_prefix="$out/crash-pdf-" -print_final_stats=1 >"$out/pdf.log" 2>&1 || status=$?
+    grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|Done [0-9]+ runs" "$out/pdf.log" || true
+    if [ $status -ne 0 ]; then
+        echo "fuzz.sh: fuzz-pdf found a problem (exit $status):"
+        grep -E "FuzzPDF:|ERROR:|Test unit written|timeout" "$out/pdf.log" | head -5
+        return 1
+    fi
 }
 
 run_harness() { # NAME MAX_LEN
@@ -53,6 +113,10 @@ run_harness() { # NAME MAX_LEN
 failed=0
 for target in "${targets[@]}"; do
     case "$target" in
+    pdf)
+        build_pdf_harness
+        run_pdf_harness || failed=1
+        ;;
     selection)
         build_harness selection Fuzz/Selection/FuzzSelection.swift
         run_harness selection 512 || failed=1
@@ -68,7 +132,7 @@ for target in "${targets[@]}"; do
             swift test --filter ScriptFuzzTests 2>&1 | grep -E "ScriptFuzzTests|passed|failed|Issue|↳" || failed=1
         ;;
     *)
-        echo "fuzz.sh: unknown target $target (selection, session, scripts)" >&2
+        echo "fuzz.sh: unknown target $target (pdf, selection, session, scripts)" >&2
         exit 64
         ;;
     esac

@@ -1,0 +1,145 @@
+// libFuzzer harness over the code of ours that reads untrusted PDF bytes: the
+// bridge's open (page tree walk, depth limits, inherited attributes), the page
+// check (PageWork.cpp: content tokenizer, forms, images, bounded inflate) and an
+// export through the copier (Copier.cpp), the structure, outline, form and label
+// code, as `pdfedit` runs them. Built by scripts/fuzz.sh with clang++
+// -fsanitize=fuzzer,address over Sources/QPDFCore and the system libqpdf.
+//
+// A run fails (trap) when:
+// - an export of a file qpdf opens reports success but its output cannot be
+//   opened by qpdf, or has another number of pages than items were exported;
+// - the input passes the check `qpdf --check` makes (no error, no warning) and
+//   the output does not: what we write from a sound file is sound.
+// Crashes, leaks of the sanitizer's kind and hangs (libFuzzer's -timeout) are
+// found by libFuzzer itself. A refusal (any PE_E_* status) is a good answer.
+#include "QPDFBridge.h"
+
+#include <qpdf/Pl_Discard.hh>
+#include <qpdf/QPDF.hh>
+#include <qpdf/QPDFPageDocumentHelper.hh>
+#include <qpdf/QPDFWriter.hh>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+// What `qpdf --check` finds: the file opens, every page is found, and writing
+// it with every stream decoded raises no error. Returns 0 for a clean file, 1 for
+// warnings only, 2 for an error.
+int check_like_qpdf(const std::string &path) {
+    try {
+        QPDF pdf;
+        pdf.setSuppressWarnings(true);
+        pdf.processFile(path.c_str());
+        QPDFPageDocumentHelper(pdf).getAllPages();
+        QPDFWriter writer(pdf);
+        Pl_Discard discard;
+        writer.setOutputPipeline(&discard);
+        writer.setDecodeLevel(qpdf_dl_generalized);
+        writer.write();
+        return pdf.anyWarnings() ? 1 : 0;
+    } catch (...) {
+        return 2;
+    }
+}
+
+int page_count(const std::string &path) {
+    try {
+        QPDF pdf;
+        pdf.setSuppressWarnings(true);
+        pdf.processFile(path.c_str());
+        return int(QPDFPageDocumentHelper(pdf).getAllPages().size());
+    } catch (...) {
+        return -1;
+    }
+}
+
+void fail(const char *what, const std::string &detail) {
+    std::fprintf(stderr, "FuzzPDF: %s%s\n", what, detail.c_str());
+    __builtin_trap();
+}
+
+const std::string &scratch() {
+    static const std::string folder = [] {
+        char name[] = "/tmp/pdfedit-fuzz-XXXXXX";
+        const char *made = mkdtemp(name);
+        if (made == nullptr) std::abort();
+        return std::string(made);
+    }();
+    return folder;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+    // The limits `pdfedit` runs with, small enough that a mutant cannot make a run
+    // take minutes: a fuzzer is after crashes and wrong answers, not slow files.
+    pe_set_tree_depth_limit(64);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const std::string input = scratch() + "/in.pdf";
+    const std::string output = scratch() + "/out.pdf";
+    FILE *file = std::fopen(input.c_str(), "wb");
+    if (file == nullptr) std::abort();
+    if (size > 0 && std::fwrite(data, 1, size, file) != size) std::abort();
+    std::fclose(file);
+    std::remove(output.c_str());
+
+    pe_status status{};
+    pe_document *document = nullptr;
+    int pages = 0;
+    if (pe_document_open(input.c_str(), nullptr, PE_OPEN_EXPORT, &document, &pages, nullptr, nullptr, &status) != PE_OK)
+        return 0;
+    const int used = pages < 20 ? pages : 20;
+
+    // The page check `info`, `empty` and the renderer's guard run.
+    for (int page = 0; page < used; page++) {
+        pe_page_check check{};
+        pe_status page_status{};
+        pe_document_check_page(document, page, 16 << 20, 4 << 20, 200000, &check, &page_status);
+    }
+
+    // An export that moves, turns, duplicates and adds a blank: the full path.
+    std::vector<pe_item> items;
+    for (int page = used - 1; page >= 0; page--) {
+        pe_item item{};
+        item.kind = PE_ITEM_PAGE;
+        item.page = page;
+        item.quarter_turns = page % 4;
+        items.push_back(item);
+    }
+    if (used > 0) items.push_back(items.front());
+    pe_item blank{};
+    blank.kind = PE_ITEM_BLANK;
+    blank.width = 612;
+    blank.height = 792;
+    items.push_back(blank);
+
+    pe_source source{};
+    source.path = input.c_str();
+    source.name = "in";
+    source.document = document;
+    pe_export_options options{};
+    options.deterministic_id = 1;
+    pe_status export_status{};
+    const int code = pe_export(&source, 1, items.data(), int(items.size()), nullptr, 0, output.c_str(), &options,
+                               nullptr, nullptr, &export_status);
+    pe_document_close(document);
+    if (code != PE_OK) {
+        if (access(output.c_str(), F_OK) == 0) fail("a failed export left its output behind: ", export_status.message);
+        return 0;
+    }
+    const int written = page_count(output);
+    if (written != int(items.size()))
+        fail("the output's page count is not the items': ", std::to_string(written) + " for " + std::to_string(items.size()));
+    if (check_like_qpdf(input) == 0 && check_like_qpdf(output) != 0)
+        fail("a sound input gave an output qpdf --check does not pass", "");
+    return 0;
+}
