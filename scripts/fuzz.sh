@@ -81,8 +81,10 @@ run_pdf_harness() {
     if [ -n "${FUZZ_RUNS:-}" ]; then amount="$FUZZ_RUNS inputs"; fi
     echo "fuzz.sh: running fuzz-pdf for $amount (log: $out/pdf.log)"
     local status=0
-    # detect_leaks=0: qpdf keeps some objects for the process's life by design.
-    ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-pdf" "$corpus" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+    # detect_leaks=0: qpdf keeps some objects for the process's life by design. -timeout=60:
+    # the check of a 50 KB file by qpdf under AddressSanitizer took 9 s on a busy 2-core
+    # machine; a hang is endless, so a generous limit still finds it.
+    ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-pdf" "$corpus" -max_len=65536 -timeout=60 -rss_limit_mb=2048 \
         "${budget[@]}" -artifact_prefix="$out/crash-pdf-" -print_final_stats=1 >"$out/pdf.log" 2>&1 || status=$?
     grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|Done [0-9]+ runs" "$out/pdf.log" || true
     if [ $status -ne 0 ]; then

@@ -139,7 +139,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const int written = page_count(output);
     if (written != int(items.size()))
         fail("the output's page count is not the items': ", std::to_string(written) + " for " + std::to_string(items.size()));
-    if (check_like_qpdf(input) == 0 && check_like_qpdf(output) != 0)
+    if (check_like_qpdf(output) != 0 && check_like_qpdf(input) == 0)
         fail("a sound input gave an output qpdf --check does not pass", "");
     return 0;
 }
