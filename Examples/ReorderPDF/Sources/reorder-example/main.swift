@@ -3,9 +3,9 @@
 //
 //     reorder-example IN.pdf OUT.pdf
 //
-// Opens IN.pdf in a session beside OUT.pdf, moves the last page to the front,
-// turns the first page a quarter turn, removes the second page, undoes that
-// removal, exports the document to OUT.pdf and prints its page count.
+// Reads IN.pdf's bytes, moves the last page to the front, turns the first page
+// a quarter turn, removes the second page, undoes that removal, and writes the
+// result's bytes to OUT.pdf; prints the order of the pages and their count.
 import Foundation
 import PDFEditKit
 
@@ -14,24 +14,23 @@ guard arguments.count == 3 else {
     FileHandle.standardError.write(Data("usage: reorder-example IN.pdf OUT.pdf\n".utf8))
     exit(64)
 }
-let (input, output) = (arguments[1], arguments[2])
-// The session (documents and their history) lives beside the output.
-let sessionPath = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent("reorder-session.json").path
+let (input, output) = (URL(fileURLWithPath: arguments[1]), URL(fileURLWithPath: arguments[2]))
 
-do throws(PDFEditError) {
-    let editor = DocumentEditor(sessionPath: sessionPath)
-    for warning in try editor.open([input], replacing: true) { print("warning: \(warning)") }
-    try editor.move("last", to: .position(.number(1)))
-    try editor.rotate("1", degrees: 90)
-    try editor.remove("2")
+do {
+    var editor = try PageEditor(data: try Data(contentsOf: input), name: input.deletingPathExtension().lastPathComponent)
+    try editor.move(.last, to: .position(1))
+    try editor.rotate(.first, by: 90)
+    try editor.remove(.page(2))
     let undone = try editor.undo()
     print("undone: \(undone.joined(separator: ", "))")
-    let result = try editor.export(to: output, settings: ExportSettings(force: true))
-    let listing = try editor.list()
-    print("order: \(listing.items.map(\.id).joined(separator: " "))")
-    print("\(result.output): \(result.pageCount) pages")
-} catch {
-    // PDFEditError: the message and exit code `pdfedit` itself would give.
+    try editor.data().write(to: output, options: .atomic)
+    print("order: \(try editor.items().map { "\($0.id)" }.joined(separator: " "))")
+    print("\(output.path): \(try editor.pageCount()) pages")
+} catch let error as PDFEditError {
+    // The message and exit code `pdfedit` itself would give.
     FileHandle.standardError.write(Data("reorder-example: \(error.description)\n".utf8))
     exit(error.exitCode)
+} catch {
+    FileHandle.standardError.write(Data("reorder-example: \(error)\n".utf8))
+    exit(1)
 }

@@ -1,0 +1,332 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+internal import PDFEngine
+import PageModel
+
+/// The Document Editor in memory: PDFs (and images) opened from files or from
+/// bytes, exploded into page items, edited with typed selections and undo, and
+/// written to a file or to bytes.
+///
+/// A value, as a `String` is: edit it with its `mutating` methods; a copy is
+/// an independent editor with the same documents and history. Nothing is
+/// written anywhere until ``write(to:document:pages:settings:)`` or
+/// ``data(document:pages:settings:)``; bytes opened with ``open(data:name:password:)``
+/// are kept in a private temporary folder (mode 0700) that goes with the last
+/// copy of the editor.
+///
+/// ```swift
+/// var editor = try PageEditor(contentsOf: URL(fileURLWithPath: "in.pdf"))
+/// try editor.move(.pages(3...5), to: .position(1))
+/// try editor.rotate(.last, by: 90)
+/// try editor.undo()
+/// let bytes = try editor.data()
+/// ```
+///
+/// Several documents at once: each `open` adds one (named after its file),
+/// the first being the current one; every edit takes the document's name
+/// (nil: the current one), and ``move(_:to:in:into:)`` / ``copy(_:to:in:into:)``
+/// carry pages between them.
+public struct PageEditor: Sendable {
+    /// The documents, the sources they show and the undo history.
+    public private(set) var session: Session
+    /// Passwords to try on encrypted files.
+    public var passwords: PasswordBook
+    /// Where bytes opened from memory are kept, and where `data` writes.
+    private let scratch: ScratchDirectory
+    /// Source paths are stored relative to the directory the editor was made in
+    /// (absolute outside it), as the command line's direct mode stores them, so
+    /// messages name files as the program gave them.
+    private let baseDirectory = FileNames.currentDirectory
+
+    /// An editor with one empty document named `main`.
+    public init(passwords: PasswordBook = PasswordBook()) throws(PDFEditError) {
+        session = Session()
+        self.passwords = passwords
+        scratch = try ScratchDirectory()
+    }
+
+    /// An editor holding the PDF (or image) at `url` as its one document.
+    public init(contentsOf url: URL, password: String? = nil) throws(PDFEditError) {
+        try self.init(passwords: PasswordBook(general: password.map { [$0] } ?? []))
+        let files = try importer.load([url.path])
+        try start(with: files)
+    }
+
+    /// An editor holding a PDF (or an image) given as bytes, as its one document `name`.
+    public init(data: Data, name: String = "document", password: String? = nil) throws(PDFEditError) {
+        try self.init(passwords: PasswordBook(general: password.map { [$0] } ?? []))
+        let path = try keep(data, name: name)
+        var files = try importer.load([path])
+        files[0].stem = Session.validDocumentName(name)
+        try start(with: files)
+    }
+
+    private mutating func start(with files: [ImportedFile]) throws(PDFEditError) {
+        do throws(EditError) {
+            session = try Session.opening(
+                files.map { file in
+                    var source = file.source
+                    source.pageCount = file.contents.count
+                    return OpenedFile(documentName: file.stem, source: source, outline: file.outline)
+                }, limits: ProcessLimits.current)
+        } catch {
+            throw PDFEditError.edit(error)
+        }
+    }
+
+    private var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
+
+    /// `data` in the scratch folder under a name of its own; returns its path.
+    private func keep(_ data: Data, name: String) throws(PDFEditError) -> String {
+        let stem = String(Session.validDocumentName(name).map { $0 == " " ? "_" : $0 })
+        let path = Paths.join(scratch.path, "\(UInt64.random(in: 0...UInt64.max))-\(stem)")
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        } catch {
+            throw PDFEditError.usage("cannot keep the bytes of \(name) in \(scratch.path): \(error)")
+        }
+        return path
+    }
+
+    // MARK: Documents
+
+    /// The documents' names, in order.
+    public var documentNames: [String] { session.documents.map(\.name) }
+
+    /// The current document's name: the one edits without a document name change.
+    public var currentDocument: String { session.current }
+
+    /// The page items of a document (nil: the current one), in order.
+    public func items(of document: String? = nil) throws(PDFEditError) -> [PageItem] {
+        try session.chosenDocument(document).items
+    }
+
+    /// How many pages a document (nil: the current one) has.
+    public func pageCount(of document: String? = nil) throws(PDFEditError) -> Int {
+        try items(of: document).count
+    }
+
+    /// Adds the PDF (or image) at `url` as a new document, named after the file
+    /// (made unique); returns its name. Undo takes the document away again.
+    @discardableResult
+    public mutating func open(_ url: URL) throws(PDFEditError) -> String {
+        try add(importer.load([url.path]), label: "open \(url.path)")
+    }
+
+    /// Adds a PDF (or image) given as bytes as a new document named `name` (made
+    /// unique); returns its name. Undo takes it away again.
+    @discardableResult
+    public mutating func open(data: Data, name: String) throws(PDFEditError) -> String {
+        let path = try keep(data, name: name)
+        var files = try importer.load([path])
+        files[0].stem = name
+        return try add(files, label: "open \(name)")
+    }
+
+    private mutating func add(_ files: [ImportedFile], label: String) throws(PDFEditError) -> String {
+        let file = files[0]
+        let name = session.uniqueDocumentName(Session.validDocumentName(file.stem))
+        // The new document does not become the current one, as with `pdfedit open A B`.
+        let current = session.current
+        do throws(EditError) {
+            try session.applyAll(
+                [
+                    (.newDocument(name: name), nil),
+                    (
+                        .insertItems(
+                            contents: file.contents, at: nil, newSources: [file.source],
+                            outlines: file.sourceOutline.map { [$0] } ?? []), name
+                    ),
+                    (.useDocument(name: current), nil),
+                ], label: label, context: EditContext(limits: ProcessLimits.current))
+        } catch {
+            if case .batch(_, let inner) = error { throw PDFEditError.edit(inner) }
+            throw PDFEditError.edit(error)
+        }
+        return name
+    }
+
+    // MARK: Editing
+
+    /// Applies any edit of the model (see `Edit`) to a document (nil: the current
+    /// one) as one undo step named `label`; returns what changed. All or nothing.
+    @discardableResult
+    public mutating func apply(_ edit: Edit, in document: String? = nil, label: String? = nil)
+        throws(PDFEditError) -> ChangeSummary
+    {
+        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        var working = session
+        let summary = try access.surfacingLookupFailure { () throws(PDFEditError) -> ChangeSummary in
+            let edit = try access.adopting(edit, session: working)
+            do throws(EditError) {
+                return try working.apply(
+                    edit, doc: document, label: label ?? "\(edit)", context: access.editContext)
+            } catch {
+                throw PDFEditError.edit(error)
+            }
+        }
+        session = working
+        return summary
+    }
+
+    /// Moves the selected pages to `destination` (`.position(1)`, `.before(3)`,
+    /// `.after(.last)`), in `document`, or into another document with `into`.
+    @discardableResult
+    public mutating func move(
+        _ pages: PageSelection, to destination: Destination, in document: String? = nil, into other: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.move(pages, to: destination, into: other), in: document, label: "move \(pages) \(destination)")
+    }
+
+    /// Copies the selected pages to `destination`, in `document` or into `other`.
+    @discardableResult
+    public mutating func copy(
+        _ pages: PageSelection, to destination: Destination, in document: String? = nil, into other: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.copy(pages, to: destination, into: other), in: document, label: "copy \(pages) \(destination)")
+    }
+
+    /// Turns the selected pages clockwise by `degrees` (a multiple of 90, negative: counter-clockwise).
+    @discardableResult
+    public mutating func rotate(_ pages: PageSelection, by degrees: Int, in document: String? = nil)
+        throws(PDFEditError) -> ChangeSummary
+    {
+        guard degrees % 90 == 0 else {
+            throw PDFEditError.usage("a rotation is a multiple of 90 degrees, not \(degrees)")
+        }
+        return try apply(.rotate(pages, quarterTurns: degrees / 90), in: document, label: "rotate \(pages) \(degrees)")
+    }
+
+    /// Removes the selected pages.
+    @discardableResult
+    public mutating func remove(_ pages: PageSelection, in document: String? = nil) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try apply(.remove(pages), in: document, label: "remove \(pages)")
+    }
+
+    /// Puts a copy of each selected page right after it.
+    @discardableResult
+    public mutating func duplicate(_ pages: PageSelection, in document: String? = nil) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try apply(.duplicate(pages), in: document, label: "duplicate \(pages)")
+    }
+
+    /// Inserts every page of the PDF (or the image) at `url` at `destination` (nil: at the end).
+    @discardableResult
+    public mutating func insert(_ url: URL, at destination: Destination? = nil, in document: String? = nil)
+        throws(PDFEditError) -> ChangeSummary
+    {
+        let (edit, _) = try importer.insertEdit([url.path], at: destination, fit: nil, keepGoing: false)
+        return try apply(edit, in: document, label: "insert \(url.path)")
+    }
+
+    /// Inserts a PDF (or an image) given as bytes at `destination` (nil: at the end).
+    @discardableResult
+    public mutating func insert(data: Data, name: String = "inserted", at destination: Destination? = nil,
+                                in document: String? = nil) throws(PDFEditError) -> ChangeSummary
+    {
+        let path = try keep(data, name: name)
+        let (edit, _) = try importer.insertEdit([path], at: destination, fit: nil, keepGoing: false)
+        return try apply(edit, in: document, label: "insert \(name)")
+    }
+
+    /// Adds `count` placeholders, pages to be filled later (``fill(_:with:in:)``),
+    /// at `destination` (nil: at the end).
+    @discardableResult
+    public mutating func placeholder(
+        at destination: Destination? = nil, count: Int = 1, label: String? = nil, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.placeholder(at: destination, count: count, size: nil, label: label), in: document)
+    }
+
+    /// Replaces the placeholder at `position` with the pages of the file at `url`.
+    @discardableResult
+    public mutating func fill(_ position: Position, with url: URL, in document: String? = nil)
+        throws(PDFEditError) -> ChangeSummary
+    {
+        try apply(try importer.fillEdit(position, file: url.path, fit: nil), in: document, label: "fill \(position)")
+    }
+
+    /// Writes a page number on the selected pages (`number`): `format` with `{n}`
+    /// for the number (counted from `start`) and `{total}` for the page count, in
+    /// `size`-point Helvetica at `position` inside a `margin`-point margin.
+    @discardableResult
+    public mutating func number(
+        _ pages: PageSelection = .all, format: String = "{n}", start: Int = 1, size: Double = 10,
+        position: StampPosition = .bottom, margin: Double = 24, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        let mark = TextMark(kind: .number, format: format, start: start, size: size)
+        return try apply(
+            .textStamp(pages, Stamp(text: mark, placement: StampPlacement(position: position, margin: margin))),
+            in: document, label: "number \(pages)")
+    }
+
+    /// Writes `text` across the selected pages (`watermark`), turned `angle`
+    /// degrees, at `opacity` (0 < opacity <= 1), over their content or `under` it.
+    @discardableResult
+    public mutating func watermark(
+        _ pages: PageSelection = .all, text: String, size: Double = 72, angle: Double = 45, opacity: Double = 0.3,
+        under: Bool = false, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        guard Stamp.isValidOpacity(opacity) else {
+            throw PDFEditError.usage("an opacity is above 0 and at most 1, not \(opacity)")
+        }
+        let mark = TextMark(kind: .watermark, format: text, size: size, angle: angle)
+        return try apply(
+            .textStamp(pages, Stamp(text: mark, under: under, opacity: opacity, placement: StampPlacement())),
+            in: document, label: "watermark \(pages)")
+    }
+
+    /// Takes back the last `steps` edits; returns their labels, newest first.
+    @discardableResult
+    public mutating func undo(_ steps: Int = 1) throws(PDFEditError) -> [String] {
+        do throws(EditError) { return try session.undo(steps) } catch { throw PDFEditError.edit(error) }
+    }
+
+    /// Replays `steps` undone edits; returns their labels, oldest first.
+    @discardableResult
+    public mutating func redo(_ steps: Int = 1) throws(PDFEditError) -> [String] {
+        do throws(EditError) { return try session.redo(steps) } catch { throw PDFEditError.edit(error) }
+    }
+
+    // MARK: Output
+
+    /// Writes a document (nil: the current one), or the selected pages of it, to
+    /// `url` as one PDF, atomically. An existing file is replaced only with
+    /// `settings.force`, and never a file the editor reads.
+    @discardableResult
+    public func write(
+        to url: URL, document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings()
+    ) throws(PDFEditError) -> ExportResult {
+        let chosen = try session.chosenDocument(document)
+        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        let picked = try Workspace.items(of: chosen, selection: pages, access: access)
+        let writer = ExportWriter(session: session, access: access, cacheDirectory: scratch.path, direct: true)
+        return try writer.write(
+            picked.items, document: chosen.name, to: url.path, settings: settings,
+            positions: picked.positions.first.map { $0...(picked.positions.last ?? $0) })
+    }
+
+    /// A document (nil: the current one), or the selected pages of it, as the
+    /// bytes of one PDF.
+    public func data(document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings())
+        throws(PDFEditError) -> Data
+    {
+        let path = Paths.join(scratch.path, "out-\(UInt64.random(in: 0...UInt64.max)).pdf")
+        var settings = settings
+        settings.force = true
+        try write(to: URL(fileURLWithPath: path), document: document, pages: pages, settings: settings)
+        defer { unlink(path) }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw PDFEditError.usage("cannot read back the output \(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// Selections and positions written as Swift values, for programs using the
+/// library: `.pages(3...5)`, `.last`, `.even`, `.text("Invoice")`,
+/// `.pages(1...2) + .last`; positions `.before(1)`, `.after(.last)`.
+///
+/// Each is the selection the command line's text would give (`3..5`, `last`,
+/// `even`, `text:Invoice`, `1..2,last`), so both resolve alike and errors name
+/// the same token.
+extension PageSelection {
+    /// The page at a 1-based position.
+    public static func page(_ position: Int) -> PageSelection {
+        PageSelection(tokens: [Token(kind: .single(.number(position)), text: "\(position)")])
+    }
+
+    /// The pages at these 1-based positions, in order.
+    public static func pages(_ positions: ClosedRange<Int>) -> PageSelection {
+        PageSelection(tokens: [
+            Token(
+                kind: .range(.number(positions.lowerBound), .number(positions.upperBound)),
+                text: "\(positions.lowerBound)..\(positions.upperBound)")
+        ])
+    }
+
+    /// The pages from a 1-based position to the last one.
+    public static func pages(_ positions: PartialRangeFrom<Int>) -> PageSelection {
+        PageSelection(tokens: [
+            Token(kind: .range(.number(positions.lowerBound), nil), text: "\(positions.lowerBound)..")
+        ])
+    }
+
+    /// The pages at these 1-based positions.
+    public static func pages(_ positions: Int...) -> PageSelection { PageSelection(positions: positions) }
+
+    /// The first page.
+    public static let first = page(1)
+
+    /// The last page.
+    public static let last = PageSelection(tokens: [Token(kind: .single(.fromEnd(0)), text: "last")])
+
+    /// The `count` last pages (`last-(count-1)..last`); `count` at least 1.
+    public static func last(_ count: Int) -> PageSelection {
+        let back = max(count, 1) - 1
+        return PageSelection(tokens: [
+            Token(kind: .range(.fromEnd(back), .fromEnd(0)), text: back == 0 ? "last" : "last-\(back)..last")
+        ])
+    }
+
+    /// Pages at odd positions (1, 3, 5, …).
+    public static let odd = PageSelection(tokens: [Token(kind: .odd, text: "odd")])
+
+    /// Pages at even positions.
+    public static let even = PageSelection(tokens: [Token(kind: .even, text: "even")])
+
+    /// Pages whose text contains these words (case and runs of whitespace ignored).
+    public static func text(_ words: String) -> PageSelection {
+        PageSelection(tokens: [Token(kind: .text(words), text: "text:\(words)")])
+    }
+
+    /// Pages that look empty: at most `maximumShare` (0…1) of their pixels dark,
+    /// as `empty` and `empty:S%` select on the command line.
+    public static func empty(maximumShare: Double = EmptyPage.defaultMaximumShare) -> PageSelection {
+        PageSelection(tokens: [Token(kind: .empty(maximumShare: maximumShare), text: "empty")])
+    }
+
+    /// The page item with this id, wherever it is now (`@ID`).
+    public static func item(_ id: ItemID) -> PageSelection { PageSelection(ids: [id]) }
+
+    /// Both selections, one after the other (`A,B` on the command line).
+    public static func + (first: PageSelection, second: PageSelection) -> PageSelection {
+        PageSelection(tokens: first.tokens + second.tokens)
+    }
+}
+
+/// `1` is the position `.number(1)`, so destinations read `.before(1)`.
+extension Position: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Int) { self = .number(value) }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import PDFEditKit
+import Testing
+
+/// The in-memory editor as a program uses it: `import PDFEditKit` only, PDFs
+/// from files and from bytes, typed selections and positions, undo, output as
+/// a file and as bytes; every output checked with qpdf and poppler's tools.
+@Suite(.enabled(if: KitFixtures.has("alpha.pdf") && KitFixtures.has("beta.pdf"), "needs Fixtures/alpha.pdf, beta.pdf"))
+struct PageEditorTests {
+    static let alpha = (1...7).map { "ALPHA-P\($0)" }
+
+    /// The bytes written by `data()` to a scratch file, for the checking tools.
+    static func file(_ bytes: Data, in scratch: KitScratch, _ name: String = "out.pdf") throws -> String {
+        let path = scratch.path(name)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func bytesInEditsUndoBytesOut() throws {
+        let scratch = try KitScratch()
+        let input = try Data(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        var editor = try PageEditor(data: input, name: "alpha")
+        #expect(editor.documentNames == ["alpha"])
+        #expect(try editor.pageCount() == 7)
+
+        let moved = try editor.move(.pages(3...5), to: .position(1))
+        #expect(moved.positions == [1, 2, 3])
+        try editor.rotate(.last, by: 90)
+        let removed = try editor.remove(.even)
+        #expect(removed.pageCount == 4)
+        #expect(try editor.undo() == ["remove even"])
+        #expect(try editor.pageCount() == 7)
+
+        let output = try Self.file(try editor.data(), in: scratch)
+        #expect(try KitTools.qpdfCheck(output))
+        #expect(try KitTools.tokens(output) == ["ALPHA-P3", "ALPHA-P4", "ALPHA-P5", "ALPHA-P1", "ALPHA-P2", "ALPHA-P6", "ALPHA-P7"])
+        #expect(try KitTools.rotation(output, page: 7) == 90)
+        #expect(try KitTools.rotation(output, page: 6) == 0)
+
+        #expect(try editor.redo() == ["remove even"])
+        let again = try Self.file(try editor.data(), in: scratch, "again.pdf")
+        #expect(try KitTools.tokens(again) == ["ALPHA-P3", "ALPHA-P5", "ALPHA-P2", "ALPHA-P7"])
+    }
+
+    @Test func typedSelectionsAreTheCommandLinesSelections() throws {
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        #expect(editor.documentNames == ["alpha"])
+        #expect(String(describing: PageSelection.pages(1...2) + .last) == String(describing: try PageSelection.parse("1..2,last")))
+        let removed = try editor.remove(.pages(1...2) + .last(2))
+        #expect(removed.pageCount == 3)
+        #expect(try editor.items().map(\.id.description) == ["p3", "p4", "p5"])
+        try editor.undo()
+        try editor.move(.first, to: .after(.last))
+        #expect(try editor.items().map(\.id.description) == ["p2", "p3", "p4", "p5", "p6", "p7", "p1"])
+        try editor.copy(.page(2), to: .before(1))
+        #expect(try editor.pageCount() == 8)
+        // An out-of-range selection is refused and changes nothing.
+        #expect(throws: PDFEditError.self) { try editor.remove(.page(40)) }
+        #expect(try editor.pageCount() == 8)
+    }
+
+    @Test func severalDocumentsMovesBetweenThemAndSelectedPagesWritten() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        let beta = try editor.open(URL(fileURLWithPath: KitFixtures.path("beta.pdf")))
+        #expect(editor.documentNames == ["alpha", beta])
+        #expect(editor.currentDocument == "alpha")
+        let betaPages = try editor.pageCount(of: beta)
+        try editor.move(.pages(1...2), to: .position(1), in: "alpha", into: beta)
+        #expect(try editor.pageCount(of: "alpha") == 5)
+        #expect(try editor.pageCount(of: beta) == betaPages + 2)
+
+        let output = scratch.path("beta-out.pdf")
+        let result = try editor.write(to: URL(fileURLWithPath: output), document: beta, pages: .pages(1...3))
+        #expect(result.pageCount == 3)
+        #expect(try KitTools.qpdfCheck(output))
+        let tokens = try KitTools.tokens(output)
+        #expect(tokens.prefix(2) == ["ALPHA-P1", "ALPHA-P2"])
+        #expect(tokens.count == 3)
+
+        // The file is there now: writing again needs force, as on the command line.
+        #expect(throws: PDFEditError.self) { try editor.write(to: URL(fileURLWithPath: output), document: beta) }
+        try editor.write(to: URL(fileURLWithPath: output), document: beta, settings: ExportSettings(force: true))
+        #expect(try KitTools.pageCount(output) == betaPages + 2)
+
+        // Undo takes back the move, then the opening of beta.
+        try editor.undo(2)
+        #expect(editor.documentNames == ["alpha"])
+        #expect(try editor.pageCount() == 7)
+    }
+
+    @Test func placeholdersFilledFromBytesAndACopyIsIndependent() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        try editor.placeholder(at: .before(1), label: "cover")
+        // A placeholder cannot be written until it is filled.
+        #expect(throws: PDFEditError.self) { _ = try editor.data() }
+        let copy = editor
+        try editor.fill(1, with: URL(fileURLWithPath: KitFixtures.path("beta.pdf")))
+        #expect(try copy.pageCount() == 8)  // the copy still has its placeholder
+        let beta = try Data(contentsOf: URL(fileURLWithPath: KitFixtures.path("beta.pdf")))
+        try editor.insert(data: beta, name: "beta", at: .after(.last))
+        let output = try Self.file(try editor.data(), in: scratch)
+        #expect(try KitTools.qpdfCheck(output))
+        let betaCount = try #require(try KitTools.pageCount(KitFixtures.path("beta.pdf")))
+        #expect(try KitTools.pageCount(output) == 7 + 2 * betaCount)
+    }
+
+    @Test func bytesThatAreNotAPDFAreRefusedByName() throws {
+        #expect {
+            _ = try PageEditor(data: Data("not a pdf at all".utf8), name: "upload")
+        } throws: { error in
+            String(describing: error).contains("upload")
+        }
+    }
+}
