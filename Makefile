@@ -60,7 +60,8 @@ test: build
 # The library's clients: each folder of Examples/ is a package of its own that
 # depends on this one by path, built with plain `swift build` as a user's package
 # would be, all in one scratch folder. Each is run on a fixture and its output
-# checked with qpdf and pdfinfo.
+# checked with qpdf and pdfinfo; so is the program of the DocC "Getting started"
+# article (scripts/check-doc-example.sh).
 EXAMPLES_SCRATCH := $(CURDIR)/.build/examples
 examples: setup
 	cd Examples/ReorderPDF && $(SWIFT) build --scratch-path $(EXAMPLES_SCRATCH) $(TEST_FLAGS)
@@ -71,6 +72,7 @@ examples: setup
 	  rotation=$$(pdfinfo -f 1 -l 1 "$$out/alpha.pdf" | awk '/^Page +1 rot:/ { print $$4 }') && \
 	  if [ "$$pages" = 7 ] && [ "$$rotation" = 90 ]; then echo "reorder-example: ok (7 pages, page 1 turned 90)"; \
 	  else echo "reorder-example: $$pages pages, page 1 turned $$rotation (want 7 and 90)"; exit 1; fi
+	bash scripts/check-doc-example.sh $(EXAMPLES_SCRATCH)
 
 # 300 inputs of the PDF harness (Fuzz/PDF) from the seeds with a fixed seed: the
 # same inputs every run, about a minute after its build. `scripts/fuzz.sh SECONDS`
