@@ -74,3 +74,25 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension FileError {
+    /// The same failure about a file the user knows by another name (a PDF a
+    /// program handed over as bytes, kept in a temporary file).
+    public func naming(_ name: String) -> FileError {
+        switch self {
+        case .missing: .missing(file: name)
+        case .unreadable(_, let reason): .unreadable(file: name, reason: reason)
+        case .emptyFile: .emptyFile(file: name)
+        case .notAPDF: .notAPDF(file: name)
+        case .badImage(_, let reason): .badImage(file: name, reason: reason)
+        case .damaged(_, let page, let detail): .damaged(file: name, page: page, detail: detail)
+        case .password(_, let given): .password(file: name, given: given)
+        case .unsupported(_, let page, let detail): .unsupported(file: name, page: page, detail: detail)
+        case .pageOutOfRange(_, let page, let pageCount): .pageOutOfRange(file: name, page: page, pageCount: pageCount)
+        case .overLimit(_, let page, let what): .overLimit(file: name, page: page, what: what)
+        case .cannotWrite(_, let reason): .cannotWrite(file: name, reason: reason)
+        case .outOfMemory: .outOfMemory(file: name)
+        case .library(_, let message): .library(file: name, message: message)
+        }
+    }
+}

@@ -59,10 +59,7 @@ public struct PageEditor: Sendable {
     /// An editor holding a PDF (or an image) given as bytes, as its one document `name`.
     public init(data: Data, name: String = "document", password: String? = nil) throws(PDFEditError) {
         try self.init(passwords: PasswordBook(general: password.map { [$0] } ?? []))
-        let path = try keep(data, name: name)
-        var files = try importer.load([path])
-        files[0].stem = Session.validDocumentName(name)
-        try start(with: files)
+        try start(with: try loadKept(data, name: name))
     }
 
     private mutating func start(with files: [ImportedFile]) throws(PDFEditError) {
@@ -90,6 +87,25 @@ public struct PageEditor: Sendable {
             throw PDFEditError.usage("cannot keep the bytes of \(name) in \(scratch.path): \(error)")
         }
         return path
+    }
+
+    /// Bytes kept and read as a file, its failures naming `name` rather than the temporary file.
+    private func loadKept(_ data: Data, name: String) throws(PDFEditError) -> [ImportedFile] {
+        let path = try keep(data, name: name)
+        var files = try Self.naming(path, name) { () throws(PDFEditError) in try importer.load([path]) }
+        files[0].stem = Session.validDocumentName(name)
+        return files
+    }
+
+    private static func naming<T>(_ path: String, _ name: String, _ body: () throws(PDFEditError) -> T)
+        throws(PDFEditError) -> T
+    {
+        do {
+            return try body()
+        } catch {
+            if case .engine(let failure) = error, failure.file == path { throw .engine(failure.naming(name)) }
+            throw error
+        }
     }
 
     // MARK: Documents
@@ -121,10 +137,7 @@ public struct PageEditor: Sendable {
     /// unique); returns its name. Undo takes it away again.
     @discardableResult
     public mutating func open(data: Data, name: String) throws(PDFEditError) -> String {
-        let path = try keep(data, name: name)
-        var files = try importer.load([path])
-        files[0].stem = name
-        return try add(files, label: "open \(name)")
+        try add(try loadKept(data, name: name), label: "open \(name)")
     }
 
     private mutating func add(_ files: [ImportedFile], label: String) throws(PDFEditError) -> String {
@@ -232,7 +245,9 @@ public struct PageEditor: Sendable {
                                 in document: String? = nil) throws(PDFEditError) -> ChangeSummary
     {
         let path = try keep(data, name: name)
-        let (edit, _) = try importer.insertEdit([path], at: destination, fit: nil, keepGoing: false)
+        let (edit, _) = try Self.naming(path, name) { () throws(PDFEditError) in
+            try importer.insertEdit([path], at: destination, fit: nil, keepGoing: false)
+        }
         return try apply(edit, in: document, label: "insert \(name)")
     }
 
