@@ -113,6 +113,7 @@ struct Export: ParsableCommand {
     @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
     var keepScripts = false
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var session: SessionOption
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -156,7 +157,7 @@ struct Export: ParsableCommand {
     func makeSplitRequest() throws(PDFEditError) -> SplitRequest? {
         guard split else { return nil }
         var grouping: SplitGrouping = atOutlines ? .atOutlines : every.map { .every($0) } ?? .each
-        if let at { grouping = .at(try parseSelection(at), drop: drop) }
+        if let at { grouping = .at(try selecting.parse(at), drop: drop) }
         return SplitRequest(
             directory: output, grouping: grouping, template: name, outlineLevel: level ?? 1,
             maxSize: maxSize.flatMap(ByteSize.parse))
@@ -192,7 +193,7 @@ struct Export: ParsableCommand {
             if let bar { settings.progress = { bar.update($0) } }
             settings.outputEncryption = try encryption.encryption()
             let book = try passwords.book()
-            let parsedSelection = try selection.map(parseSelection)
+            let parsedSelection = try selection.map(selecting.parse)
             let splitRequest = try makeSplitRequest()
             let results: [ExportResult]
             let toStandardOutput = output == StandardStreams.name

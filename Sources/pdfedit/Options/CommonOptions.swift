@@ -47,6 +47,20 @@ struct SessionOptions: ParsableArguments {
     var session: String? { sessionOption.session }
 }
 
+/// `--ink-only`: every command that takes a selection, for its `empty` tokens.
+struct SelectionOptions: ParsableArguments {
+    @Flag(
+        name: .customLong("ink-only"),
+        help: "Judge 'empty' by ink alone: a page whose text draws no ink (invisible or white) is empty too.")
+    var inkOnly = false
+
+    /// A selection as this command's options judge it.
+    func parse(_ text: String) throws(PDFEditError) -> PageSelection {
+        let selection = try parseSelection(text)
+        return inkOnly ? selection.judgingInkOnly() : selection
+    }
+}
+
 /// Every editing command, in a session or in direct mode.
 struct EditOptions: ParsableArguments {
     @Option(name: .long, help: "The document to edit (default: the current one).")
