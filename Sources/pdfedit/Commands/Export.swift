@@ -108,6 +108,11 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "With --from: write the output unencrypted (by default it keeps the file's encryption).")
     var decrypt = false
 
+    @Flag(
+        name: .long,
+        help: "With --from: a file qpdf cannot repair is redrawn page by page with poppler (its annotations, links, bookmarks, forms and structure are lost).")
+    var repair = false
+
     @OptionGroup var encryption: EncryptOptions
 
     @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
@@ -129,6 +134,9 @@ struct Export: ParsableCommand {
         }
         if decrypt && from == nil {
             throw PDFEditError.usage("--decrypt goes with --from (a session export is unencrypted)")
+        }
+        if repair && from == nil {
+            throw PDFEditError.usage("--repair goes with --from (a session's sources were read when imported)")
         }
         if decrypt && !encryption.encrypt.isEmpty { throw PDFEditError.usage("give --decrypt or --encrypt, not both") }
         if !split && (name != nil || every != nil || atOutlines || at != nil || maxSize != nil) {
@@ -206,6 +214,7 @@ struct Export: ParsableCommand {
             if let from {
                 var direct = DirectMode(input: from, output: output, inPlace: false, force: force, passwords: book)
                 direct.decrypt = decrypt
+                direct.repair = repair
                 results = try direct.resolvingStandardStreams { (direct) throws(PDFEditError) in
                     try direct.export(selection: parsedSelection, split: splitRequest, settings: settings)
                 }

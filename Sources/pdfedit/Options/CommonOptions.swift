@@ -88,6 +88,11 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
     var force = false
 
+    @Flag(
+        name: .long,
+        help: "Direct mode: a FILE qpdf cannot repair is redrawn page by page with poppler (its annotations, links, bookmarks, forms and structure are lost).")
+    var repair = false
+
     @OptionGroup var writing: WritingOptions
 
     /// Direct mode: encrypt the result with passwords of the user's own instead of
@@ -102,6 +107,7 @@ struct DirectOptions: ParsableArguments {
     func refuseOutsideDirectMode() throws(PDFEditError) {
         let given = [
             (decrypt, "--decrypt"), (keepScripts, "--keep-scripts"), (!encryption.encrypt.isEmpty, "--encrypt"),
+            (repair, "--repair"),
         ].filter(\.0).map(\.1)
         if let first = given.first { throw PDFEditError.usage("\(first) goes with -o or --in-place") }
     }
