@@ -33,6 +33,10 @@ package enum Cancellation {
     /// The signal that arrived while renames were in progress (0: none).
     private static let deferredSignal = Atomic<Int32>(0)
     private static let deferring = Atomic<Bool>(false)
+    /// Whether the command winds up by itself on a signal (`cooperate`), and the
+    /// signal it was sent (0: none yet).
+    private static let cooperating = Atomic<Bool>(false)
+    private static let keptSignal = Atomic<Int32>(0)
 
     /// Bookkeeping under `lock`: which slot holds which path, and the free ones.
     private final class Registry: @unchecked Sendable {
@@ -67,6 +71,47 @@ package enum Cancellation {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// From now on the first SIGINT or SIGTERM does not end the process at once:
+    /// the handler removes the temporary files, stops every write in progress
+    /// (`WriteCancellation`: a bridge write fails at its next flush) and keeps the
+    /// signal for `receivedSignal`, so that the command can wind up — say what was
+    /// written, what was interrupted and what was never started — and exit 130 /
+    /// 143 itself. A second signal, or `graceSeconds` without the command having
+    /// exited, ends the process as any other command's signal does. For `apply`,
+    /// whose files are all or nothing each, so that stopping between them loses
+    /// nothing half-written.
+    package static func cooperate(graceSeconds: UInt32 = 1) {
+        _ = keptSignal.load(ordering: .sequentiallyConsistent)
+        Self.graceSeconds.store(max(1, graceSeconds), ordering: .sequentiallyConsistent)
+        signal(SIGALRM, handleGraceEnd)
+        cooperating.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private static let graceSeconds = Atomic<UInt32>(1)
+
+    /// The signal that cancelled a command that cooperates (`cooperate`), nil
+    /// while none came.
+    package static var receivedSignal: Int32? {
+        let signal = keptSignal.load(ordering: .sequentiallyConsistent)
+        return signal == 0 ? nil : signal
+    }
+
+    /// Async-signal-safe: whether the signal is kept for the command (the first
+    /// one while it cooperates), with the grace period started.
+    fileprivate static func keepForCommand(_ signal: Int32) -> Bool {
+        guard cooperating.load(ordering: .sequentiallyConsistent) else { return false }
+        guard keptSignal.compareExchange(expected: 0, desired: signal, ordering: .sequentiallyConsistent).exchanged
+        else { return false }
+        alarm(graceSeconds.load(ordering: .sequentiallyConsistent))
+        return true
+    }
+
+    /// Async-signal-safe: the grace period ended with the command still running.
+    fileprivate static func endGrace() -> Never {
+        removeRemembered()
+        _exit(128 + keptSignal.load(ordering: .sequentiallyConsistent))
+    }
+
     /// Runs `body` — the renames that publish several finished files at once — with
     /// SIGINT and SIGTERM held back: one arriving meanwhile takes effect when `body`
     /// returns (exit 130 / 143 with every file in place), never half-way, which would
@@ -77,8 +122,9 @@ package enum Cancellation {
             deferring.store(false, ordering: .sequentiallyConsistent)
             let signal = deferredSignal.exchange(0, ordering: .sequentiallyConsistent)
             if signal != 0 {
+                WriteCancellation.request()
                 removeRemembered()
-                _exit(128 + signal)
+                if !keepForCommand(signal) { _exit(128 + signal) }
             }
         }
         return try body()
@@ -285,8 +331,13 @@ private func handleSignal(_ signal: Int32) {
     // one the moment it needs to remove it itself, and remove ours again.
     WriteCancellation.request()
     Cancellation.removeRemembered()
+    if Cancellation.keepForCommand(signal) { return }
     var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
     nanosleep(&pause, nil)
     Cancellation.removeRemembered()
     _exit(128 + signal)
+}
+
+private func handleGraceEnd(_ signal: Int32) {
+    Cancellation.endGrace()
 }

@@ -20,7 +20,8 @@ extension SourceAccess {
         let context = editContext
         return try surfacingLookupFailure { () throws(PDFEditError) in
             do throws(SelectionError) {
-                return try selection.resolve(in: document, text: context.pageText, darkShare: context.darkShare)
+                return try selection.resolve(in: document, text: context.pageText, darkShare: context.darkShare,
+                hasText: context.pageHasText)
             } catch {
                 throw PDFEditError.selection(error)
             }

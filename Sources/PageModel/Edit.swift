@@ -127,15 +127,20 @@ public struct EditContext {
     /// The share (0…1) of dark pixels of an item's page as it is shown (its
     /// crop box), for `empty` selections; nil: not known (never empty).
     public var darkShare: ((PageItem) -> Double?)?
+    /// Whether an item's page has extractable text (`EmptyPage.isText`), for
+    /// `empty` selections: such a page is not empty unless judged by ink only.
+    public var pageHasText: ((PageItem) -> Bool)?
     /// The documented limits (items per document) edits are checked against.
     public var limits: Limits
 
     public init(
         pageText: ((PageItem, String) -> Bool)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
         limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil,
-        pageInk: ((PageItem) -> PageInk?)? = nil, darkShare: ((PageItem) -> Double?)? = nil
+        pageInk: ((PageItem) -> PageInk?)? = nil, darkShare: ((PageItem) -> Double?)? = nil,
+        pageHasText: ((PageItem) -> Bool)? = nil
     ) {
         self.pageInk = pageInk
+        self.pageHasText = pageHasText
         self.darkShare = darkShare
         self.pageText = pageText
         self.pageSize = pageSize

@@ -57,7 +57,9 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAPDF(let file): return "\(file): not a PDF or a supported image (JPEG, PNG)"
         case .badImage(let file, let reason): return "\(file): unusable image: \(reason)"
         case .damaged(let file, let page, let detail):
+            // A whole file: direct mode's --repair may still get its pages through poppler.
             return "\(file):\(at(page)) damaged beyond repair: \(detail)"
+                + (page == nil ? " (--repair, in direct mode, redraws its pages with poppler)" : "")
         case .password(let file, let given):
             return given
                 ? "\(file): wrong password"

@@ -19,8 +19,9 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
         case all
         case id(ItemID)
         case text(String)
-        /// `empty`, `empty:S%`: items whose page shows at most this share (0…1) of dark pixels.
-        case empty(maximumShare: Double)
+        /// `empty`, `empty:S%`: items whose page shows at most this share (0…1) of
+        /// dark pixels and, unless `inkOnly` (`--ink-only`), has no extractable text.
+        case empty(maximumShare: Double, inkOnly: Bool)
     }
 
     struct Token: Hashable, Sendable {
@@ -46,6 +47,22 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
 
     init(tokens: [Token]) {
         self.tokens = tokens
+    }
+
+    /// The same selection with its `empty` tokens judging ink alone (`--ink-only`):
+    /// a page whose text draws no ink (invisible or white text, an OCR layer over
+    /// a blank scan) is empty too.
+    public func judgingInkOnly() -> PageSelection {
+        PageSelection(
+            tokens: tokens.map { token in
+                guard case .empty(let share, _) = token.kind else { return token }
+                return Token(kind: .empty(maximumShare: share, inkOnly: true), text: token.text)
+            })
+    }
+
+    /// Whether an `empty` token judges by ink alone.
+    public var judgesInkOnly: Bool {
+        tokens.contains { if case .empty(_, true) = $0.kind { true } else { false } }
     }
 
     /// Reads a selection.
@@ -96,12 +113,12 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
             guard !words.isEmpty else { throw .malformed(token: token, pageCount: nil) }
             return .text(words)
         }
-        if lower == "empty" { return .empty(maximumShare: EmptyPage.defaultMaximumShare) }
+        if lower == "empty" { return .empty(maximumShare: EmptyPage.defaultMaximumShare, inkOnly: false) }
         if lower.hasPrefix("empty:") {
             guard let share = EmptyPage.share(parsing: lower.dropFirst(6)) else {
                 throw .malformed(token: token, pageCount: nil)
             }
-            return .empty(maximumShare: share)
+            return .empty(maximumShare: share, inkOnly: false)
         }
         if token.hasPrefix("@") {
             guard let id = ItemID(String(token.dropFirst())) else { throw .malformed(token: token, pageCount: nil) }
@@ -145,18 +162,39 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
         tokens.map(\.text).joined(separator: ",")
     }
 
+    /// Encoded as its text; a selection judging ink only (which its text cannot
+    /// say) as `{"selection": TEXT, "inkOnly": true}`. Both forms are read.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
+        let text: String
+        let inkOnly: Bool
+        if let keyed = try? decoder.container(keyedBy: CodingKeys.self) {
+            text = try keyed.decode(String.self, forKey: .selection)
+            inkOnly = try keyed.decodeIfPresent(Bool.self, forKey: .inkOnly) ?? false
+        } else {
+            text = try decoder.singleValueContainer().decode(String.self)
+            inkOnly = false
+        }
         do {
-            self = try PageSelection.parse(text)
+            let parsed = try PageSelection.parse(text)
+            self = inkOnly ? parsed.judgingInkOnly() : parsed
         } catch {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.description))
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
+        if judgesInkOnly {
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            try keyed.encode(description, forKey: .selection)
+            try keyed.encode(true, forKey: .inkOnly)
+        } else {
+            var container = encoder.singleValueContainer()
+            try container.encode(description)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case selection, inkOnly
     }
 }

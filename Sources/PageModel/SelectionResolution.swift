@@ -5,10 +5,12 @@ extension PageSelection {
     /// token (false when it has none, e.g. a blank page), as `find` matches them:
     /// the Unicode rules of that match (NFKC, case folding) are the text
     /// library's, outside the model. `darkShare` gives the share of dark pixels of
-    /// an item's page for `empty` tokens (see `EmptyPage.isEmpty`). Each token
+    /// an item's page for `empty` tokens, and `hasText` whether it has extractable
+    /// text (see `EmptyPage.isEmpty`; nil: none known). Each token
     /// must select at least one item, and no item may be selected by two tokens.
     public func resolve(
-        in document: Document, text: ((PageItem, String) -> Bool)? = nil, darkShare: ((PageItem) -> Double?)? = nil
+        in document: Document, text: ((PageItem, String) -> Bool)? = nil, darkShare: ((PageItem) -> Double?)? = nil,
+        hasText: ((PageItem) -> Bool)? = nil
     ) throws(SelectionError) -> [Int] {
         let count = document.items.count
         // owner[i] is the index of the token that selected position i, or -1.
@@ -49,10 +51,13 @@ extension PageSelection {
             case .text(let words):
                 guard let text else { throw .textWithoutLookup(token: token.text) }
                 indices = document.items.indices.filter { text(document.items[$0], words) }
-            case .empty(let maximumShare):
+            case .empty(let maximumShare, let inkOnly):
                 guard let darkShare else { throw .renderingWithoutLookup(token: token.text) }
+                let hasText = hasText ?? { _ in false }
                 indices = document.items.indices.filter { index in
-                    EmptyPage.isEmpty(document.items[index], maximumShare: maximumShare, darkShare: darkShare)
+                    EmptyPage.isEmpty(
+                        document.items[index], maximumShare: maximumShare, inkOnly: inkOnly, hasText: hasText,
+                        darkShare: darkShare)
                 }
             }
             guard !indices.isEmpty else { throw .selectsNothing(token: token.text, pageCount: count) }

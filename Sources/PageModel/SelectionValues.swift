@@ -55,10 +55,13 @@ extension PageSelection {
         PageSelection(tokens: [Token(kind: .text(words), text: "text:\(words)")])
     }
 
-    /// Pages that look empty: at most `maximumShare` (0…1) of their pixels dark,
-    /// as `empty` and `empty:S%` select on the command line.
-    public static func empty(maximumShare: Double = EmptyPage.defaultMaximumShare) -> PageSelection {
-        PageSelection(tokens: [Token(kind: .empty(maximumShare: maximumShare), text: "empty")])
+    /// Pages that look empty: at most `maximumShare` (0…1) of their pixels dark
+    /// and, unless `inkOnly`, no extractable text, as `empty`, `empty:S%` and
+    /// `--ink-only` select on the command line.
+    public static func empty(maximumShare: Double = EmptyPage.defaultMaximumShare, inkOnly: Bool = false)
+        -> PageSelection
+    {
+        PageSelection(tokens: [Token(kind: .empty(maximumShare: maximumShare, inkOnly: inkOnly), text: "empty")])
     }
 
     /// The page item with this id, wherever it is now (`@ID`).

@@ -57,6 +57,11 @@ void CheckedFile::write(unsigned char const *data, size_t length)
     if (error != 0 || descriptor < 0) {
         return;
     }
+    // A command that winds up by itself on a signal (apply) stops writing a file
+    // nobody will get at once, instead of serialising the rest of it.
+    if (cancel_requested()) {
+        fail("write", ECANCELED);
+    }
     if (used + length > buffer_capacity) {
         flush();
         if (length >= buffer_capacity) {

@@ -162,6 +162,13 @@ class DocumentData {
         if (preferences.isDictionary()) {
             out_root.replaceKey("/ViewerPreferences", import_value(out, *source.pdf, preferences));
         }
+        // /MarkInfo of a source without a structure tree (Word marks files so);
+        // with a tree, the structure step writes it beside the tree it describes,
+        // or drops both with a warning.
+        QPDFObjectHandle mark_info = source.catalog("/MarkInfo");
+        if (mark_info.isDictionary() && source.catalog("/StructTreeRoot").isNull()) {
+            out_root.replaceKey("/MarkInfo", import_value(out, *source.pdf, mark_info));
+        }
         QPDFObjectHandle mode = source.catalog("/PageMode");
         if (mode.isName()) {
             std::string name = mode.getName();

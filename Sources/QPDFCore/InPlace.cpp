@@ -72,6 +72,11 @@ void settle_in_place(
             root.replaceKey("/PageMode", QPDFObjectHandle::newName(name));
         }
     }
+    // A source rearranged in place has no structure tree (catalog_allows_in_place).
+    QPDFObjectHandle mark_info = old_root.getKey("/MarkInfo");
+    if (mark_info.isDictionary()) {
+        root.replaceKey("/MarkInfo", mark_info.isIndirect() ? mark_info : mark_info.shallowCopy());
+    }
 }
 
 } // namespace

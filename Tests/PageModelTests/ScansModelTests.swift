@@ -68,6 +68,35 @@ import Testing
         #expect(!EmptyPage.isEmpty(stampedBlank, maximumShare: 1, darkShare: share), "a stamp is ink")
     }
 
+    /// Issue 40 item 6b: a page with extractable text is not empty unless judged by ink only.
+    @Test func textIsNotEmptyUnlessInkOnly() throws {
+        let s = try session(pages: 3)
+        let document = try #require(s.document(named: "main"))
+        // Page 1 has text and no ink (invisible text), page 2 neither, page 3 ink and text.
+        let shares: [Int: Double] = [1: 0, 2: 0, 3: 0.2]
+        let darkShare: (PageItem) -> Double? = { item in
+            guard case .page(_, let page) = item.content else { return nil }
+            return shares[page]
+        }
+        let hasText: (PageItem) -> Bool = { item in
+            guard case .page(_, let page) = item.content else { return false }
+            return page != 2
+        }
+        let empty = try selection("empty")
+        #expect(try empty.resolve(in: document, darkShare: darkShare, hasText: hasText) == [1])
+        #expect(try empty.judgingInkOnly().resolve(in: document, darkShare: darkShare, hasText: hasText) == [0, 1])
+        // Positional tokens are untouched by the flag.
+        #expect(try selection("1,3").judgingInkOnly() == selection("1,3"))
+        #expect(EmptyPage.isText(" \n\u{0C}\t") == false)
+        #expect(EmptyPage.isText("\u{0C}7\n") == true)
+        // The flag survives being written and read back (the text alone cannot say it).
+        let inkOnly = try selection("2,empty:0.5%").judgingInkOnly()
+        let data = try JSONEncoder().encode(inkOnly)
+        #expect(try JSONDecoder().decode(PageSelection.self, from: data) == inkOnly)
+        #expect(try JSONDecoder().decode(PageSelection.self, from: JSONEncoder().encode(empty)) == empty)
+        #expect(String(decoding: try JSONEncoder().encode(empty), as: UTF8.self) == "\"empty\"")
+    }
+
     @Test func emptyWithoutRenderingIsAnError() throws {
         let s = try session(pages: 2)
         let document = try #require(s.document(named: "main"))

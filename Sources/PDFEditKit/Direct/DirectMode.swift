@@ -39,6 +39,11 @@ public struct DirectMode: Sendable {
     /// batch shares one among its files and threads (entries are renamed into
     /// place whole, so two threads making the same one both succeed).
     var scratch: ScratchDirectory?
+    /// `--repair`: an input qpdf refuses as damaged beyond repair is redrawn page
+    /// by page through poppler (`PopplerPDF.redraw`) into a scratch file, which
+    /// the command reads instead, with a warning that its annotations, links,
+    /// bookmarks, form fields and structure are lost.
+    public var repair = false
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -130,7 +135,8 @@ public struct DirectMode: Sendable {
         }
         if inPlace && output != nil { throw PDFEditError.usage("give either -o or --in-place, not both") }
         if !inPlace { try Self.checkBeforeReading(target, sources: [input] + otherDocuments, force: force) }
-        let files = try keepingImporter.load([input] + otherDocuments)
+        let (files, repaired) = try loadInputs(otherDocuments)
+        defer { withExtendedLifetime(repaired) {} }  // its folder holds the file read
         var session: Session
         do throws(EditError) {
             session = try Session.opening(
@@ -175,7 +181,40 @@ public struct DirectMode: Sendable {
         result.warnings = Warning.oneDamageWarningPerFile(
             zip([input] + otherDocuments, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) }
                 + result.warnings)
+        if repaired != nil { result.warnings.insert(Self.repairWarning(input), at: 0) }
         return (summaries, result)
+    }
+
+    /// The input and `others`, loaded; with `repair`, an input qpdf refuses as
+    /// damaged beyond repair is loaded from its redrawing instead, named as the
+    /// input is (its stem names the document and split parts), in a scratch
+    /// folder the returned value keeps alive.
+    private func loadInputs(_ others: [String]) throws(PDFEditError) -> ([ImportedFile], ScratchDirectory?) {
+        do throws(PDFEditError) {
+            return (try keepingImporter.load([input] + others), nil)
+        } catch {
+            guard repair, case .engine(.damaged(let file, nil, _)) = error, file == input else { throw error }
+        }
+        let folder = try ScratchDirectory()
+        let redrawn = Paths.join(folder.path, Paths.name(of: input))
+        do throws(EngineError) {
+            let poppler = try passwords.open(input) { password throws(EngineError) in
+                try PopplerPDF(path: input, password: password)
+            }.pdf
+            try poppler.redraw(to: redrawn)
+        } catch {
+            throw PDFEditError.engine(error)
+        }
+        let files = try keepingImporter.load([redrawn] + others)
+        return (files, folder)
+    }
+
+    /// What `--repair` says when it redrew the input.
+    static func repairWarning(_ input: String) -> Warning {
+        .exportNotice(
+            file: input,
+            message: "qpdf cannot repair it: redrawn page by page with poppler (--repair); "
+                + "its annotations, links, bookmarks, form fields and structure tree are lost")
     }
 
     /// `export OUT [SEL] --from FILE` (and `--split DIR`): pages of a file written out
@@ -184,7 +223,8 @@ public struct DirectMode: Sendable {
         selection: PageSelection?, split: SplitRequest? = nil, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
         if split == nil, let output { try Self.checkBeforeReading(output, sources: [input], force: settings.force) }
-        let files = try keepingImporter.load([input])
+        let (files, repaired) = try loadInputs([])
+        defer { withExtendedLifetime(repaired) {} }
         let session: Session
         do throws(EditError) {
             session = try Session.opening(

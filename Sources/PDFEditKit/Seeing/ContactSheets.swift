@@ -57,6 +57,10 @@ public struct SheetReport: Codable, Equatable, Sendable {
         public var width: Int
         /// Height in pixels.
         public var height: Int
+        /// true when the page holds what the renderer skipped (an image wider or
+        /// taller than cairo draws, a stream that cannot be decoded): the picture
+        /// is not the whole page, and its caption says "incomplete". Absent otherwise.
+        public var incomplete: Bool?
     }
     /// One PNG sheet.
     public struct Sheet: Codable, Equatable, Sendable {
@@ -249,16 +253,18 @@ extension Workspace {
                 let plan = plans[pending[job]]
                 do throws(PDFEditError) {
                     var rasters: [SourcePage: RasterImage] = [:]
-                    var standIn = false
+                    var cacheable = true
+                    var incomplete: Set<SourcePage> = []
                     for page in plan.pages {
                         let picture = try renderer.obtain(page, worker: worker)
-                        standIn = standIn || picture.isStandIn
+                        cacheable = cacheable && picture.isCacheable
+                        if picture.isIncomplete { incomplete.insert(page) }
                         rasters[page] = try picture.raster()
                         counter.advance()
                     }
                     let composed = try stamped.pictures(of: plan, worker: worker, progress: counter)
                     results[pending[job]] = try plan.make(
-                        rasters: rasters, stamped: composed, cache: standIn ? nil : cache)
+                        rasters: rasters, stamped: composed, incomplete: incomplete, cache: cacheable ? cache : nil)
                 } catch {
                     failures[job] = error
                 }
@@ -269,17 +275,20 @@ extension Workspace {
             for number in pending {
                 let plan = plans[number]
                 let rasters = Slots<RasterImage>(count: plan.pages.count)
-                let standIns = Slots<Bool>(count: plan.pages.count)
+                let kinds = Slots<RenderedPage.Kind>(count: plan.pages.count)
                 try renderer.forEach(plan.pages, access: access, progress: counter) {
                     (job, picture) throws(PDFEditError) in
                     rasters[job] = try picture.raster()
-                    standIns[job] = picture.isStandIn
+                    kinds[job] = picture.kind
                 }
                 var byPage: [SourcePage: RasterImage] = [:]
                 for (page, raster) in zip(plan.pages, rasters.removeAll()) { byPage[page] = raster }
-                let standIn = standIns.removeAll().contains { $0 == true }
+                let pageKinds = kinds.removeAll()
+                let incomplete = Set(zip(plan.pages, pageKinds).filter { $0.1 == .incomplete }.map(\.0))
+                let cacheable = pageKinds.allSatisfy { $0 == .complete }
                 let composed = try stamped.pictures(of: plan, pool: renderer.pool, progress: counter)
-                results[number] = try plan.make(rasters: byPage, stamped: composed, cache: standIn ? nil : cache)
+                results[number] = try plan.make(
+                    rasters: byPage, stamped: composed, incomplete: incomplete, cache: cacheable ? cache : nil)
             }
         }
         for (number, sheet) in results.removeAll().enumerated() where sheet != nil { made[number] = sheet }
@@ -365,17 +374,22 @@ struct SheetPlan {
     }
 
     /// Draws the sheet, writes it under its name and into the sheet cache (none:
-    /// a page of it is a stand-in for one that failed); `stamped` holds the
-    /// composed pictures of the cells whose items have stamps.
+    /// a page of it is a stand-in for one that failed, or incomplete); `stamped`
+    /// holds the composed pictures of the cells whose items have stamps, and
+    /// `incomplete` the pages drawn without what the renderer skipped (their
+    /// captions say so).
     func make(
-        rasters: [SourcePage: RasterImage], stamped: [Int: RasterImage] = [:], cache: SeeingCache?
+        rasters: [SourcePage: RasterImage], stamped: [Int: RasterImage] = [:], incomplete: Set<SourcePage> = [],
+        cache: SeeingCache?
     ) throws(PDFEditError) -> SheetReport.Sheet {
+        let marked = cells.map { plan in plan.page.map { incomplete.contains($0) } ?? false }
         let cells = cells.enumerated().map { index, plan in
             SheetCell(
                 picture: stamped[index].map { .page($0, quarterTurns: 0) }
                     ?? plan.page.flatMap { rasters[$0] }.map { .page($0, quarterTurns: plan.item.rotation) }
                     ?? plan.picture,
-                title: "\(plan.position)", subtitle: plan.item.id.description, detail: plan.detail)
+                title: "\(plan.position)", subtitle: plan.item.id.description,
+                detail: marked[index] ? "incomplete · " + plan.detail : plan.detail)
         }
         let drawn: (image: RasterImage, pictures: [PixelRect])
         do throws(EngineError) {
@@ -386,12 +400,14 @@ struct SheetPlan {
         let data = drawn.image.fastPNGData()
         try SeeingChecks.write(data, to: file)
         if let cache { cache.store(data, at: cache.sheetPath(key: key)) }
-        return report(width: drawn.image.width, height: drawn.image.height, pictures: drawn.pictures)
+        return report(width: drawn.image.width, height: drawn.image.height, pictures: drawn.pictures, marked: marked)
     }
 
     /// What the report says about the sheet; `pictures` are where the cells' pictures
-    /// were drawn (computed from the layout for a sheet taken from the cache).
-    func report(width: Int, height: Int, pictures: [PixelRect]? = nil) -> SheetReport.Sheet {
+    /// were drawn (computed from the layout for a sheet taken from the cache),
+    /// `marked` the cells drawn incomplete (none on a cached sheet: such a sheet is
+    /// never cached).
+    func report(width: Int, height: Int, pictures: [PixelRect]? = nil, marked: [Bool] = []) -> SheetReport.Sheet {
         SheetReport.Sheet(
             file: file, width: width, height: height, columns: min(layout.columns, cells.count),
             rows: layout.rows(for: cells.count),
@@ -401,7 +417,8 @@ struct SheetPlan {
                     ?? layout.placement(of: cell.picture.pixelSize(fittingIn: layout.thumbnailSize), inCell: index)
                 return SheetReport.Cell(
                     position: cell.position, id: cell.item.id.description, kind: cell.item.content.kindName,
-                    label: cell.label, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+                    label: cell.label, x: rect.x, y: rect.y, width: rect.width, height: rect.height,
+                    incomplete: index < marked.count && marked[index] ? true : nil)
             })
     }
 }

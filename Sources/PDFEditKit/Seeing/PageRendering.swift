@@ -124,8 +124,11 @@ final class PageRenderer: @unchecked Sendable {
             throw PDFEditError.engine(.missing(file: page.source.description))
         }
         let image: RasterImage
+        let skipped: Bool
         do throws(EngineError) {
-            image = try worker.poppler(opening).render(page: page.page - 1, fittingIn: size)
+            let poppler = try worker.poppler(opening)
+            image = try poppler.render(page: page.page - 1, fittingIn: size)
+            skipped = try poppler.skipsContent(page: page.page - 1)
         } catch .damaged(let file, let number?, let detail) {
             // One page that cannot be read or drawn: a marked stand-in, a warning,
             // the other pages shown; never cached (a later run tries again).
@@ -139,10 +142,11 @@ final class PageRenderer: @unchecked Sendable {
         } catch {
             throw PDFEditError.engine(error)
         }
+        count(cached: false)
+        if skipped { return .incomplete(image) }
         if let file {
             cache?.storeFile(at: file) { temporary in (try? image.writeFastPNG(to: temporary)) != nil }
         }
-        count(cached: false)
         return .raster(image)
     }
 
@@ -190,15 +194,40 @@ enum RenderedPage {
     /// A marked frame in place of a page that could not be read or rendered
     /// (warned about); whatever shows it must not be cached.
     case standIn(RasterImage)
+    /// A page drawn without what the renderer skipped (an image wider or taller
+    /// than cairo draws, a stream that cannot be decoded): marked wherever it is
+    /// shown, and never cached, so that the mark is found again every time.
+    case incomplete(RasterImage)
 
     var isStandIn: Bool {
         if case .standIn = self { return true }
         return false
     }
 
+    var isIncomplete: Bool {
+        if case .incomplete = self { return true }
+        return false
+    }
+
+    /// Whatever shows it may be cached: neither a stand-in nor incomplete.
+    var isCacheable: Bool { kind == .complete }
+
+    /// What a job hands back across threads, without the pixels.
+    enum Kind: Sendable, Equatable {
+        case complete, standIn, incomplete
+    }
+
+    var kind: Kind {
+        switch self {
+        case .raster, .cachedFile: .complete
+        case .standIn: .standIn
+        case .incomplete: .incomplete
+        }
+    }
+
     func raster() throws(PDFEditError) -> RasterImage {
         switch self {
-        case .raster(let image), .standIn(let image): return image
+        case .raster(let image), .standIn(let image), .incomplete(let image): return image
         case .cachedFile(let file):
             do throws(EngineError) { return try RasterImage(png: file) } catch { throw PDFEditError.engine(error) }
         }

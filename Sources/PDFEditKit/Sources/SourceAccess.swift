@@ -335,7 +335,11 @@ package final class SourceAccess {
             },
             pageSize: { [unowned self] in self.shownSize(of: $0) }, limits: ProcessLimits.current,
             pageFrame: { [unowned self] in self.frame(of: $0) }, pageInk: { [unowned self] in self.ink(of: $0) },
-            darkShare: { [unowned self] in self.darkShare(of: $0) })
+            darkShare: { [unowned self] in self.darkShare(of: $0) },
+            pageHasText: { [unowned self] item in
+                let text = self.recordingFailure({ () throws(PDFEditError) in try self.text(of: item) })
+                return text.flatMap { $0 }.map(EmptyPage.isText) ?? false
+            })
     }
 }
 

@@ -78,6 +78,12 @@ public struct BatchApply: Sendable {
     /// running finish; the rest are `.notStarted`), as after a failure without
     /// `keepGoing`. The command line stops when nobody reads its report any more.
     public var stopsWhen: (@Sendable () -> Bool)?
+    /// Asked before each file is started and when one fails: a signal number
+    /// means the batch was cancelled (Ctrl-C, SIGTERM). No further file is
+    /// started (the rest are `.notStarted`), a file that fails from then on was
+    /// stopped by it (`.interrupted`), and the summary carries the signal. The
+    /// command line answers from its signal handler (`Cancellation.cooperate`).
+    public var cancelledBy: (@Sendable () -> Int32?)?
 
     /// A batch applying `steps` (named `script` in messages) to `files`.
     public init(
@@ -140,8 +146,11 @@ public struct BatchApply: Sendable {
         // before it lets go, so the folder's deinit alone would leave it behind.
         defer { TemporaryFiles.shared.removeFolder(scratch.path) }
         let folders = FolderMaker()
+        let stopsWhen = stopsWhen
+        let cancelledBy = cancelledBy
         let state = BatchState(
-            files: files, outputs: outputs, keepGoing: keepGoing, stopsWhen: stopsWhen ?? { false }, report: report)
+            files: files, outputs: outputs, keepGoing: keepGoing,
+            stopsWhen: { (stopsWhen?() ?? false) || cancelledBy?() != nil }, report: report)
         let counter = ProgressCounter(total: files.count, unit: "files", phase: "applying", handler: progress)
         let batch = self
         let work: @Sendable () -> Void = {
@@ -158,7 +167,9 @@ public struct BatchApply: Sendable {
             onThreads(workers, stackBytes: Self.workerStackBytes, work)
         }
         folders.removeEmptyOnes()
-        return BatchSummary(results: state.finishRest(), keptGoing: keepGoing)
+        var summary = BatchSummary(results: state.finishRest(), keptGoing: keepGoing)
+        summary.cancelledBy = cancelledBy?()
+        return summary
     }
 
     static let workerStackBytes = 8 << 20
@@ -180,8 +191,14 @@ public struct BatchApply: Sendable {
             result.pages = written.pageCount
             result.warnings = written.warnings
         } catch {
-            result.status = keepGoing ? .skipped : .failed
-            result.error = error
+            if let signal = cancelledBy?() {
+                // Its temporary was removed and its writes stopped by the cancellation.
+                result.status = .interrupted
+                result.error = .cancelled(signal: signal)
+            } else {
+                result.status = keepGoing ? .skipped : .failed
+                result.error = error
+            }
         }
         return result
     }
@@ -225,12 +242,13 @@ private final class BatchState: @unchecked Sendable {
         }
     }
 
-    /// Records a file's result (a failure stops the batch unless `keepGoing`) and
+    /// Records a file's result (a failure stops the batch unless `keepGoing`; an
+    /// interruption always does) and
     /// reports every result now due.
     func finish(_ index: Int, _ result: BatchFileResult) {
         lock.withLock {
             results[index] = result
-            if result.status != .ok && !keepGoing { stopped = true }
+            if result.status == .interrupted || (result.status != .ok && !keepGoing) { stopped = true }
         }
         flush()
     }

@@ -13,8 +13,12 @@ public enum BatchFileStatus: String, Sendable, Encodable {
     case failed
     /// Failed and passed over (`keepGoing`); nothing was written for it.
     case skipped
-    /// Never started: an earlier failure stopped the batch (without `keepGoing`).
+    /// Never started: an earlier failure stopped the batch (without `keepGoing`),
+    /// or the batch was cancelled (`BatchApply.cancelledBy`).
     case notStarted = "not started"
+    /// Being worked on when the batch was cancelled (Ctrl-C, SIGTERM): stopped,
+    /// nothing was written for it.
+    case interrupted
 }
 
 /// One file's line of a batch's report, in argument order. As JSON (`apply
@@ -36,12 +40,13 @@ public struct BatchFileResult: Sendable, Encodable {
     public var warnings: [Warning]
 
     /// The exit code this file alone would give: 0 when written, the error's code
-    /// when it failed, nil when it never started.
+    /// when it failed or was interrupted (130, 143), nil when it never started.
     public var exitCode: Int32? {
         switch status {
         case .ok: return 0
         case .notStarted: return nil
         case .failed, .skipped: return error?.exitCode ?? 1
+        case .interrupted: return error?.exitCode ?? 130
         }
     }
 
@@ -70,9 +75,14 @@ public struct BatchSummary: Sendable {
     /// Whether failing files were passed over (`keepGoing`).
     public var keptGoing: Bool
 
-    /// 0 when every file was written; with `keepGoing`, 3 when any failed;
-    /// without it, the code of the first failing file in argument order.
+    /// The signal that cancelled the batch (SIGINT, SIGTERM), nil when none did.
+    public var cancelledBy: Int32?
+
+    /// 128 + the signal when the batch was cancelled; else 0 when every file was
+    /// written; with `keepGoing`, 3 when any failed; without it, the code of the
+    /// first failing file in argument order.
     public var exitCode: Int32 {
+        if let cancelledBy { return 128 + cancelledBy }
         guard let first = results.first(where: { $0.status == .failed || $0.status == .skipped }) else { return 0 }
         return keptGoing ? 3 : first.exitCode ?? 1
     }
@@ -82,4 +92,10 @@ public struct BatchSummary: Sendable {
 
     /// How many files were never started.
     public var notStarted: Int { results.count { $0.status == .notStarted } }
+
+    /// How many files were stopped by the cancellation.
+    public var interrupted: Int { results.count { $0.status == .interrupted } }
+
+    /// How many files were written.
+    public var written: Int { results.count { $0.status == .ok } }
 }

@@ -5,7 +5,8 @@ extension Session {
         _ selection: PageSelection, in document: Document, context: EditContext
     ) throws(EditError) -> [Int] {
         do {
-            return try selection.resolve(in: document, text: context.pageText, darkShare: context.darkShare)
+            return try selection.resolve(in: document, text: context.pageText, darkShare: context.darkShare,
+                hasText: context.pageHasText)
         } catch {
             throw .selection(error.inDocument(pageCount: document.pageCount))
         }

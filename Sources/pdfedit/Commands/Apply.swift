@@ -32,14 +32,17 @@ struct Apply: ParsableCommand {
               failed      in/b.pdf: MESSAGE (exit 65)
               skipped     in/b.pdf: MESSAGE (exit 65)      with --keep-going
               not started in/c.pdf -> out/c.pdf
+              interrupted in/d.pdf -> out/d.pdf                on Ctrl-C
             --json prints one JSON object per line instead: file, output, status,
             exit, message, pages. Errors and warnings go to stderr, naming the file.
 
             Without --keep-going the first failure starts no further file: files
             already being written finish, outputs already written stay, and the exit
             code is that of the first failing FILE. With --keep-going every FILE is
-            tried and the exit code is 3 when any failed. Ctrl-C exits 130 leaving
-            finished outputs and nothing half-written.
+            tried and the exit code is 3 when any failed. Ctrl-C (or SIGTERM) starts
+            no further file and stops the ones being written: they are reported as
+            "interrupted", the rest as "not started", finished outputs stay, nothing is
+            left half-written, and the exit code is 130 (143).
 
             Each result keeps its FILE's encryption, unless --decrypt or --encrypt
             (give --encrypt after the FILEs: it takes the two values after it).
@@ -109,6 +112,10 @@ struct Apply: ParsableCommand {
             let printer = ResultPrinter(output: output, bar: bar)
             // Nobody reads the report any more (`| head -1`, a full disk): no new file is started.
             batch.stopsWhen = { Console.standardOutputFailure != 0 }
+            // Ctrl-C or SIGTERM: no new file, the running ones stopped, every file
+            // reported and the summary printed before exiting 130 / 143.
+            Cancellation.cooperate()
+            batch.cancelledBy = { Cancellation.receivedSignal }
             summary = try batch.run { printer.print($0) }
         }
         guard let summary else { return }
@@ -117,10 +124,13 @@ struct Apply: ParsableCommand {
         let total = summary.results.count
         let files = "\(total) file\(total == 1 ? "" : "s")"
         var line = "pdfedit: \(summary.failures.count) of \(files) failed"
-        if lost {
+        if let signal = summary.cancelledBy {
+            line = "pdfedit: \(signal == 15 ? "terminated" : "interrupted"): \(summary.written) of \(files) written"
+            if !summary.failures.isEmpty { line += ", \(summary.failures.count) failed" }
+            if summary.interrupted > 0 { line += ", \(summary.interrupted) interrupted" }
+        } else if lost {
             // The lines of stdout were lost: the summary says what was done.
-            let written = total - summary.failures.count - summary.notStarted
-            line = "pdfedit: \(written) of \(files) written"
+            line = "pdfedit: \(summary.written) of \(files) written"
             if !summary.failures.isEmpty { line += ", \(summary.failures.count) failed" }
         }
         if summary.notStarted > 0 { line += ", \(summary.notStarted) not started" }
@@ -179,7 +189,8 @@ private struct ResultPrinter: Sendable {
 
     func print(_ result: BatchFileResult) {
         bar?.clear()
-        if let error = result.error { Console.report(error, about: result.file) }
+        // An interrupted file's line says so; its error would only repeat it.
+        if let error = result.error, result.status != .interrupted { Console.report(error, about: result.file) }
         Console.warn(result.warnings, about: result.file)
         if output.json {
             Console.jsonLine(result)
@@ -198,6 +209,8 @@ private struct ResultPrinter: Sendable {
             Console.out("\(status) \(shown(result.file)): \(shown(message)) (exit \(result.exitCode ?? 1))")
         case .notStarted:
             Console.out("not started \(shown(result.file)) -> \(shown(result.output))")
+        case .interrupted:
+            Console.out("interrupted \(shown(result.file)) -> \(shown(result.output)) (nothing written)")
         }
     }
 }

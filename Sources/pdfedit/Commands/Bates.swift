@@ -49,6 +49,7 @@ struct BatesNumbers: EditCommand {
     @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
     var font: StandardFont = .helvetica
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -65,6 +66,6 @@ struct BatesNumbers: EditCommand {
             size: try parseTextSize(size))
         let placement = try parsePlacement(
             position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
-        return .textStamp(try parseSelection(selection), Stamp(text: mark, placement: placement))
+        return .textStamp(try selecting.parse(selection), Stamp(text: mark, placement: placement))
     }
 }

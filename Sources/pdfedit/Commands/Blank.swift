@@ -38,6 +38,7 @@ struct Blank: EditCommand {
     @Option(name: .long, help: "Page size (see above).")
     var size: String?
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -50,7 +51,7 @@ struct Blank: EditCommand {
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         if let afterEach {
-            return .blankAfterEach(try parseSelection(afterEach), size: try size.map(parseSize))
+            return .blankAfterEach(try selecting.parse(afterEach), size: try size.map(parseSize))
         }
         return .blank(at: try insertion.destination(), count: count ?? 1, size: try size.map(parseSize))
     }

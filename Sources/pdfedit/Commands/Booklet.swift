@@ -30,11 +30,12 @@ struct Booklet: EditCommand {
     @Option(name: .long, help: "Sheet size (see above).")
     var size: String?
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        .booklet(try parseSelection(selection), size: try size.map(parseSize))
+        .booklet(try selecting.parse(selection), size: try size.map(parseSize))
     }
 }

@@ -55,6 +55,7 @@ struct Crop: EditCommand {
     @Option(name: .long, help: "The box to set.")
     var box: PageBoxKind = .crop
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -81,6 +82,6 @@ struct Crop: EditCommand {
         } else {
             spec = .reset
         }
-        return .crop(try parseSelection(selection), spec, box: box)
+        return .crop(try selecting.parse(selection), spec, box: box)
     }
 }

@@ -17,11 +17,12 @@ struct Duplicate: EditCommand {
     @Argument(help: .directModeFile)
     var directInput: String?
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        .duplicate(try parseSelection(selection))
+        .duplicate(try selecting.parse(selection))
     }
 }

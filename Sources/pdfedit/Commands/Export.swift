@@ -108,11 +108,17 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "With --from: write the output unencrypted (by default it keeps the file's encryption).")
     var decrypt = false
 
+    @Flag(
+        name: .long,
+        help: "With --from: a file qpdf cannot repair is redrawn page by page with poppler (its annotations, links, bookmarks, forms and structure are lost).")
+    var repair = false
+
     @OptionGroup var encryption: EncryptOptions
 
     @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
     var keepScripts = false
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var session: SessionOption
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -128,6 +134,9 @@ struct Export: ParsableCommand {
         }
         if decrypt && from == nil {
             throw PDFEditError.usage("--decrypt goes with --from (a session export is unencrypted)")
+        }
+        if repair && from == nil {
+            throw PDFEditError.usage("--repair goes with --from (a session's sources were read when imported)")
         }
         if decrypt && !encryption.encrypt.isEmpty { throw PDFEditError.usage("give --decrypt or --encrypt, not both") }
         if !split && (name != nil || every != nil || atOutlines || at != nil || maxSize != nil) {
@@ -156,7 +165,7 @@ struct Export: ParsableCommand {
     func makeSplitRequest() throws(PDFEditError) -> SplitRequest? {
         guard split else { return nil }
         var grouping: SplitGrouping = atOutlines ? .atOutlines : every.map { .every($0) } ?? .each
-        if let at { grouping = .at(try parseSelection(at), drop: drop) }
+        if let at { grouping = .at(try selecting.parse(at), drop: drop) }
         return SplitRequest(
             directory: output, grouping: grouping, template: name, outlineLevel: level ?? 1,
             maxSize: maxSize.flatMap(ByteSize.parse))
@@ -192,7 +201,7 @@ struct Export: ParsableCommand {
             if let bar { settings.progress = { bar.update($0) } }
             settings.outputEncryption = try encryption.encryption()
             let book = try passwords.book()
-            let parsedSelection = try selection.map(parseSelection)
+            let parsedSelection = try selection.map(selecting.parse)
             let splitRequest = try makeSplitRequest()
             let results: [ExportResult]
             let toStandardOutput = output == StandardStreams.name
@@ -205,6 +214,7 @@ struct Export: ParsableCommand {
             if let from {
                 var direct = DirectMode(input: from, output: output, inPlace: false, force: force, passwords: book)
                 direct.decrypt = decrypt
+                direct.repair = repair
                 results = try direct.resolvingStandardStreams { (direct) throws(PDFEditError) in
                     try direct.export(selection: parsedSelection, split: splitRequest, settings: settings)
                 }

@@ -30,6 +30,7 @@ struct List: ParsableCommand {
     @Flag(name: .customLong("no-text"), help: "Skip the page text (faster on long documents the first time).")
     var noText = false
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var options: SessionOptions
 
@@ -37,7 +38,7 @@ struct List: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
             let listing = try workspace.list(
-                doc: document.doc, selection: try selection.map(parseSelection), includeText: !noText,
+                doc: document.doc, selection: try selection.map(selecting.parse), includeText: !noText,
                 progress: ProgressBar.handler(options.output))
             if options.output.json {
                 Console.json(listing)

@@ -50,6 +50,7 @@ struct NumberPages: EditCommand {
     @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
     var font: StandardFont = .helvetica
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -59,6 +60,6 @@ struct NumberPages: EditCommand {
             kind: .number, format: format, start: start, font: font, size: try parseTextSize(size))
         let placement = try parsePlacement(
             position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
-        return .textStamp(try parseSelection(selection), Stamp(text: mark, placement: placement))
+        return .textStamp(try selecting.parse(selection), Stamp(text: mark, placement: placement))
     }
 }

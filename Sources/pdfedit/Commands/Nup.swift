@@ -40,6 +40,7 @@ struct Nup: EditCommand {
     @Option(name: .long, help: ArgumentHelp("Space between cells (pt; mm, cm, in accepted).", valueName: "L"))
     var gutter: String = "0"
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -50,7 +51,7 @@ struct Nup: EditCommand {
             throw PDFEditError.usage("--grid takes columns x rows, e.g. 2x2, not \"\(grid)\"")
         }
         return .nup(
-            try parseSelection(selection), columns: columns, rows: rows, size: try size.map(parseSize),
+            try selecting.parse(selection), columns: columns, rows: rows, size: try size.map(parseSize),
             order: order.order, gutter: try parseLength(gutter, option: "--gutter"))
     }
 }

@@ -17,11 +17,12 @@ struct Remove: EditCommand {
     @Argument(help: .directModeFile)
     var directInput: String?
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        .remove(try parseSelection(selection))
+        .remove(try selecting.parse(selection))
     }
 }

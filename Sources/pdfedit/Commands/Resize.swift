@@ -38,13 +38,14 @@ struct Resize: EditCommand {
     @Flag(help: "Fit inside the page (default) or fill it, cutting off what overflows.")
     var mode: ResizeModeFlag = .fit
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         guard let size = try parseFitSize(to) else { throw PDFEditError.usage("--to takes a page size") }
-        return .resize(try parseSelection(selection), to: size, mode: mode.mode)
+        return .resize(try selecting.parse(selection), to: size, mode: mode.mode)
     }
 }
 

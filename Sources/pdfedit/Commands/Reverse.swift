@@ -18,11 +18,12 @@ struct Reverse: EditCommand {
     @Argument(help: .directModeFile)
     var directInput: String?
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        .reverse(try selection.map(parseSelection) ?? .all)
+        .reverse(try selection.map(selecting.parse) ?? .all)
     }
 }

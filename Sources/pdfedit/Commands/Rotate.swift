@@ -23,6 +23,7 @@ struct Rotate: EditCommand {
     @Option(name: .long, parsing: .unconditional, help: "Degrees clockwise: 90, 180, 270 or -90.")
     var by: Int
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -30,6 +31,6 @@ struct Rotate: EditCommand {
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         let turns: Int
         do throws(EditError) { turns = try Edit.quarterTurns(degrees: by) } catch { throw PDFEditError.edit(error) }
-        return .rotate(try parseSelection(selection), quarterTurns: turns)
+        return .rotate(try selecting.parse(selection), quarterTurns: turns)
     }
 }

@@ -14,11 +14,13 @@ struct Show: ParsableCommand {
             Each thumbnail shows the page as export writes it (its own /Rotate and the
             item's rotation), captioned with its position and id, then its source, page
             label and rotation. Images are drawn as export places them; blank pages are
-            outlined; placeholders are dashed frames with their label. More than
-            --per-sheet items give several sheets: OUT's name + -1, -2… (sheet-1.png,
-            sheet-2.png). An existing file is replaced only with --force. Thumbnails are
-            cached in the session's cache folder, so showing again after an edit renders
-            nothing new.
+            outlined; placeholders are dashed frames with their label. A page holding
+            content the renderer skipped (an image too large to draw, a stream that
+            cannot be decoded) is captioned "incomplete" and named after the summary.
+            More than --per-sheet items give several sheets: OUT's name + -1, -2…
+            (sheet-1.png, sheet-2.png). An existing file is replaced only with --force.
+            Thumbnails are cached in the session's cache folder, so showing again after
+            an edit renders nothing new.
 
             Examples:
               pdfedit show -o sheet.png
@@ -45,6 +47,7 @@ struct Show: ParsableCommand {
     @Flag(name: .long, help: "Replace existing sheet files.")
     var force = false
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var options: SessionOptions
 
@@ -52,7 +55,7 @@ struct Show: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
             let report = try workspace.contactSheets(
-                to: output, selection: try selection.map(parseSelection), doc: document.doc,
+                to: output, selection: try selection.map(selecting.parse), doc: document.doc,
                 options: SheetOptions(columns: columns, thumbnailSize: size, perSheet: perSheet, force: force),
                 progress: ProgressBar.handler(options.output))
             if options.output.json {
@@ -65,6 +68,13 @@ struct Show: ParsableCommand {
                 Console.out(
                     "wrote \(what) (\(report.itemCount) page\(report.itemCount == 1 ? "" : "s") of \(shown(report.document)); "
                         + "\(report.rendered) rendered, \(report.cached) from cache)")
+                let incomplete = report.sheets.flatMap(\.items).filter { $0.incomplete == true }
+                if !incomplete.isEmpty {
+                    let which = incomplete.map { "\($0.position) (@\($0.id))" }.joined(separator: ", ")
+                    Console.out(
+                        "incomplete: position\(incomplete.count == 1 ? "" : "s") \(which) "
+                            + "hold\(incomplete.count == 1 ? "s" : "") content the renderer skipped (drawn without it)")
+                }
             }
         }
     }

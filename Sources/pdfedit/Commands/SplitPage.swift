@@ -26,6 +26,7 @@ struct SplitPage: EditCommand {
     @Option(name: .long, help: ArgumentHelp("Columns x rows, each 1 to 20 (2x1: left and right halves).", valueName: "CxR"))
     var grid: String
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -35,6 +36,6 @@ struct SplitPage: EditCommand {
         guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]) else {
             throw PDFEditError.usage("--grid takes columns x rows, e.g. 2x1, not \"\(grid)\"")
         }
-        return .splitPage(try parseSelection(selection), columns: columns, rows: rows)
+        return .splitPage(try selecting.parse(selection), columns: columns, rows: rows)
     }
 }

@@ -54,12 +54,13 @@ struct StampPages: EditCommand {
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        let selection = try parseSelection(selection)
+        let selection = try selecting.parse(selection)
         let opacity = try parseOpacity(opacity)
         let placement = try parsePlacement(position: position, offset: offset)
         return try building.importer.stampEdit(

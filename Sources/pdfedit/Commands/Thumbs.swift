@@ -36,6 +36,7 @@ struct Thumbs: ParsableCommand {
     @Flag(name: .long, help: "Replace existing files.")
     var force = false
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var options: SessionOptions
 
@@ -43,7 +44,7 @@ struct Thumbs: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
             let report = try workspace.thumbnails(
-                into: directory, selection: try selection.map(parseSelection), doc: document.doc, size: size, force: force,
+                into: directory, selection: try selection.map(selecting.parse), doc: document.doc, size: size, force: force,
                 progress: ProgressBar.handler(options.output))
             if options.output.json {
                 Console.json(report)

@@ -19,11 +19,12 @@ struct UnstampPages: EditCommand {
     @Argument(help: .directModeFile)
     var directInput: String?
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        .unstamp(try parseSelection(selection))
+        .unstamp(try selecting.parse(selection))
     }
 }

@@ -55,6 +55,7 @@ struct Watermark: EditCommand {
     @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
     var font: StandardFont = .helvetica
 
+    @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
@@ -66,7 +67,7 @@ struct Watermark: EditCommand {
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         let mark = TextMark(kind: .watermark, format: text, font: font, size: try parseTextSize(size), angle: angle)
         return .textStamp(
-            try parseSelection(selection),
+            try selecting.parse(selection),
             Stamp(
                 text: mark, under: under, opacity: try parseOpacity(opacity),
                 placement: try parsePlacement(position: position, offset: offset)))

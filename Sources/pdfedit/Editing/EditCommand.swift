@@ -64,6 +64,7 @@ extension EditCommand {
             mode.progress = ProgressBar.handler(options.output, after: ProgressBar.writingDelay)
             mode.decrypt = direct.decrypt
             mode.keepScripts = direct.keepScripts
+            mode.repair = direct.repair
             mode.outputEncryption = encryption
             if mode.decrypt && mode.outputEncryption != nil {
                 throw PDFEditError.usage("give --decrypt or --encrypt, not both")

@@ -47,6 +47,20 @@ struct SessionOptions: ParsableArguments {
     var session: String? { sessionOption.session }
 }
 
+/// `--ink-only`: every command that takes a selection, for its `empty` tokens.
+struct SelectionOptions: ParsableArguments {
+    @Flag(
+        name: .customLong("ink-only"),
+        help: "Judge 'empty' by ink alone: a page whose text draws no ink (invisible or white) is empty too.")
+    var inkOnly = false
+
+    /// A selection as this command's options judge it.
+    func parse(_ text: String) throws(PDFEditError) -> PageSelection {
+        let selection = try parseSelection(text)
+        return inkOnly ? selection.judgingInkOnly() : selection
+    }
+}
+
 /// Every editing command, in a session or in direct mode.
 struct EditOptions: ParsableArguments {
     @Option(name: .long, help: "The document to edit (default: the current one).")
@@ -74,6 +88,11 @@ struct DirectOptions: ParsableArguments {
     @Flag(name: .long, help: "Direct mode: allow -o to replace an existing file.")
     var force = false
 
+    @Flag(
+        name: .long,
+        help: "Direct mode: a FILE qpdf cannot repair is redrawn page by page with poppler (its annotations, links, bookmarks, forms and structure are lost).")
+    var repair = false
+
     @OptionGroup var writing: WritingOptions
 
     /// Direct mode: encrypt the result with passwords of the user's own instead of
@@ -88,6 +107,7 @@ struct DirectOptions: ParsableArguments {
     func refuseOutsideDirectMode() throws(PDFEditError) {
         let given = [
             (decrypt, "--decrypt"), (keepScripts, "--keep-scripts"), (!encryption.encrypt.isEmpty, "--encrypt"),
+            (repair, "--repair"),
         ].filter(\.0).map(\.1)
         if let first = given.first { throw PDFEditError.usage("\(first) goes with -o or --in-place") }
     }

@@ -69,6 +69,8 @@ struct BlockArguments: ParsableArguments {
     @Option(name: .long, help: "Into this document (N and P are then its positions).")
     var into: String?
 
+    @OptionGroup var selecting: SelectionOptions
+
     func validate() throws {
         if destination.to == nil && destination.before == nil && destination.after == nil {
             throw PDFEditError.usage("say where: --to N, --before P or --after P")
@@ -77,6 +79,6 @@ struct BlockArguments: ParsableArguments {
 
     func parsed() throws(PDFEditError) -> (PageSelection, Destination, String?) {
         guard let target = try destination.destination() else { throw PDFEditError.usage("no destination") }
-        return (try parseSelection(selection), target, into)
+        return (try selecting.parse(selection), target, into)
     }
 }
