@@ -61,7 +61,12 @@ extension PageSelection {
     public static func empty(maximumShare: Double = EmptyPage.defaultMaximumShare, inkOnly: Bool = false)
         -> PageSelection
     {
-        PageSelection(tokens: [Token(kind: .empty(maximumShare: maximumShare, inkOnly: inkOnly), text: "empty")])
+        // Written as the command line would write it, so messages and the session's text agree.
+        let percent = maximumShare * 100
+        let text =
+            maximumShare == EmptyPage.defaultMaximumShare
+            ? "empty" : "empty:\(percent.rounded() == percent ? String(Int(percent)) : String(percent))%"
+        return PageSelection(tokens: [Token(kind: .empty(maximumShare: maximumShare, inkOnly: inkOnly), text: text)])
     }
 
     /// The page item with this id, wherever it is now (`@ID`).

@@ -46,6 +46,8 @@ struct PageEditorTests {
         var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
         #expect(editor.documentNames == ["alpha"])
         #expect(String(describing: PageSelection.pages(1...2) + .last) == String(describing: try PageSelection.parse("1..2,last")))
+        #expect(String(describing: PageSelection.empty(maximumShare: 0.005)) == "empty:0.5%")
+        #expect(String(describing: PageSelection.empty()) == "empty")
         let removed = try editor.remove(.pages(1...2) + .last(2))
         #expect(removed.pageCount == 3)
         #expect(try editor.items().map(\.id.description) == ["p3", "p4", "p5"])
