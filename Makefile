@@ -61,7 +61,9 @@ test: build
 # depends on this one by path, built with plain `swift build` as a user's package
 # would be, all in one scratch folder. Each is run on a fixture and its output
 # checked with qpdf and pdfinfo; so is the program of the DocC "Getting started"
-# article (scripts/check-doc-example.sh).
+# article (scripts/check-doc-example.sh). PageService, an HTTP service on
+# Hummingbird, is started on a loopback port and sent real requests
+# (scripts/check-page-service.sh).
 EXAMPLES_SCRATCH := $(CURDIR)/.build/examples
 examples: setup
 	cd Examples/ReorderPDF && $(SWIFT) build --scratch-path $(EXAMPLES_SCRATCH) $(TEST_FLAGS)
@@ -73,6 +75,8 @@ examples: setup
 	  if [ "$$pages" = 7 ] && [ "$$rotation" = 90 ]; then echo "reorder-example: ok (7 pages, page 1 turned 90)"; \
 	  else echo "reorder-example: $$pages pages, page 1 turned $$rotation (want 7 and 90)"; exit 1; fi
 	bash scripts/check-doc-example.sh $(EXAMPLES_SCRATCH)
+	cd Examples/PageService && $(SWIFT) build --scratch-path $(EXAMPLES_SCRATCH) $(TEST_FLAGS)
+	bash scripts/check-page-service.sh $(EXAMPLES_SCRATCH)
 
 # 300 inputs of the PDF harness (Fuzz/PDF) from the seeds with a fixed seed: the
 # same inputs every run, about a minute after its build. `scripts/fuzz.sh SECONDS`
