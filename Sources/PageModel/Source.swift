@@ -31,3 +31,33 @@ public struct Source: Codable, Equatable, Sendable {
         path == other.path && size == other.size && sha256 == other.sha256 && kind == other.kind
     }
 }
+
+extension Session {
+    /// The same session with each source's stored path replaced by `path(source)`
+    /// (the files themselves unchanged): for a program that keeps its sources'
+    /// paths from another folder than the session file's.
+    /// The history's record of sources is relocated too, so that undo and redo
+    /// still find them as they were recorded.
+    public func relocatingSources(_ path: (Source) throws -> String) rethrows -> Session {
+        func moved(_ source: Source) throws -> Source {
+            var source = source
+            source.path = try path(source)
+            return source
+        }
+        var session = self
+        session.sources = try sources.map(moved)
+        for step in session.history.steps.indices {
+            for index in session.history.steps[step].changes.indices {
+                switch session.history.steps[step].changes[index] {
+                case .addSources(let added): session.history.steps[step].changes[index] = .addSources(try added.map(moved))
+                case .removeSources(let removed):
+                    session.history.steps[step].changes[index] = .removeSources(try removed.map(moved))
+                case .replaceSource(let old, let new):
+                    session.history.steps[step].changes[index] = .replaceSource(old: try moved(old), new: try moved(new))
+                default: break
+                }
+            }
+        }
+        return session
+    }
+}

@@ -108,6 +108,44 @@ struct PageEditorTests {
         #expect(try KitTools.pageCount(output) == 7 + 2 * betaCount)
     }
 
+    /// The session file is the persistence layer: what a program saves, the
+    /// command line's session code reads (documents, order, history), and an
+    /// editor made from it goes on, undo included — also for bytes, which are
+    /// kept beside the session.
+    @Test func savedAsASessionAndContinued() throws {
+        let scratch = try KitScratch()
+        let session = scratch.path("job/session.json")
+        let beta = try Data(contentsOf: URL(fileURLWithPath: KitFixtures.path("beta.pdf")))
+        do {
+            var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+            try editor.move(.last, to: .position(1))
+            try editor.insert(data: beta, name: "beta.pdf", at: .after(.last))
+            try editor.save(session: session)
+        }  // the editor and its temporary folder are gone now
+
+        let shared = DocumentEditor(sessionPath: session)
+        let listing = try shared.list()
+        let betaCount = try #require(try KitTools.pageCount(KitFixtures.path("beta.pdf")))
+        #expect(listing.pageCount == 7 + betaCount)
+        #expect(listing.items.prefix(2).map(\.sourcePage) == [7, 1])
+        #expect(try shared.status().undoSteps == 2)
+
+        var continued = try PageEditor(session: session)
+        #expect(try continued.pageCount() == 7 + betaCount)
+        let output = try Self.file(try continued.data(), in: scratch)
+        #expect(try KitTools.qpdfCheck(output))
+        #expect(try KitTools.tokens(output).prefix(2) == ["ALPHA-P7", "ALPHA-P1"])
+        #expect(try KitTools.pageCount(output) == 7 + betaCount)
+        #expect(try continued.undo() == ["insert beta.pdf"])
+        #expect(try continued.pageCount() == 7)
+
+        // A file there that is not a session is never replaced.
+        let notASession = scratch.path("notes.json")
+        try Data("{\"mine\": true}".utf8).write(to: URL(fileURLWithPath: notASession))
+        #expect(throws: PDFEditError.self) { try continued.save(session: notASession) }
+        #expect(try String(contentsOfFile: notASession, encoding: .utf8) == "{\"mine\": true}")
+    }
+
     @Test func bytesThatAreNotAPDFAreRefusedByName() throws {
         #expect {
             _ = try PageEditor(data: Data("not a pdf at all".utf8), name: "upload")

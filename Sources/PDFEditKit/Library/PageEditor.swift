@@ -62,6 +62,52 @@ public struct PageEditor: Sendable {
         try start(with: try loadKept(data, name: name))
     }
 
+    /// An editor continuing the session file at `path` (`pdfedit open` makes
+    /// them, ``save(session:)`` too): its documents, current document and undo
+    /// history. The file is read under its lock and left as it is.
+    public init(session path: String, passwords: PasswordBook = PasswordBook()) throws(PDFEditError) {
+        try self.init(passwords: passwords)
+        let store = SessionStore(explicitPath: path)
+        let loaded = try store.withLock { () throws(PDFEditError) in try store.load() }
+        // A session stores its sources relative to its own folder; the editor, to the one it was made in.
+        let there = SourceAccess(session: loaded, baseDirectory: store.baseDirectory, passwords: passwords)
+        let here = importer
+        session = loaded.relocatingSources { here.storedPath(there.absolutePath($0.path)) }
+    }
+
+    /// Writes the editor's documents, current document and undo history as the
+    /// session file at `path`, atomically and under its lock, so that `pdfedit`
+    /// (or ``init(session:passwords:)``) can go on with them. A file there that is
+    /// not a session is never replaced. Sources opened from bytes live in the
+    /// editor's temporary folder, which goes with it: they are written into a
+    /// folder beside the session, `<session file>.sources/`, first.
+    public func save(session path: String) throws(PDFEditError) {
+        let store = SessionStore(explicitPath: path)
+        try store.withLock(creating: true) { () throws(PDFEditError) in
+            try store.checkReplaceable()
+            let here = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+            let there = Importer(baseDirectory: store.baseDirectory, passwords: passwords)
+            let kept = Paths.join(scratch.path, "")
+            var copies: [String: String] = [:]
+            for source in session.sources {
+                let absolute = here.absolutePath(source.path)
+                guard absolute.hasPrefix(kept) else { continue }
+                let folder = store.path + ".sources"
+                if Files.makeFolders(folder) != nil {
+                    throw PDFEditError.engine(.cannotWrite(file: folder, reason: "cannot create the folder"))
+                }
+                let copy = Paths.join(folder, "\(source.id)-" + (absolute.split(separator: "/").last.map(String.init) ?? "source"))
+                guard let bytes = Files.contents(absolute) else {
+                    throw PDFEditError.engine(.unreadable(file: absolute, reason: "cannot read it back"))
+                }
+                try StagedOutput.replace(copy, with: Data(bytes), permissions: .privateFile)
+                copies[source.path] = copy
+            }
+            try store.save(
+                session.relocatingSources { there.storedPath(copies[$0.path] ?? here.absolutePath($0.path)) })
+        }
+    }
+
     private mutating func start(with files: [ImportedFile]) throws(PDFEditError) {
         do throws(EditError) {
             session = try Session.opening(
