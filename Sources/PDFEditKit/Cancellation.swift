@@ -7,8 +7,15 @@ import Glibc
 internal import PDFEngine
 import Synchronization
 
-/// Ctrl-C and SIGTERM: remove our temporary files and exit 130 / 143 at once,
-/// even in the middle of a long qpdf write (qpdf cannot be stopped mid-write).
+/// What a program's own handler of SIGINT / SIGTERM needs to leave nothing
+/// half-written when it exits at once, even in the middle of a long qpdf write
+/// (qpdf cannot be stopped mid-write): the temporary files and folders this
+/// process made, and whether a commit of finished files is under way.
+///
+/// The kit installs no handler (a library must not change its host's signal
+/// dispositions): the pdfedit command installs one (`SignalExit`) that calls
+/// `signalArrived` and exits 130 / 143. A program that links the kit cancels a
+/// long operation with a ``CancellationToken`` instead.
 ///
 /// A signal handler may only make async-signal-safe calls, so the paths to remove
 /// are kept as C strings in a table of slots, and the handler does nothing but read
@@ -43,43 +50,45 @@ package enum Cancellation {
     }
     private static let registry = Registry()
 
-    /// Installs the handlers explicitly: a process started in the background
-    /// inherits SIGINT as ignored, and one started by some launchers inherits the
-    /// signals blocked; either would otherwise never honour them.
-    package static func install() {
+    /// Makes, before a handler is installed, everything a handler reads: the
+    /// handler must not be the first to touch a lazy global, which would be
+    /// allocated there — malloc interrupted inside malloc (qpdf writing) corrupted
+    /// the heap (abort, exit 134) when SIGINT reached a session export.
+    package static func prepareForSignalHandler() {
         registry.lock.withLock { _ = table(minimumCapacity: 64) }
-        // Made now, not on first use: the handler reads the folder table, and a lazy
-        // global first touched inside a signal handler would be allocated there —
-        // malloc interrupted inside malloc (qpdf writing) corrupted the heap (abort,
-        // exit 134) when SIGINT reached a session export.
         _ = folderSlots
         _ = deferring.load(ordering: .sequentiallyConsistent)
         _ = deferredSignal.load(ordering: .sequentiallyConsistent)
-        signal(SIGINT, handleSignal)
-        signal(SIGTERM, handleSignal)
-        // Past a file size limit (`ulimit -f`) a write fails with EFBIG, reported as
-        // exit 73 with nothing left behind, instead of SIGXFSZ killing the process.
-        signal(SIGXFSZ, SIG_IGN)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Async-signal-safe, for a handler of SIGINT / SIGTERM that then ends the
+    /// process: false when the signal arrived during `deferringSignals` (it is
+    /// held back and raised again when the renames are done; the handler returns).
+    /// Otherwise exports running on other threads are told to start no further
+    /// part, this process's temporaries are removed, a thread that was just
+    /// opening one is given the moment it needs to remove it itself, they are
+    /// removed again, and the handler may exit.
+    package static func signalArrived(_ signal: Int32) -> Bool {
+        if deferIfCommitting(signal) { return false }
+        WriteCancellation.request()
+        removeRemembered()
+        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+        nanosleep(&pause, nil)
+        removeRemembered()
+        return true
     }
 
     /// Runs `body` — the renames that publish several finished files at once — with
-    /// SIGINT and SIGTERM held back: one arriving meanwhile takes effect when `body`
-    /// returns (exit 130 / 143 with every file in place), never half-way, which would
-    /// leave some files renamed and the rest gone.
+    /// a handler's SIGINT and SIGTERM held back: one arriving meanwhile is raised
+    /// again when `body` returns (the handler then exits 130 / 143 with every file
+    /// in place), never half-way, which would leave some files renamed and the
+    /// rest gone. Without a handler (a host that installed none) nothing is held.
     package static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         deferring.store(true, ordering: .sequentiallyConsistent)
         defer {
             deferring.store(false, ordering: .sequentiallyConsistent)
             let signal = deferredSignal.exchange(0, ordering: .sequentiallyConsistent)
-            if signal != 0 {
-                removeRemembered()
-                _exit(128 + signal)
-            }
+            if signal != 0 { raise(signal) }
         }
         return try body()
     }
@@ -173,7 +182,7 @@ package enum Cancellation {
     /// first use, which allocates — inside a handler that interrupted malloc, a
     /// corrupted heap (abort, exit 134: one SIGINT in about 40 reached a debug
     /// build's session export of 20,000 pages that way).
-    fileprivate static func removeRemembered() {
+    private static func removeRemembered() {
         guard let table = published.load(ordering: .sequentiallyConsistent) else { return }
         let capacity = table.pointee.capacity
         let slots = table.pointee.slots
@@ -202,7 +211,7 @@ package enum Cancellation {
     }
 
     /// Async-signal-safe: whether the signal must wait for `deferringSignals` to end.
-    fileprivate static func deferIfCommitting(_ signal: Int32) -> Bool {
+    private static func deferIfCommitting(_ signal: Int32) -> Bool {
         guard deferring.load(ordering: .sequentiallyConsistent) else { return false }
         deferredSignal.store(signal, ordering: .sequentiallyConsistent)
         return true
@@ -276,17 +285,4 @@ package final class TemporaryFiles: @unchecked Sendable {
         }
         while let folder = lock.withLock({ folders.first }) { removeFolder(folder) }
     }
-}
-
-private func handleSignal(_ signal: Int32) {
-    if Cancellation.deferIfCommitting(signal) { return }
-    // A split export writes parts on several threads, which go on while this runs:
-    // stop them making new files, remove ours, give a thread that was just opening
-    // one the moment it needs to remove it itself, and remove ours again.
-    WriteCancellation.request()
-    Cancellation.removeRemembered()
-    var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-    nanosleep(&pause, nil)
-    Cancellation.removeRemembered()
-    _exit(128 + signal)
 }
