@@ -513,6 +513,15 @@ int pe_sha256_bytes(const unsigned char *bytes, size_t count, char *hex);
 int pe_inflate(const unsigned char *input, size_t input_size, unsigned char *output, size_t output_capacity,
                size_t *output_size, pe_status *status);
 
+/* Deflates `input` into one zlib stream with zlib, level 6 and the Z_RLE
+ * strategy (matches of runs only, as zlib's manual suggests for PNG image data),
+ * into a buffer allocated with malloc that the caller frees; *output_size is its
+ * length. NULL when zlib or the allocation failed. */
+unsigned char *pe_deflate_rle(const unsigned char *input, size_t input_size, size_t *output_size);
+
+/* zlib's crc32: `crc` (0 to start) continued over `count` bytes (PNG's chunk CRC). */
+unsigned long pe_crc32(unsigned long crc, const unsigned char *bytes, size_t count);
+
 /* Receives one top-level outline entry of the output an export of `items` would
  * write: its title (UTF-8) and the index of the first item it points to. */
 typedef void (*pe_outline_fn)(void *context, const char *title, int item_index);
