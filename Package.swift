@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // Errno and FileDescriptor.writeAll: a kept library over our own system-call code (issue 41).
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The system libraries, found with pkg-config and linked as any library is.
@@ -41,7 +43,9 @@ let package = Package(
         // Everything that touches libqpdf / poppler.
         .target(
             name: "PDFEngine",
-            dependencies: ["PageModel", "CPoppler", "QPDFCore"]
+            dependencies: [
+                "PageModel", "CPoppler", "QPDFCore", .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // Use cases: load session, apply edit, save; export; info.
         .target(

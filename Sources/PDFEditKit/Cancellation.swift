@@ -7,8 +7,15 @@ import Glibc
 internal import PDFEngine
 import Synchronization
 
-/// Ctrl-C and SIGTERM: remove our temporary files and exit 130 / 143 at once,
-/// even in the middle of a long qpdf write (qpdf cannot be stopped mid-write).
+/// What a program's own handler of SIGINT / SIGTERM needs to leave nothing
+/// half-written when it exits at once, even in the middle of a long qpdf write
+/// (qpdf cannot be stopped mid-write): the temporary files and folders this
+/// process made, and whether a commit of finished files is under way.
+///
+/// The kit installs no handler (a library must not change its host's signal
+/// dispositions): the pdfedit command installs one (`SignalExit`) that calls
+/// `signalArrived` and exits 130 / 143. A program that links the kit cancels a
+/// long operation with a ``CancellationToken`` instead.
 ///
 /// A signal handler may only make async-signal-safe calls, so the paths to remove
 /// are kept as C strings in a table of slots, and the handler does nothing but read
@@ -47,28 +54,34 @@ package enum Cancellation {
     }
     private static let registry = Registry()
 
-    /// Installs the handlers explicitly: a process started in the background
-    /// inherits SIGINT as ignored, and one started by some launchers inherits the
-    /// signals blocked; either would otherwise never honour them.
-    package static func install() {
+    /// Makes, before a handler is installed, everything a handler reads: the
+    /// handler must not be the first to touch a lazy global, which would be
+    /// allocated there — malloc interrupted inside malloc (qpdf writing) corrupted
+    /// the heap (abort, exit 134) when SIGINT reached a session export.
+    package static func prepareForSignalHandler() {
         registry.lock.withLock { _ = table(minimumCapacity: 64) }
-        // Made now, not on first use: the handler reads the folder table, and a lazy
-        // global first touched inside a signal handler would be allocated there —
-        // malloc interrupted inside malloc (qpdf writing) corrupted the heap (abort,
-        // exit 134) when SIGINT reached a session export.
         _ = folderSlots
         _ = deferring.load(ordering: .sequentiallyConsistent)
         _ = deferredSignal.load(ordering: .sequentiallyConsistent)
-        signal(SIGINT, handleSignal)
-        signal(SIGTERM, handleSignal)
-        // Past a file size limit (`ulimit -f`) a write fails with EFBIG, reported as
-        // exit 73 with nothing left behind, instead of SIGXFSZ killing the process.
-        signal(SIGXFSZ, SIG_IGN)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Async-signal-safe, for a handler of SIGINT / SIGTERM that then ends the
+    /// process: false when the signal arrived during `deferringSignals` (it is
+    /// held back and raised again when the renames are done; the handler returns).
+    /// Otherwise exports running on other threads are told to start no further
+    /// part, this process's temporaries are removed, a thread that was just
+    /// opening one is given the moment it needs to remove it itself, they are
+    /// removed again, and the handler may exit.
+    package static func signalArrived(_ signal: Int32) -> Bool {
+        if deferIfCommitting(signal) { return false }
+        WriteCancellation.request()
+        removeRemembered()
+        // A command that cooperates (`apply`) winds up itself: the handler returns.
+        if keepForCommand(signal) { return false }
+        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+        nanosleep(&pause, nil)
+        removeRemembered()
+        return true
     }
 
     /// From now on the first SIGINT or SIGTERM does not end the process at once:
@@ -83,7 +96,6 @@ package enum Cancellation {
     package static func cooperate(graceSeconds: UInt32 = 1) {
         _ = keptSignal.load(ordering: .sequentiallyConsistent)
         Self.graceSeconds.store(max(1, graceSeconds), ordering: .sequentiallyConsistent)
-        signal(SIGALRM, handleGraceEnd)
         cooperating.store(true, ordering: .sequentiallyConsistent)
     }
 
@@ -97,8 +109,9 @@ package enum Cancellation {
     }
 
     /// Async-signal-safe: whether the signal is kept for the command (the first
-    /// one while it cooperates), with the grace period started.
-    fileprivate static func keepForCommand(_ signal: Int32) -> Bool {
+    /// one while it cooperates), with the grace period started (`alarm`: the host
+    /// that installed the signal handlers handles SIGALRM with `graceEnded`).
+    static func keepForCommand(_ signal: Int32) -> Bool {
         guard cooperating.load(ordering: .sequentiallyConsistent) else { return false }
         guard keptSignal.compareExchange(expected: 0, desired: signal, ordering: .sequentiallyConsistent).exchanged
         else { return false }
@@ -106,26 +119,26 @@ package enum Cancellation {
         return true
     }
 
-    /// Async-signal-safe: the grace period ended with the command still running.
-    fileprivate static func endGrace() -> Never {
+    /// Async-signal-safe, for the host's SIGALRM handler (`alarm` started the
+    /// grace period when the signal was kept): the grace period ended with the
+    /// command still running. Removes the temporaries and returns the kept signal
+    /// (0 when none was kept), with which the handler ends the process.
+    package static func graceEnded() -> Int32 {
         removeRemembered()
-        _exit(128 + keptSignal.load(ordering: .sequentiallyConsistent))
+        return keptSignal.load(ordering: .sequentiallyConsistent)
     }
 
     /// Runs `body` — the renames that publish several finished files at once — with
-    /// SIGINT and SIGTERM held back: one arriving meanwhile takes effect when `body`
-    /// returns (exit 130 / 143 with every file in place), never half-way, which would
-    /// leave some files renamed and the rest gone.
+    /// a handler's SIGINT and SIGTERM held back: one arriving meanwhile is raised
+    /// again when `body` returns (the handler then exits 130 / 143 with every file
+    /// in place), never half-way, which would leave some files renamed and the
+    /// rest gone. Without a handler (a host that installed none) nothing is held.
     package static func deferringSignals<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         deferring.store(true, ordering: .sequentiallyConsistent)
         defer {
             deferring.store(false, ordering: .sequentiallyConsistent)
             let signal = deferredSignal.exchange(0, ordering: .sequentiallyConsistent)
-            if signal != 0 {
-                WriteCancellation.request()
-                removeRemembered()
-                if !keepForCommand(signal) { _exit(128 + signal) }
-            }
+            if signal != 0 { raise(signal) }
         }
         return try body()
     }
@@ -219,7 +232,7 @@ package enum Cancellation {
     /// first use, which allocates — inside a handler that interrupted malloc, a
     /// corrupted heap (abort, exit 134: one SIGINT in about 40 reached a debug
     /// build's session export of 20,000 pages that way).
-    fileprivate static func removeRemembered() {
+    private static func removeRemembered() {
         guard let table = published.load(ordering: .sequentiallyConsistent) else { return }
         let capacity = table.pointee.capacity
         let slots = table.pointee.slots
@@ -248,7 +261,7 @@ package enum Cancellation {
     }
 
     /// Async-signal-safe: whether the signal must wait for `deferringSignals` to end.
-    fileprivate static func deferIfCommitting(_ signal: Int32) -> Bool {
+    private static func deferIfCommitting(_ signal: Int32) -> Bool {
         guard deferring.load(ordering: .sequentiallyConsistent) else { return false }
         deferredSignal.store(signal, ordering: .sequentiallyConsistent)
         return true
@@ -322,22 +335,4 @@ package final class TemporaryFiles: @unchecked Sendable {
         }
         while let folder = lock.withLock({ folders.first }) { removeFolder(folder) }
     }
-}
-
-private func handleSignal(_ signal: Int32) {
-    if Cancellation.deferIfCommitting(signal) { return }
-    // A split export writes parts on several threads, which go on while this runs:
-    // stop them making new files, remove ours, give a thread that was just opening
-    // one the moment it needs to remove it itself, and remove ours again.
-    WriteCancellation.request()
-    Cancellation.removeRemembered()
-    if Cancellation.keepForCommand(signal) { return }
-    var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-    nanosleep(&pause, nil)
-    Cancellation.removeRemembered()
-    _exit(128 + signal)
-}
-
-private func handleGraceEnd(_ signal: Int32) {
-    Cancellation.endGrace()
 }

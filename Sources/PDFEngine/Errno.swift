@@ -4,16 +4,15 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import SystemPackage
 
-/// An error number a system call left in `errno`, read at once (any later call,
-/// even `strerror` or a Swift allocation, may change it). In the manner of
-/// swift-system's `Errno` and its `valueOrErrno`: call sites get a `Result` or a
-/// thrown `Errno` instead of comparing with -1 and reading `errno` by hand.
-package struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
-    package var rawValue: Int32
+/// An error number a system call left in `errno`: swift-system's `Errno`
+/// (its `description` is the C library's text, "No such file or directory").
+/// Call sites get a `Result` or a thrown `Errno` from `valueOrErrno` instead of
+/// comparing with -1 and reading `errno` by hand.
+package typealias Errno = SystemPackage.Errno
 
-    package init(rawValue: Int32) { self.rawValue = rawValue }
-
+extension Errno {
     /// What a failed FileManager call says: the system's text for the error
     /// number under it ("No such file or directory"), else the error as it prints.
     package static func text(of error: any Error) -> String {
@@ -23,15 +22,9 @@ package struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
         return "\(error)"
     }
 
-    /// The calling thread's `errno`, now.
+    /// The calling thread's `errno`, read at once (any later call, even
+    /// `strerror` or a Swift allocation, may change it).
     package static var current: Errno { Errno(rawValue: errno) }
-
-    /// The C library's text for it ("No such file or directory").
-    package var description: String { String(cString: strerror(rawValue)) }
-
-    package static let interrupted = Errno(rawValue: EINTR)
-    package static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
-    package static let noSuchProcess = Errno(rawValue: ESRCH)
 }
 
 /// The value of a system call that returns -1 on failure (`open`, `write`,
@@ -54,4 +47,15 @@ package func nothingOrErrno<I: FixedWidthInteger>(
     retryingEINTR: Bool = false, _ call: () -> I
 ) -> Result<Void, Errno> {
     valueOrErrno(retryingEINTR: retryingEINTR, call).map { _ in () }
+}
+
+/// Writes all of `bytes` to `descriptor` (swift-system's `FileDescriptor.writeAll`:
+/// a short write is continued, an interrupted one made again). Nil, or the error.
+package func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Errno? {
+    do {
+        try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+        return nil
+    } catch {
+        return error as? Errno ?? Errno(rawValue: EIO)
+    }
 }

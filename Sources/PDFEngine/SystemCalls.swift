@@ -132,20 +132,29 @@ package enum Files {
 
     /// Writes `bytes` to `path`, created or truncated (mode 0666 less the umask).
     package static func write(_ bytes: [UInt8], to path: String) -> Errno? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { return Errno.current }
-        var failure: Errno?
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + done, $0.count - done) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                failure = count < 0 ? Errno.current : Errno(rawValue: EIO)
-                break
-            }
-            done += count
+        bytes.withUnsafeBytes { create(path, holding: $0, exclusive: false, mode: 0o666) }
+    }
+
+    /// Creates the file `path` holding `bytes`: a new one only when `exclusive`
+    /// (O_EXCL), else created or truncated; `mode` less the umask; fsynced when
+    /// `sync`. Nil, or the error of the call that failed; the file is then left
+    /// (the caller removes it) unless `removeOnFailure`, which removes it when it
+    /// was opened (never a file the call could not open).
+    package static func create(
+        _ path: String, holding bytes: UnsafeRawBufferPointer, exclusive: Bool, mode: mode_t, sync: Bool = false,
+        removeOnFailure: Bool = false
+    ) -> Errno? {
+        let descriptor: Int32
+        switch valueOrErrno({ open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), mode) }) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): return failure
         }
-        if close(descriptor) != 0, failure == nil, errno != EINTR { failure = Errno.current }
+        var failure = writeAll(bytes, to: descriptor)
+        if failure == nil, sync, case .failure(let error) = nothingOrErrno({ fsync(descriptor) }) { failure = error }
+        if case .failure(let error) = nothingOrErrno({ close(descriptor) }), failure == nil, error != .interrupted {
+            failure = error
+        }
+        if failure != nil, removeOnFailure { unlink(path) }
         return failure
     }
 
@@ -162,7 +171,7 @@ package enum Files {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         var failure: Errno?
-        reading: while true {
+        while true {
             let count = read(input, buffer, size)
             if count == 0 { break }
             if count < 0 {
@@ -170,15 +179,9 @@ package enum Files {
                 failure = Errno.current
                 break
             }
-            var done = 0
-            while done < count {
-                let written = Glibc.write(output, buffer + done, count - done)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    failure = written < 0 ? Errno.current : Errno(rawValue: EIO)
-                    break reading
-                }
-                done += written
+            if let error = writeAll(UnsafeRawBufferPointer(start: buffer, count: count), to: output) {
+                failure = error
+                break
             }
         }
         if close(output) != 0, failure == nil, errno != EINTR { failure = Errno.current }

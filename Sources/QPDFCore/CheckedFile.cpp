@@ -153,3 +153,13 @@ extern "C" void pe_cancel(void)
 {
     pe::cancelled.store(true);
 }
+
+extern "C" void pe_flag_raise(pe_flag *flag)
+{
+    __atomic_store_n(&flag->raised, 1, __ATOMIC_SEQ_CST);
+}
+
+extern "C" int pe_flag_is_raised(pe_flag const *flag)
+{
+    return flag == nullptr ? 0 : __atomic_load_n(&flag->raised, __ATOMIC_SEQ_CST);
+}

@@ -1,5 +1,6 @@
 // pe_inflate: a zlib stream (a PNG's image data) inflated with zlib into a
-// buffer the caller allocated and checked. zlib checks the whole stream,
+// buffer the caller allocated and checked; pe_deflate_rle and pe_crc32, what the
+// PNG writer needs of zlib. zlib checks the whole stream,
 // the Adler-32 checksum at its end included: qpdf's Pl_Flate, used before,
 // accepted a PNG whose checksum was wrong. Data past what the image needs is
 // counted and dropped, as libpng does.
@@ -8,6 +9,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -63,4 +65,59 @@ extern "C" int pe_inflate(
     }
     pe::set_status(status, PE_OK, pe::Where{}, "");
     return PE_OK;
+}
+
+extern "C" unsigned char *pe_deflate_rle(const unsigned char *input, size_t input_size, size_t *output_size)
+{
+    *output_size = 0;
+    z_stream stream;
+    std::memset(&stream, 0, sizeof stream);
+    if (deflateInit2(&stream, 6, Z_DEFLATED, 15, 8, Z_RLE) != Z_OK) {
+        return nullptr;
+    }
+    size_t capacity = deflateBound(&stream, static_cast<uLong>(input_size));
+    auto *output = static_cast<unsigned char *>(std::malloc(capacity));
+    if (output == nullptr) {
+        deflateEnd(&stream);
+        return nullptr;
+    }
+    // deflateBound is enough for one Z_FINISH call when all the input fits in
+    // avail_in; larger inputs are offered a gigabyte at a time.
+    size_t offered = 0;
+    int result = Z_OK;
+    stream.next_out = output;
+    while (result == Z_OK || result == Z_BUF_ERROR) {
+        if (stream.avail_in == 0) {
+            size_t chunk = std::min<size_t>(input_size - offered, 1u << 30);
+            stream.next_in = const_cast<unsigned char *>(input + offered);
+            stream.avail_in = static_cast<uInt>(chunk);
+            offered += chunk;
+        }
+        size_t room = std::min<size_t>(capacity - stream.total_out, 1u << 30);
+        stream.avail_out = static_cast<uInt>(room);
+        int flush = offered == input_size ? Z_FINISH : Z_NO_FLUSH;
+        result = deflate(&stream, flush);
+        if (result == Z_BUF_ERROR && room == 0) {
+            break;
+        }
+    }
+    *output_size = stream.total_out;
+    deflateEnd(&stream);
+    if (result != Z_STREAM_END) {
+        std::free(output);
+        *output_size = 0;
+        return nullptr;
+    }
+    return output;
+}
+
+extern "C" unsigned long pe_crc32(unsigned long crc, const unsigned char *bytes, size_t count)
+{
+    while (count > 0) {
+        uInt chunk = static_cast<uInt>(std::min<size_t>(count, 1u << 30));
+        crc = crc32(crc, bytes, chunk);
+        bytes += chunk;
+        count -= chunk;
+    }
+    return crc;
 }

@@ -114,7 +114,8 @@ class PartWorker {
         std::vector<PartOutcome> &outcomes,
         PartProgress &progress)
     {
-        while (!stop.load() && !cancel_requested()) {
+        pe_flag const *cancel = request.options == nullptr ? nullptr : request.options->cancel;
+        while (!stop.load() && !cancel_requested() && !pe_flag_is_raised(cancel)) {
             int p = next.fetch_add(1);
             if (p >= part_count) {
                 break;
@@ -272,6 +273,11 @@ void export_parts(
         current_part = failed->failed_part;
         where = failed->failed_where;
         std::rethrow_exception(failed->failure);
+    }
+    // Stopped by the caller before every part was written: fail, and the parts
+    // written so far are removed as after any failure.
+    if (pe_flag_is_raised(request.options == nullptr ? nullptr : request.options->cancel)) {
+        throw PlanError("cancelled");
     }
     // One sync per file system (the parts usually share one folder), not one per
     // part; a failure is reported against the last part.

@@ -7,7 +7,7 @@ struct PDFEdit: ParsableCommand {
     static func main() {
         ProcessTiming.start()
         TerminalWidth.dropUnusableSettings()
-        Cancellation.install()
+        SignalExit.install()
         // A reader that goes away (`pdfedit list | head -1`) makes writes fail with
         // EPIPE, which the command handles (Console: stop, clean up, exit 141),
         // instead of SIGPIPE killing it half-way with temporaries left. The

@@ -210,6 +210,32 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("parts").path)) ?? []).isEmpty)
     }
 
+    /// The files the kit itself writes (contact sheets, thumbnails, image pages:
+    /// `Files.create` over swift-system's `writeAll`) fail past a file size limit
+    /// as the exports do: 73 naming the file and the system's reason, nothing left.
+    @Test("a file size limit (ulimit -f) on a contact sheet and thumbnails: 73, the reason, no partial file")
+    func fileSizeLimitOnPictures() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Reliability.makeBigPDF(pages: 40, at: dir.appendingPathComponent("big.pdf").path)
+        try pdfeditOK("open", "big.pdf", in: dir)
+        let starts = try run("/bin/bash", ["-c", "ulimit -f 100; exec \"$0\" --version", Paths.binary], in: dir)
+        guard starts.status == 0 else { return }
+        // 8 blocks of 1 KB: a sheet of 40 pages at 300 pixels, or a page at 2000, does not fit.
+        for (command, output) in [("show -o sheet.png --size 300", "sheet.png"), ("thumbs pics --size 2000", "pics/")] {
+            let result = try run("/bin/bash", ["-c", "ulimit -f 8; exec \"$0\" \(command)", Paths.binary], in: dir)
+            #expect(result.status == 73, "\(command): \(result.status) \(result.stderr)")
+            // thumbs names every picture it could not write, one line each.
+            #expect(!result.stderrLines.isEmpty && result.stderrLines.allSatisfy {
+                $0.hasPrefix("pdfedit: \(output)") && $0.hasSuffix(": cannot be written: File too large")
+            }, "\(command): \(result.stderr)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(!names.contains("sheet.png") && Reliability.temporaries(in: dir).isEmpty, "\(names)")
+        let pictures = (try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("pics").path)) ?? []
+        #expect(!pictures.contains { $0.contains(".pdfedit-tmp-") }, "\(pictures)")
+    }
+
     @Test("under an address-space limit (ulimit -v) the outputs are the same as without one")
     func addressSpaceLimit() throws {
         let dir = try temporaryDirectory()

@@ -56,6 +56,36 @@ import Testing
         #expect(flat.count < 400)
     }
 
+    @Test("a fast PNG checks out with Python's zlib: every chunk's CRC, one zlib stream of the whole image")
+    func fastPNGFramingByAnIndependentReader() throws {
+        let scratch = try ExportScratch()
+        let page = try PopplerPDF(path: fixture("features.pdf")).render(page: 1, fittingIn: 300)
+        let path = scratch.path("page.png")
+        try page.writeFastPNG(to: path)
+        let script = """
+            import struct, sys, zlib
+            data = open(sys.argv[1], 'rb').read()
+            assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n', 'signature'
+            at, idat, kinds = 8, b'', []
+            while at < len(data):
+                length, kind = struct.unpack('>I4s', data[at:at + 8])
+                body = data[at + 8:at + 8 + length]
+                crc, = struct.unpack('>I', data[at + 8 + length:at + 12 + length])
+                assert zlib.crc32(kind + body) & 0xffffffff == crc, kind
+                kinds.append(kind.decode())
+                if kind == b'IHDR': width, height, depth, color = struct.unpack('>IIBB', body[:10])
+                if kind == b'IDAT': idat += body
+                at += 12 + length
+            raw = zlib.decompress(idat)
+            assert len(raw) == (3 * width + 1) * height, (len(raw), width, height)
+            assert (depth, color) == (8, 2)
+            print(' '.join(kinds), width, height)
+            """
+        let checked = try ExportTools.run("env", ["python3", "-c", script, path])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stdout == "IHDR IDAT IEND \(page.width) \(page.height)\n")
+    }
+
     @Test("quarter turns move whole pixels clockwise")
     func rotation() throws {
         let page = try PopplerPDF(path: fixture("alpha.pdf")).render(page: 0, fittingIn: 120)

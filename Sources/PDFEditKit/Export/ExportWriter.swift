@@ -80,6 +80,7 @@ public struct ExportSettings: Sendable {
             maxStreamBytes: maxStreamBytes, progress: writing, threads: ExportEnvironment.threads,
             inPlace: ExportEnvironment.inPlace, keepScripts: keepScripts)
         options.appendUpdate = ExportEnvironment.appendUpdate
+        options.cancel = CancellationToken.current?.flag
         return options
     }
 }
@@ -378,6 +379,12 @@ struct ExportWriter {
         _ plan: inout EnginePlan, staged: [StagedOutput], _ body: (EnginePlan) throws(EngineError) -> ExportReport
     ) throws(PDFEditError) -> ExportReport {
         func removeTemporaries() { staged.forEach { $0.discard() } }
+        do throws(PDFEditError) {
+            try CancellationToken.check()
+        } catch {
+            removeTemporaries()
+            throw error
+        }
         func attempt(_ plan: EnginePlan) -> Result<ExportReport, EngineError> {
             do throws(EngineError) { return .success(try body(plan)) } catch { return .failure(error) }
         }
@@ -402,6 +409,8 @@ struct ExportWriter {
             return report
         case .failure(let error):
             removeTemporaries()
+            // Stopped by the host's token (`pe_export_options.cancel`), not a failure of a file.
+            try CancellationToken.check()
             // A failure of an output is told by its final name, never the hidden temporary's.
             if let output = staged.first(where: { $0.temporary == error.file })?.path {
                 switch error {

@@ -212,28 +212,7 @@ struct StagedOutput {
     /// `data`, fsynced when `sync`. Returns nil, or the error of the call that
     /// failed (the file may then be left: the caller removes it).
     static func createTemporary(_ data: Data, at temporary: String, sync: Bool) -> Errno? {
-        let descriptor: Int32
-        switch valueOrErrno({ open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }) {
-        case .success(let opened): descriptor = opened
-        case .failure(let failure): return failure
-        }
-        var failure: Errno? = nil
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                switch valueOrErrno(retryingEINTR: true, { Glibc.write(descriptor, base + offset, buffer.count - offset) }) {
-                case .success(let written): offset += written
-                case .failure(let error):
-                    failure = error
-                    return
-                }
-            }
-        }
-        if failure == nil, sync, case .failure(let error) = nothingOrErrno({ fsync(descriptor) }) { failure = error }
-        if case .failure(let error) = nothingOrErrno({ close(descriptor) }), failure == nil, error != .interrupted {
-            failure = error
-        }
-        return failure
+        data.withUnsafeBytes { Files.create(temporary, holding: $0, exclusive: true, mode: 0o600, sync: sync) }
     }
 
     static func syncDirectory(_ directory: String) {

@@ -249,7 +249,7 @@ extension Workspace {
         if pending.count >= renderer.pool.workerCount {
             // Several sheets: each worker renders and composes whole sheets.
             let failures = Slots<PDFEditError>(count: pending.count)
-            renderer.pool.run(jobCount: pending.count) { job, worker in
+            try renderer.pool.run(jobCount: pending.count) { job, worker in
                 let plan = plans[pending[job]]
                 do throws(PDFEditError) {
                     var rasters: [SourcePage: RasterImage] = [:]

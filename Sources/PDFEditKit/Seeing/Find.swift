@@ -105,9 +105,11 @@ extension Workspace {
         let name = document.name
         try access.verify(document.items.compactMap(\.content.source))
         access.prefetchTexts(of: document.items, progress: progress)
+        try CancellationToken.check()
         let labels = OutputLabels(document: document, access: access)
         var matches: [FindReport.Match] = []
         for (index, item) in document.items.enumerated() {
+            if index % 64 == 0 { try CancellationToken.check() }
             guard let text = try access.textOrWarning(of: item),
                 TextMatch.matches(text, query, caseSensitive: caseSensitive)
             else {
@@ -149,7 +151,8 @@ extension SourceAccess {
         let counter = ProgressCounter(total: missing.count, unit: "pages", phase: "reading text", handler: progress)
         let jobs = missing
         let sources = openings
-        WorkerPool().run(jobCount: jobs.count) { job, worker in
+        // Cancelled (a `CancellationToken`): what was found is kept; `find` then fails.
+        try? WorkerPool().run(jobCount: jobs.count) { job, worker in
             defer { counter.advance() }
             guard let opening = sources[jobs[job].source] else { return }
             found[job] = try? worker.poppler(opening).text(ofPage: jobs[job].page - 1)

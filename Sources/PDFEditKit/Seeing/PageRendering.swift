@@ -165,7 +165,7 @@ final class PageRenderer: @unchecked Sendable {
     ) throws(PDFEditError) {
         try prepare(pages, access: access)
         let failures = Slots<PDFEditError>(count: pages.count)
-        pool.run(jobCount: pages.count) { job, worker in
+        try pool.run(jobCount: pages.count) { job, worker in
             defer { progress?.advance() }
             do throws(PDFEditError) {
                 try use(job, try obtain(pages[job], worker: worker, fileOnly: fileOnly(job)))

@@ -376,7 +376,7 @@ final class StampedRenderer: @unchecked Sendable {
         _ use: (_ job: Int, _ image: RasterImage) throws(PDFEditError) -> Void
     ) throws(PDFEditError) {
         let failures = Slots<PDFEditError>(count: items.count)
-        pool.run(jobCount: items.count) { job, worker in
+        try pool.run(jobCount: items.count) { job, worker in
             defer { progress?.advance() }
             do throws(PDFEditError) {
                 try use(job, try obtain(items[job], worker: worker))

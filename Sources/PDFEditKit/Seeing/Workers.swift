@@ -26,19 +26,24 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Calls `body` once for every index in `0..<jobCount`, spread over the workers,
     /// each job handed to the next free worker.
-    func run(jobCount: Int, _ body: (_ job: Int, _ worker: WorkerContext) -> Void) {
+    /// A cancelled ``CancellationToken`` (the one observed on the calling thread)
+    /// stops the workers before their next job, and the call fails with `.cancelled`.
+    func run(jobCount: Int, _ body: (_ job: Int, _ worker: WorkerContext) -> Void) throws(PDFEditError) {
+        try CancellationToken.check()
         guard jobCount > 0 else { return }
+        let token = CancellationToken.current
         let next = JobCounter()
         let workers = min(workerCount, jobCount)
         withoutActuallyEscaping(body) { body in
             let shared = UncheckedBox(body)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let context = WorkerContext(pool: self, worker: worker)
-                while let job = next.take(below: jobCount) {
+                while token?.isCancelled != true, let job = next.take(below: jobCount) {
                     shared.value(job, context)
                 }
             }
         }
+        try CancellationToken.check()
     }
 
     /// The worker's own poppler document of a source, opened on first use.

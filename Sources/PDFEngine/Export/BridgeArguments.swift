@@ -33,6 +33,8 @@ final class BridgeArguments {
     private let sources: [ExportSource]
     /// Receives the bridge's progress calls while the call runs.
     private let reporter: ProgressBox?
+    /// Keeps the flag `pe_export_options.cancel` points at.
+    private let cancel: CancelFlag?
     private var strings: [UnsafeMutablePointer<CChar>] = []
     private lazy var emptyString: UnsafePointer<CChar> = copy("")
     private var blocks: [UnsafeMutableRawPointer] = []
@@ -46,6 +48,7 @@ final class BridgeArguments {
     ) {
         self.sources = sources
         reporter = options?.progress.map(ProgressBox.init)
+        cancel = options?.cancel
         pointers.sources = array(
             sources.map { source in
                 pe_source(
@@ -187,6 +190,7 @@ final class BridgeArguments {
             result.outline = array(outline.map { bridged($0) })
             result.outline_count = Int32(clamping: outline.count)
         }
+        result.cancel = cancel.map { UnsafePointer($0.storage) }
         return result
     }
 

@@ -130,6 +130,9 @@ public struct ExportOptions: Sendable, Equatable {
     /// The bookmarks to write (items indexing the export's items); nil: the
     /// sources' own, merged (see `pe_export`). Only `PDFExporter.write` uses it.
     public var outline: [ExportedOutlineEntry]?
+    /// Raised from another thread: a split export starts no further part and fails
+    /// (its parts removed). Not part of equality.
+    public var cancel: CancelFlag?
 
     public init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,

@@ -1,3 +1,5 @@
+import QPDFCore
+
 /// A PNG file parsed chunk by chunk (not decoded): header, palette, transparency,
 /// resolution and where the compressed image data lies.
 ///
@@ -165,21 +167,9 @@ struct PNGImage {
     }
 }
 
-/// CRC-32 as PNG uses it (ISO 3309, polynomial 0xEDB88320).
+/// CRC-32 as PNG uses it (zlib's `crc32`, through `pe_crc32`).
 enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
-
     static func of(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        table.withUnsafeBufferPointer { table in
-            bytes.withUnsafeBufferPointer { bytes in
-                for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-            }
-        }
-        return crc ^ 0xFFFF_FFFF
+        UInt32(truncatingIfNeeded: bytes.withUnsafeBufferPointer { pe_crc32(0, $0.baseAddress, $0.count) })
     }
 }

@@ -208,6 +208,14 @@ typedef struct pe_outline_item {
                          * aims at (its view is that page's, moved onto the sheet); 0: none */
 } pe_outline_item;
 
+/* A caller's request to stop one export (pe_export_options.cancel): raised from
+ * any thread, read by pe_export_parts before each part. Both calls are atomic. */
+typedef struct pe_flag {
+    int raised;
+} pe_flag;
+void pe_flag_raise(pe_flag *flag);
+int pe_flag_is_raised(const pe_flag *flag);
+
 typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
@@ -274,6 +282,10 @@ typedef struct pe_export_options {
      * PDFEDIT_TIMING is in the environment) */
     void (*timing)(void *context, const char *phase, double milliseconds);
     void *timing_context;
+    /* NULL, or a flag the caller may raise (pe_flag_raise) from another thread:
+     * pe_export_parts then starts no further part and fails with PE_E_PLAN
+     * "cancelled", leaving no part behind */
+    const pe_flag *cancel;
 } pe_export_options;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
@@ -482,6 +494,7 @@ void pe_keep_closed_documents(int keep);
  * temporary files it knows of. There is no way back. */
 void pe_cancel(void);
 
+
 /* SHA-256 of what remains to be read from `fd` (read to its end), as 64
  * lowercase hex digits and a terminating NUL in `hex` (65 bytes), and the number
  * of bytes read in *size. Returns 0, an errno value when reading failed, or -1
@@ -499,6 +512,15 @@ int pe_sha256_bytes(const unsigned char *bytes, size_t count, char *hex);
  * checksum or a stream cut short is PE_E_DAMAGED with zlib's text. */
 int pe_inflate(const unsigned char *input, size_t input_size, unsigned char *output, size_t output_capacity,
                size_t *output_size, pe_status *status);
+
+/* Deflates `input` into one zlib stream with zlib, level 6 and the Z_RLE
+ * strategy (matches of runs only, as zlib's manual suggests for PNG image data),
+ * into a buffer allocated with malloc that the caller frees; *output_size is its
+ * length. NULL when zlib or the allocation failed. */
+unsigned char *pe_deflate_rle(const unsigned char *input, size_t input_size, size_t *output_size);
+
+/* zlib's crc32: `crc` (0 to start) continued over `count` bytes (PNG's chunk CRC). */
+unsigned long pe_crc32(unsigned long crc, const unsigned char *bytes, size_t count);
 
 /* Receives one top-level outline entry of the output an export of `items` would
  * write: its title (UTF-8) and the index of the first item it points to. */

@@ -21,7 +21,7 @@ enum CrashCleanup {
 
     static func install() {
         let table = previous
-        // A launcher may start us with them blocked (as `Cancellation.install`
+        // A launcher may start us with them blocked (as `SignalExit.install`
         // finds of SIGINT): a fault ignores the mask, an abort or another
         // process's signal would wait for ever.
         var set = sigset_t()
