@@ -146,6 +146,30 @@ struct PageEditorTests {
         #expect(try String(contentsOfFile: notASession, encoding: .utf8) == "{\"mine\": true}")
     }
 
+    /// The async output runs off the task and a cancelled task's write fails
+    /// with `.cancelled`, leaving no file.
+    @Test func asyncOutputAndCancellation() async throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        try editor.reverse()
+        let bytes = try await editor.data()
+        #expect(try KitTools.tokens(try Self.file(bytes, in: scratch)) == Self.alpha.reversed())
+
+        let target = URL(fileURLWithPath: scratch.path("cancelled.pdf"))
+        let frozen = editor
+        let task = Task { () async -> String in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(PDFEditError) {
+                return "wrote \(try await frozen.write(to: target).output)"
+            } catch {
+                if case .cancelled = error { return "cancelled" }
+                return "failed: \(error)"
+            }
+        }
+        #expect(await task.value == "cancelled")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+
     @Test func bytesThatAreNotAPDFAreRefusedByName() throws {
         #expect {
             _ = try PageEditor(data: Data("not a pdf at all".utf8), name: "upload")

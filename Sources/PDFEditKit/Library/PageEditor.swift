@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import Glibc
 internal import PDFEngine
 import PageModel
@@ -268,6 +269,14 @@ public struct PageEditor: Sendable {
         try apply(.remove(pages), in: document, label: "remove \(pages)")
     }
 
+    /// Reverses the order of the selected pages (all by default).
+    @discardableResult
+    public mutating func reverse(_ pages: PageSelection = .all, in document: String? = nil) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try apply(.reverse(pages), in: document, label: "reverse \(pages)")
+    }
+
     /// Puts a copy of each selected page right after it.
     @discardableResult
     public mutating func duplicate(_ pages: PageSelection, in document: String? = nil) throws(PDFEditError)
@@ -389,5 +398,59 @@ public struct PageEditor: Sendable {
         } catch {
             throw PDFEditError.usage("cannot read back the output \(path): \(error)")
         }
+    }
+}
+
+// MARK: Async
+
+extension PageEditor {
+    /// ``data(document:pages:settings:)`` off the caller's thread: the work runs
+    /// on a thread of Dispatch's pool, and cancelling the calling task cancels it (a split
+    /// of the work into parts stops at the next part; a write that has begun is
+    /// finished or removed whole, never left half-written). Progress comes to
+    /// `settings.progress`, from that thread.
+    public func data(document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings())
+        async throws(PDFEditError) -> Data
+    {
+        try await Self.offThread { () throws(PDFEditError) in
+            try self.data(document: document, pages: pages, settings: settings)
+        }
+    }
+
+    /// ``write(to:document:pages:settings:)`` off the caller's thread, cancelled
+    /// with the calling task (see ``data(document:pages:settings:)-async``).
+    @discardableResult
+    public func write(
+        to url: URL, document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings()
+    ) async throws(PDFEditError) -> ExportResult {
+        try await Self.offThread { () throws(PDFEditError) in
+            try self.write(to: url, document: document, pages: pages, settings: settings)
+        }
+    }
+
+    /// Runs `body` on a thread of Dispatch's pool, not the task's, observing a token that the current
+    /// task's cancellation cancels; a task cancelled before it starts fails at once.
+    private static func offThread<T: Sendable>(_ body: @escaping @Sendable () throws(PDFEditError) -> T)
+        async throws(PDFEditError) -> T
+    {
+        let token = CancellationToken()
+        let result: Result<T, PDFEditError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, PDFEditError>, Never>) in
+                DispatchQueue.global().async {
+                    continuation.resume(
+                        returning: token.observed { () -> Result<T, PDFEditError> in
+                            do throws(PDFEditError) {
+                                try CancellationToken.check()
+                                return .success(try body())
+                            } catch {
+                                return .failure(error)
+                            }
+                        })
+                }
+            }
+        } onCancel: {
+            token.cancel()
+        }
+        return try result.get()
     }
 }
