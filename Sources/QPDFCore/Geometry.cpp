@@ -305,10 +305,14 @@ void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)
 bool set_blank_page_box(QPDFObjectHandle page, double width, double height)
 {
     double unit = pe_user_unit_for(width, height);
+    return set_page_box(page, width / unit, height / unit, unit);
+}
+
+bool set_page_box(QPDFObjectHandle page, double width, double height, double unit)
+{
     page.replaceKey(
         "/MediaBox",
-        QPDFObjectHandle::newArray(
-            std::vector<QPDFObjectHandle>{number(0), number(0), number(width / unit), number(height / unit)}));
+        QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{number(0), number(0), number(width), number(height)}));
     if (unit == 1) {
         return false;
     }

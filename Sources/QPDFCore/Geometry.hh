@@ -208,6 +208,10 @@ void set_rotation(QPDFObjectHandle page, int base, int quarter_turns);
 // (pe_user_unit_for). True when a /UserUnit was set (PDF 1.6).
 bool set_blank_page_box(QPDFObjectHandle page, double width, double height);
 
+// Gives a new `page` the /MediaBox [0 0 width height] (its own units) and,
+// when `unit` is not 1, that /UserUnit. True when a /UserUnit was set.
+bool set_page_box(QPDFObjectHandle page, double width, double height, double unit);
+
 } // namespace pe
 
 #endif

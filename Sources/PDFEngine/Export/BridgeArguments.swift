@@ -93,7 +93,7 @@ final class BridgeArguments {
         let memory = UnsafeMutablePointer<pe_item>.allocate(capacity: items.count)
         blocks.append(UnsafeMutableRawPointer(memory))
         var lastBoxes: (PageBoxes, UnsafePointer<pe_box>?)? = nil
-        var lastResize: (PageResize, UnsafePointer<pe_resize>?)? = nil
+        var lastResize: (ExportResize, UnsafePointer<pe_resize>?)? = nil
         for (index, item) in items.enumerated() {
             var result = bridged(item)
             let boxes = item.boxes
@@ -132,8 +132,7 @@ final class BridgeArguments {
                         kind: Int32(cell.source == nil ? PE_ITEM_BLANK : PE_ITEM_PAGE),
                         source: Int32(clamping: cell.source ?? -1), page: Int32(clamping: cell.index),
                         quarter_turns: Int32(cell.quarterTurns.quarterTurnsModulo4),
-                        crop: PageBoxes(crop: cell.crop).bridged.0,
-                        x0: cell.rect.x0, y0: cell.rect.y0, x1: cell.rect.x1, y1: cell.rect.y1,
+                        crop: PageBoxes(crop: cell.crop).bridged.0, placement: cell.placement.bridged,
                         stamps: array(cell.stamps.map { bridged($0) }), stamp_count: Int32(clamping: cell.stamps.count))
                 })
             result.cell_count = Int32(clamping: cells.count)

@@ -94,38 +94,45 @@ typedef struct pe_box {
     double x0, y0, x1, y1;
 } pe_box;
 
-/* What `resize` froze into an item (pe_item.resize). */
+/* A source page drawn onto a new page as a form XObject whose /BBox is the
+ * page's visible box (its CropBox clipped to its MediaBox): `matrix` [a b c d
+ * e f] (as `cm` takes it) from the page's default user space to the new
+ * page's, and, when `clip` is nonzero, the box `clip_box` [x0 y0 x1 y1] (the
+ * page's space) the drawing is clipped to. Computed by the caller (PageModel's
+ * FormPlacement); the bridge only writes it. */
+typedef struct pe_placement {
+    double matrix[6];
+    int clip;
+    double clip_box[4];
+} pe_placement;
+
+/* A page made anew by `resize` (pe_item.resize): MediaBox [0 0 width height]
+ * in its own units, /UserUnit `user_unit` when it is not 1, drawing the item's
+ * source page at `placement`. */
 typedef struct pe_resize {
-    double width;      /* the new page, points */
+    double width;     /* user space units */
     double height;
-    int fill;          /* nonzero: cover the page (overflow clipped); 0: fit inside */
-    int quarter_turns; /* clockwise quarter turns the item had, added to the page's /Rotate */
-    pe_box crop;       /* the item's crop box when resized (default user space); set 0: the page's own */
+    double user_unit; /* points per unit: 1, or more for a side over PE_MAX_PAGE_UNITS points */
+    pe_placement placement;
 } pe_resize;
 
-/* The placement matrix [a b c d e f] (as `cm` takes it) that shows the box
- * (llx lly urx ury) of a page displayed turned `rotation` degrees clockwise,
- * upright, centred and scaled to fit (`fill` 0) or fill [0 0 width height]. The
- * C++ rule of Placement.cpp, for tests against the Swift one. */
-void pe_placement_matrix(double llx, double lly, double urx, double ury, int rotation, double target_width,
-                         double target_height, int fill, double matrix[6]);
-
 /* One cell of a sheet: kind PE_ITEM_PAGE draws page `page` (0-based) of
- * sources[source] as one form XObject per source page per output, its visible
- * box (or `crop` when set) turned by `quarter_turns` more than its own /Rotate,
- * upright, centred and scaled to fit the cell [x0 y0 x1 y1] (sheet user space);
- * its annotations move with it (links keep working, destinations into it point
- * at the sheet) and its form fields are dropped with one warning naming them.
- * PE_ITEM_BLANK: an empty cell (nothing drawn). `stamps` (their `item`: the
- * sheet's index) are drawn onto the cell's page as onto an item's, before it is
- * placed (see pe_stamp below). */
+ * sources[source] as one form XObject per source page per output, at
+ * `placement` (sheet user space); its annotations move with it (links keep
+ * working, destinations into it point at the sheet) and its form fields are
+ * dropped with one warning naming them. PE_ITEM_BLANK: an empty cell (nothing
+ * drawn). `stamps` (their `item`: the sheet's index) are drawn onto the cell's
+ * page as onto an item's, before it is placed (see pe_stamp below): on a copy
+ * of the page turned by `quarter_turns` more than its own /Rotate, with `crop`
+ * as its crop box when set, which becomes the form (the placement then draws
+ * that copy's visible box). */
 typedef struct pe_sheet_cell {
     int kind;
     int source;
     int page;
     int quarter_turns;
     pe_box crop;
-    double x0, y0, x1, y1;
+    pe_placement placement;
     const struct pe_stamp *stamps;
     int stamp_count;
 } pe_sheet_cell;
@@ -146,13 +153,11 @@ typedef struct pe_item {
      * items have neither boxes nor a resize, and 20,000 items carried them as
      * 4 MB of zeros. */
     const pe_box *boxes;
-    /* NULL, or `resize`'s: a nonzero width and height make the page [0 0 width
-     * height] (points) showing the source page's visible box (`crop` when set:
-     * the crop the item had when it was resized) turned by `quarter_turns` more
-     * than its own /Rotate, upright, centred, scaled to fit (`fill` 0) or fill,
-     * through a form XObject of the source page; its annotations and the
-     * destinations aiming at it move with it. `quarter_turns` and `boxes` above
-     * then apply to the resized page. */
+    /* NULL, or `resize`'s: a nonzero width and height make the page a new
+     * one (see pe_resize) drawing the source page through a form XObject of it;
+     * its annotations and the destinations aiming at it move with it by the
+     * placement's matrix. `quarter_turns` and `boxes` above then apply to the
+     * resized page (boxes in points). */
     const pe_resize *resize;
     /* PE_ITEM_SHEET (`nup`, `booklet`): a new page of width x height points
      * whose `cell_count` cells each show a source page (see pe_sheet_cell);
