@@ -250,6 +250,17 @@ struct ExportWriter {
             }
         }
         try addStamps(of: items, document: name, to: &plan)
+        if !plan.stamps.isEmpty || plan.items.contains(where: \.hasCellStamps) {
+            var stamps = plan.stamps
+            var placed = plan.items
+            let sources = plan.sources
+            let ids = plan.sessionSources
+            try ExportStamp.place(&stamps, items: &placed) { source, page throws(PDFEditError) in
+                try frames.frame(of: sources[source], id: ids[source], page: page)
+            }
+            plan.stamps = stamps
+            plan.items = placed
+        }
         return plan
     }
 

@@ -2,8 +2,8 @@ internal import PDFEngine
 import PageModel
 
 /// The geometry of the source pages an export draws as forms (resized pages,
-/// sheet cells), which the model turns into placements before the bridge is
-/// called: read by the bridge's one geometry reader (`pe_document_page_geometry`)
+/// sheet cells, stamps and the pages they go on), which the model turns into
+/// placements before the bridge is called: read by the bridge's one geometry reader (`pe_document_page_geometry`)
 /// from the document direct mode already opened, the session's reader of the
 /// source, or (an image's converted page) the converted file, each opened once.
 struct PageFrames {
@@ -37,7 +37,8 @@ struct PageFrames {
         let attributes: PageAttributes
         do throws(EngineError) { attributes = try document.attributes(ofPage: page) } catch { throw .engine(error) }
         let frame = PageFrame(
-            mediaBox: attributes.mediaBox, visibleBox: attributes.cropBox, quarterTurns: attributes.rotation / 90)
+            mediaBox: attributes.mediaBox, visibleBox: attributes.cropBox, quarterTurns: attributes.rotation / 90,
+            userUnit: attributes.userUnit)
         known[source.path, default: [:]][page] = frame
         return frame
     }

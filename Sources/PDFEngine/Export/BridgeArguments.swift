@@ -195,19 +195,16 @@ final class BridgeArguments {
         result.source = Int32(clamping: stamp.source)
         result.page = Int32(clamping: stamp.page)
         result.under = stamp.under ? 1 : 0
-        result.fit = stamp.fit ? 1 : 0
         result.opacity = stamp.opacity
-        result.place = stamp.placement.bridged
+        guard let m = stamp.matrix else {
+            preconditionFailure("a stamp exported without its matrix: ExportStamp.place works it out")
+        }
+        result.matrix = (m.a, m.b, m.c, m.d, m.e, m.f)
         if let text = stamp.text {
             result.text = copy(bytes: text.bytes)
             result.text_length = Int32(clamping: text.bytes.count)
             result.font = Int32(text.font.code)
             result.size = text.size
-            let box = text.font.box(of: text.bytes, size: text.size)
-            result.text_width = box.width
-            result.descent = box.descent
-            result.ascent = box.ascent
-            result.angle = text.angle
             result.actual_text = text.actualText.map { copy($0) }
         }
         return result

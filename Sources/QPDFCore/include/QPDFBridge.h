@@ -297,28 +297,12 @@ typedef struct pe_part {
  * caller can report them as one line per file; the bridge's own do not. */
 typedef void (*pe_warning_fn)(void *context, int source_index, const char *message);
 
-/* Where a stamp sits on the page as displayed: its bounding box (turned by its
- * angle) flush with the page's edges inset by `margin` points at the anchor
- * (`horizontal` -1 left, 0 centre, 1 right; `vertical` -1 bottom, 0 centre, 1
- * top), then moved `offset_x` points right and `offset_y` up. Larger than the
- * room inside the margin, it is scaled down to fit. */
-typedef struct pe_stamp_place {
-    int horizontal;
-    int vertical;
-    double offset_x;
-    double offset_y;
-    double margin;
-} pe_stamp_place;
-
 /* A page drawn onto an output page by pe_export / pe_export_parts (`pdfedit
  * stamp`). Each stamp page becomes ONE form XObject per output, shared by
  * every page it is drawn on (the stamp page's annotations are not copied). It is
  * drawn over the page's content (wrapped in q ... Q) or, with `under`, beneath it;
- * placed by `place` on the page's visible box (CropBox clipped to MediaBox) and upright for
- * the reader whatever the output page's /Rotate (the item's quarter turns included)
- * and the stamp page's own /Rotate; at its own size (/UserUnit respected; scaled
- * down when larger than the room inside `place.margin`) or, with `fit`, scaled to
- * that room keeping its aspect ratio. Stamps of one item are
+ * at `matrix` (the caller's: PageModel's StampPlacement.matrix places it on the
+ * page as displayed, upright for the reader). Stamps of one item are
  * drawn in the order they come in the list. Resource names are fixed
  * (/PdfeditStamp0, /PdfeditStampGS0, /PdfeditFont0, ... per page; a suffix only when the page
  * already uses the name), so outputs stay deterministic. A stamped page gets its
@@ -329,47 +313,23 @@ typedef struct pe_stamp {
     int source;     /* index into sources (ignored for a text) */
     int page;       /* 0-based page of that source (ignored for a text) */
     int under;      /* nonzero: beneath the page's content; zero: over it */
-    int fit;        /* nonzero: scaled to the page's visible box, aspect ratio kept */
     double opacity; /* 0 < opacity <= 1: /CA and /ca of an ExtGState when below 1 */
-    pe_stamp_place place; /* where on the page as displayed (all zero: centred) */
+    double matrix[6]; /* the `cm` it is drawn with: from the stamp page's default user space
+                       * (a text's: its baseline origin) to the page's */
     /* A generated text instead of a page (`number`, `bates`, `watermark`): when
      * `text` is not NULL, its `text_length` bytes (WinAnsi, already resolved for
      * this item) are shown in standard font `font` (0 Helvetica, 1 Times-Roman,
      * 2 Courier; /WinAnsiEncoding, one shared font dictionary per output, resource
-     * /PdfeditFont0..2) at `size` points, its box `text_width` along the baseline
-     * from `descent` (negative) to `ascent` (the caller's font metrics), turned
-     * `angle` degrees counter-clockwise as displayed and placed by `place` like a
-     * page; one small content stream per page. `actual_text` (UTF-8, NULL for
+     * /PdfeditFont0..2) at `size` points from the origin `matrix` places; one
+     * small content stream per page. `actual_text` (UTF-8, NULL for
      * none) is written as the /ActualText of a marked-content span around it, so
      * text extraction keeps slanted words whole. */
     const char *text;
     int text_length;
     int font;
     double size;
-    double text_width;
-    double descent;
-    double ascent;
-    double angle;
     const char *actual_text;
 } pe_stamp;
-
-/* The `cm` matrix export draws a stamp with (see Stamps.cpp): for tests that hold
- * it against the Swift rule `show` uses. `page_box` is the page's visible box in
- * its default user space, `stamp_box` the stamp's (a page's visible box, or a
- * text's box from its baseline origin), each with its /Rotate and /UserUnit. */
-typedef struct pe_stamp_geometry {
-    double page_box[4];
-    int page_rotation;
-    double page_unit;
-    double stamp_box[4];
-    int stamp_rotation;
-    double stamp_unit;
-    double angle;
-    int fit;
-    pe_stamp_place place;
-} pe_stamp_geometry;
-
-void pe_stamp_matrix(const pe_stamp_geometry *geometry, double matrix[6]);
 
 /* Writes the pages of `items`, in order, to `out_path` (which the caller makes a
  * temporary name; it never names an input). Returns status->code.

@@ -1,14 +1,30 @@
 import Foundation
-import PDFEngine
 import PageModel
 import PropertyBased
 import Testing
 
-/// The placement rule stated twice — `StampPlacement.frame` (Swift: `show`) and
-/// `placement_matrix` (C++: export, through `pe_stamp_matrix`) — held together
-/// over every quarter turn of page and stamp, boxes far from the origin, crop
-/// boxes, /UserUnit, angles, the nine anchors, offsets and margins.
+/// The matrix export draws a stamp with (`StampPlacement.matrix`) against the
+/// frame `show` places it by (`StampPlacement.frame`) and an independent
+/// statement of the /Rotate rule, over every quarter turn of page and stamp,
+/// boxes far from the origin, crop boxes, /UserUnit, angles, the nine anchors,
+/// offsets and margins.
 @Suite struct StampPlacementTests {
+    /// The six numbers of `StampPlacement.matrix` for a page (visible box,
+    /// /Rotate in degrees, /UserUnit) and a stamp (box, /Rotate, /UserUnit).
+    static func exportStampMatrix(
+        page: (llx: Double, lly: Double, urx: Double, ury: Double), pageRotation: Int, pageUnit: Double = 1,
+        stamp: (llx: Double, lly: Double, urx: Double, ury: Double), stampRotation: Int = 0, stampUnit: Double = 1,
+        angle: Double = 0, fit: Bool = false, placement: StampPlacement
+    ) -> [Double] {
+        let m = placement.matrix(
+            on: ShownPage(
+                visibleBox: BoxRect(x0: page.llx, y0: page.lly, x1: page.urx, y1: page.ury),
+                quarterTurns: pageRotation / 90, userUnit: pageUnit),
+            stamp: BoxRect(x0: stamp.llx, y0: stamp.lly, x1: stamp.urx, y1: stamp.ury),
+            quarterTurns: stampRotation / 90, userUnit: stampUnit, angle: angle, fit: fit)
+        return [m.a, m.b, m.c, m.d, m.e, m.f]
+    }
+
     /// Where a user-space point shows on a page with visible box `box` turned
     /// `turns` quarter turns clockwise, from the displayed bottom-left corner (+y
     /// up): an independent statement of the /Rotate rule.
@@ -27,7 +43,7 @@ import Testing
         abs(a - b) <= 1e-6 * max(1, abs(a), abs(b), scale)
     }
 
-    @Test func exportAndShowPlaceEveryStampAlike() async {
+    @Test func theExportMatrixDrawsTheStampWhereShowPlacesIt() async {
         await propertyCheck(
             count: 500,
             input: Gen.int(in: -3000...3000).array(of: 4), Gen.int(in: 20...3000).array(of: 4), Gen.int(in: 0...15),
@@ -52,7 +68,7 @@ import Testing
             let placement = StampPlacement(
                 position: position, offsetX: Double(moves[1]), offsetY: Double(moves[2]),
                 margin: Double(abs(moves[0]) % 40))
-            let m = exportStampMatrix(
+            let m = Self.exportStampMatrix(
                 page: page, pageRotation: pageTurns * 90, pageUnit: pageUnit, stamp: stamp,
                 stampRotation: stampTurns * 90, stampUnit: stampUnit, angle: angle, fit: fit, placement: placement)
 
@@ -99,7 +115,7 @@ import Testing
             )
             let stamp = (llx: 0.0, lly: -2.0, urx: Double(sizes[2]), ury: Double(sizes[3]) / 4)
             let position = StampPosition.allCases[anchor]
-            let m = exportStampMatrix(
+            let m = Self.exportStampMatrix(
                 page: page, pageRotation: turns * 90, stamp: stamp,
                 placement: StampPlacement(position: position, margin: Double(margin)))
             let corners = [(stamp.llx, stamp.lly), (stamp.llx, stamp.ury), (stamp.urx, stamp.lly), (stamp.urx, stamp.ury)]
