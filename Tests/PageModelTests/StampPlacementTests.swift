@@ -141,4 +141,31 @@ import Testing
             if position.vertical == 0 { #expect(Self.close(bottom + top, height)) }
         }
     }
+
+    /// The page a stamp goes on, as export writes it: a source page turned
+    /// and cropped by its item (the crop in its default user space), or a new
+    /// page in its own units (a side over 14,400 pt: /UserUnit, the crop in points).
+    @Test func theShownPageIsThePageAsExportWritesIt() {
+        let frame = PageFrame(
+            mediaBox: BoxRect(x0: 0, y0: 0, x1: 700, y1: 900), visibleBox: BoxRect(x0: 10, y0: 20, x1: 600, y1: 800),
+            quarterTurns: 3, userUnit: 2)
+        #expect(
+            ShownPage(page: frame, quarterTurns: 2, crop: nil)
+                == ShownPage(visibleBox: frame.visibleBox, quarterTurns: 5, userUnit: 2))
+        #expect(
+            ShownPage(page: frame, quarterTurns: 0, crop: BoxRect(x0: 500, y0: 40, x1: -30, y1: 30))
+                == ShownPage(visibleBox: BoxRect(x0: -30, y0: 30, x1: 500, y1: 40), quarterTurns: 3, userUnit: 2))
+        #expect(
+            ShownPage(newPage: .a4, quarterTurns: 1, crop: nil)
+                == ShownPage(visibleBox: BoxRect(x0: 0, y0: 0, x1: PageSize.a4.width, y1: PageSize.a4.height), quarterTurns: 1))
+        let huge = PageSize(width: 30_000, height: 9_000)
+        #expect(
+            ShownPage(newPage: huge, quarterTurns: 0, crop: BoxRect(x0: 300, y0: 600, x1: 29_700, y1: 8_400))
+                == ShownPage(visibleBox: BoxRect(x0: 100, y0: 200, x1: 9_900, y1: 2_800), quarterTurns: 0, userUnit: 3))
+        // At its own size: a 200 x 100 pt stamp spans a third as many units on a page of 3-point units.
+        let m = StampPlacement().matrix(
+            on: ShownPage(newPage: huge, quarterTurns: 0, crop: nil), stamp: BoxRect(x0: 0, y0: 0, x1: 200, y1: 100))
+        #expect(abs(m.a - 1.0 / 3) < 1e-12 && m.b == 0 && m.c == 0 && abs(m.d - 1.0 / 3) < 1e-12)
+        #expect(abs(m.e + 100.0 / 3 - 5_000) < 1e-9 && abs(m.f + 50.0 / 3 - 1_500) < 1e-9)
+    }
 }
