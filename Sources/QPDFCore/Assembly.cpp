@@ -184,7 +184,7 @@ QPDFObjectHandle Assembly::blank_page(pe_item const &item)
     where = Where{};
     QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
     page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
-    if (set_blank_page_box(page, item.width, item.height)) {
+    if (set_page_box(page, item.width / item.user_unit, item.height / item.user_unit, item.user_unit)) {
         needs_user_unit = true;
     }
     page.replaceKey("/Resources", QPDFObjectHandle::newDictionary());

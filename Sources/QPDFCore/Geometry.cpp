@@ -39,15 +39,6 @@ extern "C" int pe_displayed_rotation(int is_integer, long long value)
     return static_cast<int>(degrees < 0 ? degrees + 360 : degrees);
 }
 
-extern "C" double pe_user_unit_for(double width, double height)
-{
-    double largest = std::max(width, height);
-    if (!std::isfinite(largest) || largest <= PE_MAX_PAGE_UNITS) {
-        return 1;
-    }
-    return std::ceil(largest / PE_MAX_PAGE_UNITS);
-}
-
 namespace pe {
 
 bool read_number(QPDFObjectHandle value, double lowest, double highest, double &out)
@@ -300,12 +291,6 @@ void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)
     } else {
         page.replaceKey("/Rotate", QPDFObjectHandle::newInteger(degrees));
     }
-}
-
-bool set_blank_page_box(QPDFObjectHandle page, double width, double height)
-{
-    double unit = pe_user_unit_for(width, height);
-    return set_page_box(page, width / unit, height / unit, unit);
 }
 
 bool set_page_box(QPDFObjectHandle page, double width, double height, double unit)

@@ -47,6 +47,9 @@ void Inputs::check_plan()
             if (!(std::isfinite(item.width) && std::isfinite(item.height) && item.width > 0 && item.height > 0)) {
                 throw PlanError("item " + std::to_string(i + 1) + ": a blank page needs a positive size");
             }
+            if (!(std::isfinite(item.user_unit) && item.user_unit >= 1)) {
+                throw PlanError("item " + std::to_string(i + 1) + ": a new page needs a user unit of at least 1");
+            }
             if (item.kind == PE_ITEM_SHEET) {
                 check_sheet_cells(item, i, request.source_count);
             }

@@ -176,18 +176,20 @@ extension ExportItem {
         case .page(let source, let index, let quarterTurns, _, _):
             return pe_item(
                 kind: Int32(PE_ITEM_PAGE), source: Int32(clamping: source), page: Int32(clamping: index),
-                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil,
+                width: 0, height: 0, user_unit: 1, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil,
                 resize: nil, cells: nil, cell_count: 0)
         case .blank(let width, let height, let quarterTurns, _):
             return pe_item(
                 kind: Int32(PE_ITEM_BLANK), source: -1, page: -1,
-                width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
-                boxes: nil, resize: nil, cells: nil, cell_count: 0)
+                width: width, height: height, user_unit: PageSize(width: width, height: height).userUnit,
+                quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil, resize: nil, cells: nil,
+                cell_count: 0)
         case .sheet(let width, let height, let quarterTurns, _, _):
             return pe_item(
                 kind: Int32(PE_ITEM_SHEET), source: -1, page: -1,
-                width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
-                boxes: nil, resize: nil, cells: nil, cell_count: 0)
+                width: width, height: height, user_unit: PageSize(width: width, height: height).userUnit,
+                quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil, resize: nil, cells: nil,
+                cell_count: 0)
         }
     }
 

@@ -30,15 +30,6 @@ int pe_tree_depth_limit(void);
  * all read /Rotate through it. */
 int pe_displayed_rotation(int is_integer, long long value);
 
-/* The largest page side PDF readers accept, in user space units (200 inches at
- * the default unit). */
-#define PE_MAX_PAGE_UNITS 14400.0
-
-/* The /UserUnit a new page of `width` x `height` points is written with: 1 when
- * both sides fit in PE_MAX_PAGE_UNITS, else the smallest integer that brings both
- * sides (points / unit) within it. Blank, placeholder and image pages use it. */
-double pe_user_unit_for(double width, double height);
-
 /* Outcome of a bridge call. code: 0 success, otherwise one of PE_E_*. */
 enum {
     PE_OK = 0,
@@ -112,7 +103,7 @@ typedef struct pe_placement {
 typedef struct pe_resize {
     double width;     /* user space units */
     double height;
-    double user_unit; /* points per unit: 1, or more for a side over PE_MAX_PAGE_UNITS points */
+    double user_unit; /* points per unit: 1, or more for a side over 14,400 points (PageSize.userUnit) */
     pe_placement placement;
 } pe_resize;
 
@@ -144,8 +135,12 @@ typedef struct pe_item {
     int kind;          /* PE_ITEM_* */
     int source;        /* PE_ITEM_PAGE: index into sources */
     int page;          /* PE_ITEM_PAGE: 0-based page index in that source */
-    double width;      /* PE_ITEM_BLANK: size in points */
+    double width;      /* PE_ITEM_BLANK, PE_ITEM_SHEET: size in points */
     double height;
+    /* PE_ITEM_BLANK, PE_ITEM_SHEET: points per user space unit of the new page
+     * (1, or more for a side over 14,400 points: PageModel's PageSize.userUnit);
+     * its MediaBox is [0 0 width/user_unit height/user_unit]. */
+    double user_unit;
     int quarter_turns; /* clockwise quarter turns added to the page's own /Rotate */
     /* NULL, or four PE_BOX_* boxes written on the page, never touching its
      * content; the MediaBox grows to hold any that reaches outside it (negative
