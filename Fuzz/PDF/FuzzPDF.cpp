@@ -120,6 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     blank.kind = PE_ITEM_BLANK;
     blank.width = 612;
     blank.height = 792;
+    blank.user_unit = 1; // the caller's (PageModel's PageSize.userUnit); 0 is refused as a plan error
     items.push_back(blank);
 
     pe_source source{};

@@ -34,6 +34,11 @@ public struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConve
         [x0, y0, x1, y1].allSatisfy { $0.isFinite && abs($0) <= PageSize.maximumSide } && x1 > x0 && y1 > y0
     }
 
+    /// The same box with x0 <= x1 and y0 <= y1.
+    public var normalised: BoxRect {
+        BoxRect(x0: min(x0, x1), y0: min(y0, y1), x1: max(x0, x1), y1: max(y0, y1))
+    }
+
     /// The box widened and heightened about its centre to at least `side` each way.
     public func grown(toAtLeast side: Double) -> BoxRect {
         let extraX = max(0, side - width) / 2
@@ -231,15 +236,18 @@ public enum PageInk: Equatable, Sendable {
 }
 
 /// A page's geometry as its source gives it: the MediaBox, the visible box
-/// (the CropBox clipped to it) and the page's own /Rotate in quarter turns.
+/// (the CropBox clipped to it), the page's own /Rotate in quarter turns and its /UserUnit.
 public struct PageFrame: Equatable, Sendable {
     public var mediaBox: BoxRect
     public var visibleBox: BoxRect
     public var quarterTurns: Int
+    /// Points per default user space unit (/UserUnit).
+    public var userUnit: Double
 
-    public init(mediaBox: BoxRect, visibleBox: BoxRect, quarterTurns: Int) {
+    public init(mediaBox: BoxRect, visibleBox: BoxRect, quarterTurns: Int, userUnit: Double = 1) {
         self.mediaBox = mediaBox
         self.visibleBox = visibleBox
         self.quarterTurns = quarterTurns
+        self.userUnit = userUnit
     }
 }

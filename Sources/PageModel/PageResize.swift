@@ -39,11 +39,48 @@ public struct PageResize: Codable, Equatable, Hashable, Sendable {
     /// The part of the source page the resized page shows: the frozen crop
     /// clipped to the page's visible box (the visible box when they miss).
     public func shownBox(for frame: PageFrame) -> BoxRect {
-        let visible = frame.visibleBox
+        FormPlacement.shown(frame.visibleBox, croppedTo: crop)
+    }
+
+    /// What export draws the resized page with (the bridge only writes it): the
+    /// matrix of `matrix(for:)` in the new page's own units (a side over
+    /// 14,400 pt is written with a /UserUnit, `PageSize.userUnit`), clipped to
+    /// the shown box when the frozen crop cuts the visible box.
+    public func placement(for frame: PageFrame) -> FormPlacement {
+        let shown = shownBox(for: frame)
+        let unit = size.userUnit
+        return FormPlacement(
+            matrix: PlacementMatrix.placing(
+                shown, quarterTurns: frame.quarterTurns + quarterTurns,
+                in: BoxRect(x0: 0, y0: 0, x1: size.width / unit, y1: size.height / unit), fill: mode == .fill),
+            clip: shown == frame.visibleBox ? nil : shown)
+    }
+}
+
+/// A source page drawn onto a new page as a form XObject whose /BBox is the
+/// page's visible box (a resized page, a sheet's cell): the matrix from the
+/// source page's default user space to the new page's user space, and the box
+/// (source space) to clip to when only part of the visible box is shown. The
+/// whole of the geometry: export hands it to the bridge as numbers
+/// (`pe_placement`), which only writes them.
+public struct FormPlacement: Equatable, Sendable {
+    public var matrix: PlacementMatrix
+    /// nil: the whole visible box is drawn.
+    public var clip: BoxRect?
+
+    public init(matrix: PlacementMatrix, clip: BoxRect? = nil) {
+        self.matrix = matrix
+        self.clip = clip
+    }
+
+    /// What a page shows of its `visible` box when `crop` (an item's crop, or
+    /// none) limits it: the part inside the crop, or `visible` when there is no
+    /// crop or it misses the visible box.
+    public static func shown(_ visible: BoxRect, croppedTo crop: BoxRect?) -> BoxRect {
         guard let crop else { return visible }
         let inside = BoxRect(
-            x0: max(crop.x0, visible.x0), y0: max(crop.y0, visible.y0),
-            x1: min(crop.x1, visible.x1), y1: min(crop.y1, visible.y1))
+            x0: max(min(crop.x0, crop.x1), visible.x0), y0: max(min(crop.y0, crop.y1), visible.y0),
+            x1: min(max(crop.x0, crop.x1), visible.x1), y1: min(max(crop.y0, crop.y1), visible.y1))
         return inside.isValid ? inside : visible
     }
 }
@@ -64,10 +101,10 @@ public struct PlacementMatrix: Equatable, Sendable, CustomStringConvertible {
 
     public static let identity = PlacementMatrix(a: 1, b: 0, c: 0, d: 1, e: 0, f: 0)
 
-    /// THE placement rule on the Swift side (the bridge's `placement_matrix` in
-    /// Placement.cpp is the C++ one; tests hold them equal): the box `box` of a
-    /// page shown turned `quarterTurns` clockwise, drawn upright and centred in
-    /// `target`, scaled uniformly to fit inside it, or (`fill`) to cover it.
+    /// THE placement rule (resized pages and sheet cells, shown and exported:
+    /// the bridge receives the matrix): the box `box` of a page shown turned
+    /// `quarterTurns` clockwise, drawn upright and centred in `target`, scaled
+    /// uniformly to fit inside it, or (`fill`) to cover it.
     public static func placing(_ box: BoxRect, quarterTurns: Int, in target: BoxRect, fill: Bool) -> PlacementMatrix {
         let turns = ((quarterTurns % 4) + 4) % 4
         let sideways = turns % 2 == 1

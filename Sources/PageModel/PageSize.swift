@@ -27,9 +27,19 @@ public struct PageSize: Codable, Hashable, Sendable, CustomStringConvertible {
     /// resized pages, image pages, the page a crop leaves): 3 points a side at
     /// least, and at most 14,400 user space units of the largest /UserUnit
     /// Acrobat accepts (75,000), i.e. 15,000,000 inches. A side over 14,400 pt
-    /// is written with a /UserUnit (the bridge's `pe_user_unit_for`).
+    /// is written with a /UserUnit (`userUnit`).
     public var isValidPageSize: Bool {
         width.isFinite && height.isFinite && PageSize.sideRange.contains(width) && PageSize.sideRange.contains(height)
+    }
+
+    /// Points per user space unit of a page pdfedit makes of this size (its
+    /// /UserUnit): 1 when both sides fit in `maximumUnits`, else the smallest
+    /// integer that brings both sides (points / unit) within it. THE rule: the
+    /// bridge writes the unit it is given.
+    public var userUnit: Double {
+        let largest = max(width, height)
+        guard largest.isFinite, largest > PageSize.maximumUnits else { return 1 }
+        return (largest / PageSize.maximumUnits).rounded(.up)
     }
 
     /// The smallest side of a page, in points (PDF: 3 units).

@@ -122,10 +122,34 @@ public enum Imposition {
     /// user space to sheet space so that its `visible` box, displayed turned
     /// `quarterTurns` clockwise (its /Rotate plus the item's rotation), is
     /// scaled to fit `cell` keeping its aspect ratio, centred and upright —
-    /// the one placement rule (`PlacementMatrix.placing`, which the bridge's
-    /// `placement_matrix` matches).
+    /// the one placement rule (`PlacementMatrix.placing`).
     public static func cellMatrix(cell: BoxRect, visible: BoxRect, quarterTurns: Int) -> PlacementMatrix {
         PlacementMatrix.placing(visible, quarterTurns: quarterTurns, in: cell, fill: false)
+    }
+
+    /// What export draws a cell's page with (the bridge only writes it): the
+    /// page of geometry `frame`, turned `quarterTurns` more by its item and cut
+    /// to the item's `crop`, fitted to `cell` (points) on a sheet of `size`
+    /// written in its own units (`PageSize.userUnit`). With `stamped`, the page
+    /// is drawn from a copy that carries the crop as its crop box (a cell with
+    /// stamps: the stamps are centred on what the reader sees), so the crop is
+    /// the whole form and nothing is clipped.
+    public static func cellPlacement(
+        cell: BoxRect, sheet size: PageSize, frame: PageFrame, quarterTurns: Int, crop: BoxRect?, stamped: Bool
+    ) -> FormPlacement {
+        let unit = size.userUnit
+        let target = BoxRect(x0: cell.x0 / unit, y0: cell.y0 / unit, x1: cell.x1 / unit, y1: cell.y1 / unit)
+        let turns = frame.quarterTurns + quarterTurns
+        if stamped, let crop {
+            let box = BoxRect(
+                x0: min(crop.x0, crop.x1), y0: min(crop.y0, crop.y1), x1: max(crop.x0, crop.x1),
+                y1: max(crop.y0, crop.y1))
+            return FormPlacement(matrix: cellMatrix(cell: target, visible: box, quarterTurns: turns))
+        }
+        let shown = FormPlacement.shown(frame.visibleBox, croppedTo: crop)
+        return FormPlacement(
+            matrix: cellMatrix(cell: target, visible: shown, quarterTurns: turns),
+            clip: shown == frame.visibleBox ? nil : shown)
     }
 }
 

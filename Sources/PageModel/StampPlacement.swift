@@ -36,9 +36,8 @@ public enum StampPosition: String, Codable, CaseIterable, Hashable, Sendable {
 /// bounding box, flush with the page's edges inset by `margin` at the anchor
 /// `position`, then moved by (`offsetX`, `offsetY`) points (+x right, +y up).
 ///
-/// The rule (`frame`) is stated once here for the model and `show`; the bridge's
-/// `Stamps.cpp` states it again for export, and a property test holds the two
-/// together.
+/// The rule (`frame`) is stated once here, for `show` and for export, whose
+/// bridge draws with the matrix `matrix(on:stamp:…)` makes of it.
 public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
     public var position: StampPosition
     public var offsetX: Double
@@ -135,5 +134,55 @@ extension StampPlacement {
     /// Finite offsets and a finite margin of at least 0.
     public var isValid: Bool {
         offsetX.isFinite && offsetY.isFinite && margin.isFinite && margin >= 0
+    }
+}
+
+extension StampPlacement {
+    /// The `cm` matrix export draws a stamp with on `page` (the bridge only
+    /// writes it): the stamp's `box` in its own default user space (a page's
+    /// visible box, or a text's box from its baseline origin), displayed turned
+    /// `quarterTurns` by its own /Rotate, at its /UserUnit `userUnit`, turned
+    /// `angle` degrees counter-clockwise as displayed, placed by `frame` on the
+    /// page as displayed (points) and taken back into the page's default user
+    /// space: upright for the reader whatever either page's /Rotate.
+    public func matrix(
+        on page: ShownPage, stamp box: BoxRect, quarterTurns stampTurns: Int = 0, userUnit stampUnit: Double = 1,
+        angle: Double = 0, fit: Bool = false
+    ) -> PlacementMatrix {
+        let turns = ((page.quarterTurns % 4) + 4) % 4
+        let unit = page.userUnit
+        let visible = page.visibleBox
+        let sideways = turns % 2 == 1
+        let shown = PageSize(
+            width: (sideways ? visible.height : visible.width) * unit,
+            height: (sideways ? visible.width : visible.height) * unit)
+        let stampSideways = ((stampTurns % 4) + 4) % 2 == 1
+        let upright = PageSize(
+            width: (stampSideways ? box.height : box.width) * stampUnit,
+            height: (stampSideways ? box.width : box.height) * stampUnit)
+        let placed = frame(page: shown, stamp: Self.boundingSize(upright, degrees: angle), fit: fit)
+        // In the page's units, from its displayed bottom-left corner; then the same
+        // point in default user space: a reader turns the page clockwise by its
+        // /Rotate, so that corner is the box's bottom-left (0), bottom-right (1),
+        // top-right (2) or top-left (3).
+        let x = placed.centreX / unit
+        let y = placed.centreY / unit
+        let (u, v): (Double, Double) =
+            switch turns {
+            case 1: (visible.x1 - y, visible.y0 + x)
+            case 2: (visible.x1 - x, visible.y1 - y)
+            case 3: (visible.x0 + y, visible.y1 - x)
+            default: (visible.x0 + x, visible.y0 + y)
+            }
+        // p -> scale * R(p - stamp centre) + (u, v), R turning counter-clockwise by
+        // the page's /Rotate (which the reader's clockwise turn undoes), less the
+        // stamp page's own (which its reader would apply), plus the stamp's angle.
+        let scale = placed.scale * stampUnit / unit
+        let (sine, cosine) = Self.sineCosine(degrees: Double(turns * 90 - stampTurns * 90) + angle)
+        let a = scale * cosine
+        let b = scale * sine
+        let cx = (box.x0 + box.x1) / 2
+        let cy = (box.y0 + box.y1) / 2
+        return PlacementMatrix(a: a, b: b, c: -b, d: a, e: u - (a * cx - b * cy), f: v - (b * cx + a * cy))
     }
 }

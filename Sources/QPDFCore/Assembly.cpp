@@ -184,7 +184,7 @@ QPDFObjectHandle Assembly::blank_page(pe_item const &item)
     where = Where{};
     QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
     page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
-    if (set_blank_page_box(page, item.width, item.height)) {
+    if (set_page_box(page, item.width / item.user_unit, item.height / item.user_unit, item.user_unit)) {
         needs_user_unit = true;
     }
     page.replaceKey("/Resources", QPDFObjectHandle::newDictionary());
@@ -239,9 +239,8 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
     InheritedFrame const *inherited = source.inherited(item.page);
     bool first = false;
     QPDFObjectHandle to = page_copy(source, item.page, first);
-    if (pe_resize const *resize = resize_of(item)) {
-        int rotation = turned_rotation(page_rotation(from, inherited), resize->quarter_turns);
-        resize_page(to, plain_copy(source, og, to), item, rotation);
+    if (resize_of(item) != nullptr) {
+        resize_page(to, plain_copy(source, og, to), item);
         set_rotation(to, 0, item.quarter_turns);
         set_item_boxes(to, item.boxes, user_unit(to.getKey("/UserUnit")));
         placed.push_back(PlacedPage{item.source, item.page, from, to, first});
@@ -286,32 +285,30 @@ QPDFObjectHandle Assembly::plain_copy(Source &source, QPDFObjGen og, QPDFObjectH
 }
 
 // Makes `page` (a copy of a source page, the first one when links must reach it)
-// the resized page: [0 0 W H] showing the form of `plain` drawn upright by the
-// placement matrix (the item's crop when resized clipped in), nothing else of the
-// source page's looks. `rotation`: the turn the item showed the page with.
-void Assembly::resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item, int rotation)
+// the resized page: the item's new MediaBox showing the form of `plain` drawn
+// at the item's placement (clipped to the crop it had when resized), nothing
+// else of the source page's looks.
+void Assembly::resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item)
 {
     pe_resize const &resize = *resize_of(item);
-    int source_index = item.source;
-    Form const &form = forms.form(std::make_pair(source_index, item.page), plain);
-    Rect shown = form.box;
-    bool clipped = crop_shown(shown, resize.crop);
+    Form const &form = forms.form(std::make_pair(item.source, item.page), plain);
+    Rect clip;
+    bool clipped = false;
+    Matrix m = placement_of(resize.placement, clip, clipped);
     for (char const *key : {"/Contents", "/Resources", "/MediaBox", "/CropBox", "/TrimBox", "/BleedBox", "/ArtBox",
                             "/Rotate", "/UserUnit", "/Group", "/Thumb", "/VP", "/Annots"}) {
         page.removeKey(key);
     }
-    if (set_blank_page_box(page, resize.width, resize.height)) {
+    if (set_page_box(page, resize.width, resize.height, resize.user_unit)) {
         needs_user_unit = true;
     }
-    Rect target = own_page_geometry(page).visible;
-    Matrix m = placement_matrix(shown, rotation, target, resize.fill != 0);
     QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
     xobjects.replaceKey("/PdfeditPage", form.object);
     QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
     resources.replaceKey("/XObject", xobjects);
     page.replaceKey("/Resources", resources);
     page.replaceKey(
-        "/Contents", QPDFObjectHandle::newStream(&out, draw_form(m, "/PdfeditPage", clipped ? &shown : nullptr)));
+        "/Contents", QPDFObjectHandle::newStream(&out, draw_form(m, "/PdfeditPage", clipped ? &clip : nullptr)));
     resized[page.getObjGen()] = m;
 }
 

@@ -91,7 +91,7 @@ class Assembly {
     void place_pages();
     QPDFObjectHandle blank_page(pe_item const &item);
     QPDFObjectHandle sheet_page(pe_item const &item);
-    void draw_cell(QPDFObjectHandle sheet, pe_item const &item, int index, Rect const &target, std::string &content,
+    void draw_cell(QPDFObjectHandle sheet, pe_item const &item, int index, std::string &content,
                    QPDFObjectHandle xobjects);
     void place_cell_annotations();
     bool has_cell_stamps() const;
@@ -99,7 +99,7 @@ class Assembly {
     QPDFObjectHandle page_copy(Source &source, int page, bool &first);
     QPDFObjectHandle copied_page(pe_item const &item);
     QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);
-    void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item, int rotation);
+    void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item);
     void inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited);
     QPDFObjectHandle copy_without_annotations(QPDFObjectHandle from);
 };

@@ -39,15 +39,6 @@ extern "C" int pe_displayed_rotation(int is_integer, long long value)
     return static_cast<int>(degrees < 0 ? degrees + 360 : degrees);
 }
 
-extern "C" double pe_user_unit_for(double width, double height)
-{
-    double largest = std::max(width, height);
-    if (!std::isfinite(largest) || largest <= PE_MAX_PAGE_UNITS) {
-        return 1;
-    }
-    return std::ceil(largest / PE_MAX_PAGE_UNITS);
-}
-
 namespace pe {
 
 bool read_number(QPDFObjectHandle value, double lowest, double highest, double &out)
@@ -302,13 +293,11 @@ void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)
     }
 }
 
-bool set_blank_page_box(QPDFObjectHandle page, double width, double height)
+bool set_page_box(QPDFObjectHandle page, double width, double height, double unit)
 {
-    double unit = pe_user_unit_for(width, height);
     page.replaceKey(
         "/MediaBox",
-        QPDFObjectHandle::newArray(
-            std::vector<QPDFObjectHandle>{number(0), number(0), number(width / unit), number(height / unit)}));
+        QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{number(0), number(0), number(width), number(height)}));
     if (unit == 1) {
         return false;
     }

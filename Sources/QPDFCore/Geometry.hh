@@ -203,10 +203,9 @@ int page_rotation(QPDFObjectHandle page, InheritedFrame const *inherited);
 // `quarter_turns` clockwise quarter turns; none when that is 0.
 void set_rotation(QPDFObjectHandle page, int base, int quarter_turns);
 
-// Gives a new blank `page` the /MediaBox of `width` x `height` points: a side
-// over the readers' limit is written with a /UserUnit, in units
-// (pe_user_unit_for). True when a /UserUnit was set (PDF 1.6).
-bool set_blank_page_box(QPDFObjectHandle page, double width, double height);
+// Gives a new `page` the /MediaBox [0 0 width height] (its own units) and,
+// when `unit` is not 1, that /UserUnit. True when a /UserUnit was set.
+bool set_page_box(QPDFObjectHandle page, double width, double height, double unit);
 
 } // namespace pe
 

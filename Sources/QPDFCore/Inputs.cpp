@@ -5,6 +5,7 @@
 #include "Inputs.hh"
 
 #include "Limits.hh"
+#include "Placement.hh"
 #include "Timing.hh"
 
 #include <algorithm>
@@ -36,9 +37,18 @@ void Inputs::check_plan()
             if (item.source < 0 || item.source >= request.source_count) {
                 throw PlanError("item " + std::to_string(i + 1) + " names no source");
             }
+            pe_resize const *resize = resize_of(item);
+            if (resize != nullptr &&
+                !(std::isfinite(resize->width) && std::isfinite(resize->height) && std::isfinite(resize->user_unit) &&
+                  resize->user_unit >= 1 && is_finite(resize->placement))) {
+                throw PlanError("item " + std::to_string(i + 1) + ": a resize without a usable size or placement");
+            }
         } else if (item.kind == PE_ITEM_BLANK || item.kind == PE_ITEM_SHEET) {
             if (!(std::isfinite(item.width) && std::isfinite(item.height) && item.width > 0 && item.height > 0)) {
                 throw PlanError("item " + std::to_string(i + 1) + ": a blank page needs a positive size");
+            }
+            if (!(std::isfinite(item.user_unit) && item.user_unit >= 1)) {
+                throw PlanError("item " + std::to_string(i + 1) + ": a new page needs a user unit of at least 1");
             }
             if (item.kind == PE_ITEM_SHEET) {
                 check_sheet_cells(item, i, request.source_count);

@@ -1,7 +1,6 @@
 // Pages drawn onto other pages as form XObjects at a matrix, with their
 // annotations and the destinations that aim at them moved by the same matrix
-// (see Placement.hh). The matrix rule matches PDFEngine's Placement.swift; the
-// extern "C" pe_placement_matrix at the end lets the tests compare the two.
+// (see Placement.hh). The matrices are given (PageModel computes them).
 #include "Placement.hh"
 #include "Limits.hh"
 
@@ -195,45 +194,30 @@ std::string Matrix::operands() const
     return content_number(a) + " " + content_number(b) + " " + content_number(c) + " " + content_number(d) + " " + content_number(e) + " " + content_number(f);
 }
 
-Matrix placement_matrix(Rect const &box, int rotation, Rect const &target, bool fill)
+Matrix placement_of(pe_placement const &placement, Rect &clip, bool &clipped)
 {
-    int turns = ((rotation / 90) % 4 + 4) % 4;
-    bool sideways = turns % 2 != 0;
-    double shown_width = sideways ? box.height() : box.width();
-    double shown_height = sideways ? box.width() : box.height();
-    double scale = 1;
-    if (shown_width > 0 && shown_height > 0) {
-        double across = target.width() / shown_width;
-        double up = target.height() / shown_height;
-        scale = fill ? std::max(across, up) : std::min(across, up);
+    double const *n = placement.matrix;
+    clipped = placement.clip != 0;
+    if (clipped) {
+        clip = Rect{std::min(placement.clip_box[0], placement.clip_box[2]), std::min(placement.clip_box[1], placement.clip_box[3]),
+                    std::max(placement.clip_box[0], placement.clip_box[2]), std::max(placement.clip_box[1], placement.clip_box[3])};
     }
-    // A viewer turns the page clockwise by `rotation`; the matrix does the same.
-    double cosine = turns == 0 ? 1 : turns == 2 ? -1 : 0;
-    double sine = turns == 1 ? -1 : turns == 3 ? 1 : 0; // of the counter-clockwise angle
-    Matrix m{scale * cosine, scale * sine, -scale * sine, scale * cosine, 0, 0};
-    double cx = box.centre_x();
-    double cy = box.centre_y();
-    m.e = target.centre_x() - (m.a * cx + m.c * cy);
-    m.f = target.centre_y() - (m.b * cx + m.d * cy);
-    return m;
+    return Matrix{n[0], n[1], n[2], n[3], n[4], n[5]};
 }
 
-bool crop_shown(Rect &shown, pe_box const &crop)
+bool is_finite(pe_placement const &placement)
 {
-    if (crop.set == 0) {
-        return false;
+    for (double value : placement.matrix) {
+        if (!std::isfinite(value)) {
+            return false;
+        }
     }
-    Rect wanted{std::min(crop.x0, crop.x1), std::min(crop.y0, crop.y1), std::max(crop.x0, crop.x1),
-                std::max(crop.y0, crop.y1)};
-    Rect inside{std::max(wanted.llx, shown.llx), std::max(wanted.lly, shown.lly), std::min(wanted.urx, shown.urx),
-                std::min(wanted.ury, shown.ury)};
-    if (!(inside.width() > 0 && inside.height() > 0)) {
-        return false;
+    for (double value : placement.clip_box) {
+        if (placement.clip != 0 && !std::isfinite(value)) {
+            return false;
+        }
     }
-    bool clipped =
-        inside.llx > shown.llx || inside.lly > shown.lly || inside.urx < shown.urx || inside.ury < shown.ury;
-    shown = inside;
-    return clipped;
+    return true;
 }
 
 Rect transform_rect(Rect const &rect, Matrix const &m)
@@ -519,13 +503,3 @@ void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved
 }
 
 } // namespace pe
-
-extern "C" void pe_placement_matrix(
-    double llx, double lly, double urx, double ury, int rotation, double target_width, double target_height,
-    int fill, double matrix[6])
-{
-    pe::Rect box{std::min(llx, urx), std::min(lly, ury), std::max(llx, urx), std::max(lly, ury)};
-    pe::Matrix m = pe::placement_matrix(box, rotation, pe::Rect{0, 0, target_width, target_height}, fill != 0);
-    double values[6] = {m.a, m.b, m.c, m.d, m.e, m.f};
-    std::copy(values, values + 6, matrix);
-}

@@ -1,13 +1,13 @@
 // Internal to QPDFBridge: drawing a page of a source onto another page at a
 // matrix — `resize` (one page on a new paper) and the sheets of `nup`/`booklet`
-// (several pages on one) — and carrying its annotations along. The one home of
-// the placement matrix on the C++ side (PDFEngine/Export/Placement.swift is the
-// Swift one; pe_placement_matrix lets tests hold them to each other).
+// (several pages on one) — and carrying its annotations along. The matrix is
+// the caller's (pe_placement: PageModel computes every placement); this side
+// only writes it and moves what the page carries by it.
 //
 // How to use (one output):
 //   PageForms forms(out);
 //   Form const &form = forms.form(key, page_copy);       // one per source page
-//   Matrix m = placement_matrix(form.box, rotation, target, fill);
+//   Matrix m = placement_of(placement, clip, clipped);
 //   page /Resources /XObject /Name -> form.object; content: draw_form(m, "/Name", clip)
 //   ... after copy_annotations put the source page's annotations on some output
 //   page object `holder`:
@@ -56,11 +56,12 @@ struct Matrix {
     std::string operands() const;
 };
 
-// The matrix that draws a page's visible box `box` (its default user space),
-// displayed turned `rotation` degrees clockwise (its /Rotate plus any turns,
-// 0/90/180/270), upright and centred in `target` (output user space), scaled
-// uniformly to fit inside it or (`fill`) to cover it.
-Matrix placement_matrix(Rect const &box, int rotation, Rect const &target, bool fill);
+// The matrix of a placement the caller gave, and its clip box (`clipped` when
+// there is one).
+Matrix placement_of(pe_placement const &placement, Rect &clip, bool &clipped);
+
+// Whether every number of `placement` is finite (a plan check).
+bool is_finite(pe_placement const &placement);
 
 // A number for a content stream: at most 6 decimals, no trailing zeros, never
 // "-0", whatever the C locale says about decimal points.
@@ -68,12 +69,6 @@ std::string content_number(double value);
 
 // The bounding box of `rect` transformed by `m`.
 Rect transform_rect(Rect const &rect, Matrix const &m);
-
-// What a page shows of its form's box `shown` when `crop` (an item's crop, set
-// or not) limits it: `shown` becomes the part of it inside the crop (unchanged
-// when the crop is not set or misses it); true when that cut something off, so
-// the drawing must clip.
-bool crop_shown(Rect &shown, pe_box const &crop);
 
 // A source page as a form XObject of the output.
 struct Form {

@@ -28,9 +28,8 @@ void check_sheet_cells(pe_item const &item, int index, int source_count)
     }
     for (int c = 0; c < item.cell_count; ++c) {
         pe_sheet_cell const &cell = item.cells[c];
-        if (!(std::isfinite(cell.x0) && std::isfinite(cell.y0) && std::isfinite(cell.x1) &&
-              std::isfinite(cell.y1) && cell.x1 > cell.x0 && cell.y1 > cell.y0)) {
-            throw PlanError(which + ": cell " + std::to_string(c + 1) + " has no area");
+        if (!is_finite(cell.placement)) {
+            throw PlanError(which + ": cell " + std::to_string(c + 1) + " has no usable placement");
         }
         if (cell.kind == PE_ITEM_PAGE) {
             if (cell.source < 0 || cell.source >= source_count) {
@@ -79,9 +78,6 @@ void Inputs::open_sheet_sources(pe_item const &item)
 QPDFObjectHandle Assembly::sheet_page(pe_item const &item)
 {
     QPDFObjectHandle sheet = blank_page(item);
-    // A sheet over 14,400 pt is written with a /UserUnit: the cells scale with it.
-    Rect visible = own_page_geometry(sheet).visible;
-    double scale = visible.width() / item.width;
     QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
     std::string content;
     for (int c = 0; c < item.cell_count; ++c) {
@@ -89,9 +85,7 @@ QPDFObjectHandle Assembly::sheet_page(pe_item const &item)
         if (cell.kind != PE_ITEM_PAGE) {
             continue;
         }
-        Rect target{visible.llx + cell.x0 * scale, visible.lly + cell.y0 * scale, visible.llx + cell.x1 * scale,
-                    visible.lly + cell.y1 * scale};
-        draw_cell(sheet, item, c, target, content, xobjects);
+        draw_cell(sheet, item, c, content, xobjects);
     }
     QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
     resources.replaceKey("/XObject", xobjects);
@@ -101,11 +95,11 @@ QPDFObjectHandle Assembly::sheet_page(pe_item const &item)
     return sheet;
 }
 
-// Cell `index` of `item`: its page's form drawn into `target` (appended to
-// `content`, the form named in `xobjects`), its page copy kept in `cells`.
+// Cell `index` of `item`: its page's form drawn at the cell's placement
+// (appended to `content`, the form named in `xobjects`), its page copy kept in
+// `cells`.
 void Assembly::draw_cell(
-    QPDFObjectHandle sheet, pe_item const &item, int index, Rect const &target, std::string &content,
-    QPDFObjectHandle xobjects)
+    QPDFObjectHandle sheet, pe_item const &item, int index, std::string &content, QPDFObjectHandle xobjects)
 {
     pe_sheet_cell const &cell = item.cells[index];
     Source &source = sources[static_cast<size_t>(cell.source)];
@@ -136,13 +130,12 @@ void Assembly::draw_cell(
         key = std::make_pair(-2 - static_cast<int>(&item - items), index);
     }
     Form const &form = forms.form(key, plain);
-    Rect shown = form.box;
-    bool clipped = crop_shown(shown, cell.crop);
-    int rotation = turned_rotation(page_rotation(from, inherited), cell.quarter_turns);
-    Matrix m = placement_matrix(shown, rotation, target, false);
+    Rect clip;
+    bool clipped = false;
+    Matrix m = placement_of(cell.placement, clip, clipped);
     std::string name = "/PdfeditCell" + std::to_string(index + 1);
     xobjects.replaceKey(name, form.object);
-    content += draw_form(m, name, clipped ? &shown : nullptr);
+    content += draw_form(m, name, clipped ? &clip : nullptr);
     cells.push_back(
         Cell{PlacedPage{cell.source, cell.page, from, holder, first}, m, sheet, static_cast<int>(&item - items),
              index + 1});

@@ -1,9 +1,7 @@
-// Stamps: a page of a source drawn over (or under) output pages, as one form
-// XObject per output shared by every page it is drawn on. The placement matrix is
-// computed here rather than by placeFormXObject, because it must compose the
-// stamp page's /Rotate, the output page's /Rotate (which includes the item's
-// quarter turns, set when the page was placed) and both /UserUnit values, for
-// every multiple of 90 degrees (getMatrixForTransformations knows 90 and 180 only).
+// Stamps: a page of a source (or a generated text) drawn over (or under) output
+// pages, a page as one form XObject per output shared by every page it is
+// drawn on, at the matrix the caller gives (PageModel's StampPlacement.matrix,
+// which composes both pages' /Rotate and /UserUnit with the stamp's placement).
 #include "Geometry.hh"
 #include "Placement.hh"
 #include "Stamps.hh"
@@ -25,10 +23,7 @@ namespace {
 
 void check_text_stamp(pe_stamp const &stamp, std::string const &which)
 {
-    bool finite = std::isfinite(stamp.size) && std::isfinite(stamp.text_width) && std::isfinite(stamp.descent) &&
-        std::isfinite(stamp.ascent) && std::isfinite(stamp.angle);
-    if (!finite || stamp.size <= 0 || stamp.text_width < 0 || stamp.descent > stamp.ascent || stamp.text_length < 0 ||
-        stamp.font < 0 || stamp.font > 2) {
+    if (!std::isfinite(stamp.size) || stamp.size <= 0 || stamp.text_length < 0 || stamp.font < 0 || stamp.font > 2) {
         throw PlanError(which + ": invalid text");
     }
 }
@@ -51,11 +46,10 @@ void check_stamps(StampList list, int source_count, int item_count)
         } else if (stamp.source < 0 || stamp.source >= source_count) {
             throw PlanError(which + " names no source");
         }
-        pe_stamp_place const &place = stamp.place;
-        if (!(std::isfinite(place.offset_x) && std::isfinite(place.offset_y) && std::isfinite(place.margin) &&
-              place.margin >= 0 && place.horizontal >= -1 && place.horizontal <= 1 && place.vertical >= -1 &&
-              place.vertical <= 1)) {
-            throw PlanError(which + ": invalid placement");
+        for (double value : stamp.matrix) {
+            if (!std::isfinite(value)) {
+                throw PlanError(which + ": invalid placement");
+            }
         }
         if (!(std::isfinite(stamp.opacity) && stamp.opacity > 0 && stamp.opacity <= 1)) {
             throw PlanError(which + ": opacity must be above 0 and at most 1");
@@ -145,10 +139,9 @@ class ResourceKind {
     bool used = false;
 };
 
-std::string matrix_text(StampMatrix const &m)
+std::string matrix_text(double const (&m)[6])
 {
-    return content_number(m.a) + " " + content_number(m.b) + " " + content_number(m.c) + " " + content_number(m.d) + " " +
-        content_number(m.e) + " " + content_number(m.f);
+    return Matrix{m[0], m[1], m[2], m[3], m[4], m[5]}.operands();
 }
 
 // The text of a generated stamp at the origin of the current matrix, black, as a
@@ -177,12 +170,6 @@ class Stamper {
     void stamp(PlacedPage const &page, std::vector<pe_stamp const *> const &stamps)
     {
         QPDFObjectHandle to = page.to;
-        // The page's own keys: what it inherits was set on it when it was placed.
-        PageGeometry geometry = own_page_geometry(to);
-        Box box = geometry.visible;
-        int rotation = geometry.rotation;
-        double unit = geometry.unit;
-
         QPDFObjectHandle resources = to.getKey("/Resources");
         ResourceKind xobjects(resources, "/XObject");
         ResourceKind states(resources, "/ExtGState");
@@ -201,15 +188,11 @@ class Stamper {
             }
             if (stamp.text != nullptr) {
                 std::string font = fonts.add("/PdfeditFont" + std::to_string(stamp.font), font_for(stamp.font), added);
-                StampShape shape{Rect{0, stamp.descent, stamp.text_width, stamp.ascent}, 0, 1, stamp.angle};
-                text += matrix_text(placement_matrix(box, rotation, unit, shape, false, stamp.place)) + " cm\n" +
-                    text_operators(stamp, font);
+                text += matrix_text(stamp.matrix) + " cm\n" + text_operators(stamp, font);
             } else {
                 Form const &form = form_for(stamp);
                 std::string name = xobjects.add("/PdfeditStamp" + std::to_string(k), form.object, added);
-                StampShape shape{form.box, form.rotation, form.unit, 0};
-                text += matrix_text(placement_matrix(box, rotation, unit, shape, stamp.fit != 0, stamp.place)) +
-                    " cm\n" + name + " Do\n";
+                text += matrix_text(stamp.matrix) + " cm\n" + name + " Do\n";
             }
             text += "Q\n";
             (stamp.under != 0 ? under : over).push_back(stream_for(text));
@@ -250,9 +233,6 @@ class Stamper {
   private:
     struct Form {
         QPDFObjectHandle object; // in the output
-        Box box;                 // the stamp page's visible box (the form's /BBox)
-        int rotation;            // the stamp page's /Rotate
-        double unit;             // its /UserUnit
     };
 
     QPDF &out;
@@ -273,15 +253,14 @@ class Stamper {
         }
         where = Where{stamp.source, stamp.page + 1};
         Source &source = sources[static_cast<size_t>(stamp.source)];
-        source.push_inherited(stamp.page); // its box and rotation are read from the page
+        source.push_inherited(stamp.page); // its visible box is read from the page
         QPDFObjectHandle page = source.pages[static_cast<size_t>(stamp.page)];
         // Made in the source (its content stream is piped from the page's contents
         // when the output is written), then copied; annotations do not come along.
         QPDFObjectHandle form = QPDFPageObjectHelper(page).getFormXObjectForPage(false);
-        PageGeometry geometry = own_page_geometry(page);
-        Form made{QPDFObjectHandle(), geometry.visible, geometry.rotation, geometry.unit};
+        Form made{QPDFObjectHandle()};
         QPDFObjectHandle dictionary = form.getDict();
-        dictionary.replaceKey("/BBox", rectangle(made.box));
+        dictionary.replaceKey("/BBox", rectangle(own_page_geometry(page).visible));
         // A group is painted as a whole with the opacity in force where it is drawn,
         // also when the stamp sets its own /ca inside.
         if (!dictionary.getKey("/Group").isDictionary()) {

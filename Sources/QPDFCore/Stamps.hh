@@ -12,29 +12,6 @@
 
 namespace pe {
 
-// A stamp's box in its own space (a page's visible box; a text's box from its
-// baseline origin), its /Rotate and /UserUnit, and the angle it is turned by
-// (degrees counter-clockwise as displayed).
-struct StampShape {
-    Rect box;
-    int rotation = 0;
-    double unit = 1;
-    double angle = 0;
-};
-
-// The operands of a `cm`.
-struct StampMatrix {
-    double a = 1, b = 0, c = 0, d = 1, e = 0, f = 0;
-};
-
-// The matrix that draws `stamp` on a page with visible box `page` (default user
-// space), /Rotate `page_rotation` and /UserUnit `page_unit`: upright as displayed,
-// its bounding box at `place`'s anchor (see pe_stamp_place), at its own size or
-// with `fit` as large as the page allows, never larger than the room inside the
-// margin (StampPlacement.cpp: the one home of this rule in the bridge).
-StampMatrix placement_matrix(
-    Rect const &page, int page_rotation, double page_unit, StampShape const &stamp, bool fit, pe_stamp_place place);
-
 // The stamps of one bridge call.
 struct StampList {
     pe_stamp const *stamps = nullptr;

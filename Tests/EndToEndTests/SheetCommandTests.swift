@@ -329,4 +329,29 @@ import Testing
         try Self.check(out)
         #expect(try pageText(out, 1).contains("ALPHA-P1") && pageText(out, 4).contains("ALPHA-P4"))
     }
+
+    /// A crop of a sheet is a crop box on the sheet: its cells stay where they
+    /// were, at their size (the bridge used to fit them into the crop).
+    @Test("a cropped sheet keeps its cells where they were, at their size")
+    func aCroppedSheetKeepsItsCells() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("nup", "1..4", "--grid", "2x2", in: dir)
+        try pdfeditOK("export", "whole.pdf", in: dir)
+        try pdfeditOK("crop", "1", "--margins", "100", in: dir)
+        try pdfeditOK("export", "cropped.pdf", in: dir)
+        let whole = dir.appendingPathComponent("whole.pdf").path
+        let cropped = dir.appendingPathComponent("cropped.pdf").path
+        try Self.check(cropped)
+        let boxes = try run("pdfinfo", ["-box", "-f", "1", "-l", "1", cropped]).stdout
+        #expect(boxes.contains("CropBox:     100.00   100.00   512.00   692.00"), "\(boxes)")
+        let before = try BoxedWord.words(whole, page: 1)
+        let after = try BoxedWord.words(cropped, page: 1)
+        #expect(before.count >= 4 && after.count == before.count, "\(before) vs \(after)")
+        for (a, b) in zip(before, after) {
+            #expect(
+                a.text == b.text && abs(a.xMin - b.xMin) < 0.01 && abs(a.yMin - b.yMin) < 0.01
+                    && abs(a.xMax - b.xMax) < 0.01 && abs(a.yMax - b.yMax) < 0.01, "\(a) vs \(b)")
+        }
+    }
 }

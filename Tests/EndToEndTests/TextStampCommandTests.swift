@@ -91,6 +91,30 @@ import Testing
         }
     }
 
+    /// Pages export makes anew (resized, then turned or cropped; blank) get
+    /// their stamps on the page as export writes it (`ShownPage`).
+    @Test func theNumberSitsAtTheBottomOfResizedTurnedCroppedAndBlankPages() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("remove", "4..", in: dir)
+        try pdfeditOK("rotate", "2", "--by", "90", in: dir)
+        try pdfeditOK("resize", "1..3", "--to", "a5", in: dir)
+        try pdfeditOK("rotate", "3", "--by", "90", in: dir)
+        try pdfeditOK("crop", "1", "--margins", "30,10,50,20", in: dir)
+        try pdfeditOK("blank", "--after", "3", "--size", "a6", in: dir)
+        try pdfeditOK("number", "all", "--format", "No{n}", in: dir)
+        let out = try exported(dir, "resized.pdf")
+        for page in 1...4 {
+            let size = try displayedPageSize(out, page: page)
+            let word = try BoxedWord.word("No\(page)", in: out, page: page)
+            // pdftotext measures from the MediaBox's corner: page 1's crop starts 20 pt in, 30 pt down.
+            let (left, top, width, height) = page == 1 ? (20.0, 30.0, size.width, size.height) : (0, 0, size.width, size.height)
+            #expect(abs(word.centreX - (left + width / 2)) < 0.01, "page \(page): \(word) on \(size)")
+            #expect(abs(word.yMax - (top + height - 24)) < 0.01, "page \(page): \(word) on \(size)")
+            #expect(word.yMax - word.yMin < 10 && word.xMax - word.xMin < 40, "upright: \(word)")
+        }
+    }
+
     @Test func theNineAnchorsAndTheOffsetOnATurnedPage() throws {
         let dir = try sessionDirectory(opening: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -5,66 +5,16 @@ import PropertyBased
 import QPDFCore
 import Testing
 
-/// The placement of a page onto another (`resize`, and the cells of sheets):
-/// the C++ matrix (Placement.cpp, through pe_placement_matrix) against the Swift
-/// one (`PlacementMatrix.placing`), and resized exports checked with pdfinfo,
-/// pdftotext and pdftoppm.
+/// Resized exports: the model places (`PageResize.placement(for:)`, from the
+/// page's geometry as the bridge reads it), the bridge writes; the outputs
+/// checked with pdfinfo, pdftotext, qpdf --json and pdftoppm.
 @Suite struct PlacementTests {
-    static func bridgeMatrix(_ box: BoxRect, turns: Int, width: Double, height: Double, fill: Bool) -> [Double] {
-        var values = [Double](repeating: 0, count: 6)
-        values.withUnsafeMutableBufferPointer { buffer in
-            pe_placement_matrix(
-                box.x0, box.y0, box.x1, box.y1, Int32(((turns % 4) + 4) % 4 * 90), width, height, fill ? 1 : 0,
-                buffer.baseAddress)
-        }
-        return values
-    }
-
-    @Test func theBridgeAndTheModelPlaceAlikeForEveryQuarterTurnOriginAndFit() async {
-        await propertyCheck(
-            count: 400, input: Gen.int(in: -3000...3000).array(of: 2), Gen.int(in: 20...4000).array(of: 2),
-            Gen.int(in: -6...6), Gen.int(in: 50...5000).array(of: 2), Gen.bool
-        ) { origin, size, turns, target, fill in
-            let box = BoxRect(
-                x0: Double(origin[0]), y0: Double(origin[1]), x1: Double(origin[0] + size[0]),
-                y1: Double(origin[1] + size[1]))
-            let w = Double(target[0])
-            let h = Double(target[1])
-            let swift = PlacementMatrix.placing(
-                box, quarterTurns: turns, in: BoxRect(x0: 0, y0: 0, x1: w, y1: h), fill: fill)
-            let bridge = Self.bridgeMatrix(box, turns: turns, width: w, height: h, fill: fill)
-            let mine = [swift.a, swift.b, swift.c, swift.d, swift.e, swift.f]
-            for (x, y) in zip(mine, bridge) {
-                #expect(abs(x - y) <= 1e-9 * max(1, abs(x)), "\(mine) vs \(bridge)")
-            }
-            // Independent of both: the placed box is centred, touches the page on
-            // both sides along one axis and stays inside (fit) or covers it (fill).
-            let placed = swift.apply(box)
-            #expect(abs((placed.x0 + placed.x1) / 2 - w / 2) < 1e-6 && abs((placed.y0 + placed.y1) / 2 - h / 2) < 1e-6)
-            let fitsWidth = abs(placed.width - w) < 1e-6
-            let fitsHeight = abs(placed.height - h) < 1e-6
-            #expect(fitsWidth || fitsHeight)
-            if fill {
-                #expect(placed.width >= w - 1e-6 && placed.height >= h - 1e-6)
-            } else {
-                #expect(placed.width <= w + 1e-6 && placed.height <= h + 1e-6)
-            }
-            // Upright: the corner the reader sees top-left lands top-left.
-            let q = ((turns % 4) + 4) % 4
-            let topLeft = [(box.x0, box.y1), (box.x0, box.y0), (box.x1, box.y0), (box.x1, box.y1)][q]
-            let landed = swift.apply(x: topLeft.0, y: topLeft.1)
-            #expect(abs(landed.x - placed.x0) < 1e-6 && abs(landed.y - placed.y1) < 1e-6)
-        }
-    }
-
-    @Test func aLetterPageFitsA4LandscapeCentred() {
-        let m = Self.bridgeMatrix(
-            BoxRect(x0: 0, y0: 0, x1: 612, y1: 792), turns: 1, width: 595, height: 842, fill: false)
-        // Shown 792 x 612 (turned), into 595 x 842: scale 595 / 792.
-        let s = 595.0 / 792.0
-        #expect(abs(m[0]) < 1e-12 && abs(m[1] + s) < 1e-12 && abs(m[2] - s) < 1e-12 && abs(m[3]) < 1e-12)
-        // The box's centre (306, 396) lands on the page's (297.5, 421).
-        #expect(abs(m[2] * 396 + m[4] - 297.5) < 1e-9 && abs(m[1] * 306 + m[5] - 421) < 1e-9)
+    /// `resize` of page `page` (0-based) of `path` as export hands it to the bridge.
+    static func resized(_ resize: PageResize, _ path: String, page: Int) throws -> ExportResize {
+        let attributes = try OpenedPDF(path: path, for: .reading).attributes(ofPage: page)
+        let frame = PageFrame(
+            mediaBox: attributes.mediaBox, visibleBox: attributes.cropBox, quarterTurns: attributes.rotation / 90)
+        return ExportResize(size: resize.size, placement: resize.placement(for: frame))
     }
 }
 
@@ -173,10 +123,11 @@ extension PlacementTests {
         for fill in [false, true] {
             for turns in 0..<4 {
                 // Pages turned 0, 90, 90, 270 by their own /Rotate, plus the item's turns.
-                let items: [ExportItem] = (0..<4).map {
+                let items: [ExportItem] = try (0..<4).map {
                     .page(
                         source: 0, index: $0,
-                        resize: PageResize(size: Self.a4, mode: fill ? .fill : .fit, quarterTurns: turns))
+                        resize: try Self.resized(
+                            PageResize(size: Self.a4, mode: fill ? .fill : .fit, quarterTurns: turns), path, page: $0))
                 }
                 let output = try export([ExportSource(path: path)], items, to: scratch.path("out-\(turns)-\(fill).pdf"))
                 let facts = try ExportTools.pages(output)
@@ -213,7 +164,12 @@ extension PlacementTests {
             let crop = BoxRect(x0: 120, y0: 200, x1: 500, y1: 800)
             let output = try export(
                 [ExportSource(path: path)],
-                [.page(source: 0, index: 0, resize: PageResize(size: .letter, mode: .fit, quarterTurns: 1, crop: crop))],
+                [
+                    .page(
+                        source: 0, index: 0,
+                        resize: try Self.resized(
+                            PageResize(size: .letter, mode: .fit, quarterTurns: 1, crop: crop), path, page: 0))
+                ],
                 to: scratch.path("out-\(rotate).pdf"))
             // Reference: the crop set as a box, turned, rendered with -cropbox.
             let reference = scratch.path("ref-\(rotate).pdf")
@@ -233,7 +189,10 @@ extension PlacementTests {
         let resize = PageResize(size: PageSize(width: 300, height: 400), mode: .fit)
         let output = try export(
             [ExportSource(path: path)],
-            [.page(source: 0, index: 0, resize: resize), .page(source: 0, index: 1, resize: resize)],
+            [
+                .page(source: 0, index: 0, resize: try Self.resized(resize, path, page: 0)),
+                .page(source: 0, index: 1, resize: try Self.resized(resize, path, page: 1)),
+            ],
             to: scratch.path("out.pdf"))
         // 600 x 800 into 300 x 400: scale 0.5, origin (100, 50) to (0, 0).
         let json = try QPDFJSON(output)
@@ -258,8 +217,8 @@ extension PlacementTests {
         let a = BoxRect(x0: 150, y0: 100, x1: 650, y1: 800)
         let b = BoxRect(x0: 200, y0: 200, x1: 500, y1: 700)
         let trim = BoxRect(x0: 10, y0: 10, x1: 290, y1: 390)
-        let fit = PageResize(size: .a4, mode: .fit)
-        let fill = PageResize(size: .letter, mode: .fill)
+        let fit = try Self.resized(PageResize(size: .a4, mode: .fit), path, page: 1)
+        let fill = try Self.resized(PageResize(size: .letter, mode: .fill), path, page: 0)
         let items: [ExportItem] = [
             .page(source: 0, index: 0, boxes: PageBoxes(crop: a)),
             .page(source: 0, index: 1, boxes: PageBoxes(crop: a)),
@@ -300,8 +259,10 @@ extension PlacementTests {
         let output = try export(
             [ExportSource(path: path)],
             [
-                .page(source: 0, index: 0, resize: PageResize(size: .a4, mode: .fit)),
-                .page(source: 0, index: 0, resize: PageResize(size: .letter, mode: .fill, quarterTurns: 2)),
+                .page(source: 0, index: 0, resize: try Self.resized(PageResize(size: .a4, mode: .fit), path, page: 0)),
+                .page(
+                    source: 0, index: 0,
+                    resize: try Self.resized(PageResize(size: .letter, mode: .fill, quarterTurns: 2), path, page: 0)),
                 .page(source: 0, index: 0),
             ],
             to: scratch.path("out.pdf"))

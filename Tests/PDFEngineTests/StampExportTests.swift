@@ -1,6 +1,17 @@
 import Foundation
 import PDFEngine
+import PageModel
 import Testing
+
+extension ExportStamp {
+    /// The stamp drawn at the identity matrix: for the bridge's own checks of a
+    /// plan that names what does not exist (nothing to place it on).
+    var unplaced: ExportStamp {
+        var stamp = self
+        stamp.matrix = .identity
+        return stamp
+    }
+}
 
 /// Stamps at export (`pe_export`): where `pdftoppm` sees them, what
 /// `qpdf --check` and `qpdf --json` say about the output.
@@ -16,10 +27,32 @@ import Testing
     func export(
         _ sources: [ExportSource], _ items: [ExportItem], stamps: [ExportStamp], to output: String
     ) throws -> String {
-        _ = try PDFExporter.write(sources: sources, items: items, stamps: stamps, to: output)
+        _ = try PDFExporter.write(sources: sources, items: items, stamps: Self.placed(stamps, items, sources), to: output)
         let check = try ExportTools.check(output)
         #expect(check.status == 0, "qpdf --check \(output): \(check.stdout) \(check.stderr)")
         return output
+    }
+
+    /// `stamps` with the matrices the kit gives them (`ExportStamp.place`), the
+    /// pages' geometry read as the kit reads it.
+    static func placed(_ stamps: [ExportStamp], _ items: [ExportItem], _ sources: [ExportSource]) throws -> [ExportStamp] {
+        var stamps = stamps
+        var items = items
+        var opened: [Int: OpenedPDF] = [:]
+        try ExportStamp.place(&stamps, items: &items) { source, page throws(EngineError) in
+            let document: OpenedPDF
+            if let known = opened[source] {
+                document = known
+            } else {
+                document = try OpenedPDF(path: sources[source].path, for: .reading)
+                opened[source] = document
+            }
+            let attributes = try document.attributes(ofPage: page)
+            return PageFrame(
+                mediaBox: attributes.mediaBox, visibleBox: attributes.cropBox, quarterTurns: attributes.rotation / 90,
+                userUnit: attributes.userUnit)
+        }
+        return stamps
     }
 
     // MARK: Over and under
@@ -248,7 +281,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: one)) == Data(contentsOf: URL(fileURLWithPath: two)))
 
         _ = try PDFExporter.writeParts(
-            sources: sources, items: items, stamps: stamps,
+            sources: sources, items: items, stamps: Self.placed(stamps, items, sources),
             parts: [ExportPart(items: 0..<4, path: scratch.path("a.pdf")), ExportPart(items: 4..<7, path: scratch.path("b.pdf"))])
         for (part, stampedPage) in [("a.pdf", 3), ("b.pdf", 2)] {
             #expect(try ExportTools.check(scratch.path(part)).status == 0)
@@ -290,13 +323,14 @@ import Testing
         ]
         for stamp in bad {
             #expect(throws: EngineError.self) {
-                _ = try PDFExporter.write(sources: sources, items: items, stamps: [stamp], to: scratch.path("bad.pdf"))
+                _ = try PDFExporter.write(
+                    sources: sources, items: items, stamps: [stamp.unplaced], to: scratch.path("bad.pdf"))
             }
             #expect(!FileManager.default.fileExists(atPath: scratch.path("bad.pdf")))
         }
         do {
             _ = try PDFExporter.write(
-                sources: sources, items: items, stamps: [ExportStamp(item: 0, source: 1, page: 1)],
+                sources: sources, items: items, stamps: [ExportStamp(item: 0, source: 1, page: 1).unplaced],
                 to: scratch.path("bad.pdf"))
             Issue.record("a stamp of page 2 of a 1-page file was accepted")
         } catch {
@@ -317,7 +351,7 @@ import Testing
             do {
                 _ = try PDFExporter.write(
                     sources: sources, items: [.page(source: 0, index: 0)],
-                    stamps: [ExportStamp(item: 0, source: 1, page: page)], to: output)
+                    stamps: [ExportStamp(item: 0, source: 1, page: page).unplaced], to: output)
                 Issue.record("a stamp of page \(page) was accepted")
             } catch {
                 #expect(error == .library(file: stamp, message: "page \(page + 1) does not exist (the file has 1 pages)"))
@@ -328,7 +362,7 @@ import Testing
         #expect(throws: EngineError.library(file: stamp, message: "page 0 does not exist (the file has 1 pages)")) {
             _ = try PDFExporter.writeParts(
                 sources: sources, items: [.page(source: 0, index: 0)],
-                stamps: [ExportStamp(item: 0, source: 1, page: -1)], parts: parts)
+                stamps: [ExportStamp(item: 0, source: 1, page: -1).unplaced], parts: parts)
         }
     }
 

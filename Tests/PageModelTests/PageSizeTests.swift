@@ -56,4 +56,17 @@ import Testing
         #expect(PageSize.commonName(width: 597, height: 842, tolerance: 2) == "A4")
         #expect(PageSize.commonName(width: 100, height: 100) == nil)
     }
+
+    /// THE /UserUnit rule of pages pdfedit makes (the bridge writes the unit it
+    /// is given): 1 up to 14,400 pt a side, else the smallest integer bringing
+    /// both sides within 14,400 units.
+    @Test(arguments: [
+        (612.0, 792.0, 1.0), (14_400.0, 3.0, 1.0), (14_400.5, 3.0, 2.0), (3.0, 28_800.0, 2.0), (28_801.0, 100.0, 3.0),
+        (PageSize.maximumSide, 3.0, PageSize.maximumUserUnit),
+    ] as [(Double, Double, Double)])
+    func userUnit(width: Double, height: Double, unit: Double) {
+        let size = PageSize(width: width, height: height)
+        #expect(size.userUnit == unit)
+        #expect(max(width, height) / size.userUnit <= PageSize.maximumUnits)
+    }
 }

@@ -148,4 +148,81 @@ import Testing
             #expect(abs(placed.width / placed.height - ratio) < 1e-6)
         }
     }
+
+    /// THE placement rule, independently of how it is written: the placed box
+    /// is centred, touches the target on both sides along one axis, stays
+    /// inside it (fit) or covers it (fill), and the corner the reader sees
+    /// top-left lands top-left.
+    @Test func placingCentresFitsOrCoversAndKeepsTheReadersTopLeftUpright() async {
+        await propertyCheck(
+            count: 400, input: Gen.int(in: -3000...3000).array(of: 2), Gen.int(in: 20...4000).array(of: 2),
+            Gen.int(in: -6...6), Gen.int(in: 50...5000).array(of: 2), Gen.bool
+        ) { origin, size, turns, target, fill in
+            let box = BoxRect(
+                x0: Double(origin[0]), y0: Double(origin[1]), x1: Double(origin[0] + size[0]),
+                y1: Double(origin[1] + size[1]))
+            let w = Double(target[0])
+            let h = Double(target[1])
+            let m = PlacementMatrix.placing(box, quarterTurns: turns, in: BoxRect(x0: 0, y0: 0, x1: w, y1: h), fill: fill)
+            let placed = m.apply(box)
+            #expect(abs((placed.x0 + placed.x1) / 2 - w / 2) < 1e-6 && abs((placed.y0 + placed.y1) / 2 - h / 2) < 1e-6)
+            #expect(abs(placed.width - w) < 1e-6 || abs(placed.height - h) < 1e-6)
+            if fill {
+                #expect(placed.width >= w - 1e-6 && placed.height >= h - 1e-6)
+            } else {
+                #expect(placed.width <= w + 1e-6 && placed.height <= h + 1e-6)
+            }
+            let q = ((turns % 4) + 4) % 4
+            let topLeft = [(box.x0, box.y1), (box.x0, box.y0), (box.x1, box.y0), (box.x1, box.y1)][q]
+            let landed = m.apply(x: topLeft.0, y: topLeft.1)
+            #expect(abs(landed.x - placed.x0) < 1e-6 && abs(landed.y - placed.y1) < 1e-6)
+        }
+    }
+
+    @Test func aLetterPageTurnedOnceFitsA4Centred() {
+        let m = PlacementMatrix.placing(
+            BoxRect(x0: 0, y0: 0, x1: 612, y1: 792), quarterTurns: 1,
+            in: BoxRect(x0: 0, y0: 0, x1: 595, y1: 842), fill: false)
+        // Shown 792 x 612 (turned), into 595 x 842: scale 595 / 792.
+        let s = 595.0 / 792.0
+        #expect(abs(m.a) < 1e-12 && abs(m.b + s) < 1e-12 && abs(m.c - s) < 1e-12 && abs(m.d) < 1e-12)
+        // The box's centre (306, 396) lands on the page's (297.5, 421).
+        #expect(abs(m.c * 396 + m.e - 297.5) < 1e-9 && abs(m.b * 306 + m.f - 421) < 1e-9)
+    }
+
+    /// What export hands the bridge: the matrix `show` uses, in the new page's
+    /// units (a side over 14,400 pt is written with a /UserUnit), clipped to
+    /// the frozen crop exactly when it cuts the visible box.
+    @Test func theExportedPlacementIsTheMatrixInThePagesUnitsClippedWhereTheCropCuts() async {
+        await propertyCheck(
+            count: 300, input: Gen.int(in: -500...500).array(of: 2), Gen.int(in: 0...3), Gen.int(in: 0...3),
+            Gen.int(in: -50...200).array(of: 4), Gen.int(in: 0...3)
+        ) { origin, own, frozen, inset, sizeIndex in
+            let visible = BoxRect(
+                x0: Double(origin[0]), y0: Double(origin[1]), x1: Double(origin[0] + 600), y1: Double(origin[1] + 800))
+            let crop = BoxRect(
+                x0: visible.x0 + Double(inset[0]), y0: visible.y0 + Double(inset[1]),
+                x1: visible.x1 - Double(inset[2]), y1: visible.y1 - Double(inset[3]))
+            let size = [PageSize.a4, PageSize(width: 20_000, height: 500), PageSize(width: 300, height: 43_201),
+                        PageSize(width: 14_400, height: 14_400)][sizeIndex]
+            let unit = [1.0, 2, 4, 1][sizeIndex]
+            #expect(size.userUnit == unit)
+            let resize = PageResize(size: size, mode: .fit, quarterTurns: frozen, crop: crop)
+            let frame = PageFrame(mediaBox: visible, visibleBox: visible, quarterTurns: own)
+            let placement = resize.placement(for: frame)
+            let points = resize.matrix(for: frame)
+            for (mine, scaled) in zip(
+                [placement.matrix.a, placement.matrix.b, placement.matrix.c, placement.matrix.d, placement.matrix.e,
+                 placement.matrix.f],
+                [points.a, points.b, points.c, points.d, points.e, points.f].map { $0 / unit })
+            {
+                #expect(abs(mine - scaled) <= 1e-9 * max(1, abs(scaled)))
+            }
+            let cuts = inset.contains { $0 > 0 }
+            #expect(placement.clip == (cuts ? resize.shownBox(for: frame) : nil))
+            if let clip = placement.clip {
+                #expect(clip.x0 >= visible.x0 && clip.y0 >= visible.y0 && clip.x1 <= visible.x1 && clip.y1 <= visible.y1)
+            }
+        }
+    }
 }

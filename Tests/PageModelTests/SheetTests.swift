@@ -118,6 +118,38 @@ import Testing
         }
     }
 
+    /// What export hands the bridge for a cell: the cell matrix of the shown
+    /// box (the crop clipped to the visible box, clipped in when it cuts), in
+    /// the sheet's own units; a stamped cell draws the copy carrying the crop,
+    /// so the whole crop is the form and nothing is clipped.
+    @Test func cellPlacementIsTheCellMatrixOfTheShownBoxInTheSheetsUnits() throws {
+        let visible = BoxRect(x0: 100, y0: 50, x1: 700, y1: 850)
+        let frame = PageFrame(mediaBox: visible, visibleBox: visible, quarterTurns: 1)
+        let cell = BoxRect(x0: 10, y0: 20, x1: 410, y1: 620)
+        let plain = Imposition.cellPlacement(
+            cell: cell, sheet: .a3, frame: frame, quarterTurns: 1, crop: nil, stamped: false)
+        #expect(plain == FormPlacement(matrix: Imposition.cellMatrix(cell: cell, visible: visible, quarterTurns: 2)))
+
+        let crop = BoxRect(x0: 50, y0: 100, x1: 500, y1: 900)  // past the visible box on two sides
+        let cut = Imposition.cellPlacement(
+            cell: cell, sheet: .a3, frame: frame, quarterTurns: 0, crop: crop, stamped: false)
+        let shown = BoxRect(x0: 100, y0: 100, x1: 500, y1: 850)
+        #expect(cut == FormPlacement(matrix: Imposition.cellMatrix(cell: cell, visible: shown, quarterTurns: 1), clip: shown))
+
+        let stamped = Imposition.cellPlacement(
+            cell: cell, sheet: .a3, frame: frame, quarterTurns: 0, crop: crop, stamped: true)
+        #expect(stamped == FormPlacement(matrix: Imposition.cellMatrix(cell: cell, visible: crop, quarterTurns: 1)))
+
+        // A sheet of 30,000 pt is written in units of 3 points: the cell with it.
+        let huge = PageSize(width: 30_000, height: 20_000)
+        let big = BoxRect(x0: 3000, y0: 6000, x1: 15000, y1: 18000)
+        let inUnits = Imposition.cellPlacement(
+            cell: big, sheet: huge, frame: frame, quarterTurns: 0, crop: nil, stamped: false)
+        let expected = Imposition.cellMatrix(
+            cell: BoxRect(x0: 1000, y0: 2000, x1: 5000, y1: 6000), visible: visible, quarterTurns: 1)
+        #expect(inUnits == FormPlacement(matrix: expected))
+    }
+
     // MARK: edits
 
     @Test func nupReplacesTheItemsBySheetsAtTheFirstsPlaceAndUndoGivesThemBack() throws {

@@ -188,13 +188,21 @@ struct ExportWriter {
             imageIndex[converted] = index
             return index
         }
+        // The geometry of the pages drawn as forms (resized pages, sheet cells):
+        // read once per page from the bridge, placed by the model.
+        var frames = PageFrames(access: access, preopened: preopened)
         for item in items {
             switch item.content {
             case .page(let source, let page):
+                let index = try pdfSource(source)
                 plan.items.append(
                     .page(
-                        source: try pdfSource(source), index: page - 1, quarterTurns: item.rotation, boxes: item.boxes,
-                        resize: item.resize))
+                        source: index, index: page - 1, quarterTurns: item.rotation, boxes: item.boxes,
+                        resize: try item.resize.map { resize throws(PDFEditError) in
+                            ExportResize(
+                                size: resize.size,
+                                placement: resize.placement(for: try frames.frame(of: plan.sources[index], id: source, page: page - 1)))
+                        }))
             case .sheet(let sheet):
                 var cells: [ExportCell] = []
                 for cell in sheet.cells {
@@ -209,10 +217,17 @@ struct ExportWriter {
                     default:
                         source = nil
                     }
+                    let turns = cell.item?.rotation ?? 0
+                    let crop = cell.item?.boxes.crop
+                    var placement = FormPlacement(matrix: .identity)
+                    if let source {
+                        placement = Imposition.cellPlacement(
+                            cell: cell.rect, sheet: sheet.size,
+                            frame: try frames.frame(of: plan.sources[source], id: plan.sessionSources[source], page: index), quarterTurns: turns,
+                            crop: crop, stamped: !(cell.item?.stamps.isEmpty ?? true))
+                    }
                     cells.append(
-                        ExportCell(
-                            source: source, index: index, quarterTurns: cell.item?.rotation ?? 0,
-                            crop: cell.item?.boxes.crop, rect: cell.rect))
+                        ExportCell(source: source, index: index, quarterTurns: turns, crop: crop, placement: placement))
                 }
                 plan.items.append(
                     .sheet(
@@ -224,13 +239,29 @@ struct ExportWriter {
                 plan.items.append(
                     .blank(width: shown.width, height: shown.height, quarterTurns: item.rotation, boxes: item.boxes))
             case .image(let source, let fit):
+                let index = try imageSource(source, fit: fit)
                 plan.items.append(
                     .page(
-                        source: try imageSource(source, fit: fit), index: 0, quarterTurns: item.rotation,
-                        boxes: item.boxes, resize: item.resize))
+                        source: index, index: 0, quarterTurns: item.rotation, boxes: item.boxes,
+                        resize: try item.resize.map { resize throws(PDFEditError) in
+                            ExportResize(
+                                size: resize.size,
+                                placement: resize.placement(for: try frames.frame(of: plan.sources[index], id: nil, page: 0)))
+                        }))
             }
         }
         try addStamps(of: items, document: name, to: &plan)
+        if !plan.stamps.isEmpty || plan.items.contains(where: \.hasCellStamps) {
+            var stamps = plan.stamps
+            var placed = plan.items
+            let sources = plan.sources
+            let ids = plan.sessionSources
+            try ExportStamp.place(&stamps, items: &placed) { source, page throws(PDFEditError) in
+                try frames.frame(of: sources[source], id: ids[source], page: page)
+            }
+            plan.stamps = stamps
+            plan.items = placed
+        }
         return plan
     }
 

@@ -96,7 +96,7 @@ final class BridgeArguments {
         let memory = UnsafeMutablePointer<pe_item>.allocate(capacity: items.count)
         blocks.append(UnsafeMutableRawPointer(memory))
         var lastBoxes: (PageBoxes, UnsafePointer<pe_box>?)? = nil
-        var lastResize: (PageResize, UnsafePointer<pe_resize>?)? = nil
+        var lastResize: (ExportResize, UnsafePointer<pe_resize>?)? = nil
         for (index, item) in items.enumerated() {
             var result = bridged(item)
             let boxes = item.boxes
@@ -135,8 +135,7 @@ final class BridgeArguments {
                         kind: Int32(cell.source == nil ? PE_ITEM_BLANK : PE_ITEM_PAGE),
                         source: Int32(clamping: cell.source ?? -1), page: Int32(clamping: cell.index),
                         quarter_turns: Int32(cell.quarterTurns.quarterTurnsModulo4),
-                        crop: PageBoxes(crop: cell.crop).bridged.0,
-                        x0: cell.rect.x0, y0: cell.rect.y0, x1: cell.rect.x1, y1: cell.rect.y1,
+                        crop: PageBoxes(crop: cell.crop).bridged.0, placement: cell.placement.bridged,
                         stamps: array(cell.stamps.map { bridged($0) }), stamp_count: Int32(clamping: cell.stamps.count))
                 })
             result.cell_count = Int32(clamping: cells.count)
@@ -200,19 +199,16 @@ final class BridgeArguments {
         result.source = Int32(clamping: stamp.source)
         result.page = Int32(clamping: stamp.page)
         result.under = stamp.under ? 1 : 0
-        result.fit = stamp.fit ? 1 : 0
         result.opacity = stamp.opacity
-        result.place = stamp.placement.bridged
+        guard let m = stamp.matrix else {
+            preconditionFailure("a stamp exported without its matrix: ExportStamp.place works it out")
+        }
+        result.matrix = (m.a, m.b, m.c, m.d, m.e, m.f)
         if let text = stamp.text {
             result.text = copy(bytes: text.bytes)
             result.text_length = Int32(clamping: text.bytes.count)
             result.font = Int32(text.font.code)
             result.size = text.size
-            let box = text.font.box(of: text.bytes, size: text.size)
-            result.text_width = box.width
-            result.descent = box.descent
-            result.ascent = box.ascent
-            result.angle = text.angle
             result.actual_text = text.actualText.map { copy($0) }
         }
         return result

@@ -39,9 +39,9 @@ public enum ExportItem: Sendable, Equatable {
     /// `quarterTurns` × 90° on top of its own (possibly inherited) /Rotate.
     /// `boxes`: set on the output page (`crop`), in its default user space.
     /// `resize`: the page becomes a new paper showing what the item showed (see
-    /// `PageResize`); `quarterTurns` and `boxes` then apply to the new page.
+    /// `ExportResize`); `quarterTurns` and `boxes` then apply to the new page.
     case page(
-        source: Int, index: Int, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes(), resize: PageResize? = nil)
+        source: Int, index: Int, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes(), resize: ExportResize? = nil)
     /// An empty page with MediaBox [0 0 width height] (points).
     case blank(width: Double, height: Double, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes())
     /// A sheet (`nup`, `booklet`): a new page with MediaBox [0 0 width height]
@@ -49,27 +49,42 @@ public enum ExportItem: Sendable, Equatable {
     case sheet(width: Double, height: Double, quarterTurns: Int = 0, boxes: PageBoxes = PageBoxes(), cells: [ExportCell])
 }
 
+/// A resized page as export writes it: the new paper (points) and where the
+/// source page is drawn on it, both worked out by the model
+/// (`PageResize.placement(for:)`) from the source page's geometry.
+public struct ExportResize: Sendable, Equatable {
+    public var size: PageSize
+    public var placement: FormPlacement
+
+    public init(size: PageSize, placement: FormPlacement) {
+        self.size = size
+        self.placement = placement
+    }
+}
+
 /// One cell of a sheet: page `index` (0-based) of `sources[source]` (nil: an
-/// empty cell) drawn upright, scaled to fit `rect` (sheet user space), its
-/// visible box or `crop` turned by `quarterTurns` more than its own /Rotate.
+/// empty cell) drawn at `placement` (sheet user space, worked out by the model:
+/// `Imposition.cellPlacement`). `quarterTurns` and `crop` are the item's, which
+/// the copy of the page its stamps are drawn on carries.
 public struct ExportCell: Sendable, Equatable {
     public var source: Int?
     public var index: Int
     public var quarterTurns: Int
     public var crop: BoxRect?
-    public var rect: BoxRect
+    public var placement: FormPlacement
     /// Drawn onto the cell's page as onto an item's (`item`: the sheet's index).
     public var stamps: [ExportStamp]
 
     public init(
-        source: Int?, index: Int, quarterTurns: Int = 0, crop: BoxRect? = nil, rect: BoxRect, stamps: [ExportStamp] = []
+        source: Int?, index: Int, quarterTurns: Int = 0, crop: BoxRect? = nil, placement: FormPlacement,
+        stamps: [ExportStamp] = []
     ) {
         self.stamps = stamps
         self.source = source
         self.index = index
         self.quarterTurns = quarterTurns
         self.crop = crop
-        self.rect = rect
+        self.placement = placement
     }
 }
 

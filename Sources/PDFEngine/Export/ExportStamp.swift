@@ -1,5 +1,4 @@
-import PageModel
-import QPDFCore
+public import PageModel
 
 /// Something drawn onto one output page: page `page` (0-based) of
 /// `sources[source]` (`pdfedit stamp`) or a generated `text` (`number`, `bates`,
@@ -8,7 +7,8 @@ import QPDFCore
 /// size or (`fit`) scaled to the box keeping its aspect ratio, with `opacity` in
 /// (0, 1]. Each stamp page is one form XObject in the output, shared by every page
 /// it is drawn on; the stamps of one item are drawn in the order they come in the
-/// list (see `pe_stamp` in QPDFBridge.h).
+/// list (see `pe_stamp` in QPDFBridge.h). `ExportStamp.place` works out where
+/// (`matrix`) before the export.
 public struct ExportStamp: Sendable, Equatable {
     /// A generated text as the bridge draws it: WinAnsi `bytes` in `font` at
     /// `size` points, turned `angle` degrees; `actualText` carried for extraction.
@@ -38,6 +38,9 @@ public struct ExportStamp: Sendable, Equatable {
     public var placement: StampPlacement
     /// Set for a generated text (then `source` and `page` mean nothing).
     public var text: Text?
+    /// The matrix it is drawn with, from `placement` and the geometry of both
+    /// pages (`ExportStamp.place`); export draws only placed stamps.
+    public var matrix: PlacementMatrix?
 
     public init(
         item: Int, source: Int, page: Int, under: Bool = false, fit: Bool = false, opacity: Double = 1,
@@ -56,38 +59,4 @@ public struct ExportStamp: Sendable, Equatable {
         self.init(item: item, source: -1, page: 0, under: under, opacity: opacity, placement: placement)
         self.text = text
     }
-}
-
-extension StampPlacement {
-    var bridged: pe_stamp_place {
-        pe_stamp_place(
-            horizontal: Int32(position.horizontal), vertical: Int32(position.vertical), offset_x: offsetX,
-            offset_y: offsetY, margin: margin)
-    }
-}
-
-/// The export's placement rule (`pe_stamp_matrix`, Stamps.cpp): the `cm` matrix
-/// a stamp with box `stamp` (its /Rotate and /UserUnit, turned `angle` degrees)
-/// is drawn with on a page whose visible box is `page`. For tests that hold it
-/// against `StampPlacement.frame`.
-public func exportStampMatrix(
-    page: (llx: Double, lly: Double, urx: Double, ury: Double), pageRotation: Int, pageUnit: Double = 1,
-    stamp: (llx: Double, lly: Double, urx: Double, ury: Double), stampRotation: Int = 0, stampUnit: Double = 1,
-    angle: Double = 0, fit: Bool = false, placement: StampPlacement
-) -> [Double] {
-    var geometry = pe_stamp_geometry()
-    geometry.page_box = (page.llx, page.lly, page.urx, page.ury)
-    geometry.page_rotation = Int32(pageRotation)
-    geometry.page_unit = pageUnit
-    geometry.stamp_box = (stamp.llx, stamp.lly, stamp.urx, stamp.ury)
-    geometry.stamp_rotation = Int32(stampRotation)
-    geometry.stamp_unit = stampUnit
-    geometry.angle = angle
-    geometry.fit = fit ? 1 : 0
-    geometry.place = placement.bridged
-    var matrix = [Double](repeating: 0, count: 6)
-    matrix.withUnsafeMutableBufferPointer { buffer in
-        withUnsafePointer(to: &geometry) { pe_stamp_matrix($0, buffer.baseAddress) }
-    }
-    return matrix
 }

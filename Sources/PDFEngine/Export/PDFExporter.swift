@@ -176,18 +176,20 @@ extension ExportItem {
         case .page(let source, let index, let quarterTurns, _, _):
             return pe_item(
                 kind: Int32(PE_ITEM_PAGE), source: Int32(clamping: source), page: Int32(clamping: index),
-                width: 0, height: 0, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil,
+                width: 0, height: 0, user_unit: 1, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil,
                 resize: nil, cells: nil, cell_count: 0)
         case .blank(let width, let height, let quarterTurns, _):
             return pe_item(
                 kind: Int32(PE_ITEM_BLANK), source: -1, page: -1,
-                width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
-                boxes: nil, resize: nil, cells: nil, cell_count: 0)
+                width: width, height: height, user_unit: PageSize(width: width, height: height).userUnit,
+                quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil, resize: nil, cells: nil,
+                cell_count: 0)
         case .sheet(let width, let height, let quarterTurns, _, _):
             return pe_item(
                 kind: Int32(PE_ITEM_SHEET), source: -1, page: -1,
-                width: width, height: height, quarter_turns: Int32(quarterTurns.quarterTurnsModulo4),
-                boxes: nil, resize: nil, cells: nil, cell_count: 0)
+                width: width, height: height, user_unit: PageSize(width: width, height: height).userUnit,
+                quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), boxes: nil, resize: nil, cells: nil,
+                cell_count: 0)
         }
     }
 
@@ -199,18 +201,28 @@ extension ExportItem {
     }
 
     /// The item's resize, if it has one.
-    var resize: PageResize? {
+    var resize: ExportResize? {
         if case .page(_, _, _, _, let resize) = self { return resize }
         return nil
     }
 }
 
-extension PageResize {
-    /// `pe_item.resize`.
+extension ExportResize {
+    /// `pe_item.resize`: the new page in its own units.
     var bridged: pe_resize {
-        pe_resize(
-            width: size.width, height: size.height, fill: mode == .fill ? 1 : 0,
-            quarter_turns: Int32(quarterTurns.quarterTurnsModulo4), crop: PageBoxes(crop: crop).bridged.0)
+        let unit = size.userUnit
+        return pe_resize(
+            width: size.width / unit, height: size.height / unit, user_unit: unit, placement: placement.bridged)
+    }
+}
+
+extension FormPlacement {
+    /// `pe_placement`.
+    var bridged: pe_placement {
+        let m = matrix
+        let box = clip ?? BoxRect(x0: 0, y0: 0, x1: 0, y1: 0)
+        return pe_placement(
+            matrix: (m.a, m.b, m.c, m.d, m.e, m.f), clip: clip == nil ? 0 : 1, clip_box: (box.x0, box.y0, box.x1, box.y1))
     }
 }
 

@@ -112,7 +112,7 @@ public enum ImagePage {
         let facts = image.facts
         let points = pageSize(facts, fit: fit)
         // A `fit` side over the readers' limit: the page is written in larger units.
-        let unit = pe_user_unit_for(points.width, points.height)
+        let unit = PageSize(width: points.width, height: points.height).userUnit
         let page = (width: points.width / unit, height: points.height / unit)
         let matrix = placement(facts, page: page, fit: fit != nil)
         let content = "q " + matrix.map(pdfNumber).joined(separator: " ") + " cm /Im0 Do Q\n"

@@ -30,15 +30,6 @@ int pe_tree_depth_limit(void);
  * all read /Rotate through it. */
 int pe_displayed_rotation(int is_integer, long long value);
 
-/* The largest page side PDF readers accept, in user space units (200 inches at
- * the default unit). */
-#define PE_MAX_PAGE_UNITS 14400.0
-
-/* The /UserUnit a new page of `width` x `height` points is written with: 1 when
- * both sides fit in PE_MAX_PAGE_UNITS, else the smallest integer that brings both
- * sides (points / unit) within it. Blank, placeholder and image pages use it. */
-double pe_user_unit_for(double width, double height);
-
 /* Outcome of a bridge call. code: 0 success, otherwise one of PE_E_*. */
 enum {
     PE_OK = 0,
@@ -94,38 +85,45 @@ typedef struct pe_box {
     double x0, y0, x1, y1;
 } pe_box;
 
-/* What `resize` froze into an item (pe_item.resize). */
+/* A source page drawn onto a new page as a form XObject whose /BBox is the
+ * page's visible box (its CropBox clipped to its MediaBox): `matrix` [a b c d
+ * e f] (as `cm` takes it) from the page's default user space to the new
+ * page's, and, when `clip` is nonzero, the box `clip_box` [x0 y0 x1 y1] (the
+ * page's space) the drawing is clipped to. Computed by the caller (PageModel's
+ * FormPlacement); the bridge only writes it. */
+typedef struct pe_placement {
+    double matrix[6];
+    int clip;
+    double clip_box[4];
+} pe_placement;
+
+/* A page made anew by `resize` (pe_item.resize): MediaBox [0 0 width height]
+ * in its own units, /UserUnit `user_unit` when it is not 1, drawing the item's
+ * source page at `placement`. */
 typedef struct pe_resize {
-    double width;      /* the new page, points */
+    double width;     /* user space units */
     double height;
-    int fill;          /* nonzero: cover the page (overflow clipped); 0: fit inside */
-    int quarter_turns; /* clockwise quarter turns the item had, added to the page's /Rotate */
-    pe_box crop;       /* the item's crop box when resized (default user space); set 0: the page's own */
+    double user_unit; /* points per unit: 1, or more for a side over 14,400 points (PageSize.userUnit) */
+    pe_placement placement;
 } pe_resize;
 
-/* The placement matrix [a b c d e f] (as `cm` takes it) that shows the box
- * (llx lly urx ury) of a page displayed turned `rotation` degrees clockwise,
- * upright, centred and scaled to fit (`fill` 0) or fill [0 0 width height]. The
- * C++ rule of Placement.cpp, for tests against the Swift one. */
-void pe_placement_matrix(double llx, double lly, double urx, double ury, int rotation, double target_width,
-                         double target_height, int fill, double matrix[6]);
-
 /* One cell of a sheet: kind PE_ITEM_PAGE draws page `page` (0-based) of
- * sources[source] as one form XObject per source page per output, its visible
- * box (or `crop` when set) turned by `quarter_turns` more than its own /Rotate,
- * upright, centred and scaled to fit the cell [x0 y0 x1 y1] (sheet user space);
- * its annotations move with it (links keep working, destinations into it point
- * at the sheet) and its form fields are dropped with one warning naming them.
- * PE_ITEM_BLANK: an empty cell (nothing drawn). `stamps` (their `item`: the
- * sheet's index) are drawn onto the cell's page as onto an item's, before it is
- * placed (see pe_stamp below). */
+ * sources[source] as one form XObject per source page per output, at
+ * `placement` (sheet user space); its annotations move with it (links keep
+ * working, destinations into it point at the sheet) and its form fields are
+ * dropped with one warning naming them. PE_ITEM_BLANK: an empty cell (nothing
+ * drawn). `stamps` (their `item`: the sheet's index) are drawn onto the cell's
+ * page as onto an item's, before it is placed (see pe_stamp below): on a copy
+ * of the page turned by `quarter_turns` more than its own /Rotate, with `crop`
+ * as its crop box when set, which becomes the form (the placement then draws
+ * that copy's visible box). */
 typedef struct pe_sheet_cell {
     int kind;
     int source;
     int page;
     int quarter_turns;
     pe_box crop;
-    double x0, y0, x1, y1;
+    pe_placement placement;
     const struct pe_stamp *stamps;
     int stamp_count;
 } pe_sheet_cell;
@@ -137,8 +135,12 @@ typedef struct pe_item {
     int kind;          /* PE_ITEM_* */
     int source;        /* PE_ITEM_PAGE: index into sources */
     int page;          /* PE_ITEM_PAGE: 0-based page index in that source */
-    double width;      /* PE_ITEM_BLANK: size in points */
+    double width;      /* PE_ITEM_BLANK, PE_ITEM_SHEET: size in points */
     double height;
+    /* PE_ITEM_BLANK, PE_ITEM_SHEET: points per user space unit of the new page
+     * (1, or more for a side over 14,400 points: PageModel's PageSize.userUnit);
+     * its MediaBox is [0 0 width/user_unit height/user_unit]. */
+    double user_unit;
     int quarter_turns; /* clockwise quarter turns added to the page's own /Rotate */
     /* NULL, or four PE_BOX_* boxes written on the page, never touching its
      * content; the MediaBox grows to hold any that reaches outside it (negative
@@ -146,13 +148,11 @@ typedef struct pe_item {
      * items have neither boxes nor a resize, and 20,000 items carried them as
      * 4 MB of zeros. */
     const pe_box *boxes;
-    /* NULL, or `resize`'s: a nonzero width and height make the page [0 0 width
-     * height] (points) showing the source page's visible box (`crop` when set:
-     * the crop the item had when it was resized) turned by `quarter_turns` more
-     * than its own /Rotate, upright, centred, scaled to fit (`fill` 0) or fill,
-     * through a form XObject of the source page; its annotations and the
-     * destinations aiming at it move with it. `quarter_turns` and `boxes` above
-     * then apply to the resized page. */
+    /* NULL, or `resize`'s: a nonzero width and height make the page a new
+     * one (see pe_resize) drawing the source page through a form XObject of it;
+     * its annotations and the destinations aiming at it move with it by the
+     * placement's matrix. `quarter_turns` and `boxes` above then apply to the
+     * resized page (boxes in points). */
     const pe_resize *resize;
     /* PE_ITEM_SHEET (`nup`, `booklet`): a new page of width x height points
      * whose `cell_count` cells each show a source page (see pe_sheet_cell);
@@ -304,28 +304,12 @@ typedef struct pe_part {
  * caller can report them as one line per file; the bridge's own do not. */
 typedef void (*pe_warning_fn)(void *context, int source_index, const char *message);
 
-/* Where a stamp sits on the page as displayed: its bounding box (turned by its
- * angle) flush with the page's edges inset by `margin` points at the anchor
- * (`horizontal` -1 left, 0 centre, 1 right; `vertical` -1 bottom, 0 centre, 1
- * top), then moved `offset_x` points right and `offset_y` up. Larger than the
- * room inside the margin, it is scaled down to fit. */
-typedef struct pe_stamp_place {
-    int horizontal;
-    int vertical;
-    double offset_x;
-    double offset_y;
-    double margin;
-} pe_stamp_place;
-
 /* A page drawn onto an output page by pe_export / pe_export_parts (`pdfedit
  * stamp`). Each stamp page becomes ONE form XObject per output, shared by
  * every page it is drawn on (the stamp page's annotations are not copied). It is
  * drawn over the page's content (wrapped in q ... Q) or, with `under`, beneath it;
- * placed by `place` on the page's visible box (CropBox clipped to MediaBox) and upright for
- * the reader whatever the output page's /Rotate (the item's quarter turns included)
- * and the stamp page's own /Rotate; at its own size (/UserUnit respected; scaled
- * down when larger than the room inside `place.margin`) or, with `fit`, scaled to
- * that room keeping its aspect ratio. Stamps of one item are
+ * at `matrix` (the caller's: PageModel's StampPlacement.matrix places it on the
+ * page as displayed, upright for the reader). Stamps of one item are
  * drawn in the order they come in the list. Resource names are fixed
  * (/PdfeditStamp0, /PdfeditStampGS0, /PdfeditFont0, ... per page; a suffix only when the page
  * already uses the name), so outputs stay deterministic. A stamped page gets its
@@ -336,47 +320,23 @@ typedef struct pe_stamp {
     int source;     /* index into sources (ignored for a text) */
     int page;       /* 0-based page of that source (ignored for a text) */
     int under;      /* nonzero: beneath the page's content; zero: over it */
-    int fit;        /* nonzero: scaled to the page's visible box, aspect ratio kept */
     double opacity; /* 0 < opacity <= 1: /CA and /ca of an ExtGState when below 1 */
-    pe_stamp_place place; /* where on the page as displayed (all zero: centred) */
+    double matrix[6]; /* the `cm` it is drawn with: from the stamp page's default user space
+                       * (a text's: its baseline origin) to the page's */
     /* A generated text instead of a page (`number`, `bates`, `watermark`): when
      * `text` is not NULL, its `text_length` bytes (WinAnsi, already resolved for
      * this item) are shown in standard font `font` (0 Helvetica, 1 Times-Roman,
      * 2 Courier; /WinAnsiEncoding, one shared font dictionary per output, resource
-     * /PdfeditFont0..2) at `size` points, its box `text_width` along the baseline
-     * from `descent` (negative) to `ascent` (the caller's font metrics), turned
-     * `angle` degrees counter-clockwise as displayed and placed by `place` like a
-     * page; one small content stream per page. `actual_text` (UTF-8, NULL for
+     * /PdfeditFont0..2) at `size` points from the origin `matrix` places; one
+     * small content stream per page. `actual_text` (UTF-8, NULL for
      * none) is written as the /ActualText of a marked-content span around it, so
      * text extraction keeps slanted words whole. */
     const char *text;
     int text_length;
     int font;
     double size;
-    double text_width;
-    double descent;
-    double ascent;
-    double angle;
     const char *actual_text;
 } pe_stamp;
-
-/* The `cm` matrix export draws a stamp with (see Stamps.cpp): for tests that hold
- * it against the Swift rule `show` uses. `page_box` is the page's visible box in
- * its default user space, `stamp_box` the stamp's (a page's visible box, or a
- * text's box from its baseline origin), each with its /Rotate and /UserUnit. */
-typedef struct pe_stamp_geometry {
-    double page_box[4];
-    int page_rotation;
-    double page_unit;
-    double stamp_box[4];
-    int stamp_rotation;
-    double stamp_unit;
-    double angle;
-    int fit;
-    pe_stamp_place place;
-} pe_stamp_geometry;
-
-void pe_stamp_matrix(const pe_stamp_geometry *geometry, double matrix[6]);
 
 /* Writes the pages of `items`, in order, to `out_path` (which the caller makes a
  * temporary name; it never names an input). Returns status->code.

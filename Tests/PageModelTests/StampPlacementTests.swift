@@ -1,14 +1,30 @@
 import Foundation
-import PDFEngine
 import PageModel
 import PropertyBased
 import Testing
 
-/// The placement rule stated twice — `StampPlacement.frame` (Swift: `show`) and
-/// `placement_matrix` (C++: export, through `pe_stamp_matrix`) — held together
-/// over every quarter turn of page and stamp, boxes far from the origin, crop
-/// boxes, /UserUnit, angles, the nine anchors, offsets and margins.
+/// The matrix export draws a stamp with (`StampPlacement.matrix`) against the
+/// frame `show` places it by (`StampPlacement.frame`) and an independent
+/// statement of the /Rotate rule, over every quarter turn of page and stamp,
+/// boxes far from the origin, crop boxes, /UserUnit, angles, the nine anchors,
+/// offsets and margins.
 @Suite struct StampPlacementTests {
+    /// The six numbers of `StampPlacement.matrix` for a page (visible box,
+    /// /Rotate in degrees, /UserUnit) and a stamp (box, /Rotate, /UserUnit).
+    static func exportStampMatrix(
+        page: (llx: Double, lly: Double, urx: Double, ury: Double), pageRotation: Int, pageUnit: Double = 1,
+        stamp: (llx: Double, lly: Double, urx: Double, ury: Double), stampRotation: Int = 0, stampUnit: Double = 1,
+        angle: Double = 0, fit: Bool = false, placement: StampPlacement
+    ) -> [Double] {
+        let m = placement.matrix(
+            on: ShownPage(
+                visibleBox: BoxRect(x0: page.llx, y0: page.lly, x1: page.urx, y1: page.ury),
+                quarterTurns: pageRotation / 90, userUnit: pageUnit),
+            stamp: BoxRect(x0: stamp.llx, y0: stamp.lly, x1: stamp.urx, y1: stamp.ury),
+            quarterTurns: stampRotation / 90, userUnit: stampUnit, angle: angle, fit: fit)
+        return [m.a, m.b, m.c, m.d, m.e, m.f]
+    }
+
     /// Where a user-space point shows on a page with visible box `box` turned
     /// `turns` quarter turns clockwise, from the displayed bottom-left corner (+y
     /// up): an independent statement of the /Rotate rule.
@@ -27,7 +43,7 @@ import Testing
         abs(a - b) <= 1e-6 * max(1, abs(a), abs(b), scale)
     }
 
-    @Test func exportAndShowPlaceEveryStampAlike() async {
+    @Test func theExportMatrixDrawsTheStampWhereShowPlacesIt() async {
         await propertyCheck(
             count: 500,
             input: Gen.int(in: -3000...3000).array(of: 4), Gen.int(in: 20...3000).array(of: 4), Gen.int(in: 0...15),
@@ -52,7 +68,7 @@ import Testing
             let placement = StampPlacement(
                 position: position, offsetX: Double(moves[1]), offsetY: Double(moves[2]),
                 margin: Double(abs(moves[0]) % 40))
-            let m = exportStampMatrix(
+            let m = Self.exportStampMatrix(
                 page: page, pageRotation: pageTurns * 90, pageUnit: pageUnit, stamp: stamp,
                 stampRotation: stampTurns * 90, stampUnit: stampUnit, angle: angle, fit: fit, placement: placement)
 
@@ -99,7 +115,7 @@ import Testing
             )
             let stamp = (llx: 0.0, lly: -2.0, urx: Double(sizes[2]), ury: Double(sizes[3]) / 4)
             let position = StampPosition.allCases[anchor]
-            let m = exportStampMatrix(
+            let m = Self.exportStampMatrix(
                 page: page, pageRotation: turns * 90, stamp: stamp,
                 placement: StampPlacement(position: position, margin: Double(margin)))
             let corners = [(stamp.llx, stamp.lly), (stamp.llx, stamp.ury), (stamp.urx, stamp.lly), (stamp.urx, stamp.ury)]
@@ -124,5 +140,32 @@ import Testing
             if position.horizontal == 0 { #expect(Self.close(left + right, width)) }
             if position.vertical == 0 { #expect(Self.close(bottom + top, height)) }
         }
+    }
+
+    /// The page a stamp goes on, as export writes it: a source page turned
+    /// and cropped by its item (the crop in its default user space), or a new
+    /// page in its own units (a side over 14,400 pt: /UserUnit, the crop in points).
+    @Test func theShownPageIsThePageAsExportWritesIt() {
+        let frame = PageFrame(
+            mediaBox: BoxRect(x0: 0, y0: 0, x1: 700, y1: 900), visibleBox: BoxRect(x0: 10, y0: 20, x1: 600, y1: 800),
+            quarterTurns: 3, userUnit: 2)
+        #expect(
+            ShownPage(page: frame, quarterTurns: 2, crop: nil)
+                == ShownPage(visibleBox: frame.visibleBox, quarterTurns: 5, userUnit: 2))
+        #expect(
+            ShownPage(page: frame, quarterTurns: 0, crop: BoxRect(x0: 500, y0: 40, x1: -30, y1: 30))
+                == ShownPage(visibleBox: BoxRect(x0: -30, y0: 30, x1: 500, y1: 40), quarterTurns: 3, userUnit: 2))
+        #expect(
+            ShownPage(newPage: .a4, quarterTurns: 1, crop: nil)
+                == ShownPage(visibleBox: BoxRect(x0: 0, y0: 0, x1: PageSize.a4.width, y1: PageSize.a4.height), quarterTurns: 1))
+        let huge = PageSize(width: 30_000, height: 9_000)
+        #expect(
+            ShownPage(newPage: huge, quarterTurns: 0, crop: BoxRect(x0: 300, y0: 600, x1: 29_700, y1: 8_400))
+                == ShownPage(visibleBox: BoxRect(x0: 100, y0: 200, x1: 9_900, y1: 2_800), quarterTurns: 0, userUnit: 3))
+        // At its own size: a 200 x 100 pt stamp spans a third as many units on a page of 3-point units.
+        let m = StampPlacement().matrix(
+            on: ShownPage(newPage: huge, quarterTurns: 0, crop: nil), stamp: BoxRect(x0: 0, y0: 0, x1: 200, y1: 100))
+        #expect(abs(m.a - 1.0 / 3) < 1e-12 && m.b == 0 && m.c == 0 && abs(m.d - 1.0 / 3) < 1e-12)
+        #expect(abs(m.e + 100.0 / 3 - 5_000) < 1e-9 && abs(m.f + 50.0 / 3 - 1_500) < 1e-9)
     }
 }
