@@ -21,7 +21,7 @@ public enum ExportStrategy: Sendable, Equatable, CaseIterable {
 /// that is not one of them (a blank page, a sheet, a resize, a box, a stamp, a
 /// second source, an option not known here) takes the copying path.
 public enum SourceChange: Hashable, Sendable, CaseIterable {
-    /// The pages in another order than the source's.
+    /// The pages, at their first placements, in another order than the source's.
     case order
     /// Pages turned (`quarterTurns` not a multiple of four).
     case rotation
@@ -126,8 +126,12 @@ extension ExportStrategy {
         guard let source else { return nil }
         let pageCount = sources[source].pageCount
         if let pageCount, pages.contains(where: { $0 >= pageCount }) { return nil }
-        if pages != Array(pages.indices) { changes.insert(.order) }
-        let distinct = Set(pages)
+        var distinct: Set<Int> = []
+        var lastFirst = -1
+        for page in pages where distinct.insert(page).inserted {
+            if page < lastFirst { changes.insert(.order) }
+            lastFirst = page
+        }
         if distinct.count < pages.count { changes.insert(.repeatedPages) }
         // Not known: the file's count decides (copying, see `allowed`).
         if pageCount.map({ distinct.count < $0 }) ?? true { changes.insert(.leftOutPages) }
