@@ -186,6 +186,15 @@ public struct Workspace: Sendable {
         }
     }
 
+    /// The strategies `export` of document `doc` (all its items) may take
+    /// besides copying, from the request it would make (for the tests of the
+    /// decision, `ExportStrategy.allowed`).
+    func exportStrategies(doc: String?, settings: ExportSettings) throws(PDFEditError) -> ExportStrategies {
+        try exporting(doc: doc, progress: nil) { (writer, document) throws(PDFEditError) in
+            try writer.strategies(document.items, document: document.name, settings: settings)
+        }
+    }
+
     /// Loads the session under its lock and hands an export writer and the chosen
     /// document to `body`. `progress` hears of the work before the writing (which
     /// reports its own): reading the session, then checking the sources and

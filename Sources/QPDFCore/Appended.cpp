@@ -1,7 +1,7 @@
 // An output written as its only source's bytes plus an incremental update (see
-// Appended.hh): the plan check (Appended::plan: the items, the source, its
-// catalog, the end of its file), the change of the source in memory (build) and
-// the update's objects, cross-reference section and trailer (update_bytes).
+// Appended.hh): whether the file can take one (Appended::for_file: the source,
+// its catalog, the end of its file), the change of the source in memory (build)
+// and the update's objects, cross-reference section and trailer (update_bytes).
 #include "Appended.hh"
 
 #include "CheckedFile.hh"
@@ -406,42 +406,27 @@ std::string md5(std::string const &first, std::string const &second)
 
 } // namespace
 
-std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
+std::unique_ptr<Appended> Appended::for_file(Inputs &inputs)
 {
+    // The caller allowed this strategy for what the edit does
+    // (PE_STRATEGY_APPENDED_UPDATE: one source's pages, every one of them,
+    // rotated, reordered or repeated, relabelled, bookmarks given); what follows
+    // is whether the file can take an update, else copying writes it.
     Request const &request = inputs.request;
     pe_export_options const *options = request.options;
-    // Metadata the output sets or removes would leave the old values readable in
-    // the file's bytes: such an output is copied.
-    if (request.stamps.count > 0 || request.item_count <= 0 ||
-        (options != nullptr &&
-         (options->no_append != 0 || options->user_password != nullptr || options->owner_password != nullptr ||
-          MetadataFields::of(options).any()))) {
-        return nullptr;
-    }
     int s = request.items[0].source;
-    if (s < 0 || s >= request.source_count) {
-        return nullptr;
-    }
     Source &source = inputs.sources[static_cast<size_t>(s)];
     pe_source const &arg = request.sources[s];
-    if (!source.pdf || !source.opened_clean || source.pdf->isEncrypted() ||
-        (arg.document != nullptr && arg.document_last_use == 0) ||
-        static_cast<size_t>(request.item_count) < source.pages.size()) {
+    // Damage the update would point into, or an encryption it cannot add to.
+    if (!source.pdf || !source.opened_clean || source.pdf->isEncrypted()) {
         return nullptr;
     }
-    // Every page of the source at least once, as a plain page.
     std::vector<int> uses(source.pages.size(), 0);
     for (int i = 0; i < request.item_count; ++i) {
-        pe_item const &item = request.items[i];
-        if (item.kind != PE_ITEM_PAGE || item.source != s || resize_of(item) != nullptr || item.page < 0 ||
-            static_cast<size_t>(item.page) >= uses.size()) {
-            return nullptr;
-        }
-        if (sets_boxes(item)) {
-            return nullptr; // boxes are written on copies (Assembly)
-        }
-        ++uses[static_cast<size_t>(item.page)];
+        ++uses[static_cast<size_t>(request.items[i].page)];
     }
+    // A page of the file the plan leaves out (a page count given for another
+    // file) would stay readable in its bytes: copying leaves it out.
     if (std::find(uses.begin(), uses.end(), 0) != uses.end()) {
         return nullptr;
     }
@@ -496,13 +481,16 @@ std::unique_ptr<Appended> Appended::plan(Inputs &inputs)
         made->outline_given = true;
         made->given_outline_nodes =
             given_outline(options->outline, options->outline_count, request.item_count, made->given_entries);
+        // Bookmarks of the file the given outline removes or renames (their
+        // titles would stay readable in its bytes), or a script of the file's
+        // bookmarks the output drops (write_outline would; copying names it).
         if (outline_loses_titles(*source.pdf, made->given_entries)) {
             return nullptr;
         }
         if (!keep_scripts) {
             for (OutlineEntry const &entry : made->given_entries) {
                 if (entry.action.isInitialized() && runs_script(entry.action)) {
-                    return nullptr; // write_outline would drop it: Assembly names it
+                    return nullptr;
                 }
             }
         }

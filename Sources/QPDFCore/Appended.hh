@@ -40,20 +40,19 @@ struct FileTail {
 // stays as it is (every page stays the object it was); a page used again gets
 // the structure of its content cloned (clone_structure).
 //
-// Never for an output that leaves a page out, sets or removes metadata, or
-// removes or renames a bookmark (what it drops would stay readable in the file's
-// bytes: a confidentiality hazard), nor for one that crops or resizes a page or
-// stamps pages, or uses a page with form fields twice (copying rebuilds their
-// field tree), and never for a source qpdf read with warnings (damage: the
-// update would point into it) or whose cross-reference table points outside the
-// file, an encrypted one, one with JavaScript or document actions the output
-// must drop, an XFA form, a portfolio or a structure tree copying could not
-// read; Assembly copies those. options->no_append turns it off (the kit sets it
-// for PDFEDIT_NO_APPEND and PDFEDIT_NO_IN_PLACE).
+// Written when the caller allows it (PE_STRATEGY_APPENDED_UPDATE, decided in
+// Swift by ExportStrategy.allowed from what the edit does) and the file can take
+// it (for_file): never for a source qpdf read with warnings (damage: the update
+// would point into it) or whose cross-reference table points outside the file,
+// an encrypted one, one with JavaScript or document actions the output must
+// drop, an XFA form, a portfolio or a structure tree copying could not read, nor
+// one with form fields on a page used twice (copying rebuilds their field tree)
+// or bookmarks the given outline removes or renames; Assembly copies those.
 class Appended {
   public:
-    // The plan's output made this way, or nullptr when the plan does not allow it.
-    static std::unique_ptr<Appended> plan(Inputs &inputs);
+    // The output made this way, for a plan the caller allowed it for; nullptr
+    // when the file cannot take an update (see above).
+    static std::unique_ptr<Appended> for_file(Inputs &inputs);
 
     // Changes the source in memory into the output (nothing is written yet).
     void build(Dropped &dropped);

@@ -69,23 +69,49 @@ void write_or_remove(char const *out_path, Written &written, Write write)
     }
 }
 
-// One output: the source with an update appended, or rearranged in place, when
-// the plan allows it, else assembled by copying.
+// The strategies the caller gave (pe_export_options.strategies), after
+// checking that the plan is what they are given for: one source's plain pages,
+// no stamps. The caller decided them from the edit; this is its contract, not a
+// second decision (a plan that breaks it is a bug: PE_E_INTERNAL).
+int given_strategies(Request const &request)
+{
+    int strategies = request.options == nullptr ? 0 : request.options->strategies;
+    if (strategies == 0) {
+        return 0;
+    }
+    bool one_source_pages = request.stamps.count == 0;
+    for (int i = 0; one_source_pages && i < request.item_count; ++i) {
+        pe_item const &item = request.items[i];
+        one_source_pages = item.kind == PE_ITEM_PAGE && item.source == request.items[0].source &&
+            item.boxes == nullptr && item.resize == nullptr;
+    }
+    if (!one_source_pages) {
+        throw std::logic_error("pe_export: a strategy other than copying for a plan that is not one source's pages");
+    }
+    return strategies;
+}
+
+// One output, written by the first strategy the caller allows that the file
+// can take (the source with an update appended, then rearranged in place),
+// else assembled by copying.
 void export_one(Request const &request, char const *out_path, Where &where, Written &written)
 {
     Inputs inputs(request, where);
     inputs.check_plan();
+    int strategies = given_strategies(request);
     inputs.check_output(out_path);
     inputs.open(0, request.item_count);
     note_decrypted(inputs, 0, request.item_count);
     Dropped dropped;
-    if (std::unique_ptr<Appended> appended = Appended::plan(inputs)) {
-        appended->build(dropped);
-        write_or_remove(out_path, written, [&](bool &started) { appended->write(out_path, started); });
-        report_dropped(inputs, dropped);
-        return;
+    if ((strategies & PE_STRATEGY_APPENDED_UPDATE) != 0) {
+        if (std::unique_ptr<Appended> appended = Appended::for_file(inputs)) {
+            appended->build(dropped);
+            write_or_remove(out_path, written, [&](bool &started) { appended->write(out_path, started); });
+            report_dropped(inputs, dropped);
+            return;
+        }
     }
-    int in_place = InPlace::in_place_source(inputs);
+    int in_place = (strategies & PE_STRATEGY_IN_PLACE) != 0 ? InPlace::for_file(inputs) : -1;
     if (in_place >= 0) {
         InPlace rearranged(inputs, in_place);
         rearranged.build();

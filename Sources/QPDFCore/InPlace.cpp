@@ -1,5 +1,5 @@
-// An output made by rearranging its only source in place (see InPlace.hh): the
-// plan check (in_place_source, catalog_allows_in_place), the new page tree and
+// An output made by rearranging its only source in place (see InPlace.hh):
+// whether the file allows it (for_file, catalog_allows_in_place), the new page tree and
 // catalog (build), and the document data a copy would get (settle_in_place).
 #include "InPlace.hh"
 #include "Timing.hh"
@@ -145,35 +145,16 @@ InPlace::InPlace(Inputs &opened, int s) :
 {
 }
 
-int InPlace::in_place_source(Inputs &inputs)
+int InPlace::for_file(Inputs &inputs)
 {
+    // The caller allowed this strategy for what the edit does
+    // (PE_STRATEGY_IN_PLACE: one source's pages, rotated, reordered, repeated
+    // or left out, relabelled, metadata, encryption); what follows is whether
+    // the file holds what copying would carry differently.
     Request const &request = inputs.request;
-    bool turned_off = request.options != nullptr &&
-        (request.options->no_in_place != 0 ||
-         (request.options->outline_given != 0 && request.options->outline_count > 0)); // bookmarks to write
-    if (request.stamps.count > 0 || request.item_count <= 0 || turned_off) {
-        return -1;
-    }
     int s = request.items[0].source;
-    for (int i = 0; i < request.item_count; ++i) {
-        if (request.items[i].kind != PE_ITEM_PAGE || request.items[i].source != s) {
-            return -1;
-        }
-        if (sets_boxes(request.items[i])) {
-            return -1; // boxes are written on copies (Assembly)
-        }
-        if (resize_of(request.items[i]) != nullptr) {
-            return -1; // resized pages are made by Assembly
-        }
-    }
-    pe_source const &arg = request.sources[s];
-    if (arg.document != nullptr && arg.document_last_use == 0) {
-        return -1;
-    }
     Source &source = inputs.sources[static_cast<size_t>(s)];
-    if (!source.pdf ||
-        static_cast<size_t>(request.item_count) * 2 < source.pages.size() ||
-        !catalog_allows_in_place(source.pdf->getRoot())) {
+    if (!source.pdf || !catalog_allows_in_place(source.pdf->getRoot())) {
         return -1;
     }
     for (int i = 0; i < request.item_count; ++i) {

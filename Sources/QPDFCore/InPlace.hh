@@ -12,20 +12,19 @@ namespace pe {
 // inherited attributes and rotations a copy would get; a page used again is a
 // shallow copy of its first use, as Assembly makes it. Nothing is copied: moving
 // 3 pages of a 20,000-page file took 0.65 s and 111 MB instead of 1.05 s and
-// 151 MB. Only for what the copying path would carry over the same way
-// (in_place_source); everything else is copied by Assembly.
+// 151 MB. Only where the caller allows it (Swift's ExportStrategy.allowed) and
+// the file holds nothing copying would carry differently (for_file); everything
+// else is copied by Assembly.
 class InPlace {
   public:
     InPlace(Inputs &opened, int source);
 
-    // The source of a plan that can be written in place, or -1: in place not
-    // turned off (options->no_in_place), one source for every item, pages only
-    // (no blank pages, no stamps), most of the source's pages,
-    // owned by this call (or a document at its last use), none of the used pages
-    // with annotations, article beads or page actions (they point at other
-    // pages, which copying would cut), and a catalog of entries copying carries
-    // the same way.
-    static int in_place_source(Inputs &inputs);
+    // The source of a plan the caller allowed this strategy for
+    // (PE_STRATEGY_IN_PLACE), or -1 when the file holds what copying carries
+    // differently: a catalog entry other than those copying carries the same
+    // way, or a used page with annotations, article beads or page actions
+    // (they point at other pages, which copying would cut).
+    static int for_file(Inputs &inputs);
 
     // Rearranges the source into the output.
     void build();

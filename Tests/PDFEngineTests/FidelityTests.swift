@@ -290,10 +290,12 @@ struct FidelityTests {
         #expect(json.dictionary(json.catalog["/MarkInfo"])?["/Marked"] as? Bool == true)
         // Copied: fresh numbers in output order; the tree's pages are the output's pages.
         #expect(json.pages.map { json.dictionary($0)?["/StructParents"] as? Int } == [0, 1])
-        // Appended (the default for a reorder of a clean source): the pages keep
-        // their objects and numbers, the tree is the source's.
+        // Appended (the default for a reorder of a clean source whose page count
+        // the caller gives): the pages keep their objects and numbers, the tree
+        // is the source's.
         let appended = scratch.path("appended.pdf")
-        let (kept, _) = try Self.export([ExportSource(path: Self.tagged)], [Self.page(1), Self.page(0)], to: appended)
+        let (kept, _) = try Self.export(
+            [ExportSource(path: Self.tagged, pageCount: 2)], [Self.page(1), Self.page(0)], to: appended)
         #expect(kept.pages.map { kept.dictionary($0)?["/StructParents"] as? Int } == [1, 0])
         let source = try FidelityJSON(Self.tagged)
         #expect(kept.catalog["/StructTreeRoot"] as? String == source.catalog["/StructTreeRoot"] as? String)

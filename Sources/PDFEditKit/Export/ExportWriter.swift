@@ -174,7 +174,8 @@ struct ExportWriter {
             plan.sources.append(
                 ExportSource(
                     path: path, alternatives: access.passwords.candidates(for: path),
-                    name: Paths.stem(of: session.source(source)?.path ?? path), document: preopened[path]))
+                    name: Paths.stem(of: session.source(source)?.path ?? path), document: preopened[path],
+                    pageCount: session.source(source)?.pageCount))
             plan.sessionSources.append(source)
             pdfIndex[source] = index
             return index
@@ -183,7 +184,9 @@ struct ExportWriter {
             let converted = try imagePDF(source, fit: fit)
             if let known = imageIndex[converted] { return known }
             let index = plan.sources.count
-            plan.sources.append(ExportSource(path: converted, name: Paths.stem(of: session.source(source)?.path ?? converted)))
+            plan.sources.append(
+                ExportSource(
+                    path: converted, name: Paths.stem(of: session.source(source)?.path ?? converted), pageCount: 1))
             plan.sessionSources.append(nil)
             imageIndex[converted] = index
             return index
@@ -308,12 +311,12 @@ struct ExportWriter {
         options.keywords = metadata.keywords
     }
 
-    /// Writes `items` (of document `name`) to `output`.
-    func write(
-        _ items: [PageItem], document name: String, to output: String, settings: ExportSettings,
-        positions: ClosedRange<Int>? = nil
-    ) throws(PDFEditError) -> ExportResult {
-        try checkOutput(output, settings: settings)
+    /// What `write` asks of the engine for `items` (of document `name`): the
+    /// plan, and the options with what the document sets (labels, metadata,
+    /// bookmarks).
+    func request(
+        _ items: [PageItem], document name: String, settings: ExportSettings
+    ) throws(PDFEditError) -> (plan: EnginePlan, options: ExportOptions) {
         var options = settings.engineOptions(progressUnit: "%")
         setDocumentData(of: items, document: name, on: &options)
         var plan = try plan(items, document: name, settings: settings)
@@ -329,6 +332,27 @@ struct ExportWriter {
                 plan.sources[index].lastUseOfDocument = true
             }
         }
+        return (plan, options)
+    }
+
+    /// The strategies `write` may take for `items` besides copying (the one
+    /// decision, `ExportStrategy.allowed`, on the request `write` makes).
+    func strategies(
+        _ items: [PageItem], document name: String, settings: ExportSettings
+    ) throws(PDFEditError) -> ExportStrategies {
+        let (plan, options) = try request(items, document: name, settings: settings)
+        return ExportStrategy.allowed(sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options)
+    }
+
+    /// Writes `items` (of document `name`) to `output`.
+    func write(
+        _ items: [PageItem], document name: String, to output: String, settings: ExportSettings,
+        positions: ClosedRange<Int>? = nil
+    ) throws(PDFEditError) -> ExportResult {
+        try checkOutput(output, settings: settings)
+        let request = try request(items, document: name, settings: settings)
+        var plan = request.plan
+        let options = request.options
         let staged = StagedOutput(output, removingStale: true)
         let report = try run(&plan, staged: [staged]) { (plan) throws(EngineError) in
             try PDFExporter.write(

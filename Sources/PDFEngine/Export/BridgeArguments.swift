@@ -42,9 +42,11 @@ final class BridgeArguments {
         sources: nil, sourceCount: 0, items: nil, itemCount: 0, stamps: nil, stampCount: 0, parts: nil, partCount: 0,
         options: nil, context: nil)
 
+    /// `strategies`: what `pe_export_options.strategies` allows besides copying
+    /// (`ExportStrategy.allowed`; `pe_export_parts` always copies).
     init(
         sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp] = [], parts: [ExportPart] = [],
-        options: ExportOptions? = nil
+        options: ExportOptions? = nil, strategies: ExportStrategies = []
     ) {
         self.sources = sources
         reporter = options?.progress.map(ProgressBox.init)
@@ -71,7 +73,13 @@ final class BridgeArguments {
                     outline_count: Int32(clamping: part.outline.count))
             })
         pointers.partCount = Int32(parts.count)
-        if let options { pointers.options = array([bridged(options)]) }
+        if let options {
+            var bridgedOptions = bridged(options)
+            bridgedOptions.strategies =
+                (strategies.contains(.appendedUpdate) ? Int32(PE_STRATEGY_APPENDED_UPDATE) : 0)
+                | (strategies.contains(.inPlace) ? Int32(PE_STRATEGY_IN_PLACE) : 0)
+            pointers.options = array([bridgedOptions])
+        }
     }
 
     deinit {
@@ -175,8 +183,6 @@ final class BridgeArguments {
             result.progress_context = Unmanaged.passUnretained(reporter).toOpaque()
         }
         result.threads = Int32(clamping: options.threads ?? 0)
-        result.no_in_place = options.inPlace ? 0 : 1
-        result.no_append = options.appendUpdate ? 0 : 1
         result.keep_scripts = options.keepScripts ? 1 : 0
         if PhaseTiming.enabled {
             result.timing = { _, phase, milliseconds in

@@ -20,11 +20,17 @@ public struct ExportSource: Sendable, Equatable {
     /// This export is the last use of `document`: it may free what it read
     /// before writing (the document cannot be exported from again).
     public var lastUseOfDocument = false
+    /// How many pages the file has (the session's count, checked by its
+    /// fingerprint); nil: not known, and the export copies (an appended update
+    /// or an in-place rewrite must know which pages it leaves out,
+    /// `ExportStrategy.allowed`).
+    public var pageCount: Int?
 
     public init(
         path: String, password: String? = nil, alternatives: [String] = [], name: String? = nil,
-        document: OpenedPDF? = nil
+        document: OpenedPDF? = nil, pageCount: Int? = nil
     ) {
+        self.pageCount = pageCount ?? document?.pageCount
         self.path = path
         self.password = password
         self.alternatives = alternatives
@@ -130,13 +136,13 @@ public struct ExportOptions: Sendable, Equatable {
     /// How many threads a split export writes parts on, 1 (none) to 64; nil (or
     /// another number): as many as the CPUs this process may run on, at most 4.
     public var threads: Int?
-    /// Whether an export of most of one source's pages (and nothing else) may
-    /// rearrange that source in place instead of copying its pages (see
-    /// `pe_export`); the output is the same document either way.
+    /// Whether the export may rearrange its source in place instead of copying
+    /// its pages, where `ExportStrategy.allowed` lets it; the output is the same
+    /// document either way. False: never (`PDFEDIT_NO_IN_PLACE`).
     public var inPlace: Bool
-    /// Whether an output keeping every page of one clean source once may be
-    /// written as that source's bytes plus an incremental update (see
-    /// `pe_export_options.no_append`); the output shows the same document.
+    /// Whether the export may be written as its source's bytes plus an
+    /// incremental update, where `ExportStrategy.allowed` lets it; the output
+    /// shows the same document. False: never (`PDFEDIT_NO_APPEND`).
     public var appendUpdate = true
     /// Keep the sources' JavaScript (merged under unique names) and the first
     /// source's open action and document actions; false leaves them out with a

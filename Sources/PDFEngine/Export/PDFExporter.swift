@@ -32,7 +32,10 @@ public enum PDFExporter {
     ///     to: "out.pdf.tmp")
     /// for warning in report.warnings { print(warning) }
     /// ```
-    /// `stamps` are pages drawn onto items (see `ExportStamp`).
+    /// `stamps` are pages drawn onto items (see `ExportStamp`). The output is
+    /// written as its source's bytes plus an update, or its source rearranged
+    /// in place, where `ExportStrategy.allowed` lets it and the file can take
+    /// it; else its pages are copied.
     public static func write(
         sources: [ExportSource],
         items: [ExportItem],
@@ -42,7 +45,9 @@ public enum PDFExporter {
     ) throws(EngineError) -> ExportReport {
         let collector = WarningCollector(paths: sources.map(\.path))
         var status = pe_status()
-        let arguments = BridgeArguments(sources: sources, items: items, stamps: stamps, options: options)
+        let strategies = ExportStrategy.allowed(sources: sources, items: items, stamps: stamps, options: options)
+        let arguments = BridgeArguments(
+            sources: sources, items: items, stamps: stamps, options: options, strategies: strategies)
         let code = arguments.call(context: collector) { c in
             FileNames.withCString(path) { path in
                 pe_export(

@@ -179,6 +179,14 @@ enum {
 
 enum { PE_LABELS_KEEP = 0, PE_LABELS_RENUMBER = 1, PE_LABELS_NONE = 2 };
 
+/* How pe_export may write an output besides copying its pages
+ * (pe_export_options.strategies), allowed by the caller (PDFEngine's
+ * ExportStrategy.allowed) only for a plan of one source's plain pages, no
+ * stamps, whose changes that strategy writes as copying would, its document
+ * (if any) at its last use. APPENDED_UPDATE: the source's bytes followed by an
+ * update, so nothing may be taken out; IN_PLACE: the source rewritten whole. */
+enum { PE_STRATEGY_APPENDED_UPDATE = 1, PE_STRATEGY_IN_PLACE = 2 };
+
 /* One item's label from its document's own label ranges (`pdfedit labels`). */
 typedef struct pe_page_label {
     char style;         /* 'D', 'r', 'R', 'a', 'A'; 0: no number (the prefix alone) */
@@ -251,14 +259,10 @@ typedef struct pe_export_options {
                                    (none) to 64; any other value: as many as the CPUs
                                    this process may run on, at most 4 (the kit sets it
                                    from PDFEDIT_THREADS) */
-    int no_in_place;            /* nonzero: pe_export never rearranges a source in place,
-                                   it always copies (the kit sets it when
-                                   PDFEDIT_NO_IN_PLACE is in the environment) */
-    int no_append;              /* nonzero: pe_export never writes an output as its source's
-                                   bytes plus an incremental update (Appended.hh); it
-                                   rearranges in place or copies (the kit sets it when
-                                   PDFEDIT_NO_APPEND or PDFEDIT_NO_IN_PLACE is in the
-                                   environment) */
+    int strategies;             /* PE_STRATEGY_* bits: the ways pe_export may write the
+                                   output besides copying (0: copy), as the caller
+                                   decided them from the edit; pe_export_parts
+                                   always copies */
     int keep_scripts;           /* nonzero: keep the sources' JavaScript (/Names
                                    /JavaScript, merged under unique names) and the first
                                    source's /OpenAction and /AA; zero: leave them out,
@@ -357,13 +361,12 @@ typedef struct pe_stamp {
  * On failure a partly written `out_path` is removed.
  * The output is encrypted with options' passwords, or keeps the encryption of
  * options->keep_encryption's source, or is not encrypted (see PE_WARNING_DECRYPTED).
- * When the output is most of one source's pages and nothing else,
- * and neither those pages nor the catalog hold anything that points at other
- * pages (annotations, bookmarks, forms, names, structure...), the source is
- * rearranged in place and written instead of copied: the same document (object
- * for object, as `qpdf --qdf` shows it) in about two thirds of the time and
- * three quarters of the memory; never with stamps, and never when
- * options->no_in_place is nonzero. */
+ * options->strategies says whether the output may instead be written as its
+ * source's bytes plus an incremental update, or as its source rearranged in
+ * place (the same document, object for object, as `qpdf --qdf` shows it); the
+ * first of those the file can take (Appended.hh, InPlace.hh: clean, unencrypted,
+ * nothing in it that copying carries differently) is used, else the pages are
+ * copied. */
 int pe_export(const pe_source *sources, int source_count,
               const pe_item *items, int item_count,
               const pe_stamp *stamps, int stamp_count,

@@ -1,0 +1,173 @@
+/// How `pe_export` writes one output, and the one decision of which ways a plan
+/// may take (`ExportStrategy.allowed`). The bridge carries out what it is given:
+/// it decides nothing about what an edit may do, and only falls back to the next
+/// way when the FILE cannot take one (encrypted, damaged, no cross-reference
+/// table to append to, a catalog holding what the output must drop).
+public enum ExportStrategy: Sendable, Equatable, CaseIterable {
+    /// The source's bytes unchanged, followed by an incremental update holding
+    /// only what changed (Appended.cpp). Nothing may be taken out of the
+    /// document: what is taken out stays readable in the source's bytes.
+    case appendedUpdate
+    /// The source rearranged in memory and written whole (InPlace.cpp): only
+    /// what the output still uses reaches the file.
+    case inPlace
+    /// The pages copied into a new document (Assembly.cpp): every feature. The
+    /// default for whatever the lists below do not name.
+    case copy
+}
+
+/// What an output changes of its one source that a strategy other than copying
+/// may write. The allow-lists (`ExportStrategy.supports`) name these; anything
+/// that is not one of them (a blank page, a sheet, a resize, a box, a stamp, a
+/// second source, an option not known here) takes the copying path.
+public enum SourceChange: Hashable, Sendable, CaseIterable {
+    /// The pages, at their first placements, in another order than the source's.
+    case order
+    /// Pages turned (`quarterTurns` not a multiple of four).
+    case rotation
+    /// A page placed more than once.
+    case repeatedPages
+    /// Pages of the source not in the output.
+    case leftOutPages
+    /// Page labels other than the source's own (`labels`, `pageLabels`).
+    case labels
+    /// Bookmarks given to write (`outline`, non-empty).
+    case outline
+    /// The title, author, subject or keywords set or removed.
+    case metadata
+    /// The output encrypted with passwords of its own.
+    case encryption
+}
+
+/// The strategies an export may take, fastest first; copying is always one.
+public struct ExportStrategies: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let appendedUpdate = ExportStrategies(rawValue: 1)
+    public static let inPlace = ExportStrategies(rawValue: 2)
+}
+
+extension ExportStrategy {
+    /// The allow-list of each strategy: what it writes as copying would (the
+    /// same document; `qpdf --check` clean). A new feature joins a list only
+    /// once that strategy writes it and its tests say so; until then it is
+    /// copied. The appended update takes nothing out (what it took out would
+    /// stay readable in the source's bytes): no left-out pages, no metadata set
+    /// or removed, and no new encryption (it keeps the file's bytes).
+    public func supports(_ change: SourceChange) -> Bool {
+        switch self {
+        case .appendedUpdate:
+            switch change {
+            case .order, .rotation, .repeatedPages, .labels, .outline: true
+            case .leftOutPages, .metadata, .encryption: false
+            }
+        case .inPlace:
+            switch change {
+            case .order, .rotation, .repeatedPages, .leftOutPages, .labels, .metadata, .encryption: true
+            case .outline: false
+            }
+        case .copy:
+            true
+        }
+    }
+
+    /// The strategies `PDFExporter.write` may take for this export besides
+    /// copying: those whose allow-list holds every change the output makes
+    /// (`changes`), when it is one source's pages and nothing else, and the
+    /// source's document may be changed in memory (not opened for a later
+    /// export too). The in-place rewrite only for at least half of the
+    /// source's pages (below that, copying what is kept is faster). Empty: copy.
+    public static func allowed(
+        sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions
+    ) -> ExportStrategies {
+        guard let (source, changes) = changes(sources: sources, items: items, stamps: stamps, options: options) else {
+            return []
+        }
+        let given = sources[source]
+        guard given.document == nil || given.lastUseOfDocument, let pageCount = given.pageCount else { return [] }
+        var allowed: ExportStrategies = []
+        if options.appendUpdate, changes.allSatisfy(ExportStrategy.appendedUpdate.supports) {
+            allowed.insert(.appendedUpdate)
+        }
+        if options.inPlace, changes.allSatisfy(ExportStrategy.inPlace.supports), items.count * 2 >= pageCount {
+            allowed.insert(.inPlace)
+        }
+        return allowed
+    }
+
+    /// The one source (its index) whose pages the output shows, and what it
+    /// changes of that source; nil when the output is anything else (several
+    /// sources, no items, a page index out of range, pages with more than a
+    /// rotation, other items, stamps, an option that is not allow-listed).
+    public static func changes(
+        sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions
+    ) -> (source: Int, changes: Set<SourceChange>)? {
+        guard stamps.isEmpty, optionsBeyondTheLists(options) == ExportOptions() else { return nil }
+        var source: Int?
+        var pages: [Int] = []
+        var changes: Set<SourceChange> = []
+        pages.reserveCapacity(items.count)
+        for item in items {
+            switch item {
+            case .page(let from, let index, let quarterTurns, _, _):
+                // Equal to the plain page: no boxes, no resize, nor whatever an
+                // item learns to carry later.
+                guard item == .page(source: from, index: index, quarterTurns: quarterTurns),
+                    source == nil || source == from, sources.indices.contains(from), index >= 0
+                else { return nil }
+                source = from
+                pages.append(index)
+                if quarterTurns % 4 != 0 { changes.insert(.rotation) }
+            case .blank, .sheet:
+                return nil
+            }
+        }
+        guard let source else { return nil }
+        let pageCount = sources[source].pageCount
+        if let pageCount, pages.contains(where: { $0 >= pageCount }) { return nil }
+        var distinct: Set<Int> = []
+        var lastFirst = -1
+        for page in pages where distinct.insert(page).inserted {
+            if page < lastFirst { changes.insert(.order) }
+            lastFirst = page
+        }
+        if distinct.count < pages.count { changes.insert(.repeatedPages) }
+        // Not known: the file's count decides (copying, see `allowed`).
+        if pageCount.map({ distinct.count < $0 }) ?? true { changes.insert(.leftOutPages) }
+        if options.labels != .keep || options.pageLabels != nil { changes.insert(.labels) }
+        if let outline = options.outline, !outline.isEmpty { changes.insert(.outline) }
+        if options.title != nil || options.author != nil || options.subject != nil || options.keywords != nil {
+            changes.insert(.metadata)
+        }
+        if options.encryption != nil { changes.insert(.encryption) }
+        return (source, changes)
+    }
+
+    /// `options` with what the lists know taken away: the changes above, and
+    /// how the file is written rather than what it shows (its /ID, limits,
+    /// threads, progress, the strategies' off switches) and what the file
+    /// decides (the encryption it keeps, the scripts it holds). Anything left
+    /// differs from `ExportOptions()` only by an option added since, which is
+    /// copied until it joins a list here.
+    private static func optionsBeyondTheLists(_ options: ExportOptions) -> ExportOptions {
+        var rest = options
+        rest.labels = .keep
+        rest.pageLabels = nil
+        rest.outline = nil
+        rest.title = nil
+        rest.author = nil
+        rest.subject = nil
+        rest.keywords = nil
+        rest.encryption = nil
+        rest.deterministicID = true
+        rest.maxStreamBytes = nil
+        rest.progress = nil
+        rest.threads = nil
+        rest.inPlace = true
+        rest.appendUpdate = true
+        rest.keepEncryptionOf = nil
+        rest.keepScripts = false
+        return rest
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import PDFEngine
+@testable import PDFEditKit
+import PageModel
+import Testing
+
+/// Every kind of `Edit`, applied to a fresh session of alpha.pdf (7 pages, no
+/// bookmarks) with beta.pdf as a second document, and the strategies the
+/// export of the result may take, as the kit builds the request
+/// (`Workspace.exportStrategies`). `kind(of:)` and `sample(_:)` are switches
+/// without default: a new edit does not compile here until it is classified,
+/// and unless someone adds what it makes to an allow-list
+/// (`ExportStrategy.supports`), it is copied.
+@Suite(.enabled(if: ExportPaths.hasFixture("alpha.pdf"), "needs Fixtures/alpha.pdf"))
+struct EditStrategyTests {
+    enum Kind: CaseIterable {
+        case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
+        case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
+        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet
+    }
+
+    static func kind(of edit: Edit) -> Kind {
+        switch edit {
+        case .move: .move
+        case .copy: .copy
+        case .duplicate: .duplicate
+        case .remove: .remove
+        case .rotate: .rotate
+        case .reverse: .reverse
+        case .interleave: .interleave
+        case .blank: .blank
+        case .placeholder: .placeholder
+        case .insertItems: .insertItems
+        case .fill: .fill
+        case .newDocument: .newDocument
+        case .renameDocument: .renameDocument
+        case .closeDocument: .closeDocument
+        case .useDocument: .useDocument
+        case .relink: .relink
+        case .stamp: .stamp
+        case .textStamp: .textStamp
+        case .unstamp: .unstamp
+        case .labels: .labels
+        case .metadata: .metadata
+        case .outline: .outline
+        case .crop: .crop
+        case .splitPage: .splitPage
+        case .pad: .pad
+        case .blankAfterEach: .blankAfterEach
+        case .resize: .resize
+        case .nup: .nup
+        case .booklet: .booklet
+        }
+    }
+
+    static let both: ExportStrategies = [.appendedUpdate, .inPlace]
+    static let copying: ExportStrategies = []
+
+    static func selection(_ text: String) throws -> PageSelection { try PageSelection.parse(text) }
+
+    /// The edits of one kind to apply to the session (alpha.pdf current, beta
+    /// the other document), and the strategies exporting alpha may then take.
+    static func sample(_ kind: Kind, editor: DocumentEditor) throws -> (edits: [Edit], expected: ExportStrategies) {
+        let importer = editor.workspace.importer()
+        let first = try selection("1")
+        switch kind {
+        case .move: return ([.move(first, to: .position(.fromEnd(0)))], both)
+        case .copy: return ([.copy(first, to: .position(.fromEnd(0)))], both)
+        case .duplicate: return ([.duplicate(first)], both)
+        // Nothing taken out may stay readable in the source's bytes: rewritten, not appended.
+        case .remove: return ([.remove(first)], [.inPlace])
+        case .rotate: return ([.rotate(first, quarterTurns: 1)], both)
+        case .reverse: return ([.reverse(try selection("all"))], both)
+        case .interleave: return ([.interleave(other: "beta", reversed: false)], copying)
+        case .blank: return ([.blank(at: nil, count: 1, size: nil)], copying)
+        case .placeholder:
+            // Exported as a blank page (--placeholders blank).
+            return ([.placeholder(at: nil, count: 1, size: nil, label: nil)], copying)
+        case .insertItems:
+            let other = try importer.insertEdit([ExportPaths.fixture("beta.pdf")], at: nil, fit: nil, keepGoing: false)
+            return ([other.edit], copying)
+        case .fill:
+            return (
+                [.placeholder(at: nil, count: 1, size: nil, label: nil),
+                 try importer.fillEdit(.fromEnd(0), file: ExportPaths.fixture("beta.pdf"), fit: nil)], copying)
+        // Edits of other documents, or of none: alpha's pages as they are.
+        case .newDocument: return ([.newDocument(name: "new")], both)
+        case .renameDocument: return ([.renameDocument(from: "beta", to: "gamma")], both)
+        case .closeDocument: return ([.closeDocument(name: "beta")], both)
+        case .useDocument: return ([.useDocument(name: "beta")], both)
+        case .relink:
+            let source = try #require(try editor.session().sources.first { $0.path.hasSuffix("alpha.pdf") })
+            return (
+                [.relink(
+                    source: source.id, path: source.path, size: source.size, sha256: source.sha256,
+                    pageCount: source.pageCount)], both)
+        case .stamp:
+            return ([try importer.stampEdit(first, file: ExportPaths.fixture("stamp.pdf"), page: 1, under: false, fit: false, opacity: 1)], copying)
+        case .textStamp:
+            let mark = TextMark(kind: .number, format: "{n}", size: 10)
+            return ([.textStamp(first, Stamp(text: mark, placement: StampPlacement()))], copying)
+        case .unstamp:
+            let mark = TextMark(kind: .number, format: "{n}", size: 10)
+            return ([.textStamp(first, Stamp(text: mark, placement: StampPlacement())), .unstamp(first)], both)
+        case .labels: return ([.labels([LabelSpec(position: .number(1), style: .lowerRoman)])], both)
+        // Old values would stay readable in the source's bytes: rewritten, not appended.
+        case .metadata: return ([.metadata(DocumentMetadata(title: "New title"))], [.inPlace])
+        // Bookmarks are written by the update; the rewrite in place writes none.
+        case .outline: return ([.outline(.add(title: "Start", at: .number(1), parent: nil), sources: [])], [.appendedUpdate])
+        case .crop:
+            return ([.crop(first, .margins(Margins(top: 10, right: 10, bottom: 10, left: 10)))], copying)
+        case .splitPage: return ([.splitPage(first, columns: 2, rows: 1)], copying)
+        case .pad: return ([.pad(multipleOf: 4, perSource: false, size: nil)], copying)
+        case .blankAfterEach: return ([.blankAfterEach(first, size: nil)], copying)
+        case .resize: return ([.resize(first, to: PageSize(width: 300, height: 300))], copying)
+        case .nup: return ([.nup(try selection("1-2"), columns: 2, rows: 1, size: nil, order: .rows, gutter: 0)], copying)
+        case .booklet: return ([.booklet(try selection("1-4"), size: nil)], copying)
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func everyEditIsClassified(kind: Kind) throws {
+        let scratch = try ExportScratch()
+        let editor = DocumentEditor(sessionPath: scratch.path("session.json"))
+        try editor.open([ExportPaths.fixture("alpha.pdf"), ExportPaths.fixture("beta.pdf")])
+        let (edits, expected) = try Self.sample(kind, editor: editor)
+        #expect(edits.last.map(Self.kind(of:)) == kind)
+        for edit in edits {
+            try editor.apply(edit, document: "alpha", label: "\(kind)")
+        }
+        let found = try editor.workspace.exportStrategies(doc: "alpha", settings: ExportSettings(placeholders: .blank))
+        #expect(found == expected, "\(kind): \(edits)")
+    }
+
+    /// The file inserted into itself is its pages repeated: appended (twins) or
+    /// rewritten, as `duplicate`.
+    @Test func fileInsertedIntoItself() throws {
+        let scratch = try ExportScratch()
+        let editor = DocumentEditor(sessionPath: scratch.path("session.json"))
+        let alpha = ExportPaths.fixture("alpha.pdf")
+        try editor.open([alpha])
+        let itself = try editor.workspace.importer().insertEdit([alpha], at: nil, fit: nil, keepGoing: false)
+        try editor.apply(itself.edit, label: "insert alpha.pdf")
+        #expect(try editor.workspace.exportStrategies(doc: nil, settings: ExportSettings()) == Self.both)
+    }
+}

@@ -1,0 +1,107 @@
+import PDFEngine
+@testable import PageModel
+import Testing
+
+/// The one decision of how an export is written (`ExportStrategy.allowed`):
+/// each change on a strategy's allow-list takes that strategy, anything else is
+/// copied. The bridge only carries it out (its fallbacks are about the file:
+/// AppendedExportTests and InPlaceExportTests run both ways end to end).
+@Suite struct ExportStrategyTests {
+    /// A 10-page source, given by the caller with its page count.
+    static let book = ExportSource(path: "/book.pdf", pageCount: 10)
+    static let pages: [ExportItem] = (0..<10).map { .page(source: 0, index: $0) }
+
+    static func allowed(
+        _ items: [ExportItem], sources: [ExportSource] = [book], stamps: [ExportStamp] = [],
+        options: ExportOptions = ExportOptions()
+    ) -> ExportStrategies {
+        ExportStrategy.allowed(sources: sources, items: items, stamps: stamps, options: options)
+    }
+
+    /// A request making exactly `change`, and nothing else, of the 10-page book.
+    static func request(making change: SourceChange) -> (items: [ExportItem], options: ExportOptions) {
+        var items = pages
+        var options = ExportOptions()
+        switch change {
+        case .order: items.swapAt(0, 9)
+        case .rotation: items[3] = .page(source: 0, index: 3, quarterTurns: 1)
+        case .repeatedPages: items.append(.page(source: 0, index: 2))
+        case .leftOutPages: items.removeLast(3)
+        case .labels: options.labels = .renumber
+        case .outline:
+            options.outline = [ExportedOutlineEntry(level: 0, title: "Start", item: 0, isOpen: false)]
+        case .metadata: options.title = "New"
+        case .encryption: options.encryption = ExportEncryption(userPassword: "u", ownerPassword: "o")
+        }
+        return (items, options)
+    }
+
+    /// Every change alone: taken by the strategies whose list holds it (each
+    /// strategy's `supports` is a switch without default, so a new change must
+    /// be placed on or off each list).
+    @Test(arguments: SourceChange.allCases)
+    func eachChangeTakesTheStrategiesThatListIt(change: SourceChange) {
+        let (items, options) = Self.request(making: change)
+        let found = ExportStrategy.changes(sources: [Self.book], items: items, stamps: [], options: options)
+        #expect(found?.changes == [change], "\(change)")
+        var expected: ExportStrategies = []
+        if ExportStrategy.appendedUpdate.supports(change) { expected.insert(.appendedUpdate) }
+        if ExportStrategy.inPlace.supports(change) { expected.insert(.inPlace) }
+        #expect(Self.allowed(items, options: options) == expected, "\(change)")
+    }
+
+    /// The lists as the bridge accepted them before the decision moved here:
+    /// the update adds (order, turns, repeats, labels, bookmarks) and takes
+    /// nothing out; the rewrite in place writes no bookmarks.
+    @Test func theListsAreWhatTheWritersSupport() {
+        let appended = Set(SourceChange.allCases.filter(ExportStrategy.appendedUpdate.supports))
+        let inPlace = Set(SourceChange.allCases.filter(ExportStrategy.inPlace.supports))
+        #expect(appended == [.order, .rotation, .repeatedPages, .labels, .outline])
+        #expect(inPlace == [.order, .rotation, .repeatedPages, .leftOutPages, .labels, .metadata, .encryption])
+        #expect(SourceChange.allCases.allSatisfy(ExportStrategy.copy.supports))
+        #expect(Self.allowed(Self.pages) == [.appendedUpdate, .inPlace])
+    }
+
+    /// What is on no list is copied: other items, item boxes and resizes,
+    /// stamps, a second source.
+    @Test func everythingElseIsCopied() {
+        let box = BoxRect(x0: 0, y0: 0, x1: 100, y1: 100)
+        var withBlank = Self.pages
+        withBlank.append(.blank(width: 595, height: 842))
+        var withSheet = Self.pages
+        withSheet.append(.sheet(width: 842, height: 595, cells: []))
+        var boxed = Self.pages
+        boxed[0] = .page(source: 0, index: 0, boxes: PageBoxes(crop: box))
+        var resized = Self.pages
+        resized[0] = .page(source: 0, index: 0, resize: PageResize(size: PageSize(width: 300, height: 300), mode: .fit))
+        for items in [withBlank, withSheet, boxed, resized] {
+            #expect(Self.allowed(items) == [], "\(items.last.map(String.init(describing:)) ?? "")")
+        }
+        #expect(Self.allowed(Self.pages, stamps: [ExportStamp(item: 0, source: 0, page: 0)]) == [])
+        let twoSources = Self.pages + [.page(source: 1, index: 0)]
+        #expect(Self.allowed(twoSources, sources: [Self.book, Self.book]) == [])
+        #expect(Self.allowed([.blank(width: 10, height: 10)]) == [])
+        #expect(Self.allowed([]) == [])
+        // A page the source does not have: the bridge reports it, copying.
+        #expect(Self.allowed(Self.pages + [.page(source: 0, index: 10)]) == [])
+    }
+
+    /// What the caller knows of the source and its own switches.
+    @Test func theSourceAndTheSwitches() {
+        // Without a page count nobody knows what is left out: copied.
+        #expect(Self.allowed(Self.pages, sources: [ExportSource(path: "/book.pdf")]) == [])
+        var off = ExportOptions()
+        off.appendUpdate = false
+        #expect(Self.allowed(Self.pages, options: off) == [.inPlace])
+        off.inPlace = false
+        #expect(Self.allowed(Self.pages, options: off) == [])
+        // Fewer than half the pages: copying what is kept is faster than rewriting.
+        #expect(Self.allowed(Array(Self.pages.prefix(5))) == [.inPlace])
+        #expect(Self.allowed(Array(Self.pages.prefix(4))) == [])
+        // How the file is written, and what the file decides, are no change.
+        var neutral = ExportOptions(deterministicID: false, keepEncryptionOf: 0, maxStreamBytes: 1 << 20, threads: 2)
+        neutral.keepScripts = true
+        neutral.outline = []
+        #expect(Self.allowed(Self.pages, options: neutral) == [.appendedUpdate, .inPlace])
+    }
+}
