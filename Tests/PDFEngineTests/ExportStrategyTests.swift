@@ -73,7 +73,9 @@ import Testing
         var boxed = Self.pages
         boxed[0] = .page(source: 0, index: 0, boxes: PageBoxes(crop: box))
         var resized = Self.pages
-        resized[0] = .page(source: 0, index: 0, resize: PageResize(size: PageSize(width: 300, height: 300), mode: .fit))
+        resized[0] = .page(
+            source: 0, index: 0,
+            resize: ExportResize(size: PageSize(width: 300, height: 300), placement: FormPlacement(matrix: .identity)))
         for items in [withBlank, withSheet, boxed, resized] {
             #expect(Self.allowed(items) == [], "\(items.last.map(String.init(describing:)) ?? "")")
         }
