@@ -43,17 +43,7 @@ public struct Workspace: Sendable {
             }
             let files = try Importer(baseDirectory: store.baseDirectory, passwords: passwords).load(
                 paths, progress: progress)
-            let session: Session
-            do throws(EditError) {
-                session = try Session.opening(
-                    files.map { file in
-                        var source = file.source
-                        source.pageCount = file.contents.count
-                        return OpenedFile(documentName: file.stem, source: source, outline: file.outline)
-                    }, limits: ProcessLimits.current)
-            } catch {
-                throw PDFEditError.edit(error)
-            }
+            let session = try Session.opening(imported: files)
             try store.save(session)
             pruneCache(for: session)
             let warnings = zip(paths, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) }

@@ -110,16 +110,7 @@ public struct PageEditor: Sendable {
     }
 
     private mutating func start(with files: [ImportedFile]) throws(PDFEditError) {
-        do throws(EditError) {
-            session = try Session.opening(
-                files.map { file in
-                    var source = file.source
-                    source.pageCount = file.contents.count
-                    return OpenedFile(documentName: file.stem, source: source, outline: file.outline)
-                }, limits: ProcessLimits.current)
-        } catch {
-            throw PDFEditError.edit(error)
-        }
+        session = try Session.opening(imported: files)
     }
 
     private var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }

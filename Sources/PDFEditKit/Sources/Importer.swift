@@ -181,3 +181,20 @@ final class ResultSlots<Value: Sendable>: @unchecked Sendable {
         lock.withLock { slots.map { $0 ?? .failure(.library(file: "", message: "not loaded")) } }
     }
 }
+
+extension Session {
+    /// A new session holding one document per imported file (`Session.opening`),
+    /// each source with the page count its import found, within the process's limits.
+    static func opening(imported files: [ImportedFile]) throws(PDFEditError) -> Session {
+        do throws(EditError) {
+            return try Session.opening(
+                files.map { file in
+                    var source = file.source
+                    source.pageCount = file.contents.count
+                    return OpenedFile(documentName: file.stem, source: source, outline: file.outline)
+                }, limits: ProcessLimits.current)
+        } catch {
+            throw PDFEditError.edit(error)
+        }
+    }
+}
