@@ -15,7 +15,7 @@ import PageModel
 /// A value, as a `String` is: edit it with its `mutating` methods; a copy is
 /// an independent editor with the same documents and history. Nothing is
 /// written anywhere until ``write(to:document:pages:settings:)`` or
-/// ``data(document:pages:settings:)``; bytes opened with ``open(data:name:password:)``
+/// ``data(document:pages:settings:)``; bytes opened with ``open(data:name:)``
 /// are kept in a private temporary folder (mode 0700) that goes with the last
 /// copy of the editor.
 ///
