@@ -101,6 +101,10 @@ package enum Cancellation {
 
     private static let graceSeconds = Atomic<UInt32>(1)
 
+    /// Async-signal-safe: how long a command that cooperates may wind up after a
+    /// kept signal before the host's handler ends the process.
+    package static var graceSecondsForKeptSignal: UInt32 { graceSeconds.load(ordering: .sequentiallyConsistent) }
+
     /// The signal that cancelled a command that cooperates (`cooperate`), nil
     /// while none came.
     package static var receivedSignal: Int32? {
@@ -109,13 +113,13 @@ package enum Cancellation {
     }
 
     /// Async-signal-safe: whether the signal is kept for the command (the first
-    /// one while it cooperates), with the grace period started (`alarm`: the host
-    /// that installed the signal handlers handles SIGALRM with `graceEnded`).
+    /// one while it cooperates). The host's handler then starts the grace period
+    /// (`alarm(graceSecondsForKeptSignal)`, SIGALRM handled with `graceEnded`):
+    /// the library starts no timer of the process itself.
     static func keepForCommand(_ signal: Int32) -> Bool {
         guard cooperating.load(ordering: .sequentiallyConsistent) else { return false }
         guard keptSignal.compareExchange(expected: 0, desired: signal, ordering: .sequentiallyConsistent).exchanged
         else { return false }
-        alarm(graceSeconds.load(ordering: .sequentiallyConsistent))
         return true
     }
 

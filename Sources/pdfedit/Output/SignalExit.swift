@@ -31,7 +31,11 @@ enum SignalExit {
 /// A signal held back during a commit returns here (the kit raises it again when
 /// the renames are done).
 private func handle(_ signal: Int32) {
-    guard Cancellation.signalArrived(signal) else { return }
+    guard Cancellation.signalArrived(signal) else {
+        // Kept for a command that winds up itself (`apply`): its grace period starts now.
+        if Cancellation.receivedSignal == signal { alarm(Cancellation.graceSecondsForKeptSignal) }
+        return
+    }
     _exit(128 + signal)
 }
 
