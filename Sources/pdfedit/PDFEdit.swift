@@ -20,7 +20,8 @@ struct PDFEdit: ParsableCommand {
             if !(command is Apply) {
                 ProcessLifetime.endsAfterOneCommand()
             }
-            try command.run()
+            // A page that takes seconds to measure or draw shows on a terminal.
+            try reportingSlowPages(to: ProgressBar.slowPages()) { try command.run() }
             // The work is done, but its report did not reach stdout: say so in the code.
             if let code = Console.standardOutputExitCode() { exit(withError: ExitCode(code)) }
         } catch let error as PDFEditError {

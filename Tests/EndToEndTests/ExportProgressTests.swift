@@ -7,10 +7,14 @@ import Testing
     /// `pdfedit ARGS` on a pseudo-terminal (`script`): what it wrote there. Not
     /// as an appended update (AppendedExportTests): writing one is over long
     /// before half a second, even for 20,000 pages.
-    func onTerminal(_ arguments: String, in dir: URL) throws -> Run {
-        try run(
-            "script", ["-qec", "\(Paths.binary) \(arguments)", "/dev/null"], in: dir,
-            environment: ["PDFEDIT_NO_APPEND": "1"])
+    /// `after`: `PDFEDIT_PROGRESS_AFTER`, 0 for long work so that its bar shows
+    /// however fast the machine is (an in-place rotation of 20,000 pages took
+    /// 0.6 s here and less on CI, which then drew no bar).
+    func onTerminal(_ arguments: String, in dir: URL, after: String? = "0") throws -> Run {
+        var environment = ["PDFEDIT_NO_APPEND": "1"]
+        environment["PDFEDIT_PROGRESS_AFTER"] = after
+        return try run(
+            "script", ["-qec", "\(Paths.binary) \(arguments)", "/dev/null"], in: dir, environment: environment)
     }
 
     @Test("a long export, split and in-place write show a bar on a terminal; a short one and a pipe show none")
@@ -35,7 +39,7 @@ import Testing
         #expect(inPlace.stdout.contains("writing ["), "\(inPlace.stdout.prefix(300))")
 
         // Short work: over before half a second, no bar.
-        let short = try onTerminal("export small.pdf --from alpha.pdf", in: dir)
+        let short = try onTerminal("export small.pdf --from alpha.pdf", in: dir, after: nil)
         #expect(short.status == 0 && !short.stdout.contains("writing"), "\(short.stdout)")
         // Piped: nothing on stderr but the result.
         let piped = try pdfedit("export", "piped.pdf", "--from", "big.pdf", in: dir)

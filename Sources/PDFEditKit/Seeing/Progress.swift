@@ -4,10 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+internal import PDFEngine
 
 /// How far a long operation got: `done` of `total` units (pages, files…); a
 /// `total` of 0 announces work without a count (reading a session, preparing
-/// pages), which lasts until the next update.
+/// pages, measuring one huge page), which lasts until the next update — one
+/// with an empty `phase` says that it ended.
 public struct ProgressUpdate: Sendable, Equatable {
     /// Units done so far, of `total`.
     public var done: Int
@@ -56,4 +58,18 @@ final class ProgressCounter: @unchecked Sendable {
         }
         handler(ProgressUpdate(done: now, total: total, unit: unit, phase: phase))
     }
+}
+
+/// Runs `body`, telling `handler` about every single page that the work inside
+/// measures, draws or reads the text of: an uncounted update (`total` 0) naming
+/// the page as it starts ("measuring page 1 of big.pdf") and one with an empty
+/// `phase` as it ends. Most pages take milliseconds; a page whose content
+/// inflates to hundreds of megabytes takes seconds or minutes, with nothing
+/// else to show. The handler is bound for the current task (task-local), so
+/// other tasks and threads are not told.
+public func reportingSlowPages<T>(to handler: ProgressHandler?, _ body: () throws -> T) rethrows -> T {
+    guard let handler else { return try body() }
+    return try SlowWork.$announce.withValue({ what in
+        handler(ProgressUpdate(done: 0, total: 0, unit: "", phase: what ?? ""))
+    }, operation: body)
 }

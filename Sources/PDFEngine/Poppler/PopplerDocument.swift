@@ -86,10 +86,12 @@ public final class PopplerPDF {
     /// All text of a page in reading order (`poppler_page_get_text`).
     public func text(ofPage index: Int) throws(EngineError) -> String {
         try checkForReader(page: index)
-        return try withPage(index) { page in
-            guard let text = poppler_page_get_text(page) else { return "" }
-            defer { g_free(text) }
-            return String(cString: text)
+        return try SlowWork.during("reading the text of page \(index + 1) of \(path)") { () throws(EngineError) in
+            try withPage(index) { page in
+                guard let text = poppler_page_get_text(page) else { return "" }
+                defer { g_free(text) }
+                return String(cString: text)
+            }
         }
     }
 
@@ -112,7 +114,13 @@ public final class PopplerPDF {
     public func render(page index: Int, scale: Double) throws(EngineError) -> RasterImage {
         try checkForReader(page: index)
         try reserveMemoryForImages(page: index)
-        return try withPage(index) { (page) throws(EngineError) -> RasterImage in
+        return try SlowWork.during("drawing page \(index + 1) of \(path)") { () throws(EngineError) in
+            try draw(page: index, scale: scale)
+        }
+    }
+
+    private func draw(page index: Int, scale: Double) throws(EngineError) -> RasterImage {
+        try withPage(index) { (page) throws(EngineError) -> RasterImage in
             var width = 0.0
             var height = 0.0
             poppler_page_get_size(page, &width, &height)

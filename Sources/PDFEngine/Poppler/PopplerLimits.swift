@@ -14,7 +14,9 @@ extension PopplerPDF {
             opened = try OpenedPDF(path: path, password: password)
             checker = opened
         }
-        pageChecks[index] = try opened.checkForReader(page: index, limits: limits)
+        pageChecks[index] = try SlowWork.during("measuring page \(index + 1) of \(path)") { () throws(EngineError) in
+            try opened.checkForReader(page: index, limits: limits)
+        }
         checkedPages.insert(index)
     }
 

@@ -196,7 +196,7 @@ struct Export: ParsableCommand {
             settings.keepScripts = keepScripts
             // The bar covers reading the session and preparing the pages too, so it is
             // stopped (erased) however the export ends.
-            let bar = ProgressBar.bar(outputOptions, after: ProgressBar.writingDelay)
+            let bar = ProgressBar.bar(outputOptions, .writing)
             defer { bar?.stop() }
             if let bar { settings.progress = { bar.update($0) } }
             settings.outputEncryption = try encryption.encryption()

@@ -61,7 +61,7 @@ extension EditCommand {
             var mode = DirectMode(
                 input: input, output: direct.output, inPlace: direct.inPlace, force: direct.force,
                 passwords: passwords)
-            mode.progress = ProgressBar.handler(options.output, after: ProgressBar.writingDelay)
+            mode.progress = ProgressBar.handler(options.output, .writing)
             mode.decrypt = direct.decrypt
             mode.keepScripts = direct.keepScripts
             mode.repair = direct.repair

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import Synchronization
 
 // The option groups commands share. A command declares them in the order its
 // help lists them (HelpSnapshotTests keeps every help text as it is).
@@ -36,6 +37,15 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: [.short, .long], help: "Print nothing on success.")
     var quiet = false
+
+    /// Whether the command being run was given `--quiet`: set as its options are
+    /// validated, read by the executable's slow-page display, bound before the
+    /// command was known.
+    static let quietCommand = Atomic<Bool>(false)
+
+    func validate() throws {
+        if quiet { Self.quietCommand.store(true, ordering: .relaxed) }
+    }
 }
 
 /// `--session` and the output options: the commands that only read or change

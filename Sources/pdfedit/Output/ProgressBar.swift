@@ -18,29 +18,62 @@ final class ProgressBar: @unchecked Sendable {
     /// Writing a file shows a bar only once the command has taken this long
     /// (seconds, counted from when the bar was made, so opening the sources counts
     /// too: that is the wait the user sees): most exports are over before a bar
-    /// would be read.
-    static let writingDelay = 0.5
+    /// would be read. `PDFEDIT_PROGRESS_AFTER` sets it: a number of seconds from
+    /// 0 to 3,600 (0: from the start, as tests need to see the bar whatever the
+    /// machine's speed); any other value means the default, half a second.
+    static let writingDelay: Double = {
+        guard let value = getenv("PDFEDIT_PROGRESS_AFTER"), let seconds = Double(String(cString: value)),
+            seconds.isFinite, (0...3_600).contains(seconds)
+        else { return 0.5 }
+        return seconds
+    }()
+
+    /// What a bar shows, and when.
+    enum Kind {
+        /// Counted work of more than a handful of units, from the start.
+        case counting
+        /// Writing a file: any count, once the command has taken `writingDelay`.
+        case writing
+        /// One page that takes long with nothing to count (`SlowWork`): each such
+        /// phase once it has lasted `writingDelay`, with its own time.
+        case slowPage
+    }
 
     /// The handler to give the kit: nil (no bar at all) unless stderr is a terminal
-    /// and the command is not quiet. With `after`, the bar of a phase appears only
-    /// once the phase has lasted that many seconds.
-    static func handler(_ output: OutputOptions, after delay: Double = 0) -> ProgressHandler? {
-        guard let bar = bar(output, after: delay) else { return nil }
+    /// and the command is not quiet.
+    static func handler(_ output: OutputOptions, _ kind: Kind = .counting) -> ProgressHandler? {
+        guard let bar = bar(output, kind) else { return nil }
         return { bar.update($0) }
     }
 
     /// The bar itself, for a command that also prints while it runs (`clear`);
     /// nil as for `handler`.
-    static func bar(_ output: OutputOptions, after delay: Double = 0) -> ProgressBar? {
+    static func bar(_ output: OutputOptions, _ kind: Kind = .counting) -> ProgressBar? {
         guard !output.quiet, isatty(STDERR_FILENO) == 1 else { return nil }
-        return ProgressBar(delay: delay)
+        return ProgressBar(kind)
     }
 
-    init(delay: Double = 0) {
-        self.delay = delay
+    /// What the executable binds to `SlowWork` for the whole command: a page the
+    /// kit measures, draws or reads for longer than `writingDelay` shows as
+    /// `measuring page 1 of big.pdf … 3.2 s` on a terminal, erased when done;
+    /// nothing with `--quiet` (known once the command is parsed, so asked at
+    /// each announcement) or when stderr is not a terminal.
+    static func slowPages() -> ProgressHandler? {
+        guard isatty(STDERR_FILENO) == 1 else { return nil }
+        let bar = ProgressBar(.slowPage)
+        return { update in
+            guard !OutputOptions.quietCommand.load(ordering: .relaxed) else { return }
+            bar.update(update)
+        }
+    }
+
+    init(_ kind: Kind = .counting) {
+        self.kind = kind
+        delay = kind == .counting ? 0 : Self.writingDelay
         created = Date().timeIntervalSinceReferenceDate
     }
 
+    private let kind: Kind
     private let delay: Double
     private let created: Double
     private let lock = Lock()
@@ -51,16 +84,23 @@ final class ProgressBar: @unchecked Sendable {
     /// The phase is work without a count (`ProgressUpdate.total` 0: reading the
     /// session, preparing the pages): `ticker` redraws it with the time elapsed.
     private var uncounted = false
+    /// When the current phase began: a slow page's time is its own.
+    private var phaseStarted = 0.0
     private var ticker: DispatchSourceTimer?
 
     func update(_ progress: ProgressUpdate) {
         if progress.total == 0 {
-            startUncounted(progress.phase)
+            // An uncounted update without a phase: that work ended.
+            if progress.phase.isEmpty {
+                stop()
+            } else {
+                startUncounted(progress.phase)
+            }
             return
         }
         // A bar that waits (writing) is for long work whatever its count: a split
         // into three parts of 20,000 pages each is long.
-        guard progress.total > Self.handful || delay > 0 else { return }
+        guard progress.total > Self.handful || kind != .counting else { return }
         lock.withLock {
             let now = Date().timeIntervalSinceReferenceDate
             uncounted = false
@@ -90,6 +130,7 @@ final class ProgressBar: @unchecked Sendable {
     /// written percent, and the terminal showed nothing).
     private func startUncounted(_ name: String) {
         lock.withLock {
+            if name != phase || !uncounted { phaseStarted = Date().timeIntervalSinceReferenceDate }
             phase = name
             shown = -1
             uncounted = true
@@ -105,8 +146,9 @@ final class ProgressBar: @unchecked Sendable {
     private func tick() {
         lock.withLock {
             let now = Date().timeIntervalSinceReferenceDate
-            guard uncounted, now - created >= delay else { return }
-            write("\r\(phase) … \(decimalText(now - created, decimals: 1)) s\u{1B}[K")
+            let start = kind == .slowPage ? phaseStarted : created
+            guard uncounted, now - start >= delay else { return }
+            write("\r\(phase) … \(decimalText(now - start, decimals: 1)) s\u{1B}[K")
             visible = true
         }
     }
