@@ -28,9 +28,9 @@ import Foundation
 ///
 /// Every failure is a ``PDFEditError``; its `exitCode` and `description` are what
 /// the command line would report.
-public struct DocumentEditor: Sendable {
+package struct DocumentEditor: Sendable {
     /// The session-mode use cases this editor calls.
-    public let workspace: Workspace
+    package let workspace: Workspace
 
     /// An editor of the session at `sessionPath` (created by ``open(_:replacing:progress:)``).
     ///
@@ -39,18 +39,18 @@ public struct DocumentEditor: Sendable {
     ///     folder when they are below it; caches go beside it.
     ///   - passwords: Passwords to try on encrypted sources (none by default, and
     ///     never a prompt unless the book allows one).
-    public init(sessionPath: String, passwords: PasswordBook = PasswordBook()) {
+    package init(sessionPath: String, passwords: PasswordBook = PasswordBook()) {
         workspace = Workspace(sessionPath: sessionPath, passwords: passwords)
     }
 
     /// The session file this editor works on (symbolic links followed).
-    public var sessionPath: String { workspace.store.path }
+    package var sessionPath: String { workspace.store.path }
 
     /// Whether the session file exists.
-    public var exists: Bool { workspace.store.exists }
+    package var exists: Bool { workspace.store.exists }
 
     /// The session as it is now on disk: documents, items, sources, history.
-    public func session() throws(PDFEditError) -> Session { try workspace.read() }
+    package func session() throws(PDFEditError) -> Session { try workspace.read() }
 
     // MARK: Opening
 
@@ -65,7 +65,7 @@ public struct DocumentEditor: Sendable {
     /// - Throws: ``PDFEditError``: every unusable file is reported (`.several`), an
     ///   existing session without `replacing` is `.outputExists`.
     @discardableResult
-    public func open(
+    package func open(
         _ files: [String], replacing: Bool = false, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> [Warning] {
         try workspace.open(files, force: replacing, progress: progress).warnings
@@ -82,7 +82,7 @@ public struct DocumentEditor: Sendable {
     /// - Returns: What changed, and one warning per damaged file that was recovered.
     /// - Throws: ``PDFEditError``: every unusable file is reported (`.several`).
     @discardableResult
-    public func insert(_ files: [String], at destination: Destination? = nil, document: String? = nil)
+    package func insert(_ files: [String], at destination: Destination? = nil, document: String? = nil)
         throws(PDFEditError) -> (change: ChangeSummary, warnings: [Warning])
     {
         let (edit, outcome) = try workspace.importer().insertEdit(files, at: destination, fit: nil, keepGoing: false)
@@ -101,13 +101,13 @@ public struct DocumentEditor: Sendable {
     ///   - label: How the step is named in the history (`undo` returns it).
     /// - Returns: What changed: positions, ids, the new page count.
     @discardableResult
-    public func apply(_ edit: Edit, document: String? = nil, label: String) throws(PDFEditError) -> ChangeSummary {
+    package func apply(_ edit: Edit, document: String? = nil, label: String) throws(PDFEditError) -> ChangeSummary {
         try workspace.apply(edit, doc: document, label: label)
     }
 
     /// Applies several edits as one all-or-nothing undo step (as `pdfedit run` does).
     @discardableResult
-    public func applyAll(_ edits: [(edit: Edit, document: String?)], label: String) throws(PDFEditError)
+    package func applyAll(_ edits: [(edit: Edit, document: String?)], label: String) throws(PDFEditError)
         -> [ChangeSummary]
     {
         try workspace.applyAll(edits.map { (edit: $0.edit, doc: $0.document) }, label: label)
@@ -122,7 +122,7 @@ public struct DocumentEditor: Sendable {
     ///     or before or after an item that is not moved.
     ///   - document: The document's name; nil: the current one.
     @discardableResult
-    public func move(_ selection: String, to destination: Destination, document: String? = nil)
+    package func move(_ selection: String, to destination: Destination, document: String? = nil)
         throws(PDFEditError) -> ChangeSummary
     {
         let chosen = try Self.parse(selection)
@@ -131,7 +131,7 @@ public struct DocumentEditor: Sendable {
 
     /// Turns the selected items clockwise by `degrees` (a multiple of 90, may be negative).
     @discardableResult
-    public func rotate(_ selection: String, degrees: Int, document: String? = nil) throws(PDFEditError)
+    package func rotate(_ selection: String, degrees: Int, document: String? = nil) throws(PDFEditError)
         -> ChangeSummary
     {
         let chosen = try Self.parse(selection)
@@ -143,18 +143,18 @@ public struct DocumentEditor: Sendable {
 
     /// Removes the selected items from the document (their sources stay untouched).
     @discardableResult
-    public func remove(_ selection: String, document: String? = nil) throws(PDFEditError) -> ChangeSummary {
+    package func remove(_ selection: String, document: String? = nil) throws(PDFEditError) -> ChangeSummary {
         let chosen = try Self.parse(selection)
         return try apply(.remove(chosen), document: document, label: "remove \(selection)")
     }
 
     /// Undoes the last `steps` undo steps; returns their labels, most recent first.
     @discardableResult
-    public func undo(_ steps: Int = 1) throws(PDFEditError) -> [String] { try workspace.undo(steps) }
+    package func undo(_ steps: Int = 1) throws(PDFEditError) -> [String] { try workspace.undo(steps) }
 
     /// Redoes `steps` undone steps; returns their labels, in the order redone.
     @discardableResult
-    public func redo(_ steps: Int = 1) throws(PDFEditError) -> [String] { try workspace.redo(steps) }
+    package func redo(_ steps: Int = 1) throws(PDFEditError) -> [String] { try workspace.redo(steps) }
 
     // MARK: Exporting
 
@@ -168,7 +168,7 @@ public struct DocumentEditor: Sendable {
     ///   - document: The document's name; nil: the current one.
     ///   - settings: Force, placeholders, encryption, page labels, title.
     @discardableResult
-    public func export(
+    package func export(
         to output: String, selection: String? = nil, document: String? = nil,
         settings: ExportSettings = .defaults
     ) throws(PDFEditError) -> ExportResult {
@@ -192,7 +192,7 @@ public struct DocumentEditor: Sendable {
     ///     (alone: the whole export is cut by size).
     /// - Returns: One result per part, in order.
     @discardableResult
-    public func exportSplit(
+    package func exportSplit(
         into directory: String, grouping: SplitGrouping = .each, nameTemplate: String? = nil,
         selection: String? = nil, document: String? = nil, settings: ExportSettings = .defaults,
         outlineLevel: Int = 1, maxSize: Int64? = nil
@@ -209,7 +209,7 @@ public struct DocumentEditor: Sendable {
 
     /// The items of a document (or the selected ones): position, id, source page,
     /// size, rotation, label and, when `includeText`, the page text.
-    public func list(
+    package func list(
         _ selection: String? = nil, document: String? = nil, includeText: Bool = false
     ) throws(PDFEditError) -> Listing {
         try workspace.list(
@@ -219,10 +219,10 @@ public struct DocumentEditor: Sendable {
 
     /// The session's documents, undo and redo depths, and whether each source is
     /// still the file that was imported.
-    public func status() throws(PDFEditError) -> SessionStatus { try workspace.status() }
+    package func status() throws(PDFEditError) -> SessionStatus { try workspace.status() }
 
     /// Describes a PDF file on disk without a session (`pdfedit info`).
-    public static func info(of file: String, passwords: PasswordBook = PasswordBook(), includeText: Bool = false)
+    package static func info(of file: String, passwords: PasswordBook = PasswordBook(), includeText: Bool = false)
         throws(PDFEditError) -> FileInfo
     {
         try FileInfo.describe(path: file, passwords: passwords, includeText: includeText)

@@ -10,28 +10,28 @@ internal import PDFEngine
 /// in and shows them: the kit keeps each such byte as one private scalar of a
 /// `String` (U+10FF80 … U+10FFFF for bytes 0x80 … 0xFF) and gives the kernel the
 /// bytes back, so `$'o\xff.pdf'` is read and written as itself.
-public enum FileNameText {
+package enum FileNameText {
     /// This process's arguments (without the program's name), each byte that is
     /// not UTF-8 kept (Swift's `CommandLine.arguments` replaces it with U+FFFD,
     /// which names another file).
-    public static var arguments: [String] {
+    package static var arguments: [String] {
         (1..<Int(CommandLine.argc)).compactMap { index in
             CommandLine.unsafeArgv[index].map { FileNames.string(cString: $0) }
         }
     }
 
     /// The current folder, its bytes kept.
-    public static var currentDirectory: String { FileNames.currentDirectory }
+    package static var currentDirectory: String { FileNames.currentDirectory }
 
     /// `text` for a person: each kept byte written `\xFF`.
-    public static func shown(_ text: String) -> String { FileNames.shown(text) }
+    package static func shown(_ text: String) -> String { FileNames.shown(text) }
 
     /// JSON text (UTF-8) with each kept byte written as the escape `\udcXX`: the
     /// lone surrogate Python's `surrogateescape` error handler (PEP 383) gives
     /// byte 0xXX, so `os.fsencode(json.loads(text)["file"])` is the name's bytes.
     /// JSON allows the escape; a string holding one is not valid Unicode, which
     /// is what a name that is not UTF-8 is.
-    public static func json(_ encoded: Data) -> Data {
+    package static func json(_ encoded: Data) -> Data {
         // An escape scalar's UTF-8 is F4 8F BE/BF xx: rare enough to look for F4 first.
         guard encoded.contains(0xF4) else { return encoded }
         var result = Data()

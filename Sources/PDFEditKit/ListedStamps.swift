@@ -1,33 +1,33 @@
 import PageModel
 
 /// One stamp of a listed item (`list --json`: `stamps`).
-public struct ListedStamp: Codable, Equatable, Sendable {
+package struct ListedStamp: Codable, Equatable, Sendable {
     /// `page` (a page of a file: `stamp`), `number`, `bates` or `watermark`.
-    public var kind: String
+    package var kind: String
     /// A page stamp's file as stored in the session (absent for a text).
-    public var source: String?
+    package var source: String?
     /// 1-based page of that file (1 for an image; absent for a text).
-    public var page: Int?
+    package var page: Int?
     /// A generated stamp's text on this item, as export writes it.
-    public var text: String?
+    package var text: String?
     /// A generated stamp's format (`{n}`, `{total}`, `{label}`, `{doc}`).
-    public var format: String?
+    package var format: String?
     /// A generated stamp's font (`helvetica`, `times`, `courier`), size in points, angle in degrees.
-    public var font: String?
-    public var size: Double?
-    public var angle: Double?
+    package var font: String?
+    package var size: Double?
+    package var angle: Double?
     /// Drawn under the page's content rather than over it.
-    public var under: Bool
+    package var under: Bool
     /// Scaled to fit the page (else drawn at its own size, scaled down only when larger than the page).
-    public var fit: Bool
+    package var fit: Bool
     /// From 0 (invisible) to 1 (opaque).
-    public var opacity: Double
+    package var opacity: Double
     /// The anchor on the page as displayed (`center`, `top`, `bottom-right`, ...).
-    public var position: String
+    package var position: String
     /// Points moved right and up from the anchor.
-    public var offset: [Double]
+    package var offset: [Double]
     /// Points kept from the page's edges.
-    public var margin: Double
+    package var margin: Double
 
     /// The stamps of an item in drawing order, `texts` its generated texts in
     /// order; nil when it has none (left out of the JSON).

@@ -7,53 +7,53 @@ internal import PDFEngine
 import PageModel
 
 /// One row of `pdfedit list`. The JSON shape is documented in docs/manual.md.
-public struct ListedItem: Codable, Equatable, Sendable {
+package struct ListedItem: Codable, Equatable, Sendable {
     /// 1-based position in the document.
-    public var position: Int
+    package var position: Int
     /// The item's stable id, `p12`.
-    public var id: String
+    package var id: String
     /// page, blank, image or placeholder.
-    public var kind: String
+    package var kind: String
     /// The source file as stored in the session (nil for blanks and placeholders).
-    public var source: String?
+    package var source: String?
     /// 1-based page in the source.
-    public var sourcePage: Int?
+    package var sourcePage: Int?
     /// The size a reader will show after export, in points (all rotation applied).
-    public var width: Double?
+    package var width: Double?
     /// Height as a reader shows it, in points.
-    public var height: Double?
+    package var height: Double?
     /// The item's own rotation in degrees, added to the page's /Rotate (0, 90, 180, 270).
-    public var rotation: Int
+    package var rotation: Int
     /// A placeholder's label.
-    public var placeholderLabel: String?
+    package var placeholderLabel: String?
     /// The page label export writes: from the document's own ranges (`labels`)
     /// when it has them, else the source's /PageLabels (nil when it has none).
-    public var label: String?
+    package var label: String?
     /// The first words of the page's text (nil for blanks, placeholders, images,
     /// pages without text, and with `--no-text`).
-    public var text: String?
+    package var text: String?
     /// Pages drawn onto this one at export, in drawing order (nil when none).
-    public var stamps: [ListedStamp]?
+    package var stamps: [ListedStamp]?
     /// A sheet's cells (`nup`, `booklet`) in layout order: the id of the item
     /// each holds, nil for an empty cell (nil for items that are not sheets).
-    public var cells: [String?]?
+    package var cells: [String?]?
 }
 
 /// Everything `list` reports about a document.
-public struct Listing: Codable, Equatable, Sendable {
+package struct Listing: Codable, Equatable, Sendable {
     /// The document's name.
-    public var document: String
+    package var document: String
     /// Items in the whole document (not only the listed ones).
-    public var pageCount: Int
+    package var pageCount: Int
     /// The listed items, in document order.
-    public var items: [ListedItem]
+    package var items: [ListedItem]
 }
 
 extension Workspace {
     /// The items of a document (or the selected ones), described. Page texts come
     /// from the session's text cache (pages not cached yet are extracted on every
     /// core and cached); `includeText: false` skips them.
-    public func list(
+    package func list(
         doc: String?, selection: PageSelection?, includeText: Bool = true, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> Listing {
         let session = try read()
@@ -113,33 +113,33 @@ extension Workspace {
 }
 
 /// What `status` reports.
-public struct SessionStatus: Codable, Equatable, Sendable {
+package struct SessionStatus: Codable, Equatable, Sendable {
     /// One source file of the session.
-    public struct SourceState: Codable, Equatable, Sendable {
+    package struct SourceState: Codable, Equatable, Sendable {
         /// The source's id, `s1`.
-        public var id: String
+        package var id: String
         /// As stored in the session (relative to its folder when below it).
-        public var path: String
+        package var path: String
         /// ok, changed or missing.
-        public var state: String
+        package var state: String
     }
     /// The session file.
-    public var session: String
+    package var session: String
     /// The current document's name.
-    public var current: String
+    package var current: String
     /// Number of documents.
-    public var documents: Int
+    package var documents: Int
     /// Steps `undo` can take back, and `redo` can replay.
-    public var undoSteps: Int
+    package var undoSteps: Int
     /// Undone steps `redo` can replay.
-    public var redoSteps: Int
+    package var redoSteps: Int
     /// Every source, with whether it is still the imported file.
-    public var sources: [SourceState]
+    package var sources: [SourceState]
 }
 
 extension Workspace {
     /// `status`: the session's documents, history depths and the state of each source (each is hashed).
-    public func status() throws(PDFEditError) -> SessionStatus {
+    package func status() throws(PDFEditError) -> SessionStatus {
         let session = try read()
         let access = SourceAccess(
             session: session, baseDirectory: store.baseDirectory, passwords: passwords, cacheDirectory: store.cacheDirectory)

@@ -43,7 +43,7 @@ public enum PDFEditError: Error, CustomStringConvertible {
     indirect case inFile(file: String, error: PDFEditError)
 
     /// The process exit code the command line ends with for this failure (docs/manual.md, Exit codes).
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .usage, .selection, .edit: return 64
         case .engine(let error):

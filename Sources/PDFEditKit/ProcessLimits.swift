@@ -10,7 +10,7 @@ import PageModel
 /// variables of its environment, read once. Every command checks them first
 /// (`check()`), so a bad value is refused (64) before any work; the kit then
 /// passes `current` down to the model and the engine, where they are checked.
-public enum ProcessLimits {
+package enum ProcessLimits {
     private static let reading = Result { () throws(LimitsError) -> Limits in
         let limits = try Limits(environment: EnvironmentVariables.process.values(of: Limits.variables))
         // The engine's tree walks (qpdf's and ours) read the depth limit from one place.
@@ -19,13 +19,13 @@ public enum ProcessLimits {
     }
 
     /// Refuses a `PDFEDIT_MAX_*` value that is not a positive whole number (64).
-    public static func check() throws(PDFEditError) {
+    package static func check() throws(PDFEditError) {
         if case .failure(let error) = reading { throw PDFEditError.usage(error.description) }
     }
 
     /// The limits in force. Commands call `check()` first, so the defaults stand
     /// in for a bad environment only in code that never runs without that check.
-    public static var current: Limits {
+    package static var current: Limits {
         (try? reading.get()) ?? .standard
     }
 

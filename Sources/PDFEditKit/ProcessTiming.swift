@@ -2,14 +2,14 @@ internal import PDFEngine
 
 /// Per-phase timing of this process with `PDFEDIT_TIMING` set (see the engine's
 /// `PhaseTiming` for the lines printed at exit).
-public enum ProcessTiming {
+package enum ProcessTiming {
     /// Call first thing in `main`: the total is measured from here.
-    public static func start() {
+    package static func start() {
         PhaseTiming.start()
     }
 
     /// Runs `body` (the command line's parsing), its time added to the phase `parse`.
-    public static func parsing<T>(_ body: () throws -> T) rethrows -> T {
+    package static func parsing<T>(_ body: () throws -> T) rethrows -> T {
         guard PhaseTiming.enabled else { return try body() }
         let began = PhaseTiming.now()
         defer { PhaseTiming.add("parse", since: began) }

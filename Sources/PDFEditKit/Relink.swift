@@ -11,7 +11,7 @@ extension Workspace {
     /// as stored or as given) at the file NEW, as an undoable step. NEW must have
     /// the same content (size and SHA-256) unless `force`; then it must at least be
     /// of the same kind and have every page the documents use.
-    public func relink(_ old: String, to new: String, force: Bool, label: String) throws(PDFEditError) -> ChangeSummary {
+    package func relink(_ old: String, to new: String, force: Bool, label: String) throws(PDFEditError) -> ChangeSummary {
         try mutate { (session, access) throws(PDFEditError) in
             let importer = importer()
             let wanted = importer.storedPath(old)

@@ -2,14 +2,14 @@ internal import PDFEngine
 
 /// The versions `pdfedit --version` reports: the program's own and those of the
 /// libraries it runs on.
-public enum Versions {
+package enum Versions {
     /// pdfedit's version (the kit's, which is the program's).
-    public static let pdfedit = "0.1.0"
+    package static let pdfedit = "0.1.0"
 
     /// e.g. "libqpdf 11.3.0, poppler 22.12.0, cairo 1.16.0"
-    public static var libraries: String { LibraryVersions.summary }
+    package static var libraries: String { LibraryVersions.summary }
 
     /// What `pdfedit --version` prints, e.g. "0.1.0 (libqpdf 11.3.0, poppler
     /// 22.12.0, cairo 1.16.0)".
-    public static var summary: String { "\(pdfedit) (\(libraries))" }
+    package static var summary: String { "\(pdfedit) (\(libraries))" }
 }

@@ -8,24 +8,24 @@ import PageModel
 
 /// The session-mode use cases: each loads the session under its lock, does one
 /// thing, and saves (atomically) only if that thing fully succeeded.
-public struct Workspace: Sendable {
+package struct Workspace: Sendable {
     package let store: SessionStore
     /// Passwords to try on encrypted sources.
-    public let passwords: PasswordBook
+    package let passwords: PasswordBook
 
     /// The session at `sessionPath`; nil: `PDFEDIT_SESSION`, else `.pdfedit/session.json` here.
-    public init(sessionPath: String?, passwords: PasswordBook = PasswordBook()) {
+    package init(sessionPath: String?, passwords: PasswordBook = PasswordBook()) {
         store = SessionStore(explicitPath: sessionPath)
         self.passwords = passwords
     }
 
     /// The session as it is on disk, for commands that only read it.
-    public func read() throws(PDFEditError) -> Session {
+    package func read() throws(PDFEditError) -> Session {
         try store.withLock { () throws(PDFEditError) in try store.load() }
     }
 
     /// `open FILE...`: a new session with one document per file.
-    public func open(
+    package func open(
         _ paths: [String], force: Bool, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> (Session, warnings: [Warning]) {
         try store.withLock(creating: true) { () throws(PDFEditError) in
@@ -52,7 +52,7 @@ public struct Workspace: Sendable {
     }
 
     /// Applies one edit as one undo step.
-    public func apply(_ edit: Edit, doc: String?, label: String) throws(PDFEditError) -> ChangeSummary {
+    package func apply(_ edit: Edit, doc: String?, label: String) throws(PDFEditError) -> ChangeSummary {
         try mutate { (session, access) throws(PDFEditError) in
             let edit = try access.adopting(edit, session: session)
             do throws(EditError) {
@@ -64,7 +64,7 @@ public struct Workspace: Sendable {
     }
 
     /// Applies several edits as one all-or-nothing undo step (`run SCRIPT`).
-    public func applyAll(_ edits: [(edit: Edit, doc: String?)], label: String) throws(PDFEditError) -> [ChangeSummary] {
+    package func applyAll(_ edits: [(edit: Edit, doc: String?)], label: String) throws(PDFEditError) -> [ChangeSummary] {
         try mutate { (session, access) throws(PDFEditError) in
             var edits = edits
             for index in edits.indices { edits[index].edit = try access.adopting(edits[index].edit, session: session) }
@@ -77,21 +77,21 @@ public struct Workspace: Sendable {
     }
 
     /// `undo [N]`: takes back the last `steps` steps; returns their labels, newest first.
-    public func undo(_ steps: Int) throws(PDFEditError) -> [String] {
+    package func undo(_ steps: Int) throws(PDFEditError) -> [String] {
         try mutate { (session, _) throws(PDFEditError) in
             do throws(EditError) { return try session.undo(steps) } catch { throw PDFEditError.edit(error) }
         }
     }
 
     /// `redo [N]`: replays `steps` undone steps; returns their labels, oldest first.
-    public func redo(_ steps: Int) throws(PDFEditError) -> [String] {
+    package func redo(_ steps: Int) throws(PDFEditError) -> [String] {
         try mutate { (session, _) throws(PDFEditError) in
             do throws(EditError) { return try session.redo(steps) } catch { throw PDFEditError.edit(error) }
         }
     }
 
     /// Files given on the command line, loaded into sources relative to this session.
-    public func importer() -> Importer {
+    package func importer() -> Importer {
         Importer(baseDirectory: store.baseDirectory, passwords: passwords)
     }
 
@@ -129,7 +129,7 @@ public struct Workspace: Sendable {
     // MARK: Export
 
     /// `export OUT [SEL]`: one multi-page PDF of a document (or of the selected items).
-    public func export(
+    package func export(
         to output: String, selection: PageSelection?, doc: String?, settings: ExportSettings
     ) throws(PDFEditError) -> ExportResult {
         try exporting(doc: doc, progress: settings.progress) { (writer, document) throws(PDFEditError) in
@@ -143,7 +143,7 @@ public struct Workspace: Sendable {
     }
 
     /// `export --split DIR [SEL]`: one file per item, per K items, or per bookmark.
-    public func exportSplit(
+    package func exportSplit(
         _ request: SplitRequest, selection: PageSelection?, doc: String?, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
         try exporting(doc: doc, progress: settings.progress) { (writer, document) throws(PDFEditError) in
@@ -157,7 +157,7 @@ public struct Workspace: Sendable {
     }
 
     /// `export --all DIR`: every document, one file each, named after the document.
-    public func exportAll(to directory: String, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
+    package func exportAll(to directory: String, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
         try exporting(doc: nil, progress: settings.progress) { (writer, _) throws(PDFEditError) in
             try ensureDirectory(directory)
             let documents = writer.session.documents.filter { !$0.items.isEmpty }

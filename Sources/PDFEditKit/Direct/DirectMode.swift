@@ -13,27 +13,27 @@ import PageModel
 /// directory), the edit is applied by the same model code as in a session, and
 /// the result is exported to `-o OUT`, or replaces the input atomically with
 /// `--in-place`.
-public struct DirectMode: Sendable {
+package struct DirectMode: Sendable {
     /// The file edited.
-    public var input: String
+    package var input: String
     /// Where the result goes (`-o OUT`); nil with `inPlace`.
-    public var output: String?
+    package var output: String?
     /// Replace the input atomically with the result (`--in-place`).
-    public var inPlace: Bool
+    package var inPlace: Bool
     /// Replace an existing output.
-    public var force: Bool
+    package var force: Bool
     /// Passwords to try on the input and on the other files the edit reads.
-    public var passwords: PasswordBook
+    package var passwords: PasswordBook
     /// Told how far writing the output got (see `ExportSettings.progress`).
-    public var progress: ProgressHandler?
+    package var progress: ProgressHandler?
     /// Write the output unencrypted (`--decrypt`); by default it keeps the
     /// input's encryption: method, permissions, user and owner password.
-    public var decrypt = false
+    package var decrypt = false
     /// Keep the input's scripts and actions in the output (see `ExportSettings.keepScripts`).
-    public var keepScripts = false
+    package var keepScripts = false
     /// Encrypt the output with these passwords and permissions instead of keeping
     /// the input's encryption (`--encrypt`); nil keeps it (or `decrypt` drops it).
-    public var outputEncryption: OutputEncryption?
+    package var outputEncryption: OutputEncryption?
     /// The scratch folder (image cache) to use; nil makes one for this run when
     /// it has an image to convert (see `ScratchDirectory.forImages`). A
     /// batch shares one among its files and threads (entries are renamed into
@@ -43,10 +43,10 @@ public struct DirectMode: Sendable {
     /// by page through poppler (`PopplerPDF.redraw`) into a scratch file, which
     /// the command reads instead, with a warning that its annotations, links,
     /// bookmarks, form fields and structure are lost.
-    public var repair = false
+    package var repair = false
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
-    public init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
+    package init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
         self.input = input
         self.output = output
         self.inPlace = inPlace
@@ -87,7 +87,7 @@ public struct DirectMode: Sendable {
     /// Loads the input (and `otherDocuments`, each as a document of its own), lets
     /// `makeEdit` build the edit from the session and the document names, applies
     /// it to the input's document and writes that document out.
-    public func run(
+    package func run(
         otherDocuments: [String] = [],
         _ makeEdit: (_ session: Session, _ otherNames: [String], _ importer: Importer) throws(PDFEditError) -> Edit
     ) throws(PDFEditError) -> (ChangeSummary, ExportResult) {
@@ -107,7 +107,7 @@ public struct DirectMode: Sendable {
     /// messages) to the input as one all-or-nothing step and writes the result —
     /// the same path as a single direct-mode edit, for `BatchApply`. A line the
     /// model refuses fails with its line number; nothing is written then.
-    public func run(_ steps: [ScriptStep], script: String) throws(PDFEditError) -> ([ChangeSummary], ExportResult) {
+    package func run(_ steps: [ScriptStep], script: String) throws(PDFEditError) -> ([ChangeSummary], ExportResult) {
         try edit { (session, _, document, context) throws(PDFEditError) -> [ChangeSummary] in
             do throws(EditError) {
                 return try session.applyAll(steps.map { ($0.edit, document) }, label: "apply \(script)", context: context)
@@ -219,7 +219,7 @@ public struct DirectMode: Sendable {
 
     /// `export OUT [SEL] --from FILE` (and `--split DIR`): pages of a file written out
     /// without a session.
-    public func export(
+    package func export(
         selection: PageSelection?, split: SplitRequest? = nil, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
         if split == nil, let output { try Self.checkBeforeReading(output, sources: [input], force: settings.force) }

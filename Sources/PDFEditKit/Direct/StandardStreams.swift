@@ -18,9 +18,9 @@ import PageModel
 /// command writes nothing to standard output, and the folder is removed at the
 /// end, on error and on Ctrl-C (it is registered with `TemporaryFiles`).
 /// Messages name such a file `-`, never its temporary path.
-public enum StandardStreams {
+package enum StandardStreams {
     /// The name that stands for standard input or output.
-    public static let name = "-"
+    package static let name = "-"
 
     /// Temporary paths that stand for `-` in messages.
     private static let aliases = Mutex<[String]>([])
@@ -116,7 +116,7 @@ public enum StandardStreams {
     /// Runs `body` with the path to write to: `output` itself, or for `-` a
     /// private file that is copied to standard output once `body` has written
     /// it whole (a session's `export -`).
-    public static func writing<Result>(
+    package static func writing<Result>(
         to output: String, _ body: (String) throws(PDFEditError) -> Result
     ) throws(PDFEditError) -> Result {
         guard output == name else { return try body(output) }
@@ -130,7 +130,7 @@ public enum StandardStreams {
     }
 
     /// `line` with every temporary path that stands for `-` replaced by `-`.
-    public static func naming(_ line: String) -> String {
+    package static func naming(_ line: String) -> String {
         aliases.withLock { paths in
             paths.reduce(line) { text, path in text.replacing(path, with: name) }
         }
@@ -159,7 +159,7 @@ extension DirectMode {
     /// is standard input spooled to a private file, an output of `-` is a private
     /// file copied to standard output once `body` has written it whole. Without
     /// `-` it runs `body` on `self` unchanged.
-    public func resolvingStandardStreams<Result>(
+    package func resolvingStandardStreams<Result>(
         _ body: (DirectMode) throws(PDFEditError) -> Result
     ) throws(PDFEditError) -> Result {
         let reads = input == StandardStreams.name

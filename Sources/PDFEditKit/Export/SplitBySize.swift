@@ -8,11 +8,11 @@ internal import PDFEngine
 import PageModel
 
 /// `--max-size SIZE`: a byte count, `10MB` style.
-public enum ByteSize {
+package enum ByteSize {
     /// Bytes of `text`: a number (decimals allowed) with an optional unit — B,
     /// kB/KB (10^3), MB (10^6), GB (10^9), KiB/MiB/GiB (powers of 1024); nil
     /// when it is not one or is below 1 byte.
-    public static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let trimmed = text.trimmingSpaces()
         let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         let unit = trimmed.dropFirst(number.count).trimmingSpaces().lowercased()

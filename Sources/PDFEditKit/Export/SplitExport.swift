@@ -186,23 +186,23 @@ func partName(
 }
 
 /// What `export --split` needs besides the items.
-public struct SplitRequest: Sendable {
+package struct SplitRequest: Sendable {
     /// The folder the parts go to (created when missing).
-    public var directory: String
+    package var directory: String
     /// How the items are cut into parts.
-    public var grouping: SplitGrouping
+    package var grouping: SplitGrouping
     /// nil: `{doc}-{n}.pdf`, or `{n}-{title}.pdf` with `--at-outlines`.
-    public var template: String?
+    package var template: String?
     /// `--at-outlines --level L`: parts start at bookmarks of level 1…L (1: top-level).
-    public var outlineLevel: Int
+    package var outlineLevel: Int
     /// `--max-size`: every part is cut further into parts as large as possible
     /// whose files are at most this many bytes (measured by writing them).
-    public var maxSize: Int64?
+    package var maxSize: Int64?
 
     /// A split into `directory`, cut by `grouping` (at bookmarks down to
     /// `outlineLevel`), each part at most `maxSize` bytes, named by `template`
     /// (nil: the default names).
-    public init(
+    package init(
         directory: String, grouping: SplitGrouping, template: String?, outlineLevel: Int = 1, maxSize: Int64? = nil
     ) {
         self.directory = directory

@@ -3,58 +3,58 @@ import PageModel
 
 /// What `pdfedit info FILE` reports. Its JSON shape is documented in docs/manual.md
 /// and stable: fields are only ever added.
-public struct FileInfo: Codable, Equatable, Sendable {
+package struct FileInfo: Codable, Equatable, Sendable {
     /// One page of the file.
-    public struct Page: Codable, Equatable, Sendable {
+    package struct Page: Codable, Equatable, Sendable {
         /// 1-based page number.
-        public var number: Int
+        package var number: Int
         /// Size of the visible area (crop box) in points, before /Rotate is applied.
-        public var width: Double
+        package var width: Double
         /// Height of the visible area in points, before /Rotate is applied.
-        public var height: Double
+        package var height: Double
         /// "A4", "Letter", "A4 landscape"… when the size is a common paper size.
-        public var sizeName: String?
+        package var sizeName: String?
         /// The effective /Rotate (inherited values resolved): 0, 90, 180 or 270.
-        public var rotation: Int
+        package var rotation: Int
         /// The page label from /PageLabels, nil when the file has none.
-        public var label: String?
+        package var label: String?
         /// The first words of the page's text; nil when text was not asked for.
-        public var text: String?
+        package var text: String?
     }
 
     /// The path as given.
-    public var file: String
+    package var file: String
     /// Pages in the file.
-    public var pageCount: Int
+    package var pageCount: Int
     /// The header's version, `1.7`.
-    public var pdfVersion: String
+    package var pdfVersion: String
     /// Whether the file is encrypted.
-    public var encrypted: Bool
+    package var encrypted: Bool
     /// The document information's /Producer, /Creator and /Title.
-    public var producer: String?
+    package var producer: String?
     /// The document information's /Creator.
-    public var creator: String?
+    package var creator: String?
     /// The document information's /Title.
-    public var title: String?
+    package var title: String?
     /// Whether the file has an interactive form (/AcroForm with fields).
-    public var hasForm: Bool
+    package var hasForm: Bool
     /// Whether the file has bookmarks (/Outlines).
-    public var hasOutlines: Bool
+    package var hasOutlines: Bool
     /// Whether the file has /PageLabels.
-    public var hasPageLabels: Bool
+    package var hasPageLabels: Bool
     /// Whether the file is tagged (/MarkInfo /Marked true).
-    public var tagged: Bool
+    package var tagged: Bool
     /// Damage qpdf recovered from while reading.
-    public var warnings: [String]
+    package var warnings: [String]
     /// Every page, in order.
-    public var pages: [Page]
+    package var pages: [Page]
 }
 
 // docs/manual.md documents every key of `info --json`, the optional ones as null: the
 // encoders write nil as an explicit null (the synthesized ones leave the key out).
 extension FileInfo.Page {
     /// Writes every key, an absent value as `null` (the JSON shape docs/manual.md documents).
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(number, forKey: .number)
         try container.encode(width, forKey: .width)
@@ -68,7 +68,7 @@ extension FileInfo.Page {
 
 extension FileInfo {
     /// Writes every key, an absent value as `null` (the JSON shape docs/manual.md documents).
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encode(pageCount, forKey: .pageCount)
@@ -94,7 +94,7 @@ func firstWords(_ text: String, count: Int = 8) -> String {
 extension FileInfo {
     /// Describes a PDF on disk: the bridge's reader for structure, attributes and
     /// page labels, poppler for text. Text is optional because it costs a few ms per page.
-    public static func describe(
+    package static func describe(
         path: String, passwords: PasswordBook, includeText: Bool = true
     ) throws(PDFEditError) -> FileInfo {
         do throws(EngineError) {

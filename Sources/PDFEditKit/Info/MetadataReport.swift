@@ -4,24 +4,24 @@ import PageModel
 /// What `meta` shows: a document's metadata as export writes it (the values
 /// `meta` set, else those of the first page's source; dates and the creator
 /// and producer are the source's).
-public struct MetadataReport: Codable, Equatable, Sendable {
-    public var document: String
-    public var title: String?
-    public var author: String?
-    public var subject: String?
-    public var keywords: String?
-    public var creator: String?
-    public var producer: String?
+package struct MetadataReport: Codable, Equatable, Sendable {
+    package var document: String
+    package var title: String?
+    package var author: String?
+    package var subject: String?
+    package var keywords: String?
+    package var creator: String?
+    package var producer: String?
     /// As the PDF writes it: `D:20240131120000Z`.
-    public var creationDate: String?
-    public var modificationDate: String?
+    package var creationDate: String?
+    package var modificationDate: String?
 
     enum CodingKeys: String, CodingKey {
         case document, title, author, subject, keywords, creator, producer, creationDate, modificationDate
     }
 
     /// Every key is written, an absent value as null.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(document, forKey: .document)
         try container.encode(title, forKey: .title)
@@ -35,7 +35,7 @@ public struct MetadataReport: Codable, Equatable, Sendable {
     }
 
     /// (label, value) lines for the text output, in a fixed order.
-    public var fields: [(String, String?)] {
+    package var fields: [(String, String?)] {
         [
             ("Title", title), ("Author", author), ("Subject", subject), ("Keywords", keywords),
             ("Creator", creator), ("Producer", producer), ("Created", creationDate), ("Modified", modificationDate),
@@ -45,7 +45,7 @@ public struct MetadataReport: Codable, Equatable, Sendable {
 
 extension Workspace {
     /// `meta`: the metadata of document `doc` (nil: the current one).
-    public func metadata(doc: String?) throws(PDFEditError) -> MetadataReport {
+    package func metadata(doc: String?) throws(PDFEditError) -> MetadataReport {
         let session = try read()
         let document = try session.chosenDocument(doc)
         let access = SourceAccess(

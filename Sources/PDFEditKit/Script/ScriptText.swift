@@ -10,14 +10,14 @@ import PageModel
 /// The text of a `run` script: one editing command per line, as on the command
 /// line without `pdfedit`; `#` starts a comment. What a line's words mean is the
 /// caller's (the CLI parses them with its own command-line parser: one grammar).
-public enum ScriptText {
+package enum ScriptText {
     /// The script at `path`, or stdin for "-"; with the name messages give it.
     ///
     /// Read up to `limits.scriptBytes` (`PDFEDIT_MAX_SCRIPT_BYTES`): a script
     /// past it (`run - < /dev/zero`) is refused (65) after reading one byte more,
     /// never read whole. A file may be a pipe (`run <(make-script)`); it is noted
     /// as read (`ReadFiles`), so that no output of the command replaces it.
-    public static func read(_ path: String, limits: Limits = ProcessLimits.current) throws(PDFEditError)
+    package static func read(_ path: String, limits: Limits = ProcessLimits.current) throws(PDFEditError)
         -> (name: String, text: String)
     {
         let name = path == "-" ? "stdin" : path
@@ -53,7 +53,7 @@ public enum ScriptText {
     /// nil for. A line that fails fails the script, named `NAME:LINE`; so does a
     /// line longer than `limits.scriptLineBytes` (`PDFEDIT_MAX_LINE_BYTES`, 65),
     /// before its words are split.
-    public static func parse<Command>(
+    package static func parse<Command>(
         _ text: String, name: String, limits: Limits = ProcessLimits.current,
         _ parse: (_ words: [String]) throws(PDFEditError) -> Command?
     ) throws(PDFEditError) -> [(number: Int, command: Command)] {
@@ -78,7 +78,7 @@ public enum ScriptText {
     }
 
     /// Runs `body` for line `number` of the script: its failure is the line's.
-    public static func atLine<T>(
+    package static func atLine<T>(
         _ number: Int, of name: String, _ body: () throws(PDFEditError) -> T
     ) throws(PDFEditError) -> T {
         do throws(PDFEditError) {
@@ -91,7 +91,7 @@ public enum ScriptText {
     /// Words of one line as a POSIX shell would split them: whitespace separates,
     /// '…' and "…" quote, backslash escapes (inside "…" too, not inside '…'), `#`
     /// at a word start begins a comment.
-    public static func words(_ line: String) throws(PDFEditError) -> [String] {
+    package static func words(_ line: String) throws(PDFEditError) -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false
@@ -139,16 +139,16 @@ public enum ScriptText {
 }
 
 /// One line of a `run` script as the model's edit.
-public struct ScriptStep: Sendable {
+package struct ScriptStep: Sendable {
     /// The line's number in the script, for messages.
-    public var line: Int
+    package var line: Int
     /// The edit the line asks for.
-    public var edit: Edit
+    package var edit: Edit
     /// The line's `--doc` (nil: the current document when the line runs).
-    public var doc: String?
+    package var doc: String?
 
     /// A step of line `line`: `edit` on document `doc` (nil: the current one).
-    public init(line: Int, edit: Edit, doc: String?) {
+    package init(line: Int, edit: Edit, doc: String?) {
         self.line = line
         self.edit = edit
         self.doc = doc
@@ -158,7 +158,7 @@ public struct ScriptStep: Sendable {
 extension Workspace {
     /// `run SCRIPT`: the steps as one all-or-nothing undo step, labelled
     /// "run NAME". A step the model refuses fails the script, named by its line.
-    public func run(_ steps: [ScriptStep], script name: String) throws(PDFEditError) -> [ChangeSummary] {
+    package func run(_ steps: [ScriptStep], script name: String) throws(PDFEditError) -> [ChangeSummary] {
         do throws(PDFEditError) {
             return try applyAll(steps.map { ($0.edit, $0.doc) }, label: "run \(name)")
         } catch {

@@ -8,25 +8,25 @@ internal import PDFEngine
 import PageModel
 
 /// Options of `show`.
-public struct SheetOptions: Sendable {
+package struct SheetOptions: Sendable {
     /// Thumbnails per row.
-    public var columns: Int
+    package var columns: Int
     /// The side of the square box each thumbnail fits in, in pixels.
-    public var thumbnailSize: Int
+    package var thumbnailSize: Int
     /// At most this many items per sheet; more items give several sheets.
-    public var perSheet: Int
+    package var perSheet: Int
     /// Replace existing sheet files.
-    public var force: Bool
+    package var force: Bool
 
     /// The defaults of `show`: 6 columns, 200 px thumbnails, 48 items a sheet.
-    public static let defaultColumns = 6
+    package static let defaultColumns = 6
     /// The default side of a thumbnail's box, in pixels.
-    public static let defaultThumbnailSize = 200
+    package static let defaultThumbnailSize = 200
     /// The default number of items per sheet.
-    public static let defaultPerSheet = 48
+    package static let defaultPerSheet = 48
 
     /// Options of `show`, the defaults unless given.
-    public init(
+    package init(
         columns: Int = SheetOptions.defaultColumns, thumbnailSize: Int = SheetOptions.defaultThumbnailSize,
         perSheet: Int = SheetOptions.defaultPerSheet, force: Bool = false
     ) {
@@ -38,59 +38,59 @@ public struct SheetOptions: Sendable {
 }
 
 /// What `show` did. The JSON shape is documented in docs/manual.md.
-public struct SheetReport: Codable, Equatable, Sendable {
+package struct SheetReport: Codable, Equatable, Sendable {
     /// One item's picture on a sheet.
-    public struct Cell: Codable, Equatable, Sendable {
+    package struct Cell: Codable, Equatable, Sendable {
         /// 1-based position in the document.
-        public var position: Int
+        package var position: Int
         /// The item's stable id.
-        public var id: String
+        package var id: String
         /// page, blank, image or placeholder.
-        public var kind: String
+        package var kind: String
         /// The page label, when the source has labels.
-        public var label: String?
+        package var label: String?
         /// Where the item's picture is on the sheet, in pixels from the top left.
-        public var x: Int
+        package var x: Int
         /// Pixels from the top.
-        public var y: Int
+        package var y: Int
         /// The picture's size in pixels.
-        public var width: Int
+        package var width: Int
         /// Height in pixels.
-        public var height: Int
+        package var height: Int
         /// true when the page holds what the renderer skipped (an image wider or
         /// taller than cairo draws, a stream that cannot be decoded): the picture
         /// is not the whole page, and its caption says "incomplete". Absent otherwise.
-        public var incomplete: Bool?
+        package var incomplete: Bool?
     }
     /// One PNG sheet.
-    public struct Sheet: Codable, Equatable, Sendable {
+    package struct Sheet: Codable, Equatable, Sendable {
         /// The PNG written.
-        public var file: String
+        package var file: String
         /// Its size in pixels, and its grid.
-        public var width: Int
+        package var width: Int
         /// Height in pixels.
-        public var height: Int
+        package var height: Int
         /// Columns of the grid.
-        public var columns: Int
+        package var columns: Int
         /// Rows of the grid.
-        public var rows: Int
+        package var rows: Int
         /// The items on it, in document order.
-        public var items: [Cell]
+        package var items: [Cell]
     }
     /// The document shown.
-    public var document: String
+    package var document: String
     /// Items shown, over all sheets.
-    public var itemCount: Int
+    package var itemCount: Int
     /// The side of each thumbnail's box, in pixels.
-    public var thumbnailSize: Int
+    package var thumbnailSize: Int
     /// The sheets, in order.
-    public var sheets: [Sheet]
+    package var sheets: [Sheet]
     /// Pages rendered by this command, and pages read back from the thumbnail cache.
-    public var rendered: Int
+    package var rendered: Int
     /// Pages read back from the thumbnail cache.
-    public var cached: Int
+    package var cached: Int
     /// Sheets copied unchanged from the sheet cache (their pages are not counted above).
-    public var reusedSheets: Int
+    package var reusedSheets: Int
 }
 
 /// Checks shared by `show` and `thumbs`.
@@ -179,7 +179,7 @@ extension Workspace {
     /// a sheet whose content is exactly that of a sheet made before (same pages,
     /// rotations, captions, layout) is copied from the sheet cache. Sheets are
     /// composed in parallel, one per worker, when there are several to make.
-    public func contactSheets(
+    package func contactSheets(
         to output: String, selection: PageSelection?, doc: String?, options: SheetOptions,
         progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> SheetReport {

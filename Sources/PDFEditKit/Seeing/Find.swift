@@ -7,30 +7,30 @@ internal import PDFEngine
 import PageModel
 
 /// What `find` found. The JSON shape is documented in docs/manual.md.
-public struct FindReport: Codable, Equatable, Sendable {
+package struct FindReport: Codable, Equatable, Sendable {
     /// One page where the text was found.
-    public struct Match: Codable, Equatable, Sendable {
+    package struct Match: Codable, Equatable, Sendable {
         /// 1-based position in the document.
-        public var position: Int
+        package var position: Int
         /// The item's stable id.
-        public var id: String
+        package var id: String
         /// The source file as stored in the session, and the page in it.
-        public var source: String?
+        package var source: String?
         /// 1-based page in the source.
-        public var sourcePage: Int?
+        package var sourcePage: Int?
         /// The page label, when the source has labels.
-        public var label: String?
+        package var label: String?
         /// The text around the first occurrence, on one line.
-        public var excerpt: String
+        package var excerpt: String
     }
     /// The document searched.
-    public var document: String
+    package var document: String
     /// The text searched for, and whether case mattered.
-    public var query: String
+    package var query: String
     /// Whether case mattered.
-    public var caseSensitive: Bool
+    package var caseSensitive: Bool
     /// The pages that contain it, in document order.
-    public var matches: [Match]
+    package var matches: [Match]
 }
 
 /// How `find` and the `text:` selection token match page text, the one rule:
@@ -93,7 +93,7 @@ extension Workspace {
     /// `find TEXT`: the items of a document whose page text contains `query`
     /// (see `TextMatch`), in document order. Texts come from the session's text
     /// cache; pages not cached yet are extracted on every core and cached.
-    public func find(
+    package func find(
         _ query: String, doc: String?, caseSensitive: Bool, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> FindReport {
         guard !TextMatch.collapsed(query).isEmpty else { throw PDFEditError.usage("find needs some text to look for") }
@@ -133,7 +133,7 @@ extension SourceAccess {
     /// Extracts the texts of `items`' pages that are not cached yet, on every core
     /// (one poppler document per worker), and saves them to the cache. A few pages
     /// are left to `text(of:)`, which extracts them one by one.
-    public func prefetchTexts(of items: [PageItem], progress: ProgressHandler? = nil) {
+    package func prefetchTexts(of items: [PageItem], progress: ProgressHandler? = nil) {
         var missing: [SourcePage] = []
         var seen = Set<SourcePage>()
         for item in items {

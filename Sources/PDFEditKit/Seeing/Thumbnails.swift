@@ -8,34 +8,34 @@ internal import PDFEngine
 import PageModel
 
 /// What `thumbs` wrote. The JSON shape is documented in docs/manual.md.
-public struct ThumbnailsReport: Codable, Equatable, Sendable {
+package struct ThumbnailsReport: Codable, Equatable, Sendable {
     /// One PNG written.
-    public struct File: Codable, Equatable, Sendable {
+    package struct File: Codable, Equatable, Sendable {
         /// 1-based position in the document.
-        public var position: Int
+        package var position: Int
         /// The item's stable id.
-        public var id: String
+        package var id: String
         /// page, blank, image or placeholder.
-        public var kind: String
+        package var kind: String
         /// The PNG's path.
-        public var file: String
+        package var file: String
         /// Its size in pixels.
-        public var width: Int
+        package var width: Int
         /// Height in pixels.
-        public var height: Int
+        package var height: Int
     }
     /// The document drawn.
-    public var document: String
+    package var document: String
     /// The folder the files went to.
-    public var directory: String
+    package var directory: String
     /// The side of each picture's box, in pixels.
-    public var thumbnailSize: Int
+    package var thumbnailSize: Int
     /// The files, in document order.
-    public var files: [File]
+    package var files: [File]
     /// Pages rendered by this command, and pages taken from the thumbnail cache.
-    public var rendered: Int
+    package var rendered: Int
     /// Pages taken from the thumbnail cache.
-    public var cached: Int
+    package var cached: Int
 }
 
 extension Workspace {
@@ -44,7 +44,7 @@ extension Workspace {
     /// (`03-p3.png`), so the files sort in document order. Each picture fits in
     /// `size` × `size` pixels and shows the page as exported (its /Rotate and the
     /// item's rotation applied).
-    public func thumbnails(
+    package func thumbnails(
         into directory: String, selection: PageSelection?, doc: String?, size: Int, force: Bool,
         progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> ThumbnailsReport {

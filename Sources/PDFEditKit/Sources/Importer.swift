@@ -9,43 +9,43 @@ package import PDFEngine
 import PageModel
 
 /// A file read by `SourceLoader` and described as a session source.
-public struct ImportedFile: Sendable {
+package struct ImportedFile: Sendable {
     /// Provisional id; the session assigns the real one.
-    public var source: Source
+    package var source: Source
     /// The items the file gives: one per page of a PDF, one for an image.
-    public var contents: [ItemContent]
+    package var contents: [ItemContent]
     /// The file's stem, for naming a document after it.
-    public var stem: String
+    package var stem: String
     /// Damage recovered from while reading.
-    public var warnings: [String]
+    package var warnings: [String]
     /// The opened PDF, kept when the importer was asked to (direct mode).
     package var opened: OpenedPDF? = nil
     /// A PDF's bookmarks (pages of the file), which become the outline of its items.
-    public var outline: [SourceOutlineEntry] = []
+    package var outline: [SourceOutlineEntry] = []
 
     /// The outline as `Edit.insertItems` takes it (nil for none).
-    public var sourceOutline: SourceOutline? {
+    package var sourceOutline: SourceOutline? {
         outline.isEmpty ? nil : SourceOutline(source: source.id, entries: outline)
     }
 }
 
 /// Turns files on disk into session sources, through the one loader.
-public struct Importer: Sendable {
+package struct Importer: Sendable {
     /// The folder stored paths are relative to (the session's).
-    public let baseDirectory: String
+    package let baseDirectory: String
     /// Passwords to try on encrypted files.
-    public let passwords: PasswordBook
+    package let passwords: PasswordBook
     /// Keep each opened PDF in `ImportedFile.opened`, for an export in this process
     /// to use instead of reading and checking the file again (direct mode).
-    public var keepOpen = false
+    package var keepOpen = false
     /// The limits a file is checked against as it enters (image pixels).
-    public var limits: Limits
+    package var limits: Limits
     /// PDFs this command already opened (with `keepOpen`), by absolute path: a
     /// file named again is not read and checked again (direct mode).
     package var openedFiles: OpenedFiles? = nil
 
     /// An importer for a session whose paths are relative to `baseDirectory`.
-    public init(
+    package init(
         baseDirectory: String, passwords: PasswordBook, keepOpen: Bool = false,
         limits: Limits = ProcessLimits.current
     ) {
@@ -58,7 +58,7 @@ public struct Importer: Sendable {
     /// How a path is stored: relative to the base directory when below it, else
     /// absolute; both as the kernel resolves them (`Paths.resolved`), so that the
     /// stored path leads to the file that was read.
-    public func storedPath(_ path: String) -> String {
+    package func storedPath(_ path: String) -> String {
         let absolute = Paths.resolved(path)
         let base = Paths.resolved(baseDirectory)
         let prefix = base.hasSuffix("/") ? base : base + "/"
@@ -66,7 +66,7 @@ public struct Importer: Sendable {
     }
 
     /// Reads each file; every unusable one is reported, in argument order.
-    public func load(
+    package func load(
         _ paths: [String], fit: PageSize? = nil, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> [ImportedFile] {
         var files: [ImportedFile] = []

@@ -35,9 +35,9 @@ internal import PDFEngine
 /// batch.jobs = 2
 /// let summary = try batch.run { result in print(result.file, result.status) }
 /// ```
-public struct BatchApply: Sendable {
+package struct BatchApply: Sendable {
     /// Where each file's result goes.
-    public enum Destination: Sendable, Equatable {
+    package enum Destination: Sendable, Equatable {
         /// The filled template; folders are created as needed.
         case template(OutputTemplate)
         /// Each input is replaced by its result, atomically (`--in-place`).
@@ -45,48 +45,48 @@ public struct BatchApply: Sendable {
     }
 
     /// The inputs, in the order results are reported.
-    public var files: [String]
+    package var files: [String]
     /// The edits applied to each file, in order, as one all-or-nothing step.
-    public var steps: [ScriptStep]
+    package var steps: [ScriptStep]
     /// The script's name in messages (`fix.txt:2: …`).
-    public var script: String
+    package var script: String
     /// Where results go.
-    public var destination: Destination
+    package var destination: Destination
     /// Passwords to try on encrypted inputs.
-    public var passwords: PasswordBook
+    package var passwords: PasswordBook
     /// How many files are worked on at once (at least 1, at most `maximumJobs`).
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    package var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     /// The most files worked on at once: 4 per core. More threads only add
     /// memory (each file's document, an 8 MiB stack each) and no speed: a
     /// thousand of them under a memory limit ran out of memory at random.
-    public static var maximumJobs: Int { 4 * max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    package static var maximumJobs: Int { 4 * max(1, ProcessInfo.processInfo.activeProcessorCount) }
     /// Pass over failing files and go on (the batch then exits 3).
-    public var keepGoing = false
+    package var keepGoing = false
     /// Replace outputs that exist.
-    public var force = false
+    package var force = false
     /// Write results unencrypted (by default each keeps its input's encryption).
-    public var decrypt = false
+    package var decrypt = false
     /// Keep the inputs' JavaScript and open actions.
-    public var keepScripts = false
+    package var keepScripts = false
     /// Encrypt every result with these passwords and permissions instead of
     /// keeping each input's encryption (`--encrypt`).
-    public var outputEncryption: OutputEncryption?
+    package var outputEncryption: OutputEncryption?
     /// Told of each finished file (phase "applying", unit "files").
-    public var progress: ProgressHandler?
+    package var progress: ProgressHandler?
     /// Asked before each file is started: true starts no further file (those
     /// running finish; the rest are `.notStarted`), as after a failure without
     /// `keepGoing`. The command line stops when nobody reads its report any more.
-    public var stopsWhen: (@Sendable () -> Bool)?
+    package var stopsWhen: (@Sendable () -> Bool)?
     /// Asked before each file is started and when one fails: a signal number
     /// means the batch was cancelled (Ctrl-C, SIGTERM). No further file is
     /// started (the rest are `.notStarted`), a file that fails from then on was
     /// stopped by it (`.interrupted`), and the summary carries the signal. The
     /// command line answers from its signal handler (`Cancellation.cooperate`).
-    public var cancelledBy: (@Sendable () -> Int32?)?
+    package var cancelledBy: (@Sendable () -> Int32?)?
 
     /// A batch applying `steps` (named `script` in messages) to `files`.
-    public init(
+    package init(
         files: [String], steps: [ScriptStep], script: String, destination: Destination, passwords: PasswordBook
     ) {
         self.files = files
@@ -100,7 +100,7 @@ public struct BatchApply: Sendable {
     /// a whole: no two inputs may map to one output, and (without `inPlace`) no
     /// output may be one of the inputs. Files are compared by what they are
     /// (`FileIdentity`), not by their paths' text. All problems are reported together (`.several`, 64).
-    public func plannedOutputs() throws(PDFEditError) -> [String] {
+    package func plannedOutputs() throws(PDFEditError) -> [String] {
         guard !files.isEmpty else { throw PDFEditError.usage("apply needs at least one FILE") }
         let outputs: [String]
         switch destination {
@@ -138,7 +138,7 @@ public struct BatchApply: Sendable {
     /// finished the file; never two calls at once). Throws only when the batch as
     /// a whole is refused, before anything is written; a file's failure is in its
     /// result and in the summary's `exitCode`.
-    public func run(report: @escaping @Sendable (BatchFileResult) -> Void) throws(PDFEditError) -> BatchSummary {
+    package func run(report: @escaping @Sendable (BatchFileResult) -> Void) throws(PDFEditError) -> BatchSummary {
         let outputs = try plannedOutputs()
         let scratch = try ScratchDirectory()
         // Removed here, once every worker is done: a worker thread's closure (which

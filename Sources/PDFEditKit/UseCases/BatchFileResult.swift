@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What became of one file of a batch (`BatchApply`).
-public enum BatchFileStatus: String, Sendable, Encodable {
+package enum BatchFileStatus: String, Sendable, Encodable {
     /// Edited and written.
     case ok
     /// Failed; nothing was written for it. Without `keepGoing` the batch started
@@ -24,24 +24,24 @@ public enum BatchFileStatus: String, Sendable, Encodable {
 /// One file's line of a batch's report, in argument order. As JSON (`apply
 /// --json`) it is one object with exactly the keys `file`, `output`, `status`,
 /// `exit`, `message` and `pages`, absent values as `null`.
-public struct BatchFileResult: Sendable, Encodable {
+package struct BatchFileResult: Sendable, Encodable {
     /// The input, as given.
-    public var file: String
+    package var file: String
     /// Where its result goes (or went): the filled template, or the input itself in place.
-    public var output: String
+    package var output: String
     /// What became of it.
-    public var status: BatchFileStatus
+    package var status: BatchFileStatus
     /// Why it failed; nil when it was written or never started.
-    public var error: PDFEditError?
+    package var error: PDFEditError?
     /// Pages written; nil unless `status` is `.ok`.
-    public var pages: Int?
+    package var pages: Int?
     /// What the edit and the export recovered from (damage, dropped parts), in the
     /// order met; not part of the JSON (the command line prints them on stderr).
-    public var warnings: [Warning]
+    package var warnings: [Warning]
 
     /// The exit code this file alone would give: 0 when written, the error's code
     /// when it failed or was interrupted (130, 143), nil when it never started.
-    public var exitCode: Int32? {
+    package var exitCode: Int32? {
         switch status {
         case .ok: return 0
         case .notStarted: return nil
@@ -51,13 +51,13 @@ public struct BatchFileResult: Sendable, Encodable {
     }
 
     /// The failure in one line (several problems joined by "; "), nil without one.
-    public var message: String? { error.map { $0.lines.joined(separator: "; ") } }
+    package var message: String? { error.map { $0.lines.joined(separator: "; ") } }
 
     private enum CodingKeys: String, CodingKey {
         case file, output, status, exit, message, pages
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encode(output, forKey: .output)
@@ -69,33 +69,33 @@ public struct BatchFileResult: Sendable, Encodable {
 }
 
 /// The outcome of a whole batch: every file's result, in argument order.
-public struct BatchSummary: Sendable {
+package struct BatchSummary: Sendable {
     /// One result per input, in argument order.
-    public var results: [BatchFileResult]
+    package var results: [BatchFileResult]
     /// Whether failing files were passed over (`keepGoing`).
-    public var keptGoing: Bool
+    package var keptGoing: Bool
 
     /// The signal that cancelled the batch (SIGINT, SIGTERM), nil when none did.
-    public var cancelledBy: Int32?
+    package var cancelledBy: Int32?
 
     /// 128 + the signal when the batch was cancelled; else 0 when every file was
     /// written; with `keepGoing`, 3 when any failed; without it, the code of the
     /// first failing file in argument order.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         if let cancelledBy { return 128 + cancelledBy }
         guard let first = results.first(where: { $0.status == .failed || $0.status == .skipped }) else { return 0 }
         return keptGoing ? 3 : first.exitCode ?? 1
     }
 
     /// The files that failed, in argument order.
-    public var failures: [BatchFileResult] { results.filter { $0.status == .failed || $0.status == .skipped } }
+    package var failures: [BatchFileResult] { results.filter { $0.status == .failed || $0.status == .skipped } }
 
     /// How many files were never started.
-    public var notStarted: Int { results.count { $0.status == .notStarted } }
+    package var notStarted: Int { results.count { $0.status == .notStarted } }
 
     /// How many files were stopped by the cancellation.
-    public var interrupted: Int { results.count { $0.status == .interrupted } }
+    package var interrupted: Int { results.count { $0.status == .interrupted } }
 
     /// How many files were written.
-    public var written: Int { results.count { $0.status == .ok } }
+    package var written: Int { results.count { $0.status == .ok } }
 }

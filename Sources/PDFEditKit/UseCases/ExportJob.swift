@@ -1,5 +1,5 @@
 /// What a session export writes (`export OUT`, `export --split DIR`, `export --all DIR`).
-public enum ExportJob {
+package enum ExportJob {
     /// One PDF of a document (nil: the current one), or of its selected items.
     case document(output: String, selection: PageSelection?, doc: String?)
     /// One file per item, per K items or per bookmark (`SplitRequest`).
@@ -10,7 +10,7 @@ public enum ExportJob {
 
 extension Workspace {
     /// Runs an export job of the session: one result per file written.
-    public func export(_ job: ExportJob, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
+    package func export(_ job: ExportJob, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
         switch job {
         case .document(let output, let selection, let doc):
             return [try export(to: output, selection: selection, doc: doc, settings: settings)]

@@ -2,16 +2,16 @@ internal import PDFEngine
 
 /// What an insert did beside its edit: the files a `keepGoing` insert skipped,
 /// and the damage it got past.
-public struct InsertOutcome {
+package struct InsertOutcome {
     /// Why each skipped file could not be used, in argument order.
-    public var skipped: [PDFEditError] = []
+    package var skipped: [PDFEditError] = []
     /// How many files the insert was given.
-    public var given = 0
+    package var given = 0
     /// One per damaged file that was inserted anyway.
-    public var warnings: [Warning] = []
+    package var warnings: [Warning] = []
 
     /// The error that ends a command whose edit succeeded but skipped files (exit 3).
-    public var partialImport: PDFEditError? {
+    package var partialImport: PDFEditError? {
         skipped.isEmpty ? nil : .partialImport(skipped: skipped, total: given)
     }
 }
@@ -24,7 +24,7 @@ extension Importer {
     /// unusable file fails the insert and every bad file is named; with
     /// `keepGoing` the usable ones are inserted and the skipped ones reported in
     /// the outcome — unless none is usable, which fails like a plain insert.
-    public func insertEdit(
+    package func insertEdit(
         _ paths: [String], at destination: Destination?, fit: PageSize?, keepGoing: Bool,
         progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> (edit: Edit, outcome: InsertOutcome) {
@@ -49,7 +49,7 @@ extension Importer {
     }
 
     /// `fill P FILE [--fit SIZE]`: the placeholder at `position` becomes the file's pages.
-    public func fillEdit(_ position: Position, file: String, fit: PageSize?) throws(PDFEditError) -> Edit {
+    package func fillEdit(_ position: Position, file: String, fit: PageSize?) throws(PDFEditError) -> Edit {
         let loaded = try load([file], fit: fit)
         return .fill(
             position, contents: loaded.flatMap(\.contents), newSources: loaded.map(\.source),
@@ -58,7 +58,7 @@ extension Importer {
 
     /// `stamp SEL FILE [--page K] …`: page `page` of `file` drawn on the selected
     /// pages. The page must exist: an image has only page 1.
-    public func stampEdit(
+    package func stampEdit(
         _ selection: PageSelection, file: String, page: Int, under: Bool, fit: Bool, opacity: Double,
         placement: StampPlacement = StampPlacement()
     ) throws(PDFEditError) -> Edit {

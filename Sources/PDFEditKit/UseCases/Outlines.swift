@@ -8,14 +8,14 @@ import PageModel
 
 /// One bookmark as `outline --json` shows it and `outline import` reads it:
 /// `{"title", "position", "id", "children"}`; a heading has `position` and `id` null.
-public struct OutlineListing: Codable, Equatable, Sendable {
-    public var title: String
+package struct OutlineListing: Codable, Equatable, Sendable {
+    package var title: String
     /// 1-based position of its item in the document's current order.
-    public var position: Int?
-    public var id: ItemID?
-    public var children: [OutlineListing]
+    package var position: Int?
+    package var id: ItemID?
+    package var children: [OutlineListing]
 
-    public init(title: String, position: Int?, id: ItemID?, children: [OutlineListing] = []) {
+    package init(title: String, position: Int?, id: ItemID?, children: [OutlineListing] = []) {
         self.title = title
         self.position = position
         self.id = id
@@ -24,7 +24,7 @@ public struct OutlineListing: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey { case title, position, id, children }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
         position = try container.decodeIfPresent(Int.self, forKey: .position)
@@ -32,7 +32,7 @@ public struct OutlineListing: Codable, Equatable, Sendable {
         children = try container.decodeIfPresent([OutlineListing].self, forKey: .children) ?? []
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
         try container.encode(position, forKey: .position)
@@ -41,7 +41,7 @@ public struct OutlineListing: Codable, Equatable, Sendable {
     }
 
     /// `outline` as listings: positions in `document`'s current order.
-    public static func listing(_ outline: [OutlineEntry], in document: Document) -> [OutlineListing] {
+    package static func listing(_ outline: [OutlineEntry], in document: Document) -> [OutlineListing] {
         var positions: [ItemID: Int] = [:]
         for (index, item) in document.items.enumerated() { positions[item.id] = index + 1 }
         func convert(_ entries: [OutlineEntry]) -> [OutlineListing] {
@@ -55,7 +55,7 @@ public struct OutlineListing: Codable, Equatable, Sendable {
     }
 
     /// The entries as `outline import` takes them: the position (else the id) of each.
-    public static func drafts(_ listings: [OutlineListing]) -> [OutlineDraft] {
+    package static func drafts(_ listings: [OutlineListing]) -> [OutlineDraft] {
         listings.map { listing in
             OutlineDraft(
                 title: listing.title, position: listing.position.map { .number($0) } ?? listing.id.map { .item($0) },
@@ -67,19 +67,19 @@ public struct OutlineListing: Codable, Equatable, Sendable {
 /// The two forms of an outline file: the JSON of `outline --json`, and the
 /// indented text form, one entry per line, `TITLE<TAB>POSITION` (no tab: a
 /// heading), two spaces of indent per level.
-public enum OutlineFile {
+package enum OutlineFile {
     /// How many levels the text form may nest (`Limits.treeDepth`).
     static var depthLimit: Int { min(ProcessLimits.current.treeDepth, OutlineLimits.maximumDepth) }
 
     /// The JSON `outline --json` prints and `outline export` writes (pretty, sorted keys, a final newline).
-    public static func json(_ listings: [OutlineListing]) -> Data {
+    package static func json(_ listings: [OutlineListing]) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return ((try? encoder.encode(listings)) ?? Data("[]".utf8)) + Data("\n".utf8)
     }
 
     /// The text form (what `outline` prints).
-    public static func text(_ listings: [OutlineListing]) -> String {
+    package static func text(_ listings: [OutlineListing]) -> String {
         var lines: [String] = []
         func walk(_ entries: [OutlineListing], depth: Int) {
             for entry in entries {
@@ -96,7 +96,7 @@ public enum OutlineFile {
     /// its first character is `[` or `{` (an object is not an outline: refused
     /// like any malformed JSON, never read as a heading titled `{bad json`),
     /// else the text form.
-    public static func read(_ path: String) throws(PDFEditError) -> [OutlineDraft] {
+    package static func read(_ path: String) throws(PDFEditError) -> [OutlineDraft] {
         guard Files.exists(path) else { throw .engine(.missing(file: path)) }
         ReadFiles.note(path, as: "the outline file")
         guard let data = Files.contents(path).map({ Data($0) }) else {
@@ -117,7 +117,7 @@ public enum OutlineFile {
     }
 
     /// The indented text form as entries; a wrong line is named (64).
-    public static func parseText(_ text: String, name: String) throws(PDFEditError) -> [OutlineDraft] {
+    package static func parseText(_ text: String, name: String) throws(PDFEditError) -> [OutlineDraft] {
         // (depth, draft) pairs, then folded into a tree.
         var flat: [(depth: Int, draft: OutlineDraft)] = []
         for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -204,7 +204,7 @@ extension SourceAccess {
 
 extension Workspace {
     /// `outline [--doc DOC]`: the document's bookmarks, positions in its current order.
-    public func outline(doc: String?) throws(PDFEditError) -> (document: String, entries: [OutlineListing]) {
+    package func outline(doc: String?) throws(PDFEditError) -> (document: String, entries: [OutlineListing]) {
         let (name, entries, _) = try outlineAndChecks(doc: doc, force: false)
         return (name, entries)
     }
@@ -231,7 +231,7 @@ extension Workspace {
     /// (an existing file only with `force`).
     /// Like every output: never over a source or the session's own files, nothing
     /// but a regular file replaced, written atomically (`OutputChecks`, `StagedOutput`).
-    public func exportOutline(doc: String?, to path: String, force: Bool) throws(PDFEditError) -> Int {
+    package func exportOutline(doc: String?, to path: String, force: Bool) throws(PDFEditError) -> Int {
         var (_, entries, checks) = try outlineAndChecks(doc: doc, force: force)
         try checks.check(path)
         let staged = StagedOutput(path)

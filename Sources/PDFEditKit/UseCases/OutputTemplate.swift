@@ -15,7 +15,7 @@ import Foundation
 /// The result is used as it is (nothing appended), relative to the current
 /// directory unless it starts with `/`. An unknown placeholder or a `{` without
 /// `}` is refused when the template is read (64), before any file is touched.
-public struct OutputTemplate: Sendable, Equatable {
+package struct OutputTemplate: Sendable, Equatable {
     private enum Piece: Sendable, Equatable {
         case text(String)
         case field(Field)
@@ -27,11 +27,11 @@ public struct OutputTemplate: Sendable, Equatable {
 
     private let pieces: [Piece]
     /// The template as given.
-    public let text: String
+    package let text: String
 
     /// Reads `text`; throws `.usage` (64) for an unknown `{…}`, an unclosed `{`,
     /// or an empty template.
-    public init(_ text: String) throws(PDFEditError) {
+    package init(_ text: String) throws(PDFEditError) {
         self.text = text
         guard !text.isEmpty else { throw PDFEditError.usage("-o: the output template is empty") }
         var pieces: [Piece] = []
@@ -53,7 +53,7 @@ public struct OutputTemplate: Sendable, Equatable {
     }
 
     /// The output path of `input`, the `number`th input (1-based).
-    public func path(for input: String, number: Int) -> String {
+    package func path(for input: String, number: Int) -> String {
         pieces.map { piece -> String in
             switch piece {
             case .text(let text): return text
