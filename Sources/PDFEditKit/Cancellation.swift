@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 internal import PDFEngine
 import Synchronization
+import PageModel
 
 /// What a program's own handler of SIGINT / SIGTERM needs to leave nothing
 /// half-written when it exits at once, even in the middle of a long qpdf write

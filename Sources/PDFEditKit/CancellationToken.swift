@@ -1,5 +1,6 @@
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// Stops a long operation of the kit from another thread or task: rendering
 /// thumbnails and contact sheets, searching text, a split export. The kit never

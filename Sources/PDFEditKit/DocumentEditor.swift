@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PageModel
 
 /// The Document Editor in process: documents made of pages of PDF files and
 /// images, edited with undo and redo, and exported as PDF — what `pdfedit` does,

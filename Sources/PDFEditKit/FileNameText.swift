@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// File names whose bytes are not UTF-8, as a program using the kit takes them
 /// in and shows them: the kit keeps each such byte as one private scalar of a

@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 package import PDFEngine
 import Synchronization
+import PageModel
 
 /// The passwords a command may try on encrypted sources. Never stored anywhere.
 ///

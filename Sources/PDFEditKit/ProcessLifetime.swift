@@ -1,4 +1,5 @@
 internal import PDFEngine
+import PageModel
 
 /// How long this process lives, for what is cheaper to leave to the system.
 package enum ProcessLifetime {

@@ -1,4 +1,5 @@
 internal import PDFEngine
+import PageModel
 
 /// Per-phase timing of this process with `PDFEDIT_TIMING` set (see the engine's
 /// `PhaseTiming` for the lines printed at exit).

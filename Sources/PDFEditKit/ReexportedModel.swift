@@ -1,6 +1,25 @@
-// The model's values are the kit's vocabulary: `Workspace.apply` takes an `Edit`,
-// `read` gives a `Session`, selections are `PageSelection`s. A program that uses
-// the kit (the pdfedit CLI, a server, an app) needs them to call it, so the kit
-// hands them out with itself: `import PDFEditKit` is enough. The engine is not
-// re-exported: its types stay behind the kit.
-@_exported import PageModel
+import PageModel
+
+// The editing model's values that a program names when it calls the kit
+// (`PageEditor` takes selections and positions, returns change summaries and
+// items, fails with these errors), handed out by name: `import PDFEditKit` is
+// enough, and nothing else of the model (its parsers, geometry, session
+// internals) is public. The engine is not handed out at all.
+
+public typealias PageSelection = PageModel.PageSelection
+public typealias Position = PageModel.Position
+public typealias Destination = PageModel.Destination
+public typealias ChangeSummary = PageModel.ChangeSummary
+public typealias PageItem = PageModel.PageItem
+public typealias ItemID = PageModel.ItemID
+public typealias SourceID = PageModel.SourceID
+public typealias PageSize = PageModel.PageSize
+public typealias StampPosition = PageModel.StampPosition
+public typealias PageLabelPolicy = PageModel.PageLabelPolicy
+public typealias OutlinePolicy = PageModel.OutlinePolicy
+public typealias OutputEncryption = PageModel.OutputEncryption
+public typealias OutputPermission = PageModel.OutputPermission
+public typealias FileError = PageModel.FileError
+public typealias SelectionError = PageModel.SelectionError
+public typealias EditError = PageModel.EditError
+public typealias SizeError = PageModel.SizeError

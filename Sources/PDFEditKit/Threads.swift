@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import PageModel
 
 // The kit's locking and threads: a lock over Synchronization's Mutex, threads on
 // pthreads (Foundation's Thread would bring the whole of Foundation, and ICU,

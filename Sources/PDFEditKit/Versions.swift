@@ -1,4 +1,5 @@
 internal import PDFEngine
+import PageModel
 
 /// The versions `pdfedit --version` reports: the program's own and those of the
 /// libraries it runs on.

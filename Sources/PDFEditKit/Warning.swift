@@ -1,4 +1,5 @@
 internal import PDFEngine
+import PageModel
 
 /// Something a command got past and tells the user about. The CLI prints each as
 /// one line, `pdfedit: warning: <description>`, in one place; `--json` outputs

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import PageModel
 
 /// Where the warnings met deep inside a command go — a page poppler cannot read
 /// while `find` or `list` reads text, a page drawn as an empty frame by `show` or

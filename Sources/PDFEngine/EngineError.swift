@@ -4,12 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-public import PageModel
+import PageModel
 import QPDFCore
 
 /// What the engine fails with: the model's `FileError` (one type for the engine
 /// and the kit's public API), made here from the bridge's statuses.
-public typealias EngineError = FileError
+package typealias EngineError = FileError
 
 // MARK: From the bridge
 

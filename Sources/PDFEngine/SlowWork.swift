@@ -5,7 +5,7 @@
 /// command line binds one that draws the phase on a terminal once it has lasted
 /// a moment; a program binds its own or none. The binding is task-local: the
 /// library installs nothing process-wide.
-public enum SlowWork {
+package enum SlowWork {
     @TaskLocal public static var announce: (@Sendable (String?) -> Void)?
 
     /// Runs `body`, announcing `what` before it and its end after it, when

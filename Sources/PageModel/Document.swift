@@ -1,19 +1,19 @@
 /// A named, ordered list of page items (one "tab" of the session).
-public struct Document: Codable, Equatable, Sendable {
-    public var name: String
-    public var items: [PageItem]
+package struct Document: Codable, Equatable, Sendable {
+    package var name: String
+    package var items: [PageItem]
     /// The document's own page labels (`labels`), in the order they were
     /// given; nil: export keeps the sources' labels; empty: no labels.
-    public var labelRanges: [LabelRange]?
+    package var labelRanges: [LabelRange]?
     /// The metadata `meta` set; fields left nil keep the source's.
-    public var metadata: DocumentMetadata?
+    package var metadata: DocumentMetadata?
     /// The bookmarks export writes, pointing at items by id (see `OutlineEntry`).
     /// Nil only for a document of a session written before outlines were part of
     /// the model (format 2): its bookmarks are then the sources' own, merged at
     /// export as before, until an outline command makes them the model's.
-    public var outline: [OutlineEntry]?
+    package var outline: [OutlineEntry]?
 
-    public init(
+    package init(
         name: String, items: [PageItem] = [], labelRanges: [LabelRange]? = nil, metadata: DocumentMetadata? = nil,
         outline: [OutlineEntry]? = []
     ) {
@@ -25,16 +25,16 @@ public struct Document: Codable, Equatable, Sendable {
     }
 
     /// The number of items (a placeholder counts as one).
-    public var pageCount: Int { items.count }
+    package var pageCount: Int { items.count }
 
     /// 0-based index of the item with this id, if it is in this document.
-    public func index(of id: ItemID) -> Int? {
+    package func index(of id: ItemID) -> Int? {
         items.firstIndex { $0.id == id }
     }
 
     /// 1-based positions of the placeholders still waiting to be filled
     /// (export refuses a document that has any, naming them).
-    public var placeholderPositions: [Int] {
+    package var placeholderPositions: [Int] {
         items.indices.filter { items[$0].content.isPlaceholder }.map { $0 + 1 }
     }
 }

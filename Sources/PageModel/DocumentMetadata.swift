@@ -1,12 +1,12 @@
 /// The metadata a document sets for its exports. Each field: nil keeps what
 /// the first page's source says, "" removes it, any other text replaces it.
-public struct DocumentMetadata: Codable, Equatable, Sendable {
-    public var title: String?
-    public var author: String?
-    public var subject: String?
-    public var keywords: String?
+package struct DocumentMetadata: Codable, Equatable, Sendable {
+    package var title: String?
+    package var author: String?
+    package var subject: String?
+    package var keywords: String?
 
-    public init(title: String? = nil, author: String? = nil, subject: String? = nil, keywords: String? = nil) {
+    package init(title: String? = nil, author: String? = nil, subject: String? = nil, keywords: String? = nil) {
         self.title = title
         self.author = author
         self.subject = subject
@@ -14,10 +14,10 @@ public struct DocumentMetadata: Codable, Equatable, Sendable {
     }
 
     /// Whether nothing is set (every field keeps the source's).
-    public var isEmpty: Bool { title == nil && author == nil && subject == nil && keywords == nil }
+    package var isEmpty: Bool { title == nil && author == nil && subject == nil && keywords == nil }
 
     /// These values with the fields `changes` sets replaced.
-    public func updated(with changes: DocumentMetadata) -> DocumentMetadata {
+    package func updated(with changes: DocumentMetadata) -> DocumentMetadata {
         DocumentMetadata(
             title: changes.title ?? title, author: changes.author ?? author, subject: changes.subject ?? subject,
             keywords: changes.keywords ?? keywords)
@@ -29,7 +29,7 @@ public struct DocumentMetadata: Codable, Equatable, Sendable {
     /// nor U+FFFE or U+FFFF: XML 1.0, which XMP is, cannot hold them (and a
     /// carriage return would come back from XML as a line feed). Nil when
     /// `value` is fine; else why not, naming the character.
-    public static func problem(ofValue value: String) -> String? {
+    package static func problem(ofValue value: String) -> String? {
         for scalar in value.unicodeScalars {
             let allowed: Bool =
                 switch scalar.value {
@@ -47,7 +47,7 @@ public struct DocumentMetadata: Codable, Equatable, Sendable {
     }
 
     /// The first field whose value breaks `problem(ofValue:)`: "the title holds …".
-    public var problem: String? {
+    package var problem: String? {
         for (key, value) in setFields {
             if let problem = DocumentMetadata.problem(ofValue: value) { return "the \(key.lowercased()) \(problem)" }
         }
@@ -55,7 +55,7 @@ public struct DocumentMetadata: Codable, Equatable, Sendable {
     }
 
     /// The fields that are set, as (Info key, value) pairs in a fixed order.
-    public var setFields: [(key: String, value: String)] {
+    package var setFields: [(key: String, value: String)] {
         [("Title", title), ("Author", author), ("Subject", subject), ("Keywords", keywords)]
             .compactMap { key, value in value.map { (key, $0) } }
     }

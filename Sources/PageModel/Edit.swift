@@ -22,7 +22,7 @@ public enum Destination: Codable, Equatable, Sendable, CustomStringConvertible {
 /// when the edit is applied, so a script line sees the positions left by the
 /// line before. `doc` (passed to `Session.apply`) picks the document the
 /// selection is in; nil means the current one.
-public enum Edit: Codable, Equatable, Sendable {
+package enum Edit: Codable, Equatable, Sendable {
     /// Take the items out and put them back as one block (`--into`: in another document).
     case move(PageSelection, to: Destination, into: String? = nil)
     /// Like move, but the originals stay; the copies get new ids.
@@ -98,7 +98,7 @@ public enum Edit: Codable, Equatable, Sendable {
     case booklet(PageSelection, size: PageSizeSpec?)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
-    public static func quarterTurns(degrees: Int) throws(EditError) -> Int {
+    package static func quarterTurns(degrees: Int) throws(EditError) -> Int {
         guard degrees != 0, degrees % 90 == 0, (-270...270).contains(degrees) else {
             throw .invalidRotation(degrees: degrees)
         }
@@ -109,31 +109,31 @@ public enum Edit: Codable, Equatable, Sendable {
 /// What the model asks of the outside world while applying an edit: page
 /// text for `text:` tokens, page sizes for blank pages and placeholders.
 /// Both are plain lookups, so the model stays pure.
-public struct EditContext {
+package struct EditContext {
     /// Whether an item's page text contains these words, as `find` matches them
     /// (false when it has no text, or none could be extracted).
-    public var pageText: ((PageItem, String) -> Bool)?
+    package var pageText: ((PageItem, String) -> Bool)?
     /// The size of a `.page` or `.image` item as its source displays it (the
     /// page's own /Rotate applied, the item's rotation not). Blank pages and
     /// placeholders know their size without it.
-    public var pageSize: ((PageItem) -> PageSize?)?
+    package var pageSize: ((PageItem) -> PageSize?)?
     /// The geometry of a `.page` or `.image` item's source page (MediaBox,
     /// visible box, own /Rotate), for `crop --margins`. Blank pages and
     /// placeholders know theirs without it.
-    public var pageFrame: ((PageItem) -> PageFrame?)?
+    package var pageFrame: ((PageItem) -> PageFrame?)?
     /// The ink of an item's source page, found by rendering (`crop --auto`);
     /// nil: it could not be found.
-    public var pageInk: ((PageItem) -> PageInk?)?
+    package var pageInk: ((PageItem) -> PageInk?)?
     /// The share (0…1) of dark pixels of an item's page as it is shown (its
     /// crop box), for `empty` selections; nil: not known (never empty).
-    public var darkShare: ((PageItem) -> Double?)?
+    package var darkShare: ((PageItem) -> Double?)?
     /// Whether an item's page has extractable text (`EmptyPage.isText`), for
     /// `empty` selections: such a page is not empty unless judged by ink only.
-    public var pageHasText: ((PageItem) -> Bool)?
+    package var pageHasText: ((PageItem) -> Bool)?
     /// The documented limits (items per document) edits are checked against.
-    public var limits: Limits
+    package var limits: Limits
 
-    public init(
+    package init(
         pageText: ((PageItem, String) -> Bool)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
         limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil,
         pageInk: ((PageItem) -> PageInk?)? = nil, darkShare: ((PageItem) -> Double?)? = nil,

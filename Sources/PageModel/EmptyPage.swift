@@ -14,7 +14,7 @@ public enum EmptyPage {
     public static let defaultMaximumShare = 0.001
 
     /// `S%` of `empty:S%` as a share 0…1; nil unless S is a number from 0 to 100 followed by `%`.
-    public static func share<S: StringProtocol>(parsing text: S) -> Double? {
+    package static func share<S: StringProtocol>(parsing text: S) -> Double? {
         guard text.hasSuffix("%") else { return nil }
         let number = text.dropLast()
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
@@ -28,7 +28,7 @@ public enum EmptyPage {
     /// `hasText` whether its page has extractable text (asked first, unless
     /// `inkOnly`: text is cheaper to know than ink). Pages and images are judged
     /// by rendering (an image as the page export makes of it).
-    public static func isEmpty(
+    package static func isEmpty(
         _ item: PageItem, maximumShare: Double, inkOnly: Bool = false, hasText: (PageItem) -> Bool = { _ in false },
         darkShare: (PageItem) -> Double?
     ) -> Bool {
@@ -49,7 +49,7 @@ public enum EmptyPage {
     }
 
     /// Whether a page's extracted text counts as text: anything but whitespace.
-    public static func isText(_ extracted: String) -> Bool {
+    package static func isText(_ extracted: String) -> Bool {
         !extracted.allSatisfy(\.isWhitespace)
     }
 }
@@ -58,7 +58,7 @@ extension Margins {
     /// The inverse of `applied(to:quarterTurns:)`: the margins, on the page
     /// as displayed turned `quarterTurns` clockwise, that move `visible` in to
     /// `inner` (both in default user space; `inner` clipped to `visible`).
-    public init(of inner: BoxRect, in visible: BoxRect, quarterTurns: Int) {
+    package init(of inner: BoxRect, in visible: BoxRect, quarterTurns: Int) {
         let x0 = min(max(inner.x0, visible.x0), visible.x1)
         let y0 = min(max(inner.y0, visible.y0), visible.y1)
         let x1 = max(min(inner.x1, visible.x1), x0)

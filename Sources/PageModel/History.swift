@@ -2,12 +2,12 @@
 /// are undone (the redo tail). A step keeps the primitive changes it made,
 /// which undo inverts and redo replays, so ids, rotations, counters and the
 /// current document come back exactly.
-public struct History: Equatable, Sendable {
+package struct History: Equatable, Sendable {
     var steps: [HistoryStep]
     /// How many steps at the end are undone and can be redone.
-    public internal(set) var undoneCount: Int
+    package internal(set) var undoneCount: Int
 
-    public init() {
+    package init() {
         steps = []
         undoneCount = 0
     }
@@ -18,11 +18,11 @@ public struct History: Equatable, Sendable {
     }
 
     /// Steps that `undo` can take back.
-    public var undoableCount: Int { steps.count - undoneCount }
-    public var redoableCount: Int { undoneCount }
+    package var undoableCount: Int { steps.count - undoneCount }
+    package var redoableCount: Int { undoneCount }
 
     /// For the `history` command, oldest first.
-    public var entries: [HistoryEntry] {
+    package var entries: [HistoryEntry] {
         steps.enumerated().map { offset, step in
             HistoryEntry(index: offset + 1, label: step.label, isUndone: offset >= undoableCount)
         }
@@ -37,15 +37,15 @@ public struct History: Equatable, Sendable {
 }
 
 /// One line of `history`.
-public struct HistoryEntry: Codable, Equatable, Sendable {
+package struct HistoryEntry: Codable, Equatable, Sendable {
     /// 1-based, oldest first.
-    public var index: Int
+    package var index: Int
     /// The command line that made the step.
-    public var label: String
+    package var label: String
     /// Whether the step is undone (and can be redone).
-    public var isUndone: Bool
+    package var isUndone: Bool
 
-    public init(index: Int, label: String, isUndone: Bool) {
+    package init(index: Int, label: String, isUndone: Bool) {
         self.index = index
         self.label = label
         self.isUndone = isUndone
@@ -64,11 +64,11 @@ struct HistoryStep: Equatable, Sendable {
 
 extension Session {
     /// For the `history` command, oldest first.
-    public var historyEntries: [HistoryEntry] { history.entries }
+    package var historyEntries: [HistoryEntry] { history.entries }
 
     /// Takes back the last `steps` steps, newest first; returns their labels
     /// in that order. All or nothing.
-    public mutating func undo(_ steps: Int = 1) throws(EditError) -> [String] {
+    package mutating func undo(_ steps: Int = 1) throws(EditError) -> [String] {
         guard steps >= 1 else { throw .invalidStepCount(steps) }
         let available = history.undoableCount
         guard steps <= available else { throw .nothingToUndo(requested: steps, available: available) }
@@ -90,7 +90,7 @@ extension Session {
 
     /// Replays the next `steps` undone steps, oldest first; returns their
     /// labels in that order. All or nothing.
-    public mutating func redo(_ steps: Int = 1) throws(EditError) -> [String] {
+    package mutating func redo(_ steps: Int = 1) throws(EditError) -> [String] {
         guard steps >= 1 else { throw .invalidStepCount(steps) }
         let available = history.redoableCount
         guard steps <= available else { throw .nothingToRedo(requested: steps, available: available) }

@@ -25,26 +25,26 @@
 /// depth limit exists to prevent; cairo draws at most 32,767 pixels a side
 /// (2^30 in all); the last three keep a pipe of `/dev/zero` from taking all
 /// memory or disk.
-public struct Limits: Sendable, Equatable {
+package struct Limits: Sendable, Equatable {
     /// Items one document may hold (blank/placeholder counts, inserts, copies).
-    public var itemsPerDocument: Int
+    package var itemsPerDocument: Int
     /// Pixels of one decoded image, one rendered page or one contact sheet.
-    public var pixels: Int
+    package var pixels: Int
     /// Bytes one PDF stream may inflate to when it is decoded.
-    public var inflatedStreamBytes: Int
+    package var inflatedStreamBytes: Int
     /// Levels of nesting of any tree read from a file.
-    public var treeDepth: Int
+    package var treeDepth: Int
     /// Content operators drawing one page may run, each form XObject counted as
     /// often as it is drawn (and as 100 operators: what drawing one costs poppler).
-    public var operatorsPerPage: Int
+    package var operatorsPerPage: Int
     /// Bytes of a script (`run SCRIPT`, `apply SCRIPT`, either from standard input).
-    public var scriptBytes: Int = 16 << 20
+    package var scriptBytes: Int = 16 << 20
     /// Bytes of one line of a script (its line break not counted).
-    public var scriptLineBytes: Int = 64 << 10
+    package var scriptLineBytes: Int = 64 << 10
     /// Bytes of a file read from standard input (`-` as an input), spooled to disk.
-    public var standardInputBytes: Int = 4 << 30
+    package var standardInputBytes: Int = 4 << 30
 
-    public init(
+    package init(
         itemsPerDocument: Int = 1_000_000, pixels: Int = 1 << 28,
         inflatedStreamBytes: Int = 1 << 30, treeDepth: Int = 1_024, operatorsPerPage: Int = 5_000_000
     ) {
@@ -56,16 +56,16 @@ public struct Limits: Sendable, Equatable {
     }
 
     /// The defaults above.
-    public static let standard = Limits()
+    package static let standard = Limits()
 
     /// The environment variables that override a default, by limit.
-    public static let variables = [
+    package static let variables = [
         "PDFEDIT_MAX_ITEMS", "PDFEDIT_MAX_PIXELS", "PDFEDIT_MAX_STREAM_BYTES", "PDFEDIT_MAX_DEPTH",
         "PDFEDIT_MAX_OPERATORS", "PDFEDIT_MAX_SCRIPT_BYTES", "PDFEDIT_MAX_LINE_BYTES", "PDFEDIT_MAX_STDIN_BYTES",
     ]
 
     /// The largest value each variable may set (see the table above).
-    public static let ceilings: [String: Int] = [
+    package static let ceilings: [String: Int] = [
         "PDFEDIT_MAX_ITEMS": 10_000_000, "PDFEDIT_MAX_PIXELS": 1 << 30,
         "PDFEDIT_MAX_STREAM_BYTES": 1 << 32, "PDFEDIT_MAX_DEPTH": 2_048, "PDFEDIT_MAX_OPERATORS": 1 << 40,
         "PDFEDIT_MAX_SCRIPT_BYTES": 1 << 30, "PDFEDIT_MAX_LINE_BYTES": 16 << 20, "PDFEDIT_MAX_STDIN_BYTES": 1 << 40,
@@ -87,7 +87,7 @@ public struct Limits: Sendable, Equatable {
     /// The defaults, with each variable of `variables` that holds a whole number
     /// from 1 to its ceiling taking its place. Any other value is an error naming
     /// the variable, so a typo does not silently lift or lower a limit.
-    public init(environment: [String: String]) throws(LimitsError) {
+    package init(environment: [String: String]) throws(LimitsError) {
         self = .standard
         for name in Self.variables {
             guard let text = environment[name] else { continue }
@@ -101,10 +101,10 @@ public struct Limits: Sendable, Equatable {
 }
 
 /// A limit variable of the environment that is not a positive whole number (64).
-public enum LimitsError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LimitsError: Error, Equatable, Sendable, CustomStringConvertible {
     case badVariable(name: String, value: String, ceiling: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badVariable(let name, let value, let ceiling):
             return "\(name)=\(escapingControlCharacters(value)): must be a whole number from 1 to \(ceiling)"

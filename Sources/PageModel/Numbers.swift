@@ -4,11 +4,11 @@
 /// (PDF's largest is 1.08e9 pt a side, `PageSize.maximumSide`) and small enough
 /// that the sums, differences and scalings the model and the messages make of
 /// such numbers never leave the range of an `Int` or of finite doubles.
-public enum SessionNumber {
-    public static let limit: Double = 1_099_511_627_776  // 2^40
+package enum SessionNumber {
+    package static let limit: Double = 1_099_511_627_776  // 2^40
 
     /// Whether `value` may stand in a session file.
-    public static func isAcceptable(_ value: Double) -> Bool {
+    package static func isAcceptable(_ value: Double) -> Bool {
         value.isFinite && abs(value) <= limit
     }
 }
@@ -45,7 +45,7 @@ extension KeyedDecodingContainer {
 /// `value` with at most `decimals` decimals and no trailing zeros, as messages
 /// and tables write numbers: 595.28, 612, -0.5. Never traps: a value no page
 /// reaches (beyond 10^18 once scaled, or not finite) is written as Swift writes it.
-public func decimalText(_ value: Double, decimals: Int) -> String {
+package func decimalText(_ value: Double, decimals: Int) -> String {
     let places = max(0, min(decimals, 6))
     var unit = 1
     for _ in 0..<places { unit *= 10 }

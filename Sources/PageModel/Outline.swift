@@ -8,25 +8,25 @@
 /// the page, in PDF syntax: `["/XYZ", "72", "700", "null"]`; nil writes
 /// `[/XYZ null null null]`), the colour (`/C`, three numbers 0…1) and the style
 /// flags (`/F`: 1 italic, 2 bold).
-public struct OutlineEntry: Codable, Equatable, Sendable {
+package struct OutlineEntry: Codable, Equatable, Sendable {
     /// Unicode; written as PDFDocEncoding or UTF-16BE as needed.
-    public var title: String
+    package var title: String
     /// The item the bookmark goes to; nil: a heading.
-    public var target: ItemID?
+    package var target: ItemID?
     /// Whether its children show (a positive /Count).
-    public var isOpen: Bool
-    public var view: [String]?
-    public var color: [Double]?
-    public var style: Int?
+    package var isOpen: Bool
+    package var view: [String]?
+    package var color: [Double]?
+    package var style: Int?
     /// A heading read from a file whose bookmark opened this address (a URI action).
-    public var uri: String?
+    package var uri: String?
     /// A heading read from a file whose bookmark ran another action that leaves
     /// the document (GoToR, Launch, Named, JavaScript, …): the action dictionary
     /// in PDF syntax, self-contained, written back as it was read.
-    public var action: String?
-    public var children: [OutlineEntry]
+    package var action: String?
+    package var children: [OutlineEntry]
 
-    public init(
+    package init(
         title: String, target: ItemID?, isOpen: Bool = false, view: [String]? = nil, color: [Double]? = nil,
         style: Int? = nil, uri: String? = nil, action: String? = nil, children: [OutlineEntry] = []
     ) {
@@ -45,7 +45,7 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         case title, target, isOpen = "open", view, color, style, uri, action, children
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
         target = try container.decodeIfPresent(ItemID.self, forKey: .target)
@@ -58,7 +58,7 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
         children = try container.decodeIfPresent([OutlineEntry].self, forKey: .children) ?? []
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
         try container.encodeIfPresent(target, forKey: .target)
@@ -75,33 +75,33 @@ public struct OutlineEntry: Codable, Equatable, Sendable {
 /// The outline of one source file as read when it is imported: targets are
 /// 1-based pages of that source (nil: no page of it). Insert turns it into
 /// entries pointing at the new items (see `Session.executeInsert`).
-public struct SourceOutline: Codable, Equatable, Sendable {
+package struct SourceOutline: Codable, Equatable, Sendable {
     /// The source as `Edit.insertItems` gives it (a provisional id there).
-    public var source: SourceID
-    public var entries: [SourceOutlineEntry]
+    package var source: SourceID
+    package var entries: [SourceOutlineEntry]
 
-    public init(source: SourceID, entries: [SourceOutlineEntry]) {
+    package init(source: SourceID, entries: [SourceOutlineEntry]) {
         self.source = source
         self.entries = entries
     }
 }
 
 /// One bookmark of a source: as `OutlineEntry`, with a source page for a target.
-public struct SourceOutlineEntry: Codable, Equatable, Sendable {
-    public var title: String
+package struct SourceOutlineEntry: Codable, Equatable, Sendable {
+    package var title: String
     /// 1-based page of the source; nil: none (a heading).
-    public var page: Int?
-    public var isOpen: Bool
-    public var view: [String]?
-    public var color: [Double]?
-    public var style: Int?
+    package var page: Int?
+    package var isOpen: Bool
+    package var view: [String]?
+    package var color: [Double]?
+    package var style: Int?
     /// The address of a URI action (page nil then).
-    public var uri: String?
+    package var uri: String?
     /// Another action that leaves the document, in PDF syntax (page nil then).
-    public var action: String?
-    public var children: [SourceOutlineEntry]
+    package var action: String?
+    package var children: [SourceOutlineEntry]
 
-    public init(
+    package init(
         title: String, page: Int?, isOpen: Bool = false, view: [String]? = nil, color: [Double]? = nil,
         style: Int? = nil, uri: String? = nil, action: String? = nil, children: [SourceOutlineEntry] = []
     ) {
@@ -118,27 +118,27 @@ public struct SourceOutlineEntry: Codable, Equatable, Sendable {
 }
 
 /// The documented outline limits (checked before an outline is stored).
-public enum OutlineLimits {
+package enum OutlineLimits {
     /// Entries of one document's outline.
-    public static let maximumEntries = 1_000_000
+    package static let maximumEntries = 1_000_000
     /// Characters of one title (a PDF string's practical limit).
-    public static let maximumTitleLength = 32_767
+    package static let maximumTitleLength = 32_767
     /// Levels of nesting: what the bridge reads of a file's outline (deeper
     /// entries are cut there), and well inside what the session file's JSON
     /// reader nests (two JSON levels per outline level). `PDFEDIT_MAX_DEPTH`
     /// lowers it further.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 }
 
 extension Array where Element == OutlineEntry {
     /// How many entries the tree holds, at every level.
-    public var entryCount: Int { reduce(0) { $0 + 1 + $1.children.entryCount } }
+    package var entryCount: Int { reduce(0) { $0 + 1 + $1.children.entryCount } }
 
     /// Levels of nesting (0 for an empty outline).
-    public var depth: Int { map { 1 + $0.children.depth }.max() ?? 0 }
+    package var depth: Int { map { 1 + $0.children.depth }.max() ?? 0 }
 
     /// Every target, depth first.
-    public var targets: [ItemID] {
+    package var targets: [ItemID] {
         flatMap { entry in (entry.target.map { [$0] } ?? []) + entry.children.targets }
     }
 
@@ -146,7 +146,7 @@ extension Array where Element == OutlineEntry {
     /// gone becomes a heading if children remain under it, else it goes; a
     /// heading whose children are all gone goes too (a heading that never had
     /// any, as read from a file, stays).
-    public func pruned(keeping kept: Set<ItemID>) -> [OutlineEntry] {
+    package func pruned(keeping kept: Set<ItemID>) -> [OutlineEntry] {
         compactMap { entry in
             var entry = entry
             let hadChildren = !entry.children.isEmpty
@@ -173,9 +173,9 @@ extension Array where Element == OutlineEntry {
 
 /// An outline PATH: titles joined by `/`, a `/` inside a title written `\/`
 /// (and a backslash `\\`).
-public enum OutlinePath {
+package enum OutlinePath {
     /// The titles of `path`, top level first; nil when it is empty or has an empty part.
-    public static func components(_ path: String) -> [String]? {
+    package static func components(_ path: String) -> [String]? {
         var parts: [String] = []
         var current = ""
         var escaping = false
@@ -198,7 +198,7 @@ public enum OutlinePath {
     }
 
     /// A title as one PATH component.
-    public static func escaped(_ title: String) -> String {
+    package static func escaped(_ title: String) -> String {
         title.reduce(into: "") { text, character in
             if character == "\\" || character == "/" { text.append("\\") }
             text.append(character)
@@ -206,7 +206,7 @@ public enum OutlinePath {
     }
 
     /// The titles joined as a PATH.
-    public static func joined(_ titles: [String]) -> String {
+    package static func joined(_ titles: [String]) -> String {
         titles.map(escaped).joined(separator: "/")
     }
 }

@@ -1,11 +1,11 @@
 /// A rectangle in a page's default user space (points, unrotated), x0 < x1, y0 < y1.
-public struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var x0: Double
-    public var y0: Double
-    public var x1: Double
-    public var y1: Double
+package struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    package var x0: Double
+    package var y0: Double
+    package var x1: Double
+    package var y1: Double
 
-    public init(x0: Double, y0: Double, x1: Double, y1: Double) {
+    package init(x0: Double, y0: Double, x1: Double, y1: Double) {
         self.x0 = x0
         self.y0 = y0
         self.x1 = x1
@@ -17,7 +17,7 @@ public struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConve
     }
 
     // Encoded as synthesized; read through the session's number check.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         x0 = try container.decodeSessionNumber(.x0)
         y0 = try container.decodeSessionNumber(.y0)
@@ -25,34 +25,34 @@ public struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConve
         y1 = try container.decodeSessionNumber(.y1)
     }
 
-    public var width: Double { x1 - x0 }
-    public var height: Double { y1 - y0 }
+    package var width: Double { x1 - x0 }
+    package var height: Double { y1 - y0 }
 
     /// Finite corners no farther from the origin than the largest page side
     /// (`PageSize.maximumSide`), with a positive width and height.
-    public var isValid: Bool {
+    package var isValid: Bool {
         [x0, y0, x1, y1].allSatisfy { $0.isFinite && abs($0) <= PageSize.maximumSide } && x1 > x0 && y1 > y0
     }
 
     /// The same box with x0 <= x1 and y0 <= y1.
-    public var normalised: BoxRect {
+    package var normalised: BoxRect {
         BoxRect(x0: min(x0, x1), y0: min(y0, y1), x1: max(x0, x1), y1: max(y0, y1))
     }
 
     /// The box widened and heightened about its centre to at least `side` each way.
-    public func grown(toAtLeast side: Double) -> BoxRect {
+    package func grown(toAtLeast side: Double) -> BoxRect {
         let extraX = max(0, side - width) / 2
         let extraY = max(0, side - height) / 2
         return BoxRect(x0: x0 - extraX, y0: y0 - extraY, x1: x1 + extraX, y1: y1 + extraY)
     }
 
     /// The smallest box holding both.
-    public func union(_ other: BoxRect) -> BoxRect {
+    package func union(_ other: BoxRect) -> BoxRect {
         BoxRect(x0: min(x0, other.x0), y0: min(y0, other.y0), x1: max(x1, other.x1), y1: max(y1, other.y1))
     }
 
     /// `[x0 y0 x1 y1]`, as a PDF writes a box.
-    public var description: String {
+    package var description: String {
         "[" + [x0, y0, x1, y1].map(BoxRect.number).joined(separator: " ") + "]"
     }
 
@@ -62,17 +62,17 @@ public struct BoxRect: Codable, Equatable, Hashable, Sendable, CustomStringConve
 }
 
 /// The four boxes a page item may set at export (`crop --box`).
-public enum PageBoxKind: String, Codable, CaseIterable, Hashable, Sendable {
+package enum PageBoxKind: String, Codable, CaseIterable, Hashable, Sendable {
     case crop, trim, bleed, art
 
     /// The PDF key: `CropBox`, `TrimBox`, `BleedBox`, `ArtBox`.
-    public var pdfKey: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() + "Box" }
+    package var pdfKey: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() + "Box" }
 }
 
 /// The boxes an item sets on its page at export; nil: the source's own box.
 /// In the session file `"boxes": {"crop": {"x0": …, "y0": …, "x1": …, "y1": …}}`
 /// on an item written alone (session format 4).
-public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
+package struct PageBoxes: Codable, Equatable, Hashable, Sendable {
     /// The four boxes out of line, nil when none is set: most items set none,
     /// and a document of 20,000 items carried 160 bytes of nothing for each,
     /// twice over at export (the session's items and the export plan's).
@@ -92,24 +92,24 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
         }
     }
 
-    public var crop: BoxRect? {
+    package var crop: BoxRect? {
         get { storage?.crop }
         set { self[.crop] = newValue }
     }
-    public var trim: BoxRect? {
+    package var trim: BoxRect? {
         get { storage?.trim }
         set { self[.trim] = newValue }
     }
-    public var bleed: BoxRect? {
+    package var bleed: BoxRect? {
         get { storage?.bleed }
         set { self[.bleed] = newValue }
     }
-    public var art: BoxRect? {
+    package var art: BoxRect? {
         get { storage?.art }
         set { self[.art] = newValue }
     }
 
-    public init(crop: BoxRect? = nil, trim: BoxRect? = nil, bleed: BoxRect? = nil, art: BoxRect? = nil) {
+    package init(crop: BoxRect? = nil, trim: BoxRect? = nil, bleed: BoxRect? = nil, art: BoxRect? = nil) {
         let none = crop == nil && trim == nil && bleed == nil && art == nil
         storage = none ? nil : Storage(crop: crop, trim: trim, bleed: bleed, art: art)
     }
@@ -120,7 +120,7 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
         case crop, trim, bleed, art
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             crop: try container.decodeIfPresent(BoxRect.self, forKey: .crop),
@@ -129,7 +129,7 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
             art: try container.decodeIfPresent(BoxRect.self, forKey: .art))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(crop, forKey: .crop)
         try container.encodeIfPresent(trim, forKey: .trim)
@@ -137,11 +137,11 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
         try container.encodeIfPresent(art, forKey: .art)
     }
 
-    public static func == (a: PageBoxes, b: PageBoxes) -> Bool {
+    package static func == (a: PageBoxes, b: PageBoxes) -> Bool {
         a.crop == b.crop && a.trim == b.trim && a.bleed == b.bleed && a.art == b.art
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(crop)
         hasher.combine(trim)
         hasher.combine(bleed)
@@ -149,9 +149,9 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
     }
 
     /// No box is set (there is no storage only then: see `init`).
-    public var isEmpty: Bool { storage == nil }
+    package var isEmpty: Bool { storage == nil }
 
-    public subscript(kind: PageBoxKind) -> BoxRect? {
+    package subscript(kind: PageBoxKind) -> BoxRect? {
         get {
             switch kind {
             case .crop: crop
@@ -170,13 +170,13 @@ public struct PageBoxes: Codable, Equatable, Hashable, Sendable {
 
 /// Margins on the page AS DISPLAYED: `top` is the reader's top whatever the
 /// page's rotation. Points; negative values add margin.
-public struct Margins: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var top: Double
-    public var right: Double
-    public var bottom: Double
-    public var left: Double
+package struct Margins: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    package var top: Double
+    package var right: Double
+    package var bottom: Double
+    package var left: Double
 
-    public init(top: Double, right: Double, bottom: Double, left: Double) {
+    package init(top: Double, right: Double, bottom: Double, left: Double) {
         self.top = top
         self.right = right
         self.bottom = bottom
@@ -185,7 +185,7 @@ public struct Margins: Codable, Equatable, Hashable, Sendable, CustomStringConve
 
     /// CSS order: one value for all sides, two for top/bottom and left/right,
     /// four for top, right, bottom, left. Nil for any other count.
-    public init?(values: [Double]) {
+    package init?(values: [Double]) {
         switch values.count {
         case 1: self.init(top: values[0], right: values[0], bottom: values[0], left: values[0])
         case 2: self.init(top: values[0], right: values[1], bottom: values[0], left: values[1])
@@ -194,7 +194,7 @@ public struct Margins: Codable, Equatable, Hashable, Sendable, CustomStringConve
         }
     }
 
-    public var description: String {
+    package var description: String {
         [top, right, bottom, left].map(BoxRect.number).joined(separator: ",")
     }
 
@@ -203,7 +203,7 @@ public struct Margins: Codable, Equatable, Hashable, Sendable, CustomStringConve
     /// turned `quarterTurns` clockwise (its /Rotate plus the item's rotation).
     /// Turned once clockwise, the reader's top is the user-space left edge (x0),
     /// their right the top edge (y1), and so on round the page.
-    public func applied(to visible: BoxRect, quarterTurns: Int) -> BoxRect {
+    package func applied(to visible: BoxRect, quarterTurns: Int) -> BoxRect {
         // Insets of the user-space edges in clockwise order: y1 (top), x1, y0, x0.
         let displayed = [top, right, bottom, left]
         let turns = ((quarterTurns % 4) + 4) % 4
@@ -217,7 +217,7 @@ public struct Margins: Codable, Equatable, Hashable, Sendable, CustomStringConve
 }
 
 /// What `crop` does to the chosen box.
-public enum CropSpec: Codable, Equatable, Hashable, Sendable {
+package enum CropSpec: Codable, Equatable, Hashable, Sendable {
     /// Inward from the current visible box, on the page as displayed.
     case margins(Margins)
     /// Absolute, in the page's default user space.
@@ -230,21 +230,21 @@ public enum CropSpec: Codable, Equatable, Hashable, Sendable {
 
 /// What rendering a page finds (`crop --auto`): no ink at all, or the box
 /// around it in the page's default user space.
-public enum PageInk: Equatable, Sendable {
+package enum PageInk: Equatable, Sendable {
     case none
     case box(BoxRect)
 }
 
 /// A page's geometry as its source gives it: the MediaBox, the visible box
 /// (the CropBox clipped to it), the page's own /Rotate in quarter turns and its /UserUnit.
-public struct PageFrame: Equatable, Sendable {
-    public var mediaBox: BoxRect
-    public var visibleBox: BoxRect
-    public var quarterTurns: Int
+package struct PageFrame: Equatable, Sendable {
+    package var mediaBox: BoxRect
+    package var visibleBox: BoxRect
+    package var quarterTurns: Int
     /// Points per default user space unit (/UserUnit).
-    public var userUnit: Double
+    package var userUnit: Double
 
-    public init(mediaBox: BoxRect, visibleBox: BoxRect, quarterTurns: Int, userUnit: Double = 1) {
+    package init(mediaBox: BoxRect, visibleBox: BoxRect, quarterTurns: Int, userUnit: Double = 1) {
         self.mediaBox = mediaBox
         self.visibleBox = visibleBox
         self.quarterTurns = quarterTurns

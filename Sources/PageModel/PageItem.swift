@@ -1,5 +1,5 @@
 /// What a page item shows.
-public enum ItemContent: Codable, Equatable, Hashable, Sendable {
+package enum ItemContent: Codable, Equatable, Hashable, Sendable {
     /// Page `page` (1-based) of a PDF source.
     case page(source: SourceID, page: Int)
     /// An empty page of the given size.
@@ -13,7 +13,7 @@ public enum ItemContent: Codable, Equatable, Hashable, Sendable {
     case sheet(Sheet)
 
     /// The source this content reads, if any.
-    public var source: SourceID? {
+    package var source: SourceID? {
         switch self {
         case .page(let source, _), .image(let source, _): source
         case .blank, .placeholder, .sheet: nil
@@ -74,18 +74,18 @@ public enum ItemContent: Codable, Equatable, Hashable, Sendable {
 /// One entry of a document's page list.
 public struct PageItem: Codable, Equatable, Hashable, Sendable {
     public var id: ItemID
-    public var content: ItemContent
+    package var content: ItemContent
     /// Quarter turns clockwise, 0…3, added to the page's own /Rotate.
     public var rotation: Int
     /// Pages drawn onto this one at export, in order (see `Stamp`).
-    public var stamps: [Stamp]
+    package var stamps: [Stamp]
     /// The boxes this item sets on its page at export (`crop`); empty: the source's own.
-    public var boxes: PageBoxes
+    package var boxes: PageBoxes
     /// What `resize` froze into the item (the new paper, the rotation and crop it
     /// had then); nil: not resized. `rotation` and `boxes` then act on the resized page.
-    public var resize: PageResize?
+    package var resize: PageResize?
 
-    public init(
+    package init(
         id: ItemID, content: ItemContent, rotation: Int = 0, stamps: [Stamp] = [], boxes: PageBoxes = PageBoxes(),
         resize: PageResize? = nil
     ) {

@@ -1,7 +1,7 @@
 /// How the numbers of a page label range are written (the /S of a PDF page
 /// label dictionary): `D` 1 2 3, `r` i ii iii, `R` I II III, `a` a b … z aa,
 /// `A` A B … Z AA, `-` none (the prefix alone).
-public enum LabelStyle: String, Codable, Sendable, CaseIterable {
+package enum LabelStyle: String, Codable, Sendable, CaseIterable {
     case decimal = "D"
     case lowerRoman = "r"
     case upperRoman = "R"
@@ -10,7 +10,7 @@ public enum LabelStyle: String, Codable, Sendable, CaseIterable {
     case none = "-"
 
     /// The number `n` (≥ 1) in this style; "" for `.none`.
-    public func format(_ n: Int) -> String {
+    package func format(_ n: Int) -> String {
         switch self {
         case .decimal: "\(n)"
         case .lowerRoman: LabelStyle.roman(n).lowercased()
@@ -54,14 +54,14 @@ public enum LabelStyle: String, Codable, Sendable, CaseIterable {
 
 /// One range of a document's page labels: it starts at an item (by id, so it
 /// moves with that item) and runs until the item where the next range starts.
-public struct LabelRange: Codable, Equatable, Sendable {
-    public var start: ItemID
-    public var style: LabelStyle
+package struct LabelRange: Codable, Equatable, Sendable {
+    package var start: ItemID
+    package var style: LabelStyle
     /// The number of the range's first page (≥ 1).
-    public var firstNumber: Int
-    public var prefix: String
+    package var firstNumber: Int
+    package var prefix: String
 
-    public init(start: ItemID, style: LabelStyle, firstNumber: Int = 1, prefix: String = "") {
+    package init(start: ItemID, style: LabelStyle, firstNumber: Int = 1, prefix: String = "") {
         self.start = start
         self.style = style
         self.firstNumber = firstNumber
@@ -70,13 +70,13 @@ public struct LabelRange: Codable, Equatable, Sendable {
 }
 
 /// One `labels` argument, `P:STYLE[/START][/PREFIX]`, before its position is resolved.
-public struct LabelSpec: Codable, Equatable, Sendable, CustomStringConvertible {
-    public var position: Position
-    public var style: LabelStyle
-    public var firstNumber: Int
-    public var prefix: String
+package struct LabelSpec: Codable, Equatable, Sendable, CustomStringConvertible {
+    package var position: Position
+    package var style: LabelStyle
+    package var firstNumber: Int
+    package var prefix: String
 
-    public init(position: Position, style: LabelStyle, firstNumber: Int = 1, prefix: String = "") {
+    package init(position: Position, style: LabelStyle, firstNumber: Int = 1, prefix: String = "") {
         self.position = position
         self.style = style
         self.firstNumber = firstNumber
@@ -84,12 +84,12 @@ public struct LabelSpec: Codable, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The largest first number accepted (PDF readers keep integers of 31 bits).
-    public static let maximumFirstNumber = Int(Int32.max)
+    package static let maximumFirstNumber = Int(Int32.max)
 
     /// Reads `P:STYLE[/START][/PREFIX]`: P a position (`N`, `last`, `@ID`),
     /// STYLE one of `D r R a A -`, START a number ≥ 1 (default 1, may be
     /// empty: `5:D//Part-`), PREFIX the rest (it may contain `/`).
-    public static func parse(_ text: String) throws(LabelSpecError) -> LabelSpec {
+    package static func parse(_ text: String) throws(LabelSpecError) -> LabelSpec {
         guard let colon = text.firstIndex(of: ":") else { throw .missingStyle(text) }
         let position: Position
         do {
@@ -113,7 +113,7 @@ public struct LabelSpec: Codable, Equatable, Sendable, CustomStringConvertible {
         return LabelSpec(position: position, style: style, firstNumber: first, prefix: prefix)
     }
 
-    public var description: String {
+    package var description: String {
         var text = "\(position):\(style.rawValue)"
         if firstNumber != 1 || !prefix.isEmpty { text += "/\(firstNumber)" }
         if !prefix.isEmpty { text += "/\(prefix)" }
@@ -122,13 +122,13 @@ public struct LabelSpec: Codable, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Why a `labels` argument could not be read.
-public enum LabelSpecError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LabelSpecError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingStyle(String)
     case position(String, String)
     case unknownStyle(String, String)
     case invalidStart(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingStyle(let spec):
             "label range \(quoted(spec)) has no style: write P:STYLE[/START][/PREFIX], e.g. 5:D"
@@ -143,31 +143,31 @@ public enum LabelSpecError: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// One page's label under a document's ranges: its range's style and
 /// prefix and the page's number in that range.
-public struct PageLabelValue: Codable, Equatable, Sendable {
-    public var style: LabelStyle
-    public var number: Int
-    public var prefix: String
+package struct PageLabelValue: Codable, Equatable, Sendable {
+    package var style: LabelStyle
+    package var number: Int
+    package var prefix: String
 
-    public init(style: LabelStyle, number: Int, prefix: String) {
+    package init(style: LabelStyle, number: Int, prefix: String) {
         self.style = style
         self.number = number
         self.prefix = prefix
     }
 
     /// The label as a reader shows it: `App-A`, `iv`, `12`.
-    public var text: String { prefix + style.format(number) }
+    package var text: String { prefix + style.format(number) }
 }
 
 extension Document {
     /// The label each item shows under the document's own ranges, in order:
     /// nil for items before the first range. Only meaningful when
     /// `labelRanges` is not nil (nil: the sources' labels are kept).
-    public func rangeLabels() -> [String?] {
+    package func rangeLabels() -> [String?] {
         rangeLabelValues().map { $0?.text }
     }
 
     /// As `rangeLabels`, each label in its parts.
-    public func rangeLabelValues() -> [PageLabelValue?] {
+    package func rangeLabelValues() -> [PageLabelValue?] {
         guard let ranges = labelRanges, !ranges.isEmpty else { return Array(repeating: nil, count: items.count) }
         var byStart: [ItemID: LabelRange] = [:]
         for range in ranges { byStart[range.start] = range }
@@ -191,7 +191,7 @@ extension Document {
         return labels
     }
     /// The ranges in document order, each with the 0-based index of its start.
-    public func orderedLabelRanges() -> [(index: Int, range: LabelRange)] {
+    package func orderedLabelRanges() -> [(index: Int, range: LabelRange)] {
         guard let ranges = labelRanges else { return [] }
         var indexByID: [ItemID: Int] = [:]
         for (index, item) in items.enumerated() { indexByID[item.id] = index }
@@ -203,29 +203,29 @@ extension Document {
 /// (`pe_label_range`): the 1-based page where it starts and the label of that
 /// page (style, number, prefix); nil when the entry is not a dictionary, whose
 /// pages are then labelled as if the tree had nothing for them.
-public struct SourceLabelRange: Codable, Equatable, Sendable {
-    public var firstPage: Int
-    public var label: PageLabelValue?
+package struct SourceLabelRange: Codable, Equatable, Sendable {
+    package var firstPage: Int
+    package var label: PageLabelValue?
 
-    public init(firstPage: Int, label: PageLabelValue?) {
+    package init(firstPage: Int, label: PageLabelValue?) {
         self.firstPage = firstPage
         self.label = label
     }
 }
 
 /// The page labels of a source file with /PageLabels.
-public struct SourcePageLabels: Codable, Equatable, Sendable {
+package struct SourcePageLabels: Codable, Equatable, Sendable {
     /// Ordered by first page.
-    public private(set) var ranges: [SourceLabelRange]
+    package private(set) var ranges: [SourceLabelRange]
 
-    public init(ranges: [SourceLabelRange]) {
+    package init(ranges: [SourceLabelRange]) {
         self.ranges = ranges.sorted { $0.firstPage < $1.firstPage }
     }
 
     /// The label of 1-based `page` (PDF 32000-1 §12.4.2): the range that starts
     /// at or before it, numbered on from its start; a page no usable range
     /// covers shows its page number, as a viewer numbers it.
-    public func value(ofPage page: Int) -> PageLabelValue {
+    package func value(ofPage page: Int) -> PageLabelValue {
         var low = 0
         var high = ranges.count
         while low < high {
@@ -252,7 +252,7 @@ extension Document {
     ///   there, and a blank page, placeholder or sheet continues the label
     ///   before it (same style and prefix, the next number; 1 at the start);
     /// - else none: the output has no /PageLabels.
-    public func outputLabelValues(sourceLabels: (SourceID) -> SourcePageLabels?) -> [ItemID: PageLabelValue] {
+    package func outputLabelValues(sourceLabels: (SourceID) -> SourcePageLabels?) -> [ItemID: PageLabelValue] {
         if labelRanges != nil {
             var own: [ItemID: PageLabelValue] = [:]
             for (item, value) in zip(items, rangeLabelValues()) {

@@ -1,5 +1,5 @@
 /// How `resize` scales what a page shows onto the new paper.
-public enum ResizeMode: String, Codable, CaseIterable, Hashable, Sendable {
+package enum ResizeMode: String, Codable, CaseIterable, Hashable, Sendable {
     /// Inside the paper, aspect ratio kept, centred (margins where the shapes differ).
     case fit
     /// Covering the paper, aspect ratio kept, centred (what overflows is clipped).
@@ -11,16 +11,16 @@ public enum ResizeMode: String, Codable, CaseIterable, Hashable, Sendable {
 /// item itself then has rotation 0 and no boxes, so later turns and crops act
 /// on the resized page. In the session file `"resize": {"size": …, "mode":
 /// "fit", "quarterTurns": 1, "crop": {…}}` (session format 5).
-public struct PageResize: Codable, Equatable, Hashable, Sendable {
+package struct PageResize: Codable, Equatable, Hashable, Sendable {
     /// The new page, points (MediaBox `[0 0 W H]`).
-    public var size: PageSize
-    public var mode: ResizeMode
+    package var size: PageSize
+    package var mode: ResizeMode
     /// The item's clockwise quarter turns when it was resized (added to the page's own /Rotate).
-    public var quarterTurns: Int
+    package var quarterTurns: Int
     /// The item's crop box when it was resized (default user space); nil: the source's visible box.
-    public var crop: BoxRect?
+    package var crop: BoxRect?
 
-    public init(size: PageSize, mode: ResizeMode, quarterTurns: Int = 0, crop: BoxRect? = nil) {
+    package init(size: PageSize, mode: ResizeMode, quarterTurns: Int = 0, crop: BoxRect? = nil) {
         self.size = size
         self.mode = mode
         self.quarterTurns = quarterTurns
@@ -30,7 +30,7 @@ public struct PageResize: Codable, Equatable, Hashable, Sendable {
     /// The matrix the resized page draws its source page with, for a source page
     /// of geometry `frame`: its visible box (or the frozen crop, clipped to it),
     /// turned by its /Rotate plus the frozen turns, placed in `[0 0 W H]`.
-    public func matrix(for frame: PageFrame) -> PlacementMatrix {
+    package func matrix(for frame: PageFrame) -> PlacementMatrix {
         PlacementMatrix.placing(
             shownBox(for: frame), quarterTurns: frame.quarterTurns + quarterTurns,
             in: BoxRect(x0: 0, y0: 0, x1: size.width, y1: size.height), fill: mode == .fill)
@@ -38,7 +38,7 @@ public struct PageResize: Codable, Equatable, Hashable, Sendable {
 
     /// The part of the source page the resized page shows: the frozen crop
     /// clipped to the page's visible box (the visible box when they miss).
-    public func shownBox(for frame: PageFrame) -> BoxRect {
+    package func shownBox(for frame: PageFrame) -> BoxRect {
         FormPlacement.shown(frame.visibleBox, croppedTo: crop)
     }
 
@@ -46,7 +46,7 @@ public struct PageResize: Codable, Equatable, Hashable, Sendable {
     /// matrix of `matrix(for:)` in the new page's own units (a side over
     /// 14,400 pt is written with a /UserUnit, `PageSize.userUnit`), clipped to
     /// the shown box when the frozen crop cuts the visible box.
-    public func placement(for frame: PageFrame) -> FormPlacement {
+    package func placement(for frame: PageFrame) -> FormPlacement {
         let shown = shownBox(for: frame)
         let unit = size.userUnit
         return FormPlacement(
@@ -63,12 +63,12 @@ public struct PageResize: Codable, Equatable, Hashable, Sendable {
 /// (source space) to clip to when only part of the visible box is shown. The
 /// whole of the geometry: export hands it to the bridge as numbers
 /// (`pe_placement`), which only writes them.
-public struct FormPlacement: Equatable, Sendable {
-    public var matrix: PlacementMatrix
+package struct FormPlacement: Equatable, Sendable {
+    package var matrix: PlacementMatrix
     /// nil: the whole visible box is drawn.
-    public var clip: BoxRect?
+    package var clip: BoxRect?
 
-    public init(matrix: PlacementMatrix, clip: BoxRect? = nil) {
+    package init(matrix: PlacementMatrix, clip: BoxRect? = nil) {
         self.matrix = matrix
         self.clip = clip
     }
@@ -76,7 +76,7 @@ public struct FormPlacement: Equatable, Sendable {
     /// What a page shows of its `visible` box when `crop` (an item's crop, or
     /// none) limits it: the part inside the crop, or `visible` when there is no
     /// crop or it misses the visible box.
-    public static func shown(_ visible: BoxRect, croppedTo crop: BoxRect?) -> BoxRect {
+    package static func shown(_ visible: BoxRect, croppedTo crop: BoxRect?) -> BoxRect {
         guard let crop else { return visible }
         let inside = BoxRect(
             x0: max(min(crop.x0, crop.x1), visible.x0), y0: max(min(crop.y0, crop.y1), visible.y0),
@@ -87,25 +87,25 @@ public struct FormPlacement: Equatable, Sendable {
 
 /// An affine transformation as a PDF `cm` writes it:
 /// (x, y) → (a x + c y + e, b x + d y + f).
-public struct PlacementMatrix: Equatable, Sendable, CustomStringConvertible {
-    public var a: Double
-    public var b: Double
-    public var c: Double
-    public var d: Double
-    public var e: Double
-    public var f: Double
+package struct PlacementMatrix: Equatable, Sendable, CustomStringConvertible {
+    package var a: Double
+    package var b: Double
+    package var c: Double
+    package var d: Double
+    package var e: Double
+    package var f: Double
 
-    public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
+    package init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
         (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
     }
 
-    public static let identity = PlacementMatrix(a: 1, b: 0, c: 0, d: 1, e: 0, f: 0)
+    package static let identity = PlacementMatrix(a: 1, b: 0, c: 0, d: 1, e: 0, f: 0)
 
     /// THE placement rule (resized pages and sheet cells, shown and exported:
     /// the bridge receives the matrix): the box `box` of a page shown turned
     /// `quarterTurns` clockwise, drawn upright and centred in `target`, scaled
     /// uniformly to fit inside it, or (`fill`) to cover it.
-    public static func placing(_ box: BoxRect, quarterTurns: Int, in target: BoxRect, fill: Bool) -> PlacementMatrix {
+    package static func placing(_ box: BoxRect, quarterTurns: Int, in target: BoxRect, fill: Bool) -> PlacementMatrix {
         let turns = ((quarterTurns % 4) + 4) % 4
         let sideways = turns % 2 == 1
         let shownWidth = sideways ? box.height : box.width
@@ -127,12 +127,12 @@ public struct PlacementMatrix: Equatable, Sendable, CustomStringConvertible {
         return m
     }
 
-    public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
+    package func apply(x: Double, y: Double) -> (x: Double, y: Double) {
         (a * x + c * y + e, b * x + d * y + f)
     }
 
     /// The bounding box of `rect` transformed.
-    public func apply(_ rect: BoxRect) -> BoxRect {
+    package func apply(_ rect: BoxRect) -> BoxRect {
         let corners = [(rect.x0, rect.y0), (rect.x1, rect.y0), (rect.x1, rect.y1), (rect.x0, rect.y1)].map {
             apply(x: $0.0, y: $0.1)
         }
@@ -142,7 +142,7 @@ public struct PlacementMatrix: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The transformation undoing this one (nil when it flattens the plane).
-    public var inverse: PlacementMatrix? {
+    package var inverse: PlacementMatrix? {
         let determinant = a * d - b * c
         guard determinant != 0, determinant.isFinite else { return nil }
         let ia = d / determinant
@@ -152,7 +152,7 @@ public struct PlacementMatrix: Equatable, Sendable, CustomStringConvertible {
         return PlacementMatrix(a: ia, b: ib, c: ic, d: id, e: -(ia * e + ic * f), f: -(ib * e + id * f))
     }
 
-    public var description: String {
+    package var description: String {
         [a, b, c, d, e, f].map(BoxRect.number).joined(separator: " ")
     }
 }

@@ -1,5 +1,5 @@
 /// A `--size` argument: a fixed size, or "like the item at P".
-public enum PageSizeSpec: Codable, Equatable, Sendable {
+package enum PageSizeSpec: Codable, Equatable, Sendable {
     case fixed(PageSize)
     case like(position: Position)
 }
@@ -42,7 +42,7 @@ extension PageSize {
     ///   (`595x842`, `210x297mm`, `8.5x11in`, `21x29.7cm`, `595x842pt`), or a
     ///   unit after each number (`8.5inx297mm`); `×` works as well as `x`;
     /// - `like:P` where P is `N`, `last`, `last-K` or `@ID`.
-    public static func parse(_ text: String) throws(SizeError) -> PageSizeSpec {
+    package static func parse(_ text: String) throws(SizeError) -> PageSizeSpec {
         let compact = String(text.lowercased().filter { !$0.isWhitespace })
         guard !compact.isEmpty else { throw .empty }
 

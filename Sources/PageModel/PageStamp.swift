@@ -10,14 +10,14 @@
 /// a page, `{"text": {…}, "under": false, "opacity": 0.3}` for a text (see
 /// `TextMark`), each with `"position"`, `"offset": [x, y]` and `"margin"` when
 /// they are not the defaults (centre, no offset, no margin; format 5).
-public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var content: StampContent
-    public var under: Bool
-    public var fit: Bool
-    public var opacity: Double
-    public var placement: StampPlacement
+package struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    package var content: StampContent
+    package var under: Bool
+    package var fit: Bool
+    package var opacity: Double
+    package var placement: StampPlacement
 
-    public init(
+    package init(
         source: SourceID, page: Int = 1, under: Bool = false, fit: Bool = false, opacity: Double = 1,
         placement: StampPlacement = StampPlacement()
     ) {
@@ -28,7 +28,7 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
         self.placement = placement
     }
 
-    public init(text: TextMark, under: Bool = false, opacity: Double = 1, placement: StampPlacement) {
+    package init(text: TextMark, under: Bool = false, opacity: Double = 1, placement: StampPlacement) {
         self.content = .text(text)
         self.under = under
         self.fit = false
@@ -37,22 +37,22 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
     }
 
     /// The source a page stamp draws from; nil for a text.
-    public var source: SourceID? {
+    package var source: SourceID? {
         if case .page(let source, _) = content { source } else { nil }
     }
 
     /// The generated text, nil for a page stamp.
-    public var text: TextMark? {
+    package var text: TextMark? {
         if case .text(let mark) = content { mark } else { nil }
     }
 
     /// Whether `opacity` is one a PDF can say: finite, above 0, at most 1.
-    public static func isValidOpacity(_ opacity: Double) -> Bool {
+    package static func isValidOpacity(_ opacity: Double) -> Bool {
         opacity.isFinite && opacity > 0 && opacity <= 1
     }
 
     /// `s2 p.1 under fit 50%`, `number "Page {n}" bottom`: the options that differ from the defaults.
-    public var description: String {
+    package var description: String {
         var words: [String]
         switch content {
         case .page(let source, let page): words = ["\(source) p.\(page)"]
@@ -92,7 +92,7 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
         return mark
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if container.contains(.text) {
             content = .text(try Stamp.decodeText(container, texts: decoder.userInfo[StampTexts.key] as? StampTexts))
@@ -118,7 +118,7 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
         self.placement = placement
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch content {
         case .page(let source, let page):
@@ -143,7 +143,7 @@ public struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvert
 }
 
 /// What a stamp draws.
-public enum StampContent: Hashable, Sendable {
+package enum StampContent: Hashable, Sendable {
     /// Page `page` (1-based; 1 for an image) of a source.
     case page(source: SourceID, page: Int)
     /// A text generated per item at export.

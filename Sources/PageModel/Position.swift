@@ -48,7 +48,7 @@ public enum Position: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// The 0-based index of the existing item this names in `document`.
-    public func index(in document: Document) throws(SelectionError) -> Int {
+    package func index(in document: Document) throws(SelectionError) -> Int {
         let count = document.items.count
         switch self {
         case .number(let n):

@@ -80,7 +80,7 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
 }
 
 /// "1 page", "7 pages".
-public func pagesPhrase(_ count: Int) -> String {
+package func pagesPhrase(_ count: Int) -> String {
     count == 1 ? "1 page" : "\(count) pages"
 }
 
@@ -94,7 +94,7 @@ func quoted(_ text: String) -> String {
 /// `text` with line breaks and other control characters written as escapes
 /// (`\n`, `\r`, `\t`, `\u{c}`), for messages that quote text from outside; the
 /// command line passes every error line through it too.
-public func escapingControlCharacters(_ text: String) -> String {
+package func escapingControlCharacters(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
         switch scalar {
@@ -117,12 +117,12 @@ public func escapingControlCharacters(_ text: String) -> String {
 /// names): joined with ", ", at most `limit` of them, the rest counted —
 /// "a, b, c … and 716 more" — so a warning about 726 fields stays a line a
 /// person can read.
-public func cappedList(_ items: [String], limit: Int = 10) -> String {
+package func cappedList(_ items: [String], limit: Int = 10) -> String {
     guard items.count > limit else { return items.joined(separator: ", ") }
     return items.prefix(limit).joined(separator: ", ") + " … and \(items.count - limit) more"
 }
 
 /// "position 13", "positions 3, 13" (capped as `cappedList` caps).
-public func positionsPhrase(_ positions: [Int]) -> String {
+package func positionsPhrase(_ positions: [Int]) -> String {
     (positions.count == 1 ? "position " : "positions ") + cappedList(positions.map(String.init))
 }

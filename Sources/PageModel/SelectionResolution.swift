@@ -8,7 +8,7 @@ extension PageSelection {
     /// an item's page for `empty` tokens, and `hasText` whether it has extractable
     /// text (see `EmptyPage.isEmpty`; nil: none known). Each token
     /// must select at least one item, and no item may be selected by two tokens.
-    public func resolve(
+    package func resolve(
         in document: Document, text: ((PageItem, String) -> Bool)? = nil, darkShare: ((PageItem) -> Double?)? = nil,
         hasText: ((PageItem) -> Bool)? = nil
     ) throws(SelectionError) -> [Int] {

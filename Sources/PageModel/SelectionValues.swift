@@ -72,8 +72,10 @@ extension PageSelection {
     /// The page item with this id, wherever it is now (`@ID`).
     public static func item(_ id: ItemID) -> PageSelection { PageSelection(ids: [id]) }
 
-    /// Both selections, one after the other (`A,B` on the command line).
-    public static func + (first: PageSelection, second: PageSelection) -> PageSelection {
+    /// Both selections, one after the other (`A,B` on the command line): the
+    /// kit's `+`, declared there so that a program importing only PDFEditKit
+    /// finds the operator.
+    package static func joined(_ first: PageSelection, _ second: PageSelection) -> PageSelection {
         PageSelection(tokens: first.tokens + second.tokens)
     }
 }

@@ -19,7 +19,7 @@ extension Session {
     /// nothing: on error the session is unchanged. A lone `useDocument` is
     /// not an undo step.
     @discardableResult
-    public mutating func apply(
+    package mutating func apply(
         _ edit: Edit, doc: String? = nil, label: String, context: EditContext = EditContext()
     ) throws(EditError) -> ChangeSummary {
         var working = self
@@ -40,7 +40,7 @@ extension Session {
     /// failing edit is reported as `.batch(index:_:)` and nothing is applied.
     /// An empty list changes nothing and records no step.
     @discardableResult
-    public mutating func applyAll(
+    package mutating func applyAll(
         _ edits: [(edit: Edit, doc: String?)], label: String, context: EditContext = EditContext()
     ) throws(EditError) -> [ChangeSummary] {
         guard !edits.isEmpty else { return [] }

@@ -1,5 +1,5 @@
 /// An outline command as a value; paths and positions are resolved when it is applied.
-public enum OutlineEdit: Codable, Equatable, Sendable {
+package enum OutlineEdit: Codable, Equatable, Sendable {
     /// `outline add TITLE P [--parent PATH]`: the last child of PATH (or the
     /// last top-level entry), pointing at the item at P.
     case add(title: String, at: Position, parent: String?)
@@ -13,13 +13,13 @@ public enum OutlineEdit: Codable, Equatable, Sendable {
 
 /// An entry of an imported outline: its position (nil: a heading) is resolved
 /// against the document's current order.
-public struct OutlineDraft: Codable, Equatable, Sendable {
-    public var title: String
-    public var position: Position?
-    public var isOpen: Bool
-    public var children: [OutlineDraft]
+package struct OutlineDraft: Codable, Equatable, Sendable {
+    package var title: String
+    package var position: Position?
+    package var isOpen: Bool
+    package var children: [OutlineDraft]
 
-    public init(title: String, position: Position?, isOpen: Bool = false, children: [OutlineDraft] = []) {
+    package init(title: String, position: Position?, isOpen: Bool = false, children: [OutlineDraft] = []) {
         self.title = title
         self.position = position
         self.isOpen = isOpen
@@ -30,7 +30,7 @@ public struct OutlineDraft: Codable, Equatable, Sendable {
 extension Session {
     /// The title of a source's own top-level entry: its file's stem (`.pdf`
     /// dropped; for an image, whatever extension it has).
-    public static func outlineStem(of path: String, kind: SourceKind = .pdf) -> String {
+    package static func outlineStem(of path: String, kind: SourceKind = .pdf) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if kind == .pdf {
             if name.count > 4, name.lowercased().hasSuffix(".pdf") { return String(name.dropLast(4)) }
@@ -162,7 +162,7 @@ extension Session {
     /// The outline a document of an older session gets when an outline command
     /// first touches it: its sources' outlines (`outlines`, real ids), in order
     /// of their first page in the document, by the rules of `outline(of:adding:items:)`.
-    public func adoptedOutline(of document: Document, from outlines: [SourceOutline]) -> [OutlineEntry] {
+    package func adoptedOutline(of document: Document, from outlines: [SourceOutline]) -> [OutlineEntry] {
         var empty = document
         empty.outline = []
         var firstPosition: [SourceID: Int] = [:]

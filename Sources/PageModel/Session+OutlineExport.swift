@@ -10,23 +10,23 @@ public enum OutlinePolicy: String, Sendable, Equatable, CaseIterable {
 }
 
 /// One bookmark as an export writes it: depth first, each after its parent.
-public struct ExportedOutlineEntry: Equatable, Sendable {
+package struct ExportedOutlineEntry: Equatable, Sendable {
     /// 0 for a top-level entry.
-    public var level: Int
-    public var title: String
+    package var level: Int
+    package var title: String
     /// 0-based index of the exported item it goes to; nil: a heading.
-    public var item: Int?
-    public var isOpen: Bool
-    public var view: [String]?
-    public var color: [Double]?
-    public var style: Int?
+    package var item: Int?
+    package var isOpen: Bool
+    package var view: [String]?
+    package var color: [Double]?
+    package var style: Int?
     /// A heading's URI action.
-    public var uri: String?
+    package var uri: String?
     /// A heading's other action, in PDF syntax (`OutlineEntry.action`).
-    public var action: String?
+    package var action: String?
     /// When `item` is a sheet and the entry aims at one of its cells' pages: that
     /// cell (0-based), so export moves the entry's view onto the sheet with the page.
-    public var cell: Int? = nil
+    package var cell: Int? = nil
 }
 
 extension Session {
@@ -36,7 +36,7 @@ extension Session {
     /// flattened (headings that remain are written even when no entry reaches an
     /// exported item). Nil: the document has no outline in the model (an older
     /// session) and `policy` is `.keep`, so the sources' own are merged as before.
-    public func exportedOutline(
+    package func exportedOutline(
         of document: Document, items: [PageItem], policy: OutlinePolicy
     ) -> [ExportedOutlineEntry]? {
         if policy == .none { return [] }

@@ -1,7 +1,7 @@
 /// The whole editing state: sources, documents, which one is current, the id
 /// counters and the undo/redo history. A value: every edit works on a copy and
 /// replaces the session only when it fully succeeded.
-public struct Session: Equatable, Sendable {
+package struct Session: Equatable, Sendable {
     /// The session file format this code writes. Version 2 added rotation
     /// patterns to runs (`"rotations"`), which a version-1 reader would not
     /// understand; a version-1 file is read as it is (it has none). Version 3
@@ -20,29 +20,29 @@ public struct Session: Equatable, Sendable {
     /// Version 6 writes the texts of text stamps once, in `"texts"`, and each
     /// stamp's `"text"` as an index into them; a version-5 file's stamps hold
     /// their text themselves, as before.
-    public static let formatVersion = 6
+    package static let formatVersion = 6
     /// The versions this code reads.
-    public static let readableVersions = 1...formatVersion
+    package static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)
     /// may reach: 2^53, the largest whole number every JSON reader keeps exactly.
     /// A session file with a larger counter is refused when read, and an edit
     /// that would hand out ids past it is refused, so id arithmetic never overflows.
-    public static let maximumCounter = 1 << 53
+    package static let maximumCounter = 1 << 53
 
     /// The format version the session was read with; always `formatVersion` in memory.
-    public internal(set) var version: Int
-    public internal(set) var sources: [Source]
-    public internal(set) var documents: [Document]
+    package internal(set) var version: Int
+    package internal(set) var sources: [Source]
+    package internal(set) var documents: [Document]
     /// The name of the current document.
-    public internal(set) var current: String
+    package internal(set) var current: String
     /// The number of the next item id (`p<nextItemNumber>`); see `ItemID`.
-    public internal(set) var nextItemNumber: Int
+    package internal(set) var nextItemNumber: Int
     /// The number of the next source id (`s<nextSourceNumber>`).
-    public internal(set) var nextSourceNumber: Int
-    public internal(set) var history: History
+    package internal(set) var nextSourceNumber: Int
+    package internal(set) var history: History
 
     /// A session with one empty document.
-    public init(documentName: String = "main") {
+    package init(documentName: String = "main") {
         version = Session.formatVersion
         sources = []
         documents = [Document(name: documentName)]
@@ -66,20 +66,20 @@ public struct Session: Equatable, Sendable {
     }
 
     /// The document with this exact name, if any.
-    public func document(named name: String) -> Document? {
+    package func document(named name: String) -> Document? {
         documents.first { $0.name == name }
     }
 
     /// The document edits go to when no `doc` is given.
-    public var currentDocument: Document? { document(named: current) }
+    package var currentDocument: Document? { document(named: current) }
 
     /// The source with this id, if the session has it.
-    public func source(_ id: SourceID) -> Source? {
+    package func source(_ id: SourceID) -> Source? {
         sources.first { $0.id == id }
     }
 
     /// A document name not yet used: `base`, else `base-2`, `base-3`, …
-    public func uniqueDocumentName(_ base: String) -> String {
+    package func uniqueDocumentName(_ base: String) -> String {
         let names = Set(documents.map(\.name))
         guard names.contains(base) else { return base }
         var suffix = 2
@@ -100,14 +100,14 @@ public struct Session: Equatable, Sendable {
 }
 
 /// One file given to `open`: its document name (the file's stem) and its source.
-public struct OpenedFile: Equatable, Sendable {
-    public var documentName: String
+package struct OpenedFile: Equatable, Sendable {
+    package var documentName: String
     /// Its id is provisional; the session assigns `s1`, `s2`, … in order.
-    public var source: Source
+    package var source: Source
     /// The file's bookmarks (1-based pages of it), which become the document's outline.
-    public var outline: [SourceOutlineEntry]
+    package var outline: [SourceOutlineEntry]
 
-    public init(documentName: String, source: Source, outline: [SourceOutlineEntry] = []) {
+    package init(documentName: String, source: Source, outline: [SourceOutlineEntry] = []) {
         self.documentName = documentName
         self.source = source
         self.outline = outline
@@ -119,7 +119,7 @@ extension Session {
     /// image), named after `documentName` made valid and unique, the first
     /// one current, with an empty history. No document may hold more items than
     /// `limits` allows.
-    public static func opening(_ files: [OpenedFile], limits: Limits = .standard) throws(EditError) -> Session {
+    package static func opening(_ files: [OpenedFile], limits: Limits = .standard) throws(EditError) -> Session {
         let context = EditContext(limits: limits)
         guard !files.isEmpty else { throw .nothingToInsert }
         var session = Session(documentName: validDocumentName(files[0].documentName))
@@ -150,7 +150,7 @@ extension Session {
 
     /// `text` turned into an acceptable document name (used for file stems):
     /// slashes and control characters become `_`, an empty name becomes "document".
-    public static func validDocumentName(_ text: String) -> String {
+    package static func validDocumentName(_ text: String) -> String {
         let cleaned = String(text.map { $0 == "/" || $0.isControlCharacter ? "_" : $0 }).trimmingWhitespace()
         return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "document" : cleaned
     }

@@ -128,7 +128,7 @@ private struct VersionProbe: Decodable {
 extension Session {
     /// The session as its file's bytes: human-readable, stable (sorted keys),
     /// compact (runs).
-    public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let file = SessionFile(
             version: version, current: current, nextItemNumber: nextItemNumber, nextSourceNumber: nextSourceNumber,
             sources: sources,
@@ -153,7 +153,7 @@ extension Session {
     /// Reads a session file, checking its version first and every invariant
     /// after (unique ids, rotations 0…3, known sources, an existing current
     /// document…). Any problem is an error, never a trap.
-    public static func decode(_ data: Data) throws(SessionFormatError) -> Session {
+    package static func decode(_ data: Data) throws(SessionFormatError) -> Session {
         let decoder = JSONDecoder()
         let probe: VersionProbe
         do {

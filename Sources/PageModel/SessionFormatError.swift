@@ -1,5 +1,5 @@
 /// Why a session file cannot be read. Never a trap: a damaged file is reported.
-public enum SessionFormatError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SessionFormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not JSON, or not the expected shape; the text says where.
     case malformedJSON(String)
     case missingVersion
@@ -9,7 +9,7 @@ public enum SessionFormatError: Error, Equatable, Sendable, CustomStringConverti
     case invalidField(String)
     case inconsistent(SessionInconsistency)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformedJSON(let detail):
             "the session file is not valid session JSON: \(detail)"

@@ -1,6 +1,6 @@
 /// A broken invariant of a session: what a hand-edited or damaged session
 /// file can contain and an edit never produces.
-public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
+package enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     case noDocuments
     case duplicateDocumentName(String)
     case invalidDocumentName(String, reason: String)
@@ -23,7 +23,7 @@ public enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible {
     case invalidOutline(document: String, reason: String)
     case invalidMetadata(document: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noDocuments: "the session has no document"
         case .duplicateDocumentName(let name): "two documents are named \(quoted(name))"

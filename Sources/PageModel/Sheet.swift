@@ -1,28 +1,28 @@
 /// A sheet (`nup`, `booklet`): one output page of `size` holding other items'
 /// pages, each scaled to fit its cell upright as displayed. The cells keep the
 /// original items whole (ids, rotations, boxes, stamps), so `undo` gives them back.
-public struct Sheet: Codable, Equatable, Hashable, Sendable {
+package struct Sheet: Codable, Equatable, Hashable, Sendable {
     /// The sheet's page size (MediaBox `[0 0 W H]`).
-    public var size: PageSize
+    package var size: PageSize
     /// In the order they were laid out; an empty cell has no item.
-    public var cells: [SheetCell]
+    package var cells: [SheetCell]
 
-    public init(size: PageSize, cells: [SheetCell]) {
+    package init(size: PageSize, cells: [SheetCell]) {
         self.size = size
         self.cells = cells
     }
 
     /// The items of the cells, in cell order.
-    public var items: [PageItem] { cells.compactMap(\.item) }
+    package var items: [PageItem] { cells.compactMap(\.item) }
 }
 
 /// One cell of a sheet: a rectangle on the sheet (sheet user space, points,
 /// origin at the bottom left) and the item drawn into it, if any.
-public struct SheetCell: Codable, Equatable, Hashable, Sendable {
-    public var rect: BoxRect
-    public var item: PageItem?
+package struct SheetCell: Codable, Equatable, Hashable, Sendable {
+    package var rect: BoxRect
+    package var item: PageItem?
 
-    public init(rect: BoxRect, item: PageItem?) {
+    package init(rect: BoxRect, item: PageItem?) {
         self.rect = rect
         self.item = item
     }
@@ -33,7 +33,7 @@ public struct SheetCell: Codable, Equatable, Hashable, Sendable {
         case rect, item
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         rect = try container.decode(BoxRect.self, forKey: .rect)
         switch try container.decodeIfPresent(ItemRecord.self, forKey: .item) {
@@ -45,7 +45,7 @@ public struct SheetCell: Codable, Equatable, Hashable, Sendable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(rect, forKey: .rect)
         try container.encodeIfPresent(item.map(ItemRecord.single), forKey: .item)
@@ -53,7 +53,7 @@ public struct SheetCell: Codable, Equatable, Hashable, Sendable {
 }
 
 /// The order `nup` fills a sheet's cells in.
-public enum SheetOrder: String, Codable, CaseIterable, Sendable {
+package enum SheetOrder: String, Codable, CaseIterable, Sendable {
     /// Left to right, then top to bottom.
     case rows
     /// Top to bottom, then left to right.
@@ -61,14 +61,14 @@ public enum SheetOrder: String, Codable, CaseIterable, Sendable {
 }
 
 /// The layout rules of sheets, pure so they can be property-tested.
-public enum Imposition {
+package enum Imposition {
     /// The most columns or rows `nup --grid` takes.
-    public static let maximumGridSide = 20
+    package static let maximumGridSide = 20
 
     /// The `columns` × `rows` cells of a sheet of `size` in filling order, with
     /// `gutter` points between neighbouring cells (not at the sheet's edges).
     /// Nil when the gutter leaves no room for a cell.
-    public static func gridCells(
+    package static func gridCells(
         size: PageSize, columns: Int, rows: Int, gutter: Double, order: SheetOrder
     ) -> [BoxRect]? {
         guard columns >= 1, rows >= 1, gutter >= 0, gutter.isFinite else { return nil }
@@ -96,7 +96,7 @@ public enum Imposition {
     /// Saddle-stitch order for `count` pages: the pages (0-based; nil = a blank
     /// pad) of each sheet side, left then right, for `count` rounded up to a
     /// multiple of 4. For 8 pages: 8|1, 2|7, 6|3, 4|5 (1-based).
-    public static func bookletSides(count: Int) -> [(left: Int?, right: Int?)] {
+    package static func bookletSides(count: Int) -> [(left: Int?, right: Int?)] {
         let padded = (count + 3) / 4 * 4
         func page(_ index: Int) -> Int? { index < count ? index : nil }
         var sides: [(left: Int?, right: Int?)] = []
@@ -110,7 +110,7 @@ public enum Imposition {
     }
 
     /// The two cells of a booklet side: left and right halves of the sheet.
-    public static func bookletCells(size: PageSize) -> [BoxRect] {
+    package static func bookletCells(size: PageSize) -> [BoxRect] {
         let half = size.width / 2
         return [
             BoxRect(x0: 0, y0: 0, x1: half, y1: size.height),
@@ -123,7 +123,7 @@ public enum Imposition {
     /// `quarterTurns` clockwise (its /Rotate plus the item's rotation), is
     /// scaled to fit `cell` keeping its aspect ratio, centred and upright —
     /// the one placement rule (`PlacementMatrix.placing`).
-    public static func cellMatrix(cell: BoxRect, visible: BoxRect, quarterTurns: Int) -> PlacementMatrix {
+    package static func cellMatrix(cell: BoxRect, visible: BoxRect, quarterTurns: Int) -> PlacementMatrix {
         PlacementMatrix.placing(visible, quarterTurns: quarterTurns, in: cell, fill: false)
     }
 
@@ -134,7 +134,7 @@ public enum Imposition {
     /// is drawn from a copy that carries the crop as its crop box (a cell with
     /// stamps: the stamps are centred on what the reader sees), so the crop is
     /// the whole form and nothing is clipped.
-    public static func cellPlacement(
+    package static func cellPlacement(
         cell: BoxRect, sheet size: PageSize, frame: PageFrame, quarterTurns: Int, crop: BoxRect?, stamped: Bool
     ) -> FormPlacement {
         let unit = size.userUnit
@@ -163,5 +163,5 @@ extension PageItem {
 
 extension Document {
     /// Every id the document holds, its sheets' cells' included.
-    public var idsWithCells: Set<ItemID> { Set(items.flatMap(\.idsWithCells)) }
+    package var idsWithCells: Set<ItemID> { Set(items.flatMap(\.idsWithCells)) }
 }

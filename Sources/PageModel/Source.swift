@@ -1,22 +1,22 @@
 /// What kind of file a source is; it decides which item contents may refer to it.
-public enum SourceKind: String, Codable, Equatable, Sendable {
+package enum SourceKind: String, Codable, Equatable, Sendable {
     case pdf
     case image
 }
 
 /// A file the user imported. It is read, never written; its fingerprint
 /// (size and SHA-256) lets the kit notice a source that changed or vanished.
-public struct Source: Codable, Equatable, Sendable {
-    public var id: SourceID
+package struct Source: Codable, Equatable, Sendable {
+    package var id: SourceID
     /// Stored exactly as the caller gives it (the kit makes it relative to the session folder).
-    public var path: String
-    public var size: Int64
-    public var sha256: String
+    package var path: String
+    package var size: Int64
+    package var sha256: String
     /// Number of pages; 1 for an image.
-    public var pageCount: Int
-    public var kind: SourceKind
+    package var pageCount: Int
+    package var kind: SourceKind
 
-    public init(id: SourceID, path: String, size: Int64, sha256: String, pageCount: Int, kind: SourceKind) {
+    package init(id: SourceID, path: String, size: Int64, sha256: String, pageCount: Int, kind: SourceKind) {
         self.id = id
         self.path = path
         self.size = size
@@ -38,7 +38,7 @@ extension Session {
     /// paths from another folder than the session file's.
     /// The history's record of sources is relocated too, so that undo and redo
     /// still find them as they were recorded.
-    public func relocatingSources(_ path: (Source) throws -> String) rethrows -> Session {
+    package func relocatingSources(_ path: (Source) throws -> String) rethrows -> Session {
         func moved(_ source: Source) throws -> Source {
             var source = source
             source.path = try path(source)

@@ -38,13 +38,13 @@ public enum StampPosition: String, Codable, CaseIterable, Hashable, Sendable {
 ///
 /// The rule (`frame`) is stated once here, for `show` and for export, whose
 /// bridge draws with the matrix `matrix(on:stamp:…)` makes of it.
-public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
-    public var position: StampPosition
-    public var offsetX: Double
-    public var offsetY: Double
-    public var margin: Double
+package struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
+    package var position: StampPosition
+    package var offsetX: Double
+    package var offsetY: Double
+    package var margin: Double
 
-    public init(position: StampPosition = .center, offsetX: Double = 0, offsetY: Double = 0, margin: Double = 0) {
+    package init(position: StampPosition = .center, offsetX: Double = 0, offsetY: Double = 0, margin: Double = 0) {
         self.position = position
         self.offsetX = offsetX
         self.offsetY = offsetY
@@ -53,12 +53,12 @@ public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
 
     /// Where a stamp lands: its centre in points from the displayed page's
     /// bottom-left corner (+y up), and the factor it is drawn at.
-    public struct Frame: Equatable, Sendable {
-        public var centreX: Double
-        public var centreY: Double
-        public var scale: Double
+    package struct Frame: Equatable, Sendable {
+        package var centreX: Double
+        package var centreY: Double
+        package var scale: Double
 
-        public init(centreX: Double, centreY: Double, scale: Double) {
+        package init(centreX: Double, centreY: Double, scale: Double) {
             self.centreX = centreX
             self.centreY = centreY
             self.scale = scale
@@ -69,7 +69,7 @@ public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
     /// rotation and its angle applied: see `boundingSize`) on a page displayed
     /// as `page`: at `naturalScale` (its /UserUnit over the page's), or with `fit`
     /// as large as the page allows; never larger than the page inside the margin.
-    public func frame(page: PageSize, stamp: PageSize, naturalScale: Double = 1, fit: Bool = false) -> Frame {
+    package func frame(page: PageSize, stamp: PageSize, naturalScale: Double = 1, fit: Bool = false) -> Frame {
         // A margin that leaves no room is ignored rather than turning the stamp over.
         let inset = margin > 0 && page.width > 2 * margin && page.height > 2 * margin ? margin : 0
         let roomWidth = page.width - 2 * inset
@@ -97,7 +97,7 @@ public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The upright bounding box of a `size` box turned by `degrees` (counter-clockwise).
-    public static func boundingSize(_ size: PageSize, degrees: Double) -> PageSize {
+    package static func boundingSize(_ size: PageSize, degrees: Double) -> PageSize {
         let (sine, cosine) = sineCosine(degrees: degrees)
         return PageSize(
             width: abs(size.width * cosine) + abs(size.height * sine),
@@ -105,7 +105,7 @@ public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// sin and cos of an angle in degrees, exact at multiples of 90°.
-    public static func sineCosine(degrees: Double) -> (sine: Double, cosine: Double) {
+    package static func sineCosine(degrees: Double) -> (sine: Double, cosine: Double) {
         let turned = degrees.truncatingRemainder(dividingBy: 360)
         switch (turned < 0 ? turned + 360 : turned) {
         case 0: return (0, 1)
@@ -119,7 +119,7 @@ public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `bottom-right +0,+12 margin 24`: what differs from the defaults.
-    public var description: String {
+    package var description: String {
         var words: [String] = []
         if position != .center { words.append(position.rawValue) }
         if offsetX != 0 || offsetY != 0 { words.append("\(signed(offsetX)),\(signed(offsetY))") }
@@ -132,7 +132,7 @@ public struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
 
 extension StampPlacement {
     /// Finite offsets and a finite margin of at least 0.
-    public var isValid: Bool {
+    package var isValid: Bool {
         offsetX.isFinite && offsetY.isFinite && margin.isFinite && margin >= 0
     }
 }
@@ -145,7 +145,7 @@ extension StampPlacement {
     /// `angle` degrees counter-clockwise as displayed, placed by `frame` on the
     /// page as displayed (points) and taken back into the page's default user
     /// space: upright for the reader whatever either page's /Rotate.
-    public func matrix(
+    package func matrix(
         on page: ShownPage, stamp box: BoxRect, quarterTurns stampTurns: Int = 0, userUnit stampUnit: Double = 1,
         angle: Double = 0, fit: Bool = false
     ) -> PlacementMatrix {

@@ -1,10 +1,10 @@
 /// The three standard 14 fonts a generated stamp may use (`--font`), regular
 /// weight, with WinAnsi encoding: every PDF reader has them, nothing is embedded.
-public enum StandardFont: String, Codable, CaseIterable, Hashable, Sendable {
+package enum StandardFont: String, Codable, CaseIterable, Hashable, Sendable {
     case helvetica, times, courier
 
     /// The /BaseFont name.
-    public var baseFont: String {
+    package var baseFont: String {
         switch self {
         case .helvetica: "Helvetica"
         case .times: "Times-Roman"
@@ -13,7 +13,7 @@ public enum StandardFont: String, Codable, CaseIterable, Hashable, Sendable {
     }
 
     /// The number the bridge takes (`pe_stamp.font`).
-    public var code: Int {
+    package var code: Int {
         switch self {
         case .helvetica: 0
         case .times: 1
@@ -22,7 +22,7 @@ public enum StandardFont: String, Codable, CaseIterable, Hashable, Sendable {
     }
 
     /// Above and below the baseline, in thousandths of the size (the fonts' AFM Ascender and Descender).
-    public var ascender: Double {
+    package var ascender: Double {
         switch self {
         case .helvetica: 718
         case .times: 683
@@ -30,7 +30,7 @@ public enum StandardFont: String, Codable, CaseIterable, Hashable, Sendable {
         }
     }
 
-    public var descender: Double {
+    package var descender: Double {
         switch self {
         case .helvetica: -207
         case .times: -217
@@ -39,7 +39,7 @@ public enum StandardFont: String, Codable, CaseIterable, Hashable, Sendable {
     }
 
     /// The advance of WinAnsi-encoded `bytes` at `size` points.
-    public func width(of bytes: [UInt8], size: Double) -> Double {
+    package func width(of bytes: [UInt8], size: Double) -> Double {
         let table = widths
         let units = bytes.reduce(0) { $0 + (($1 >= 32) ? Int(table[Int($1) - 32]) : 0) }
         return Double(units) * size / 1000
@@ -47,7 +47,7 @@ public enum StandardFont: String, Codable, CaseIterable, Hashable, Sendable {
 
     /// The box a line of `bytes` fills at `size`: from the start of the baseline,
     /// `width` along it, `descent` (negative) below and `ascent` above it.
-    public func box(of bytes: [UInt8], size: Double) -> (width: Double, descent: Double, ascent: Double) {
+    package func box(of bytes: [UInt8], size: Double) -> (width: Double, descent: Double, ascent: Double) {
         (width(of: bytes, size: size), descender * size / 1000, ascender * size / 1000)
     }
 
@@ -112,9 +112,9 @@ public enum StandardFont: String, Codable, CaseIterable, Hashable, Sendable {
 }
 
 /// PDF's WinAnsiEncoding (Windows code page 1252), which the standard fonts use.
-public enum WinAnsi {
+package enum WinAnsi {
     /// The bytes of `text`, or the first character it cannot say.
-    public static func encode(_ text: String) -> Result<[UInt8], UnencodableCharacter> {
+    package static func encode(_ text: String) -> Result<[UInt8], UnencodableCharacter> {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for character in text {

@@ -13,21 +13,21 @@
 ///
 /// In the session file: `{"kind": "number", "format": "Page {n} of {total}",
 /// "start": 1, "digits": 0, "run": 1, "font": "helvetica", "size": 10, "angle": 0}`.
-public struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: String, Codable, Hashable, Sendable {
+package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
+    package enum Kind: String, Codable, Hashable, Sendable {
         case number, bates, watermark
     }
 
-    public var kind: Kind
-    public var format: String
-    public var start: Int
-    public var digits: Int
-    public var run: Int
-    public var font: StandardFont
-    public var size: Double
-    public var angle: Double
+    package var kind: Kind
+    package var format: String
+    package var start: Int
+    package var digits: Int
+    package var run: Int
+    package var font: StandardFont
+    package var size: Double
+    package var angle: Double
 
-    public init(
+    package init(
         kind: Kind, format: String, start: Int = 1, digits: Int = 0, run: Int = 0, font: StandardFont = .helvetica,
         size: Double, angle: Double = 0
     ) {
@@ -46,7 +46,7 @@ public struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     }
 
     // Encoded as synthesized; the size and angle read through the session's number check.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kind = try container.decode(Kind.self, forKey: .kind)
         format = try container.decode(String.self, forKey: .format)
@@ -59,10 +59,10 @@ public struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The fields `format` may hold.
-    public static let fields = ["{n}", "{total}", "{label}", "{doc}"]
+    package static let fields = ["{n}", "{total}", "{label}", "{doc}"]
 
     /// The text for one item.
-    public func resolved(number: Int, total: Int, label: String, document: String) -> String {
+    package func resolved(number: Int, total: Int, label: String, document: String) -> String {
         var digitsText = String(number)
         if digits > 0, number >= 0, digitsText.count < digits {
             digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText
@@ -85,7 +85,7 @@ public struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `number "Page {n}" 10pt`.
-    public var description: String {
+    package var description: String {
         var words = [kind.rawValue, "\"\(format)\""]
         if start != 1 { words.append("from \(start)") }
         if font != .helvetica { words.append(font.rawValue) }
@@ -99,7 +99,7 @@ extension Document {
     /// The texts of the items' generated stamps as export writes them, by item
     /// index, in each item's stamp order (items without text stamps absent).
     /// `label(index)` is the item's label in the output, nil when it has none.
-    public func stampTexts(label: (Int) -> String?) -> [Int: [String]] {
+    package func stampTexts(label: (Int) -> String?) -> [Int: [String]] {
         var counts: [Int: Int] = [:]
         for item in items {
             var seen: Set<Int> = []
@@ -135,15 +135,15 @@ extension Document {
 
 extension TextMark {
     /// The largest font size a text stamp takes, in points.
-    public static let maximumSize = 1000.0
+    package static let maximumSize = 1000.0
     /// The most digits `bates --digits` pads to.
-    public static let maximumDigits = 18
+    package static let maximumDigits = 18
     /// The numbers `--start` takes: at least 0, small enough to add a document's items to.
-    public static let startRange = 0...(1 << 50)
+    package static let startRange = 0...(1 << 50)
 
     /// Why this mark cannot be drawn, nil when it can: a size, digits, start,
     /// angle out of range, or a format that is empty or not WinAnsi.
-    public var problem: String? {
+    package var problem: String? {
         if !(size.isFinite && size > 0 && size <= TextMark.maximumSize) {
             return "the text size must be above 0 and at most \(formatPoints(TextMark.maximumSize)) pt (got \(size))"
         }
@@ -161,13 +161,13 @@ extension TextMark {
     /// The most characters a stamp's text (`--format`, `--prefix`, `--text`)
     /// takes: far more than fits across any page at a readable size, few enough
     /// that a session stamping thousands of pages stays small.
-    public static let maximumTextLength = 1_000
+    package static let maximumTextLength = 1_000
 
     /// Why a command may not make this mark, beyond `problem`: a text longer
     /// than `maximumTextLength` or naming an unknown `{field}`. Checked when a
     /// command makes a mark, not when a session is read, so that sessions
     /// written before these rules still load.
-    public var commandProblem: String? {
+    package var commandProblem: String? {
         if let problem { return problem }
         let length = format.count
         if length > TextMark.maximumTextLength {
@@ -181,7 +181,7 @@ extension TextMark {
 
     /// The `{word}`s of `format` that are not fields, in order: a brace, a
     /// letter or `_`, letters, digits or `_`, a closing brace. Other braces are text.
-    public var unknownFields: [String] {
+    package var unknownFields: [String] {
         var found: [String] = []
         var rest = Substring(format)
         while let open = rest.firstIndex(of: "{") {

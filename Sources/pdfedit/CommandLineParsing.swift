@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 extension PDFEdit {
     /// Parses a command line (without `pdfedit`) into its command: the one parser

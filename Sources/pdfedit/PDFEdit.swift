@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PDFEditKit
+import PageModel
 
 @main
 struct PDFEdit: ParsableCommand {

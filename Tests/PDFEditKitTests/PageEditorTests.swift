@@ -42,6 +42,20 @@ struct PageEditorTests {
         #expect(try KitTools.tokens(again) == ["ALPHA-P3", "ALPHA-P5", "ALPHA-P2", "ALPHA-P7"])
     }
 
+    /// What the "Sessions and undo" article says: undo returns the names newest
+    /// first, redo oldest first, and undoing past the start changes nothing.
+    @Test func undoAndRedoAsTheArticleSays() throws {
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        try editor.remove(.even)
+        try editor.rotate(.all, by: 180)
+        #expect(try editor.undo(2) == ["rotate all 180", "remove even"])
+        #expect(try editor.pageCount() == 7)
+        #expect(try editor.redo(2) == ["remove even", "rotate all 180"])
+        #expect(try editor.pageCount() == 4)
+        #expect(throws: PDFEditError.self) { try editor.undo(3) }
+        #expect(try editor.pageCount() == 4)
+    }
+
     @Test func typedSelectionsAreTheCommandLinesSelections() throws {
         var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
         #expect(editor.documentNames == ["alpha"])

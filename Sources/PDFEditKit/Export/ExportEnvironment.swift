@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 internal import PDFEngine
+import PageModel
 
 /// The export knobs of this process's environment, read once, here only (the
 /// bridge reads no environment; the kit passes them in the engine's

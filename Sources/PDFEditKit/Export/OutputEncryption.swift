@@ -5,10 +5,11 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 extension OutputPermission {
     /// The permissions of a comma list (`print,copy`); an unknown word is a usage error (64).
-    public static func list(_ text: String) throws(PDFEditError) -> Set<OutputPermission> {
+    package static func list(_ text: String) throws(PDFEditError) -> Set<OutputPermission> {
         var result: Set<OutputPermission> = []
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = word.trimmingSpaces()
@@ -24,13 +25,13 @@ extension OutputPermission {
 
 extension OutputEncryption {
     /// The environment variable that gives the user password of `--encrypt`.
-    public static let userPasswordVariable = "PDFEDIT_USER_PASSWORD"
+    package static let userPasswordVariable = "PDFEDIT_USER_PASSWORD"
     /// The environment variable that gives the owner password of `--encrypt`.
-    public static let ownerPasswordVariable = "PDFEDIT_OWNER_PASSWORD"
+    package static let ownerPasswordVariable = "PDFEDIT_OWNER_PASSWORD"
 
     /// This process's values of the two variables above (read by name, not by
     /// building the whole environment).
-    public static var environmentVariables: [String: String] {
+    package static var environmentVariables: [String: String] {
         EnvironmentVariables.process.values(of: [userPasswordVariable, ownerPasswordVariable])
     }
 
@@ -41,7 +42,7 @@ extension OutputEncryption {
     /// password found nowhere is a usage error (64) saying where to give it; a
     /// file that does not exist is 66, one that cannot be read 65, both naming
     /// the file. No message ever contains a password.
-    public static func resolve(
+    package static func resolve(
         arguments: [String], userPasswordFile: String?, ownerPasswordFile: String?, allowed: Set<OutputPermission>,
         environment: [String: String] = environmentVariables
     ) throws(PDFEditError) -> OutputEncryption {

@@ -33,7 +33,7 @@ import PageModel
 /// carry pages between them.
 public struct PageEditor: Sendable {
     /// The documents, the sources they show and the undo history.
-    public private(set) var session: Session
+    package private(set) var session: Session
     /// Passwords to try on encrypted files.
     public var passwords: PasswordBook
     /// Where bytes opened from memory are kept, and where `data` writes.
@@ -206,7 +206,7 @@ public struct PageEditor: Sendable {
     /// Applies any edit of the model (see `Edit`) to a document (nil: the current
     /// one) as one undo step named `label`; returns what changed. All or nothing.
     @discardableResult
-    public mutating func apply(_ edit: Edit, in document: String? = nil, label: String? = nil)
+    package mutating func apply(_ edit: Edit, in document: String? = nil, label: String? = nil)
         throws(PDFEditError) -> ChangeSummary
     {
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)

@@ -1,6 +1,7 @@
 import Glibc
 internal import PDFEngine
 import Synchronization
+import PageModel
 
 /// What a file is, as opposed to what its path says: the one way pdfedit tells
 /// whether two paths are the same file (an output and a source, two outputs of

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// The checks every output passes before anything is written (export, split
 /// parts, `show`'s sheets, `thumbs`' pictures, `outline export`), in this order:

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// The path text rules in one place: folder and name of a path, its stem, joining,
 /// and a path as the kernel resolves it (`resolved`, `existingPart`; files are

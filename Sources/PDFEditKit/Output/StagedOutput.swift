@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// One file on its way to its final name — the one way pdfedit writes a file.
 ///

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// How far a long operation got: `done` of `total` units (pages, files…); a
 /// `total` of 0 announces work without a count (reading a session, preparing

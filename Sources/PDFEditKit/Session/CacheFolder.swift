@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 package import PDFEngine
 import Synchronization
+import PageModel
 
 /// The cache folder as files: private folders, trust, pruning and the size cap.
 ///

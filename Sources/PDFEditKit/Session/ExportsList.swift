@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// A file as pdfedit left it: which file (device and inode) and what it held
 /// then (size and modification time, to the nanosecond). A file found so again

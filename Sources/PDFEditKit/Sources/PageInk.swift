@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// The ink of a page, found by rendering it with poppler: where it is (`crop
 /// --auto`) and how much of the page it covers (the `empty` selection token).

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 internal import PDFEngine
+import PageModel
 
 /// `pdfedit apply`: the same script of edits applied to many files, each on its
 /// own, in one process on a bounded pool of threads.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PageModel
 
 /// What became of one file of a batch (`BatchApply`).
 package enum BatchFileStatus: String, Sendable, Encodable {

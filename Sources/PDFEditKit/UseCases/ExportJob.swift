@@ -1,3 +1,4 @@
+import PageModel
 /// What a session export writes (`export OUT`, `export --split DIR`, `export --all DIR`).
 package enum ExportJob {
     /// One PDF of a document (nil: the current one), or of its selected items.

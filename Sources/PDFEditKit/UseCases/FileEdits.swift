@@ -1,4 +1,5 @@
 internal import PDFEngine
+import PageModel
 
 /// What an insert did beside its edit: the files a `keepGoing` insert skipped,
 /// and the damage it got past.

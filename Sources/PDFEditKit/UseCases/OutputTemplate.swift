@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PageModel
 
 /// Where `apply` writes each file's result: a path with placeholders, filled in
 /// for every input.

@@ -3,10 +3,10 @@ import QPDFCore
 /// A request to stop a long export, raised from any thread and read by the bridge
 /// (`pe_flag`, `pe_export_options.cancel`) before each part of a split. Its storage
 /// is a C struct at a fixed address, which the bridge reads with atomic loads.
-public final class CancelFlag: @unchecked Sendable, Equatable {
+package final class CancelFlag: @unchecked Sendable, Equatable {
     let storage: UnsafeMutablePointer<pe_flag>
 
-    public init() {
+    package init() {
         storage = .allocate(capacity: 1)
         storage.initialize(to: pe_flag(raised: 0))
     }
@@ -14,10 +14,10 @@ public final class CancelFlag: @unchecked Sendable, Equatable {
     deinit { storage.deallocate() }
 
     /// `pe_flag_raise`.
-    public func raise() { pe_flag_raise(storage) }
+    package func raise() { pe_flag_raise(storage) }
 
     /// `pe_flag_is_raised`.
-    public var isRaised: Bool { pe_flag_is_raised(storage) != 0 }
+    package var isRaised: Bool { pe_flag_is_raised(storage) != 0 }
 
-    public static func == (lhs: CancelFlag, rhs: CancelFlag) -> Bool { lhs === rhs }
+    package static func == (lhs: CancelFlag, rhs: CancelFlag) -> Bool { lhs === rhs }
 }

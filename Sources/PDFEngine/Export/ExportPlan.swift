@@ -1,32 +1,32 @@
-public import PageModel
+import PageModel
 
 /// What an export is made of: the input files, the output pages in order, and
 /// how the output is written. Plain values; `PDFExporter` carries them out.
 
 /// An input PDF of an export, opened once however many of its pages are used.
-public struct ExportSource: Sendable, Equatable {
-    public var path: String
+package struct ExportSource: Sendable, Equatable {
+    package var path: String
     /// The user (or owner) password of an encrypted file; nil or empty when none.
-    public var password: String?
+    package var password: String?
     /// Passwords to try after `password`, in order (the candidates of a password
     /// book), so that nobody has to open the file once more just to find its password.
-    public var alternatives: [String]
+    package var alternatives: [String]
     /// A short name (the file stem): the title of the source's top-level outline
     /// entry when several sources contribute outlines.
-    public var name: String?
+    package var name: String?
     /// `path` already opened by the loader in this process: used instead of
     /// reading and checking the file again.
-    public var document: OpenedPDF?
+    package var document: OpenedPDF?
     /// This export is the last use of `document`: it may free what it read
     /// before writing (the document cannot be exported from again).
-    public var lastUseOfDocument = false
+    package var lastUseOfDocument = false
     /// How many pages the file has (the session's count, checked by its
     /// fingerprint); nil: not known, and the export copies (an appended update
     /// or an in-place rewrite must know which pages it leaves out,
     /// `ExportStrategy.allowed`).
-    public var pageCount: Int?
+    package var pageCount: Int?
 
-    public init(
+    package init(
         path: String, password: String? = nil, alternatives: [String] = [], name: String? = nil,
         document: OpenedPDF? = nil, pageCount: Int? = nil
     ) {
@@ -40,7 +40,7 @@ public struct ExportSource: Sendable, Equatable {
 }
 
 /// One page of the output.
-public enum ExportItem: Sendable, Equatable {
+package enum ExportItem: Sendable, Equatable {
     /// Page `index` (0-based) of `sources[source]`, turned clockwise by
     /// `quarterTurns` × 90° on top of its own (possibly inherited) /Rotate.
     /// `boxes`: set on the output page (`crop`), in its default user space.
@@ -58,11 +58,11 @@ public enum ExportItem: Sendable, Equatable {
 /// A resized page as export writes it: the new paper (points) and where the
 /// source page is drawn on it, both worked out by the model
 /// (`PageResize.placement(for:)`) from the source page's geometry.
-public struct ExportResize: Sendable, Equatable {
-    public var size: PageSize
-    public var placement: FormPlacement
+package struct ExportResize: Sendable, Equatable {
+    package var size: PageSize
+    package var placement: FormPlacement
 
-    public init(size: PageSize, placement: FormPlacement) {
+    package init(size: PageSize, placement: FormPlacement) {
         self.size = size
         self.placement = placement
     }
@@ -72,16 +72,16 @@ public struct ExportResize: Sendable, Equatable {
 /// empty cell) drawn at `placement` (sheet user space, worked out by the model:
 /// `Imposition.cellPlacement`). `quarterTurns` and `crop` are the item's, which
 /// the copy of the page its stamps are drawn on carries.
-public struct ExportCell: Sendable, Equatable {
-    public var source: Int?
-    public var index: Int
-    public var quarterTurns: Int
-    public var crop: BoxRect?
-    public var placement: FormPlacement
+package struct ExportCell: Sendable, Equatable {
+    package var source: Int?
+    package var index: Int
+    package var quarterTurns: Int
+    package var crop: BoxRect?
+    package var placement: FormPlacement
     /// Drawn onto the cell's page as onto an item's (`item`: the sheet's index).
-    public var stamps: [ExportStamp]
+    package var stamps: [ExportStamp]
 
-    public init(
+    package init(
         source: Int?, index: Int, quarterTurns: Int = 0, crop: BoxRect? = nil, placement: FormPlacement,
         stamps: [ExportStamp] = []
     ) {
@@ -96,66 +96,66 @@ public struct ExportCell: Sendable, Equatable {
 
 /// The engine's names for the model's export choices (one type each, shared
 /// with the kit's public API).
-public typealias ExportPermission = OutputPermission
-public typealias ExportEncryption = OutputEncryption
-public typealias LabelMode = PageLabelPolicy
+package typealias ExportPermission = OutputPermission
+package typealias ExportEncryption = OutputEncryption
+package typealias LabelMode = PageLabelPolicy
 
-public struct ExportOptions: Sendable, Equatable {
+package struct ExportOptions: Sendable, Equatable {
     /// The same inputs give a byte-identical file. Ignored for encrypted output,
     /// for which qpdf cannot make a deterministic /ID.
-    public var deterministicID: Bool
+    package var deterministicID: Bool
     /// nil: the output is not encrypted, unless `keepEncryptionOf` says otherwise.
-    public var encryption: ExportEncryption?
+    package var encryption: ExportEncryption?
     /// Without `encryption`: the index of the source whose encryption the output
     /// keeps when that source is encrypted (method, permissions, both passwords);
     /// nil: the output is not encrypted, whatever the sources were (the report
     /// names the encrypted sources, see `ExportReport.decryptedSources`).
-    public var keepEncryptionOf: Int?
+    package var keepEncryptionOf: Int?
     /// What page labels the output carries.
-    public var labels: LabelMode
+    package var labels: LabelMode
     /// The output's title (Info /Title and XMP dc:title); nil keeps the first source's.
-    public var title: String?
+    package var title: String?
     /// The output's author, subject and keywords (Info and XMP alike): nil keeps
     /// the first source's, "" removes it. A title of "" removes it too.
-    public var author: String?
-    public var subject: String?
-    public var keywords: String?
+    package var author: String?
+    package var subject: String?
+    package var keywords: String?
     /// One per item of the plan: the labels the kit worked out (`OutputLabels`:
     /// the document's own ranges, or the sources' continued over blank pages),
     /// written with `.keep` (a nil entry: no label); nil: the sources' (none
     /// has any).
-    public var pageLabels: [PageLabelValue?]?
+    package var pageLabels: [PageLabelValue?]?
     /// What one stream the export decodes (a stamp page's contents, the XMP
     /// packet) may inflate to (`Limits.inflatedStreamBytes`); more is refused
     /// with `.overLimit` naming the source. nil: no bound.
-    public var maxStreamBytes: Int?
+    package var maxStreamBytes: Int?
     /// Told how far the writing got, `done` of `total`: the percent of the file
     /// written, or the parts of a split written (from any thread, one call at a
     /// time). Not part of equality.
-    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+    package var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
     /// How many threads a split export writes parts on, 1 (none) to 64; nil (or
     /// another number): as many as the CPUs this process may run on, at most 4.
-    public var threads: Int?
+    package var threads: Int?
     /// Whether the export may rearrange its source in place instead of copying
     /// its pages, where `ExportStrategy.allowed` lets it; the output is the same
     /// document either way. False: never (`PDFEDIT_NO_IN_PLACE`).
-    public var inPlace: Bool
+    package var inPlace: Bool
     /// Whether the export may be written as its source's bytes plus an
     /// incremental update, where `ExportStrategy.allowed` lets it; the output
     /// shows the same document. False: never (`PDFEDIT_NO_APPEND`).
-    public var appendUpdate = true
+    package var appendUpdate = true
     /// Keep the sources' JavaScript (merged under unique names) and the first
     /// source's open action and document actions; false leaves them out with a
     /// warning (an open action that only shows a page is kept either way).
-    public var keepScripts: Bool
+    package var keepScripts: Bool
     /// The bookmarks to write (items indexing the export's items); nil: the
     /// sources' own, merged (see `pe_export`). Only `PDFExporter.write` uses it.
-    public var outline: [ExportedOutlineEntry]?
+    package var outline: [ExportedOutlineEntry]?
     /// Raised from another thread: a split export starts no further part and fails
     /// (its parts removed). Not part of equality.
-    public var cancel: CancelFlag?
+    package var cancel: CancelFlag?
 
-    public init(
+    package init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
         labels: LabelMode = .keep, title: String? = nil, maxStreamBytes: Int? = nil,
         progress: (@Sendable (Int, Int) -> Void)? = nil, threads: Int? = nil, inPlace: Bool = true,
@@ -173,7 +173,7 @@ public struct ExportOptions: Sendable, Equatable {
         self.keepScripts = keepScripts
     }
 
-    public static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
+    package static func == (lhs: ExportOptions, rhs: ExportOptions) -> Bool {
         lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
             && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
             && lhs.inPlace == rhs.inPlace && lhs.appendUpdate == rhs.appendUpdate
@@ -185,14 +185,14 @@ public struct ExportOptions: Sendable, Equatable {
 
 
 /// One file of a split export: the items `items` (indices into the plan) go to `path`.
-public struct ExportPart: Sendable, Equatable {
-    public var items: Range<Int>
-    public var path: String
+package struct ExportPart: Sendable, Equatable {
+    package var items: Range<Int>
+    package var path: String
     /// The part's bookmarks (items indexing the part's own), used when
     /// `ExportOptions.outline` is given (non-nil).
-    public var outline: [ExportedOutlineEntry]
+    package var outline: [ExportedOutlineEntry]
 
-    public init(items: Range<Int>, path: String, outline: [ExportedOutlineEntry] = []) {
+    package init(items: Range<Int>, path: String, outline: [ExportedOutlineEntry] = []) {
         self.items = items
         self.path = path
         self.outline = outline
@@ -200,20 +200,20 @@ public struct ExportPart: Sendable, Equatable {
 }
 
 /// A top-level bookmark of an export's output and the first item it points to.
-public struct OutlineStart: Sendable, Equatable {
-    public var title: String
-    public var itemIndex: Int
+package struct OutlineStart: Sendable, Equatable {
+    package var title: String
+    package var itemIndex: Int
 
-    public init(title: String, itemIndex: Int) {
+    package init(title: String, itemIndex: Int) {
         self.title = title
         self.itemIndex = itemIndex
     }
 }
 
 /// A problem qpdf recovered from (or data it dropped) while exporting.
-public struct ExportWarning: Sendable, Equatable, CustomStringConvertible {
+package struct ExportWarning: Sendable, Equatable, CustomStringConvertible {
     /// What the export got past.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// qpdf recovered from damage in the source; its first message, "(offset N): …".
         case recoveredDamage(detail: String)
         /// Anything else: data dropped, permissions overridden.
@@ -221,32 +221,32 @@ public struct ExportWarning: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The source the warning is about; nil for the output itself.
-    public var file: String?
-    public var kind: Kind
+    package var file: String?
+    package var kind: Kind
 
-    public init(file: String?, kind: Kind) {
+    package init(file: String?, kind: Kind) {
         self.file = file
         self.kind = kind
     }
 
     /// The warning's text without the file.
-    public var message: String {
+    package var message: String {
         switch kind {
         case .recoveredDamage(let detail): "damaged, recovered (\(detail))"
         case .notice(let text): text
         }
     }
 
-    public var description: String { "\(file ?? "output"): \(message)" }
+    package var description: String { "\(file ?? "output"): \(message)" }
 }
 
-public struct ExportReport: Sendable, Equatable {
-    public var warnings: [ExportWarning]
+package struct ExportReport: Sendable, Equatable {
+    package var warnings: [ExportWarning]
     /// The encrypted sources (paths as given) whose pages went into an output
     /// written unencrypted (no `encryption`, no kept encryption), in plan order.
-    public var decryptedSources: [String]
+    package var decryptedSources: [String]
 
-    public init(warnings: [ExportWarning] = [], decryptedSources: [String] = []) {
+    package init(warnings: [ExportWarning] = [], decryptedSources: [String] = []) {
         self.warnings = warnings
         self.decryptedSources = decryptedSources
     }

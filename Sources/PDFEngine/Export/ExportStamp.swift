@@ -1,4 +1,4 @@
-public import PageModel
+import PageModel
 
 /// Something drawn onto one output page: page `page` (0-based) of
 /// `sources[source]` (`pdfedit stamp`) or a generated `text` (`number`, `bates`,
@@ -9,17 +9,17 @@ public import PageModel
 /// it is drawn on; the stamps of one item are drawn in the order they come in the
 /// list (see `pe_stamp` in QPDFBridge.h). `ExportStamp.place` works out where
 /// (`matrix`) before the export.
-public struct ExportStamp: Sendable, Equatable {
+package struct ExportStamp: Sendable, Equatable {
     /// A generated text as the bridge draws it: WinAnsi `bytes` in `font` at
     /// `size` points, turned `angle` degrees; `actualText` carried for extraction.
-    public struct Text: Sendable, Equatable {
-        public var bytes: [UInt8]
-        public var font: StandardFont
-        public var size: Double
-        public var angle: Double
-        public var actualText: String?
+    package struct Text: Sendable, Equatable {
+        package var bytes: [UInt8]
+        package var font: StandardFont
+        package var size: Double
+        package var angle: Double
+        package var actualText: String?
 
-        public init(bytes: [UInt8], font: StandardFont, size: Double, angle: Double, actualText: String?) {
+        package init(bytes: [UInt8], font: StandardFont, size: Double, angle: Double, actualText: String?) {
             self.bytes = bytes
             self.font = font
             self.size = size
@@ -29,20 +29,20 @@ public struct ExportStamp: Sendable, Equatable {
     }
 
     /// Index into the export's items of the page it is drawn on.
-    public var item: Int
-    public var source: Int
-    public var page: Int
-    public var under: Bool
-    public var fit: Bool
-    public var opacity: Double
-    public var placement: StampPlacement
+    package var item: Int
+    package var source: Int
+    package var page: Int
+    package var under: Bool
+    package var fit: Bool
+    package var opacity: Double
+    package var placement: StampPlacement
     /// Set for a generated text (then `source` and `page` mean nothing).
-    public var text: Text?
+    package var text: Text?
     /// The matrix it is drawn with, from `placement` and the geometry of both
     /// pages (`ExportStamp.place`); export draws only placed stamps.
-    public var matrix: PlacementMatrix?
+    package var matrix: PlacementMatrix?
 
-    public init(
+    package init(
         item: Int, source: Int, page: Int, under: Bool = false, fit: Bool = false, opacity: Double = 1,
         placement: StampPlacement = StampPlacement()
     ) {
@@ -55,7 +55,7 @@ public struct ExportStamp: Sendable, Equatable {
         self.placement = placement
     }
 
-    public init(item: Int, text: Text, under: Bool, opacity: Double, placement: StampPlacement) {
+    package init(item: Int, text: Text, under: Bool, opacity: Double, placement: StampPlacement) {
         self.init(item: item, source: -1, page: 0, under: under, opacity: opacity, placement: placement)
         self.text = text
     }

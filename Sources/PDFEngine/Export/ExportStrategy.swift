@@ -3,7 +3,7 @@
 /// it decides nothing about what an edit may do, and only falls back to the next
 /// way when the FILE cannot take one (encrypted, damaged, no cross-reference
 /// table to append to, a catalog holding what the output must drop).
-public enum ExportStrategy: Sendable, Equatable, CaseIterable {
+package enum ExportStrategy: Sendable, Equatable, CaseIterable {
     /// The source's bytes unchanged, followed by an incremental update holding
     /// only what changed (Appended.cpp). Nothing may be taken out of the
     /// document: what is taken out stays readable in the source's bytes.
@@ -20,7 +20,7 @@ public enum ExportStrategy: Sendable, Equatable, CaseIterable {
 /// may write. The allow-lists (`ExportStrategy.supports`) name these; anything
 /// that is not one of them (a blank page, a sheet, a resize, a box, a stamp, a
 /// second source, an option not known here) takes the copying path.
-public enum SourceChange: Hashable, Sendable, CaseIterable {
+package enum SourceChange: Hashable, Sendable, CaseIterable {
     /// The pages, at their first placements, in another order than the source's.
     case order
     /// Pages turned (`quarterTurns` not a multiple of four).
@@ -40,12 +40,12 @@ public enum SourceChange: Hashable, Sendable, CaseIterable {
 }
 
 /// The strategies an export may take, fastest first; copying is always one.
-public struct ExportStrategies: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct ExportStrategies: OptionSet, Sendable, Hashable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
 
-    public static let appendedUpdate = ExportStrategies(rawValue: 1)
-    public static let inPlace = ExportStrategies(rawValue: 2)
+    package static let appendedUpdate = ExportStrategies(rawValue: 1)
+    package static let inPlace = ExportStrategies(rawValue: 2)
 }
 
 extension ExportStrategy {
@@ -55,7 +55,7 @@ extension ExportStrategy {
     /// copied. The appended update takes nothing out (what it took out would
     /// stay readable in the source's bytes): no left-out pages, no metadata set
     /// or removed, and no new encryption (it keeps the file's bytes).
-    public func supports(_ change: SourceChange) -> Bool {
+    package func supports(_ change: SourceChange) -> Bool {
         switch self {
         case .appendedUpdate:
             switch change {
@@ -78,7 +78,7 @@ extension ExportStrategy {
     /// source's document may be changed in memory (not opened for a later
     /// export too). The in-place rewrite only for at least half of the
     /// source's pages (below that, copying what is kept is faster). Empty: copy.
-    public static func allowed(
+    package static func allowed(
         sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions
     ) -> ExportStrategies {
         guard let (source, changes) = changes(sources: sources, items: items, stamps: stamps, options: options) else {
@@ -100,7 +100,7 @@ extension ExportStrategy {
     /// changes of that source; nil when the output is anything else (several
     /// sources, no items, a page index out of range, pages with more than a
     /// rotation, other items, stamps, an option that is not allow-listed).
-    public static func changes(
+    package static func changes(
         sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions
     ) -> (source: Int, changes: Set<SourceChange>)? {
         guard stamps.isEmpty, optionsBeyondTheLists(options) == ExportOptions() else { return nil }

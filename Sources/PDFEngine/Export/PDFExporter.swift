@@ -7,7 +7,7 @@ import PageModel
 import QPDFCore
 
 /// Writes PDFs made of pages of other PDFs, through the C++ bridge (`pe_export`).
-public enum PDFExporter {
+package enum PDFExporter {
     /// Writes `items`, in order, to `path` by calling `pe_export`.
     ///
     /// `path` is written as given: the caller passes a temporary name in the target
@@ -36,7 +36,7 @@ public enum PDFExporter {
     /// written as its source's bytes plus an update, or its source rearranged
     /// in place, where `ExportStrategy.allowed` lets it and the file can take
     /// it; else its pages are copied.
-    public static func write(
+    package static func write(
         sources: [ExportSource],
         items: [ExportItem],
         stamps: [ExportStamp] = [],
@@ -75,7 +75,7 @@ public enum PDFExporter {
     ///     sources: [ExportSource(path: "book.pdf")], items: items,
     ///     parts: [ExportPart(items: 0..<2, path: "a.pdf.tmp"), ExportPart(items: 2..<4, path: "b.pdf.tmp")])
     /// ```
-    public static func writeParts(
+    package static func writeParts(
         sources: [ExportSource],
         items: [ExportItem],
         stamps: [ExportStamp] = [],
@@ -107,7 +107,7 @@ public enum PDFExporter {
     /// for `export --split --at-outlines`). Bookmarks of pages that are not
     /// exported are left out; when several sources contribute bookmarks, there is
     /// one per source (its `name`, else its title, else its file name).
-    public static func outlineStarts(
+    package static func outlineStarts(
         sources: [ExportSource], items: [ExportItem]
     ) throws(EngineError) -> [OutlineStart] {
         let collector = OutlineCollector()

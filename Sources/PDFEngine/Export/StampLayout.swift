@@ -1,4 +1,4 @@
-public import PageModel
+import PageModel
 
 extension ExportStamp {
     /// `stamps`, and the stamps of the sheets' cells in `items`, each with the
@@ -7,7 +7,7 @@ extension ExportStamp {
     /// export writes that page: `ShownPage`) and of the stamp; `frame` gives
     /// the geometry of page `page` (0-based) of `sources[source]`, as the
     /// bridge reads it. Export draws only placed stamps.
-    public static func place<Failure: Error>(
+    package static func place<Failure: Error>(
         _ stamps: inout [ExportStamp], items: inout [ExportItem],
         frame: (_ source: Int, _ page: Int) throws(Failure) -> PageFrame
     ) throws(Failure) {
@@ -62,7 +62,7 @@ extension ExportStamp {
 
 extension ExportItem {
     /// A sheet with a cell that carries stamps.
-    public var hasCellStamps: Bool {
+    package var hasCellStamps: Bool {
         if case .sheet(_, _, _, _, let cells) = self { return cells.contains { !$0.stamps.isEmpty } }
         return false
     }

@@ -3,9 +3,9 @@ import QPDFCore
 /// Tells exports running on other threads that the process is exiting on a signal
 /// (`pe_cancel`): they start no further part, and a file they open from now on is
 /// removed again at once.
-public enum WriteCancellation {
+package enum WriteCancellation {
     /// Async-signal-safe: one atomic store in the bridge, nothing else.
-    public static func request() {
+    package static func request() {
         pe_cancel()
     }
 }

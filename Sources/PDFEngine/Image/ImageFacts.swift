@@ -1,8 +1,8 @@
 /// What `ImagePage.inspect` learns about a JPEG or PNG file from its markers or
 /// chunks, without decoding pixels.
-public struct ImageFacts: Sendable, Equatable {
+package struct ImageFacts: Sendable, Equatable {
     /// The colour model of the stored samples (before any palette lookup).
-    public enum ColorModel: String, Sendable, Equatable {
+    package enum ColorModel: String, Sendable, Equatable {
         case gray
         case rgb
         case cmyk
@@ -11,30 +11,30 @@ public struct ImageFacts: Sendable, Equatable {
     }
 
     /// `.jpeg` or `.png`, from the file's signature.
-    public var kind: FileKind
+    package var kind: FileKind
     /// Stored size, before EXIF orientation.
-    public var pixelWidth: Int
-    public var pixelHeight: Int
+    package var pixelWidth: Int
+    package var pixelHeight: Int
     /// Resolution in dots per inch, nil when the file gives none (JFIF units 0, no
     /// pHYs, pHYs unit 0) or gives nonsense (0).
-    public var dpiX: Double?
-    public var dpiY: Double?
+    package var dpiX: Double?
+    package var dpiY: Double?
     /// EXIF orientation 1...8 (1: as stored); PNGs are always 1.
-    public var orientation: Int
-    public var colorModel: ColorModel
+    package var orientation: Int
+    package var colorModel: ColorModel
     /// Colour components per pixel, without alpha (1 for `.indexed`).
-    public var components: Int
+    package var components: Int
     /// Bits per sample: 8 for JPEG; 1, 2, 4, 8 or 16 for PNG.
-    public var bitsPerComponent: Int
+    package var bitsPerComponent: Int
     /// An alpha channel or a PNG `tRNS` chunk.
-    public var hasAlpha: Bool
+    package var hasAlpha: Bool
     /// A progressive JPEG or an Adam7-interlaced PNG.
-    public var interlaced: Bool
+    package var interlaced: Bool
     /// A 4-component JPEG with an Adobe APP14 marker: its CMYK values are stored
     /// inverted (the Adobe/Photoshop convention).
-    public var invertedCMYK: Bool
+    package var invertedCMYK: Bool
 
-    public init(
+    package init(
         kind: FileKind, pixelWidth: Int, pixelHeight: Int, dpiX: Double? = nil, dpiY: Double? = nil,
         orientation: Int = 1, colorModel: ColorModel, components: Int, bitsPerComponent: Int,
         hasAlpha: Bool = false, interlaced: Bool = false, invertedCMYK: Bool = false
@@ -54,11 +54,11 @@ public struct ImageFacts: Sendable, Equatable {
     }
 
     /// Orientations 5...8 turn the image a quarter: width and height swap on display.
-    public var swapsAxes: Bool { orientation >= 5 }
+    package var swapsAxes: Bool { orientation >= 5 }
 
     /// Size in pixels as displayed, after EXIF orientation.
-    public var displayWidth: Int { swapsAxes ? pixelHeight : pixelWidth }
-    public var displayHeight: Int { swapsAxes ? pixelWidth : pixelHeight }
+    package var displayWidth: Int { swapsAxes ? pixelHeight : pixelWidth }
+    package var displayHeight: Int { swapsAxes ? pixelWidth : pixelHeight }
 
     /// Refuses (`.overLimit`, 65) an image wider or taller than
     /// `ImagePage.maximumSide` or of more than `maximumPixels` pixels

@@ -25,18 +25,18 @@ import QPDFCore
 ///   without alpha keep their IDAT data unchanged (`/FlateDecode`, `/Predictor 15`).
 ///   Gamma, chromaticity and ICC chunks are ignored (samples are embedded as stored
 ///   and shown as device colours); so is a PNG `eXIf` chunk (PNG orientation is 1).
-public enum ImagePage {
+package enum ImagePage {
     /// The largest page side Acrobat accepts (200 inches) without a /UserUnit
     /// (`PageSize.maximumUnits`); larger natural sizes (absurdly low resolutions)
     /// are scaled down to it, keeping the aspect ratio.
-    public static let maximumPageSide = PageSize.maximumUnits
+    package static let maximumPageSide = PageSize.maximumUnits
 
     /// The widest or tallest image accepted, in pixels. Larger images (JPEG
     /// allows 65,535) make PDFs that `qpdf --check` and viewers refuse.
-    public static let maximumSide = 65_500
+    package static let maximumSide = 65_500
 
     /// The default for `maximumPixels` (`Limits.pixels`: 2^28).
-    public static let defaultMaximumPixels = 1 << 28
+    package static let defaultMaximumPixels = 1 << 28
 
     /// Parses and validates the image: JPEG markers (the whole file, up to EOI) or
     /// PNG chunks (with their CRCs), and its declared size (`.overLimit` past
@@ -45,7 +45,7 @@ public enum ImagePage {
     /// Throws `.notAPDF` for a file that is neither PDF, JPEG nor PNG (whatever its
     /// name), `.badImage` for a truncated, corrupt or unsupported JPEG or PNG, and the
     /// loader's `.missing`, `.unreadable` and `.emptyFile`; all name the file.
-    public static func inspect(
+    package static func inspect(
         _ path: String, maximumPixels: Int = defaultMaximumPixels
     ) throws(EngineError) -> ImageFacts {
         try ParsedImage.read(path, maximumPixels: maximumPixels).facts
@@ -57,7 +57,7 @@ public enum ImagePage {
     /// when the file enters, not at every later export. JPEG data is embedded as
     /// it is and never decoded, so its markers are what is checked.
     @discardableResult
-    public static func validate(
+    package static func validate(
         _ path: String, maximumPixels: Int = defaultMaximumPixels
     ) throws(EngineError) -> ImageFacts {
         let image = try ParsedImage.read(path, maximumPixels: maximumPixels)
@@ -77,7 +77,7 @@ public enum ImagePage {
     /// gets the paper landscape, a portrait one portrait, a square one the paper as
     /// given); the image is then scaled, up or down, to the largest size that fits,
     /// keeping its aspect ratio, and centred.
-    public static func pageSize(
+    package static func pageSize(
         _ facts: ImageFacts, fit: (width: Double, height: Double)?
     ) -> (width: Double, height: Double) {
         let natural = naturalSize(facts)
@@ -94,7 +94,7 @@ public enum ImagePage {
     /// temporary (`StagedOutput`) and commits it — and removed again when writing
     /// fails, so a failure leaves no partial file. A `fit` paper size that is not
     /// positive and finite is refused (`.cannotWrite`).
-    public static func writePDF(
+    package static func writePDF(
         image path: String, fit: (width: Double, height: Double)?, to output: String,
         maximumPixels: Int = defaultMaximumPixels
     ) throws(EngineError) {

@@ -8,11 +8,11 @@ import Glibc
 import QPDFCore
 
 /// Size and SHA-256 of a file: how a session notices that a source changed.
-public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
-    public var size: Int64
-    public var sha256: String
+package struct Fingerprint: Equatable, Hashable, Sendable, Codable {
+    package var size: Int64
+    package var sha256: String
 
-    public init(size: Int64, sha256: String) {
+    package init(size: Int64, sha256: String) {
         self.size = size
         self.sha256 = sha256
     }
@@ -24,7 +24,7 @@ public struct Fingerprint: Equatable, Hashable, Sendable, Codable {
     /// put in a source's place would otherwise wait for a writer forever, holding
     /// the session's lock) and refused unless the open file is a regular one (a
     /// device such as `/dev/zero` never ends).
-    public static func of(file path: String) throws(EngineError) -> Fingerprint {
+    package static func of(file path: String) throws(EngineError) -> Fingerprint {
         let descriptor = try openRegular(path)
         var hex = [CChar](repeating: 0, count: 65)
         var size: Int64 = 0

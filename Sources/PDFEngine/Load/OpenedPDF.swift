@@ -19,9 +19,9 @@ import QPDFCore
 /// handed to one export call at a time and never used by two threads at once;
 /// `@unchecked Sendable` only so that it can travel with a loaded file from the
 /// loading thread to the exporting one. Parallel work opens one per task.
-public final class OpenedPDF: @unchecked Sendable, Equatable {
+package final class OpenedPDF: @unchecked Sendable, Equatable {
     /// What a PDF is opened for (`PE_OPEN_*`).
-    public enum Use: Sendable {
+    package enum Use: Sendable {
         /// To be an export's source, and read: a page-tree entry that is not a
         /// page is refused (`.damaged`), what pages inherit is found once.
         case export
@@ -31,16 +31,16 @@ public final class OpenedPDF: @unchecked Sendable, Equatable {
     }
 
     let handle: OpaquePointer
-    public let path: String
-    public let pageCount: Int
+    package let path: String
+    package let pageCount: Int
     /// Damage qpdf recovered from while reading, as qpdf words it without the
     /// file name ("(offset N): ...").
-    public let warnings: [String]
+    package let warnings: [String]
 
     /// Opens and checks `path` with `password` (nil or empty: none) for `use`. A
     /// wrong or missing password is `.password(given: true)`: callers that know
     /// better (the password book) say so.
-    public init(path: String, password: String? = nil, for use: Use = .export) throws(EngineError) {
+    package init(path: String, password: String? = nil, for use: Use = .export) throws(EngineError) {
         let collector = OpenWarnings()
         var status = pe_status()
         var document: OpaquePointer?
@@ -65,7 +65,7 @@ public final class OpenedPDF: @unchecked Sendable, Equatable {
 
     deinit { pe_document_close(handle) }
 
-    public static func == (lhs: OpenedPDF, rhs: OpenedPDF) -> Bool { lhs === rhs }
+    package static func == (lhs: OpenedPDF, rhs: OpenedPDF) -> Bool { lhs === rhs }
 }
 
 /// Collects the warning lines of an opening (the `pe_warning_fn` context).
@@ -76,12 +76,12 @@ final class OpenWarnings {
 /// What a page may make a reader (poppler) decode: bytes per inflated stream,
 /// pixels per image and content operators per page (`Limits.inflatedStreamBytes`,
 /// `Limits.pixels`, `Limits.operatorsPerPage`).
-public struct ReaderLimits: Sendable, Equatable {
-    public var inflatedStreamBytes: Int
-    public var pixels: Int
-    public var operators: Int
+package struct ReaderLimits: Sendable, Equatable {
+    package var inflatedStreamBytes: Int
+    package var pixels: Int
+    package var operators: Int
 
-    public init(inflatedStreamBytes: Int, pixels: Int, operators: Int = Limits.standard.operatorsPerPage) {
+    package init(inflatedStreamBytes: Int, pixels: Int, operators: Int = Limits.standard.operatorsPerPage) {
         self.inflatedStreamBytes = inflatedStreamBytes
         self.pixels = pixels
         self.operators = operators
@@ -89,15 +89,15 @@ public struct ReaderLimits: Sendable, Equatable {
 }
 
 /// What drawing a page costs a reader, as the bridge measured it (`pe_page_check`).
-public struct PageCheck: Sendable, Equatable {
+package struct PageCheck: Sendable, Equatable {
     /// Pixels of its largest image, at any depth (0: none).
-    public var largestImage: Int
+    package var largestImage: Int
     /// Content operators drawing it runs, each form counted as often as it is drawn.
-    public var operators: Int
+    package var operators: Int
     /// It holds what a renderer skips without a word (an image wider or taller
     /// than cairo draws, a stream that cannot be decoded): a rendering of it is
     /// not the whole page, so it is never judged empty.
-    public var skipsContent: Bool
+    package var skipsContent: Bool
 }
 
 extension OpenedPDF {
@@ -108,7 +108,7 @@ extension OpenedPDF {
     /// before poppler decodes it (poppler has no such bounds). Decoding stops at
     /// the limit.
     @discardableResult
-    public func checkForReader(page index: Int, limits: ReaderLimits) throws(EngineError) -> PageCheck {
+    package func checkForReader(page index: Int, limits: ReaderLimits) throws(EngineError) -> PageCheck {
         var status = pe_status()
         var check = pe_page_check()
         let code = pe_document_check_page(
@@ -128,7 +128,7 @@ extension OpenedPDF {
 
 extension OpenedPDF {
     /// The document-level facts `info` reports (`pe_document_read_facts`).
-    public func facts() throws(EngineError) -> DocumentFacts {
+    package func facts() throws(EngineError) -> DocumentFacts {
         var status = pe_status()
         var facts = pe_document_facts()
         let texts = NamedTexts()
@@ -159,7 +159,7 @@ extension OpenedPDF {
 
     /// Effective attributes of the page at 0-based `index`, inherited values
     /// resolved (`pe_document_page_geometry`, the bridge's geometry rules).
-    public func attributes(ofPage index: Int) throws(EngineError) -> PageAttributes {
+    package func attributes(ofPage index: Int) throws(EngineError) -> PageAttributes {
         guard index >= 0, index < pageCount else {
             throw EngineError.pageOutOfRange(file: path, page: index + 1, pageCount: pageCount)
         }
@@ -180,7 +180,7 @@ extension OpenedPDF {
 extension OpenedPDF {
     /// The document's bookmarks (`pe_document_read_outline`): targets as 1-based
     /// pages (nil: none), titles cut to `OutlineLimits.maximumTitleLength`.
-    public func outline() throws(EngineError) -> [SourceOutlineEntry] {
+    package func outline() throws(EngineError) -> [SourceOutlineEntry] {
         var status = pe_status()
         let collected = OutlineItems()
         let code = withExtendedLifetime(collected) {
@@ -201,7 +201,7 @@ extension OpenedPDF {
     /// prefixes decoded by the bridge (qpdf's one decoder of PDF text strings:
     /// PDFDocEncoding, UTF-16BE or UTF-8 with their marks); nil when the file
     /// has no /PageLabels. Ranges starting past the last page are left out.
-    public func pageLabels() throws(EngineError) -> SourcePageLabels? {
+    package func pageLabels() throws(EngineError) -> SourcePageLabels? {
         var status = pe_status()
         var hasLabels: Int32 = 0
         let collected = LabelRanges()

@@ -7,31 +7,31 @@ import Glibc
 import PageModel
 
 /// What kind of file an input is, decided from its first bytes, never its name.
-public enum FileKind: String, Sendable, Codable {
+package enum FileKind: String, Sendable, Codable {
     case pdf
     case jpeg
     case png
 }
 
 /// A file that was read and found usable.
-public struct LoadedFile: Sendable {
-    public var path: String
-    public var kind: FileKind
-    public var fingerprint: Fingerprint
-    public var pageCount: Int
+package struct LoadedFile: Sendable {
+    package var path: String
+    package var kind: FileKind
+    package var fingerprint: Fingerprint
+    package var pageCount: Int
     /// Damage qpdf recovered from, and the like: shown once as a warning.
-    public var warnings: [String]
+    package var warnings: [String]
     /// The opened PDF, when the caller asked to keep it for an export.
-    public var opened: OpenedPDF? = nil
+    package var opened: OpenedPDF? = nil
     /// A PDF's bookmarks, which become the outline of the items it gives.
-    public var outline: [SourceOutlineEntry] = []
+    package var outline: [SourceOutlineEntry] = []
 }
 
 /// The one way a file enters pdfedit (open, insert, fill, info, direct mode): the
 /// same code sniffs the type, applies the password and reports damage.
-public enum SourceLoader {
+package enum SourceLoader {
     /// Reads the first bytes of `path` and decides its kind.
-    public static func sniff(_ path: String) throws(EngineError) -> FileKind {
+    package static func sniff(_ path: String) throws(EngineError) -> FileKind {
         var status = stat()
         try nothingOrErrno { stat(path, &status) }.mapError { EngineError.opening(path, errno: $0.rawValue) }.get()
         guard status.st_mode & S_IFMT == S_IFREG else {
@@ -67,7 +67,7 @@ public enum SourceLoader {
     /// returned in `opened`, for an export in the same process to use. An image is
     /// decoded whole (`ImagePage.validate`), its size checked against
     /// `maximumPixels` (`Limits.pixels`) first.
-    public static func load(
+    package static func load(
         _ path: String, password: String?, keepOpen: Bool = false,
         maximumPixels: Int = ImagePage.defaultMaximumPixels
     ) throws(EngineError) -> LoadedFile {

@@ -9,9 +9,9 @@ import Foundation
 ///
 /// Owns its `PopplerDocument*` (released with `g_object_unref` in `deinit`). Not
 /// `Sendable`: parallel rendering opens one document per worker.
-public final class PopplerPDF {
+package final class PopplerPDF {
     let handle: OpaquePointer
-    public let path: String
+    package let path: String
     /// What a page may make poppler decode, checked through qpdf before poppler
     /// reads or draws it (`checkForReader`); nil: unchecked.
     let limits: ReaderLimits?
@@ -26,7 +26,7 @@ public final class PopplerPDF {
     /// `g_filename_to_uri` rejects relative paths, so the path is made absolute first
     /// — by prefixing the current directory, never by folding `..` as text, which
     /// would name another file than the kernel (and qpdf) reach through a link.
-    public init(path: String, password: String? = nil, limits: ReaderLimits? = nil) throws(EngineError) {
+    package init(path: String, password: String? = nil, limits: ReaderLimits? = nil) throws(EngineError) {
         self.path = path
         self.limits = limits
         self.password = password
@@ -56,7 +56,7 @@ public final class PopplerPDF {
         return error.pointee.message.map { String(cString: $0) }
     }
 
-    public var pageCount: Int { Int(poppler_document_get_n_pages(handle)) }
+    package var pageCount: Int { Int(poppler_document_get_n_pages(handle)) }
 
     /// Runs `body` with the page at 0-based `index`, released afterwards. Page
     /// numbers come from qpdf's view of the file; a page poppler does not have (it
@@ -74,7 +74,7 @@ public final class PopplerPDF {
     }
 
     /// The page size as poppler reports it: width and height swapped for /Rotate 90/270.
-    public func pageSize(_ index: Int) throws(EngineError) -> (width: Double, height: Double) {
+    package func pageSize(_ index: Int) throws(EngineError) -> (width: Double, height: Double) {
         try withPage(index) { page in
             var width = 0.0
             var height = 0.0
@@ -84,7 +84,7 @@ public final class PopplerPDF {
     }
 
     /// All text of a page in reading order (`poppler_page_get_text`).
-    public func text(ofPage index: Int) throws(EngineError) -> String {
+    package func text(ofPage index: Int) throws(EngineError) -> String {
         try checkForReader(page: index)
         return try SlowWork.during("reading the text of page \(index + 1) of \(path)") { () throws(EngineError) in
             try withPage(index) { page in
@@ -97,7 +97,7 @@ public final class PopplerPDF {
 
     /// Renders a page on white so that it fits in `maxPixels` × `maxPixels`,
     /// with the page's own /Rotate applied (as a reader shows it).
-    public func render(page index: Int, fittingIn maxPixels: Int) throws(EngineError) -> RasterImage {
+    package func render(page index: Int, fittingIn maxPixels: Int) throws(EngineError) -> RasterImage {
         let (width, height) = try pageSize(index)
         guard width > 0, height > 0 else {
             throw EngineError.damaged(file: path, page: index + 1, detail: "page has no area")
@@ -111,7 +111,7 @@ public final class PopplerPDF {
     static let failingRenders = EnvironmentVariables.process["PDFEDIT_TEST_FAIL_RENDER"] == "1"
 
     /// Renders a page at `scale` pixels per point.
-    public func render(page index: Int, scale: Double) throws(EngineError) -> RasterImage {
+    package func render(page index: Int, scale: Double) throws(EngineError) -> RasterImage {
         try checkForReader(page: index)
         try reserveMemoryForImages(page: index)
         return try SlowWork.during("drawing page \(index + 1) of \(path)") { () throws(EngineError) in

@@ -23,7 +23,7 @@ extension PopplerPDF {
     /// Whether page `index` holds what poppler skips without a word (an image
     /// wider or taller than cairo draws, a stream that cannot be decoded): its
     /// rendering is then not the whole page. False for an unchecked page.
-    public func skipsContent(page index: Int) throws(EngineError) -> Bool {
+    package func skipsContent(page index: Int) throws(EngineError) -> Bool {
         try checkForReader(page: index)
         return pageChecks[index]?.skipsContent ?? false
     }

@@ -1,14 +1,14 @@
 import CPoppler
 
 /// A cairo ARGB32 image surface, destroyed in `deinit`.
-public final class RasterImage {
+package final class RasterImage {
     let surface: OpaquePointer
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
 
     /// The widest or tallest image cairo makes (`cairo_image_surface_create`
     /// refuses more; the sizes are C ints).
-    public static let maximumSide = 32_767
+    package static let maximumSide = 32_767
 
     /// `cairo_image_surface_create`. A size cairo cannot make is refused
     /// (`.overLimit`) before the call, never converted with a trap.
@@ -44,7 +44,7 @@ public final class RasterImage {
 
     /// `measured` rounded to a pixel count of at least 1, or nil when it is not
     /// finite or over `maximumSide`.
-    public static func pixels(_ measured: Double) -> Int? {
+    package static func pixels(_ measured: Double) -> Int? {
         guard measured.isFinite, measured < Double(maximumSide) + 0.5 else { return nil }
         return max(1, Int(measured.rounded()))
     }
@@ -52,7 +52,7 @@ public final class RasterImage {
     deinit { cairo_surface_destroy(surface) }
 
     /// `cairo_surface_write_to_png`; the caller chooses the (temporary) path.
-    public func writePNG(to path: String) throws(EngineError) {
+    package func writePNG(to path: String) throws(EngineError) {
         let status = FileNames.withCString(path) { cairo_surface_write_to_png(surface, $0) }
         guard status == CAIRO_STATUS_SUCCESS else {
             throw EngineError.cannotWrite(file: path, reason: String(cString: cairo_status_to_string(status)))
@@ -60,7 +60,7 @@ public final class RasterImage {
     }
 
     /// The pixel at (x, y) as 0xRRGGBB (alpha ignored; pages are rendered on white).
-    public func rgb(x: Int, y: Int) -> UInt32 {
+    package func rgb(x: Int, y: Int) -> UInt32 {
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface), x >= 0, y >= 0, x < width, y < height else { return 0 }
         let pixel = data.advanced(by: y * stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee }
@@ -70,12 +70,12 @@ public final class RasterImage {
 
 extension RasterImage {
     /// A pixel rectangle, inclusive on both ends.
-    public typealias PixelArea = (x0: Int, y0: Int, x1: Int, y1: Int)
+    package typealias PixelArea = (x0: Int, y0: Int, x1: Int, y1: Int)
 
     /// The smallest pixel rectangle (inclusive x0, y0, x1, y1) holding every
     /// pixel darker than `luminance` (see `forEachDarkPixel`) inside `area`
     /// (the whole image when nil); nil when there is none.
-    public func darkBounds(below luminance: Int, in area: PixelArea? = nil) -> PixelArea? {
+    package func darkBounds(below luminance: Int, in area: PixelArea? = nil) -> PixelArea? {
         var found: PixelArea?
         forEachDarkPixel(below: luminance, in: area) { x, y in
             if let box = found {
@@ -89,7 +89,7 @@ extension RasterImage {
 
     /// How many pixels inside `area` (the whole image when nil) are darker
     /// than `luminance`, and how many pixels the area holds.
-    public func darkPixelCount(below luminance: Int, in area: PixelArea? = nil) -> (dark: Int, total: Int) {
+    package func darkPixelCount(below luminance: Int, in area: PixelArea? = nil) -> (dark: Int, total: Int) {
         var dark = 0
         forEachDarkPixel(below: luminance, in: area) { _, _ in dark += 1 }
         guard let clipped = clipped(area) else { return (0, 0) }

@@ -13,7 +13,7 @@ extension PopplerPDF {
     /// are kept; annotations, links, bookmarks, form fields and the structure tree
     /// are not. Each page keeps its size as displayed (its /Rotate applied). A page
     /// poppler cannot read fails the repair, naming it.
-    public func redraw(to output: String) throws(EngineError) {
+    package func redraw(to output: String) throws(EngineError) {
         let count = pageCount
         guard count > 0 else { throw EngineError.damaged(file: path, page: nil, detail: "poppler finds no pages either") }
         let (firstWidth, firstHeight) = try pageSize(0)

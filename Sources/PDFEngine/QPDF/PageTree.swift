@@ -10,13 +10,13 @@ import QPDFCore
 /// also the limit PDFium enforces (`CPDF_Document::kMaxPageLevel`). The bridge
 /// measures every file it opens against it, without recursion, before qpdf or
 /// poppler walks it (`check_page_tree_depth`, `check_tree_depths` in PageTree.cpp).
-public enum PageTree {
+package enum PageTree {
     /// The limit in force (`Limits.treeDepth`, 1,024 unless set): the one value
     /// of the bridge's walks (`pe_tree_depth_limit`).
-    public static var maximumDepth: Int { Int(pe_tree_depth_limit()) }
+    package static var maximumDepth: Int { Int(pe_tree_depth_limit()) }
 
     /// Sets the limit for this process (`PDFEDIT_MAX_DEPTH`); the kit calls it once.
-    public static func setMaximumDepth(_ levels: Int) {
+    package static func setMaximumDepth(_ levels: Int) {
         pe_set_tree_depth_limit(Int32(clamping: levels))
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// What one cell of a contact sheet (or one standalone thumbnail) shows.
-public enum SheetPicture {
+package enum SheetPicture {
     /// A rendered page (its own /Rotate already applied), turned clockwise by the item's rotation.
     case page(RasterImage, quarterTurns: Int)
     /// A blank page of this shape (as displayed): white with a thin frame.
@@ -16,7 +16,7 @@ public enum SheetPicture {
     case frame(width: Double, height: Double, kind: String, label: String?)
 
     /// The pixel size the picture takes when fitted in `maxPixels` × `maxPixels`.
-    public func pixelSize(fittingIn maxPixels: Int) -> (width: Int, height: Int) {
+    package func pixelSize(fittingIn maxPixels: Int) -> (width: Int, height: Int) {
         switch self {
         case .page(let image, let turns):
             return turns % 2 == 0 ? (image.width, image.height) : (image.height, image.width)
@@ -28,13 +28,13 @@ public enum SheetPicture {
 
 /// One cell: the picture and its caption. `title` is drawn bold (the position),
 /// `subtitle` after it (the id), `detail` on a second, smaller line.
-public struct SheetCell {
-    public var picture: SheetPicture
-    public var title: String
-    public var subtitle: String
-    public var detail: String?
+package struct SheetCell {
+    package var picture: SheetPicture
+    package var title: String
+    package var subtitle: String
+    package var detail: String?
 
-    public init(picture: SheetPicture, title: String, subtitle: String, detail: String? = nil) {
+    package init(picture: SheetPicture, title: String, subtitle: String, detail: String? = nil) {
         self.picture = picture
         self.title = title
         self.subtitle = subtitle
@@ -45,16 +45,16 @@ public struct SheetCell {
 /// The geometry of a contact sheet: a grid of `columns` cells, each a square box of
 /// `thumbnailSize` pixels (the picture is centred horizontally and stands on the
 /// box's bottom edge) with a two-line caption under it, below a one-line header.
-public struct SheetLayout: Equatable, Sendable {
-    public let columns: Int
-    public let thumbnailSize: Int
+package struct SheetLayout: Equatable, Sendable {
+    package let columns: Int
+    package let thumbnailSize: Int
     /// Space around the grid and between cells.
-    public let gap: Int
-    public let fontSize: Double
-    public let headerHeight: Int
-    public let captionHeight: Int
+    package let gap: Int
+    package let fontSize: Double
+    package let headerHeight: Int
+    package let captionHeight: Int
 
-    public init(columns: Int, thumbnailSize: Int) {
+    package init(columns: Int, thumbnailSize: Int) {
         self.columns = max(1, columns)
         self.thumbnailSize = max(16, thumbnailSize)
         let size = Double(self.thumbnailSize)
@@ -65,15 +65,15 @@ public struct SheetLayout: Equatable, Sendable {
     }
 
     /// A sheet grows wider than its grid for its header up to this many pixels.
-    public static let widestForHeader = 2000
+    package static let widestForHeader = 2000
 
-    public var cellWidth: Int { thumbnailSize }
-    public var cellHeight: Int { thumbnailSize + captionHeight }
+    package var cellWidth: Int { thumbnailSize }
+    package var cellHeight: Int { thumbnailSize + captionHeight }
 
-    public func rows(for count: Int) -> Int { max(1, (count + columns - 1) / columns) }
+    package func rows(for count: Int) -> Int { max(1, (count + columns - 1) / columns) }
 
     /// Pixel size of a sheet holding `count` cells.
-    public func sheetSize(cells count: Int) -> (width: Int, height: Int) {
+    package func sheetSize(cells count: Int) -> (width: Int, height: Int) {
         let rows = rows(for: count)
         let usedColumns = min(columns, max(1, count))
         return (
@@ -83,7 +83,7 @@ public struct SheetLayout: Equatable, Sendable {
     }
 
     /// The square box of cell `index` (0-based, row by row).
-    public func box(ofCell index: Int) -> PixelRect {
+    package func box(ofCell index: Int) -> PixelRect {
         let column = index % columns
         let row = index / columns
         return PixelRect(
@@ -92,7 +92,7 @@ public struct SheetLayout: Equatable, Sendable {
     }
 
     /// Where a picture of `size` sits in its box.
-    public func placement(of size: (width: Int, height: Int), inCell index: Int) -> PixelRect {
+    package func placement(of size: (width: Int, height: Int), inCell index: Int) -> PixelRect {
         let box = box(ofCell: index)
         return PixelRect(
             x: box.x + (box.width - size.width) / 2, y: box.y + box.height - size.height,
@@ -103,10 +103,10 @@ public struct SheetLayout: Equatable, Sendable {
 /// Contact sheets: pictures in a grid with captions, drawn with cairo
 /// (`cairo_set_source_surface`, the toy text API `cairo_select_font_face` /
 /// `cairo_show_text`), dark text on a light background.
-public enum ContactSheet {
+package enum ContactSheet {
     /// Draws `cells` on one sheet with `header` above the grid; returns the image and
     /// where each cell's picture landed.
-    public static func draw(
+    package static func draw(
         _ cells: [SheetCell], layout: SheetLayout, header: String
     ) throws(EngineError) -> (image: RasterImage, pictures: [PixelRect]) {
         let grid = layout.sheetSize(cells: cells.count)

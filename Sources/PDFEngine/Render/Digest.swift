@@ -8,7 +8,7 @@ import QPDFCore
 extension Fingerprint {
     /// The SHA-256 of some bytes, as lowercase hex (`pe_sha256_bytes`: the route
     /// of file fingerprints): cache keys for things that are not files.
-    public static func sha256(of data: Data) -> String {
+    package static func sha256(of data: Data) -> String {
         var hex = [CChar](repeating: 0, count: 65)
         let code = data.withUnsafeBytes { bytes in
             pe_sha256_bytes(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &hex)

@@ -6,13 +6,13 @@ import Foundation
 #endif
 
 /// A rectangle in pixels, origin at the top left.
-public struct PixelRect: Equatable, Hashable, Sendable, Codable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+package struct PixelRect: Equatable, Hashable, Sendable, Codable {
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
@@ -21,7 +21,7 @@ public struct PixelRect: Equatable, Hashable, Sendable, Codable {
 }
 
 /// The pixel size of a `width` × `height` shape scaled to fit in `maxPixels` × `maxPixels`.
-public func fittedPixels(width: Double, height: Double, in maxPixels: Int) -> (width: Int, height: Int) {
+package func fittedPixels(width: Double, height: Double, in maxPixels: Int) -> (width: Int, height: Int) {
     guard width > 0, height > 0 else { return (maxPixels, maxPixels) }
     let scale = Double(maxPixels) / max(width, height)
     return (RasterImage.pixels(width * scale) ?? maxPixels, RasterImage.pixels(height * scale) ?? maxPixels)
@@ -29,7 +29,7 @@ public func fittedPixels(width: Double, height: Double, in maxPixels: Int) -> (w
 
 extension RasterImage {
     /// Reads a PNG file (`cairo_image_surface_create_from_png`, through libpng).
-    public convenience init(png path: String) throws(EngineError) {
+    package convenience init(png path: String) throws(EngineError) {
         guard let loaded = cairo_image_surface_create_from_png(path) else {
             throw EngineError.unreadable(file: path, reason: "cairo could not read the PNG")
         }
@@ -66,7 +66,7 @@ extension RasterImage {
 
     /// A copy turned clockwise by `quarterTurns` × 90°, the way an item's rotation
     /// turns its page on export. Exact: whole pixels move, none are resampled.
-    public func rotated(quarterTurns: Int) throws(EngineError) -> RasterImage {
+    package func rotated(quarterTurns: Int) throws(EngineError) -> RasterImage {
         let turns = ((quarterTurns % 4) + 4) % 4
         let swaps = turns % 2 == 1
         let result = try RasterImage(width: swaps ? height : width, height: swaps ? width : height, file: "thumbnail")
@@ -92,7 +92,7 @@ extension RasterImage {
 
     /// A picture that is not a rendered page (a blank page, a placeholder, an image
     /// not rendered yet), drawn on its own at the size it would have as a thumbnail.
-    public static func picture(_ picture: SheetPicture, fittingIn maxPixels: Int) throws(EngineError) -> RasterImage {
+    package static func picture(_ picture: SheetPicture, fittingIn maxPixels: Int) throws(EngineError) -> RasterImage {
         let size = picture.pixelSize(fittingIn: maxPixels)
         let image = try RasterImage(width: size.width, height: size.height, file: "thumbnail")
         try image.drawing { cairo in
@@ -107,14 +107,14 @@ extension RasterImage {
 extension RasterImage {
     /// Writes the image as an 8-bit RGB PNG with `PNGEncoder` (several times faster
     /// than `writePNG(to:)` on thumbnails and sheets; alpha is dropped).
-    public func writeFastPNG(to path: String) throws(EngineError) {
+    package func writeFastPNG(to path: String) throws(EngineError) {
         if let failure = Files.write(PNGEncoder.encode(surface: surface, width: width, height: height), to: path) {
             throw EngineError.cannotWrite(file: path, reason: failure.description)
         }
     }
 
     /// The bytes `writeFastPNG(to:)` writes.
-    public func fastPNGData() -> Data {
+    package func fastPNGData() -> Data {
         Data(PNGEncoder.encode(surface: surface, width: width, height: height))
     }
 }

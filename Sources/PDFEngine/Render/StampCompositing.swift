@@ -8,7 +8,7 @@ import PageModel
 
 extension RasterImage {
     /// A `width` × `height` image, white or (not `white`) transparent.
-    public static func canvas(width: Int, height: Int, white: Bool) throws(EngineError) -> RasterImage {
+    package static func canvas(width: Int, height: Int, white: Bool) throws(EngineError) -> RasterImage {
         let image = try RasterImage(width: max(1, width), height: max(1, height), file: "thumbnail")
         if white {
             try image.drawing { cairo in
@@ -26,7 +26,7 @@ extension RasterImage {
     /// by `opacity`, nothing outside `clip` (image pixels) when given (a resized
     /// page's frozen crop, a sheet's cell showing an item's crop). This is how
     /// stamps, resized pages and sheets' cells are composed.
-    public func drawPage(
+    package func drawPage(
         _ pdf: PopplerPDF, page index: Int, in rect: (x: Double, y: Double, width: Double, height: Double),
         quarterTurns: Int = 0, opacity: Double = 1,
         clip: (x: Double, y: Double, width: Double, height: Double)? = nil
@@ -71,7 +71,7 @@ extension RasterImage {
     /// centred on (`centreX`, `centreY`) (pixels from the top-left), turned
     /// `degrees` counter-clockwise, in black with `opacity`. Cairo's toy font of
     /// the same family stands in for the standard font, stretched to its width.
-    public func drawText(
+    package func drawText(
         _ text: String, font: StandardFont, width: Double, descent: Double, ascent: Double,
         centreX: Double, centreY: Double, degrees: Double, opacity: Double
     ) throws(EngineError) {

@@ -1,10 +1,10 @@
 /// What of an item `resize` freezes and `reshape` changes and undoes.
-public struct ItemShape: Codable, Equatable, Hashable, Sendable {
-    public var rotation: Int
-    public var boxes: PageBoxes
-    public var resize: PageResize?
+package struct ItemShape: Codable, Equatable, Hashable, Sendable {
+    package var rotation: Int
+    package var boxes: PageBoxes
+    package var resize: PageResize?
 
-    public init(rotation: Int, boxes: PageBoxes, resize: PageResize?) {
+    package init(rotation: Int, boxes: PageBoxes, resize: PageResize?) {
         self.rotation = rotation
         self.boxes = boxes
         self.resize = resize

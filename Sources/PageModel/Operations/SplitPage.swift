@@ -1,11 +1,11 @@
 extension Session {
     /// The most columns or rows `split-page --grid` takes.
-    public static let maximumGridSide = 20
+    package static let maximumGridSide = 20
 
     /// The cells of a page displayed turned `quarterTurns`, in reading order as
     /// displayed (left to right, top to bottom), each as margins on the page as
     /// displayed applied to `visible` (see `Margins.applied`).
-    public static func gridCells(of visible: BoxRect, quarterTurns: Int, columns: Int, rows: Int) -> [BoxRect] {
+    package static func gridCells(of visible: BoxRect, quarterTurns: Int, columns: Int, rows: Int) -> [BoxRect] {
         let turned = ((quarterTurns % 4) + 4) % 4 % 2 == 1
         let width = turned ? visible.height : visible.width
         let height = turned ? visible.width : visible.height

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 /// `--box crop|trim|bleed|art`.
 extension PageBoxKind: ExpressibleByArgument {}

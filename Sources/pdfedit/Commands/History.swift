@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration.command(

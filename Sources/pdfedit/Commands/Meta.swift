@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct Meta: EditCommand {
     static let configuration = CommandConfiguration.command(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct Nup: EditCommand {
     static let configuration = CommandConfiguration.command(

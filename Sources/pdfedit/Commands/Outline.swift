@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct Outline: ParsableCommand {
     static let configuration = CommandConfiguration(

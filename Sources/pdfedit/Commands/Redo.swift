@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct Redo: ParsableCommand {
     static let configuration = CommandConfiguration.command(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct Relink: ParsableCommand {
     static let configuration = CommandConfiguration.command(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct Remove: EditCommand {
     static let configuration = CommandConfiguration.command(

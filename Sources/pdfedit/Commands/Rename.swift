@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct Rename: EditCommand {
     static let configuration = CommandConfiguration.command(

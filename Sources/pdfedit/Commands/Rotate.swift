@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct Rotate: EditCommand {
     static let configuration = CommandConfiguration.command(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 struct StampPages: EditCommand {
     static let configuration = CommandConfiguration.command(

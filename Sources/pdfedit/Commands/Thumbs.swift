@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PDFEditKit
+import PageModel
 
 struct Thumbs: ParsableCommand {
     static let configuration = CommandConfiguration.command(

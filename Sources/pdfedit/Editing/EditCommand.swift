@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PDFEditKit
+import PageModel
 
 /// What an editing command needs to build its edit.
 final class EditBuilding {

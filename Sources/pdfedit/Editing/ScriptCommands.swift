@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 /// A `run` script's lines as editing commands, parsed by the same ArgumentParser
 /// definitions as the command line (one grammar, not two). The kit splits the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PDFEditKit
 import Synchronization
+import PageModel
 
 // The option groups commands share. A command declares them in the order its
 // help lists them (HelpSnapshotTests keeps every help text as it is).

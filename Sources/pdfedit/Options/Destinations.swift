@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 /// `--to N` / `--before P` / `--after P`: at most one (move, copy).
 struct DestinationOptions: ParsableArguments {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PDFEditKit
+import PageModel
 
 /// `10`, `-5mm`, `0.5in`, `1cm`, `12pt`: a length in points (pt is the default unit).
 func parseLength(_ text: String, option: String) throws(PDFEditError) -> Double {

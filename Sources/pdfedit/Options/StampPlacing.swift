@@ -1,5 +1,6 @@
 import ArgumentParser
 import PDFEditKit
+import PageModel
 
 extension StampPosition: ExpressibleByArgument {}
 extension StandardFont: ExpressibleByArgument {}

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PDFEditKit
+import PageModel
 
 // Option values: parsed once, here at the edge, into the kit's and the model's
 // types; a wrong one is a usage error (64) with the model's own message.

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 import PDFEditKit
 import Synchronization
+import PageModel
 
 /// Runs a command body and turns a `PDFEditError` into `pdfedit:` lines on stderr
 /// and its documented exit code: the one place where failures leave the program.

@@ -1,5 +1,6 @@
 import Glibc
 import PDFEditKit
+import PageModel
 
 /// A run that dies of a fatal signal — an abort when memory runs out inside a
 /// library, a crash — still leaves no temporary file behind: a handler removes

@@ -6,6 +6,7 @@ import Foundation
 import Dispatch
 import Glibc
 import PDFEditKit
+import PageModel
 
 /// A progress bar on stderr for long work (rendering, text extraction, imports):
 /// drawn only when stderr is a terminal, not with `--quiet`, and only for more

@@ -1,5 +1,6 @@
 import Glibc
 import PDFEditKit
+import PageModel
 
 /// Ctrl-C and SIGTERM: remove our temporary files and exit 130 / 143 at once,
 /// even in the middle of a long qpdf write (qpdf cannot be stopped mid-write).

@@ -1,4 +1,5 @@
 import Glibc
+import PageModel
 
 /// The one reading of the terminal's width, for the progress bar and for the
 /// help ArgumentParser lays out: `COLUMNS` when it holds a whole number from 1

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 import PDFEditKit
+import PageModel
 
 /// A left-aligned text table; the last column may be long. Each cell is one
 /// line: control characters in it (a file name's line break or escape

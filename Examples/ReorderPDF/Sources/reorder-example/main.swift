@@ -27,9 +27,11 @@ do {
     print("order: \(try editor.items().map { "\($0.id)" }.joined(separator: " "))")
     print("\(output.path): \(try editor.pageCount()) pages")
 } catch let error as PDFEditError {
-    // The message and exit code `pdfedit` itself would give.
+    // The message `pdfedit` itself would give; the exit code is this program's
+    // choice (the library's errors carry what went wrong, not a process status).
     FileHandle.standardError.write(Data("reorder-example: \(error.description)\n".utf8))
-    exit(error.exitCode)
+    if case .engine(.missing) = error { exit(66) }
+    exit(1)
 } catch {
     FileHandle.standardError.write(Data("reorder-example: \(error)\n".utf8))
     exit(1)
