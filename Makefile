@@ -44,7 +44,9 @@ debug: setup
 # would (the corpus sweeps take a third less CPU than on the debug binary); the
 # other tests run on the debug build of the libraries. Then the library's public
 # API, as the built module declares it, is held against docs/public-api.txt
-# (scripts/public-api.py: a change to it shows in review), the client packages
+# (scripts/public-api.py: a change to it shows in review) and the DocC catalogue
+# is built from the same symbol graph with warnings as errors (as `swift package
+# generate-documentation --target PDFEditKit` builds it), the client packages
 # under Examples/ (`make examples`) and a short, fixed run of the PDF fuzz harness
 # (`make fuzz-short`).
 # The tests are built without debug information (TEST_FLAGS): 274 instead of
@@ -54,7 +56,7 @@ debug: setup
 TEST_FLAGS := -Xswiftc -gnone -Xcc -g0 -Xcxx -g0
 test: build
 	PDFEDIT_BIN=$(CURDIR)/$(BIN) SWIFT=$(SWIFT) bash scripts/swift-test.sh test $(TEST_FLAGS)
-	python3 scripts/public-api.py --check docs/public-api.txt
+	python3 scripts/public-api.py --check docs/public-api.txt --docc
 	$(MAKE) --no-print-directory examples fuzz-short
 
 # The library's clients: each folder of Examples/ is a package of its own that

@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // Errno and FileDescriptor.writeAll: a kept library over our own system-call code (issue 41).
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `swift package generate-documentation` for PDFEditKit's DocC catalogue
+        // (issue 42): a command plugin only, nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The system libraries, found with pkg-config and linked as any library is.

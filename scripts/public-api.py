@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The public API of PDFEditKit as a sorted text list, one declaration a line.
 
-    scripts/public-api.py [--check FILE | --write FILE]
+    scripts/public-api.py [--check FILE | --write FILE] [--docc]
 
 Reads the symbol graph that swift-symbolgraph-extract makes from the built
 module (.build/debug/Modules, from `swift build` or `make test`'s test build),
@@ -11,6 +11,11 @@ which the kit re-exports). --check compares with FILE
 (exit 1 and a unified diff when they differ); --write replaces FILE. The
 committed list is docs/public-api.txt: a change to the public API shows in
 review as a change to it (PublicAPITests runs --check).
+With --docc it also builds the DocC catalogue (Sources/PDFEditKit/PDFEditKit.docc)
+from the same symbol graph with the toolchain's `docc convert
+--warnings-as-errors`, as `swift package generate-documentation --target
+PDFEditKit` does without a second build: a broken or ambiguous link, or an
+article that no longer matches the API, fails (exit 1).
 """
 import difflib, glob, json, os, subprocess, sys, tempfile
 
@@ -48,20 +53,42 @@ def lines(out):
     return sorted(found)
 
 
+def build_documentation(graphs, archive):
+    """docc convert of the kit's catalogue with its symbol graph; exits 1 on a warning."""
+    swift = subprocess.run(["bash", "-c", "command -v swiftc"], capture_output=True, text=True).stdout.strip()
+    docc = os.path.join(os.path.dirname(swift), "docc") if swift else "docc"
+    result = subprocess.run(
+        [docc, "convert", os.path.join(REPO, "Sources", "PDFEditKit", "PDFEditKit.docc"),
+         "--additional-symbol-graph-dir", graphs, "--fallback-display-name", "PDFEditKit",
+         "--fallback-bundle-identifier", "PDFEditKit", "--output-path", archive, "--warnings-as-errors"],
+        capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stdout.write(result.stdout[-6000:] + result.stderr[-6000:])
+        sys.exit("public-api.py: the DocC catalogue has warnings (docc convert --warnings-as-errors)")
+    print("public-api.py: the DocC catalogue builds without warnings")
+
+
 def main():
     modules = os.path.join(REPO, ".build", "debug", "Modules")
     if not os.path.isdir(modules):
         sys.exit(f"public-api.py: {modules} is missing: build first (swift build)")
+    arguments = sys.argv[1:]
+    docc = "--docc" in arguments
+    if docc:
+        arguments.remove("--docc")
     with tempfile.TemporaryDirectory() as out:
-        # PageModel while PDFEditKit re-exports it (`@_exported import`): its
-        # declarations are part of what `import PDFEditKit` gives.
+        # PageModel's public declarations are what the kit's typealiases
+        # (ReexportedModel.swift) hand out: part of what `import PDFEditKit` gives.
         listed = []
         for module in ("PDFEditKit", "PageModel"):
             folder = os.path.join(out, module)
             os.makedirs(folder)
             extract(modules, folder, module)
             listed += [f"{module}  {line}" for line in lines(folder)]
+        if docc:
+            build_documentation(os.path.join(out, "PDFEditKit"), os.path.join(out, "archive"))
     text = "".join(line + "\n" for line in listed)
+    sys.argv[1:] = arguments
     if len(sys.argv) == 3 and sys.argv[1] == "--write":
         open(sys.argv[2], "w").write(text)
         print(f"public-api.py: {len(listed)} public declarations written to {sys.argv[2]}")

@@ -14,8 +14,8 @@ import PageModel
 ///
 /// A value, as a `String` is: edit it with its `mutating` methods; a copy is
 /// an independent editor with the same documents and history. Nothing is
-/// written anywhere until ``write(to:document:pages:settings:)`` or
-/// ``data(document:pages:settings:)``; bytes opened with ``open(data:name:)``
+/// written anywhere until ``write(to:document:pages:settings:)-3v0ab`` or
+/// ``data(document:pages:settings:)-527ur``; bytes opened with ``open(data:name:)``
 /// are kept in a private temporary folder (mode 0700) that goes with the last
 /// copy of the editor.
 ///
@@ -395,7 +395,7 @@ public struct PageEditor: Sendable {
 // MARK: Async
 
 extension PageEditor {
-    /// ``data(document:pages:settings:)`` off the caller's thread: the work runs
+    /// ``data(document:pages:settings:)-527ur`` off the caller's thread: the work runs
     /// on a thread of Dispatch's pool, and cancelling the calling task cancels it (a split
     /// of the work into parts stops at the next part; a write that has begun is
     /// finished or removed whole, never left half-written). Progress comes to
@@ -408,8 +408,8 @@ extension PageEditor {
         }
     }
 
-    /// ``write(to:document:pages:settings:)`` off the caller's thread, cancelled
-    /// with the calling task (see ``data(document:pages:settings:)-async``).
+    /// ``write(to:document:pages:settings:)-3v0ab`` off the caller's thread, cancelled
+    /// with the calling task (see ``data(document:pages:settings:)-6y7gh``).
     @discardableResult
     public func write(
         to url: URL, document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings()

@@ -1,0 +1,157 @@
+import PageModel
+
+/// The rest of what the command line's session does, as methods: documents,
+/// blank pages, boxes, paper, sheets, stamps off, labels and metadata. Each is
+/// one undo step, all or nothing, and returns what it changed, as the edits
+/// of `PageEditor.swift` do; the command of the same name documents each one.
+extension PageEditor {
+    // MARK: Documents
+
+    /// A new empty document named `name`, which becomes the current one (`pdfedit new`).
+    @discardableResult
+    public mutating func newDocument(named name: String) throws(PDFEditError) -> ChangeSummary {
+        try apply(.newDocument(name: name), label: "new \(name)")
+    }
+
+    /// Renames a document (`pdfedit rename`).
+    @discardableResult
+    public mutating func renameDocument(_ name: String, to newName: String) throws(PDFEditError) -> ChangeSummary {
+        try apply(.renameDocument(from: name, to: newName), label: "rename \(name) \(newName)")
+    }
+
+    /// Closes a document: its items are gone, undo brings them back (`pdfedit close`).
+    @discardableResult
+    public mutating func closeDocument(_ name: String) throws(PDFEditError) -> ChangeSummary {
+        try apply(.closeDocument(name: name), label: "close \(name)")
+    }
+
+    /// Makes `name` the document edits go to when they name none (`pdfedit use`).
+    @discardableResult
+    public mutating func useDocument(_ name: String) throws(PDFEditError) -> ChangeSummary {
+        try apply(.useDocument(name: name), label: "use \(name)")
+    }
+
+    /// Merges `other`'s pages alternately into the document (1, O1, 2, O2, …;
+    /// `reversed`: `other` taken from its end, for scans of back sides); `other`
+    /// is left empty (`pdfedit interleave`).
+    @discardableResult
+    public mutating func interleave(
+        with other: String, reversed: Bool = false, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.interleave(other: other, reversed: reversed), in: document, label: "interleave \(other)")
+    }
+
+    // MARK: Pages without a source
+
+    /// `count` blank pages at `destination` (nil: at the end), of `size` (nil:
+    /// the size of the page before them, or after, or A4) (`pdfedit blank`).
+    @discardableResult
+    public mutating func blank(
+        at destination: Destination? = nil, count: Int = 1, size: PageSize? = nil, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.blank(at: destination, count: count, size: size.map { .fixed($0) }), in: document, label: "blank")
+    }
+
+    /// A blank page after each selected page (`pdfedit blank --after-each`).
+    @discardableResult
+    public mutating func blankAfterEach(
+        _ pages: PageSelection, size: PageSize? = nil, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.blankAfterEach(pages, size: size.map { .fixed($0) }), in: document, label: "blank after \(pages)")
+    }
+
+    /// Blank pages at the end (or, `perSource`, after each run of one source's
+    /// pages) so that the count becomes a multiple of `multiple` (`pdfedit pad`).
+    @discardableResult
+    public mutating func pad(
+        toMultipleOf multiple: Int, perSource: Bool = false, size: PageSize? = nil, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(
+            .pad(multipleOf: multiple, perSource: perSource, size: size.map { .fixed($0) }), in: document,
+            label: "pad \(multiple)")
+    }
+
+    // MARK: Boxes and paper
+
+    /// Crops the selected pages by margins in points, inward from what each page
+    /// shows, on the page as displayed (`pdfedit crop --margins`). Cropping
+    /// hides, it does not remove: use it for layout, never to hide content.
+    @discardableResult
+    public mutating func crop(
+        _ pages: PageSelection, top: Double, right: Double, bottom: Double, left: Double, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        let margins = Margins(top: top, right: right, bottom: bottom, left: left)
+        return try apply(.crop(pages, .margins(margins)), in: document, label: "crop \(pages)")
+    }
+
+    /// Gives the selected pages back their source's own crop box (`pdfedit crop --reset`).
+    @discardableResult
+    public mutating func resetCrop(_ pages: PageSelection, in document: String? = nil) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try apply(.crop(pages, .reset), in: document, label: "crop \(pages) reset")
+    }
+
+    /// Each selected page becomes `columns` × `rows` pages, each showing one cell
+    /// of it, in reading order as displayed (`pdfedit split-page`).
+    @discardableResult
+    public mutating func splitPages(
+        _ pages: PageSelection, columns: Int, rows: Int, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.splitPage(pages, columns: columns, rows: rows), in: document, label: "split-page \(pages)")
+    }
+
+    /// Puts each selected page on paper of `size` showing what it showed, inside
+    /// it (or, `filling`, covering it) with its aspect ratio kept (`pdfedit resize`).
+    @discardableResult
+    public mutating func resize(
+        _ pages: PageSelection, to size: PageSize, filling: Bool = false, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.resize(pages, to: size, mode: filling ? .fill : .fit), in: document, label: "resize \(pages)")
+    }
+
+    /// Replaces the selected pages, in order, by sheets of `columns` × `rows`
+    /// cells filled row by row (`byColumns`: column by column), on paper of
+    /// `size` (nil: the first page's as displayed), `gutter` points between
+    /// cells (`pdfedit nup`).
+    @discardableResult
+    public mutating func nUp(
+        _ pages: PageSelection, columns: Int, rows: Int, size: PageSize? = nil, byColumns: Bool = false,
+        gutter: Double = 0, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(
+            .nup(
+                pages, columns: columns, rows: rows, size: size.map { .fixed($0) }, order: byColumns ? .columns : .rows,
+                gutter: gutter), in: document, label: "nup \(pages) \(columns)x\(rows)")
+    }
+
+    /// Replaces the selected pages by saddle-stitch sheets, two pages side by
+    /// side in folding order (`pdfedit booklet`).
+    @discardableResult
+    public mutating func booklet(
+        _ pages: PageSelection, size: PageSize? = nil, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try apply(.booklet(pages, size: size.map { .fixed($0) }), in: document, label: "booklet \(pages)")
+    }
+
+    // MARK: Stamps, labels, metadata
+
+    /// Takes every stamp (numbers, watermarks, overlays) off the selected pages (`pdfedit unstamp`).
+    @discardableResult
+    public mutating func unstamp(_ pages: PageSelection = .all, in document: String? = nil) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try apply(.unstamp(pages), in: document, label: "unstamp \(pages)")
+    }
+
+    /// Sets the document's title, author, subject and keywords: nil keeps a
+    /// field, "" removes it (`pdfedit meta`).
+    @discardableResult
+    public mutating func setMetadata(
+        title: String? = nil, author: String? = nil, subject: String? = nil, keywords: String? = nil,
+        in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        let fields = DocumentMetadata(title: title, author: author, subject: subject, keywords: keywords)
+        return try apply(.metadata(fields), in: document, label: "meta")
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import PDFEditKit
+import Testing
+
+/// Issue 42: the library does what the command line's session does. The edits
+/// of PageEditor+Layout.swift, each checked in the written PDF with poppler's
+/// and qpdf's tools, and each one undoable step.
+@Suite struct PageEditorLayoutTests {
+    static let alpha = URL(fileURLWithPath: KitFixtures.path("alpha.pdf"))
+    static let beta = URL(fileURLWithPath: KitFixtures.path("beta.pdf"))
+
+    /// `pdfinfo -box`'s numbers for page `page`'s box `box` ("CropBox"), or its
+    /// size line's width and height ("size").
+    static func box(_ path: String, page: Int, _ box: String) throws -> [Double] {
+        let text = try KitTools.run("pdfinfo", ["-box", "-f", "\(page)", "-l", "\(page)", path]).stdout
+        guard let line = text.split(separator: "\n").first(where: { $0.contains(" \(box):") }) else { return [] }
+        let after = line[line.range(of: "\(box):")!.upperBound...]
+        return after.split(whereSeparator: { $0 == " " || $0 == "x" }).compactMap { Double($0) }
+    }
+
+    func written(_ editor: PageEditor, _ scratch: KitScratch, _ name: String = "out.pdf") throws -> String {
+        let path = try PageEditorTests.file(try editor.data(), in: scratch, name)
+        #expect(try KitTools.qpdfCheck(path))
+        return path
+    }
+
+    @Test func documentsAreMadeRenamedUsedInterleavedAndClosed() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: Self.alpha)
+        let beta = try editor.open(Self.beta)
+        try editor.newDocument(named: "empty")
+        #expect(editor.currentDocument == "empty")
+        try editor.renameDocument("empty", to: "spare")
+        try editor.closeDocument("spare")
+        #expect(editor.documentNames == ["alpha", beta])
+        try editor.useDocument("alpha")
+        try editor.interleave(with: beta)
+        #expect(try editor.pageCount(of: beta) == 0)
+        let path = try written(editor, scratch)
+        #expect(
+            try KitTools.tokens(path).prefix(6) == ["ALPHA-P1", "BETA-P1", "ALPHA-P2", "BETA-P2", "ALPHA-P3", "BETA-P3"])
+        #expect(try KitTools.pageCount(path) == 12)
+        try editor.undo()
+        #expect(try editor.pageCount() == 7 && (try editor.pageCount(of: beta)) == 5)
+    }
+
+    @Test func blankPagesAndPadding() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: Self.alpha)
+        try editor.blank(at: .position(1), count: 2, size: .a4)
+        #expect(try editor.pageCount() == 9)
+        try editor.pad(toMultipleOf: 4)
+        #expect(try editor.pageCount() == 12)
+        try editor.blankAfterEach(.page(3))
+        let path = try written(editor, scratch)
+        #expect(try KitTools.pageCount(path) == 13)
+        let a4 = try Self.box(path, page: 1, "size")
+        #expect(a4.count >= 2 && abs(a4[0] - 595.28) < 0.1 && abs(a4[1] - 841.89) < 0.1, "\(a4)")
+        // Page 3 is ALPHA-P1; the blank after it is page 4.
+        #expect(try KitTools.tokens(path).first == "ALPHA-P1")
+        #expect(try KitTools.run("pdftotext", ["-f", "4", "-l", "4", path, "-"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        try editor.undo(3)
+        #expect(try editor.pageCount() == 7)
+    }
+
+    @Test func cropResizeSplitNUpAndBooklet() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: Self.alpha)
+        try editor.crop(.page(1), top: 10, right: 20, bottom: 30, left: 40)
+        var path = try written(editor, scratch, "crop.pdf")
+        #expect(try Self.box(path, page: 1, "CropBox") == [40, 30, 592, 782])
+        try editor.resetCrop(.page(1))
+        path = try written(editor, scratch, "reset.pdf")
+        #expect(try Self.box(path, page: 1, "CropBox") == [0, 0, 612, 792])
+
+        try editor.resize(.page(2), to: .a4)
+        path = try written(editor, scratch, "resize.pdf")
+        let size = try Self.box(path, page: 2, "size")
+        #expect(size.count >= 2 && abs(size[0] - 595.28) < 0.1, "\(size)")
+        #expect(try KitTools.tokens(path)[1] == "ALPHA-P2")
+
+        try editor.splitPages(.page(3), columns: 2, rows: 1)
+        #expect(try editor.pageCount() == 8)
+        path = try written(editor, scratch, "split.pdf")
+        let half = try Self.box(path, page: 3, "CropBox")
+        #expect(half.count == 4 && abs((half[2] - half[0]) - 306) < 0.01, "\(half)")
+
+        try editor.nUp(.pages(5...8), columns: 2, rows: 2)
+        #expect(try editor.pageCount() == 5)
+        // The two halves of page 3 in a booklet: padded to four pages, one
+        // sheet printed on both sides.
+        try editor.booklet(.pages(3...4))
+        #expect(try editor.pageCount() == 5)
+        path = try written(editor, scratch, "sheets.pdf")
+        #expect(try KitTools.pageCount(path) == 5)
+        // The 2x2 sheet is the last page and shows the four pages it holds.
+        let sheetText = try KitTools.run("pdftotext", ["-f", "5", "-l", "5", path, "-"]).stdout
+        #expect(["ALPHA-P4", "ALPHA-P5", "ALPHA-P6", "ALPHA-P7"].allSatisfy { sheetText.contains($0) }, "\(sheetText)")
+        try editor.undo(6)
+        #expect(try editor.pageCount() == 7)
+    }
+
+    @Test func unstampAndMetadata() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: Self.alpha)
+        try editor.number(format: "Seite {n}")
+        try editor.setMetadata(title: "Bericht", author: "Ada")
+        var path = try written(editor, scratch, "stamped.pdf")
+        #expect(try KitTools.run("pdftotext", ["-f", "2", "-l", "2", path, "-"]).stdout.contains("Seite 2"))
+        let info = try KitTools.run("pdfinfo", [path]).stdout
+        #expect(info.contains("Title:           Bericht") && info.contains("Author:          Ada"), "\(info)")
+        try editor.unstamp()
+        path = try written(editor, scratch, "unstamped.pdf")
+        #expect(!(try KitTools.run("pdftotext", [path, "-"]).stdout.contains("Seite")))
+        #expect(try KitTools.run("pdfinfo", [path]).stdout.contains("Bericht"))
+    }
+}
