@@ -23,3 +23,5 @@ public typealias FileError = PageModel.FileError
 public typealias SelectionError = PageModel.SelectionError
 public typealias EditError = PageModel.EditError
 public typealias SizeError = PageModel.SizeError
+public typealias LabelSpec = PageModel.LabelSpec
+public typealias LabelStyle = PageModel.LabelStyle

@@ -1,7 +1,7 @@
 /// How the numbers of a page label range are written (the /S of a PDF page
 /// label dictionary): `D` 1 2 3, `r` i ii iii, `R` I II III, `a` a b … z aa,
 /// `A` A B … Z AA, `-` none (the prefix alone).
-package enum LabelStyle: String, Codable, Sendable, CaseIterable {
+public enum LabelStyle: String, Codable, Sendable, CaseIterable {
     case decimal = "D"
     case lowerRoman = "r"
     case upperRoman = "R"
@@ -70,13 +70,18 @@ package struct LabelRange: Codable, Equatable, Sendable {
 }
 
 /// One `labels` argument, `P:STYLE[/START][/PREFIX]`, before its position is resolved.
-package struct LabelSpec: Codable, Equatable, Sendable, CustomStringConvertible {
-    package var position: Position
-    package var style: LabelStyle
-    package var firstNumber: Int
-    package var prefix: String
+public struct LabelSpec: Codable, Equatable, Sendable, CustomStringConvertible {
+    /// The first page of the range; the range runs to the next one's start.
+    public var position: Position
+    /// How the numbers are written.
+    public var style: LabelStyle
+    /// The number of the range's first page (from 1).
+    public var firstNumber: Int
+    /// Text before each number ("A-" makes A-1, A-2…).
+    public var prefix: String
 
-    package init(position: Position, style: LabelStyle, firstNumber: Int = 1, prefix: String = "") {
+    /// A range of page labels starting at `position`.
+    public init(position: Position, style: LabelStyle, firstNumber: Int = 1, prefix: String = "") {
         self.position = position
         self.style = style
         self.firstNumber = firstNumber
@@ -113,7 +118,8 @@ package struct LabelSpec: Codable, Equatable, Sendable, CustomStringConvertible 
         return LabelSpec(position: position, style: style, firstNumber: first, prefix: prefix)
     }
 
-    package var description: String {
+    /// The range as the command line writes it: `5:D`, `1:r/3`, `9:D/1/A-`.
+    public var description: String {
         var text = "\(position):\(style.rawValue)"
         if firstNumber != 1 || !prefix.isEmpty { text += "/\(firstNumber)" }
         if !prefix.isEmpty { text += "/\(prefix)" }

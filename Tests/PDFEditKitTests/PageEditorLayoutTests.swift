@@ -116,3 +116,50 @@ import Testing
         #expect(try KitTools.run("pdfinfo", [path]).stdout.contains("Bericht"))
     }
 }
+
+/// Issue 42: "the library cannot fall behind the tool". `PageEditor.method(for:)`
+/// names, in an exhaustive switch over the model's edits, the public method
+/// that makes each one (or nil with a reason); each name must be a public
+/// method of PageEditor in docs/public-api.txt (the list `make test` holds
+/// against the built module).
+@Suite struct PageEditorCoverageTests {
+    @Test func everyEditHasAPublicMethodOrAReason() throws {
+        let root = KitFixtures.folder.deletingLastPathComponent()
+        let source = try String(
+            contentsOf: root.appendingPathComponent("Sources/PDFEditKit/Library/PageEditor+Layout.swift"), encoding: .utf8)
+        let api = try String(contentsOf: root.appendingPathComponent("docs/public-api.txt"), encoding: .utf8)
+        let switchText = String(source[source.range(of: "package static func method(for edit: Edit)")!.lowerBound...])
+        let cases = switchText.split(separator: "\n").compactMap { line -> (String, String?)? in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("case ."), let colon = text.firstIndex(of: ":") else { return nil }
+            let name = String(text[text.index(text.startIndex, offsetBy: 6)..<colon])
+            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            return (name, value == "nil" ? nil : value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+        }
+        #expect(cases.count >= 29, "\(cases.count) edits read")
+        for (edit, method) in cases {
+            guard let method else { continue }
+            #expect(api.contains("  method  PageEditor.\(method)  "), "Edit.\(edit): PageEditor.\(method) is not public")
+        }
+        // Only the two edits that say why are without a method.
+        #expect(cases.filter { $0.1 == nil }.map(\.0).sorted() == ["outline", "relink"])
+    }
+
+    @Test func stampBatesAndLabels() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: PageEditorLayoutTests.alpha)
+        try editor.stamp(.page(1), with: PageEditorLayoutTests.beta, page: 2)
+        try editor.bates(.all, prefix: "SMITH-", start: 1201, digits: 5)
+        try editor.setPageLabels([LabelSpec(position: 1, style: .lowerRoman), LabelSpec(position: 3, style: .decimal)])
+        let path = try PageEditorTests.file(try editor.data(), in: scratch)
+        #expect(try KitTools.qpdfCheck(path))
+        let first = try KitTools.run("pdftotext", ["-f", "1", "-l", "1", path, "-"]).stdout
+        #expect(first.contains("ALPHA-P1") && first.contains("BETA-P2") && first.contains("SMITH-01201"), "\(first)")
+        #expect(try KitTools.run("pdftotext", ["-f", "7", "-l", "7", path, "-"]).stdout.contains("SMITH-01207"))
+        let json = try KitTools.run("qpdf", ["--json", "--json-key=pagelabels", path]).stdout
+        #expect(json.contains("\"/S\": \"/r\"") && json.contains("\"/S\": \"/D\""), "\(json.prefix(400))")
+        #expect(throws: PDFEditError.self) { try editor.bates(digits: 0) }
+        try editor.setPageLabels(nil)
+        #expect(try editor.undo(4) == ["labels --clear", "labels 1:r 3:D", "bates all", "stamp 1 beta.pdf"])
+    }
+}

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import PageModel
 
 /// The rest of what the command line's session does, as methods: documents,
@@ -136,6 +141,43 @@ extension PageEditor {
 
     // MARK: Stamps, labels, metadata
 
+    /// Draws page `page` of the PDF (or the image) at `url` onto each selected
+    /// page at export, centred, over its content or `under` it, at `opacity`,
+    /// scaled down to fit the page when `fit` (`pdfedit stamp`).
+    @discardableResult
+    public mutating func stamp(
+        _ pages: PageSelection, with url: URL, page: Int = 1, under: Bool = false, fit: Bool = false,
+        opacity: Double = 1, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        guard Stamp.isValidOpacity(opacity) else {
+            throw PDFEditError.usage("an opacity is above 0 and at most 1, not \(opacity)")
+        }
+        let edit = try importer.stampEdit(pages, file: url.path, page: page, under: under, fit: fit, opacity: opacity)
+        return try apply(edit, in: document, label: "stamp \(pages) \(url.lastPathComponent)")
+    }
+
+    /// Bates numbers on the selected pages: `prefix` and a number counted from
+    /// `start` across the document, zero-padded to `digits` (`pdfedit bates`).
+    @discardableResult
+    public mutating func bates(
+        _ pages: PageSelection = .all, prefix: String = "", start: Int = 1, digits: Int = 6, size: Double = 10,
+        position: StampPosition = .bottomRight, margin: Double = 24, in document: String? = nil
+    ) throws(PDFEditError) -> ChangeSummary {
+        try TextMark.checkBatesDigits(digits)
+        let mark = TextMark(kind: .bates, format: prefix + "{n}", start: start, digits: digits, size: size)
+        let placement = StampPlacement(position: position, margin: margin)
+        return try apply(.textStamp(pages, Stamp(text: mark, placement: placement)), in: document, label: "bates \(pages)")
+    }
+
+    /// Replaces the document's page label ranges (`pdfedit labels`): each range
+    /// from its position to the next one's; nil removes every label.
+    @discardableResult
+    public mutating func setPageLabels(_ ranges: [LabelSpec]?, in document: String? = nil) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try apply(.labels(ranges), in: document, label: ranges.map { "labels \($0.map(\.description).joined(separator: " "))" } ?? "labels --clear")
+    }
+
     /// Takes every stamp (numbers, watermarks, overlays) off the selected pages (`pdfedit unstamp`).
     @discardableResult
     public mutating func unstamp(_ pages: PageSelection = .all, in document: String? = nil) throws(PDFEditError)
@@ -153,5 +195,58 @@ extension PageEditor {
     ) throws(PDFEditError) -> ChangeSummary {
         let fields = DocumentMetadata(title: title, author: author, subject: subject, keywords: keywords)
         return try apply(.metadata(fields), in: document, label: "meta")
+    }
+}
+
+extension TextMark {
+    /// Bates numbers are zero-padded to 1 … `maximumDigits` digits; anything else
+    /// is a usage error (64), for `bates --digits` and ``PageEditor/bates(_:prefix:start:digits:size:position:margin:in:)`` alike.
+    package static func checkBatesDigits(_ digits: Int) throws(PDFEditError) {
+        guard (1...maximumDigits).contains(digits) else {
+            throw PDFEditError.usage("--digits takes 1 to \(maximumDigits), not \(digits)")
+        }
+    }
+}
+
+extension PageEditor {
+    /// The public method that makes each edit of the model, nil where the
+    /// library does not offer one yet (and why). The switch is exhaustive: a new
+    /// `Edit` does not compile until it is given a method here or a reason, and
+    /// `PageEditorCoverageTests` holds each name against docs/public-api.txt, so
+    /// the library cannot fall behind the command line unseen.
+    package static func method(for edit: Edit) -> String? {
+        switch edit {
+        case .move: "move(_:to:in:into:)"
+        case .copy: "copy(_:to:in:into:)"
+        case .duplicate: "duplicate(_:in:)"
+        case .remove: "remove(_:in:)"
+        case .rotate: "rotate(_:by:in:)"
+        case .reverse: "reverse(_:in:)"
+        case .interleave: "interleave(with:reversed:in:)"
+        case .blank: "blank(at:count:size:in:)"
+        case .placeholder: "placeholder(at:count:label:in:)"
+        case .insertItems: "insert(_:at:in:)"
+        case .fill: "fill(_:with:in:)"
+        case .newDocument: "newDocument(named:)"
+        case .renameDocument: "renameDocument(_:to:)"
+        case .closeDocument: "closeDocument(_:)"
+        case .useDocument: "useDocument(_:)"
+        // A library program opens the new file instead: nothing to point at.
+        case .relink: nil
+        case .stamp: "stamp(_:with:page:under:fit:opacity:in:)"
+        case .textStamp: "bates(_:prefix:start:digits:size:position:margin:in:)"
+        case .unstamp: "unstamp(_:in:)"
+        case .labels: "setPageLabels(_:in:)"
+        case .metadata: "setMetadata(title:author:subject:keywords:in:)"
+        // Bookmarks keep what the sources have; editing them is the command line's for now.
+        case .outline: nil
+        case .crop: "crop(_:top:right:bottom:left:in:)"
+        case .splitPage: "splitPages(_:columns:rows:in:)"
+        case .pad: "pad(toMultipleOf:perSource:size:in:)"
+        case .blankAfterEach: "blankAfterEach(_:size:in:)"
+        case .resize: "resize(_:to:filling:in:)"
+        case .nup: "nUp(_:columns:rows:size:byColumns:gutter:in:)"
+        case .booklet: "booklet(_:size:in:)"
+        }
     }
 }

@@ -113,7 +113,7 @@ public struct PageEditor: Sendable {
         session = try Session.opening(imported: files)
     }
 
-    private var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
+    var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
 
     /// `data` in the scratch folder under a name of its own; returns its path.
     private func keep(_ data: Data, name: String) throws(PDFEditError) -> String {

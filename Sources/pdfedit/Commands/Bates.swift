@@ -56,9 +56,7 @@ struct BatesNumbers: EditCommand {
     var directOptions: DirectOptions? { direct }
 
     func validate() throws {
-        guard (1...TextMark.maximumDigits).contains(digits) else {
-            throw PDFEditError.usage("--digits takes 1 to \(TextMark.maximumDigits), not \(digits)")
-        }
+        try TextMark.checkBatesDigits(digits)
     }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
