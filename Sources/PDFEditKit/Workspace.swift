@@ -54,25 +54,14 @@ package struct Workspace: Sendable {
     /// Applies one edit as one undo step.
     package func apply(_ edit: Edit, doc: String?, label: String) throws(PDFEditError) -> ChangeSummary {
         try mutate { (session, access) throws(PDFEditError) in
-            let edit = try access.adopting(edit, session: session)
-            do throws(EditError) {
-                return try session.apply(edit, doc: doc, label: label, context: access.editContext)
-            } catch {
-                throw PDFEditError.edit(error)
-            }
+            try access.apply([(edit, doc)], to: &session, label: label)[0]
         }
     }
 
     /// Applies several edits as one all-or-nothing undo step (`run SCRIPT`).
     package func applyAll(_ edits: [(edit: Edit, doc: String?)], label: String) throws(PDFEditError) -> [ChangeSummary] {
         try mutate { (session, access) throws(PDFEditError) in
-            var edits = edits
-            for index in edits.indices { edits[index].edit = try access.adopting(edits[index].edit, session: session) }
-            do throws(EditError) {
-                return try session.applyAll(edits, label: label, context: access.editContext)
-            } catch {
-                throw PDFEditError.edit(error)
-            }
+            try access.apply(edits, to: &session, label: label, batch: true)
         }
     }
 

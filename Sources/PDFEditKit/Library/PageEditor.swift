@@ -212,13 +212,7 @@ public struct PageEditor: Sendable {
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         var working = session
         let summary = try access.surfacingLookupFailure { () throws(PDFEditError) -> ChangeSummary in
-            let edit = try access.adopting(edit, session: working)
-            do throws(EditError) {
-                return try working.apply(
-                    edit, doc: document, label: label ?? "\(edit)", context: access.editContext)
-            } catch {
-                throw PDFEditError.edit(error)
-            }
+            try access.apply([(edit, document)], to: &working, label: label ?? "\(edit)")[0]
         }
         session = working
         return summary

@@ -103,6 +103,27 @@ package final class SourceAccess {
         return result
     }
 
+    /// Applies `edits` to `session` as one undo step named `label`: the one way
+    /// an edit is made, for the command line's sessions (`Workspace`) and the
+    /// library's `PageEditor` alike. Files the edits read become sources of the
+    /// session (`adopting`); the model applies them, asking this access for what
+    /// it needs from the files (text, sizes, ink); all or nothing.
+    /// `batch`: the edits are a script's lines (`run`), and a failure names its line.
+    func apply(
+        _ edits: [(edit: Edit, doc: String?)], to session: inout Session, label: String, batch: Bool = false
+    ) throws(PDFEditError) -> [ChangeSummary] {
+        var adopted = edits
+        for index in adopted.indices { adopted[index].edit = try adopting(adopted[index].edit, session: session) }
+        do throws(EditError) {
+            if !batch, adopted.count == 1 {
+                return [try session.apply(adopted[0].edit, doc: adopted[0].doc, label: label, context: editContext)]
+            }
+            return try session.applyAll(adopted, label: label, context: editContext)
+        } catch {
+            throw PDFEditError.edit(error)
+        }
+    }
+
     /// `lookup`'s answer; nil (with the failure kept for `surfacingLookupFailure`) when it fails.
     func recordingLookupFailure<T>(_ lookup: () throws(PDFEditError) -> T?) -> T? { recordingFailure(lookup) }
 
