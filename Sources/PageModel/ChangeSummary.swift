@@ -18,6 +18,10 @@ public struct ChangeSummary: Codable, Equatable, Sendable, CustomStringConvertib
     public var otherPageCount: Int?
     /// Sources the edit added to the session.
     public var newSources: [SourceID]
+    /// The page-dependent tokens (`text:`, `empty`) that matched no page, when
+    /// the edit changed nothing because of them; nil otherwise (and absent from
+    /// the JSON).
+    public var unmatched: [String]?
 
     public init(
         action: String, description: String, document: String, pageCount: Int, positions: [Int] = [],

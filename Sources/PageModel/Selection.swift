@@ -22,6 +22,15 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
         /// `empty`, `empty:S%`: items whose page shows at most this share (0…1) of
         /// dark pixels and, unless `inkOnly` (`--ink-only`), has no extractable text.
         case empty(maximumShare: Double, inkOnly: Bool)
+
+        /// A token whose meaning depends on what the pages hold, not on their
+        /// places: it may match nothing, and such tokens may overlap.
+        var dependsOnPages: Bool {
+            switch self {
+            case .text, .empty: true
+            case .single, .range, .odd, .even, .all, .id: false
+            }
+        }
     }
 
     struct Token: Hashable, Sendable {

@@ -20,8 +20,13 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
     case textWithoutLookup(token: String)
     /// An `empty` token where pages cannot be rendered.
     case renderingWithoutLookup(token: String)
-    /// `odd`, `even`, `all`, `text:` or `empty` that selects no page at all.
+    /// `odd`, `even` or `all` that selects no page at all (an empty document, `even` of one page).
     case selectsNothing(token: String, pageCount: Int)
+    /// Only page-dependent tokens (`text:`, `empty`), and none of them matched a
+    /// page: not a mistake in the command but an answer about the pages. An edit
+    /// then changes nothing and succeeds (DESIGN.md, "Selections that depend on
+    /// the pages"): `Session.execute` turns this into a summary saying so.
+    case matchedNothing(tokens: [String], pageCount: Int)
     /// `@ID` where a destination position is meant (`--to`, `--at`).
     case idNotAPosition(token: String)
     /// A destination position outside what this command allows.
@@ -63,6 +68,8 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(quoted(token)) needs the pages rendered, which is not possible here"
         case .selectsNothing(let token, let count):
             return "\(quoted(token)) selects no page" + pagesNote(count)
+        case .matchedNothing(let tokens, let count):
+            return tokens.map(quoted).joined(separator: ", ") + " matches no page" + pagesNote(count)
         case .idNotAPosition(let token):
             return "\(quoted(token)) names an item, not a position: use --before or --after to place next to it"
         case .positionOutOfRange(let token, let validRange):

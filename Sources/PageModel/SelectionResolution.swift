@@ -6,8 +6,11 @@ extension PageSelection {
     /// the Unicode rules of that match (NFKC, case folding) are the text
     /// library's, outside the model. `darkShare` gives the share of dark pixels of
     /// an item's page for `empty` tokens, and `hasText` whether it has extractable
-    /// text (see `EmptyPage.isEmpty`; nil: none known). Each token
-    /// must select at least one item, and no item may be selected by two tokens.
+    /// text (see `EmptyPage.isEmpty`; nil: none known). Each positional token
+    /// must select at least one item, and no item may be selected by two tokens —
+    /// but tokens that depend on the pages (`text:`, `empty`) may overlap each
+    /// other and may match nothing; when nothing is selected because of them,
+    /// the answer is `.matchedNothing` (an edit then changes nothing).
     package func resolve(
         in document: Document, text: ((PageItem, String) -> Bool)? = nil, darkShare: ((PageItem) -> Double?)? = nil,
         hasText: ((PageItem) -> Bool)? = nil
@@ -16,6 +19,7 @@ extension PageSelection {
         // owner[i] is the index of the token that selected position i, or -1.
         var owner = [Int](repeating: -1, count: count)
         var idIndex: [ItemID: Int]?
+        var unmatched: [String] = []
 
         for (tokenIndex, token) in tokens.enumerated() {
             let indices: [Int]
@@ -60,8 +64,15 @@ extension PageSelection {
                         darkShare: darkShare)
                 }
             }
-            guard !indices.isEmpty else { throw .selectsNothing(token: token.text, pageCount: count) }
+            guard !indices.isEmpty else {
+                if token.kind.dependsOnPages {
+                    unmatched.append(token.text)
+                    continue
+                }
+                throw .selectsNothing(token: token.text, pageCount: count)
+            }
             for index in indices {
+                if owner[index] >= 0, token.kind.dependsOnPages, tokens[owner[index]].kind.dependsOnPages { continue }
                 guard owner[index] < 0 else {
                     throw .duplicate(
                         token: token.text, position: index + 1, firstToken: tokens[owner[index]].text,
@@ -71,6 +82,8 @@ extension PageSelection {
             }
         }
         guard !tokens.isEmpty else { throw .empty(pageCount: count) }
-        return owner.indices.filter { owner[$0] >= 0 }
+        let selected = owner.indices.filter { owner[$0] >= 0 }
+        if selected.isEmpty, !unmatched.isEmpty { throw .matchedNothing(tokens: unmatched, pageCount: count) }
+        return selected
     }
 }

@@ -25,6 +25,8 @@ extension Session {
         var working = self
         let currentBefore = current
         let outcome = try working.execute(edit, doc: doc, context: context)
+        // A selection of the pages' contents that matched nothing changed nothing: no step.
+        if outcome.summary.unmatched != nil { return outcome.summary }
         if edit.isUndoStep {
             working.history.record(
                 HistoryStep(
@@ -73,7 +75,22 @@ extension Session {
     /// allows (the one place every way of adding items passes).
     mutating func execute(_ edit: Edit, doc: String?, context: EditContext) throws(EditError) -> EditOutcome {
         let labelled = documents.filter { $0.labelRanges?.isEmpty == false }
-        var outcome = try carryOut(edit, doc: doc, context: context)
+        var outcome: EditOutcome
+        let before = self
+        do throws(EditError) {
+            outcome = try carryOut(edit, doc: doc, context: context)
+        } catch {
+            // `text:`/`empty` matched no page: the edit changes nothing and succeeds.
+            guard case .selection(.matchedNothing(let tokens, let count)) = error else { throw error }
+            self = before
+            let name = doc ?? current
+            let words = tokens.map { "\"\(escapingControlCharacters($0))\"" }.joined(separator: ", ")
+            var summary = ChangeSummary(
+                action: "nothing", description: "\(words) matches no page of \"\(name)\": nothing changed",
+                document: name, pageCount: count)
+            summary.unmatched = tokens
+            return EditOutcome(changes: [], summary: summary)
+        }
         let fixes = labelRangeFixes(before: labelled)
         try commit(fixes)
         outcome.changes += fixes

@@ -105,7 +105,7 @@ import Testing
         }
     }
 
-    @Test func removeEmptyIsOneUndoStepAndSelectsNothingIsAnError() throws {
+    @Test func removeEmptyIsOneUndoStepAndMatchingNothingChangesNothing() throws {
         var s = try session(pages: 5)
         try s.apply(.blank(at: .position(.number(3)), count: 1, size: nil), label: "blank", context: Self.context())
         let before = SessionState(s)
@@ -117,8 +117,14 @@ import Testing
         #expect(SessionState(s) == before)
         let none = Self.context(shares: [1: 1, 2: 1, 3: 1, 4: 1, 5: 1])
         var clean = try session(pages: 5)
-        let error = editError { try clean.apply(.remove(try selection("empty")), label: "x", context: none) }
-        #expect(error == .selection(.selectsNothing(token: "empty", pageCount: 5)))
+        let untouched = SessionState(clean)
+        let steps = clean.history.entries.count
+        let nothing = try clean.apply(.remove(try selection("empty")), label: "x", context: none)
+        #expect(nothing.unmatched == ["empty"] && nothing.pageCount == 5)
+        #expect(nothing.description == "\"empty\" matches no page of \"\(clean.current)\": nothing changed")
+        // Nothing changed, and no undo step was recorded.
+        #expect(SessionState(clean) == untouched)
+        #expect(clean.history.entries.count == steps)
     }
 
     @Test func marginsInverseUndoesApplied() async {

@@ -85,7 +85,8 @@ import Testing
         ("all,@p1", .duplicate(token: "@p1", position: 1, firstToken: "all", pageCount: 5)),
         ("last,5", .duplicate(token: "5", position: 5, firstToken: "last", pageCount: 5)),
         ("@p99", .unknownID(token: "@p99", pageCount: 5)),
-        ("text:zebra", .selectsNothing(token: "text:zebra", pageCount: 5)),
+        // Page-dependent tokens may match nothing: an answer, not a mistake.
+        ("text:zebra", .matchedNothing(tokens: ["text:zebra"], pageCount: 5)),
     ])
     func invalid(_ input: String, _ expected: SelectionError) throws {
         let error = failure(input, in: doc(5), text: { _, words in "some words".contains(words) })
@@ -114,6 +115,23 @@ import Testing
         let error = failure("text:invoice", in: doc(5))
         #expect(error == .textWithoutLookup(token: "text:invoice"))
         #expect(error?.description.contains("\"text:invoice\"") == true)
+    }
+
+    /// DESIGN.md, "Selections that depend on the pages": tokens of the pages'
+    /// contents may match nothing (beside others that match) and may overlap
+    /// each other; positional tokens may not.
+    @Test func pageDependentTokensMayMatchNothingAndOverlap() throws {
+        let text: (PageItem, String) -> Bool = { item, words in item.id.number % 2 == 1 && words == "odd" }
+        let document = doc(5)
+        #expect(try PageSelection.parse("text:zebra,2").resolve(in: document, text: text) == [1])
+        #expect(try PageSelection.parse("text:odd,text:odd").resolve(in: document, text: text) == [0, 2, 4])
+        #expect(throws: SelectionError.matchedNothing(tokens: ["text:zebra", "text:gnu"], pageCount: 5)) {
+            try PageSelection.parse("text:zebra,text:gnu").resolve(in: document, text: text)
+        }
+        // A positional token still may not select what a text token did.
+        #expect(throws: SelectionError.duplicate(token: "1", position: 1, firstToken: "text:odd", pageCount: 5)) {
+            try PageSelection.parse("text:odd,1").resolve(in: document, text: text)
+        }
     }
 
     @Test(arguments: [("even", 1), ("all", 0), ("odd", 0)])
@@ -164,6 +182,7 @@ extension SelectionError {
             .selectsNothing(let token, _), .idNotAPosition(let token), .positionOutOfRange(let token, _):
             token
         case .emptyToken(let after, _): after
+        case .matchedNothing(let tokens, _): tokens.first
         case .empty: nil
         }
     }

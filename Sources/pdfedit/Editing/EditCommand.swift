@@ -100,6 +100,11 @@ extension EditCommand {
     }
 
     func report(_ summary: ChangeSummary, export: ExportResult?) {
+        // `text:`/`empty` matched no page: the edit changed nothing and succeeds
+        // (DESIGN.md), saying so on stderr; direct mode still writes its output.
+        if summary.unmatched != nil, !options.output.quiet {
+            Console.error("pdfedit: \(summary.description)")
+        }
         if options.output.json {
             if let export {
                 Console.json(DirectReport(change: summary, export: export))
@@ -107,7 +112,7 @@ extension EditCommand {
                 Console.json(summary)
             }
         } else if !options.output.quiet {
-            Console.out(shown(summary.description))
+            if summary.unmatched == nil { Console.out(shown(summary.description)) }
             if let export { Console.out("wrote \(shown(export.output)) (\(pagesPhrase(export.pageCount)))") }
         }
     }
