@@ -51,6 +51,7 @@ struct PDFEdit: ParsableCommand {
         // `help` lists the groups in this order. Editing comes last and holds the
         // most: HelpAndManPageTests reads the commands after the last heading.
         groupedSubcommands: [
+            CommandGroup(name: "Files", subcommands: [Merge.self, Split.self]),
             CommandGroup(name: "Session", subcommands: [Open.self, Docs.self, Status.self, History.self]),
             CommandGroup(
                 name: "Inspecting", subcommands: [List.self, Find.self, Show.self, Thumbs.self, Info.self]),

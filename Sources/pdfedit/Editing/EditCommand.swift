@@ -54,25 +54,13 @@ extension EditCommand {
         let passwords = try options.passwords.book()
         if let direct = directOptions, direct.isDirect {
             // First: --encrypt takes the values after it, also a FILE given after them.
-            let encryption = try direct.encryption.encryption()
+            _ = try direct.encryption.encryption()
             guard let input = directInput else {
                 throw PDFEditError.usage("-o/--in-place edit a file: give it as the last argument")
             }
             if options.doc != nil { throw PDFEditError.usage("--doc belongs to sessions, not to direct mode") }
-            var mode = DirectMode(
-                input: input, output: direct.output, inPlace: direct.inPlace, force: direct.force,
-                passwords: passwords)
+            var mode = try direct.mode(input: input, passwords: passwords, output: options.output)
             mode.progress = ProgressBar.handler(options.output, .writing)
-            mode.decrypt = direct.decrypt
-            mode.keepScripts = direct.keepScripts
-            mode.repair = direct.repair
-            mode.outputEncryption = encryption
-            if mode.decrypt && mode.outputEncryption != nil {
-                throw PDFEditError.usage("give --decrypt or --encrypt, not both")
-            }
-            if direct.output == StandardStreams.name && options.output.json {
-                throw PDFEditError.usage("--json cannot share standard output with the PDF (-o -)")
-            }
             var building: EditBuilding?
             let (summary, result) = try mode.resolvingStandardStreams { (mode) throws(PDFEditError) in
                 try mode.run(otherDocuments: directDocuments) { (_, names, importer) throws(PDFEditError) in

@@ -114,6 +114,27 @@ struct DirectOptions: ParsableArguments {
     var keepScripts: Bool { writing.keepScripts }
     var isDirect: Bool { output != nil || inPlace }
 
+    /// Direct mode on `input` with these options (output, in place, force,
+    /// repair, decryption, scripts, encryption), for every command that edits one
+    /// file: the editing commands and `merge`.
+    func mode(input: String, passwords: PasswordBook, output: OutputOptions) throws(PDFEditError) -> DirectMode {
+        // First: --encrypt takes the values after it, also a FILE given after them.
+        let encryption = try encryption.encryption()
+        var mode = DirectMode(
+            input: input, output: self.output, inPlace: inPlace, force: force, passwords: passwords)
+        mode.decrypt = decrypt
+        mode.keepScripts = keepScripts
+        mode.repair = repair
+        mode.outputEncryption = encryption
+        if mode.decrypt && mode.outputEncryption != nil {
+            throw PDFEditError.usage("give --decrypt or --encrypt, not both")
+        }
+        if self.output == StandardStreams.name && output.json {
+            throw PDFEditError.usage("--json cannot share standard output with the PDF (-o -)")
+        }
+        return mode
+    }
+
     /// The options that only mean something with `-o` or `--in-place`, refused in a session.
     func refuseOutsideDirectMode() throws(PDFEditError) {
         let given = [
