@@ -163,3 +163,23 @@ import Testing
         #expect(try editor.undo(4) == ["labels --clear", "labels 1:r 3:D", "bates all", "stamp 1 beta.pdf"])
     }
 }
+
+/// `merge` and `split` from Swift: the same files the command writes.
+@Suite struct PageEditorMergeSplitTests {
+    @Test func mergeAndWriteParts() throws {
+        let scratch = try KitScratch()
+        let merged = try PageEditor.merge([PageEditorLayoutTests.alpha, PageEditorLayoutTests.beta])
+        let path = try PageEditorTests.file(merged, in: scratch, "merged.pdf")
+        #expect(try KitTools.qpdfCheck(path))
+        #expect(try KitTools.tokens(path) == (1...7).map { "ALPHA-P\($0)" } + (1...5).map { "BETA-P\($0)" })
+
+        let editor = try PageEditor(contentsOf: URL(fileURLWithPath: path))
+        let folder = URL(fileURLWithPath: scratch.path("parts"))
+        let parts = try editor.writeParts(into: folder, grouping: .every(5), name: "part-{n}.pdf")
+        #expect(parts.map(\.pageCount) == [5, 5, 2])
+        let last = folder.appendingPathComponent("part-3.pdf").path
+        #expect(try KitTools.qpdfCheck(last))
+        #expect(try KitTools.tokens(last) == ["BETA-P4", "BETA-P5"])
+        #expect(throws: PDFEditError.self) { try PageEditor.merge([]) }
+    }
+}

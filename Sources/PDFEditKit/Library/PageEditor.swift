@@ -368,6 +368,39 @@ public struct PageEditor: Sendable {
             positions: picked.positions.first.map { $0...(picked.positions.last ?? $0) })
     }
 
+    /// Writes a document (nil: the current one), or the selected pages of it, as
+    /// several PDFs in `folder` (made if needed): one per page by default, or as
+    /// `grouping` says (every K pages, a new part at selected pages, at bookmarks,
+    /// or by size with `maximumBytes`), each named by `name` with the fields of
+    /// `pdfedit split` (`{n}`, `{first}`, `{last}`, `{doc}`, `{src}`, `{srcpage}`,
+    /// `{title}`; default `{doc}-{n}.pdf`). What `pdfedit split` and `export
+    /// --split` write.
+    @discardableResult
+    public func writeParts(
+        into folder: URL, grouping: SplitGrouping = .each, name: String? = nil, outlineLevel: Int = 1,
+        maximumBytes: Int64? = nil, document: String? = nil, pages: PageSelection? = nil,
+        settings: ExportSettings = ExportSettings()
+    ) throws(PDFEditError) -> [ExportResult] {
+        let chosen = try session.chosenDocument(document)
+        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        let picked = try Workspace.items(of: chosen, selection: pages, access: access)
+        let writer = ExportWriter(session: session, access: access, cacheDirectory: scratch.path, direct: true)
+        let request = SplitRequest(
+            directory: folder.path, grouping: grouping, template: name, outlineLevel: outlineLevel,
+            maxSize: maximumBytes)
+        return try writer.split(
+            picked.items, positions: picked.positions, document: chosen.name, request: request, settings: settings)
+    }
+
+    /// The files at `urls` joined in order into one PDF's bytes, every document
+    /// part of each kept as an insert keeps it: what `pdfedit merge` writes.
+    public static func merge(_ urls: [URL], settings: ExportSettings = ExportSettings()) throws(PDFEditError) -> Data {
+        guard let first = urls.first else { throw PDFEditError.usage("merge needs at least one file") }
+        var editor = try PageEditor(contentsOf: first)
+        for url in urls.dropFirst() { try editor.insert(url) }
+        return try editor.data(settings: settings)
+    }
+
     /// A document (nil: the current one), or the selected pages of it, as the
     /// bytes of one PDF.
     public func data(document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings())
