@@ -25,3 +25,4 @@ public typealias EditError = PageModel.EditError
 public typealias SizeError = PageModel.SizeError
 public typealias LabelSpec = PageModel.LabelSpec
 public typealias LabelStyle = PageModel.LabelStyle
+public typealias StampEach = PageModel.StampEach

@@ -61,7 +61,9 @@ package enum Edit: Codable, Equatable, Sendable {
     case relink(source: SourceID, path: String, size: Int64, sha256: String, pageCount: Int)
     /// Draw a page onto each selected item at export (after its other stamps).
     /// `stamp.source` may be a provisional id of one of `newSources`, as for `insertItems`.
-    case stamp(PageSelection, Stamp, newSources: [Source])
+    /// `each` (`stamp --each`): the k-th selected item gets the stamp's page + k
+    /// instead, and past the file's last page what `each` says.
+    case stamp(PageSelection, Stamp, newSources: [Source], each: StampEach? = nil)
     /// Draw a generated text (`number`, `bates`, `watermark`) onto each selected
     /// item (after its other stamps); the stamp's run is set to a new one.
     case textStamp(PageSelection, Stamp)

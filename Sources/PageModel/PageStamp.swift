@@ -149,3 +149,26 @@ package enum StampContent: Hashable, Sendable {
     /// A text generated per item at export.
     case text(TextMark)
 }
+
+/// `stamp SEL FILE --each`: page K of FILE on the first selected item, K+1 on
+/// the second…; what happens once FILE has no more pages.
+public enum StampEach: String, Codable, Equatable, Hashable, Sendable {
+    /// The items past FILE's last page are left alone (the summary counts them).
+    case stop
+    /// They all get FILE's last page (`--repeat-last`).
+    case repeatLast
+    /// FILE starts again at page K (`--cycle`).
+    case cycle
+
+    /// The page of a file of `pageCount` pages the `offset`-th selected item
+    /// (from 0) gets when the stamp starts at `first`; nil: none.
+    package func page(forOffset offset: Int, first: Int, pageCount: Int) -> Int? {
+        let page = first + offset
+        if page <= pageCount { return page }
+        switch self {
+        case .stop: return nil
+        case .repeatLast: return pageCount
+        case .cycle: return first + offset % max(1, pageCount - first + 1)
+        }
+    }
+}

@@ -138,8 +138,8 @@ extension Session {
             return try executeUse(used)
         case .relink(let source, let path, let size, let sha256, let pageCount):
             return try executeRelink(source, path: path, size: size, sha256: sha256, pageCount: pageCount)
-        case .stamp(let selection, let stamp, let newSources):
-            return try executeStamp(selection, stamp, newSources: newSources, in: name, context: context)
+        case .stamp(let selection, let stamp, let newSources, let each):
+            return try executeStamp(selection, stamp, newSources: newSources, each: each, in: name, context: context)
         case .textStamp(let selection, let stamp):
             return try executeTextStamp(selection, stamp, in: name, context: context)
         case .unstamp(let selection):

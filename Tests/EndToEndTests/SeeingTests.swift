@@ -246,8 +246,10 @@ import Testing
         let out = dir.appendingPathComponent("out.pdf").path
         #expect(try qpdfPageCount(out) == 1)
         #expect(try pageText(out, 1).contains("ALPHA-P7"))
+        // A text that no page holds selects nothing: nothing changes, and it says so (DESIGN.md).
         let unknown = try pdfedit("remove", "text:nowhere", in: dir)
-        #expect(unknown.status == 64)
+        #expect(unknown.status == 0 && unknown.stderr.contains("\"text:nowhere\" matches no page"), "\(unknown.stderr)")
+        #expect(try decode(ListJSON.self, try pdfedit("list", "--json", in: dir)).items.count == 6)
     }
 
     @Test("list shows page labels and the first words of each page")

@@ -145,14 +145,18 @@ extension PageEditor {
     /// page at export, centred, over its content or `under` it, at `opacity`,
     /// scaled down to fit the page when `fit` (`pdfedit stamp`).
     @discardableResult
+    /// With `each`, page `page` goes on the first selected page, the next on the
+    /// second, and so on; past the file's end `each` says what happens
+    /// (`pdfedit stamp --each`).
     public mutating func stamp(
         _ pages: PageSelection, with url: URL, page: Int = 1, under: Bool = false, fit: Bool = false,
-        opacity: Double = 1, in document: String? = nil
+        opacity: Double = 1, each: StampEach? = nil, in document: String? = nil
     ) throws(PDFEditError) -> ChangeSummary {
         guard Stamp.isValidOpacity(opacity) else {
             throw PDFEditError.usage("an opacity is above 0 and at most 1, not \(opacity)")
         }
-        let edit = try importer.stampEdit(pages, file: url.path, page: page, under: under, fit: fit, opacity: opacity)
+        let edit = try importer.stampEdit(
+            pages, file: url.path, page: page, under: under, fit: fit, opacity: opacity, each: each)
         return try apply(edit, in: document, label: "stamp \(pages) \(url.lastPathComponent)")
     }
 
@@ -233,7 +237,7 @@ extension PageEditor {
         case .useDocument: "useDocument(_:)"
         // A library program opens the new file instead: nothing to point at.
         case .relink: nil
-        case .stamp: "stamp(_:with:page:under:fit:opacity:in:)"
+        case .stamp: "stamp(_:with:page:under:fit:opacity:each:in:)"
         case .textStamp: "bates(_:prefix:start:digits:size:position:margin:in:)"
         case .unstamp: "unstamp(_:in:)"
         case .labels: "setPageLabels(_:in:)"

@@ -61,7 +61,7 @@ extension Importer {
     /// pages. The page must exist: an image has only page 1.
     package func stampEdit(
         _ selection: PageSelection, file: String, page: Int, under: Bool, fit: Bool, opacity: Double,
-        placement: StampPlacement = StampPlacement()
+        placement: StampPlacement = StampPlacement(), each: StampEach? = nil
     ) throws(PDFEditError) -> Edit {
         guard page >= 1 else { throw PDFEditError.usage("--page takes a page number from 1, not \(page)") }
         guard let loaded = try load([file]).first else {
@@ -78,6 +78,6 @@ extension Importer {
         return .stamp(
             selection, Stamp(
                 source: loaded.source.id, page: page, under: under, fit: fit, opacity: opacity, placement: placement),
-            newSources: [loaded.source])
+            newSources: [loaded.source], each: each)
     }
 }

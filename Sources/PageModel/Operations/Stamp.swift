@@ -4,7 +4,8 @@ extension Session {
     /// The history stores one `restamp` per group of items that had the same
     /// stamps before, so stamping 20,000 unstamped pages is one small change.
     mutating func executeStamp(
-        _ selection: PageSelection, _ stamp: Stamp, newSources: [Source], in name: String, context: EditContext
+        _ selection: PageSelection, _ stamp: Stamp, newSources: [Source], each: StampEach? = nil, in name: String,
+        context: EditContext
     ) throws(EditError) -> EditOutcome {
         let document = try requireDocument(name)
         let selected = try resolve(selection, in: document, context: context)
@@ -13,8 +14,10 @@ extension Session {
             throw .invalidContent("a text stamp is made by number, bates or watermark")
         }
         let kind: SourceKind
+        let stampPages: Int
         if let new = newSources.first(where: { $0.id == stampSource }) {
             kind = new.kind
+            stampPages = new.kind == .image ? 1 : new.pageCount
             // Named by its file: the id it would get means nothing to the user yet.
             let pageCount = new.kind == .image ? 1 : new.pageCount
             guard (1...max(1, pageCount)).contains(stampPage) else {
@@ -22,6 +25,7 @@ extension Session {
             }
         } else if let known = source(stampSource) {
             kind = known.kind
+            stampPages = known.kind == .image ? 1 : known.pageCount
         } else {
             throw .unknownSource(stampSource)
         }
@@ -46,15 +50,49 @@ extension Session {
             let items = CounterChange(before: nextItemNumber, after: nextItemNumber)
             changes += [.addSources(imported.added), .counters(items: items, sources: imported.counter)]
         }
-        for (before, indices) in groupedByStamps(selected, in: document) {
+        // The stamp each selected item gets: the same one, or (`each`) page K+k
+        // of the file on the k-th item; nil where `each` leaves an item alone.
+        let stampOf: (Int) -> Stamp? = { offset in
+            guard let each else { return placed }
+            guard let page = each.page(forOffset: offset, first: stampPage, pageCount: stampPages) else { return nil }
+            var own = placed
+            own.content = .page(source: placedSource, page: page)
+            return own
+        }
+        var stamped: [Int] = []
+        // Items grouped by what they had and what they get, groups in the order
+        // their first item comes (so the history is deterministic).
+        var groups: [(before: [Stamp], added: Stamp, indices: [Int])] = []
+        var groupOf: [[Stamp]: Int] = [:]
+        for (offset, index) in selected.enumerated() {
+            guard let added = stampOf(offset) else { continue }
+            stamped.append(index)
+            let before = document.items[index].stamps
+            if let group = groupOf[before + [added]] {
+                groups[group].indices.append(index)
+            } else {
+                groupOf[before + [added]] = groups.count
+                groups.append((before, added, [index]))
+            }
+        }
+        for group in groups {
             changes.append(
-                .restamp(document: name, at: IndexRuns(ascending: indices), from: before, to: before + [placed]))
+                .restamp(
+                    document: name, at: IndexRuns(ascending: group.indices), from: group.before,
+                    to: group.before + [group.added]))
         }
         try commit(changes)
 
         let result = try requireDocument(name)
         let file = source(placedSource).map { fileName($0.path) } ?? placedSource.description
-        let page = kind == .pdf ? " page \(stampPage)" : ""
+        var page = kind == .pdf ? " page \(stampPage)" : ""
+        if each != nil, kind == .pdf {
+            let last = groups.map { $0.added.content }.compactMap { content -> Int? in
+                if case .page(_, let number) = content { number } else { nil }
+            }.max() ?? stampPage
+            page = last > stampPage ? " pages \(stampPage)–\(last), one a page" : page
+        }
+        let leftAlone = selected.count - stamped.count
         var how = [placed.under ? "under" : "over"]
         if placed.placement != StampPlacement() { how.append(placed.placement.description) }
         if placed.fit { how.append("fitted") }
@@ -63,10 +101,12 @@ extension Session {
             changes: changes,
             summary: ChangeSummary(
                 action: "stamp",
-                description: "stamped \(countPhrase(selected.count, "page")) with \(file)\(page) "
-                    + "(\(how.joined(separator: ", "))) (\(pagesPhrase(result.pageCount)))",
-                document: name, pageCount: result.pageCount, positions: selected.map { $0 + 1 },
-                ids: selected.map { result.items[$0].id }, newSources: imported.added.map(\.id)))
+                description: "stamped \(countPhrase(stamped.count, "page")) with \(file)\(page) "
+                    + "(\(how.joined(separator: ", ")))"
+                    + (leftAlone > 0 ? ", \(countPhrase(leftAlone, "page")) past its last page left alone" : "")
+                    + " (\(pagesPhrase(result.pageCount)))",
+                document: name, pageCount: result.pageCount, positions: stamped.map { $0 + 1 },
+                ids: stamped.map { result.items[$0].id }, newSources: imported.added.map(\.id)))
     }
 
     /// `unstamp SEL`: the selected items lose all their stamps. A selection in

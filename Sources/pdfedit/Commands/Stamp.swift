@@ -16,6 +16,10 @@ struct StampPages: EditCommand {
             --under puts it beneath the page's content (an opaque page hides it).
             Stamps pile up in order; `unstamp` removes them, `undo` takes one back.
             The output holds the stamp once, however many pages show it.
+            --each draws page K of FILE on the first selected page, K+1 on the second…
+            (a letterhead or an overlay per page, as pdftk's multistamp); past FILE's
+            last page the rest are left alone, or get its last page (--repeat-last), or
+            FILE starts again (--cycle).
 
             Examples:
               pdfedit stamp all draft.pdf --opacity 0.3
@@ -23,6 +27,7 @@ struct StampPages: EditCommand {
               pdfedit stamp last signature.png --position bottom-right --offset -36,36
               pdfedit stamp 1 logo.png --position top-left --offset 10mm,-10mm
               pdfedit stamp all logo.pdf in.pdf -o out.pdf
+              pdfedit stamp all overlay.pdf --each --repeat-last
             """)
 
     @Argument(help: "The pages to stamp.")
@@ -48,6 +53,15 @@ struct StampPages: EditCommand {
         help: ArgumentHelp("Opacity: above 0 and at most 1 (0.3), or a percentage (30%).", valueName: "F"))
     var opacity = "1"
 
+    @Flag(name: .long, help: "Page K of FILE on the first selected page, K+1 on the second, and so on.")
+    var each = false
+
+    @Flag(name: .customLong("repeat-last"), help: "With --each: pages past FILE's last page get its last page.")
+    var repeatLast = false
+
+    @Flag(name: .long, help: "With --each: FILE starts again at page K after its last page.")
+    var cycle = false
+
     @Option(name: .long, help: positionHelp)
     var position: StampPosition = .center
 
@@ -64,7 +78,11 @@ struct StampPages: EditCommand {
         let selection = try selecting.parse(selection)
         let opacity = try parseOpacity(opacity)
         let placement = try parsePlacement(position: position, offset: offset)
+        if (repeatLast || cycle) && !each { throw PDFEditError.usage("--repeat-last and --cycle go with --each") }
+        if repeatLast && cycle { throw PDFEditError.usage("give --repeat-last or --cycle, not both") }
+        let sequence: StampEach? = each ? (repeatLast ? .repeatLast : cycle ? .cycle : .stop) : nil
         return try building.importer.stampEdit(
-            selection, file: file, page: page, under: under, fit: fit, opacity: opacity, placement: placement)
+            selection, file: file, page: page, under: under, fit: fit, opacity: opacity, placement: placement,
+            each: sequence)
     }
 }
