@@ -68,12 +68,6 @@ void start_empty(QPDF &pdf);
 // without walking their objects).
 bool closed_documents_are_kept();
 
-// Keeps `pdf` alive until the process exits: destroying a QPDF walks and frees
-// every object it read or made (a tenth of merging ten 2,000-page files), which
-// a one-command process's exit does for free. Only for what a process makes a
-// bounded number of times (one output per direct-mode command).
-void keep_until_exit(std::shared_ptr<QPDF> pdf);
-
 // A new indirect object of `source` holding `direct`, numbered past its
 // cross-reference table and past every object made in it before, without
 // getObjectCount (through makeIndirectObject), whose first call parses every

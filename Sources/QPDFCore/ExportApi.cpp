@@ -46,6 +46,39 @@ int guarded(
     return PE_OK;
 }
 
+// A call on an opened document or an image page: guarded, qpdf's errors worded
+// as their detail alone (as pe_document_open words them).
+template <typename Body>
+int reading(pe_status *status, Body body)
+{
+    return guarded(status, nullptr, 0, [&](Where &where) { body(where); }, Wording::detail);
+}
+
+// A caller's bug (a missing document or result), not the file's.
+void require(bool given, char const *problem)
+{
+    if (!given) {
+        throw std::logic_error(problem);
+    }
+}
+
+// pe_keep_closed_documents's choice, and what is kept: reachable, so leak
+// checkers do not report them.
+std::atomic<bool> keep_closed{false};
+std::mutex kept_mutex;
+std::vector<pe_document *> kept;
+std::vector<std::shared_ptr<QPDF>> *kept_outputs = new std::vector<std::shared_ptr<QPDF>>; // never destroyed
+
+// Keeps `pdf` alive until the process exits: destroying a QPDF walks and frees
+// every object it read or made (a tenth of merging ten 2,000-page files), which
+// a one-command process's exit does for free. Only for what a process makes a
+// bounded number of times (one output per direct-mode command).
+void keep_until_exit(std::shared_ptr<QPDF> pdf)
+{
+    std::lock_guard<std::mutex> lock(kept_mutex);
+    kept_outputs->push_back(std::move(pdf));
+}
+
 void report_dropped(Inputs &inputs, Dropped const &dropped)
 {
     if (!dropped.empty()) {
@@ -251,29 +284,22 @@ extern "C" int pe_document_open(
     if (document != nullptr) {
         *document = nullptr;
     }
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            auto made = std::make_unique<pe_document>();
-            try {
-                if (path == nullptr || document == nullptr) {
-                    throw std::logic_error("pe_document_open: no path or no result");
-                }
-                made->for_export = use != PE_OPEN_READ;
-                pe::open_source_file(made->source, path, password, made->for_export);
-            } catch (...) {
-                pe::pass_on_open_warnings(*made, warn, warn_context);
-                throw;
-            }
+    return pe::reading(status, [&](pe::Where &) {
+        auto made = std::make_unique<pe_document>();
+        try {
+            pe::require(path != nullptr && document != nullptr, "pe_document_open: no path or no result");
+            made->for_export = use != PE_OPEN_READ;
+            pe::open_source_file(made->source, path, password, made->for_export);
+        } catch (...) {
             pe::pass_on_open_warnings(*made, warn, warn_context);
-            if (page_count != nullptr) {
-                *page_count = static_cast<int>(made->source.pages.size());
-            }
-            *document = made.release();
-        },
-        pe::Wording::detail);
+            throw;
+        }
+        pe::pass_on_open_warnings(*made, warn, warn_context);
+        if (page_count != nullptr) {
+            *page_count = static_cast<int>(made->source.pages.size());
+        }
+        *document = made.release();
+    });
 }
 
 extern "C" int pe_document_check_page(
@@ -302,100 +328,57 @@ extern "C" int pe_document_check_page(
 extern "C" int pe_document_read_facts(
     pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context, pe_status *status)
 {
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            if (document == nullptr || !document->source.pdf || facts == nullptr) {
-                throw std::logic_error("pe_document_read_facts: no document or no result");
-            }
-            pe::read_facts(document->source, *facts, text, context);
-        },
-        pe::Wording::detail);
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && document->source.pdf && facts != nullptr,
+                    "pe_document_read_facts: no document or no result");
+        pe::read_facts(document->source, *facts, text, context);
+    });
 }
 
 extern "C" int pe_document_read_outline(
     pe_document *document, pe_outline_item_fn each, void *context, pe_status *status)
 {
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            if (document == nullptr || !document->source.pdf || each == nullptr) {
-                throw std::logic_error("pe_document_read_outline: no document or no receiver");
-            }
-            pe::read_outline(document->source, each, context);
-        },
-        pe::Wording::detail);
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && document->source.pdf && each != nullptr,
+                    "pe_document_read_outline: no document or no receiver");
+        pe::read_outline(document->source, each, context);
+    });
 }
 
 extern "C" int pe_document_read_page_labels(
     pe_document *document, int *has_labels, pe_label_range_fn each, void *context, pe_status *status)
 {
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            if (document == nullptr || !document->source.pdf || has_labels == nullptr || each == nullptr) {
-                throw std::logic_error("pe_document_read_page_labels: no document or no receiver");
-            }
-            pe::read_page_labels(document->source, *has_labels, each, context);
-        },
-        pe::Wording::detail);
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && document->source.pdf && has_labels != nullptr && each != nullptr,
+                    "pe_document_read_page_labels: no document or no receiver");
+        pe::read_page_labels(document->source, *has_labels, each, context);
+    });
 }
 
 extern "C" int pe_document_page_geometry(
     pe_document *document, int page, pe_page_geometry *geometry, pe_status *status)
 {
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            if (document == nullptr || geometry == nullptr) {
-                throw std::logic_error("pe_document_page_geometry: no document or no result");
-            }
-            pe::read_page_geometry(document->source, page, *geometry);
-        },
-        pe::Wording::detail);
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && geometry != nullptr, "pe_document_page_geometry: no document or no result");
+        pe::read_page_geometry(document->source, page, *geometry);
+    });
 }
-
-namespace {
-
-std::atomic<bool> keep_closed{false};
-std::mutex kept_mutex;
-std::vector<pe_document *> kept; // reachable, so leak checkers do not report them
-
-} // namespace
 
 bool pe::closed_documents_are_kept()
 {
-    return keep_closed;
-}
-
-void pe::keep_until_exit(std::shared_ptr<QPDF> pdf)
-{
-    static std::mutex mutex;
-    static std::vector<std::shared_ptr<QPDF>> *kept_pdfs = new std::vector<std::shared_ptr<QPDF>>; // never destroyed
-    if (pdf) {
-        std::lock_guard<std::mutex> lock(mutex);
-        kept_pdfs->push_back(std::move(pdf));
-    }
+    return pe::keep_closed;
 }
 
 extern "C" void pe_keep_closed_documents(int keep)
 {
-    keep_closed = keep != 0;
+    pe::keep_closed = keep != 0;
 }
 
 extern "C" void pe_document_close(pe_document *document)
 {
-    if (document != nullptr && keep_closed) {
-        std::lock_guard<std::mutex> lock(kept_mutex);
-        kept.push_back(document);
+    if (document != nullptr && pe::keep_closed) {
+        std::lock_guard<std::mutex> lock(pe::kept_mutex);
+        pe::kept.push_back(document);
         return;
     }
     delete document;
@@ -412,13 +395,7 @@ extern "C" int pe_write_image_page(
     void *out_context,
     pe_status *status)
 {
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &where) {
-            pe::write_image_page(
-                image, mask, media_box, user_unit, content, minimum_version, out, out_context, where);
-        },
-        pe::Wording::detail);
+    return pe::reading(status, [&](pe::Where &where) {
+        pe::write_image_page(image, mask, media_box, user_unit, content, minimum_version, out, out_context, where);
+    });
 }

@@ -329,19 +329,6 @@ void restore_box_keys(QPDFObjectHandle page, BoxKeys keys)
     }
 }
 
-bool sets_boxes(pe_item const &item)
-{
-    if (item.boxes == nullptr) {
-        return false;
-    }
-    for (size_t k = 0; k < 4; ++k) {
-        if (item.boxes[k].set != 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 pe_resize const *resize_of(pe_item const &item)
 {
     return item.resize != nullptr && item.resize->width > 0 && item.resize->height > 0 ? item.resize : nullptr;

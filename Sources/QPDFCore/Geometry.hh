@@ -34,8 +34,6 @@ struct Rect {
 
     double width() const { return urx - llx; }
     double height() const { return ury - lly; }
-    double centre_x() const { return (llx + urx) / 2; }
-    double centre_y() const { return (lly + ury) / 2; }
 };
 
 // ---- Numbers read from a file -----------------------------------------------
@@ -116,9 +114,6 @@ void restore_box_keys(QPDFObjectHandle page, BoxKeys keys);
 // page of points), growing its own /MediaBox to hold them. Nothing when none is
 // set.
 void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit);
-
-// Whether `item` sets one of its boxes.
-bool sets_boxes(pe_item const &item);
 
 // The item's resize (pe_item.resize) when it has one with a size, else nullptr.
 pe_resize const *resize_of(pe_item const &item);

@@ -100,26 +100,22 @@ size_t ReadInputSource::read(char *buffer, size_t length)
     last_offset = position;
     size_t done = 0;
     while (done < length) {
-        if (position >= window_start && position < window_start + window_length) {
-            size_t offset = static_cast<size_t>(position - window_start);
-            size_t count = std::min(length - done, window_length - offset);
-            std::memcpy(buffer + done, window + offset, count);
-            done += count;
-            position += static_cast<qpdf_offset_t>(count);
-            continue;
-        }
-        if (length - done >= kWindow) {
+        bool in_window = position >= window_start && position < window_start + static_cast<qpdf_offset_t>(window_length);
+        if (!in_window && length - done >= kWindow) {
             // Large reads (stream data) go straight to the caller's buffer.
             size_t got = read_at(position, buffer + done, length - done);
             done += got;
             position += static_cast<qpdf_offset_t>(got);
             break;
         }
-        window_start = position;
-        window_length = read_at(position, window, kWindow);
-        if (window_length == 0) {
+        if (!window_at(position)) {
             break;
         }
+        size_t offset = static_cast<size_t>(position - window_start);
+        size_t count = std::min(length - done, window_length - offset);
+        std::memcpy(buffer + done, window + offset, count);
+        done += count;
+        position += static_cast<qpdf_offset_t>(count);
     }
     if (done == 0 && length > 0) {
         // At the end: like FileInputSource, stand at the end of the file.

@@ -46,10 +46,6 @@ class ReadInputSource : public InputSource {
     size_t read(char *buffer, size_t length) override;
     void unreadCh(char ch) override;
 
-    // Up to `length` bytes at `offset`, read without moving qpdf's position;
-    // fewer at the end of the file.
-    size_t read_bytes_at(qpdf_offset_t offset, char *into, size_t length) { return read_at(offset, into, length); }
-
   private:
     static constexpr size_t kWindow = 16384;
     size_t read_at(qpdf_offset_t offset, char *into, size_t length);
