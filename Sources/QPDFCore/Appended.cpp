@@ -575,24 +575,11 @@ void Appended::build(Dropped &dropped)
     }
     if (!same_order) {
         // A new tree of one node: each page gets what it inherited (above).
-        QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
-        tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
-        tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
-        tree.replaceKey("/Count", QPDFObjectHandle::newInteger(count));
-        tree = make_indirect(pdf, tree);
-        for (QPDFObjectHandle &kid : kids) {
-            kid.replaceKey("/Parent", tree);
-        }
+        QPDFObjectHandle tree = one_node_page_tree(pdf, kids);
         root.replaceKey("/Pages", tree);
         changed.push_back(tree);
     }
-    if (before.labelled) {
-        QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
-        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(before.nums));
-        root.replaceKey("/PageLabels", labels);
-    } else {
-        root.removeKey("/PageLabels");
-    }
+    before.set_page_labels(root);
     if (outline_given) {
         // The document's bookmarks as the session has them; without, the
         // source's stay as they are (they aim at the same page objects).

@@ -71,7 +71,7 @@ class Assembly {
     // Inherited values already in `out`, by the /Pages node holding them and key.
     SharedInherited shared_values;
     bool needs_user_unit = false; // a blank page was given a /UserUnit
-    PageForms forms{out};         // source pages drawn by resized pages
+    PageForms forms;              // source pages drawn by resized pages
     // Resized output pages -> the matrix their source page is drawn with, for
     // their annotations and the destinations aiming at them.
     std::map<QPDFObjGen, Matrix> resized;

@@ -97,7 +97,7 @@ class DocumentData {
             if (theirs.isDictionary()) {
                 // A direct /Info is rebuilt in the output, nothing made in the
                 // source (once per part of a split).
-                info = import_value(out, pdf, theirs);
+                info = import_value(out, theirs);
             }
         }
         attach_info(out, info, fields);
@@ -160,14 +160,14 @@ class DocumentData {
         }
         QPDFObjectHandle preferences = source.catalog("/ViewerPreferences");
         if (preferences.isDictionary()) {
-            out_root.replaceKey("/ViewerPreferences", import_value(out, *source.pdf, preferences));
+            out_root.replaceKey("/ViewerPreferences", import_value(out, preferences));
         }
         // /MarkInfo of a source without a structure tree (Word marks files so);
         // with a tree, the structure step writes it beside the tree it describes,
         // or drops both with a warning.
         QPDFObjectHandle mark_info = source.catalog("/MarkInfo");
         if (mark_info.isDictionary() && source.catalog("/StructTreeRoot").isNull()) {
-            out_root.replaceKey("/MarkInfo", import_value(out, *source.pdf, mark_info));
+            out_root.replaceKey("/MarkInfo", import_value(out, mark_info));
         }
         QPDFObjectHandle mode = source.catalog("/PageMode");
         if (mode.isName()) {

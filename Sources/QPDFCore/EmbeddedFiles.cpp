@@ -68,7 +68,6 @@ void copy_embedded_files(
     for (int s : order) {
         where = Where{s, 0};
         Source &source = sources[static_cast<size_t>(s)];
-        QPDF &pdf = *source.pdf;
         QPDFObjectHandle tree = dict_key(source.catalog("/Names"), "/EmbeddedFiles");
         if (tree.isDictionary()) {
             for (auto entry : name_tree_entries(tree)) {
@@ -76,7 +75,7 @@ void copy_embedded_files(
                     continue;
                 }
                 std::string name = unique_name(entry.first, files);
-                QPDFObjectHandle spec = import_value(out, pdf, entry.second);
+                QPDFObjectHandle spec = import_value(out, entry.second);
                 if (name != entry.first) {
                     rename_file(spec, entry.first, name);
                 }
@@ -87,7 +86,7 @@ void copy_embedded_files(
         if (af.isArray()) {
             for (QPDFObjectHandle spec : af.getArrayAsVector()) {
                 if (spec.isDictionary()) {
-                    associated.push_back(import_value(out, pdf, spec));
+                    associated.push_back(import_value(out, spec));
                 }
             }
         }
@@ -96,7 +95,7 @@ void copy_embedded_files(
             if (collection.isInitialized()) {
                 dropped.add("portfolio", s, source.label);
             } else {
-                collection = import_value(out, pdf, portfolio);
+                collection = import_value(out, portfolio);
             }
         }
     }

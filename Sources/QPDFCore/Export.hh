@@ -135,7 +135,7 @@ void forget_copies(QPDF &out);
 // copyForeignObject; a direct array or dictionary becomes an indirect object of
 // `out` rebuilt around the copies of what it refers to (import_direct); nothing
 // is added to the source.
-QPDFObjectHandle import_value(QPDF &out, QPDF &from, QPDFObjectHandle value);
+QPDFObjectHandle import_value(QPDF &out, QPDFObjectHandle value);
 
 // A destination of `source` as an explicit array: arrays as they are, a name
 // looked up in the catalog's /Dests, a string in the /Names /Dests name tree

@@ -318,7 +318,6 @@ class FormBuilder {
         if (!from.isDictionary()) {
             return;
         }
-        QPDF &pdf = *sources[static_cast<size_t>(form.source)].pdf;
         for (auto &category : from.getDictAsMap()) {
             if (!category.second.isDictionary()) {
                 continue;
@@ -330,7 +329,7 @@ class FormBuilder {
             }
             std::map<std::string, QPDFObjectHandle> entries = category.second.getDictAsMap();
             for (auto &entry : entries) {
-                QPDFObjectHandle value = import_value(out, pdf, entry.second);
+                QPDFObjectHandle value = import_value(out, entry.second);
                 if (!into.hasKey(entry.first)) {
                     into.replaceKey(entry.first, value);
                 } else if (!same_value(into.getKey(entry.first), value) &&

@@ -145,24 +145,30 @@ QPDFObjectHandle inherited_value(QPDFObjectHandle page, char const *key)
     return QPDFObjectHandle::newNull();
 }
 
-PageGeometry page_geometry(QPDFObjectHandle page)
+namespace {
+
+// The geometry of `page` with its /MediaBox, /CropBox and /Rotate as `value`
+// finds them (/UserUnit is never inherited).
+PageGeometry geometry_by(QPDFObjectHandle page, QPDFObjectHandle (*value)(QPDFObjectHandle, char const *))
 {
     PageGeometry geometry;
-    geometry.media = media_box(inherited_value(page, "/MediaBox"));
-    geometry.visible = visible_box(geometry.media, inherited_value(page, "/CropBox"));
-    geometry.rotation = displayed_rotation(inherited_value(page, "/Rotate"));
+    geometry.media = media_box(value(page, "/MediaBox"));
+    geometry.visible = visible_box(geometry.media, value(page, "/CropBox"));
+    geometry.rotation = displayed_rotation(value(page, "/Rotate"));
     geometry.unit = user_unit(present_value(page, "/UserUnit"));
     return geometry;
 }
 
+} // namespace
+
+PageGeometry page_geometry(QPDFObjectHandle page)
+{
+    return geometry_by(page, inherited_value);
+}
+
 PageGeometry own_page_geometry(QPDFObjectHandle page)
 {
-    PageGeometry geometry;
-    geometry.media = media_box(present_value(page, "/MediaBox"));
-    geometry.visible = visible_box(geometry.media, present_value(page, "/CropBox"));
-    geometry.rotation = displayed_rotation(present_value(page, "/Rotate"));
-    geometry.unit = user_unit(present_value(page, "/UserUnit"));
-    return geometry;
+    return geometry_by(page, present_value);
 }
 
 } // namespace pe
@@ -244,6 +250,12 @@ QPDFObjectHandle number(double value)
     return QPDFObjectHandle::newReal(value, 4, true);
 }
 
+QPDFObjectHandle box_array(Rect const &box)
+{
+    return QPDFObjectHandle::newArray(
+        std::vector<QPDFObjectHandle>{number(box.llx), number(box.lly), number(box.urx), number(box.ury)});
+}
+
 } // namespace
 
 bool find_inherited_frames(
@@ -295,9 +307,7 @@ void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)
 
 bool set_page_box(QPDFObjectHandle page, double width, double height, double unit)
 {
-    page.replaceKey(
-        "/MediaBox",
-        QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{number(0), number(0), number(width), number(height)}));
+    page.replaceKey("/MediaBox", box_array(Rect{0, 0, width, height}));
     if (unit == 1) {
         return false;
     }
@@ -349,10 +359,7 @@ void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit)
         }
         any = true;
         Rect rect{box.x0 / unit, box.y0 / unit, box.x1 / unit, box.y1 / unit};
-        page.replaceKey(
-            box_key_names[k + 1],
-            QPDFObjectHandle::newArray(
-                std::vector<QPDFObjectHandle>{number(rect.llx), number(rect.lly), number(rect.urx), number(rect.ury)}));
+        page.replaceKey(box_key_names[k + 1], box_array(rect));
         grown = Rect{std::min(grown.llx, rect.llx), std::min(grown.lly, rect.lly), std::max(grown.urx, rect.urx),
                      std::max(grown.ury, rect.ury)};
     }
@@ -363,16 +370,9 @@ void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit)
         // CropBox is the MediaBox, and a CropBox reaching past the old MediaBox
         // was clipped to it).
         if (boxes[0].set == 0) {
-            Rect shown = visible_box(media, page.getKey("/CropBox"));
-            page.replaceKey(
-                "/CropBox",
-                QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
-                    number(shown.llx), number(shown.lly), number(shown.urx), number(shown.ury)}));
+            page.replaceKey("/CropBox", box_array(visible_box(media, page.getKey("/CropBox"))));
         }
-        page.replaceKey(
-            "/MediaBox",
-            QPDFObjectHandle::newArray(
-                std::vector<QPDFObjectHandle>{number(grown.llx), number(grown.lly), number(grown.urx), number(grown.ury)}));
+        page.replaceKey("/MediaBox", box_array(grown));
     }
 }
 

@@ -366,7 +366,7 @@ void copy_metadata(
     Source &first = sources[static_cast<size_t>(order.front())];
     QPDFObjectHandle intents = first.catalog("/OutputIntents");
     if (intents.isArray()) {
-        out.getRoot().replaceKey("/OutputIntents", import_value(out, *first.pdf, intents));
+        out.getRoot().replaceKey("/OutputIntents", import_value(out, intents));
     }
     QPDFObjectHandle metadata = first.catalog("/Metadata");
     if (!metadata.isStream() && fields.any()) {

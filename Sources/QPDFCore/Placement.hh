@@ -5,13 +5,13 @@
 // only writes it and moves what the page carries by it.
 //
 // How to use (one output):
-//   PageForms forms(out);
+//   PageForms forms;
 //   Form const &form = forms.form(key, page_copy);       // one per source page
 //   Matrix m = placement_of(placement, clip, clipped);
 //   page /Resources /XObject /Name -> form.object; content: draw_form(m, "/Name", clip)
 //   ... after copy_annotations put the source page's annotations on some output
 //   page object `holder`:
-//   place_annotations(out, holder, sheet, m, drop_widgets, &dropped_fields);
+//   place_annotations(holder, sheet, m, drop_widgets, &dropped_fields);
 //   ... once all pages and outlines are written:
 //   transform_destinations(out, {resized page -> m});
 #ifndef PDFEDIT_QPDF_BRIDGE_PLACEMENT_HH
@@ -81,8 +81,6 @@ struct Form {
 // placed.
 class PageForms {
   public:
-    explicit PageForms(QPDF &output) : out(output) {}
-
     // What one content stream of a page made into a form may inflate to (the
     // export's max_stream_bytes; 0: no limit).
     void set_stream_limit(long long limit) { stream_limit = limit; }
@@ -95,7 +93,6 @@ class PageForms {
     Form const &form(std::pair<int, int> key, QPDFObjectHandle page);
 
   private:
-    QPDF &out;
     long long stream_limit = 0;
     std::map<std::pair<int, int>, Form> forms;
 };
@@ -109,7 +106,7 @@ std::string draw_form(Matrix const &m, std::string const &name, Rect const *clip
 // that turns, its appearance streams' /Matrix (a copy of each stream, as streams
 // may be shared) and a widget's /MK /R. Annotations flagged NoRotate or NoZoom
 // keep their size: only their corner moves.
-void transform_annotation(QPDF &out, QPDFObjectHandle annot, Matrix const &m);
+void transform_annotation(QPDFObjectHandle annot, Matrix const &m);
 
 // The full names (T of the field and its parents, dot-joined) of field-like
 // annotations (widgets) in `annots`, for a warning line.
@@ -121,7 +118,6 @@ std::string field_name(QPDFObjectHandle widget);
 // are transformed in place). With `drop_widgets`, field-like annotations are left
 // out instead and their names appended to `dropped` (may be nullptr).
 void place_annotations(
-    QPDF &out,
     QPDFObjectHandle from,
     QPDFObjectHandle to,
     Matrix const &m,

@@ -62,7 +62,7 @@ void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> cons
                 }
                 std::string name = unique_name(entry.first, taken);
                 taken.insert(name);
-                QPDFNameTreeObjectHelper(tree, out, false).insert(name, import_value(out, *source.pdf, entry.second));
+                QPDFNameTreeObjectHelper(tree, out, false).insert(name, import_value(out, entry.second));
             }
         }
         QPDFObjectHandle open = source.catalog("/OpenAction");
@@ -70,10 +70,10 @@ void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> cons
         QPDFObjectHandle actions = source.catalog("/AA");
         if (s == order.front()) {
             if (action) {
-                out.getRoot().replaceKey("/OpenAction", import_value(out, *source.pdf, open));
+                out.getRoot().replaceKey("/OpenAction", import_value(out, open));
             }
             if (actions.isDictionary()) {
-                out.getRoot().replaceKey("/AA", import_value(out, *source.pdf, actions));
+                out.getRoot().replaceKey("/AA", import_value(out, actions));
             }
             continue;
         }

@@ -60,16 +60,9 @@ void Inputs::open_sheet_sources(pe_item const &item)
         open_source(cell.source);
         for (int k = 0; k < cell.stamp_count; ++k) {
             open_source(cell.stamps[k].source);
-            check_stamp_page(cell.stamps[k], sources[static_cast<size_t>(cell.stamps[k].source)], where);
+            check_page(cell.stamps[k].source, cell.stamps[k].page);
         }
-        int pages = static_cast<int>(sources[static_cast<size_t>(cell.source)].pages.size());
-        if (cell.page < 0 || cell.page >= pages) {
-            where = Where{cell.source, cell.page + 1};
-            throw PlanError(
-                "page " + std::to_string(cell.page + 1) + " does not exist (the file has " + std::to_string(pages) +
-                    " pages)",
-                pages);
-        }
+        check_page(cell.source, cell.page);
     }
 }
 
@@ -160,7 +153,7 @@ void Assembly::place_cell_annotations()
     std::set<int> dropping_sources;
     for (Cell const &cell : cells) {
         size_t before = dropped_fields.size();
-        place_annotations(out, cell.page.to, cell.sheet, cell.matrix, true, &dropped_fields);
+        place_annotations(cell.page.to, cell.sheet, cell.matrix, true, &dropped_fields);
         if (dropped_fields.size() > before) {
             dropping_sources.insert(cell.page.source);
         }

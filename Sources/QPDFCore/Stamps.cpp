@@ -66,18 +66,6 @@ void for_each_stamp(StampList list, int first, int count, std::function<void(pe_
     }
 }
 
-void check_stamp_page(pe_stamp const &stamp, Source const &source, Where &where)
-{
-    int pages = static_cast<int>(source.pages.size());
-    if (stamp.page < 0 || stamp.page >= pages) {
-        where = Where{stamp.source, stamp.page + 1};
-        throw PlanError(
-            "page " + std::to_string(stamp.page + 1) + " does not exist (the file has " + std::to_string(pages) +
-                " pages)",
-            pages);
-    }
-}
-
 namespace {
 
 // A page's visible box, as Geometry.hh reads it (US Letter by default).

@@ -147,7 +147,7 @@ QPDFObjectHandle fresh_copy(QPDFObjectHandle value)
     return fresh_copy_at(value, 0);
 }
 
-QPDFObjectHandle import_value(QPDF &out, QPDF &, QPDFObjectHandle value)
+QPDFObjectHandle import_value(QPDF &out, QPDFObjectHandle value)
 {
     if (!value.isInitialized()) {
         return QPDFObjectHandle::newNull();
