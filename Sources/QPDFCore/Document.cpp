@@ -59,32 +59,10 @@ size_t rank_of(std::string const &kind)
 class DocumentData {
   public:
     DocumentData(
-        QPDF &output,
-        std::vector<Source> &all,
-        pe_item const *plan,
-        int count,
-        std::vector<PlacedPage> const &pages,
+        QPDF &output, std::vector<Source> &all, std::vector<int> page_order, std::vector<PlacedPage> const &pages,
         Where &progress) :
-        out(output), sources(all), items(plan), item_count(count), placed(pages), where(progress)
+        out(output), sources(all), placed(pages), where(progress), order(std::move(page_order))
     {
-        std::vector<bool> seen(sources.size(), false);
-        auto note = [&](int source) {
-            if (!seen[static_cast<size_t>(source)]) {
-                seen[static_cast<size_t>(source)] = true;
-                order.push_back(source);
-            }
-        };
-        for (int i = 0; i < item_count; ++i) {
-            if (items[i].kind == PE_ITEM_PAGE) {
-                note(items[i].source);
-            }
-            // A sheet's pages count in order of their cells (nup, booklet).
-            for (int c = 0; items[i].kind == PE_ITEM_SHEET && c < items[i].cell_count; ++c) {
-                if (items[i].cells[c].kind == PE_ITEM_PAGE) {
-                    note(items[i].cells[c].source);
-                }
-            }
-        }
     }
 
     void copy_info(MetadataFields const &fields)
@@ -242,12 +220,9 @@ class DocumentData {
   private:
     QPDF &out;
     std::vector<Source> &sources;
-    pe_item const *items;
-    int item_count;
     std::vector<PlacedPage> const &placed;
     Where &where;
     std::vector<int> order; // sources in order of first appearance
-
 
     Source &first_source() { return sources[static_cast<size_t>(order.front())]; }
     QPDF &first() { return *first_source().pdf; }
@@ -469,7 +444,7 @@ void copy_document_data(
 {
     PhaseClock document(Phase::document);
     MetadataFields fields = MetadataFields::of(options);
-    DocumentData data(out, sources, items, item_count, placed, where);
+    DocumentData data(out, sources, page_sources(items, item_count), placed, where);
     data.copy_info(fields);
     data.copy_catalog_entries(has_outline);
     data.copy_open_action();

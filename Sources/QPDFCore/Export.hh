@@ -2,7 +2,7 @@
 // files that carry out its steps. Inputs.cpp: the plan and opening the sources
 // (Source.hh); Assembly.cpp: placing pages; InPlace.cpp: an output made by
 // rearranging its source; Writer.cpp: writing; Parts.cpp: split parts;
-// ExportApi.cpp: the extern "C" entry points. Annotations.cpp: annotations and
+// ExportApi.cpp: the extern "C" entry points of exports. Annotations.cpp: annotations and
 // links; Forms.cpp: the AcroForm; Outlines.cpp: bookmarks; Labels.cpp: page
 // labels; Document.cpp: document information, catalog entries and what cannot
 // follow pages; StructureTree.cpp (reading: StructureRead.cpp, writing:
@@ -142,6 +142,10 @@ QPDFObjectHandle import_value(QPDF &out, QPDFObjectHandle value);
 // (Source::named_destination; their values may be arrays or dictionaries with
 // /D). Null when it cannot be resolved.
 QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest);
+
+// The sources the pages of `items` come from (a sheet's: its cells'), in order
+// of first use, each once.
+std::vector<int> page_sources(pe_item const *items, int item_count);
 
 // The file name of a path, for messages ("dir/a.pdf" -> "a.pdf").
 std::string file_name(char const *path);

@@ -1,8 +1,9 @@
-// Every extern "C" entry point that can meet an exception: exports (pe_export,
-// pe_export_parts, pe_outline_starts), opened documents (pe_document_open,
-// pe_document_check_page, pe_document_read_facts, pe_document_read_outline, pe_document_read_page_labels,
-// pe_document_page_geometry, pe_document_close) and pe_write_image_page. Each runs its work through
-// `guarded`, the one place where an exception becomes a pe_status.
+// The extern "C" entry points of exports (pe_export, pe_export_parts,
+// pe_outline_starts) and of opened documents (pe_document_open,
+// pe_document_check_page, pe_document_close); the readers of an opened document
+// are in Reader.cpp, pe_write_image_page in ImagePage.cpp. Each runs its work
+// through `guarded` (Status.hh), the one place where an exception becomes a
+// pe_status.
 #include "Appended.hh"
 #include "Assembly.hh"
 #include "Encryption.hh"
@@ -10,7 +11,6 @@
 #include "Inputs.hh"
 #include "Limits.hh"
 #include "Parts.hh"
-#include "Reader.hh"
 #include "Timing.hh"
 #include "Writer.hh"
 
@@ -24,43 +24,6 @@
 namespace pe {
 
 namespace {
-
-// The shape of every extern "C" entry point here: no exception crosses into
-// Swift. Runs body(where), where `where` is the source and page being worked on;
-// an exception becomes the code and message in *status (which may be NULL),
-// naming that source and page (a qpdf error of one of `sources` names that
-// source), worded as `wording` says; success clears *status. Returns the code.
-template <typename Body>
-int guarded(
-    pe_status *given, pe_source const *sources, int source_count, Body body, Wording wording = Wording::without_file)
-{
-    pe_status ignored;
-    pe_status *status = given == nullptr ? &ignored : given;
-    Where where;
-    try {
-        body(where);
-    } catch (...) {
-        return record_current_exception(status, where, sources, source_count, wording);
-    }
-    set_status(status, PE_OK, Where{}, "");
-    return PE_OK;
-}
-
-// A call on an opened document or an image page: guarded, qpdf's errors worded
-// as their detail alone (as pe_document_open words them).
-template <typename Body>
-int reading(pe_status *status, Body body)
-{
-    return guarded(status, nullptr, 0, [&](Where &where) { body(where); }, Wording::detail);
-}
-
-// A caller's bug (a missing document or result), not the file's.
-void require(bool given, char const *problem)
-{
-    if (!given) {
-        throw std::logic_error(problem);
-    }
-}
 
 // pe_keep_closed_documents's choice, and what is kept: reachable, so leak
 // checkers do not report them.
@@ -325,45 +288,6 @@ extern "C" int pe_document_check_page(
     });
 }
 
-extern "C" int pe_document_read_facts(
-    pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context, pe_status *status)
-{
-    return pe::reading(status, [&](pe::Where &) {
-        pe::require(document != nullptr && document->source.pdf && facts != nullptr,
-                    "pe_document_read_facts: no document or no result");
-        pe::read_facts(document->source, *facts, text, context);
-    });
-}
-
-extern "C" int pe_document_read_outline(
-    pe_document *document, pe_outline_item_fn each, void *context, pe_status *status)
-{
-    return pe::reading(status, [&](pe::Where &) {
-        pe::require(document != nullptr && document->source.pdf && each != nullptr,
-                    "pe_document_read_outline: no document or no receiver");
-        pe::read_outline(document->source, each, context);
-    });
-}
-
-extern "C" int pe_document_read_page_labels(
-    pe_document *document, int *has_labels, pe_label_range_fn each, void *context, pe_status *status)
-{
-    return pe::reading(status, [&](pe::Where &) {
-        pe::require(document != nullptr && document->source.pdf && has_labels != nullptr && each != nullptr,
-                    "pe_document_read_page_labels: no document or no receiver");
-        pe::read_page_labels(document->source, *has_labels, each, context);
-    });
-}
-
-extern "C" int pe_document_page_geometry(
-    pe_document *document, int page, pe_page_geometry *geometry, pe_status *status)
-{
-    return pe::reading(status, [&](pe::Where &) {
-        pe::require(document != nullptr && geometry != nullptr, "pe_document_page_geometry: no document or no result");
-        pe::read_page_geometry(document->source, page, *geometry);
-    });
-}
-
 bool pe::closed_documents_are_kept()
 {
     return pe::keep_closed;
@@ -384,18 +308,3 @@ extern "C" void pe_document_close(pe_document *document)
     delete document;
 }
 
-extern "C" int pe_write_image_page(
-    pe_image_stream const *image,
-    pe_image_stream const *mask,
-    char const *media_box,
-    char const *user_unit,
-    char const *content,
-    char const *minimum_version,
-    pe_bytes_fn out,
-    void *out_context,
-    pe_status *status)
-{
-    return pe::reading(status, [&](pe::Where &where) {
-        pe::write_image_page(image, mask, media_box, user_unit, content, minimum_version, out, out_context, where);
-    });
-}

@@ -67,6 +67,43 @@ int record_current_exception(
     int source_count,
     Wording wording = Wording::without_file) noexcept;
 
+// The shape of every extern "C" entry point that can meet an exception: no
+// exception crosses into Swift. Runs body(where), where `where` is the source and page being worked on;
+// an exception becomes the code and message in *status (which may be NULL),
+// naming that source and page (a qpdf error of one of `sources` names that
+// source), worded as `wording` says; success clears *status. Returns the code.
+template <typename Body>
+int guarded(
+    pe_status *given, pe_source const *sources, int source_count, Body body, Wording wording = Wording::without_file)
+{
+    pe_status ignored;
+    pe_status *status = given == nullptr ? &ignored : given;
+    Where where;
+    try {
+        body(where);
+    } catch (...) {
+        return record_current_exception(status, where, sources, source_count, wording);
+    }
+    set_status(status, PE_OK, Where{}, "");
+    return PE_OK;
+}
+
+// A call on an opened document or an image page: guarded, qpdf's errors worded
+// as their detail alone (as pe_document_open words them).
+template <typename Body>
+int reading(pe_status *status, Body body)
+{
+    return guarded(status, nullptr, 0, [&](Where &where) { body(where); }, Wording::detail);
+}
+
+// A caller's bug (a missing document or result), not the file's.
+inline void require(bool given, char const *problem)
+{
+    if (!given) {
+        throw std::logic_error(problem);
+    }
+}
+
 // Passes each warning qpdf collected for `pdf` since the last call to `warn`
 // (QPDF::getWarnings clears the list), as `source_index`'s, except that a warning
 // whose file name is `file_names[i]` (the name source i was opened by) is source

@@ -259,6 +259,24 @@ QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest)
     return found.isInitialized() && found.isArray() ? found : QPDFObjectHandle::newNull();
 }
 
+std::vector<int> page_sources(pe_item const *items, int item_count)
+{
+    std::vector<int> order;
+    std::set<int> seen;
+    auto note = [&](int kind, int source) {
+        if (kind == PE_ITEM_PAGE && seen.insert(source).second) {
+            order.push_back(source);
+        }
+    };
+    for (int i = 0; i < item_count; ++i) {
+        note(items[i].kind, items[i].source);
+        for (int c = 0; items[i].kind == PE_ITEM_SHEET && c < items[i].cell_count; ++c) {
+            note(items[i].cells[c].kind, items[i].cells[c].source); // a sheet's pages (nup, booklet)
+        }
+    }
+    return order;
+}
+
 std::string file_name(char const *path)
 {
     std::string text = path == nullptr ? "" : path;
