@@ -76,11 +76,6 @@ void CheckedFile::write(unsigned char const *data, size_t length)
     }
 }
 
-void CheckedFile::finish()
-{
-    flush();
-}
-
 void CheckedFile::close()
 {
     flush();

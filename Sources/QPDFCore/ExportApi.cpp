@@ -293,6 +293,12 @@ bool pe::closed_documents_are_kept()
     return pe::keep_closed;
 }
 
+extern "C" const char *pe_qpdf_version(void)
+{
+    static const std::string version = QPDF::QPDFVersion();
+    return version.c_str();
+}
+
 extern "C" void pe_keep_closed_documents(int keep)
 {
     pe::keep_closed = keep != 0;

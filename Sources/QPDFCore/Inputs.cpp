@@ -259,7 +259,7 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     QPDF &pdf = *source.pdf;
     pdf.setSuppressWarnings(true);
     pdf.setAttemptRecovery(true);
-    std::shared_ptr<ReadInputSource> file = open_pdf(pdf, path, password == nullptr ? "" : password);
+    open_pdf(pdf, path, password == nullptr ? "" : password);
     std::map<QPDFObjGen, QPDFXRefEntry> table = pdf.getXRefTable();
     // The page list is where page-tree damage shows. Inherited /MediaBox,
     // /CropBox, /Resources and /Rotate are found once here and given to each

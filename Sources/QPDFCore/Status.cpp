@@ -23,6 +23,9 @@ void set_status(pe_status *status, int code, Where where, char const *message) n
     status->message[sizeof(status->message) - 1] = '\0';
 }
 
+namespace {
+
+// The pe_status code for a qpdf error code.
 int code_for(qpdf_error_code_e code) noexcept
 {
     switch (code) {
@@ -46,6 +49,8 @@ int code_for(qpdf_error_code_e code) noexcept
     return PE_E_INTERNAL;
 }
 
+// The text of a qpdf error or warning without the file name: Swift adds the name.
+// E.g. "(object 5 0, offset 123): invalid password".
 std::string describe(QPDFExc const &e)
 {
     // what() is "FILE (object N G, offset K): detail"; keep everything after FILE.
@@ -59,8 +64,6 @@ std::string describe(QPDFExc const &e)
     }
     return text.empty() ? e.getMessageDetail() : text;
 }
-
-namespace {
 
 int source_named(std::string const &file, pe_source const *sources, int source_count) noexcept
 {

@@ -39,16 +39,10 @@ class PlanError : public std::runtime_error {
 // Fills `status` completely (message truncated to fit). Never throws.
 void set_status(pe_status *status, int code, Where where, char const *message) noexcept;
 
-// The pe_status code for a qpdf error code.
-int code_for(qpdf_error_code_e code) noexcept;
-
-// The text of a qpdf error or warning without the file name: Swift adds the name.
-// E.g. "(object 5 0, offset 123): invalid password".
-std::string describe(QPDFExc const &e);
-
 // How record_current_exception words qpdf's errors in pe_status::message.
 enum class Wording {
-    // A QPDFExc as describe() gives it, a QPDFSystemError as its errno text.
+    // A QPDFExc without the file name (Swift adds it), a QPDFSystemError as its
+    // errno text.
     without_file,
     // A QPDFExc as its detail alone, a QPDFSystemError as its full text
     // (pe_document_open).
