@@ -30,20 +30,6 @@ namespace pe {
 
 namespace {
 
-// `name` made unique among `taken`: "name", "name (2)", "name (3)", ...
-std::string unique_name(std::string const &name, std::map<std::string, QPDFObjectHandle> const &taken)
-{
-    if (taken.find(name) == taken.end()) {
-        return name;
-    }
-    for (int n = 2;; ++n) {
-        std::string candidate = name + " (" + std::to_string(n) + ")";
-        if (taken.find(candidate) == taken.end()) {
-            return candidate;
-        }
-    }
-}
-
 // Gives the copy of a file specification whose file name is `was` the name
 // `now` (/UF and /F), so that readers listing or saving attachments by file name
 // see two files, not one name twice.
@@ -74,7 +60,8 @@ void copy_embedded_files(
                 if (!entry.second.isDictionary()) {
                     continue;
                 }
-                std::string name = unique_name(entry.first, files);
+                std::string name =
+                    unique_name(entry.first, true, [&files](std::string const &n) { return files.count(n) != 0; });
                 QPDFObjectHandle spec = import_value(out, entry.second);
                 if (name != entry.first) {
                     rename_file(spec, entry.first, name);

@@ -264,6 +264,18 @@ void write_labels(
     int mode,
     pe_page_label const *own);
 
+// The first of `name`, name_2, name_3, ... (`spaced`: "name (2)", "name (3)",
+// ...) that `taken` (a predicate on a name) says is free.
+template <typename Taken>
+std::string unique_name(std::string const &name, bool spaced, Taken const &taken)
+{
+    std::string candidate = name;
+    for (int n = 2; taken(candidate); ++n) {
+        candidate = name + (spaced ? " (" + std::to_string(n) + ")" : "_" + std::to_string(n));
+    }
+    return candidate;
+}
+
 // `items` joined with ", " for a message, at most ten of them and the rest
 // counted ("a, b, … and 716 more"), as the kit's cappedList writes lists.
 std::string capped_list(std::vector<std::string> const &items);
