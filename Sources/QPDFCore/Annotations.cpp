@@ -58,17 +58,9 @@ Fate fate_of(Source &source, QPDFObjectHandle annot)
         fate.keep = false;
         return fate;
     }
-    QPDFObjectHandle target = resolved.getArrayItem(0);
-    if (target.isInteger()) {
-        // A page number where a page object belongs; seen in the wild.
-        long long index = target.getIntValue();
-        if (index < 0 || index >= static_cast<long long>(source.pages.size())) {
-            fate.keep = false;
-            return fate;
-        }
-        target = source.pages[static_cast<size_t>(index)];
-    }
-    if (!target.isIndirect() || source.first_copy.count(target.getObjGen()) == 0) {
+    int page = destination_page(source, resolved.getArrayItem(0));
+    QPDFObjectHandle target = page < 0 ? QPDFObjectHandle::newNull() : source.pages[static_cast<size_t>(page)];
+    if (page < 0 || source.first_copy.count(target.getObjGen()) == 0) {
         fate.keep = false;
         return fate;
     }

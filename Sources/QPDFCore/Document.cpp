@@ -101,13 +101,8 @@ class DocumentData {
             return;
         }
         std::vector<QPDFObjectHandle> parts = resolved.getArrayAsVector();
-        long long number = -1;
-        int page = parts[0].isInteger()
-            ? (read_integer(parts[0], 0, static_cast<long long>(source.pages.size()) - 1, number)
-                   ? static_cast<int>(number)
-                   : -1)
-            : source.index_of_page(parts[0]);
-        if (page < 0 || static_cast<size_t>(page) >= source.pages.size()) {
+        int page = destination_page(source, parts[0]);
+        if (page < 0) {
             return;
         }
         auto copy = source.first_copy.find(source.pages[static_cast<size_t>(page)].getObjGen());

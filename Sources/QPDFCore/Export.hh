@@ -147,6 +147,11 @@ QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest);
 // of first use, each once.
 std::vector<int> page_sources(pe_item const *items, int item_count);
 
+// The 0-based page of `source` the first element of an explicit destination
+// names: a page object of the source, or a page number where a page object
+// belongs (seen in the wild); -1 when it names none.
+int destination_page(Source &source, QPDFObjectHandle target);
+
 // The file name of a path, for messages ("dir/a.pdf" -> "a.pdf").
 std::string file_name(char const *path);
 

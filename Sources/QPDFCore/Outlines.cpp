@@ -70,16 +70,7 @@ OutlineEntry read_entry(Source &source, QPDFObjectHandle item)
         return entry;
     }
     std::vector<QPDFObjectHandle> items = resolved.getArrayAsVector();
-    QPDFObjectHandle target = items[0];
-    if (target.isInteger()) {
-        // A page number where a page object belongs; seen in the wild.
-        long long index = target.getIntValue();
-        if (index >= 0 && index < static_cast<long long>(source.pages.size())) {
-            entry.page = static_cast<int>(index);
-        }
-    } else {
-        entry.page = source.index_of_page(target);
-    }
+    entry.page = destination_page(source, items[0]);
     for (size_t i = 1; i < items.size(); ++i) {
         entry.view.push_back(fresh_copy(items[i]));
     }

@@ -259,6 +259,15 @@ QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest)
     return found.isInitialized() && found.isArray() ? found : QPDFObjectHandle::newNull();
 }
 
+int destination_page(Source &source, QPDFObjectHandle target)
+{
+    if (!target.isInteger()) {
+        return source.index_of_page(target);
+    }
+    long long index = -1;
+    return read_integer(target, 0, static_cast<long long>(source.pages.size()) - 1, index) ? static_cast<int>(index) : -1;
+}
+
 std::vector<int> page_sources(pe_item const *items, int item_count)
 {
     std::vector<int> order;
