@@ -511,18 +511,9 @@ std::vector<OutlineNode> given_outline(
     pe_outline_item const *given, int count, int item_count, std::deque<OutlineEntry> &storage)
 {
     int next = 0;
-    std::vector<OutlineNode> nodes;
-    while (next < count) {
-        if (given[next].level != 0) {
-            throw std::invalid_argument("pe_export: an outline entry's level does not follow its parent's");
-        }
-        std::vector<OutlineNode> level = given_level(given, count, item_count, 0, next, storage);
-        for (OutlineNode &node : level) {
-            nodes.push_back(std::move(node));
-        }
-        if (next < count && given[next].level != 0) {
-            throw std::invalid_argument("pe_export: an outline entry's level does not follow its parent's");
-        }
+    std::vector<OutlineNode> nodes = given_level(given, count, item_count, 0, next, storage);
+    if (next < count) { // an entry deeper than its parent's level + 1 (or a first one not at 0) stopped it
+        throw std::invalid_argument("pe_export: an outline entry's level does not follow its parent's");
     }
     return nodes;
 }

@@ -457,24 +457,10 @@ void move_destination(
     }
 }
 
-void move_outline(QPDFObjectHandle first, std::map<QPDFObjGen, Matrix> const &moved, std::set<QPDFObjGen> &seen)
-{
-    for (QPDFObjectHandle item = first; item.isDictionary(); item = item.getKey("/Next")) {
-        if (item.isIndirect() && !seen.insert(item.getObjGen()).second) {
-            return;
-        }
-        move_destination(item, "/Dest", "/A", moved);
-        move_outline(item.getKey("/First"), moved, seen);
-    }
-}
-
 } // namespace
 
-void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved)
+void for_each_destination_holder(QPDF &out, std::function<void(QPDFObjectHandle)> const &visit)
 {
-    if (moved.empty()) {
-        return;
-    }
     std::set<QPDFObjGen> seen;
     for (QPDFObjectHandle page : out.getAllPages()) {
         QPDFObjectHandle annots = dict_key(page, "/Annots");
@@ -482,17 +468,34 @@ void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved
             continue;
         }
         for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
-            if (annot.isIndirect() && !seen.insert(annot.getObjGen()).second) {
-                continue;
-            }
-            if (dict_key(annot, "/Subtype").isNameAndEquals("/Link")) {
-                move_destination(annot, "/Dest", "/A", moved);
+            if ((!annot.isIndirect() || seen.insert(annot.getObjGen()).second) &&
+                dict_key(annot, "/Subtype").isNameAndEquals("/Link")) {
+                visit(annot);
             }
         }
     }
-    QPDFObjectHandle root = out.getRoot();
-    move_outline(dict_key(dict_key(root, "/Outlines"), "/First"), moved, seen);
-    move_destination(root, "/OpenAction", "/OpenAction", moved); // a destination, or a /GoTo action
+    std::vector<QPDFObjectHandle> pending{dict_key(dict_key(out.getRoot(), "/Outlines"), "/First")};
+    while (!pending.empty()) {
+        QPDFObjectHandle item = pending.back();
+        pending.pop_back();
+        for (; item.isDictionary(); item = item.getKey("/Next")) {
+            if (item.isIndirect() && !seen.insert(item.getObjGen()).second) {
+                break; // a loop
+            }
+            visit(item);
+            pending.push_back(item.getKey("/First"));
+        }
+    }
+}
+
+void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved)
+{
+    if (moved.empty()) {
+        return;
+    }
+    for_each_destination_holder(
+        out, [&moved](QPDFObjectHandle holder) { move_destination(holder, "/Dest", "/A", moved); });
+    move_destination(out.getRoot(), "/OpenAction", "/OpenAction", moved); // a destination, or a /GoTo action
 }
 
 } // namespace pe

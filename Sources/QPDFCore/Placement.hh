@@ -23,6 +23,7 @@
 #include <qpdf/QPDFObjGen.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -129,6 +130,10 @@ void place_annotations(
 // (a new array; the page element is kept). A horizontal fit under a quarter turn
 // becomes a vertical one and the other way round.
 QPDFObjectHandle transform_destination(QPDFObjectHandle dest, Matrix const &m);
+
+// Calls `visit` once with each link annotation of the pages of `out` and each
+// item of its outline: what holds a destination aiming at a page (/Dest, /A /D).
+void for_each_destination_holder(QPDF &out, std::function<void(QPDFObjectHandle)> const &visit);
 
 // Every explicit destination in `out` aiming at a page of `moved` (output page
 // -> the matrix its content was placed with): link annotations' /Dest and

@@ -223,36 +223,7 @@ void Assembly::retarget_cell_destinations()
         sheet_of[cell.page.to.getObjGen()] = cell.sheet;
     }
     transform_destinations(out, moved);
-    std::set<QPDFObjGen> seen;
-    for (QPDFObjectHandle page : out.getAllPages()) {
-        QPDFObjectHandle annots = page.getKey("/Annots");
-        if (!annots.isArray()) {
-            continue;
-        }
-        for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
-            if ((annot.isIndirect() && !seen.insert(annot.getObjGen()).second) ||
-                !annot.isDictionary() || !annot.getKey("/Subtype").isNameAndEquals("/Link")) {
-                continue;
-            }
-            point(annot, sheet_of);
-        }
-    }
-    QPDFObjectHandle outlines = out.getRoot().getKey("/Outlines");
-    std::vector<QPDFObjectHandle> pending;
-    if (outlines.isDictionary()) {
-        pending.push_back(outlines.getKey("/First"));
-    }
-    while (!pending.empty()) {
-        QPDFObjectHandle item = pending.back();
-        pending.pop_back();
-        for (; item.isDictionary(); item = item.getKey("/Next")) {
-            if (item.isIndirect() && !seen.insert(item.getObjGen()).second) {
-                break;
-            }
-            point(item, sheet_of);
-            pending.push_back(item.getKey("/First"));
-        }
-    }
+    for_each_destination_holder(out, [&sheet_of](QPDFObjectHandle holder) { point(holder, sheet_of); });
 }
 
 // Whether a sheet's cell has stamps (whose forms read their sources when written).
