@@ -19,11 +19,15 @@
 #include <string>
 
 namespace pe {
-namespace {
 
-// Keys by which an annotation points at another annotation of the same page
-// (a markup's popup, a popup's parent, a reply's original).
-char const *const sibling_keys[] = {"/Popup", "/Parent", "/IRT"};
+char const *const sibling_keys[3] = {"/Popup", "/Parent", "/IRT"};
+
+bool is_field_like(QPDFObjectHandle annot)
+{
+    return dict_key(annot, "/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") || annot.hasKey("/Parent");
+}
+
+namespace {
 
 // What to do with one annotation.
 struct Fate {
@@ -95,13 +99,6 @@ QPDFObjectHandle twin_of(QPDFObjectHandle annot, Fate fate, std::set<QPDFObjGen>
         }
     }
     return twin;
-}
-
-// Widgets, and annotations that look like fields without saying they are widgets.
-bool is_field_like(QPDFObjectHandle annot)
-{
-    return annot.getKey("/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") ||
-        annot.hasKey("/Parent");
 }
 
 // The annotations one output page gets, decided before anything is copied.

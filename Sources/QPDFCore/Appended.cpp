@@ -127,10 +127,6 @@ bool catalog_drops_something(QPDFObjectHandle root, bool keep_scripts)
     return !dict_key(root.getKey("/AcroForm"), "/XFA").isNull() || root.hasKey("/Collection");
 }
 
-// Keys by which an annotation points at another annotation of its page (a
-// markup's popup, a popup's markup, a reply's original).
-char const *const sibling_keys[] = {"/Popup", "/Parent", "/IRT"};
-
 // Whether a page's annotations (`annots`, its /Annots) can be given to a second
 // placement of the page as twins, new annotation objects that differ only in /P
 // and siblings: not when one is a field or a widget (copying rebuilds the field

@@ -166,6 +166,13 @@ struct PlacedPage {
     bool first;            // `to` is first_copy of `from`
 };
 
+// Keys by which an annotation points at another annotation of the same page
+// (a markup's popup, a popup's parent, a reply's original).
+extern char const *const sibling_keys[3];
+
+// Widgets, and annotations that look like fields without saying they are widgets.
+bool is_field_like(QPDFObjectHandle annot);
+
 // An annotation of a source page and its copy on an output page (reported for
 // widgets and field-like annotations, which Forms.cpp assembles into fields).
 struct CopiedAnnotation {
@@ -331,22 +338,6 @@ void attach_info(QPDF &pdf, QPDFObjectHandle info, MetadataFields const &fields)
 
 // A new XMP metadata stream of `pdf` holding an empty packet (for update_xmp).
 QPDFObjectHandle new_xmp_stream(QPDF &pdf);
-
-// `text` with &, <, > and " written as XML entities.
-std::string xml_escaped(std::string const &text);
-
-// Sets dc:title in an XMP packet; false when the packet is not in a form this can
-// change safely.
-bool set_xmp_title(std::string &xmp, std::string const &title);
-
-// What an XMP packet claims to conform to ("PDF/A-2B", "PDF/UA-1"; "" none).
-struct Claims {
-    std::string pdfa;
-    std::string pdfua;
-};
-
-// The PDF/A and PDF/UA identification of an XMP packet (see Metadata.cpp).
-Claims xmp_claims(std::string const &xmp);
 
 // How an output's XMP packet is updated (see Metadata.cpp).
 struct XmpUpdate {

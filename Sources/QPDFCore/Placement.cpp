@@ -136,11 +136,6 @@ void turn_appearances(QPDFObjectHandle annot, Matrix const &turn)
     annot.replaceKey("/AP", new_ap);
 }
 
-bool is_field_like(QPDFObjectHandle annot)
-{
-    return dict_key(annot, "/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") || annot.hasKey("/Parent");
-}
-
 // One view parameter moved: the output coordinate (x when `want_x`) from the input
 // coordinate it depends on under a quarter-turn matrix. Null stays null.
 QPDFObjectHandle moved_coordinate(QPDFObjectHandle x, QPDFObjectHandle y, Matrix const &m, bool want_x)
