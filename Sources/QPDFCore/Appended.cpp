@@ -404,10 +404,6 @@ std::string md5(std::string const &first, std::string const &second)
 
 std::unique_ptr<Appended> Appended::for_file(Inputs &inputs)
 {
-    // The caller allowed this strategy for what the edit does
-    // (PE_STRATEGY_APPENDED_UPDATE: one source's pages, every one of them,
-    // rotated, reordered or repeated, relabelled, bookmarks given); what follows
-    // is whether the file can take an update, else copying writes it.
     Request const &request = inputs.request;
     pe_export_options const *options = request.options;
     int s = request.items[0].source;

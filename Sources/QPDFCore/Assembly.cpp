@@ -207,7 +207,11 @@ QPDFObjectHandle Assembly::page_copy(Source &source, int page, bool &first)
     first = known == source.first_copy.end();
     if (first) {
         QPDFObjectHandle copy = copy_without_annotations(from);
-        inherit(copy, from, source.inherited(page));
+        // An array or dictionary several pages inherit becomes one indirect
+        // object of the output they share.
+        inherit_attributes(copy, from, source.inherited(page), shared_values, [this](QPDFObjectHandle value) {
+            return import_value(out, value);
+        });
         source.first_copy.emplace(og, copy);
         source.first_copy_boxes.emplace(og, own_box_keys(copy));
         return copy;
@@ -234,22 +238,12 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
         resize_page(to, plain_copy(source, og, to), item);
         set_rotation(to, 0, item.quarter_turns);
         set_item_boxes(to, item.boxes, user_unit(to.getKey("/UserUnit")));
-        placed.push_back(PlacedPage{item.source, item.page, from, to, first});
-        return to;
+    } else {
+        set_rotation(to, page_rotation(from, inherited), item.quarter_turns);
+        set_item_boxes(to, item.boxes, 1);
     }
-    set_rotation(to, page_rotation(from, inherited), item.quarter_turns);
-    set_item_boxes(to, item.boxes, 1);
     placed.push_back(PlacedPage{item.source, item.page, from, to, first});
     return to;
-}
-
-// The inherited attributes `from` does not override, onto its copy `to`; an
-// array or dictionary several pages inherit becomes one indirect object of the
-// output they share.
-void Assembly::inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited)
-{
-    inherit_attributes(
-        to, from, inherited, shared_values, [this](QPDFObjectHandle value) { return import_value(out, value); });
 }
 
 // The page a form of source page `og` is made from: a copy on no page list,

@@ -100,7 +100,6 @@ class Assembly {
     QPDFObjectHandle copied_page(pe_item const &item);
     QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);
     void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item);
-    void inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited);
     QPDFObjectHandle copy_without_annotations(QPDFObjectHandle from);
 };
 

@@ -55,7 +55,6 @@ size_t rank_of(std::string const &kind)
     return rank;
 }
 
-
 class DocumentData {
   public:
     DocumentData(
@@ -242,8 +241,6 @@ bool MetadataFields::any() const
     return title != nullptr || author != nullptr || subject != nullptr || keywords != nullptr;
 }
 
-// Makes `info` (uninitialised: none) the document information of `pdf`, with
-// the fields given set ("" removes one; a new dictionary if there was none).
 void attach_info(QPDF &pdf, QPDFObjectHandle info, MetadataFields const &fields)
 {
     std::pair<char const *, char const *> const given[] = {

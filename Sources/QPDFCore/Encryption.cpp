@@ -3,7 +3,6 @@
 // permissions and passwords), or none, with a note about encrypted sources.
 #include "Encryption.hh"
 
-
 namespace pe {
 
 bool encrypts_with_passwords(pe_export_options const *options)

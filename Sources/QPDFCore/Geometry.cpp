@@ -11,6 +11,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+
+extern "C" int pe_displayed_rotation(int is_integer, long long value)
+{
+    if (is_integer == 0 || value % 90 != 0) {
+        return 0;
+    }
+    long long degrees = value % 360;
+    return static_cast<int>(degrees < 0 ? degrees + 360 : degrees);
+}
 
 namespace pe {
 
@@ -27,19 +37,6 @@ int turned_rotation(int degrees, int quarter_turns)
     int turns = (degrees / 90 + quarter_turns % 4 + 4) % 4;
     return turns * 90;
 }
-
-} // namespace pe
-
-extern "C" int pe_displayed_rotation(int is_integer, long long value)
-{
-    if (is_integer == 0 || value % 90 != 0) {
-        return 0;
-    }
-    long long degrees = value % 360;
-    return static_cast<int>(degrees < 0 ? degrees + 360 : degrees);
-}
-
-namespace pe {
 
 bool read_number(QPDFObjectHandle value, double lowest, double highest, double &out)
 {
@@ -171,13 +168,7 @@ PageGeometry own_page_geometry(QPDFObjectHandle page)
     return geometry_by(page, present_value);
 }
 
-} // namespace pe
-
-// Inherited attributes and rotation of copied pages (export)
-
-#include <set>
-
-namespace pe {
+// ---- Inherited attributes and rotation of copied pages (export) --------------
 
 char const *const inheritable_keys[inheritable_count] = {"/MediaBox", "/CropBox", "/Resources", "/Rotate"};
 

@@ -166,10 +166,6 @@ InPlace::InPlace(Inputs &opened, int s) :
 
 int InPlace::for_file(Inputs &inputs)
 {
-    // The caller allowed this strategy for what the edit does
-    // (PE_STRATEGY_IN_PLACE: one source's pages, rotated, reordered, repeated
-    // or left out, relabelled, metadata, encryption); what follows is whether
-    // the file holds what copying would carry differently.
     Request const &request = inputs.request;
     int s = request.items[0].source;
     Source &source = inputs.sources[static_cast<size_t>(s)];

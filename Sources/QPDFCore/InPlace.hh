@@ -63,7 +63,7 @@ QPDFObjectHandle one_node_page_tree(QPDF &pdf, std::vector<QPDFObjectHandle> &ki
 void settle_metadata(
     QPDF &pdf, QPDFObjectHandle metadata, QPDFObjectHandle old_info, pe_export_options const *options, long long modified);
 
-// Assembly::inherit within the source: the attributes page gets from its
+// inherit_attributes within the source: the attributes page gets from its
 // /Pages nodes, set on it; an inherited array or dictionary becomes one indirect
 // object the pages share.
 void inherit_in_place(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *inherited, SharedInherited &shared);

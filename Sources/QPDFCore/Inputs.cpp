@@ -263,7 +263,7 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     std::map<QPDFObjGen, QPDFXRefEntry> table = pdf.getXRefTable();
     // The page list is where page-tree damage shows. Inherited /MediaBox,
     // /CropBox, /Resources and /Rotate are found once here and given to each
-    // copied page (Assembly::inherit), so that a page looks the same out of its
+    // copied page (inherit_attributes), so that a page looks the same out of its
     // tree.
     check_page_tree_depth(pdf);
     check_tree_depths(pdf);

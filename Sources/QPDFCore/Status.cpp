@@ -81,14 +81,18 @@ int record_current_exception(
     pe_status *status, Where where, pe_source const *sources, int source_count, Wording wording) noexcept
 {
     bool detail = wording == Wording::detail;
+    // An error naming one of the sources' files is that source's.
+    auto attribute = [&](std::string const &file) {
+        int named = source_named(file, sources, source_count);
+        if (named >= 0 && named != where.source) {
+            where = Where{named, 0};
+        }
+    };
     try {
         try {
             throw;
         } catch (QPDFExc const &e) {
-            int named = source_named(e.getFilename(), sources, source_count);
-            if (named >= 0 && named != where.source) {
-                where = Where{named, 0};
-            }
+            attribute(e.getFilename());
             int code = code_for(e.getErrorCode());
             set_status(status, code, where, detail ? e.getMessageDetail().c_str() : describe(e).c_str());
             return code;
@@ -97,10 +101,7 @@ int record_current_exception(
             set_status(status, PE_E_SYSTEM, where, detail ? e.what() : std::strerror(e.getErrno()));
             return PE_E_SYSTEM;
         } catch (OverLimit const &e) {
-            int named = source_named(e.file, sources, source_count);
-            if (named >= 0 && named != where.source) {
-                where = Where{named, 0};
-            }
+            attribute(e.file);
             set_status(status, PE_E_LIMIT, where, e.what());
             return PE_E_LIMIT;
         } catch (PlanError const &e) {

@@ -3,7 +3,6 @@
 // direct ones, inside the output's).
 #include "Export.hh"
 
-
 #include <algorithm>
 
 namespace pe {
