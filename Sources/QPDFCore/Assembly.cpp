@@ -10,8 +10,6 @@
 #include "Timing.hh"
 #include "Writer.hh"
 
-#include <algorithm>
-
 namespace pe {
 
 Assembly::Assembly(Inputs &opened, int first, int count) :

@@ -3,14 +3,11 @@
 #include <qpdf/QPDFSystemError.hh>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
-#include <stdexcept>
 
 namespace pe {
 namespace {

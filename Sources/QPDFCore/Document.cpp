@@ -19,13 +19,9 @@
 //   sources, and scripts unless kept) is left out and named in the Dropped line. Open actions that
 //   are destinations are not named: they only say where a viewer opens a document.
 #include "Export.hh"
-#include "Limits.hh"
 #include "Timing.hh"
 
-#include <qpdf/Buffer.hh>
-
 #include <algorithm>
-#include <cctype>
 
 namespace pe {
 

@@ -4,11 +4,15 @@
 #include "Encryption.hh"
 
 namespace pe {
+namespace {
 
+// Whether the output is encrypted with passwords of its own (options->user_password).
 bool encrypts_with_passwords(pe_export_options const *options)
 {
     return options != nullptr && options->user_password != nullptr && options->owner_password != nullptr;
 }
+
+} // namespace
 
 QPDF *kept_encryption(Inputs &inputs)
 {

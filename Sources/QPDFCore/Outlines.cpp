@@ -14,11 +14,11 @@
 // with its outline beneath. /Count is recomputed from the open states.
 #include "Export.hh"
 
-#include <algorithm>
 #include <deque>
 #include <exception>
 #include <set>
 #include <stdexcept>
+#include <strings.h>
 
 namespace pe {
 
@@ -154,14 +154,8 @@ std::string title_of_source(pe_source const &arg, Source &source)
     }
     std::string name = file_name(arg.path);
     size_t dot = name.rfind('.');
-    if (dot != std::string::npos && dot > 0) {
-        std::string extension = name.substr(dot);
-        std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) {
-            return static_cast<char>(std::tolower(c));
-        });
-        if (extension == ".pdf") {
-            name.erase(dot);
-        }
+    if (dot != std::string::npos && dot > 0 && strcasecmp(name.c_str() + dot, ".pdf") == 0) {
+        name.erase(dot); // the file's stem
     }
     return name;
 }

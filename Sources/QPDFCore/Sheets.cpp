@@ -14,7 +14,6 @@
 #include "Stamps.hh"
 
 #include <algorithm>
-#include <cmath>
 #include <set>
 #include <string>
 

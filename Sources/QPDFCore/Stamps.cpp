@@ -9,11 +9,8 @@
 #include <qpdf/QPDFPageObjectHelper.hh>
 #include <qpdf/QUtil.hh>
 
-#include <algorithm>
 #include <cmath>
-#include <locale>
 #include <map>
-#include <sstream>
 #include <string>
 #include <tuple>
 
