@@ -19,11 +19,15 @@
 #include <string>
 
 namespace pe {
-namespace {
 
-// Keys by which an annotation points at another annotation of the same page
-// (a markup's popup, a popup's parent, a reply's original).
-char const *const sibling_keys[] = {"/Popup", "/Parent", "/IRT"};
+char const *const sibling_keys[3] = {"/Popup", "/Parent", "/IRT"};
+
+bool is_field_like(QPDFObjectHandle annot)
+{
+    return dict_key(annot, "/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") || annot.hasKey("/Parent");
+}
+
+namespace {
 
 // What to do with one annotation.
 struct Fate {
@@ -58,17 +62,9 @@ Fate fate_of(Source &source, QPDFObjectHandle annot)
         fate.keep = false;
         return fate;
     }
-    QPDFObjectHandle target = resolved.getArrayItem(0);
-    if (target.isInteger()) {
-        // A page number where a page object belongs; seen in the wild.
-        long long index = target.getIntValue();
-        if (index < 0 || index >= static_cast<long long>(source.pages.size())) {
-            fate.keep = false;
-            return fate;
-        }
-        target = source.pages[static_cast<size_t>(index)];
-    }
-    if (!target.isIndirect() || source.first_copy.count(target.getObjGen()) == 0) {
+    int page = destination_page(source, resolved.getArrayItem(0));
+    QPDFObjectHandle target = page < 0 ? QPDFObjectHandle::newNull() : source.pages[static_cast<size_t>(page)];
+    if (page < 0 || source.first_copy.count(target.getObjGen()) == 0) {
         fate.keep = false;
         return fate;
     }
@@ -103,13 +99,6 @@ QPDFObjectHandle twin_of(QPDFObjectHandle annot, Fate fate, std::set<QPDFObjGen>
         }
     }
     return twin;
-}
-
-// Widgets, and annotations that look like fields without saying they are widgets.
-bool is_field_like(QPDFObjectHandle annot)
-{
-    return annot.getKey("/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") ||
-        annot.hasKey("/Parent");
 }
 
 // The annotations one output page gets, decided before anything is copied.

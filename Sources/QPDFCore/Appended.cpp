@@ -127,10 +127,6 @@ bool catalog_drops_something(QPDFObjectHandle root, bool keep_scripts)
     return !dict_key(root.getKey("/AcroForm"), "/XFA").isNull() || root.hasKey("/Collection");
 }
 
-// Keys by which an annotation points at another annotation of its page (a
-// markup's popup, a popup's markup, a reply's original).
-char const *const sibling_keys[] = {"/Popup", "/Parent", "/IRT"};
-
 // Whether a page's annotations (`annots`, its /Annots) can be given to a second
 // placement of the page as twins, new annotation objects that differ only in /P
 // and siblings: not when one is a field or a widget (copying rebuilds the field
@@ -408,10 +404,6 @@ std::string md5(std::string const &first, std::string const &second)
 
 std::unique_ptr<Appended> Appended::for_file(Inputs &inputs)
 {
-    // The caller allowed this strategy for what the edit does
-    // (PE_STRATEGY_APPENDED_UPDATE: one source's pages, every one of them,
-    // rotated, reordered or repeated, relabelled, bookmarks given); what follows
-    // is whether the file can take an update, else copying writes it.
     Request const &request = inputs.request;
     pe_export_options const *options = request.options;
     int s = request.items[0].source;
@@ -575,24 +567,11 @@ void Appended::build(Dropped &dropped)
     }
     if (!same_order) {
         // A new tree of one node: each page gets what it inherited (above).
-        QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
-        tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
-        tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
-        tree.replaceKey("/Count", QPDFObjectHandle::newInteger(count));
-        tree = make_indirect(pdf, tree);
-        for (QPDFObjectHandle &kid : kids) {
-            kid.replaceKey("/Parent", tree);
-        }
+        QPDFObjectHandle tree = one_node_page_tree(pdf, kids);
         root.replaceKey("/Pages", tree);
         changed.push_back(tree);
     }
-    if (before.labelled) {
-        QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
-        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(before.nums));
-        root.replaceKey("/PageLabels", labels);
-    } else {
-        root.removeKey("/PageLabels");
-    }
+    before.set_page_labels(root);
     if (outline_given) {
         // The document's bookmarks as the session has them; without, the
         // source's stay as they are (they aim at the same page objects).

@@ -10,8 +10,6 @@
 #include "Timing.hh"
 #include "Writer.hh"
 
-#include <algorithm>
-
 namespace pe {
 
 Assembly::Assembly(Inputs &opened, int first, int count) :
@@ -49,7 +47,7 @@ void Assembly::build(Dropped &dropped)
     for (PlacedPage const &page : placed) {
         auto moved = page.to.isIndirect() ? resized.find(page.to.getObjGen()) : resized.end();
         if (moved != resized.end()) {
-            place_annotations(out, page.to, page.to, moved->second, false, nullptr);
+            place_annotations(page.to, page.to, moved->second, false, nullptr);
         }
     }
     place_cell_annotations();
@@ -193,15 +191,12 @@ QPDFObjectHandle Assembly::blank_page(pe_item const &item)
     return out.makeIndirectObject(page);
 }
 
-// The source page as a new page object of the output, without its annotations
-// (copied later, once every page exists). The first copy of a source page is
-// qpdf's copy of it, so that references to the page resolve to it; later copies
-// are shallow copies of that one, sharing contents and resources.
-// A copy of page `page` of `source` in the output, without annotations: the
-// page's first copy (inherited attributes made its own; `first` set), or a new
-// page object sharing the first copy's content (from the plain copy when there
-// is one, so that stamps on the first copy stay off it), with the source's own
-// boxes.
+// A copy of page `page` of `source` in the output, without its annotations
+// (copied later, once every page exists): the page's first copy, qpdf's, so that
+// references to the page resolve to it (inherited attributes made its own;
+// `first` set), or a new page object sharing the first copy's content and
+// resources (from the plain copy when there is one, so that stamps on the first
+// copy stay off it), with the source's own boxes.
 QPDFObjectHandle Assembly::page_copy(Source &source, int page, bool &first)
 {
     QPDFObjectHandle from = source.pages[static_cast<size_t>(page)];
@@ -210,7 +205,11 @@ QPDFObjectHandle Assembly::page_copy(Source &source, int page, bool &first)
     first = known == source.first_copy.end();
     if (first) {
         QPDFObjectHandle copy = copy_without_annotations(from);
-        inherit(copy, from, source.inherited(page));
+        // An array or dictionary several pages inherit becomes one indirect
+        // object of the output they share.
+        inherit_attributes(copy, from, source.inherited(page), shared_values, [this](QPDFObjectHandle value) {
+            return import_value(out, value);
+        });
         source.first_copy.emplace(og, copy);
         source.first_copy_boxes.emplace(og, own_box_keys(copy));
         return copy;
@@ -226,14 +225,8 @@ QPDFObjectHandle Assembly::page_copy(Source &source, int page, bool &first)
 QPDFObjectHandle Assembly::copied_page(pe_item const &item)
 {
     Source &source = sources[static_cast<size_t>(item.source)];
-    int count = static_cast<int>(source.pages.size());
+    inputs.check_page(item.source, item.page);
     where = Where{item.source, item.page + 1};
-    if (item.page < 0 || item.page >= count) {
-        throw PlanError(
-            "page " + std::to_string(item.page + 1) + " does not exist (the file has " + std::to_string(count) +
-                " pages)",
-            count);
-    }
     QPDFObjectHandle from = source.pages[static_cast<size_t>(item.page)];
     QPDFObjGen og = from.getObjGen();
     InheritedFrame const *inherited = source.inherited(item.page);
@@ -243,29 +236,12 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
         resize_page(to, plain_copy(source, og, to), item);
         set_rotation(to, 0, item.quarter_turns);
         set_item_boxes(to, item.boxes, user_unit(to.getKey("/UserUnit")));
-        placed.push_back(PlacedPage{item.source, item.page, from, to, first});
-        return to;
+    } else {
+        set_rotation(to, page_rotation(from, inherited), item.quarter_turns);
+        set_item_boxes(to, item.boxes, 1);
     }
-    set_rotation(to, page_rotation(from, inherited), item.quarter_turns);
-    set_item_boxes(to, item.boxes, 1);
     placed.push_back(PlacedPage{item.source, item.page, from, to, first});
     return to;
-}
-
-// The inherited attributes `from` does not override, onto its copy `to`; an
-// array or dictionary several pages inherit becomes one indirect object of the
-// output they share.
-void Assembly::inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited)
-{
-    inherit_attributes(to, from, inherited, shared_values, [this](QPDFObjectHandle value) {
-        if (value.isIndirect()) {
-            return copy_foreign(out, value); // what pages draw with
-        }
-        if (value.isArray() || value.isDictionary()) {
-            return out.makeIndirectObject(import_direct(out, value));
-        }
-        return fresh_copy(value);
-    });
 }
 
 // The page a form of source page `og` is made from: a copy on no page list,

@@ -71,7 +71,7 @@ class Assembly {
     // Inherited values already in `out`, by the /Pages node holding them and key.
     SharedInherited shared_values;
     bool needs_user_unit = false; // a blank page was given a /UserUnit
-    PageForms forms{out};         // source pages drawn by resized pages
+    PageForms forms;              // source pages drawn by resized pages
     // Resized output pages -> the matrix their source page is drawn with, for
     // their annotations and the destinations aiming at them.
     std::map<QPDFObjGen, Matrix> resized;
@@ -100,7 +100,6 @@ class Assembly {
     QPDFObjectHandle copied_page(pe_item const &item);
     QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);
     void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item);
-    void inherit(QPDFObjectHandle to, QPDFObjectHandle from, InheritedFrame const *inherited);
     QPDFObjectHandle copy_without_annotations(QPDFObjectHandle from);
 };
 

@@ -3,14 +3,11 @@
 #include <qpdf/QPDFSystemError.hh>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
-#include <stdexcept>
 
 namespace pe {
 namespace {
@@ -74,11 +71,6 @@ void CheckedFile::write(unsigned char const *data, size_t length)
     if (used == buffer_capacity) {
         flush();
     }
-}
-
-void CheckedFile::finish()
-{
-    flush();
 }
 
 void CheckedFile::close()

@@ -36,7 +36,7 @@ class CheckedFile : public Pipeline {
     CheckedFile &operator=(CheckedFile const &) = delete;
 
     void write(unsigned char const *data, size_t length) override;
-    void finish() override;
+    void finish() override { flush(); }
     // Flush, fsync, close; throws the first error met since the file was opened.
     void close();
 

@@ -16,15 +16,12 @@
 #include "Export.hh"
 #include "Limits.hh"
 
-#include <algorithm>
-#include <climits>
 #include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 

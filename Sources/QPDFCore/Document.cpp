@@ -19,13 +19,9 @@
 //   sources, and scripts unless kept) is left out and named in the Dropped line. Open actions that
 //   are destinations are not named: they only say where a viewer opens a document.
 #include "Export.hh"
-#include "Limits.hh"
 #include "Timing.hh"
 
-#include <qpdf/Buffer.hh>
-
 #include <algorithm>
-#include <cctype>
 
 namespace pe {
 
@@ -55,36 +51,13 @@ size_t rank_of(std::string const &kind)
     return rank;
 }
 
-
 class DocumentData {
   public:
     DocumentData(
-        QPDF &output,
-        std::vector<Source> &all,
-        pe_item const *plan,
-        int count,
-        std::vector<PlacedPage> const &pages,
+        QPDF &output, std::vector<Source> &all, std::vector<int> page_order, std::vector<PlacedPage> const &pages,
         Where &progress) :
-        out(output), sources(all), items(plan), item_count(count), placed(pages), where(progress)
+        out(output), sources(all), placed(pages), where(progress), order(std::move(page_order))
     {
-        std::vector<bool> seen(sources.size(), false);
-        auto note = [&](int source) {
-            if (!seen[static_cast<size_t>(source)]) {
-                seen[static_cast<size_t>(source)] = true;
-                order.push_back(source);
-            }
-        };
-        for (int i = 0; i < item_count; ++i) {
-            if (items[i].kind == PE_ITEM_PAGE) {
-                note(items[i].source);
-            }
-            // A sheet's pages count in order of their cells (nup, booklet).
-            for (int c = 0; items[i].kind == PE_ITEM_SHEET && c < items[i].cell_count; ++c) {
-                if (items[i].cells[c].kind == PE_ITEM_PAGE) {
-                    note(items[i].cells[c].source);
-                }
-            }
-        }
     }
 
     void copy_info(MetadataFields const &fields)
@@ -97,7 +70,7 @@ class DocumentData {
             if (theirs.isDictionary()) {
                 // A direct /Info is rebuilt in the output, nothing made in the
                 // source (once per part of a split).
-                info = import_value(out, pdf, theirs);
+                info = import_value(out, theirs);
             }
         }
         attach_info(out, info, fields);
@@ -123,13 +96,8 @@ class DocumentData {
             return;
         }
         std::vector<QPDFObjectHandle> parts = resolved.getArrayAsVector();
-        long long number = -1;
-        int page = parts[0].isInteger()
-            ? (read_integer(parts[0], 0, static_cast<long long>(source.pages.size()) - 1, number)
-                   ? static_cast<int>(number)
-                   : -1)
-            : source.index_of_page(parts[0]);
-        if (page < 0 || static_cast<size_t>(page) >= source.pages.size()) {
+        int page = destination_page(source, parts[0]);
+        if (page < 0) {
             return;
         }
         auto copy = source.first_copy.find(source.pages[static_cast<size_t>(page)].getObjGen());
@@ -160,14 +128,14 @@ class DocumentData {
         }
         QPDFObjectHandle preferences = source.catalog("/ViewerPreferences");
         if (preferences.isDictionary()) {
-            out_root.replaceKey("/ViewerPreferences", import_value(out, *source.pdf, preferences));
+            out_root.replaceKey("/ViewerPreferences", import_value(out, preferences));
         }
         // /MarkInfo of a source without a structure tree (Word marks files so);
         // with a tree, the structure step writes it beside the tree it describes,
         // or drops both with a warning.
         QPDFObjectHandle mark_info = source.catalog("/MarkInfo");
         if (mark_info.isDictionary() && source.catalog("/StructTreeRoot").isNull()) {
-            out_root.replaceKey("/MarkInfo", import_value(out, *source.pdf, mark_info));
+            out_root.replaceKey("/MarkInfo", import_value(out, mark_info));
         }
         QPDFObjectHandle mode = source.catalog("/PageMode");
         if (mode.isName()) {
@@ -242,91 +210,15 @@ class DocumentData {
   private:
     QPDF &out;
     std::vector<Source> &sources;
-    pe_item const *items;
-    int item_count;
     std::vector<PlacedPage> const &placed;
     Where &where;
     std::vector<int> order; // sources in order of first appearance
-
 
     Source &first_source() { return sources[static_cast<size_t>(order.front())]; }
     QPDF &first() { return *first_source().pdf; }
 };
 
 } // namespace
-
-std::string xml_escaped(std::string const &text)
-{
-    std::string result;
-    for (char c : text) {
-        switch (c) {
-        case '&':
-            result += "&amp;";
-            break;
-        case '<':
-            result += "&lt;";
-            break;
-        case '>':
-            result += "&gt;";
-            break;
-        case '"':
-            result += "&quot;";
-            break;
-        default:
-            result += c;
-        }
-    }
-    return result;
-}
-
-// Sets dc:title in an XMP packet; false when the packet is not in a form this can
-// change safely.
-bool set_xmp_title(std::string &xmp, std::string const &title)
-{
-    std::string const element = "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">" +
-        xml_escaped(title) + "</rdf:li></rdf:Alt></dc:title>";
-    std::string const open = "<dc:title";
-    size_t start = xmp.find(open);
-    if (start != std::string::npos) {
-        if (xmp.find(open, start + 1) != std::string::npos) {
-            return false;
-        }
-        size_t after = start + open.size();
-        if (after >= xmp.size() ||
-            !(xmp[after] == '>' || xmp[after] == '/' ||
-              std::isspace(static_cast<unsigned char>(xmp[after])))) {
-            return false; // <dc:titleSomething>
-        }
-        size_t close = xmp.find('>', after);
-        if (close == std::string::npos) {
-            return false;
-        }
-        size_t end = close + 1;
-        if (xmp[close - 1] != '/') {
-            std::string const closing = "</dc:title>";
-            size_t found = xmp.find(closing, close);
-            if (found == std::string::npos) {
-                return false;
-            }
-            end = found + closing.size();
-        }
-        xmp.replace(start, end - start, element);
-        return true;
-    }
-    if (xmp.find("dc:title") != std::string::npos) {
-        return false;
-    }
-    std::string const rdf_end = "</rdf:RDF>";
-    size_t at = xmp.find(rdf_end);
-    if (at == std::string::npos || xmp.find(rdf_end, at + 1) != std::string::npos) {
-        return false;
-    }
-    xmp.insert(
-        at,
-        "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">" +
-            element + "</rdf:Description>\n");
-    return true;
-}
 
 MetadataFields MetadataFields::of(pe_export_options const *options)
 {
@@ -345,8 +237,6 @@ bool MetadataFields::any() const
     return title != nullptr || author != nullptr || subject != nullptr || keywords != nullptr;
 }
 
-// Makes `info` (uninitialised: none) the document information of `pdf`, with
-// the fields given set ("" removes one; a new dictionary if there was none).
 void attach_info(QPDF &pdf, QPDFObjectHandle info, MetadataFields const &fields)
 {
     std::pair<char const *, char const *> const given[] = {
@@ -469,7 +359,7 @@ void copy_document_data(
 {
     PhaseClock document(Phase::document);
     MetadataFields fields = MetadataFields::of(options);
-    DocumentData data(out, sources, items, item_count, placed, where);
+    DocumentData data(out, sources, page_sources(items, item_count), placed, where);
     data.copy_info(fields);
     data.copy_catalog_entries(has_outline);
     data.copy_open_action();

@@ -30,20 +30,6 @@ namespace pe {
 
 namespace {
 
-// `name` made unique among `taken`: "name", "name (2)", "name (3)", ...
-std::string unique_name(std::string const &name, std::map<std::string, QPDFObjectHandle> const &taken)
-{
-    if (taken.find(name) == taken.end()) {
-        return name;
-    }
-    for (int n = 2;; ++n) {
-        std::string candidate = name + " (" + std::to_string(n) + ")";
-        if (taken.find(candidate) == taken.end()) {
-            return candidate;
-        }
-    }
-}
-
 // Gives the copy of a file specification whose file name is `was` the name
 // `now` (/UF and /F), so that readers listing or saving attachments by file name
 // see two files, not one name twice.
@@ -68,15 +54,15 @@ void copy_embedded_files(
     for (int s : order) {
         where = Where{s, 0};
         Source &source = sources[static_cast<size_t>(s)];
-        QPDF &pdf = *source.pdf;
         QPDFObjectHandle tree = dict_key(source.catalog("/Names"), "/EmbeddedFiles");
         if (tree.isDictionary()) {
             for (auto entry : name_tree_entries(tree)) {
                 if (!entry.second.isDictionary()) {
                     continue;
                 }
-                std::string name = unique_name(entry.first, files);
-                QPDFObjectHandle spec = import_value(out, pdf, entry.second);
+                std::string name =
+                    unique_name(entry.first, true, [&files](std::string const &n) { return files.count(n) != 0; });
+                QPDFObjectHandle spec = import_value(out, entry.second);
                 if (name != entry.first) {
                     rename_file(spec, entry.first, name);
                 }
@@ -87,7 +73,7 @@ void copy_embedded_files(
         if (af.isArray()) {
             for (QPDFObjectHandle spec : af.getArrayAsVector()) {
                 if (spec.isDictionary()) {
-                    associated.push_back(import_value(out, pdf, spec));
+                    associated.push_back(import_value(out, spec));
                 }
             }
         }
@@ -96,7 +82,7 @@ void copy_embedded_files(
             if (collection.isInitialized()) {
                 dropped.add("portfolio", s, source.label);
             } else {
-                collection = import_value(out, pdf, portfolio);
+                collection = import_value(out, portfolio);
             }
         }
     }

@@ -3,15 +3,16 @@
 // permissions and passwords), or none, with a note about encrypted sources.
 #include "Encryption.hh"
 
-#include <set>
-#include <vector>
-
 namespace pe {
+namespace {
 
+// Whether the output is encrypted with passwords of its own (options->user_password).
 bool encrypts_with_passwords(pe_export_options const *options)
 {
     return options != nullptr && options->user_password != nullptr && options->owner_password != nullptr;
 }
+
+} // namespace
 
 QPDF *kept_encryption(Inputs &inputs)
 {
@@ -61,24 +62,10 @@ void note_decrypted(Inputs &inputs, int first, int count)
     if (encrypts_with_passwords(options) || kept_encryption(inputs) != nullptr) {
         return;
     }
-    std::set<int> noted;
-    for (int i = first; i < first + count; ++i) {
-        pe_item const &item = inputs.request.items[i];
-        std::vector<int> used;
-        if (item.kind == PE_ITEM_PAGE) {
-            used.push_back(item.source);
-        }
-        for (int c = 0; item.kind == PE_ITEM_SHEET && c < item.cell_count; ++c) {
-            if (item.cells[c].kind == PE_ITEM_PAGE) {
-                used.push_back(item.cells[c].source); // a sheet's pages (nup, booklet)
-            }
-        }
-        for (int s : used) {
-            if (s < 0 || s >= static_cast<int>(inputs.sources.size())) {
-                continue;
-            }
+    for (int s : page_sources(inputs.request.items + first, count)) {
+        if (s >= 0 && s < static_cast<int>(inputs.sources.size())) {
             Source const &source = inputs.sources[static_cast<size_t>(s)];
-            if (source.pdf && source.pdf->isEncrypted() && noted.insert(s).second) {
+            if (source.pdf && source.pdf->isEncrypted()) {
                 inputs.warn(s, PE_WARNING_DECRYPTED);
             }
         }

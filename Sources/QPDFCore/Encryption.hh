@@ -11,9 +11,6 @@
 
 namespace pe {
 
-// Whether the output is encrypted with passwords of its own (options->user_password).
-bool encrypts_with_passwords(pe_export_options const *options);
-
 // The opened source whose encryption the output keeps (options->keep_encryption),
 // or nullptr: none asked for, passwords given instead, or that source is not
 // encrypted (or not opened).

@@ -2,7 +2,7 @@
 // files that carry out its steps. Inputs.cpp: the plan and opening the sources
 // (Source.hh); Assembly.cpp: placing pages; InPlace.cpp: an output made by
 // rearranging its source; Writer.cpp: writing; Parts.cpp: split parts;
-// ExportApi.cpp: the extern "C" entry points. Annotations.cpp: annotations and
+// ExportApi.cpp: the extern "C" entry points of exports. Annotations.cpp: annotations and
 // links; Forms.cpp: the AcroForm; Outlines.cpp: bookmarks; Labels.cpp: page
 // labels; Document.cpp: document information, catalog entries and what cannot
 // follow pages; StructureTree.cpp (reading: StructureRead.cpp, writing:
@@ -67,12 +67,6 @@ void start_empty(QPDF &pdf);
 // (pe_keep_closed_documents: a one-command process, whose exit frees them
 // without walking their objects).
 bool closed_documents_are_kept();
-
-// Keeps `pdf` alive until the process exits: destroying a QPDF walks and frees
-// every object it read or made (a tenth of merging ten 2,000-page files), which
-// a one-command process's exit does for free. Only for what a process makes a
-// bounded number of times (one output per direct-mode command).
-void keep_until_exit(std::shared_ptr<QPDF> pdf);
 
 // A new indirect object of `source` holding `direct`, numbered past its
 // cross-reference table and past every object made in it before, without
@@ -141,13 +135,22 @@ void forget_copies(QPDF &out);
 // copyForeignObject; a direct array or dictionary becomes an indirect object of
 // `out` rebuilt around the copies of what it refers to (import_direct); nothing
 // is added to the source.
-QPDFObjectHandle import_value(QPDF &out, QPDF &from, QPDFObjectHandle value);
+QPDFObjectHandle import_value(QPDF &out, QPDFObjectHandle value);
 
 // A destination of `source` as an explicit array: arrays as they are, a name
 // looked up in the catalog's /Dests, a string in the /Names /Dests name tree
 // (Source::named_destination; their values may be arrays or dictionaries with
 // /D). Null when it cannot be resolved.
 QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest);
+
+// The sources the pages of `items` come from (a sheet's: its cells'), in order
+// of first use, each once.
+std::vector<int> page_sources(pe_item const *items, int item_count);
+
+// The 0-based page of `source` the first element of an explicit destination
+// names: a page object of the source, or a page number where a page object
+// belongs (seen in the wild); -1 when it names none.
+int destination_page(Source &source, QPDFObjectHandle target);
 
 // The file name of a path, for messages ("dir/a.pdf" -> "a.pdf").
 std::string file_name(char const *path);
@@ -162,6 +165,13 @@ struct PlacedPage {
     QPDFObjectHandle to;   // its page object in the output
     bool first;            // `to` is first_copy of `from`
 };
+
+// Keys by which an annotation points at another annotation of the same page
+// (a markup's popup, a popup's parent, a reply's original).
+extern char const *const sibling_keys[3];
+
+// Widgets, and annotations that look like fields without saying they are widgets.
+bool is_field_like(QPDFObjectHandle annot);
 
 // An annotation of a source page and its copy on an output page (reported for
 // widgets and field-like annotations, which Forms.cpp assembles into fields).
@@ -266,6 +276,18 @@ void write_labels(
     int mode,
     pe_page_label const *own);
 
+// The first of `name`, name_2, name_3, ... (`spaced`: "name (2)", "name (3)",
+// ...) that `taken` (a predicate on a name) says is free.
+template <typename Taken>
+std::string unique_name(std::string const &name, bool spaced, Taken const &taken)
+{
+    std::string candidate = name;
+    for (int n = 2; taken(candidate); ++n) {
+        candidate = name + (spaced ? " (" + std::to_string(n) + ")" : "_" + std::to_string(n));
+    }
+    return candidate;
+}
+
 // `items` joined with ", " for a message, at most ten of them and the rest
 // counted ("a, b, … and 716 more"), as the kit's cappedList writes lists.
 std::string capped_list(std::vector<std::string> const &items);
@@ -316,22 +338,6 @@ void attach_info(QPDF &pdf, QPDFObjectHandle info, MetadataFields const &fields)
 
 // A new XMP metadata stream of `pdf` holding an empty packet (for update_xmp).
 QPDFObjectHandle new_xmp_stream(QPDF &pdf);
-
-// `text` with &, <, > and " written as XML entities.
-std::string xml_escaped(std::string const &text);
-
-// Sets dc:title in an XMP packet; false when the packet is not in a form this can
-// change safely.
-bool set_xmp_title(std::string &xmp, std::string const &title);
-
-// What an XMP packet claims to conform to ("PDF/A-2B", "PDF/UA-1"; "" none).
-struct Claims {
-    std::string pdfa;
-    std::string pdfua;
-};
-
-// The PDF/A and PDF/UA identification of an XMP packet (see Metadata.cpp).
-Claims xmp_claims(std::string const &xmp);
 
 // How an output's XMP packet is updated (see Metadata.cpp).
 struct XmpUpdate {

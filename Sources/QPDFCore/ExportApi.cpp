@@ -1,8 +1,9 @@
-// Every extern "C" entry point that can meet an exception: exports (pe_export,
-// pe_export_parts, pe_outline_starts), opened documents (pe_document_open,
-// pe_document_check_page, pe_document_read_facts, pe_document_read_outline, pe_document_read_page_labels,
-// pe_document_page_geometry, pe_document_close) and pe_write_image_page. Each runs its work through
-// `guarded`, the one place where an exception becomes a pe_status.
+// The extern "C" entry points of exports (pe_export, pe_export_parts,
+// pe_outline_starts) and of opened documents (pe_document_open,
+// pe_document_check_page, pe_document_close); the readers of an opened document
+// are in Reader.cpp, pe_write_image_page in ImagePage.cpp. Each runs its work
+// through `guarded` (Status.hh), the one place where an exception becomes a
+// pe_status.
 #include "Appended.hh"
 #include "Assembly.hh"
 #include "Encryption.hh"
@@ -10,7 +11,6 @@
 #include "Inputs.hh"
 #include "Limits.hh"
 #include "Parts.hh"
-#include "Reader.hh"
 #include "Timing.hh"
 #include "Writer.hh"
 
@@ -25,25 +25,21 @@ namespace pe {
 
 namespace {
 
-// The shape of every extern "C" entry point here: no exception crosses into
-// Swift. Runs body(where), where `where` is the source and page being worked on;
-// an exception becomes the code and message in *status (which may be NULL),
-// naming that source and page (a qpdf error of one of `sources` names that
-// source), worded as `wording` says; success clears *status. Returns the code.
-template <typename Body>
-int guarded(
-    pe_status *given, pe_source const *sources, int source_count, Body body, Wording wording = Wording::without_file)
+// pe_keep_closed_documents's choice, and what is kept: reachable, so leak
+// checkers do not report them.
+std::atomic<bool> keep_closed{false};
+std::mutex kept_mutex;
+std::vector<pe_document *> kept;
+std::vector<std::shared_ptr<QPDF>> *kept_outputs = new std::vector<std::shared_ptr<QPDF>>; // never destroyed
+
+// Keeps `pdf` alive until the process exits: destroying a QPDF walks and frees
+// every object it read or made (a tenth of merging ten 2,000-page files), which
+// a one-command process's exit does for free. Only for what a process makes a
+// bounded number of times (one output per direct-mode command).
+void keep_until_exit(std::shared_ptr<QPDF> pdf)
 {
-    pe_status ignored;
-    pe_status *status = given == nullptr ? &ignored : given;
-    Where where;
-    try {
-        body(where);
-    } catch (...) {
-        return record_current_exception(status, where, sources, source_count, wording);
-    }
-    set_status(status, PE_OK, Where{}, "");
-    return PE_OK;
+    std::lock_guard<std::mutex> lock(kept_mutex);
+    kept_outputs->push_back(std::move(pdf));
 }
 
 void report_dropped(Inputs &inputs, Dropped const &dropped)
@@ -251,29 +247,22 @@ extern "C" int pe_document_open(
     if (document != nullptr) {
         *document = nullptr;
     }
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            auto made = std::make_unique<pe_document>();
-            try {
-                if (path == nullptr || document == nullptr) {
-                    throw std::logic_error("pe_document_open: no path or no result");
-                }
-                made->for_export = use != PE_OPEN_READ;
-                pe::open_source_file(made->source, path, password, made->for_export);
-            } catch (...) {
-                pe::pass_on_open_warnings(*made, warn, warn_context);
-                throw;
-            }
+    return pe::reading(status, [&](pe::Where &) {
+        auto made = std::make_unique<pe_document>();
+        try {
+            pe::require(path != nullptr && document != nullptr, "pe_document_open: no path or no result");
+            made->for_export = use != PE_OPEN_READ;
+            pe::open_source_file(made->source, path, password, made->for_export);
+        } catch (...) {
             pe::pass_on_open_warnings(*made, warn, warn_context);
-            if (page_count != nullptr) {
-                *page_count = static_cast<int>(made->source.pages.size());
-            }
-            *document = made.release();
-        },
-        pe::Wording::detail);
+            throw;
+        }
+        pe::pass_on_open_warnings(*made, warn, warn_context);
+        if (page_count != nullptr) {
+            *page_count = static_cast<int>(made->source.pages.size());
+        }
+        *document = made.release();
+    });
 }
 
 extern "C" int pe_document_check_page(
@@ -299,126 +288,29 @@ extern "C" int pe_document_check_page(
     });
 }
 
-extern "C" int pe_document_read_facts(
-    pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context, pe_status *status)
-{
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            if (document == nullptr || !document->source.pdf || facts == nullptr) {
-                throw std::logic_error("pe_document_read_facts: no document or no result");
-            }
-            pe::read_facts(document->source, *facts, text, context);
-        },
-        pe::Wording::detail);
-}
-
-extern "C" int pe_document_read_outline(
-    pe_document *document, pe_outline_item_fn each, void *context, pe_status *status)
-{
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            if (document == nullptr || !document->source.pdf || each == nullptr) {
-                throw std::logic_error("pe_document_read_outline: no document or no receiver");
-            }
-            pe::read_outline(document->source, each, context);
-        },
-        pe::Wording::detail);
-}
-
-extern "C" int pe_document_read_page_labels(
-    pe_document *document, int *has_labels, pe_label_range_fn each, void *context, pe_status *status)
-{
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            if (document == nullptr || !document->source.pdf || has_labels == nullptr || each == nullptr) {
-                throw std::logic_error("pe_document_read_page_labels: no document or no receiver");
-            }
-            pe::read_page_labels(document->source, *has_labels, each, context);
-        },
-        pe::Wording::detail);
-}
-
-extern "C" int pe_document_page_geometry(
-    pe_document *document, int page, pe_page_geometry *geometry, pe_status *status)
-{
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &) {
-            if (document == nullptr || geometry == nullptr) {
-                throw std::logic_error("pe_document_page_geometry: no document or no result");
-            }
-            pe::read_page_geometry(document->source, page, *geometry);
-        },
-        pe::Wording::detail);
-}
-
-namespace {
-
-std::atomic<bool> keep_closed{false};
-std::mutex kept_mutex;
-std::vector<pe_document *> kept; // reachable, so leak checkers do not report them
-
-} // namespace
-
 bool pe::closed_documents_are_kept()
 {
-    return keep_closed;
+    return pe::keep_closed;
 }
 
-void pe::keep_until_exit(std::shared_ptr<QPDF> pdf)
+extern "C" const char *pe_qpdf_version(void)
 {
-    static std::mutex mutex;
-    static std::vector<std::shared_ptr<QPDF>> *kept_pdfs = new std::vector<std::shared_ptr<QPDF>>; // never destroyed
-    if (pdf) {
-        std::lock_guard<std::mutex> lock(mutex);
-        kept_pdfs->push_back(std::move(pdf));
-    }
+    static const std::string version = QPDF::QPDFVersion();
+    return version.c_str();
 }
 
 extern "C" void pe_keep_closed_documents(int keep)
 {
-    keep_closed = keep != 0;
+    pe::keep_closed = keep != 0;
 }
 
 extern "C" void pe_document_close(pe_document *document)
 {
-    if (document != nullptr && keep_closed) {
-        std::lock_guard<std::mutex> lock(kept_mutex);
-        kept.push_back(document);
+    if (document != nullptr && pe::keep_closed) {
+        std::lock_guard<std::mutex> lock(pe::kept_mutex);
+        pe::kept.push_back(document);
         return;
     }
     delete document;
 }
 
-extern "C" int pe_write_image_page(
-    pe_image_stream const *image,
-    pe_image_stream const *mask,
-    char const *media_box,
-    char const *user_unit,
-    char const *content,
-    char const *minimum_version,
-    pe_bytes_fn out,
-    void *out_context,
-    pe_status *status)
-{
-    return pe::guarded(
-        status,
-        nullptr,
-        0,
-        [&](pe::Where &where) {
-            pe::write_image_page(
-                image, mask, media_box, user_unit, content, minimum_version, out, out_context, where);
-        },
-        pe::Wording::detail);
-}

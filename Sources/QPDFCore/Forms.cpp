@@ -293,10 +293,8 @@ class FormBuilder {
                     if (taken.count(name) != 0) {
                         auto known = renames.find(name);
                         if (known == renames.end()) {
-                            std::string fresh;
-                            for (int n = 2; fresh.empty() || names.count(fresh) != 0; ++n) {
-                                fresh = name + "_" + std::to_string(n);
-                            }
+                            std::string fresh = unique_name(
+                                name, false, [&names](std::string const &n) { return names.count(n) != 0; });
                             names.insert(fresh);
                             known = renames.emplace(name, fresh).first;
                         }
@@ -318,7 +316,6 @@ class FormBuilder {
         if (!from.isDictionary()) {
             return;
         }
-        QPDF &pdf = *sources[static_cast<size_t>(form.source)].pdf;
         for (auto &category : from.getDictAsMap()) {
             if (!category.second.isDictionary()) {
                 continue;
@@ -330,16 +327,14 @@ class FormBuilder {
             }
             std::map<std::string, QPDFObjectHandle> entries = category.second.getDictAsMap();
             for (auto &entry : entries) {
-                QPDFObjectHandle value = import_value(out, pdf, entry.second);
+                QPDFObjectHandle value = import_value(out, entry.second);
                 if (!into.hasKey(entry.first)) {
                     into.replaceKey(entry.first, value);
                 } else if (!same_value(into.getKey(entry.first), value) &&
                            category.first == "/Font") {
-                    std::string name;
-                    for (int n = 2; name.empty() || into.hasKey(name) || entries.count(name) != 0;
-                         ++n) {
-                        name = entry.first + "_" + std::to_string(n);
-                    }
+                    std::string name = unique_name(entry.first, false, [&](std::string const &n) {
+                        return into.hasKey(n) || entries.count(n) != 0;
+                    });
                     into.replaceKey(name, value);
                     form.font_renames[entry.first.substr(1)] = name.substr(1);
                 }

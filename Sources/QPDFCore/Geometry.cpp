@@ -11,6 +11,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+
+extern "C" int pe_displayed_rotation(int is_integer, long long value)
+{
+    if (is_integer == 0 || value % 90 != 0) {
+        return 0;
+    }
+    long long degrees = value % 360;
+    return static_cast<int>(degrees < 0 ? degrees + 360 : degrees);
+}
 
 namespace pe {
 
@@ -27,19 +37,6 @@ int turned_rotation(int degrees, int quarter_turns)
     int turns = (degrees / 90 + quarter_turns % 4 + 4) % 4;
     return turns * 90;
 }
-
-} // namespace pe
-
-extern "C" int pe_displayed_rotation(int is_integer, long long value)
-{
-    if (is_integer == 0 || value % 90 != 0) {
-        return 0;
-    }
-    long long degrees = value % 360;
-    return static_cast<int>(degrees < 0 ? degrees + 360 : degrees);
-}
-
-namespace pe {
 
 bool read_number(QPDFObjectHandle value, double lowest, double highest, double &out)
 {
@@ -145,33 +142,33 @@ QPDFObjectHandle inherited_value(QPDFObjectHandle page, char const *key)
     return QPDFObjectHandle::newNull();
 }
 
-PageGeometry page_geometry(QPDFObjectHandle page)
+namespace {
+
+// The geometry of `page` with its /MediaBox, /CropBox and /Rotate as `value`
+// finds them (/UserUnit is never inherited).
+PageGeometry geometry_by(QPDFObjectHandle page, QPDFObjectHandle (*value)(QPDFObjectHandle, char const *))
 {
     PageGeometry geometry;
-    geometry.media = media_box(inherited_value(page, "/MediaBox"));
-    geometry.visible = visible_box(geometry.media, inherited_value(page, "/CropBox"));
-    geometry.rotation = displayed_rotation(inherited_value(page, "/Rotate"));
+    geometry.media = media_box(value(page, "/MediaBox"));
+    geometry.visible = visible_box(geometry.media, value(page, "/CropBox"));
+    geometry.rotation = displayed_rotation(value(page, "/Rotate"));
     geometry.unit = user_unit(present_value(page, "/UserUnit"));
     return geometry;
+}
+
+} // namespace
+
+PageGeometry page_geometry(QPDFObjectHandle page)
+{
+    return geometry_by(page, inherited_value);
 }
 
 PageGeometry own_page_geometry(QPDFObjectHandle page)
 {
-    PageGeometry geometry;
-    geometry.media = media_box(present_value(page, "/MediaBox"));
-    geometry.visible = visible_box(geometry.media, present_value(page, "/CropBox"));
-    geometry.rotation = displayed_rotation(present_value(page, "/Rotate"));
-    geometry.unit = user_unit(present_value(page, "/UserUnit"));
-    return geometry;
+    return geometry_by(page, present_value);
 }
 
-} // namespace pe
-
-// Inherited attributes and rotation of copied pages (export)
-
-#include <set>
-
-namespace pe {
+// ---- Inherited attributes and rotation of copied pages (export) --------------
 
 char const *const inheritable_keys[inheritable_count] = {"/MediaBox", "/CropBox", "/Resources", "/Rotate"};
 
@@ -244,6 +241,12 @@ QPDFObjectHandle number(double value)
     return QPDFObjectHandle::newReal(value, 4, true);
 }
 
+QPDFObjectHandle box_array(Rect const &box)
+{
+    return QPDFObjectHandle::newArray(
+        std::vector<QPDFObjectHandle>{number(box.llx), number(box.lly), number(box.urx), number(box.ury)});
+}
+
 } // namespace
 
 bool find_inherited_frames(
@@ -295,9 +298,7 @@ void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)
 
 bool set_page_box(QPDFObjectHandle page, double width, double height, double unit)
 {
-    page.replaceKey(
-        "/MediaBox",
-        QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{number(0), number(0), number(width), number(height)}));
+    page.replaceKey("/MediaBox", box_array(Rect{0, 0, width, height}));
     if (unit == 1) {
         return false;
     }
@@ -329,19 +330,6 @@ void restore_box_keys(QPDFObjectHandle page, BoxKeys keys)
     }
 }
 
-bool sets_boxes(pe_item const &item)
-{
-    if (item.boxes == nullptr) {
-        return false;
-    }
-    for (size_t k = 0; k < 4; ++k) {
-        if (item.boxes[k].set != 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 pe_resize const *resize_of(pe_item const &item)
 {
     return item.resize != nullptr && item.resize->width > 0 && item.resize->height > 0 ? item.resize : nullptr;
@@ -362,10 +350,7 @@ void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit)
         }
         any = true;
         Rect rect{box.x0 / unit, box.y0 / unit, box.x1 / unit, box.y1 / unit};
-        page.replaceKey(
-            box_key_names[k + 1],
-            QPDFObjectHandle::newArray(
-                std::vector<QPDFObjectHandle>{number(rect.llx), number(rect.lly), number(rect.urx), number(rect.ury)}));
+        page.replaceKey(box_key_names[k + 1], box_array(rect));
         grown = Rect{std::min(grown.llx, rect.llx), std::min(grown.lly, rect.lly), std::max(grown.urx, rect.urx),
                      std::max(grown.ury, rect.ury)};
     }
@@ -376,16 +361,9 @@ void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit)
         // CropBox is the MediaBox, and a CropBox reaching past the old MediaBox
         // was clipped to it).
         if (boxes[0].set == 0) {
-            Rect shown = visible_box(media, page.getKey("/CropBox"));
-            page.replaceKey(
-                "/CropBox",
-                QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
-                    number(shown.llx), number(shown.lly), number(shown.urx), number(shown.ury)}));
+            page.replaceKey("/CropBox", box_array(visible_box(media, page.getKey("/CropBox"))));
         }
-        page.replaceKey(
-            "/MediaBox",
-            QPDFObjectHandle::newArray(
-                std::vector<QPDFObjectHandle>{number(grown.llx), number(grown.lly), number(grown.urx), number(grown.ury)}));
+        page.replaceKey("/MediaBox", box_array(grown));
     }
 }
 

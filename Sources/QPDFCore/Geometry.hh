@@ -6,11 +6,15 @@
 #ifndef PDFEDIT_QPDF_BRIDGE_GEOMETRY_HH
 #define PDFEDIT_QPDF_BRIDGE_GEOMETRY_HH
 
+#include "QPDFBridge.h"
+
+#include <qpdf/QPDFObjGen.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 
 #include <array>
-
-#include "QPDFBridge.h"
+#include <map>
+#include <utility>
+#include <vector>
 
 namespace pe {
 
@@ -34,8 +38,6 @@ struct Rect {
 
     double width() const { return urx - llx; }
     double height() const { return ury - lly; }
-    double centre_x() const { return (llx + urx) / 2; }
-    double centre_y() const { return (lly + ury) / 2; }
 };
 
 // ---- Numbers read from a file -----------------------------------------------
@@ -117,23 +119,10 @@ void restore_box_keys(QPDFObjectHandle page, BoxKeys keys);
 // set.
 void set_item_boxes(QPDFObjectHandle page, pe_box const *boxes, double unit);
 
-// Whether `item` sets one of its boxes.
-bool sets_boxes(pe_item const &item);
-
 // The item's resize (pe_item.resize) when it has one with a size, else nullptr.
 pe_resize const *resize_of(pe_item const &item);
 
-} // namespace pe
-
-// Inherited attributes and rotation of copied pages (export)
-
-#include <qpdf/QPDFObjGen.hh>
-
-#include <map>
-#include <utility>
-#include <vector>
-
-namespace pe {
+// ---- Inherited attributes and rotation of copied pages (export) --------------
 
 // The inheritable page attributes a page gets from its /Pages ancestors: for each
 // of inheritable_keys, the nearest ancestor's value (uninitialised when none) and

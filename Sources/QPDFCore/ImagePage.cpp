@@ -1,8 +1,6 @@
-// The work of pe_write_image_page (QPDFBridgeReader.h; its extern "C" shell is
-// in ExportApi.cpp): the one-page PDF of a JPEG or PNG image. PDFEngine decodes and checks the image and says what the streams hold;
+// pe_write_image_page (QPDFBridgeReader.h): the one-page PDF of a JPEG or PNG
+// image. PDFEngine decodes and checks the image and says what the streams hold;
 // this builds the document from them and writes it into memory.
-#include "Reader.hh"
-
 #include "Export.hh"
 
 #include <qpdf/Buffer.hh>
@@ -38,8 +36,9 @@ QPDFObjectHandle image_stream(QPDF &pdf, pe_image_stream const &made)
 }
 
 } // namespace
+} // namespace pe
 
-void write_image_page(
+extern "C" int pe_write_image_page(
     pe_image_stream const *image,
     pe_image_stream const *mask,
     char const *media_box,
@@ -48,45 +47,45 @@ void write_image_page(
     char const *minimum_version,
     pe_bytes_fn out,
     void *out_context,
-    Where &where)
+    pe_status *status)
 {
-    where = Where{0, 0};
-    if (image == nullptr || media_box == nullptr || content == nullptr || minimum_version == nullptr ||
-        out == nullptr) {
-        throw std::logic_error("pe_write_image_page: missing argument");
-    }
-    QPDF pdf;
-    pdf.setSuppressWarnings(true);
-    start_empty(pdf);
-    QPDFObjectHandle picture = image_stream(pdf, *image);
-    if (mask != nullptr) {
-        picture.getDict().replaceKey("/SMask", image_stream(pdf, *mask));
-    }
-    QPDFObjectHandle contents = pdf.newStream(std::string(content));
-    QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
-    page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
-    page.replaceKey("/MediaBox", QPDFObjectHandle::parse(media_box));
-    QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
-    xobjects.replaceKey("/Im0", picture);
-    QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
-    resources.replaceKey("/XObject", xobjects);
-    page.replaceKey("/Resources", resources);
-    page.replaceKey("/Contents", contents);
-    if (user_unit != nullptr) {
-        page.replaceKey("/UserUnit", QPDFObjectHandle::parse(user_unit));
-    }
-    pdf.addPage(pdf.makeIndirectObject(page), false);
+    // A failure while building is source 0's, one while writing the output's.
+    return pe::reading(status, [&](pe::Where &where) {
+        where = pe::Where{0, 0};
+        pe::require(image != nullptr && media_box != nullptr && content != nullptr && minimum_version != nullptr &&
+                        out != nullptr,
+                    "pe_write_image_page: missing argument");
+        QPDF pdf;
+        pdf.setSuppressWarnings(true);
+        pe::start_empty(pdf);
+        QPDFObjectHandle picture = pe::image_stream(pdf, *image);
+        if (mask != nullptr) {
+            picture.getDict().replaceKey("/SMask", pe::image_stream(pdf, *mask));
+        }
+        QPDFObjectHandle contents = pdf.newStream(std::string(content));
+        QPDFObjectHandle page = QPDFObjectHandle::newDictionary();
+        page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
+        page.replaceKey("/MediaBox", QPDFObjectHandle::parse(media_box));
+        QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
+        xobjects.replaceKey("/Im0", picture);
+        QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
+        resources.replaceKey("/XObject", xobjects);
+        page.replaceKey("/Resources", resources);
+        page.replaceKey("/Contents", contents);
+        if (user_unit != nullptr) {
+            page.replaceKey("/UserUnit", QPDFObjectHandle::parse(user_unit));
+        }
+        pdf.addPage(pdf.makeIndirectObject(page), false);
 
-    where.source = -1;
-    QPDFWriter writer(pdf);
-    writer.setOutputMemory();
-    writer.setDeterministicID(true);
-    writer.setCompressStreams(true);
-    writer.setDecodeLevel(qpdf_dl_none);
-    writer.setMinimumPDFVersion(minimum_version);
-    writer.write();
-    std::unique_ptr<Buffer> bytes(writer.getBuffer());
-    out(out_context, bytes->getBuffer(), bytes->getSize());
+        where.source = -1;
+        QPDFWriter writer(pdf);
+        writer.setOutputMemory();
+        writer.setDeterministicID(true);
+        writer.setCompressStreams(true);
+        writer.setDecodeLevel(qpdf_dl_none);
+        writer.setMinimumPDFVersion(minimum_version);
+        writer.write();
+        std::unique_ptr<Buffer> bytes(writer.getBuffer());
+        out(out_context, bytes->getBuffer(), bytes->getSize());
+    });
 }
-
-} // namespace pe

@@ -16,15 +16,12 @@
 namespace pe {
 namespace {
 
-// Whether a source's catalog has only entries that an output written by
-// rearranging that source in place carries as the copying export does: page
-// labels, XMP, /Lang, /PageLayout, /PageMode, /ViewerPreferences, and entries the
-// copying export leaves out without a word.
+// Whether a source's catalog has only entries that the copying export either
+// carries as the in-place rewrite does (settle_in_place) or leaves out without
+// a word; anything else (bookmarks, forms, names, actions, structure, optional
+// content, threads...) takes the copying path.
 bool catalog_allows_in_place(QPDFObjectHandle root)
 {
-    // Entries the copying export either carries the same way (settle_in_place) or
-    // leaves out without a word; anything else (bookmarks, forms, names, actions,
-    // structure, optional content, threads...) takes the copying path.
     static char const *const allowed[] = {
         "/Type", "/Pages", "/PageLabels", "/Metadata", "/Lang", "/PageLayout", "/PageMode",
         "/ViewerPreferences", "/Version", "/Extensions", "/MarkInfo", "/Dests"};
@@ -98,6 +95,30 @@ BeforeChange BeforeChange::read(Inputs &inputs, Source &source)
     return before;
 }
 
+void BeforeChange::set_page_labels(QPDFObjectHandle root) const
+{
+    if (!labelled) {
+        root.removeKey("/PageLabels");
+        return;
+    }
+    QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
+    labels.replaceKey("/Nums", QPDFObjectHandle::newArray(nums));
+    root.replaceKey("/PageLabels", labels);
+}
+
+QPDFObjectHandle one_node_page_tree(QPDF &pdf, std::vector<QPDFObjectHandle> &kids)
+{
+    QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
+    tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
+    tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
+    tree.replaceKey("/Count", QPDFObjectHandle::newInteger(static_cast<long long>(kids.size())));
+    tree = make_indirect(pdf, tree);
+    for (QPDFObjectHandle &kid : kids) {
+        kid.replaceKey("/Parent", tree);
+    }
+    return tree;
+}
+
 void settle_metadata(
     QPDF &pdf, QPDFObjectHandle metadata, QPDFObjectHandle old_info, pe_export_options const *options, long long modified)
 {
@@ -125,8 +146,6 @@ void settle_metadata(
     }
 }
 
-// Assembly::inherit within the source: an inherited array or dictionary becomes
-// one indirect object the pages share.
 void inherit_in_place(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *inherited, SharedInherited &shared)
 {
     inherit_attributes(page, page, inherited, shared, [&pdf](QPDFObjectHandle value) {
@@ -147,10 +166,6 @@ InPlace::InPlace(Inputs &opened, int s) :
 
 int InPlace::for_file(Inputs &inputs)
 {
-    // The caller allowed this strategy for what the edit does
-    // (PE_STRATEGY_IN_PLACE: one source's pages, rotated, reordered, repeated
-    // or left out, relabelled, metadata, encryption); what follows is whether
-    // the file holds what copying would carry differently.
     Request const &request = inputs.request;
     int s = request.items[0].source;
     Source &source = inputs.sources[static_cast<size_t>(s)];
@@ -207,17 +222,9 @@ void InPlace::build()
         kids.push_back(to);
     }
     where = Where{items[0].source, 0};
-    QPDFObjectHandle tree = QPDFObjectHandle::newDictionary();
-    tree.replaceKey("/Type", QPDFObjectHandle::newName("/Pages"));
-    tree.replaceKey("/Kids", QPDFObjectHandle::newArray(kids));
-    tree.replaceKey("/Count", QPDFObjectHandle::newInteger(count));
-    tree = make_indirect(pdf, tree);
-    for (QPDFObjectHandle &kid : kids) {
-        kid.replaceKey("/Parent", tree);
-    }
     QPDFObjectHandle root = QPDFObjectHandle::newDictionary();
     root.replaceKey("/Type", QPDFObjectHandle::newName("/Catalog"));
-    root.replaceKey("/Pages", tree);
+    root.replaceKey("/Pages", one_node_page_tree(pdf, kids));
     root = make_indirect(pdf, root);
     // The trailer of a new file: /Root (and /Info, below); no /ID, so that the
     // deterministic /ID is all new, as a copy's. An encryption the output keeps
@@ -230,11 +237,7 @@ void InPlace::build()
     }
     trailer.replaceKey("/Root", root);
     pdf.updateAllPagesCache();
-    if (before.labelled) {
-        QPDFObjectHandle labels = QPDFObjectHandle::newDictionary();
-        labels.replaceKey("/Nums", QPDFObjectHandle::newArray(before.nums));
-        root.replaceKey("/PageLabels", labels);
-    }
+    before.set_page_labels(root);
     settle_in_place(pdf, old_root, old_info, options, source.modified);
     page_count = static_cast<size_t>(count);
     where = Where{};

@@ -48,7 +48,12 @@ struct BeforeChange {
     std::vector<int> rotations;
 
     static BeforeChange read(Inputs &inputs, Source &source);
+    // Gives the catalog `root` the labels read (`nums`), or no /PageLabels.
+    void set_page_labels(QPDFObjectHandle root) const;
 };
+
+// A new page tree of `pdf` of one node holding `kids`, each given it as /Parent.
+QPDFObjectHandle one_node_page_tree(QPDF &pdf, std::vector<QPDFObjectHandle> &kids);
 
 // For an output that is its source changed where it is (InPlace, Appended): the
 // document information (`old_info`, from the source's trailer, made indirect)
@@ -58,7 +63,7 @@ struct BeforeChange {
 void settle_metadata(
     QPDF &pdf, QPDFObjectHandle metadata, QPDFObjectHandle old_info, pe_export_options const *options, long long modified);
 
-// Assembly::inherit within the source: the attributes page gets from its
+// inherit_attributes within the source: the attributes page gets from its
 // /Pages nodes, set on it; an inherited array or dictionary becomes one indirect
 // object the pages share.
 void inherit_in_place(QPDF &pdf, QPDFObjectHandle page, InheritedFrame const *inherited, SharedInherited &shared);

@@ -102,16 +102,8 @@ void Inputs::open(int first, int count)
         }
     }
     for (int i = 0; i < count; ++i) {
-        if (items[i].kind != PE_ITEM_PAGE) {
-            continue;
-        }
-        int pages = static_cast<int>(sources[static_cast<size_t>(items[i].source)].pages.size());
-        if (items[i].page < 0 || items[i].page >= pages) {
-            where = Where{items[i].source, items[i].page + 1};
-            throw PlanError(
-                "page " + std::to_string(items[i].page + 1) + " does not exist (the file has " +
-                    std::to_string(pages) + " pages)",
-                pages);
+        if (items[i].kind == PE_ITEM_PAGE) {
+            check_page(items[i].source, items[i].page);
         }
     }
     long long limit = request.options == nullptr ? 0 : request.options->max_stream_bytes;
@@ -121,13 +113,24 @@ void Inputs::open(int first, int count)
         }
         open_source(stamp.source);
         Source &source = sources[static_cast<size_t>(stamp.source)];
-        check_stamp_page(stamp, source, where);
+        check_page(stamp.source, stamp.page);
         // The stamp's form XObject is its page's contents inflated (in memory,
         // by the writer): bounded before anything is written.
         where = Where{stamp.source, stamp.page + 1};
         check_page_contents(source.pages[static_cast<size_t>(stamp.page)], limit);
     });
     where = Where{};
+}
+
+void Inputs::check_page(int source, int page)
+{
+    int pages = static_cast<int>(sources[static_cast<size_t>(source)].pages.size());
+    if (page < 0 || page >= pages) {
+        where = Where{source, page + 1};
+        throw PlanError(
+            "page " + std::to_string(page + 1) + " does not exist (the file has " + std::to_string(pages) + " pages)",
+            pages);
+    }
 }
 
 void Inputs::forward_all_warnings()
@@ -256,11 +259,11 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     QPDF &pdf = *source.pdf;
     pdf.setSuppressWarnings(true);
     pdf.setAttemptRecovery(true);
-    std::shared_ptr<ReadInputSource> file = open_pdf(pdf, path, password == nullptr ? "" : password);
+    open_pdf(pdf, path, password == nullptr ? "" : password);
     std::map<QPDFObjGen, QPDFXRefEntry> table = pdf.getXRefTable();
     // The page list is where page-tree damage shows. Inherited /MediaBox,
     // /CropBox, /Resources and /Rotate are found once here and given to each
-    // copied page (Assembly::inherit), so that a page looks the same out of its
+    // copied page (inherit_attributes), so that a page looks the same out of its
     // tree.
     check_page_tree_depth(pdf);
     check_tree_depths(pdf);

@@ -81,6 +81,10 @@ class Inputs {
     // that source's (see forward_warnings).
     void forward_output_warnings(QPDF &out);
 
+    // Refuses (PlanError, naming that page and giving the page count) a page
+    // (0-based) that the opened sources[source] does not have.
+    void check_page(int source, int page);
+
     // Gives the caller one warning line about `source` (-1: none).
     void warn(int source, std::string const &message);
 

@@ -23,6 +23,7 @@
 #include <qpdf/QUtil.hh>
 
 #include <algorithm>
+#include <cstring>
 
 namespace pe {
 
@@ -91,12 +92,8 @@ QPDFObjectHandle label_dictionary(Label const &label)
 Label own_label(pe_page_label const &given)
 {
     Label label;
-    switch (given.style) {
-    case 'D': case 'r': case 'R': case 'a': case 'A':
+    if (given.style != '\0' && std::strchr("DrRaA", given.style) != nullptr) {
         label.style = std::string("/") + given.style;
-        break;
-    default:
-        break;
     }
     std::string prefix = given.prefix == nullptr ? "" : given.prefix;
     label.has_prefix = !prefix.empty();

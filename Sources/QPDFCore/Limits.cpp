@@ -5,7 +5,6 @@
 #include <qpdf/Pipeline.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 
-#include <algorithm>
 #include <set>
 #include <vector>
 

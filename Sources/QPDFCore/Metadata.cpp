@@ -187,6 +187,101 @@ std::string formatted(long long seconds, char const *format)
     return std::string(text, length);
 }
 
+// What an XMP packet claims to conform to ("PDF/A-2B", "PDF/UA-1"; "" none).
+struct Claims {
+    std::string pdfa;
+    std::string pdfua;
+};
+
+// The PDF/A and PDF/UA identification of an XMP packet.
+Claims xmp_claims(std::string const &xmp)
+{
+    Claims claims;
+    std::string part = property(xmp, pdfa_namespace, "part");
+    if (!part.empty()) {
+        claims.pdfa = "PDF/A-" + part + upper(property(xmp, pdfa_namespace, "conformance"));
+    }
+    std::string ua = property(xmp, pdfua_namespace, "part");
+    if (!ua.empty()) {
+        claims.pdfua = "PDF/UA-" + ua;
+    }
+    return claims;
+}
+
+// `text` with &, <, > and " written as XML entities.
+std::string xml_escaped(std::string const &text)
+{
+    std::string result;
+    for (char c : text) {
+        switch (c) {
+        case '&':
+            result += "&amp;";
+            break;
+        case '<':
+            result += "&lt;";
+            break;
+        case '>':
+            result += "&gt;";
+            break;
+        case '"':
+            result += "&quot;";
+            break;
+        default:
+            result += c;
+        }
+    }
+    return result;
+}
+
+// Sets dc:title in an XMP packet; false when the packet is not in a form this can
+// change safely.
+bool set_xmp_title(std::string &xmp, std::string const &title)
+{
+    std::string const element = "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">" +
+        xml_escaped(title) + "</rdf:li></rdf:Alt></dc:title>";
+    std::string const open = "<dc:title";
+    size_t start = xmp.find(open);
+    if (start != std::string::npos) {
+        if (xmp.find(open, start + 1) != std::string::npos) {
+            return false;
+        }
+        size_t after = start + open.size();
+        if (after >= xmp.size() ||
+            !(xmp[after] == '>' || xmp[after] == '/' ||
+              std::isspace(static_cast<unsigned char>(xmp[after])))) {
+            return false; // <dc:titleSomething>
+        }
+        size_t close = xmp.find('>', after);
+        if (close == std::string::npos) {
+            return false;
+        }
+        size_t end = close + 1;
+        if (xmp[close - 1] != '/') {
+            std::string const closing = "</dc:title>";
+            size_t found = xmp.find(closing, close);
+            if (found == std::string::npos) {
+                return false;
+            }
+            end = found + closing.size();
+        }
+        xmp.replace(start, end - start, element);
+        return true;
+    }
+    if (xmp.find("dc:title") != std::string::npos) {
+        return false;
+    }
+    std::string const rdf_end = "</rdf:RDF>";
+    size_t at = xmp.find(rdf_end);
+    if (at == std::string::npos || xmp.find(rdf_end, at + 1) != std::string::npos) {
+        return false;
+    }
+    xmp.insert(
+        at,
+        "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\">" +
+            element + "</rdf:Description>\n");
+    return true;
+}
+
 // The claims of a source's XMP (none when it has no readable packet).
 Claims source_claims(Source &source, long long limit)
 {
@@ -245,20 +340,6 @@ long long file_modified(char const *path)
         return 0;
     }
     return static_cast<long long>(status.st_mtime);
-}
-
-Claims xmp_claims(std::string const &xmp)
-{
-    Claims claims;
-    std::string part = property(xmp, pdfa_namespace, "part");
-    if (!part.empty()) {
-        claims.pdfa = "PDF/A-" + part + upper(property(xmp, pdfa_namespace, "conformance"));
-    }
-    std::string ua = property(xmp, pdfua_namespace, "part");
-    if (!ua.empty()) {
-        claims.pdfua = "PDF/UA-" + ua;
-    }
-    return claims;
 }
 
 bool update_xmp(std::string &xmp, XmpUpdate const &update)
@@ -366,7 +447,7 @@ void copy_metadata(
     Source &first = sources[static_cast<size_t>(order.front())];
     QPDFObjectHandle intents = first.catalog("/OutputIntents");
     if (intents.isArray()) {
-        out.getRoot().replaceKey("/OutputIntents", import_value(out, *first.pdf, intents));
+        out.getRoot().replaceKey("/OutputIntents", import_value(out, intents));
     }
     QPDFObjectHandle metadata = first.catalog("/Metadata");
     if (!metadata.isStream() && fields.any()) {

@@ -65,6 +65,24 @@ std::set<QPDFObjGen> reachable_objects(QPDF &out)
     return seen;
 }
 
+std::vector<QPDFObjectHandle> items_of(QPDFObjectHandle dictionary, char const *key)
+{
+    QPDFObjectHandle list = dictionary.getKey(key);
+    return list.isArray() ? list.getArrayAsVector() : std::vector<QPDFObjectHandle>{};
+}
+
+// Adds `more` at the end of the array under `key` (made when absent; nothing
+// when `more` is empty).
+void append(QPDFObjectHandle dictionary, char const *key, std::vector<QPDFObjectHandle> const &more)
+{
+    if (more.empty()) {
+        return;
+    }
+    std::vector<QPDFObjectHandle> items = items_of(dictionary, key);
+    items.insert(items.end(), more.begin(), more.end());
+    dictionary.replaceKey(key, QPDFObjectHandle::newArray(items));
+}
+
 // One source's layers in the output.
 struct SourceLayers {
     int source = -1;
@@ -164,15 +182,9 @@ struct SourceLayers {
             }
         }
         for (char const *key : {"/ON", "/OFF", "/Locked"}) {
-            std::vector<QPDFObjectHandle> groups = filtered(dict_key(config, key));
-            if (!groups.empty()) {
-                result.replaceKey(key, QPDFObjectHandle::newArray(groups));
-            }
+            append(result, key, filtered(dict_key(config, key)));
         }
-        std::vector<QPDFObjectHandle> order = filtered_order(dict_key(config, "/Order"), 0);
-        if (!order.empty()) {
-            result.replaceKey("/Order", QPDFObjectHandle::newArray(order));
-        }
+        append(result, "/Order", filtered_order(dict_key(config, "/Order"), 0));
         std::vector<QPDFObjectHandle> radio;
         QPDFObjectHandle groups = dict_key(config, "/RBGroups");
         if (groups.isArray()) {
@@ -183,9 +195,7 @@ struct SourceLayers {
                 }
             }
         }
-        if (!radio.empty()) {
-            result.replaceKey("/RBGroups", QPDFObjectHandle::newArray(radio));
-        }
+        append(result, "/RBGroups", radio);
         std::vector<QPDFObjectHandle> usage;
         QPDFObjectHandle applications = dict_key(config, "/AS");
         if (applications.isArray()) {
@@ -201,9 +211,7 @@ struct SourceLayers {
                 usage.push_back(entry);
             }
         }
-        if (!usage.empty()) {
-            result.replaceKey("/AS", QPDFObjectHandle::newArray(usage));
-        }
+        append(result, "/AS", usage);
         return result;
     }
 
@@ -233,23 +241,6 @@ struct SourceLayers {
 bool base_is_off(QPDFObjectHandle config)
 {
     return dict_key(config, "/BaseState").isNameAndEquals("/OFF");
-}
-
-void append(QPDFObjectHandle dictionary, char const *key, std::vector<QPDFObjectHandle> const &more)
-{
-    if (more.empty()) {
-        return;
-    }
-    QPDFObjectHandle list = dictionary.getKey(key);
-    std::vector<QPDFObjectHandle> items = list.isArray() ? list.getArrayAsVector() : std::vector<QPDFObjectHandle>{};
-    items.insert(items.end(), more.begin(), more.end());
-    dictionary.replaceKey(key, QPDFObjectHandle::newArray(items));
-}
-
-std::vector<QPDFObjectHandle> items_of(QPDFObjectHandle dictionary, char const *key)
-{
-    QPDFObjectHandle list = dictionary.getKey(key);
-    return list.isArray() ? list.getArrayAsVector() : std::vector<QPDFObjectHandle>{};
 }
 
 // Adds `more`'s /AS entries to `into`'s, joining the groups of entries with the

@@ -14,11 +14,11 @@
 // with its outline beneath. /Count is recomputed from the open states.
 #include "Export.hh"
 
-#include <algorithm>
 #include <deque>
 #include <exception>
 #include <set>
 #include <stdexcept>
+#include <strings.h>
 
 namespace pe {
 
@@ -70,16 +70,7 @@ OutlineEntry read_entry(Source &source, QPDFObjectHandle item)
         return entry;
     }
     std::vector<QPDFObjectHandle> items = resolved.getArrayAsVector();
-    QPDFObjectHandle target = items[0];
-    if (target.isInteger()) {
-        // A page number where a page object belongs; seen in the wild.
-        long long index = target.getIntValue();
-        if (index >= 0 && index < static_cast<long long>(source.pages.size())) {
-            entry.page = static_cast<int>(index);
-        }
-    } else {
-        entry.page = source.index_of_page(target);
-    }
+    entry.page = destination_page(source, items[0]);
     for (size_t i = 1; i < items.size(); ++i) {
         entry.view.push_back(fresh_copy(items[i]));
     }
@@ -163,14 +154,8 @@ std::string title_of_source(pe_source const &arg, Source &source)
     }
     std::string name = file_name(arg.path);
     size_t dot = name.rfind('.');
-    if (dot != std::string::npos && dot > 0) {
-        std::string extension = name.substr(dot);
-        std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) {
-            return static_cast<char>(std::tolower(c));
-        });
-        if (extension == ".pdf") {
-            name.erase(dot);
-        }
+    if (dot != std::string::npos && dot > 0 && strcasecmp(name.c_str() + dot, ".pdf") == 0) {
+        name.erase(dot); // the file's stem
     }
     return name;
 }
@@ -520,18 +505,9 @@ std::vector<OutlineNode> given_outline(
     pe_outline_item const *given, int count, int item_count, std::deque<OutlineEntry> &storage)
 {
     int next = 0;
-    std::vector<OutlineNode> nodes;
-    while (next < count) {
-        if (given[next].level != 0) {
-            throw std::invalid_argument("pe_export: an outline entry's level does not follow its parent's");
-        }
-        std::vector<OutlineNode> level = given_level(given, count, item_count, 0, next, storage);
-        for (OutlineNode &node : level) {
-            nodes.push_back(std::move(node));
-        }
-        if (next < count && given[next].level != 0) {
-            throw std::invalid_argument("pe_export: an outline entry's level does not follow its parent's");
-        }
+    std::vector<OutlineNode> nodes = given_level(given, count, item_count, 0, next, storage);
+    if (next < count) { // an entry deeper than its parent's level + 1 (or a first one not at 0) stopped it
+        throw std::invalid_argument("pe_export: an outline entry's level does not follow its parent's");
     }
     return nodes;
 }

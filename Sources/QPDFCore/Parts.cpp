@@ -221,7 +221,7 @@ void export_parts(
     std::atomic<bool> stop{false};
     PartProgress progress(request.options);
     std::vector<std::thread> running;
-    PhaseTimes *times = current_phase_times(); // the workers add to the caller's
+    PhaseTimes *times = current_phase_times; // the workers add to the caller's
     for (size_t t = 1; t < workers.size(); ++t) {
         PartWorker *worker = workers[t].get();
         try {

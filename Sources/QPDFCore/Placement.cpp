@@ -136,11 +136,6 @@ void turn_appearances(QPDFObjectHandle annot, Matrix const &turn)
     annot.replaceKey("/AP", new_ap);
 }
 
-bool is_field_like(QPDFObjectHandle annot)
-{
-    return dict_key(annot, "/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") || annot.hasKey("/Parent");
-}
-
 // One view parameter moved: the output coordinate (x when `want_x`) from the input
 // coordinate it depends on under a quarter-turn matrix. Null stays null.
 QPDFObjectHandle moved_coordinate(QPDFObjectHandle x, QPDFObjectHandle y, Matrix const &m, bool want_x)
@@ -260,9 +255,8 @@ std::string draw_form(Matrix const &m, std::string const &name, Rect const *clip
     return text + name + " Do\nQ\n";
 }
 
-void transform_annotation(QPDF &out, QPDFObjectHandle annot, Matrix const &m)
+void transform_annotation(QPDFObjectHandle annot, Matrix const &m)
 {
-    (void)out;
     if (!annot.isDictionary()) {
         return;
     }
@@ -327,7 +321,6 @@ std::string field_name(QPDFObjectHandle widget)
 }
 
 void place_annotations(
-    QPDF &out,
     QPDFObjectHandle from,
     QPDFObjectHandle to,
     Matrix const &m,
@@ -354,7 +347,7 @@ void place_annotations(
             }
             continue;
         }
-        transform_annotation(out, annot, m);
+        transform_annotation(annot, m);
         annot.replaceKey("/P", to);
         kept.push_back(annot);
     }
@@ -432,45 +425,37 @@ Matrix const *aim(QPDFObjectHandle dest, std::map<QPDFObjGen, Matrix> const &mov
     return found == moved.end() ? nullptr : &found->second;
 }
 
-// Moves the destination of `holder` (an annotation or outline item): /Dest, or
-// the /D of a /GoTo /A (the action gets its own copy: actions may be shared).
-void move_destination(QPDFObjectHandle holder, std::map<QPDFObjGen, Matrix> const &moved)
+// A copy of `action` with its /D moved when it is a /GoTo action aiming at a
+// moved page (actions may be shared); uninitialised otherwise.
+QPDFObjectHandle moved_goto(QPDFObjectHandle action, std::map<QPDFObjGen, Matrix> const &moved)
 {
-    QPDFObjectHandle dest = dict_key(holder, "/Dest");
-    if (Matrix const *m = aim(dest, moved)) {
-        holder.replaceKey("/Dest", transform_destination(dest, *m));
-        return;
+    QPDFObjectHandle dest = dict_key(action, "/D");
+    Matrix const *m = dict_key(action, "/S").isNameAndEquals("/GoTo") ? aim(dest, moved) : nullptr;
+    if (m == nullptr) {
+        return QPDFObjectHandle();
     }
-    QPDFObjectHandle action = dict_key(holder, "/A");
-    if (!dict_key(action, "/S").isNameAndEquals("/GoTo")) {
-        return;
-    }
-    dest = action.getKey("/D");
-    if (Matrix const *m = aim(dest, moved)) {
-        QPDFObjectHandle copy = action.shallowCopy();
-        copy.replaceKey("/D", transform_destination(dest, *m));
-        holder.replaceKey("/A", copy);
-    }
+    QPDFObjectHandle copy = action.shallowCopy();
+    copy.replaceKey("/D", transform_destination(dest, *m));
+    return copy;
 }
 
-void move_outline(QPDFObjectHandle first, std::map<QPDFObjGen, Matrix> const &moved, std::set<QPDFObjGen> &seen)
+// Moves the destination under `key` of `holder` (an annotation, outline item or
+// the catalog) or, when that aims at no moved page, the /GoTo action under `action`.
+void move_destination(
+    QPDFObjectHandle holder, char const *key, char const *action, std::map<QPDFObjGen, Matrix> const &moved)
 {
-    for (QPDFObjectHandle item = first; item.isDictionary(); item = item.getKey("/Next")) {
-        if (item.isIndirect() && !seen.insert(item.getObjGen()).second) {
-            return;
-        }
-        move_destination(item, moved);
-        move_outline(item.getKey("/First"), moved, seen);
+    QPDFObjectHandle dest = dict_key(holder, key);
+    if (Matrix const *m = aim(dest, moved)) {
+        holder.replaceKey(key, transform_destination(dest, *m));
+    } else if (QPDFObjectHandle copy = moved_goto(dict_key(holder, action), moved); copy.isInitialized()) {
+        holder.replaceKey(action, copy);
     }
 }
 
 } // namespace
 
-void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved)
+void for_each_destination_holder(QPDF &out, std::function<void(QPDFObjectHandle)> const &visit)
 {
-    if (moved.empty()) {
-        return;
-    }
     std::set<QPDFObjGen> seen;
     for (QPDFObjectHandle page : out.getAllPages()) {
         QPDFObjectHandle annots = dict_key(page, "/Annots");
@@ -478,28 +463,34 @@ void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved
             continue;
         }
         for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
-            if (annot.isIndirect() && !seen.insert(annot.getObjGen()).second) {
-                continue;
-            }
-            if (dict_key(annot, "/Subtype").isNameAndEquals("/Link")) {
-                move_destination(annot, moved);
+            if ((!annot.isIndirect() || seen.insert(annot.getObjGen()).second) &&
+                dict_key(annot, "/Subtype").isNameAndEquals("/Link")) {
+                visit(annot);
             }
         }
     }
-    QPDFObjectHandle root = out.getRoot();
-    move_outline(dict_key(dict_key(root, "/Outlines"), "/First"), moved, seen);
-    // The document's /OpenAction: a destination, or a /GoTo action.
-    QPDFObjectHandle open = dict_key(root, "/OpenAction");
-    if (Matrix const *m = aim(open, moved)) {
-        root.replaceKey("/OpenAction", transform_destination(open, *m));
-    } else if (dict_key(open, "/S").isNameAndEquals("/GoTo")) {
-        QPDFObjectHandle dest = open.getKey("/D");
-        if (Matrix const *m = aim(dest, moved)) {
-            QPDFObjectHandle copy = open.shallowCopy();
-            copy.replaceKey("/D", transform_destination(dest, *m));
-            root.replaceKey("/OpenAction", copy);
+    std::vector<QPDFObjectHandle> pending{dict_key(dict_key(out.getRoot(), "/Outlines"), "/First")};
+    while (!pending.empty()) {
+        QPDFObjectHandle item = pending.back();
+        pending.pop_back();
+        for (; item.isDictionary(); item = item.getKey("/Next")) {
+            if (item.isIndirect() && !seen.insert(item.getObjGen()).second) {
+                break; // a loop
+            }
+            visit(item);
+            pending.push_back(item.getKey("/First"));
         }
     }
+}
+
+void transform_destinations(QPDF &out, std::map<QPDFObjGen, Matrix> const &moved)
+{
+    if (moved.empty()) {
+        return;
+    }
+    for_each_destination_holder(
+        out, [&moved](QPDFObjectHandle holder) { move_destination(holder, "/Dest", "/A", moved); });
+    move_destination(out.getRoot(), "/OpenAction", "/OpenAction", moved); // a destination, or a /GoTo action
 }
 
 } // namespace pe

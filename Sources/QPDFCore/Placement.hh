@@ -5,13 +5,13 @@
 // only writes it and moves what the page carries by it.
 //
 // How to use (one output):
-//   PageForms forms(out);
+//   PageForms forms;
 //   Form const &form = forms.form(key, page_copy);       // one per source page
 //   Matrix m = placement_of(placement, clip, clipped);
 //   page /Resources /XObject /Name -> form.object; content: draw_form(m, "/Name", clip)
 //   ... after copy_annotations put the source page's annotations on some output
 //   page object `holder`:
-//   place_annotations(out, holder, sheet, m, drop_widgets, &dropped_fields);
+//   place_annotations(holder, sheet, m, drop_widgets, &dropped_fields);
 //   ... once all pages and outlines are written:
 //   transform_destinations(out, {resized page -> m});
 #ifndef PDFEDIT_QPDF_BRIDGE_PLACEMENT_HH
@@ -23,6 +23,7 @@
 #include <qpdf/QPDFObjGen.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -81,8 +82,6 @@ struct Form {
 // placed.
 class PageForms {
   public:
-    explicit PageForms(QPDF &output) : out(output) {}
-
     // What one content stream of a page made into a form may inflate to (the
     // export's max_stream_bytes; 0: no limit).
     void set_stream_limit(long long limit) { stream_limit = limit; }
@@ -95,7 +94,6 @@ class PageForms {
     Form const &form(std::pair<int, int> key, QPDFObjectHandle page);
 
   private:
-    QPDF &out;
     long long stream_limit = 0;
     std::map<std::pair<int, int>, Form> forms;
 };
@@ -109,7 +107,7 @@ std::string draw_form(Matrix const &m, std::string const &name, Rect const *clip
 // that turns, its appearance streams' /Matrix (a copy of each stream, as streams
 // may be shared) and a widget's /MK /R. Annotations flagged NoRotate or NoZoom
 // keep their size: only their corner moves.
-void transform_annotation(QPDF &out, QPDFObjectHandle annot, Matrix const &m);
+void transform_annotation(QPDFObjectHandle annot, Matrix const &m);
 
 // The full names (T of the field and its parents, dot-joined) of field-like
 // annotations (widgets) in `annots`, for a warning line.
@@ -121,7 +119,6 @@ std::string field_name(QPDFObjectHandle widget);
 // are transformed in place). With `drop_widgets`, field-like annotations are left
 // out instead and their names appended to `dropped` (may be nullptr).
 void place_annotations(
-    QPDF &out,
     QPDFObjectHandle from,
     QPDFObjectHandle to,
     Matrix const &m,
@@ -133,6 +130,10 @@ void place_annotations(
 // (a new array; the page element is kept). A horizontal fit under a quarter turn
 // becomes a vertical one and the other way round.
 QPDFObjectHandle transform_destination(QPDFObjectHandle dest, Matrix const &m);
+
+// Calls `visit` once with each link annotation of the pages of `out` and each
+// item of its outline: what holds a destination aiming at a page (/Dest, /A /D).
+void for_each_destination_holder(QPDF &out, std::function<void(QPDFObjectHandle)> const &visit);
 
 // Every explicit destination in `out` aiming at a page of `moved` (output page
 // -> the matrix its content was placed with): link annotations' /Dest and

@@ -1,11 +1,9 @@
-// What the reader entry points (QPDFBridgeReader.h) read of an opened document:
-// document facts, bookmarks (the outline a new source brings into the session),
-// page label ranges and page geometry for info, list and the kit's page sizes, by
+// The reader entry points (QPDFBridgeReader.h) on an opened document: document
+// facts, bookmarks (the outline a new source brings into the session), page
+// label ranges and page geometry for info, list and the kit's page sizes, by
 // the geometry rules of Geometry.hh.
-#include "Reader.hh"
-
-#include "Export.hh"
 #include "Geometry.hh"
+#include "Inputs.hh"
 
 #include <qpdf/QPDFNumberTreeObjectHelper.hh>
 
@@ -23,41 +21,6 @@ void set_box(double (&to)[4], Rect const &box)
     to[2] = box.urx;
     to[3] = box.ury;
 }
-
-} // namespace
-
-void read_facts(Source &source, pe_document_facts &facts, pe_text_fn text, void *context)
-{
-    QPDF &pdf = *source.pdf;
-    QPDFObjectHandle root = pdf.getRoot();
-    QPDFObjectHandle fields = present_value(present_value(root, "/AcroForm"), "/Fields");
-    pe_document_facts made{};
-    made.page_count = static_cast<int>(source.pages.size());
-    made.encrypted = pdf.isEncrypted() ? 1 : 0;
-    made.allows_assembly = pdf.allowModifyAssembly() ? 1 : 0;
-    made.has_form = fields.isArray() && fields.getArrayNItems() > 0 ? 1 : 0;
-    made.has_outlines = present_value(present_value(root, "/Outlines"), "/First").isNull() ? 0 : 1;
-    made.has_page_labels = present_value(root, "/PageLabels").isNull() ? 0 : 1;
-    made.tagged = present_value(root, "/StructTreeRoot").isNull() ? 0 : 1;
-    std::string version = pdf.getPDFVersion();
-    QPDFObjectHandle info = present_value(pdf.getTrailer(), "/Info");
-    std::vector<std::pair<char const *, std::string>> texts;
-    for (char const *key : {"Producer", "Creator", "Title", "Author", "Subject", "Keywords", "CreationDate", "ModDate"}) {
-        QPDFObjectHandle value = present_value(info, ("/" + std::string(key)).c_str());
-        if (value.isString()) {
-            texts.emplace_back(key, value.getUTF8Value());
-        }
-    }
-    facts = made;
-    if (text != nullptr) {
-        text(context, "Version", version.c_str());
-        for (auto const &entry : texts) {
-            text(context, entry.first, entry.second.c_str());
-        }
-    }
-}
-
-namespace {
 
 void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outline_item_fn each, void *context)
 {
@@ -96,61 +59,111 @@ void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outlin
 }
 
 } // namespace
+} // namespace pe
 
-void read_outline(Source &source, pe_outline_item_fn each, void *context)
+extern "C" int pe_document_read_facts(
+    pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context, pe_status *status)
 {
-    pass_entries(source.outline(), 0, each, context);
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && document->source.pdf && facts != nullptr,
+                    "pe_document_read_facts: no document or no result");
+        QPDF &pdf = *document->source.pdf;
+        QPDFObjectHandle root = pdf.getRoot();
+        QPDFObjectHandle fields = pe::present_value(pe::present_value(root, "/AcroForm"), "/Fields");
+        pe_document_facts made{};
+        made.page_count = static_cast<int>(document->source.pages.size());
+        made.encrypted = pdf.isEncrypted() ? 1 : 0;
+        made.allows_assembly = pdf.allowModifyAssembly() ? 1 : 0;
+        made.has_form = fields.isArray() && fields.getArrayNItems() > 0 ? 1 : 0;
+        made.has_outlines = pe::present_value(pe::present_value(root, "/Outlines"), "/First").isNull() ? 0 : 1;
+        made.has_page_labels = pe::present_value(root, "/PageLabels").isNull() ? 0 : 1;
+        made.tagged = pe::present_value(root, "/StructTreeRoot").isNull() ? 0 : 1;
+        std::string version = pdf.getPDFVersion();
+        QPDFObjectHandle info = pe::present_value(pdf.getTrailer(), "/Info");
+        std::vector<std::pair<char const *, std::string>> texts;
+        for (char const *key :
+             {"Producer", "Creator", "Title", "Author", "Subject", "Keywords", "CreationDate", "ModDate"}) {
+            QPDFObjectHandle value = pe::present_value(info, ("/" + std::string(key)).c_str());
+            if (value.isString()) {
+                texts.emplace_back(key, value.getUTF8Value());
+            }
+        }
+        *facts = made;
+        if (text != nullptr) {
+            text(context, "Version", version.c_str());
+            for (auto const &entry : texts) {
+                text(context, entry.first, entry.second.c_str());
+            }
+        }
+    });
+}
+
+extern "C" int pe_document_read_outline(
+    pe_document *document, pe_outline_item_fn each, void *context, pe_status *status)
+{
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && document->source.pdf && each != nullptr,
+                    "pe_document_read_outline: no document or no receiver");
+        pe::pass_entries(document->source.outline(), 0, each, context);
+    });
 }
 
 // The number tree as qpdf's helper reads it (its depth was checked when the
 // document was opened); the labels themselves are worked out by the kit
 // (OutputLabels), the prefixes decoded here by the one decoder of PDF text
 // strings, getUTF8Value.
-void read_page_labels(Source &source, int &has_labels, pe_label_range_fn each, void *context)
+extern "C" int pe_document_read_page_labels(
+    pe_document *document, int *has_labels, pe_label_range_fn each, void *context, pe_status *status)
 {
-    QPDFObjectHandle tree = source.pdf->getRoot().getKey("/PageLabels");
-    has_labels = tree.isDictionary() ? 1 : 0;
-    if (!has_labels) {
-        return;
-    }
-    QPDFNumberTreeObjectHelper labels(tree, *source.pdf);
-    for (auto const &entry : labels) {
-        QPDFObjectHandle value = entry.second;
-        pe_label_range range{};
-        range.first = entry.first;
-        range.usable = value.isDictionary() ? 1 : 0;
-        range.start = 1;
-        std::string prefix;
-        if (range.usable) {
-            QPDFObjectHandle style = value.getKey("/S");
-            std::string name = style.isName() ? style.getName() : "";
-            range.style = name.size() == 2 && std::string("DrRaA").find(name[1]) != std::string::npos ? name[1] : 0;
-            QPDFObjectHandle start = value.getKey("/St");
-            if (start.isInteger() && start.getIntValue() >= 1) {
-                range.start = start.getIntValue();
-            }
-            QPDFObjectHandle given = value.getKey("/P");
-            if (given.isString()) {
-                prefix = given.getUTF8Value();
-                prefix = prefix.substr(0, prefix.find('\0'));
-                range.prefix = prefix.c_str();
-            }
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && document->source.pdf && has_labels != nullptr && each != nullptr,
+                    "pe_document_read_page_labels: no document or no receiver");
+        QPDFObjectHandle tree = document->source.pdf->getRoot().getKey("/PageLabels");
+        *has_labels = tree.isDictionary() ? 1 : 0;
+        if (!*has_labels) {
+            return;
         }
-        each(context, &range);
-    }
+        QPDFNumberTreeObjectHelper labels(tree, *document->source.pdf);
+        for (auto const &entry : labels) {
+            QPDFObjectHandle value = entry.second;
+            pe_label_range range{};
+            range.first = entry.first;
+            range.usable = value.isDictionary() ? 1 : 0;
+            range.start = 1;
+            std::string prefix;
+            if (range.usable) {
+                QPDFObjectHandle style = value.getKey("/S");
+                std::string name = style.isName() ? style.getName() : "";
+                range.style = name.size() == 2 && std::string("DrRaA").find(name[1]) != std::string::npos ? name[1] : 0;
+                QPDFObjectHandle start = value.getKey("/St");
+                if (start.isInteger() && start.getIntValue() >= 1) {
+                    range.start = start.getIntValue();
+                }
+                QPDFObjectHandle given = value.getKey("/P");
+                if (given.isString()) {
+                    prefix = given.getUTF8Value();
+                    prefix = prefix.substr(0, prefix.find('\0'));
+                    range.prefix = prefix.c_str();
+                }
+            }
+            each(context, &range);
+        }
+    });
 }
 
-void read_page_geometry(Source const &source, int page, pe_page_geometry &geometry)
+extern "C" int pe_document_page_geometry(
+    pe_document *document, int page, pe_page_geometry *geometry, pe_status *status)
 {
-    int count = static_cast<int>(source.pages.size());
-    if (page < 0 || page >= count) {
-        throw PlanError("no such page", count);
-    }
-    PageGeometry found = page_geometry(source.pages[static_cast<size_t>(page)]);
-    set_box(geometry.media_box, found.media);
-    set_box(geometry.crop_box, found.visible);
-    geometry.rotation = found.rotation;
-    geometry.user_unit = found.unit;
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && geometry != nullptr, "pe_document_page_geometry: no document or no result");
+        int count = static_cast<int>(document->source.pages.size());
+        if (page < 0 || page >= count) {
+            throw pe::PlanError("no such page", count);
+        }
+        pe::PageGeometry found = pe::page_geometry(document->source.pages[static_cast<size_t>(page)]);
+        pe::set_box(geometry->media_box, found.media);
+        pe::set_box(geometry->crop_box, found.visible);
+        geometry->rotation = found.rotation;
+        geometry->user_unit = found.unit;
+    });
 }
-
-} // namespace pe

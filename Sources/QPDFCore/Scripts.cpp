@@ -24,20 +24,6 @@ bool is_page_destination(QPDFObjectHandle open)
     return open.isArray() || dict_key(open, "/S").isNameAndEquals("/GoTo");
 }
 
-// `name`, or the first of "name (2)", "name (3)", ... not in `taken`.
-std::string unique_name(std::string const &name, std::set<std::string> const &taken)
-{
-    if (taken.count(name) == 0) {
-        return name;
-    }
-    for (int n = 2;; ++n) {
-        std::string candidate = name + " (" + std::to_string(n) + ")";
-        if (taken.count(candidate) == 0) {
-            return candidate;
-        }
-    }
-}
-
 } // namespace
 
 void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, Dropped &dropped, Where &where)
@@ -60,9 +46,10 @@ void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> cons
                 if (!tree.isInitialized()) {
                     tree = QPDFNameTreeObjectHelper::newEmpty(out, false).getObjectHandle();
                 }
-                std::string name = unique_name(entry.first, taken);
+                std::string name =
+                    unique_name(entry.first, true, [&taken](std::string const &n) { return taken.count(n) != 0; });
                 taken.insert(name);
-                QPDFNameTreeObjectHelper(tree, out, false).insert(name, import_value(out, *source.pdf, entry.second));
+                QPDFNameTreeObjectHelper(tree, out, false).insert(name, import_value(out, entry.second));
             }
         }
         QPDFObjectHandle open = source.catalog("/OpenAction");
@@ -70,10 +57,10 @@ void copy_scripts(QPDF &out, std::vector<Source> &sources, std::vector<int> cons
         QPDFObjectHandle actions = source.catalog("/AA");
         if (s == order.front()) {
             if (action) {
-                out.getRoot().replaceKey("/OpenAction", import_value(out, *source.pdf, open));
+                out.getRoot().replaceKey("/OpenAction", import_value(out, open));
             }
             if (actions.isDictionary()) {
-                out.getRoot().replaceKey("/AA", import_value(out, *source.pdf, actions));
+                out.getRoot().replaceKey("/AA", import_value(out, actions));
             }
             continue;
         }

@@ -14,7 +14,6 @@
 #include "Stamps.hh"
 
 #include <algorithm>
-#include <cmath>
 #include <set>
 #include <string>
 
@@ -60,16 +59,9 @@ void Inputs::open_sheet_sources(pe_item const &item)
         open_source(cell.source);
         for (int k = 0; k < cell.stamp_count; ++k) {
             open_source(cell.stamps[k].source);
-            check_stamp_page(cell.stamps[k], sources[static_cast<size_t>(cell.stamps[k].source)], where);
+            check_page(cell.stamps[k].source, cell.stamps[k].page);
         }
-        int pages = static_cast<int>(sources[static_cast<size_t>(cell.source)].pages.size());
-        if (cell.page < 0 || cell.page >= pages) {
-            where = Where{cell.source, cell.page + 1};
-            throw PlanError(
-                "page " + std::to_string(cell.page + 1) + " does not exist (the file has " + std::to_string(pages) +
-                    " pages)",
-                pages);
-        }
+        check_page(cell.source, cell.page);
     }
 }
 
@@ -160,7 +152,7 @@ void Assembly::place_cell_annotations()
     std::set<int> dropping_sources;
     for (Cell const &cell : cells) {
         size_t before = dropped_fields.size();
-        place_annotations(out, cell.page.to, cell.sheet, cell.matrix, true, &dropped_fields);
+        place_annotations(cell.page.to, cell.sheet, cell.matrix, true, &dropped_fields);
         if (dropped_fields.size() > before) {
             dropping_sources.insert(cell.page.source);
         }
@@ -230,36 +222,7 @@ void Assembly::retarget_cell_destinations()
         sheet_of[cell.page.to.getObjGen()] = cell.sheet;
     }
     transform_destinations(out, moved);
-    std::set<QPDFObjGen> seen;
-    for (QPDFObjectHandle page : out.getAllPages()) {
-        QPDFObjectHandle annots = page.getKey("/Annots");
-        if (!annots.isArray()) {
-            continue;
-        }
-        for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
-            if ((annot.isIndirect() && !seen.insert(annot.getObjGen()).second) ||
-                !annot.isDictionary() || !annot.getKey("/Subtype").isNameAndEquals("/Link")) {
-                continue;
-            }
-            point(annot, sheet_of);
-        }
-    }
-    QPDFObjectHandle outlines = out.getRoot().getKey("/Outlines");
-    std::vector<QPDFObjectHandle> pending;
-    if (outlines.isDictionary()) {
-        pending.push_back(outlines.getKey("/First"));
-    }
-    while (!pending.empty()) {
-        QPDFObjectHandle item = pending.back();
-        pending.pop_back();
-        for (; item.isDictionary(); item = item.getKey("/Next")) {
-            if (item.isIndirect() && !seen.insert(item.getObjGen()).second) {
-                break;
-            }
-            point(item, sheet_of);
-            pending.push_back(item.getKey("/First"));
-        }
-    }
+    for_each_destination_holder(out, [&sheet_of](QPDFObjectHandle holder) { point(holder, sheet_of); });
 }
 
 // Whether a sheet's cell has stamps (whose forms read their sources when written).

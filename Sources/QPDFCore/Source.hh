@@ -9,7 +9,6 @@
 #include "Geometry.hh"
 #include "Status.hh"
 
-#include <qpdf/InputSource.hh>
 #include <qpdf/PDFVersion.hh>
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFObjGen.hh>
@@ -26,46 +25,10 @@
 
 namespace pe {
 
-// ---- Reading inputs ----------------------------------------------------------------
-
-// A file as qpdf input with a position kept in memory and pread through a small
-// window (see InputFile.cpp): qpdf's FileInputSource makes system calls for every
-// tell and seek.
-class ReadInputSource : public InputSource {
-  public:
-    explicit ReadInputSource(char const *path); // throws QPDFSystemError like qpdf's
-    ~ReadInputSource() override;
-    ReadInputSource(ReadInputSource const &) = delete;
-    ReadInputSource &operator=(ReadInputSource const &) = delete;
-
-    qpdf_offset_t findAndSkipNextEOL() override;
-    std::string const &getName() const override;
-    qpdf_offset_t tell() override;
-    void seek(qpdf_offset_t offset, int whence) override;
-    void rewind() override;
-    size_t read(char *buffer, size_t length) override;
-    void unreadCh(char ch) override;
-
-    // Up to `length` bytes at `offset`, read without moving qpdf's position;
-    // fewer at the end of the file.
-    size_t read_bytes_at(qpdf_offset_t offset, char *into, size_t length) { return read_at(offset, into, length); }
-
-  private:
-    static constexpr size_t kWindow = 16384;
-    size_t read_at(qpdf_offset_t offset, char *into, size_t length);
-    bool window_at(qpdf_offset_t offset);
-
-    std::string name;
-    int descriptor = -1;
-    qpdf_offset_t size = 0;
-    qpdf_offset_t position = 0;
-    qpdf_offset_t window_start = 0;
-    size_t window_length = 0;
-    char window[kWindow];
-};
-
-// QPDF::processFile through a ReadInputSource, which is returned.
-std::shared_ptr<ReadInputSource> open_pdf(QPDF &pdf, char const *path, char const *password);
+// QPDF::processInputSource through the bridge's own input source (a position
+// kept in memory, the file read with pread through a small window: see
+// InputFile.cpp). Throws what qpdf throws.
+void open_pdf(QPDF &pdf, char const *path, char const *password);
 
 // ---- Sources -------------------------------------------------------------------
 

@@ -9,11 +9,8 @@
 #include <qpdf/QPDFPageObjectHelper.hh>
 #include <qpdf/QUtil.hh>
 
-#include <algorithm>
 #include <cmath>
-#include <locale>
 #include <map>
-#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -66,43 +63,13 @@ void for_each_stamp(StampList list, int first, int count, std::function<void(pe_
     }
 }
 
-void check_stamp_page(pe_stamp const &stamp, Source const &source, Where &where)
-{
-    int pages = static_cast<int>(source.pages.size());
-    if (stamp.page < 0 || stamp.page >= pages) {
-        where = Where{stamp.source, stamp.page + 1};
-        throw PlanError(
-            "page " + std::to_string(stamp.page + 1) + " does not exist (the file has " + std::to_string(pages) +
-                " pages)",
-            pages);
-    }
-}
-
 namespace {
 
-// A page's visible box, as Geometry.hh reads it (US Letter by default).
-using Box = Rect;
-
-QPDFObjectHandle rectangle(Box const &box)
+QPDFObjectHandle rectangle(Rect const &box)
 {
     return QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
         QPDFObjectHandle::newReal(box.llx, 4, true), QPDFObjectHandle::newReal(box.lly, 4, true),
         QPDFObjectHandle::newReal(box.urx, 4, true), QPDFObjectHandle::newReal(box.ury, 4, true)});
-}
-
-// A resource name not yet used in `dictionary` (a page that was stamped by an
-// earlier pdfedit already has /PdfeditStamp0): `base`, else base_2, base_3, ...
-std::string free_name(QPDFObjectHandle dictionary, std::string const &base)
-{
-    if (!dictionary.isDictionary() || !dictionary.hasKey(base)) {
-        return base;
-    }
-    for (int suffix = 2;; ++suffix) {
-        std::string name = base + "_" + std::to_string(suffix);
-        if (!dictionary.hasKey(name)) {
-            return name;
-        }
-    }
 }
 
 // One kind of a page's resources (/XObject, /ExtGState, /Font) as a stamp
@@ -115,10 +82,12 @@ class ResourceKind {
         extended = own.isDictionary() ? own.shallowCopy() : QPDFObjectHandle::newDictionary();
     }
 
-    // Adds `object` under `base` (or base_2, ... when the page uses it); returns the name.
+    // Adds `object` under `base`, or base_2, ... when the page uses it (a page
+    // stamped by an earlier pdfedit already has /PdfeditStamp0); returns the name.
     std::string add(std::string const &base, QPDFObjectHandle object, std::string &added)
     {
-        std::string name = free_name(own, base);
+        std::string name =
+            unique_name(base, false, [this](std::string const &n) { return own.isDictionary() && own.hasKey(n); });
         extended.replaceKey(name, object);
         used = true;
         added += name + "=" + object.getObjGen().unparse(' ') + ";";
@@ -190,8 +159,7 @@ class Stamper {
                 std::string font = fonts.add("/PdfeditFont" + std::to_string(stamp.font), font_for(stamp.font), added);
                 text += matrix_text(stamp.matrix) + " cm\n" + text_operators(stamp, font);
             } else {
-                Form const &form = form_for(stamp);
-                std::string name = xobjects.add("/PdfeditStamp" + std::to_string(k), form.object, added);
+                std::string name = xobjects.add("/PdfeditStamp" + std::to_string(k), form_for(stamp), added);
                 text += matrix_text(stamp.matrix) + " cm\n" + name + " Do\n";
             }
             text += "Q\n";
@@ -231,20 +199,16 @@ class Stamper {
     }
 
   private:
-    struct Form {
-        QPDFObjectHandle object; // in the output
-    };
-
     QPDF &out;
     std::vector<Source> &sources;
     Where &where;
-    std::map<std::pair<int, int>, Form> forms;
+    std::map<std::pair<int, int>, QPDFObjectHandle> forms; // in the output
     std::map<double, QPDFObjectHandle> states;
     std::map<int, QPDFObjectHandle> fonts;
     std::map<std::string, QPDFObjectHandle> streams;
     std::map<std::string, QPDFObjectHandle> shared_resources;
 
-    Form const &form_for(pe_stamp const &stamp)
+    QPDFObjectHandle form_for(pe_stamp const &stamp)
     {
         auto key = std::make_pair(stamp.source, stamp.page);
         auto known = forms.find(key);
@@ -258,7 +222,6 @@ class Stamper {
         // Made in the source (its content stream is piped from the page's contents
         // when the output is written), then copied; annotations do not come along.
         QPDFObjectHandle form = QPDFPageObjectHelper(page).getFormXObjectForPage(false);
-        Form made{QPDFObjectHandle()};
         QPDFObjectHandle dictionary = form.getDict();
         dictionary.replaceKey("/BBox", rectangle(own_page_geometry(page).visible));
         // A group is painted as a whole with the opacity in force where it is drawn,
@@ -269,9 +232,9 @@ class Stamper {
             group.replaceKey("/S", QPDFObjectHandle::newName("/Transparency"));
             dictionary.replaceKey("/Group", group);
         }
-        made.object = copy_foreign(out, form);
+        QPDFObjectHandle copy = copy_foreign(out, form);
         where = Where{};
-        return forms.emplace(key, made).first->second;
+        return forms.emplace(key, copy).first->second;
     }
 
     QPDFObjectHandle state_for(double opacity)

@@ -20,16 +20,11 @@ struct StampList {
 
 // Refuses (PlanError) stamps that do not fit the plan: an item or source index out
 // of range, an opacity outside (0, 1]. Their pages are checked once their sources
-// are open (check_stamp_page).
+// are open (Inputs::check_page).
 void check_stamps(StampList list, int source_count, int item_count);
 
 // Calls `use` with each stamp drawn on items [first, first + count), in list order.
 void for_each_stamp(StampList list, int first, int count, std::function<void(pe_stamp const &)> const &use);
-
-// Refuses (PlanError, naming the source and page and giving its page count, as
-// for an item's page) a stamp whose page the opened source does not have: a
-// negative page or one past its last.
-void check_stamp_page(pe_stamp const &stamp, Source const &source, Where &where);
 
 // Draws the stamps of items [first, first + placed.size()) onto their output pages
 // (placed[i] is item first + i). One form XObject per stamp page in `out`.

@@ -23,6 +23,9 @@ void set_status(pe_status *status, int code, Where where, char const *message) n
     status->message[sizeof(status->message) - 1] = '\0';
 }
 
+namespace {
+
+// The pe_status code for a qpdf error code.
 int code_for(qpdf_error_code_e code) noexcept
 {
     switch (code) {
@@ -46,6 +49,8 @@ int code_for(qpdf_error_code_e code) noexcept
     return PE_E_INTERNAL;
 }
 
+// The text of a qpdf error or warning without the file name: Swift adds the name.
+// E.g. "(object 5 0, offset 123): invalid password".
 std::string describe(QPDFExc const &e)
 {
     // what() is "FILE (object N G, offset K): detail"; keep everything after FILE.
@@ -59,8 +64,6 @@ std::string describe(QPDFExc const &e)
     }
     return text.empty() ? e.getMessageDetail() : text;
 }
-
-namespace {
 
 int source_named(std::string const &file, pe_source const *sources, int source_count) noexcept
 {
@@ -78,14 +81,18 @@ int record_current_exception(
     pe_status *status, Where where, pe_source const *sources, int source_count, Wording wording) noexcept
 {
     bool detail = wording == Wording::detail;
+    // An error naming one of the sources' files is that source's.
+    auto attribute = [&](std::string const &file) {
+        int named = source_named(file, sources, source_count);
+        if (named >= 0 && named != where.source) {
+            where = Where{named, 0};
+        }
+    };
     try {
         try {
             throw;
         } catch (QPDFExc const &e) {
-            int named = source_named(e.getFilename(), sources, source_count);
-            if (named >= 0 && named != where.source) {
-                where = Where{named, 0};
-            }
+            attribute(e.getFilename());
             int code = code_for(e.getErrorCode());
             set_status(status, code, where, detail ? e.getMessageDetail().c_str() : describe(e).c_str());
             return code;
@@ -94,10 +101,7 @@ int record_current_exception(
             set_status(status, PE_E_SYSTEM, where, detail ? e.what() : std::strerror(e.getErrno()));
             return PE_E_SYSTEM;
         } catch (OverLimit const &e) {
-            int named = source_named(e.file, sources, source_count);
-            if (named >= 0 && named != where.source) {
-                where = Where{named, 0};
-            }
+            attribute(e.file);
             set_status(status, PE_E_LIMIT, where, e.what());
             return PE_E_LIMIT;
         } catch (PlanError const &e) {

@@ -39,16 +39,10 @@ class PlanError : public std::runtime_error {
 // Fills `status` completely (message truncated to fit). Never throws.
 void set_status(pe_status *status, int code, Where where, char const *message) noexcept;
 
-// The pe_status code for a qpdf error code.
-int code_for(qpdf_error_code_e code) noexcept;
-
-// The text of a qpdf error or warning without the file name: Swift adds the name.
-// E.g. "(object 5 0, offset 123): invalid password".
-std::string describe(QPDFExc const &e);
-
 // How record_current_exception words qpdf's errors in pe_status::message.
 enum class Wording {
-    // A QPDFExc as describe() gives it, a QPDFSystemError as its errno text.
+    // A QPDFExc without the file name (Swift adds it), a QPDFSystemError as its
+    // errno text.
     without_file,
     // A QPDFExc as its detail alone, a QPDFSystemError as its full text
     // (pe_document_open).
@@ -66,6 +60,43 @@ int record_current_exception(
     pe_source const *sources,
     int source_count,
     Wording wording = Wording::without_file) noexcept;
+
+// The shape of every extern "C" entry point that can meet an exception: no
+// exception crosses into Swift. Runs body(where), where `where` is the source and page being worked on;
+// an exception becomes the code and message in *status (which may be NULL),
+// naming that source and page (a qpdf error of one of `sources` names that
+// source), worded as `wording` says; success clears *status. Returns the code.
+template <typename Body>
+int guarded(
+    pe_status *given, pe_source const *sources, int source_count, Body body, Wording wording = Wording::without_file)
+{
+    pe_status ignored;
+    pe_status *status = given == nullptr ? &ignored : given;
+    Where where;
+    try {
+        body(where);
+    } catch (...) {
+        return record_current_exception(status, where, sources, source_count, wording);
+    }
+    set_status(status, PE_OK, Where{}, "");
+    return PE_OK;
+}
+
+// A call on an opened document or an image page: guarded, qpdf's errors worded
+// as their detail alone (as pe_document_open words them).
+template <typename Body>
+int reading(pe_status *status, Body body)
+{
+    return guarded(status, nullptr, 0, [&](Where &where) { body(where); }, Wording::detail);
+}
+
+// A caller's bug (a missing document or result), not the file's.
+inline void require(bool given, char const *problem)
+{
+    if (!given) {
+        throw std::logic_error(problem);
+    }
+}
 
 // Passes each warning qpdf collected for `pdf` since the last call to `warn`
 // (QPDF::getWarnings clears the list), as `source_index`'s, except that a warning

@@ -45,18 +45,6 @@ namespace {
 
 using AnnotationCopies = std::map<std::pair<size_t, QPDFObjGen>, QPDFObjectHandle>;
 
-// A name not in `taken` made from `name` ("/Heading" -> "/Heading_2").
-template <typename Taken>
-std::string unique_name(std::string const &name, Taken const &taken)
-{
-    for (int n = 2;; ++n) {
-        std::string candidate = name + "_" + std::to_string(n);
-        if (!taken(candidate)) {
-            return candidate;
-        }
-    }
-}
-
 // One source's contribution, built on the side and merged only when complete.
 class SourceBuild {
   public:
@@ -282,7 +270,7 @@ class SourceBuild {
             }
             std::string name = key;
             if (existing != taken.end()) {
-                name = unique_name(key, [&](std::string const &candidate) {
+                name = unique_name(key, false, [&](std::string const &candidate) {
                     return taken.count(candidate) != 0 || map.hasKey(candidate) || wanted.count(candidate) != 0;
                 });
                 renames[key] = name;
@@ -396,9 +384,7 @@ class SourceBuild {
                     auto taken = [this](std::string const &candidate) {
                         return merged.ids.count(candidate) != 0 || ids_used.count(candidate) != 0;
                     };
-                    if (taken(id)) {
-                        id = unique_name(id, taken);
-                    }
+                    id = unique_name(id, false, taken);
                     ids_used.insert(id);
                     put(key, QPDFObjectHandle::newString(id)); // in /IDTree once kept (emit)
                 }

@@ -82,7 +82,6 @@ struct Merged {
     bool marked = false;        // a kept source's /MarkInfo says /Marked true
 };
 
-
 // How deep a value copied from a source (an attribute, a class map entry) and the
 // form XObjects searched for stale numbers may nest.
 constexpr int max_value_depth = 32;

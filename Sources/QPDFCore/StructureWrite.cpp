@@ -84,9 +84,6 @@ void retarget_structure_destinations(
     }
 }
 
-
-// Gives the output's pages, annotations and XObjects their numbers and the
-// root its entries.
 void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<PlacedPage> const &placed)
 {
     long long key = 0;
@@ -165,6 +162,5 @@ void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<Pl
     }
     out.getRoot().replaceKey("/StructTreeRoot", root);
 }
-
 
 } // namespace pe

@@ -30,28 +30,19 @@ enum class Phase {
 };
 
 // One export call's sums, in nanoseconds; shared by the threads of a split.
-class PhaseTimes {
-  public:
-    void add(Phase phase, long long nanoseconds)
-    {
-        spent[static_cast<int>(phase)].fetch_add(nanoseconds, std::memory_order_relaxed);
-    }
-    // Hands each phase that ran to options->timing.
-    void report(pe_export_options const *options) const;
-
-  private:
+struct PhaseTimes {
     std::atomic<long long> spent[static_cast<int>(Phase::count)] = {};
 };
 
 // The sums this thread adds to (nullptr: timing is off).
-PhaseTimes *current_phase_times();
+extern thread_local PhaseTimes *current_phase_times;
 
 // Makes `times` this thread's sums while it lives (a worker thread of a split
 // takes its caller's).
 class PhaseTimesScope {
   public:
-    explicit PhaseTimesScope(PhaseTimes *times);
-    ~PhaseTimesScope();
+    explicit PhaseTimesScope(PhaseTimes *times) : previous(current_phase_times) { current_phase_times = times; }
+    ~PhaseTimesScope() { current_phase_times = previous; }
     PhaseTimesScope(PhaseTimesScope const &) = delete;
     PhaseTimesScope &operator=(PhaseTimesScope const &) = delete;
 
@@ -78,7 +69,7 @@ class TimedExport {
 // thread-local read when timing is off.
 class PhaseClock {
   public:
-    explicit PhaseClock(Phase phase) : times(current_phase_times()), phase(phase)
+    explicit PhaseClock(Phase phase) : times(current_phase_times), phase(phase)
     {
         if (times != nullptr) {
             began = std::chrono::steady_clock::now();
@@ -91,9 +82,8 @@ class PhaseClock {
     void stop()
     {
         if (times != nullptr) {
-            times->add(phase, std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                  std::chrono::steady_clock::now() - began)
-                                  .count());
+            auto spent = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - began);
+            times->spent[static_cast<int>(phase)].fetch_add(spent.count(), std::memory_order_relaxed);
             times = nullptr;
         }
     }

@@ -3,7 +3,6 @@
 // direct ones, inside the output's).
 #include "Export.hh"
 
-
 #include <algorithm>
 
 namespace pe {
@@ -147,7 +146,7 @@ QPDFObjectHandle fresh_copy(QPDFObjectHandle value)
     return fresh_copy_at(value, 0);
 }
 
-QPDFObjectHandle import_value(QPDF &out, QPDF &, QPDFObjectHandle value)
+QPDFObjectHandle import_value(QPDF &out, QPDFObjectHandle value)
 {
     if (!value.isInitialized()) {
         return QPDFObjectHandle::newNull();
@@ -257,6 +256,33 @@ QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest)
         found = found.getKey("/D");
     }
     return found.isInitialized() && found.isArray() ? found : QPDFObjectHandle::newNull();
+}
+
+int destination_page(Source &source, QPDFObjectHandle target)
+{
+    if (!target.isInteger()) {
+        return source.index_of_page(target);
+    }
+    long long index = -1;
+    return read_integer(target, 0, static_cast<long long>(source.pages.size()) - 1, index) ? static_cast<int>(index) : -1;
+}
+
+std::vector<int> page_sources(pe_item const *items, int item_count)
+{
+    std::vector<int> order;
+    std::set<int> seen;
+    auto note = [&](int kind, int source) {
+        if (kind == PE_ITEM_PAGE && seen.insert(source).second) {
+            order.push_back(source);
+        }
+    };
+    for (int i = 0; i < item_count; ++i) {
+        note(items[i].kind, items[i].source);
+        for (int c = 0; items[i].kind == PE_ITEM_SHEET && c < items[i].cell_count; ++c) {
+            note(items[i].cells[c].kind, items[i].cells[c].source); // a sheet's pages (nup, booklet)
+        }
+    }
+    return order;
 }
 
 std::string file_name(char const *path)

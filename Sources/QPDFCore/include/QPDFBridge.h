@@ -161,7 +161,6 @@ typedef struct pe_item {
     int cell_count;
 } pe_item;
 
-
 /* Permissions of an encrypted output (pe_export_options.denied), as qpdf's R6 setters name them. */
 enum {
     PE_ALLOW_PRINT = 1,     /* print (high resolution) */
@@ -456,7 +455,6 @@ void pe_keep_closed_documents(int keep);
  * removed again at once, so that none appears after the handler removed the
  * temporary files it knows of. There is no way back. */
 void pe_cancel(void);
-
 
 /* SHA-256 of what remains to be read from `fd` (read to its end), as 64
  * lowercase hex digits and a terminating NUL in `hex` (65 bytes), and the number
