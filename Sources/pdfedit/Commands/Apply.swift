@@ -177,6 +177,8 @@ struct Apply: ParsableCommand {
         batch.force = force
         batch.decrypt = writing.decrypt
         batch.keepScripts = writing.keepScripts
+        batch.compress = writing.size.compress
+        batch.linearize = writing.size.linearize
         batch.outputEncryption = outputEncryption
         return batch
     }
