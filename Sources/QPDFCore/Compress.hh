@@ -13,8 +13,12 @@ namespace pe {
 //  1. identical streams are shared: streams whose dictionaries (without
 //     /Length, references compared by what they lead to) and raw data are
 //     byte-identical are one object, the first (lowest object number); every
-//     reference to another is redirected to it. Repeated until nothing more
-//     merges, so images whose ICC profiles merged merge in turn.
+//     reference to another is redirected to it. So are identical resource
+//     objects that are not streams (fonts, descriptors, color space arrays,
+//     resource dictionaries: Compress.cpp's `shareable`; never pages,
+//     annotations, fields or anything else with an identity of its own).
+//     Repeated until nothing more merges, so a font whose file merged merges
+//     in turn.
 //  2. each kept stream whose outer filter is /FlateDecode has that layer
 //     inflated (at most `max_stream_bytes`, 0: no bound; a larger or damaged
 //     stream is left as it is) and deflated again at zlib's best level, the

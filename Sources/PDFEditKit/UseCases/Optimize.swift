@@ -7,10 +7,10 @@ import Glibc
 internal import PDFEngine
 import PageModel
 
-/// What one lossless step of `--compress` saved: how many streams and bytes.
+/// What one lossless step of `--compress` saved: how many objects and bytes.
 public struct SavedBytes: Encodable, Sendable, Equatable {
-    /// Streams the step changed (shared, or recompressed).
-    public var streams: Int
+    /// Objects the step changed: copies left out, or streams recompressed.
+    public var count: Int
     /// Bytes it saved.
     public var bytes: Int
 }
@@ -18,14 +18,15 @@ public struct SavedBytes: Encodable, Sendable, Equatable {
 /// What sharing identical streams and recompressing saved on one output
 /// (`ExportSettings.compress`).
 package struct CompressionSavings: Sendable, Equatable {
-    /// Identical streams written once: how many copies were left out, and their bytes.
+    /// Identical streams (and the resource objects that lead to them) written
+    /// once: how many copies were left out, and their bytes.
     package var sharedDuplicates: SavedBytes
     /// Streams deflated again at zlib's best level, and the bytes that saved.
     package var recompression: SavedBytes
 
     init(_ savings: StreamSavings) {
-        sharedDuplicates = SavedBytes(streams: savings.duplicates, bytes: savings.duplicateBytes)
-        recompression = SavedBytes(streams: savings.recompressed, bytes: savings.recompressedBytes)
+        sharedDuplicates = SavedBytes(count: savings.duplicates, bytes: savings.duplicateBytes)
+        recompression = SavedBytes(count: savings.recompressed, bytes: savings.recompressedBytes)
     }
 }
 
@@ -43,7 +44,8 @@ public struct OptimizeReport: Encodable, Sendable, Equatable {
     public var bytesAfter: Int
     /// Bytes saved in all (`bytesBefore - bytesAfter`); negative when the output is larger.
     public var saved: Int
-    /// Identical streams (fonts, images, ICC profiles, forms) written once.
+    /// Identical streams (fonts, images, ICC profiles, forms) and the resource
+    /// objects around them (font dictionaries, color spaces) written once.
     public var sharedDuplicates: SavedBytes
     /// Streams deflated again at zlib's best level (and unfiltered ones deflated).
     public var recompression: SavedBytes

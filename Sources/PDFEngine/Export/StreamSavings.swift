@@ -3,9 +3,10 @@
 /// cross-reference stream, objects nothing refers to) is the writer's and is
 /// known only as the difference of the file sizes.
 package struct StreamSavings: Sendable, Equatable {
-    /// Streams written once instead of again: identical dictionary and data.
+    /// Copies left out of identical streams (dictionary and data) and of the
+    /// resource objects around them (fonts, color spaces, resource dictionaries).
     package var duplicates: Int
-    /// Their bytes as the sources held them.
+    /// Their bytes as the sources held them (an object's text for those not streams).
     package var duplicateBytes: Int
     /// Streams made smaller by zlib at its best level (Flate recompressed, or
     /// unfiltered data deflated).

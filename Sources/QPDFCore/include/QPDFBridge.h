@@ -304,8 +304,10 @@ typedef struct pe_export_options {
 
 /* What pe_export_options.compress did to one output. */
 typedef struct pe_compress_report {
-    long long duplicates;         /* streams written once instead of again */
-    long long duplicate_bytes;    /* their raw bytes, as the sources had them */
+    long long duplicates;         /* copies of identical objects left out (streams, and the
+                                     resource objects of Compress.cpp's `shareable`) */
+    long long duplicate_bytes;    /* their bytes: a stream's raw data as the sources had it,
+                                     another object's text */
     long long recompressed;       /* streams whose data got smaller at zlib's best level */
     long long recompressed_saved; /* bytes that saved */
 } pe_compress_report;

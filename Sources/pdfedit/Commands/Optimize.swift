@@ -81,8 +81,8 @@ struct Optimize: ParsableCommand {
             "bytes before:        \(report.bytesBefore)",
             "bytes after:         \(report.bytesAfter)",
             "saved:               \(report.saved)\(percent(report.saved))",
-            "  shared duplicates: \(report.sharedDuplicates.bytes) (\(report.sharedDuplicates.streams) streams)",
-            "  recompression:     \(report.recompression.bytes) (\(report.recompression.streams) streams)",
+            "  shared duplicates: \(report.sharedDuplicates.bytes) (\(report.sharedDuplicates.count) objects)",
+            "  recompression:     \(report.recompression.bytes) (\(report.recompression.count) streams)",
             "  object streams:    \(report.objectStreams) (with unreferenced objects left out)",
         ]
     }
