@@ -51,12 +51,14 @@ QPDFObjGen resolved(Redirects const &redirects, QPDFObjGen og)
 // The text of an object with each reference written as the object it now leads
 // to; false when it nests deeper than key_depth_limit. `depth` -1: an indirect
 // object itself (not written as a reference); 0: a stream's dictionary.
-bool append_key(QPDFObjectHandle object, Redirects const &redirects, int depth, std::string &key)
+bool append_key(
+    QPDFObjectHandle object, Redirects const &redirects, int depth, std::string &key, std::vector<QPDFObjGen> &refs)
 {
     if (depth > key_depth_limit) {
         return false;
     }
     if (object.isIndirect() && depth != -1) {
+        refs.push_back(object.getObjGen());
         QPDFObjGen og = resolved(redirects, object.getObjGen());
         key += std::to_string(og.getObj()) + " " + std::to_string(og.getGen()) + " R ";
         return true;
@@ -65,7 +67,7 @@ bool append_key(QPDFObjectHandle object, Redirects const &redirects, int depth, 
     if (object.isArray()) {
         key += "[ ";
         for (QPDFObjectHandle item : object.aitems()) {
-            if (!append_key(item, redirects, next, key)) {
+            if (!append_key(item, redirects, next, key, refs)) {
                 return false;
             }
         }
@@ -79,7 +81,7 @@ bool append_key(QPDFObjectHandle object, Redirects const &redirects, int depth, 
                 continue;
             }
             key += QPDFObjectHandle::newName(name).unparse() + " ";
-            if (!append_key(value, redirects, next, key)) {
+            if (!append_key(value, redirects, next, key, refs)) {
                 return false;
             }
         }
@@ -217,54 +219,98 @@ bool shareable(QPDFObjectHandle object)
 }
 
 // Step 1: identical streams (and the objects above) written once. Returns the
-// merges: each duplicate and the first object it equals.
+// merges: each duplicate and the object it equals (met first, in object-number
+// order). The first round keys every candidate; a later one only those that
+// refer to an object merged in the round before (a file of 85,000 objects
+// would otherwise be keyed again in full for every level of its resources).
 Redirects share_identical(std::vector<QPDFObjectHandle> const &objects, pe_compress_report &report)
 {
-    std::vector<QPDFObjectHandle> candidates;
-    std::unordered_map<QPDFObjGen, std::string, ObjGenHash> data_keys; // hash and length of a stream's raw data
+    struct Candidate {
+        QPDFObjectHandle object;
+        std::string data_key; // a stream's hash and length
+        std::string key;      // its current key; "" when it cannot be keyed
+        bool merged = false;
+    };
+    std::vector<Candidate> candidates;
     for (QPDFObjectHandle object : objects) {
         if (object.isStream()) {
-            candidates.push_back(object);
-            data_keys[object.getObjGen()] = digest(raw_data(object));
+            candidates.push_back({object, digest(raw_data(object)), "", false});
         } else if (shareable(object)) {
-            candidates.push_back(object);
+            candidates.push_back({object, "", "", false});
         }
     }
+    std::unordered_map<QPDFObjGen, size_t, ObjGenHash> index;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        index[candidates[i].object.getObjGen()] = i;
+    }
+    // Who refers to an object (candidates only), moved to the object kept when
+    // it merges, so a merge further down the chain finds them.
+    std::unordered_map<QPDFObjGen, std::vector<size_t>, ObjGenHash> referrers;
+    std::map<std::string, size_t> first; // key -> the candidate kept with it
     Redirects redirects;
-    for (int round = 0; round < merge_rounds_limit; ++round) {
-        std::map<std::string, QPDFObjectHandle> first; // key -> the first object with it
-        bool merged = false;
-        for (QPDFObjectHandle object : candidates) {
-            QPDFObjGen og = object.getObjGen();
-            if (redirects.count(og) != 0) {
+    std::vector<size_t> pending(candidates.size());
+    for (size_t i = 0; i < pending.size(); ++i) {
+        pending[i] = i;
+    }
+    for (int round = 0; round < merge_rounds_limit && !pending.empty(); ++round) {
+        std::vector<QPDFObjGen> merged_now;
+        for (size_t i : pending) {
+            Candidate &candidate = candidates[i];
+            if (candidate.merged) {
                 continue;
             }
+            auto previous = first.find(candidate.key);
+            if (!candidate.key.empty() && previous != first.end() && previous->second == i) {
+                first.erase(previous); // its key changes: it no longer stands for the old one
+            }
+            QPDFObjectHandle object = candidate.object;
             bool stream = object.isStream();
-            std::string key = stream ? "stream " + data_keys[og] + " " : "object ";
-            if (!append_key(stream ? object.getDict() : object, redirects, stream ? 0 : -1, key)) {
+            std::string key = stream ? "stream " + candidate.data_key + " " : "object ";
+            std::vector<QPDFObjGen> refs;
+            bool keyed = append_key(stream ? object.getDict() : object, redirects, stream ? 0 : -1, key, refs);
+            candidate.key = keyed ? key : "";
+            if (round == 0) {
+                for (QPDFObjGen const &ref : refs) {
+                    referrers[ref].push_back(i);
+                }
+            }
+            if (!keyed) {
                 continue;
             }
-            auto [found, inserted] = first.emplace(key, object);
+            auto [found, inserted] = first.emplace(key, i);
             if (inserted) {
                 continue;
             }
+            Candidate &kept = candidates[found->second];
             long long bytes = static_cast<long long>(key.size());
             if (stream) {
                 // Equal hashes and lengths; the bytes themselves decide.
                 std::string data = raw_data(object);
-                if (data != raw_data(found->second)) {
+                if (data != raw_data(kept.object)) {
                     continue;
                 }
                 bytes = static_cast<long long>(data.size());
             }
-            redirects[og] = found->second.getObjGen();
+            QPDFObjGen og = object.getObjGen();
+            redirects[og] = kept.object.getObjGen();
+            candidate.merged = true;
+            merged_now.push_back(og);
             report.duplicates += 1;
             report.duplicate_bytes += bytes;
-            merged = true;
         }
-        if (!merged) {
-            break;
+        std::set<size_t> dirty;
+        for (QPDFObjGen const &og : merged_now) {
+            auto found = referrers.find(og);
+            if (found == referrers.end()) {
+                continue;
+            }
+            std::vector<size_t> moved = std::move(found->second);
+            referrers.erase(found);
+            dirty.insert(moved.begin(), moved.end());
+            std::vector<size_t> &into = referrers[redirects[og]];
+            into.insert(into.end(), moved.begin(), moved.end());
         }
+        pending.assign(dirty.begin(), dirty.end());
     }
     return redirects;
 }
