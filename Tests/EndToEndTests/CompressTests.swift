@@ -241,6 +241,27 @@ import Testing
         #expect(Array(reversed.dropLast().reversed()) == Array(original.dropLast()))
     }
 
+    /// `optimize` as a line of an `apply` script: each result written as with
+    /// --compress (and --linearize); it takes no file or output of its own.
+    @Test func optimizeLineInApply() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "rotate 1 --by 90\noptimize --linearize\n".write(
+            to: dir.appendingPathComponent("script.txt"), atomically: true, encoding: .utf8)
+        try pdfeditOK("apply", "script.txt", "alpha.pdf", "beta.pdf", "-o", "{stem}-small.pdf", in: dir)
+        for stem in ["alpha", "beta"] {
+            let path = dir.appendingPathComponent("\(stem)-small.pdf").path
+            try Self.expectClean(path)
+            #expect(try run("qpdf", ["--check-linearization", path]).status == 0, "\(stem)")
+            #expect(try run("qpdf", ["--show-xref", path]).stdout.contains("compressed"), "\(stem): no object streams")
+            let info = try run("pdfinfo", ["-f", "1", "-l", "1", path]).stdout
+            #expect(info.contains(/rot:\s+90/), "\(info)")
+        }
+        // Only by itself, and only in apply.
+        #expect(try pdfedit("apply", "-e", "optimize -o x.pdf", "alpha.pdf", "-o", "{stem}-x.pdf", in: dir).status == 64)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("alpha-x.pdf").path))
+    }
+
     @Test func inPlaceAndExitCodes() throws {
         let dir = try scratchDirectory(with: "features.pdf", "notapdf.pdf", "encrypted.pdf", "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }
