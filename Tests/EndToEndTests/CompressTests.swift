@@ -70,10 +70,11 @@ import Testing
         try pdfeditOK("insert", "b.pdf", "a.pdf", "-o", "plain.pdf", "-q", in: dir)
         try pdfeditOK("insert", "b.pdf", "a.pdf", "-o", "small.pdf", "--compress", "-q", in: dir)
         try pdfeditOK("export", "exported.pdf", "--from", "plain.pdf", "--compress", "-q", in: dir)
+        try pdfeditOK("merge", "a.pdf", "b.pdf", "-o", "merged.pdf", "--compress", "-q", in: dir)
         let plain = dir.appendingPathComponent("plain.pdf").path
         let qpdf = try Self.qpdfSize(plain, in: dir)
         let plainSize = try Self.size(plain)
-        for name in ["small.pdf", "exported.pdf"] {
+        for name in ["small.pdf", "exported.pdf", "merged.pdf"] {
             let small = dir.appendingPathComponent(name).path
             try Self.expectSameDocument(small, as: plain)
             #expect(try qpdfPageCount(small) == 28)
@@ -205,11 +206,12 @@ import Testing
         try pdfeditOK("optimize", "alpha.pdf", "-o", "a.pdf", "--linearize", "-q", in: dir)
         try pdfeditOK("export", "b.pdf", "2..5", "--from", "alpha.pdf", "--linearize", "-q", in: dir)
         try pdfeditOK("rotate", "1", "--by", "90", "alpha.pdf", "-o", "c.pdf", "--linearize", "--compress", "-q", in: dir)
+        try pdfeditOK("split", "alpha.pdf", "-o", "parts/p-{n}.pdf", "--every", "4", "--linearize", "--compress", "-q", in: dir)
         for (name, pages) in [("a.pdf", try qpdfPageCount(dir.appendingPathComponent("alpha.pdf").path)), ("b.pdf", 4)] {
             let path = dir.appendingPathComponent(name).path
             #expect(try qpdfPageCount(path) == pages)
         }
-        for name in ["a.pdf", "b.pdf", "c.pdf"] {
+        for name in ["a.pdf", "b.pdf", "c.pdf", "parts/p-1.pdf", "parts/p-2.pdf"] {
             let path = dir.appendingPathComponent(name).path
             let check = try run("qpdf", ["--check-linearization", path])
             #expect(check.status == 0 && check.stdout.contains("no linearization errors"), "\(name): \(check.stdout)")
