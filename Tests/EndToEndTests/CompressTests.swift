@@ -237,6 +237,15 @@ import Testing
             let xref = try run("qpdf", ["--show-xref", path]).stdout
             #expect(xref.contains("compressed"), "\(name): no object streams")
         }
+        // A session's export, twice: byte-identical (deterministic), smaller than without.
+        try pdfeditOK("open", "alpha.pdf", "-q", in: dir)
+        try pdfeditOK("insert", "beta.pdf", "-q", in: dir)
+        for name in ["s1.pdf", "s2.pdf"] { try pdfeditOK("export", name, "--compress", "-q", in: dir) }
+        try pdfeditOK("export", "plain.pdf", "-q", in: dir)
+        let s1 = dir.appendingPathComponent("s1.pdf").path
+        try Self.expectSameDocument(s1, as: dir.appendingPathComponent("plain.pdf").path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: s1)) == Data(contentsOf: dir.appendingPathComponent("s2.pdf")))
+        #expect(try Self.size(s1) < Self.size(dir.appendingPathComponent("plain.pdf").path))
         let alpha = dir.appendingPathComponent("alpha.pdf").path
         let reversed = try Self.texts(dir.appendingPathComponent("r.pdf").path)
         let original = try Self.texts(alpha)
