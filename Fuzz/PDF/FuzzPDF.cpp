@@ -129,6 +129,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     source.document = document;
     pe_export_options options{};
     options.deterministic_id = 1;
+    // Half the inputs through --compress (sharing, recompression; Compress.cpp),
+    // a third linearized: the input's size decides, so a crash reproduces.
+    options.compress = size % 2;
+    options.linearize = size % 3 == 0;
+    options.max_stream_bytes = 16 << 20;
     pe_status export_status{};
     const int code = pe_export(&source, 1, items.data(), int(items.size()), nullptr, 0, output.c_str(), &options,
                                nullptr, nullptr, &export_status);

@@ -201,12 +201,19 @@ extern "C" int pe_export_parts(
     pe_status *status)
 {
     pe::TimedExport timed(options);
+    // Parts are written on several threads: none fills the one compress report.
+    pe_export_options part_options{};
+    if (options != nullptr) {
+        part_options = *options;
+        part_options.compress_report = nullptr;
+    }
     int current_part = -1;
     int code = pe::guarded(status, sources, source_count, [&](pe::Where &where) {
         pe::Written written; // removed when the export fails
         pe::export_parts(
             pe::Request{
-                sources, source_count, items, item_count, options, warn, warn_context, {stamps, stamp_count}},
+                sources, source_count, items, item_count, options != nullptr ? &part_options : nullptr, warn,
+                warn_context, {stamps, stamp_count}},
             parts,
             part_count,
             where,

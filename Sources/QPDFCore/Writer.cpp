@@ -1,8 +1,10 @@
 // QPDFWriter set up for exports: the output pipeline (CheckedFile), PDF version,
-// object streams, encryption (Encryption.cpp) or a deterministic /ID, and progress.
+// object streams, encryption (Encryption.cpp) or a deterministic /ID, progress,
+// and --compress (Compress.cpp) and --linearize.
 #include "Writer.hh"
 
 #include "CheckedFile.hh"
+#include "Compress.hh"
 #include "Encryption.hh"
 #include "Timing.hh"
 
@@ -48,9 +50,24 @@ void write_output(
     // big (20,000 pages: 2.7 MB instead of 6.1 MB) but cost a tenth of the time of
     // writing it, and two zlib streams per file, which was most of the time of
     // writing a one-page part of a split.
-    writer.setObjectStreamMode(object_streams && pages >= object_stream_minimum ? qpdf_o_generate : qpdf_o_disable);
+    bool compress = options != nullptr && options->compress != 0;
+    if (compress) {
+        // --compress: streams shared and recompressed here (Compress.cpp), then
+        // written as given: decode level none keeps qpdf from inflating them and
+        // deflating them again at its own level; it still compresses the object
+        // and cross-reference streams it makes.
+        pe_compress_report done{};
+        compress_streams(pdf, options->max_stream_bytes, done); // timed as part of "write"
+        if (options->compress_report != nullptr) {
+            *options->compress_report = done;
+        }
+        writer.setObjectStreamMode(qpdf_o_generate);
+        writer.setDecodeLevel(qpdf_dl_none);
+    } else {
+        writer.setObjectStreamMode(object_streams && pages >= object_stream_minimum ? qpdf_o_generate : qpdf_o_disable);
+    }
     writer.setCompressStreams(true);
-    writer.setLinearization(false);
+    writer.setLinearization(options != nullptr && options->linearize != 0);
     bool encrypted = set_encryption(writer, options, kept_encryption_of);
     if (!encrypted && (options == nullptr || options->deterministic_id != 0)) {
         // qpdf's deterministic /ID: an MD5 of the bytes written, the same for the

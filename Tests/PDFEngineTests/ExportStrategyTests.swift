@@ -106,4 +106,18 @@ import Testing
         neutral.outline = []
         #expect(Self.allowed(Self.pages, options: neutral) == [.appendedUpdate, .inPlace])
     }
+
+    /// `--compress` and `--linearize` rewrite every object of the file: no list
+    /// knows them, so the output is copied (Compress.cpp runs on that path only),
+    /// even when nothing else changes.
+    @Test func compressAndLinearizeAreCopied() {
+        #expect(Self.allowed(Self.pages) == [.appendedUpdate, .inPlace])
+        var compress = ExportOptions()
+        compress.compress = true
+        #expect(Self.allowed(Self.pages, options: compress) == [])
+        var linearize = ExportOptions()
+        linearize.linearize = true
+        #expect(Self.allowed(Self.pages, options: linearize) == [])
+        #expect(ExportOptions() != compress && compress != linearize)
+    }
 }

@@ -44,6 +44,9 @@ package struct DirectMode: Sendable {
     /// the command reads instead, with a warning that its annotations, links,
     /// bookmarks, form fields and structure are lost.
     package var repair = false
+    /// `--compress` and `--linearize` (see `ExportSettings.compress`, `.linearize`).
+    package var compress = false
+    package var linearize = false
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     package init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -123,8 +126,8 @@ package struct DirectMode: Sendable {
     /// The one direct-mode edit path: loads the input (and `otherDocuments`), lets
     /// `change` edit the in-memory session (given the other documents' names, the
     /// input's document name and the lookups an edit may need), and writes the
-    /// input's document to the output, atomically.
-    private func edit(
+    /// input's document to the output, atomically (`optimize` changes nothing).
+    func edit(
         otherDocuments: [String] = [],
         _ change: (
             _ session: inout Session, _ otherNames: [String], _ document: String, _ context: EditContext
@@ -167,6 +170,8 @@ package struct DirectMode: Sendable {
         writeSettings.outputEncryption = outputEncryption
         keepingEncryption(of: inputSource, in: &writeSettings)
         writeSettings.keepScripts = keepScripts
+        writeSettings.compress = compress
+        writeSettings.linearize = linearize
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch?.path,
             protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,

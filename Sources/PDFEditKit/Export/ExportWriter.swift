@@ -43,6 +43,15 @@ public struct ExportSettings: Sendable {
     /// What the export does with the document's outline (`--outline`): keep it
     /// (the default), one entry per source file, or none.
     public var outline: OutlinePolicy = .keep
+    /// Write the output as small as it losslessly can be (`--compress`):
+    /// identical streams (fonts, images, ICC profiles, forms that merged sources
+    /// carry many times over) written once, every Flate stream recompressed at
+    /// zlib's best level, object streams. Such an output is always written by
+    /// copying its pages (never as an appended update or an in-place rewrite).
+    public var compress = false
+    /// Linearize the output for fast web view (`--linearize`, qpdf's
+    /// linearization); written by copying its pages, as `compress`.
+    public var linearize = false
 
     /// Settings for an export.
     ///
@@ -80,6 +89,8 @@ public struct ExportSettings: Sendable {
             maxStreamBytes: maxStreamBytes, progress: writing, threads: ExportEnvironment.threads,
             inPlace: ExportEnvironment.inPlace, keepScripts: keepScripts)
         options.appendUpdate = ExportEnvironment.appendUpdate
+        options.compress = compress
+        options.linearize = linearize
         options.cancel = CancellationToken.current?.flag
         return options
     }
@@ -99,6 +110,13 @@ public struct ExportResult: Encodable, Sendable, Equatable {
     public var last: Int?
     /// Problems the export recovered from (damaged sources, dropped links), one each.
     public var warnings: [Warning]
+    /// With `ExportSettings.compress` (one file): what sharing identical streams
+    /// and recompressing saved, for `optimize`'s report; not in export's JSON.
+    package var savings: CompressionSavings? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case output, document, pageCount, first, last, warnings
+    }
 }
 
 /// The engine's view of some page items: the sources they read and the pages in order.
@@ -362,7 +380,8 @@ struct ExportWriter {
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
-            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings))
+            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings),
+            savings: report.savings.map(CompressionSavings.init))
     }
 
     /// Writes several parts from one bridge call (which writes them on as many

@@ -70,6 +70,9 @@ package struct BatchApply: Sendable {
     package var decrypt = false
     /// Keep the inputs' JavaScript and open actions.
     package var keepScripts = false
+    /// `--compress` and `--linearize` on every result (see `ExportSettings.compress`).
+    package var compress = false
+    package var linearize = false
     /// Encrypt every result with these passwords and permissions instead of
     /// keeping each input's encryption (`--encrypt`).
     package var outputEncryption: OutputEncryption?
@@ -186,6 +189,8 @@ package struct BatchApply: Sendable {
                 force: force, passwords: passwords)
             mode.decrypt = decrypt
             mode.keepScripts = keepScripts
+            mode.compress = compress
+            mode.linearize = linearize
             mode.outputEncryption = outputEncryption
             mode.scratch = scratch
             let (_, written) = try mode.run(steps, script: script)

@@ -35,6 +35,8 @@ final class BridgeArguments {
     private let reporter: ProgressBox?
     /// Keeps the flag `pe_export_options.cancel` points at.
     private let cancel: CancelFlag?
+    /// What `pe_export_options.compress_report` points at, with `compress`.
+    private var compressReport: UnsafeMutablePointer<pe_compress_report>?
     private var strings: [UnsafeMutablePointer<CChar>] = []
     private lazy var emptyString: UnsafePointer<CChar> = copy("")
     private var blocks: [UnsafeMutableRawPointer] = []
@@ -85,6 +87,15 @@ final class BridgeArguments {
     deinit {
         strings.forEach { free($0) }
         blocks.forEach { $0.deallocate() }
+    }
+
+    /// What the bridge reported of `compress` once `call` returned (nil without it).
+    var savings: StreamSavings? {
+        compressReport.map { report in
+            StreamSavings(
+                duplicates: Int(report.pointee.duplicates), duplicateBytes: Int(report.pointee.duplicate_bytes),
+                recompressed: Int(report.pointee.recompressed), recompressedBytes: Int(report.pointee.recompressed_saved))
+        }
     }
 
     /// Runs `body` (the bridge call) with the C arguments and `context` as the
@@ -196,6 +207,15 @@ final class BridgeArguments {
             result.outline_count = Int32(clamping: outline.count)
         }
         result.cancel = cancel.map { UnsafePointer($0.storage) }
+        result.compress = options.compress ? 1 : 0
+        result.linearize = options.linearize ? 1 : 0
+        if options.compress {
+            let report = UnsafeMutablePointer<pe_compress_report>.allocate(capacity: 1)
+            report.initialize(to: pe_compress_report())
+            blocks.append(UnsafeMutableRawPointer(report))
+            compressReport = report
+            result.compress_report = report
+        }
         return result
     }
 

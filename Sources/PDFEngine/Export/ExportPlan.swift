@@ -154,6 +154,12 @@ package struct ExportOptions: Sendable, Equatable {
     /// Raised from another thread: a split export starts no further part and fails
     /// (its parts removed). Not part of equality.
     package var cancel: CancelFlag?
+    /// Written as small as it losslessly can be (`--compress`): identical streams
+    /// once, Flate at zlib's best level, object streams (Compress.cpp). Not on
+    /// any strategy's list: such an output is always copied.
+    package var compress = false
+    /// Linearized for fast web view (`--linearize`); copied, as `compress`.
+    package var linearize = false
 
     package init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
@@ -180,6 +186,7 @@ package struct ExportOptions: Sendable, Equatable {
             && lhs.keepEncryptionOf == rhs.keepEncryptionOf
             && lhs.pageLabels == rhs.pageLabels && lhs.author == rhs.author && lhs.subject == rhs.subject
             && lhs.keywords == rhs.keywords && lhs.outline == rhs.outline
+            && lhs.compress == rhs.compress && lhs.linearize == rhs.linearize
     }
 }
 
@@ -245,9 +252,12 @@ package struct ExportReport: Sendable, Equatable {
     /// The encrypted sources (paths as given) whose pages went into an output
     /// written unencrypted (no `encryption`, no kept encryption), in plan order.
     package var decryptedSources: [String]
+    /// What `ExportOptions.compress` did (`write` only); nil without it.
+    package var savings: StreamSavings?
 
-    package init(warnings: [ExportWarning] = [], decryptedSources: [String] = []) {
+    package init(warnings: [ExportWarning] = [], decryptedSources: [String] = [], savings: StreamSavings? = nil) {
         self.warnings = warnings
         self.decryptedSources = decryptedSources
+        self.savings = savings
     }
 }

@@ -58,7 +58,8 @@ package enum PDFExporter {
         if code != Int32(PE_OK) {
             throw EngineError(exportStatus: status, sources: sources, output: path)
         }
-        return ExportReport(warnings: collector.warnings, decryptedSources: collector.decrypted)
+        return ExportReport(
+            warnings: collector.warnings, decryptedSources: collector.decrypted, savings: arguments.savings)
     }
 
     /// Writes several files from one opening of the sources by calling

@@ -289,7 +289,28 @@ typedef struct pe_export_options {
      * pe_export_parts then starts no further part and fails with PE_E_PLAN
      * "cancelled", leaving no part behind */
     const pe_flag *cancel;
+    /* Nonzero (`--compress`): the output is made as small as it losslessly can:
+     * identical streams written once, Flate streams recompressed at zlib's best
+     * level, object streams (see compress_streams in Compress.hh). Only the
+     * copying path writes it: the caller allows no other strategy with it. */
+    int compress;
+    /* Nonzero (`--linearize`): QPDFWriter::setLinearization (fast web view);
+     * copying path only, as compress. */
+    int linearize;
+    /* NULL, or filled by pe_export with what `compress` did (pe_export_parts
+     * leaves it alone). */
+    struct pe_compress_report *compress_report;
 } pe_export_options;
+
+/* What pe_export_options.compress did to one output. */
+typedef struct pe_compress_report {
+    long long duplicates;         /* copies of identical objects left out (streams, and the
+                                     resource objects of Compress.cpp's `shareable`) */
+    long long duplicate_bytes;    /* their bytes: a stream's raw data as the sources had it,
+                                     another object's text */
+    long long recompressed;       /* streams whose data got smaller at zlib's best level */
+    long long recompressed_saved; /* bytes that saved */
+} pe_compress_report;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */
 typedef struct pe_part {

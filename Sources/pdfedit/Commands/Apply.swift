@@ -20,7 +20,9 @@ struct Apply: ParsableCommand {
             comments), applied to each FILE as to one document: every line, or nothing.
             Each result is written to a temporary file beside its output and renamed
             into place only when complete; FILEs are never changed (except with
-            --in-place, atomically).
+            --in-place, atomically). A line `optimize` (wherever it stands) writes each
+            result losslessly smaller, as --compress does; `optimize --linearize`
+            linearizes it too.
 
             -o TEMPLATE names each output: {name} the file's name, {stem} without its
             extension, {dir} its folder, {n} its place among the FILEs (1, 2, …).
@@ -154,7 +156,7 @@ struct Apply: ParsableCommand {
         } else {
             (name, text) = ("-e", lines.joined(separator: "\n"))
         }
-        let parsed = try ScriptCommands.parse(text, name: name)
+        let (parsed, optimize, linearize) = try ScriptCommands.parseForApply(text, name: name)
         for line in parsed where line.command.options.doc != nil {
             throw PDFEditError.scriptLine(
                 script: name, line: line.number, error: .usage("--doc is not allowed in apply: each FILE is one document"))
@@ -177,6 +179,8 @@ struct Apply: ParsableCommand {
         batch.force = force
         batch.decrypt = writing.decrypt
         batch.keepScripts = writing.keepScripts
+        batch.compress = writing.size.compress || optimize
+        batch.linearize = writing.size.linearize || linearize
         batch.outputEncryption = outputEncryption
         return batch
     }

@@ -119,6 +119,7 @@ struct Export: ParsableCommand {
     @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
     var keepScripts = false
 
+    @OptionGroup var size: SizeOptions
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var session: SessionOption
     @OptionGroup var passwords: PasswordOptions
@@ -195,6 +196,8 @@ struct Export: ParsableCommand {
             labels.apply(to: &settings)
             settings.outline = outline.policy
             settings.keepScripts = keepScripts
+            settings.compress = size.compress
+            settings.linearize = size.linearize
             // The bar covers reading the session and preparing the pages too, so it is
             // stopped (erased) however the export ends.
             let bar = ProgressBar.bar(outputOptions, .writing)

@@ -99,6 +99,7 @@ struct Split: ParsableCommand {
     @Flag(name: .long, help: "Replace existing parts.")
     var force = false
 
+    @OptionGroup var size: SizeOptions
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var passwords: PasswordOptions
     @OptionGroup var output: OutputOptions
@@ -132,6 +133,8 @@ struct Split: ParsableCommand {
                 directory: folder, grouping: grouping, template: name, outlineLevel: outlineLevel ?? 1,
                 maxSize: maxSize.flatMap(ByteSize.parse))
             var settings = ExportSettings(force: force)
+            settings.compress = size.compress
+            settings.linearize = size.linearize
             let bar = ProgressBar.bar(output, .writing)
             defer { bar?.stop() }
             if let bar { settings.progress = { bar.update($0) } }

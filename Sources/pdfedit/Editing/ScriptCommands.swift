@@ -11,6 +11,27 @@ enum ScriptCommands {
         try ScriptText.parse(text, name: name) { words throws(PDFEditError) in try command(words) }
     }
 
+    /// An `apply` script's lines: as `parse`, and `optimize [--linearize]` lines,
+    /// which edit nothing but say how each output is written (as `apply
+    /// --compress [--linearize]` does, wherever the line stands).
+    static func parseForApply(_ text: String, name: String) throws(PDFEditError)
+        -> (lines: [(number: Int, command: any EditCommand)], compress: Bool, linearize: Bool)
+    {
+        var compress = false
+        var linearize = false
+        let lines = try ScriptText.parse(text, name: name) { words throws(PDFEditError) -> (any EditCommand)? in
+            guard words.first == "optimize" else { return try command(words) }
+            let options = words.dropFirst()
+            guard options.allSatisfy({ $0 == "--linearize" }) else {
+                throw PDFEditError.usage("optimize in an apply script takes only --linearize (FILE and -o are apply's)")
+            }
+            compress = true
+            linearize = linearize || !options.isEmpty
+            return nil
+        }
+        return (lines, compress, linearize)
+    }
+
     /// The edits of a script's lines, built in order (each line's own `--password`
     /// and `--password-for` count for that line, with `passwords`); a line that
     /// cannot be built fails the script, named by its line. `importer` gives the

@@ -115,7 +115,7 @@ struct DirectOptions: ParsableArguments {
     var isDirect: Bool { output != nil || inPlace }
 
     /// Direct mode on `input` with these options (output, in place, force,
-    /// repair, decryption, scripts, encryption), for every command that edits one
+    /// repair, decryption, scripts, encryption, compression), for every command that edits one
     /// file: the editing commands and `merge`.
     func mode(input: String, passwords: PasswordBook, output: OutputOptions) throws(PDFEditError) -> DirectMode {
         // First: --encrypt takes the values after it, also a FILE given after them.
@@ -125,6 +125,8 @@ struct DirectOptions: ParsableArguments {
         mode.decrypt = decrypt
         mode.keepScripts = keepScripts
         mode.repair = repair
+        mode.compress = writing.size.compress
+        mode.linearize = writing.size.linearize
         mode.outputEncryption = encryption
         if mode.decrypt && mode.outputEncryption != nil {
             throw PDFEditError.usage("give --decrypt or --encrypt, not both")
@@ -139,7 +141,7 @@ struct DirectOptions: ParsableArguments {
     func refuseOutsideDirectMode() throws(PDFEditError) {
         let given = [
             (decrypt, "--decrypt"), (keepScripts, "--keep-scripts"), (!encryption.encrypt.isEmpty, "--encrypt"),
-            (repair, "--repair"),
+            (repair, "--repair"), (writing.size.compress, "--compress"), (writing.size.linearize, "--linearize"),
         ].filter(\.0).map(\.1)
         if let first = given.first { throw PDFEditError.usage("\(first) goes with -o or --in-place") }
     }
@@ -153,6 +155,7 @@ struct WritingOptions: ParsableArguments {
     var decrypt = false
     @Flag(name: .customLong("keep-scripts"), help: "Direct mode: keep the file's JavaScript and open action.")
     var keepScripts = false
+    @OptionGroup var size: SizeOptions
 }
 
 extension ArgumentHelp {

@@ -1,0 +1,438 @@
+// `--compress`: identical streams shared and Flate recompressed at zlib's best
+// level, before the output is written (see Compress.hh). The level is zlib's
+// own argument here, not Pl_Flate::setCompressionLevel: that is a static of
+// qpdf's, the whole process's setting, which a library must leave to its host.
+#include "Compress.hh"
+
+#include "Status.hh"
+
+#include <qpdf/Buffer.hh>
+#include <qpdf/QPDFObjectHandle.hh>
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pe {
+namespace {
+
+// Dictionaries nested deeper than this inside a stream's dictionary make it
+// unique (never merged): the key is built by recursion, which this bounds.
+constexpr int key_depth_limit = 32;
+// Rounds of merging (each may let objects that refer to merged ones merge):
+// font -> descriptor -> font file, resources -> font -> ... need one each.
+constexpr int merge_rounds_limit = 32;
+
+struct ObjGenHash {
+    size_t operator()(QPDFObjGen const &og) const noexcept
+    {
+        return std::hash<long long>()((static_cast<long long>(og.getObj()) << 16) ^ og.getGen());
+    }
+};
+
+using Redirects = std::unordered_map<QPDFObjGen, QPDFObjGen, ObjGenHash>;
+
+// Where `og` ends after the merges so far.
+QPDFObjGen resolved(Redirects const &redirects, QPDFObjGen og)
+{
+    for (auto found = redirects.find(og); found != redirects.end(); found = redirects.find(og)) {
+        og = found->second;
+    }
+    return og;
+}
+
+// The text of an object with each reference written as the object it now leads
+// to; false when it nests deeper than key_depth_limit. `depth` -1: an indirect
+// object itself (not written as a reference); 0: a stream's dictionary.
+bool append_key(
+    QPDFObjectHandle object, Redirects const &redirects, int depth, std::string &key, std::vector<QPDFObjGen> &refs)
+{
+    if (depth > key_depth_limit) {
+        return false;
+    }
+    if (object.isIndirect() && depth != -1) {
+        refs.push_back(object.getObjGen());
+        QPDFObjGen og = resolved(redirects, object.getObjGen());
+        key += std::to_string(og.getObj()) + " " + std::to_string(og.getGen()) + " R ";
+        return true;
+    }
+    int next = depth < 0 ? 1 : depth + 1;
+    if (object.isArray()) {
+        key += "[ ";
+        for (QPDFObjectHandle item : object.aitems()) {
+            if (!append_key(item, redirects, next, key, refs)) {
+                return false;
+            }
+        }
+        key += "] ";
+        return true;
+    }
+    if (object.isDictionary()) {
+        key += "<< ";
+        for (auto [name, value] : object.ditems()) { // sorted by key: the same text for the same dictionary
+            if (depth == 0 && name == "/Length") { // a stream's own: its data is compared instead
+                continue;
+            }
+            key += QPDFObjectHandle::newName(name).unparse() + " ";
+            if (!append_key(value, redirects, next, key, refs)) {
+                return false;
+            }
+        }
+        key += ">> ";
+        return true;
+    }
+    key += object.unparse() + " ";
+    return true;
+}
+
+// Every stream the trailer reaches, and every indirect object on the way (in
+// object-number order), found without recursion.
+void reachable(QPDF &pdf, std::vector<QPDFObjectHandle> &objects)
+{
+    std::set<QPDFObjGen> seen;
+    std::vector<QPDFObjectHandle> pending{pdf.getTrailer()};
+    while (!pending.empty()) {
+        QPDFObjectHandle object = pending.back();
+        pending.pop_back();
+        if (object.isIndirect()) {
+            if (!seen.insert(object.getObjGen()).second) {
+                continue;
+            }
+            objects.push_back(object);
+        }
+        if (object.isStream()) {
+            pending.push_back(object.getDict());
+        } else if (object.isArray()) {
+            for (QPDFObjectHandle item : object.aitems()) {
+                pending.push_back(item);
+            }
+        } else if (object.isDictionary()) {
+            for (auto [name, value] : object.ditems()) {
+                pending.push_back(value);
+            }
+        }
+    }
+    std::sort(objects.begin(), objects.end(), [](QPDFObjectHandle const &a, QPDFObjectHandle const &b) {
+        return a.getObjGen() < b.getObjGen();
+    });
+}
+
+// Points every reference in the direct parts of `object` that leads to a merged
+// stream at the one kept, without recursion.
+void redirect(QPDFObjectHandle object, Redirects const &redirects)
+{
+    auto target = [&](QPDFObjectHandle value, QPDFObjectHandle &into) {
+        if (!value.isIndirect()) {
+            return false;
+        }
+        QPDFObjGen og = resolved(redirects, value.getObjGen());
+        if (og == value.getObjGen()) {
+            return false;
+        }
+        into = value.getOwningQPDF()->getObject(og);
+        return true;
+    };
+    std::vector<QPDFObjectHandle> pending{object.isStream() ? object.getDict() : object};
+    while (!pending.empty()) {
+        QPDFObjectHandle container = pending.back();
+        pending.pop_back();
+        QPDFObjectHandle replacement;
+        if (container.isArray()) {
+            int count = container.getArrayNItems();
+            for (int i = 0; i < count; ++i) {
+                QPDFObjectHandle item = container.getArrayItem(i);
+                if (target(item, replacement)) {
+                    container.setArrayItem(i, replacement);
+                } else if (!item.isIndirect() && (item.isArray() || item.isDictionary())) {
+                    pending.push_back(item);
+                }
+            }
+        } else if (container.isDictionary()) {
+            std::vector<std::pair<std::string, QPDFObjectHandle>> replaced; // not while iterating it
+            for (auto [name, value] : container.ditems()) {
+                if (target(value, replacement)) {
+                    replaced.emplace_back(name, replacement);
+                } else if (!value.isIndirect() && (value.isArray() || value.isDictionary())) {
+                    pending.push_back(value);
+                }
+            }
+            for (auto const &[name, value] : replaced) {
+                container.replaceKey(name, value);
+            }
+        }
+    }
+}
+
+// A stream's data as stored (decrypted, still encoded).
+std::string raw_data(QPDFObjectHandle stream)
+{
+    std::shared_ptr<Buffer> buffer = stream.getRawStreamData();
+    return std::string(reinterpret_cast<char const *>(buffer->getBuffer()), buffer->getSize());
+}
+
+std::string digest(std::string const &data)
+{
+    char hex[65] = {0};
+    if (pe_sha256_bytes(reinterpret_cast<unsigned char const *>(data.data()), data.size(), hex) != 0) {
+        throw std::runtime_error("SHA-256 failed");
+    }
+    return std::string(hex) + ":" + std::to_string(data.size());
+}
+
+// Whether an object that is not a stream may be shared with an identical one:
+// what pages use as resources (fonts and their descriptors, encodings, graphics
+// states, color spaces, functions, shadings, resource dictionaries, arrays such
+// as /Widths). Never what has an identity of its own: pages and the page tree,
+// annotations and form fields (one per page and field), outline items,
+// structure elements, layers (/OCG), the catalog; those name a /Type outside
+// the list or carry one of the keys below.
+bool shareable(QPDFObjectHandle object)
+{
+    if (object.isArray()) {
+        return true;
+    }
+    if (!object.isDictionary()) {
+        return false;
+    }
+    QPDFObjectHandle type = object.getKey("/Type");
+    if (!type.isNull()) {
+        static std::set<std::string> const kinds{
+            "/Font", "/FontDescriptor", "/Encoding", "/ExtGState", "/Pattern", "/Halftone", "/Group"};
+        return type.isName() && kinds.count(type.getName()) != 0;
+    }
+    static char const *const identity_keys[] = {
+        "/Parent", "/P", "/Kids", "/S", "/T", "/FT", "/Rect", "/Subtype", "/Title", "/First", "/Last",
+        "/Next", "/Prev", "/K", "/Pg", "/Dest", "/A", "/AA", "/Names", "/Dests", "/Nums", "/Limits"};
+    for (char const *key : identity_keys) {
+        if (object.hasKey(key)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Step 1: identical streams (and the objects above) written once. Returns the
+// merges: each duplicate and the object it equals (met first, in object-number
+// order). The first round keys every candidate; a later one only those that
+// refer to an object merged in the round before (a file of 85,000 objects
+// would otherwise be keyed again in full for every level of its resources).
+Redirects share_identical(std::vector<QPDFObjectHandle> const &objects, pe_compress_report &report)
+{
+    struct Candidate {
+        QPDFObjectHandle object;
+        std::string data_key; // a stream's hash and length
+        std::string key;      // its current key; "" when it cannot be keyed
+        bool merged = false;
+    };
+    std::vector<Candidate> candidates;
+    for (QPDFObjectHandle object : objects) {
+        if (object.isStream()) {
+            candidates.push_back({object, digest(raw_data(object)), "", false});
+        } else if (shareable(object)) {
+            candidates.push_back({object, "", "", false});
+        }
+    }
+    std::unordered_map<QPDFObjGen, size_t, ObjGenHash> index;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        index[candidates[i].object.getObjGen()] = i;
+    }
+    // Who refers to an object (candidates only), moved to the object kept when
+    // it merges, so a merge further down the chain finds them.
+    std::unordered_map<QPDFObjGen, std::vector<size_t>, ObjGenHash> referrers;
+    std::map<std::string, size_t> first; // key -> the candidate kept with it
+    Redirects redirects;
+    std::vector<size_t> pending(candidates.size());
+    for (size_t i = 0; i < pending.size(); ++i) {
+        pending[i] = i;
+    }
+    for (int round = 0; round < merge_rounds_limit && !pending.empty(); ++round) {
+        std::vector<QPDFObjGen> merged_now;
+        for (size_t i : pending) {
+            Candidate &candidate = candidates[i];
+            if (candidate.merged) {
+                continue;
+            }
+            auto previous = first.find(candidate.key);
+            if (!candidate.key.empty() && previous != first.end() && previous->second == i) {
+                first.erase(previous); // its key changes: it no longer stands for the old one
+            }
+            QPDFObjectHandle object = candidate.object;
+            bool stream = object.isStream();
+            std::string key = stream ? "stream " + candidate.data_key + " " : "object ";
+            std::vector<QPDFObjGen> refs;
+            bool keyed = append_key(stream ? object.getDict() : object, redirects, stream ? 0 : -1, key, refs);
+            candidate.key = keyed ? key : "";
+            if (round == 0) {
+                for (QPDFObjGen const &ref : refs) {
+                    referrers[ref].push_back(i);
+                }
+            }
+            if (!keyed) {
+                continue;
+            }
+            auto [found, inserted] = first.emplace(key, i);
+            if (inserted) {
+                continue;
+            }
+            Candidate &kept = candidates[found->second];
+            long long bytes = static_cast<long long>(key.size());
+            if (stream) {
+                // Equal hashes and lengths; the bytes themselves decide.
+                std::string data = raw_data(object);
+                if (data != raw_data(kept.object)) {
+                    continue;
+                }
+                bytes = static_cast<long long>(data.size());
+            }
+            QPDFObjGen og = object.getObjGen();
+            redirects[og] = kept.object.getObjGen();
+            candidate.merged = true;
+            merged_now.push_back(og);
+            report.duplicates += 1;
+            report.duplicate_bytes += bytes;
+        }
+        std::set<size_t> dirty;
+        for (QPDFObjGen const &og : merged_now) {
+            auto found = referrers.find(og);
+            if (found == referrers.end()) {
+                continue;
+            }
+            std::vector<size_t> moved = std::move(found->second);
+            referrers.erase(found);
+            dirty.insert(moved.begin(), moved.end());
+            std::vector<size_t> &into = referrers[redirects[og]];
+            into.insert(into.end(), moved.begin(), moved.end());
+        }
+        pending.assign(dirty.begin(), dirty.end());
+    }
+    return redirects;
+}
+
+// zlib's inflate of `data`, at most `limit` bytes (0: no bound); false when the
+// data is not one whole zlib stream or inflates to more.
+bool inflate_bounded(std::string const &data, long long limit, std::string &into)
+{
+    z_stream stream;
+    std::memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) {
+        return false;
+    }
+    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
+    size_t offered = 0;
+    unsigned char buffer[65536];
+    int result = Z_OK;
+    while (result == Z_OK) {
+        if (stream.avail_in == 0 && offered < data.size()) {
+            size_t chunk = std::min<size_t>(data.size() - offered, 1u << 30);
+            stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data() + offered));
+            stream.avail_in = static_cast<uInt>(chunk);
+            offered += chunk;
+        }
+        stream.next_out = buffer;
+        stream.avail_out = sizeof buffer;
+        result = inflate(&stream, Z_NO_FLUSH);
+        into.append(reinterpret_cast<char *>(buffer), sizeof buffer - stream.avail_out);
+        if (limit > 0 && static_cast<long long>(into.size()) > limit) {
+            result = Z_MEM_ERROR;
+        } else if (result == Z_BUF_ERROR && stream.avail_in == 0 && offered == data.size()) {
+            break; // the data ends before the zlib stream does
+        } else if (result == Z_BUF_ERROR) {
+            result = Z_OK;
+        }
+    }
+    inflateEnd(&stream);
+    return result == Z_STREAM_END;
+}
+
+// zlib's deflate of `data` at its best level (9, the largest window and memory).
+bool deflate_best(std::string const &data, std::string &into)
+{
+    z_stream stream;
+    std::memset(&stream, 0, sizeof stream);
+    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+        return false;
+    }
+    size_t offered = 0;
+    unsigned char buffer[65536];
+    int result = Z_OK;
+    while (result == Z_OK || result == Z_BUF_ERROR) {
+        if (stream.avail_in == 0 && offered < data.size()) {
+            size_t chunk = std::min<size_t>(data.size() - offered, 1u << 30);
+            stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data() + offered));
+            stream.avail_in = static_cast<uInt>(chunk);
+            offered += chunk;
+        }
+        stream.next_out = buffer;
+        stream.avail_out = sizeof buffer;
+        result = deflate(&stream, offered == data.size() ? Z_FINISH : Z_NO_FLUSH);
+        into.append(reinterpret_cast<char *>(buffer), sizeof buffer - stream.avail_out);
+        if (result == Z_BUF_ERROR && stream.avail_out == sizeof buffer) {
+            break; // no progress: cannot happen with room and input left
+        }
+    }
+    deflateEnd(&stream);
+    return result == Z_STREAM_END;
+}
+
+// Step 2 for one stream (see Compress.hh).
+void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &report)
+{
+    QPDFObjectHandle dict = stream.getDict();
+    if (dict.getKey("/Type").isNameAndEquals("/Metadata")) {
+        return; // XMP stays readable as text (qpdf writes the catalog's plain anyway)
+    }
+    QPDFObjectHandle filter = dict.getKey("/Filter");
+    QPDFObjectHandle outer = filter.isArray() && filter.getArrayNItems() > 0 ? filter.getArrayItem(0) : filter;
+    bool flate = outer.isNameAndEquals("/FlateDecode");
+    bool plain = filter.isNull() || (filter.isArray() && filter.getArrayNItems() == 0);
+    if (!flate && !plain) {
+        return; // images' own codecs (DCT, CCITT, JBIG2, JPX) and the rare LZW or ASCII filters
+    }
+    std::string raw = raw_data(stream);
+    std::string data;
+    if (flate && !inflate_bounded(raw, limit, data)) {
+        return; // damaged, or over the limit: written as it came
+    }
+    std::string smaller;
+    if (!deflate_best(flate ? data : raw, smaller) || smaller.size() >= raw.size()) {
+        return;
+    }
+    report.recompressed += 1;
+    report.recompressed_saved += static_cast<long long>(raw.size() - smaller.size());
+    if (flate) {
+        stream.replaceStreamData(smaller, filter, dict.getKey("/DecodeParms"));
+    } else {
+        stream.replaceStreamData(smaller, QPDFObjectHandle::newName("/FlateDecode"), QPDFObjectHandle::newNull());
+    }
+}
+
+} // namespace
+
+void compress_streams(QPDF &pdf, long long max_stream_bytes, pe_compress_report &report)
+{
+    std::vector<QPDFObjectHandle> objects;
+    reachable(pdf, objects);
+    Redirects redirects = share_identical(objects, report);
+    if (!redirects.empty()) {
+        redirect(pdf.getTrailer(), redirects);
+        for (QPDFObjectHandle object : objects) {
+            if (redirects.count(object.getObjGen()) == 0) {
+                redirect(object, redirects);
+            }
+        }
+    }
+    for (QPDFObjectHandle object : objects) {
+        if (object.isStream() && redirects.count(object.getObjGen()) == 0) {
+            recompress(object, max_stream_bytes, report);
+        }
+    }
+}
+
+} // namespace pe

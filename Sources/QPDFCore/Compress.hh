@@ -1,0 +1,35 @@
+// Internal to QPDFBridge: the lossless "smaller file" pass an output goes
+// through before it is written with pe_export_options.compress.
+#ifndef PDFEDIT_QPDF_BRIDGE_COMPRESS_HH
+#define PDFEDIT_QPDF_BRIDGE_COMPRESS_HH
+
+#include "QPDFBridge.h"
+
+#include <qpdf/QPDF.hh>
+
+namespace pe {
+
+// Rewrites the streams of `pdf` that its trailer reaches, in two steps:
+//  1. identical streams are shared: streams whose dictionaries (without
+//     /Length, references compared by what they lead to) and raw data are
+//     byte-identical are one object, the first (lowest object number); every
+//     reference to another is redirected to it. So are identical resource
+//     objects that are not streams (fonts, descriptors, color space arrays,
+//     resource dictionaries: Compress.cpp's `shareable`; never pages,
+//     annotations, fields or anything else with an identity of its own).
+//     Repeated until nothing more merges, so a font whose file merged merges
+//     in turn.
+//  2. each kept stream whose outer filter is /FlateDecode has that layer
+//     inflated (at most `max_stream_bytes`, 0: no bound; a larger or damaged
+//     stream is left as it is) and deflated again at zlib's best level, the
+//     other filters and /DecodeParms untouched; an unfiltered stream (XMP
+//     metadata excepted) gets /FlateDecode. Kept only when smaller.
+// The writer must then write stream data as given (write_output sets decode
+// level none), or qpdf would inflate and deflate it again at its own level.
+// Objects nothing reaches stay in `pdf`: QPDFWriter writes only what the
+// trailer reaches, so they are left out of the file by the writer.
+void compress_streams(QPDF &pdf, long long max_stream_bytes, pe_compress_report &report);
+
+} // namespace pe
+
+#endif

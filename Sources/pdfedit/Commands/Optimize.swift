@@ -1,0 +1,89 @@
+import ArgumentParser
+import PDFEditKit
+import PageModel
+
+struct Optimize: ParsableCommand {
+    static let configuration = CommandConfiguration.command(
+        commandName: "optimize",
+        abstract: "Rewrite a PDF losslessly smaller (what --compress does), with a report of what each step saved.",
+        discussion: """
+            Identical streams (fonts, images, ICC profiles, forms) are written once,
+            every Flate stream is recompressed at zlib's best level, the objects go
+            into object streams and those nothing refers to are left out. Pages,
+            text, links, bookmarks and forms stay as every export keeps them; the
+            file keeps its encryption unless --decrypt.
+
+            Examples:
+              pdfedit optimize big.pdf -o small.pdf
+              pdfedit optimize big.pdf --in-place --linearize
+              pdfedit optimize big.pdf -o small.pdf --json
+            """)
+
+    @Argument(help: ArgumentHelp("The PDF to rewrite; - reads it from standard input.", valueName: "file"))
+    var file: String
+
+    @Option(name: [.short, .customLong("output")], help: "Write the result here (- writes it to standard output).")
+    var output: String?
+
+    @Flag(name: .customLong("in-place"), help: "Replace FILE with the result (atomically).")
+    var inPlace = false
+
+    @Flag(name: .long, help: "Allow -o to replace an existing file.")
+    var force = false
+
+    @Flag(name: .long, help: "Linearize the result (fast web view).")
+    var linearize = false
+
+    @Flag(name: .long, help: "Write the result unencrypted (by default it keeps FILE's encryption and passwords).")
+    var decrypt = false
+
+    @Flag(name: .customLong("keep-scripts"), help: "Keep the file's JavaScript and open action.")
+    var keepScripts = false
+
+    @OptionGroup var passwords: PasswordOptions
+    @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        if output == nil && !inPlace { throw PDFEditError.usage("optimize writes a file: give -o OUT or --in-place") }
+        if output != nil && inPlace { throw PDFEditError.usage("give either -o or --in-place, not both") }
+        if output == StandardStreams.name && outputOptions.json {
+            throw PDFEditError.usage("--json cannot share standard output with the PDF (-o -)")
+        }
+    }
+
+    func run() throws {
+        try reporting { () throws(PDFEditError) in
+            var mode = DirectMode(
+                input: file, output: output, inPlace: inPlace, force: force, passwords: try passwords.book())
+            mode.progress = ProgressBar.handler(outputOptions, .writing)
+            mode.linearize = linearize
+            mode.decrypt = decrypt
+            mode.keepScripts = keepScripts
+            let report = try mode.resolvingStandardStreams { (mode) throws(PDFEditError) in try mode.optimize() }
+            Console.warn(report.warnings)
+            if outputOptions.json {
+                Console.json(report)
+            } else if !outputOptions.quiet && output != StandardStreams.name {
+                Console.out(Self.lines(report, shownOutput: output ?? file).joined(separator: "\n"))
+            }
+        }
+    }
+
+    /// The text report: the sizes, then what each step saved.
+    static func lines(_ report: OptimizeReport, shownOutput: String) -> [String] {
+        func percent(_ bytes: Int) -> String {
+            guard report.bytesBefore > 0 else { return "" }
+            let tenths = (bytes * 1000) / report.bytesBefore
+            return " (\(tenths / 10).\(abs(tenths % 10))%)"
+        }
+        return [
+            "wrote \(shown(shownOutput)) (\(pagesPhrase(report.pageCount))\(report.linearized ? ", linearized" : ""))",
+            "bytes before:        \(report.bytesBefore)",
+            "bytes after:         \(report.bytesAfter)",
+            "saved:               \(report.saved)\(percent(report.saved))",
+            "  shared duplicates: \(report.sharedDuplicates.bytes) (\(report.sharedDuplicates.count) objects)",
+            "  recompression:     \(report.recompression.bytes) (\(report.recompression.count) streams)",
+            "  object streams:    \(report.objectStreams) (with unreferenced objects left out)",
+        ]
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import Testing
+
+/// Issue 43, section 1: `--compress`, `--linearize` and `pdfedit optimize`. Every
+/// output is read back by qpdf and poppler (check, page count, text per page),
+/// sizes are compared with qpdf's own best lossless rewrite.
+@Suite struct CompressTests {
+    /// The text of every page (pdftotext's pages, split at its form feeds).
+    static func texts(_ file: String) throws -> [String] {
+        let result = try run("pdftotext", ["-enc", "UTF-8", file, "-"])
+        return result.stdout.components(separatedBy: "\u{0C}")
+    }
+
+    static func size(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
+    }
+
+    /// `qpdf --check` finds nothing (exit 0, not 3 for warnings).
+    static func expectClean(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let check = try run("qpdf", ["--check", file])
+        #expect(check.status == 0, "\(file): \(check.stdout) \(check.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// The same pages and text as `original`, as independent tools read them.
+    static func expectSameDocument(_ output: String, as original: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
+        try expectClean(output, sourceLocation: sourceLocation)
+        #expect(try qpdfPageCount(output) == qpdfPageCount(original), sourceLocation: sourceLocation)
+        #expect(try texts(output) == texts(original), "\(output)", sourceLocation: sourceLocation)
+    }
+
+    /// qpdf's best lossless rewrite of `file`, the size to beat.
+    static func qpdfSize(_ file: String, in dir: URL) throws -> Int {
+        let out = dir.appendingPathComponent("qpdf-\(UUID().uuidString).pdf").path
+        let result = try run(
+            "qpdf", ["--object-streams=generate", "--recompress-flate", "--compression-level=9", file, out])
+        #expect(result.status == 0 || result.status == 3, "\(result.stderr)")
+        return try size(out)
+    }
+
+    static let corpusFiles = [
+        "pdfjs-tracemonkey.pdf", "pdfjs-TAMReview.pdf", "sample-libreoffice-form.pdf", "pdfjs-basicapi.pdf",
+        "tbt-TeXbyTopic.pdf",
+    ]
+
+    @Test(
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"),
+        arguments: corpusFiles)
+    func optimizeCorpusFile(name: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Paths.corpus(name)
+        let output = dir.appendingPathComponent("small.pdf").path
+        try pdfeditOK("optimize", input, "-o", output, "-q")
+        try Self.expectSameDocument(output, as: input)
+        #expect(try Self.size(output) < Self.size(input), "\(name)")
+        #expect(try Self.size(output) <= Self.qpdfSize(input, in: dir), "\(name): larger than qpdf's")
+    }
+
+    /// Two sources that carry the same fonts and images: written once.
+    @Test(.enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"))
+    func mergeSharesWhatBothSourcesCarry() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for copy in ["a.pdf", "b.pdf"] {
+            try FileManager.default.copyItem(
+                atPath: Paths.corpus("pdfjs-tracemonkey.pdf"), toPath: dir.appendingPathComponent(copy).path)
+        }
+        try pdfeditOK("insert", "b.pdf", "a.pdf", "-o", "plain.pdf", "-q", in: dir)
+        try pdfeditOK("insert", "b.pdf", "a.pdf", "-o", "small.pdf", "--compress", "-q", in: dir)
+        try pdfeditOK("export", "exported.pdf", "--from", "plain.pdf", "--compress", "-q", in: dir)
+        try pdfeditOK("merge", "a.pdf", "b.pdf", "-o", "merged.pdf", "--compress", "-q", in: dir)
+        let plain = dir.appendingPathComponent("plain.pdf").path
+        let qpdf = try Self.qpdfSize(plain, in: dir)
+        let plainSize = try Self.size(plain)
+        for name in ["small.pdf", "exported.pdf", "merged.pdf"] {
+            let small = dir.appendingPathComponent(name).path
+            try Self.expectSameDocument(small, as: plain)
+            #expect(try qpdfPageCount(small) == 28)
+            let size = try Self.size(small)
+            #expect(size * 2 <= plainSize, "\(name): \(size) not half of \(plainSize)")
+            #expect(size * 100 <= qpdf * 85, "\(name): \(size) over 0.85 × qpdf's \(qpdf)")
+        }
+    }
+
+    /// A file built here: two pages with the same content stream, image and
+    /// annotation, each its own object, and an unfiltered stream. The streams
+    /// become one object each; the annotations stay two (an annotation belongs
+    /// to its page); the content is deflated.
+    @Test func duplicatesSharedAnnotationsKept() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = #"""
+            import sys, zlib
+            content = b"q 100 0 0 100 50 50 cm /Im0 Do Q BT /F1 24 Tf 72 700 Td (Same text) Tj ET\n" * 40
+            image = zlib.compress(bytes(range(256)) * 12, 1)
+            objects = [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+            ]
+            def page(content, image, font, annot):
+                return (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                        b"/Resources << /XObject << /Im0 %d 0 R >> /Font << /F1 %d 0 R >> >> /Annots [%d 0 R] >>"
+                        % (content, image, font, annot))
+            objects.append(page(5, 7, 9, 11))
+            objects.append(page(6, 8, 10, 12))
+            for _ in range(2):
+                objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+            for _ in range(2):
+                objects.append(b"<< /Type /XObject /Subtype /Image /Width 48 /Height 64 /ColorSpace /DeviceGray "
+                               b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % len(image)
+                               + image + b"\nendstream")
+            for _ in range(2):
+                objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+            for _ in range(2):
+                objects.append(b"<< /Subtype /Link /Rect [72 72 200 100] /Border [0 0 0] "
+                               b"/A << /S /URI /URI (https://example.org/) >> >>")
+            out = b"%PDF-1.7\n"
+            offsets = []
+            for number, body in enumerate(objects, 1):
+                offsets.append(len(out))
+                out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+            xref = len(out)
+            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+            out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+            open(sys.argv[1], "wb").write(out)
+            """#
+        let input = dir.appendingPathComponent("twins.pdf").path
+        let made = try run("python3", ["-c", script, input])
+        #expect(made.status == 0, "\(made.stderr)")
+        let output = dir.appendingPathComponent("small.pdf").path
+        let report = try pdfeditOK("optimize", input, "-o", output, "--json")
+        try Self.expectSameDocument(output, as: input)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let shared = try #require(json["sharedDuplicates"] as? [String: Int])
+        // The content stream, the image and the font: one copy each left out.
+        #expect(shared["count"] == 3)
+        #expect((json["recompression"] as? [String: Int])?["count"] == 2)  // the content deflated, the image at level 9
+        // Read back by qpdf: both pages draw the same content and image objects,
+        // and keep an annotation each.
+        let pages = try run("qpdf", ["--json", "--json-key=pages", output]).stdout
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(pages.utf8)) as? [String: Any])
+        let list = try #require(parsed["pages"] as? [[String: Any]])
+        #expect(list.count == 2)
+        let contents = list.map { ($0["contents"] as? [String]) ?? [] }
+        #expect(contents[0] == contents[1] && contents[0].count == 1)
+        let images = list.map { (($0["images"] as? [[String: Any]]) ?? []).compactMap { $0["object"] as? String } }
+        #expect(images[0] == images[1] && images[0].count == 1)
+        let objects = try run("qpdf", ["--json", "--json-key=qpdf", output]).stdout
+        let all = try #require(try JSONSerialization.jsonObject(with: Data(objects.utf8)) as? [String: Any])
+        let table = try #require((all["qpdf"] as? [Any])?.last as? [String: Any])
+        let annotations = list.map { page -> [String] in
+            let object = "obj:" + ((page["object"] as? String) ?? "")
+            return ((table[object] as? [String: Any])?["value"] as? [String: Any])?["/Annots"] as? [String] ?? []
+        }
+        #expect(annotations[0].count == 1 && annotations[1].count == 1 && annotations[0] != annotations[1], "\(annotations)")
+        // Pixels too: the same pages as the input.
+        for file in [input, output] {
+            let ppm = try run("pdftoppm", ["-r", "20", "-gray", file, file + "-page"])
+            #expect(ppm.status == 0)
+        }
+        for page in 1...2 {
+            let a = try Data(contentsOf: URL(fileURLWithPath: "\(input)-page-\(page).pgm"))
+            let b = try Data(contentsOf: URL(fileURLWithPath: "\(output)-page-\(page).pgm"))
+            #expect(a == b, "page \(page) renders differently")
+        }
+    }
+
+    /// The report's JSON: its keys, and sizes that are the files' own.
+    @Test func optimizeReportsItsSteps() throws {
+        let dir = try scratchDirectory(with: "features.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try pdfeditOK("optimize", "features.pdf", "-o", "small.pdf", "--json", in: dir)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(
+            Set(json.keys) == [
+                "input", "output", "pageCount", "bytesBefore", "bytesAfter", "saved", "sharedDuplicates",
+                "recompression", "objectStreams", "linearized", "warnings",
+            ])
+        let input = dir.appendingPathComponent("features.pdf").path
+        let output = dir.appendingPathComponent("small.pdf").path
+        #expect(json["bytesBefore"] as? Int == (try Self.size(input)))
+        #expect(json["bytesAfter"] as? Int == (try Self.size(output)))
+        #expect(json["saved"] as? Int == (try Self.size(input)) - (try Self.size(output)))
+        let shared = try #require(json["sharedDuplicates"] as? [String: Int])
+        let recompression = try #require(json["recompression"] as? [String: Int])
+        #expect(Set(shared.keys) == ["count", "bytes"] && Set(recompression.keys) == ["count", "bytes"])
+        #expect(
+            json["objectStreams"] as? Int
+                == (json["saved"] as? Int ?? 0) - (shared["bytes"] ?? 0) - (recompression["bytes"] ?? 0))
+        #expect(json["pageCount"] as? Int == (try qpdfPageCount(input)))
+        #expect(json["linearized"] as? Bool == false)
+        try Self.expectSameDocument(output, as: input)
+        // The text report names each step.
+        let text = try pdfeditOK("optimize", "features.pdf", "-o", "again.pdf", in: dir).stdout
+        for word in ["bytes before:", "bytes after:", "shared duplicates:", "recompression:", "object streams:"] {
+            #expect(text.contains(word), "\(text)")
+        }
+    }
+
+    @Test func linearizedOutputs() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("optimize", "alpha.pdf", "-o", "a.pdf", "--linearize", "-q", in: dir)
+        try pdfeditOK("export", "b.pdf", "2..5", "--from", "alpha.pdf", "--linearize", "-q", in: dir)
+        try pdfeditOK("rotate", "1", "--by", "90", "alpha.pdf", "-o", "c.pdf", "--linearize", "--compress", "-q", in: dir)
+        try pdfeditOK("split", "alpha.pdf", "-o", "parts/p-{n}.pdf", "--every", "4", "--linearize", "--compress", "-q", in: dir)
+        for (name, pages) in [("a.pdf", try qpdfPageCount(dir.appendingPathComponent("alpha.pdf").path)), ("b.pdf", 4)] {
+            let path = dir.appendingPathComponent(name).path
+            #expect(try qpdfPageCount(path) == pages)
+        }
+        for name in ["a.pdf", "b.pdf", "c.pdf", "parts/p-1.pdf", "parts/p-2.pdf"] {
+            let path = dir.appendingPathComponent(name).path
+            let check = try run("qpdf", ["--check-linearization", path])
+            #expect(check.status == 0 && check.stdout.contains("no linearization errors"), "\(name): \(check.stdout)")
+            try Self.expectClean(path)
+        }
+        let info = try run("pdfinfo", ["-f", "1", "-l", "1", dir.appendingPathComponent("c.pdf").path]).stdout
+        #expect(info.contains(/rot:\s+90/), "\(info)")
+        // Without it, not linearized.
+        try pdfeditOK("export", "d.pdf", "--from", "alpha.pdf", "-q", in: dir)
+        let plain = try run("qpdf", ["--is-linearized", dir.appendingPathComponent("d.pdf").path])
+        #expect(plain.status != 0)
+    }
+
+    /// Direct-mode edits and `apply` take --compress: object streams in the output.
+    @Test func directModeAndApplyCompress() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("reverse", "all", "alpha.pdf", "-o", "r.pdf", "--compress", "-q", in: dir)
+        try pdfeditOK("apply", "-e", "rotate 1 --by 180", "alpha.pdf", "beta.pdf", "-o", "{stem}-out.pdf", "--compress", in: dir)
+        for name in ["r.pdf", "alpha-out.pdf", "beta-out.pdf"] {
+            let path = dir.appendingPathComponent(name).path
+            try Self.expectClean(path)
+            let xref = try run("qpdf", ["--show-xref", path]).stdout
+            #expect(xref.contains("compressed"), "\(name): no object streams")
+        }
+        // A session's export, twice: byte-identical (deterministic), smaller than without.
+        try pdfeditOK("open", "alpha.pdf", "-q", in: dir)
+        try pdfeditOK("insert", "beta.pdf", "-q", in: dir)
+        for name in ["s1.pdf", "s2.pdf"] { try pdfeditOK("export", name, "--compress", "-q", in: dir) }
+        try pdfeditOK("export", "plain.pdf", "-q", in: dir)
+        let s1 = dir.appendingPathComponent("s1.pdf").path
+        try Self.expectSameDocument(s1, as: dir.appendingPathComponent("plain.pdf").path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: s1)) == Data(contentsOf: dir.appendingPathComponent("s2.pdf")))
+        #expect(try Self.size(s1) < Self.size(dir.appendingPathComponent("plain.pdf").path))
+        let alpha = dir.appendingPathComponent("alpha.pdf").path
+        let reversed = try Self.texts(dir.appendingPathComponent("r.pdf").path)
+        let original = try Self.texts(alpha)
+        #expect(Array(reversed.dropLast().reversed()) == Array(original.dropLast()))
+    }
+
+    /// `optimize` as a line of an `apply` script: each result written as with
+    /// --compress (and --linearize); it takes no file or output of its own.
+    @Test func optimizeLineInApply() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "rotate 1 --by 90\noptimize --linearize\n".write(
+            to: dir.appendingPathComponent("script.txt"), atomically: true, encoding: .utf8)
+        try pdfeditOK("apply", "script.txt", "alpha.pdf", "beta.pdf", "-o", "{stem}-small.pdf", in: dir)
+        for stem in ["alpha", "beta"] {
+            let path = dir.appendingPathComponent("\(stem)-small.pdf").path
+            try Self.expectClean(path)
+            #expect(try run("qpdf", ["--check-linearization", path]).status == 0, "\(stem)")
+            #expect(try run("qpdf", ["--show-xref", path]).stdout.contains("compressed"), "\(stem): no object streams")
+            let info = try run("pdfinfo", ["-f", "1", "-l", "1", path]).stdout
+            #expect(info.contains(/rot:\s+90/), "\(info)")
+        }
+        // Only by itself, and only in apply.
+        #expect(try pdfedit("apply", "-e", "optimize -o x.pdf", "alpha.pdf", "-o", "{stem}-x.pdf", in: dir).status == 64)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("alpha-x.pdf").path))
+    }
+
+    @Test func inPlaceAndExitCodes() throws {
+        let dir = try scratchDirectory(with: "features.pdf", "notapdf.pdf", "encrypted.pdf", "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let features = dir.appendingPathComponent("features.pdf").path
+        let original = try Data(contentsOf: URL(fileURLWithPath: features))
+        let texts = try Self.texts(features)
+        // Failures leave the input as it was.
+        let notPDF = dir.appendingPathComponent("notapdf.pdf").path
+        let notPDFBytes = try Data(contentsOf: URL(fileURLWithPath: notPDF))
+        #expect(try pdfedit("optimize", "notapdf.pdf", "--in-place", in: dir).status == 65)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: notPDF)) == notPDFBytes)
+        let encrypted = dir.appendingPathComponent("encrypted.pdf").path
+        let encryptedBytes = try Data(contentsOf: URL(fileURLWithPath: encrypted))
+        #expect(try pdfedit("optimize", "encrypted.pdf", "--in-place", in: dir).status == 77)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: encrypted)) == encryptedBytes)
+        // Usage and outputs.
+        #expect(try pdfedit("optimize", "features.pdf", in: dir).status == 64)
+        #expect(try pdfedit("optimize", "features.pdf", "-o", "x.pdf", "--in-place", in: dir).status == 64)
+        #expect(try pdfedit("optimize", "missing.pdf", "-o", "x.pdf", in: dir).status == 66)
+        #expect(try pdfedit("optimize", "features.pdf", "-o", "alpha.pdf", in: dir).status == 73)
+        #expect(try pdfedit("rotate", "1", "--by", "90", "--compress", in: dir).status == 64)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: features)) == original)
+        // Success replaces it, smaller, the same document.
+        try pdfeditOK("optimize", "features.pdf", "--in-place", "-q", in: dir)
+        try Self.expectClean(features)
+        #expect(try Self.texts(features) == texts)
+        #expect(try Self.size(features) < original.count)
+    }
+}
