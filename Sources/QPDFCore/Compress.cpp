@@ -315,42 +315,6 @@ Redirects share_identical(std::vector<QPDFObjectHandle> const &objects, pe_compr
     return redirects;
 }
 
-// zlib's inflate of `data`, at most `limit` bytes (0: no bound); false when the
-// data is not one whole zlib stream or inflates to more.
-bool inflate_bounded(std::string const &data, long long limit, std::string &into)
-{
-    z_stream stream;
-    std::memset(&stream, 0, sizeof stream);
-    if (inflateInit(&stream) != Z_OK) {
-        return false;
-    }
-    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
-    size_t offered = 0;
-    unsigned char buffer[65536];
-    int result = Z_OK;
-    while (result == Z_OK) {
-        if (stream.avail_in == 0 && offered < data.size()) {
-            size_t chunk = std::min<size_t>(data.size() - offered, 1u << 30);
-            stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data() + offered));
-            stream.avail_in = static_cast<uInt>(chunk);
-            offered += chunk;
-        }
-        stream.next_out = buffer;
-        stream.avail_out = sizeof buffer;
-        result = inflate(&stream, Z_NO_FLUSH);
-        into.append(reinterpret_cast<char *>(buffer), sizeof buffer - stream.avail_out);
-        if (limit > 0 && static_cast<long long>(into.size()) > limit) {
-            result = Z_MEM_ERROR;
-        } else if (result == Z_BUF_ERROR && stream.avail_in == 0 && offered == data.size()) {
-            break; // the data ends before the zlib stream does
-        } else if (result == Z_BUF_ERROR) {
-            result = Z_OK;
-        }
-    }
-    inflateEnd(&stream);
-    return result == Z_STREAM_END;
-}
-
 // zlib's deflate of `data` at its best level (9, the largest window and memory).
 bool deflate_best(std::string const &data, std::string &into)
 {

@@ -7,6 +7,8 @@
 
 #include <qpdf/QPDF.hh>
 
+#include <string>
+
 namespace pe {
 
 // Rewrites the streams of `pdf` that its trailer reaches, in two steps:
@@ -29,6 +31,11 @@ namespace pe {
 // Objects nothing reaches stay in `pdf`: QPDFWriter writes only what the
 // trailer reaches, so they are left out of the file by the writer.
 void compress_streams(QPDF &pdf, long long max_stream_bytes, pe_compress_report &report);
+
+// zlib's inflate of `data`, at most `limit` bytes (0: no bound); false when the
+// data is not one whole zlib stream or inflates to more. Inflate.cpp: the one
+// zlib inflate loop, shared with the PNG reader's pe_inflate.
+bool inflate_bounded(std::string const &data, long long limit, std::string &into);
 
 } // namespace pe
 
