@@ -91,9 +91,18 @@ final class ProgressBar: @unchecked Sendable {
 
     func update(_ progress: ProgressUpdate) {
         if progress.total == 0 {
-            // An uncounted update without a phase: that work ended.
+            // An uncounted update without a phase: that work ended. A slow-page
+            // bar is told so for every page a command reads (thousands for a
+            // book): it keeps its one ticker and only erases its line.
             if progress.phase.isEmpty {
-                stop()
+                if kind == .slowPage {
+                    lock.withLock {
+                        uncounted = false
+                        erase()
+                    }
+                } else {
+                    stop()
+                }
             } else {
                 startUncounted(progress.phase)
             }
