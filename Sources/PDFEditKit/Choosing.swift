@@ -14,14 +14,14 @@ extension Session {
 
 extension SourceAccess {
     /// The 0-based indices a selection picks in `document` (every item when nil),
-    /// with `text:` and `empty` tokens answered from this access's (cached) page text and ink.
+    /// with the tokens that look at the pages (`text:`, `empty`, `dup` …) answered
+    /// from this access's (cached) page facts.
     func indices(of selection: PageSelection?, in document: Document) throws(PDFEditError) -> [Int] {
         guard let selection else { return Array(document.items.indices) }
         let context = editContext
         return try surfacingLookupFailure { () throws(PDFEditError) in
             do throws(SelectionError) {
-                return try selection.resolve(in: document, text: context.pageText, darkShare: context.darkShare,
-                hasText: context.pageHasText)
+                return try selection.resolve(in: document, context: context)
             } catch {
                 throw PDFEditError.selection(error)
             }

@@ -132,6 +132,13 @@ package struct EditContext {
     /// Whether an item's page has extractable text (`EmptyPage.isText`), for
     /// `empty` selections: such a page is not empty unless judged by ink only.
     package var pageHasText: ((PageItem) -> Bool)?
+    /// How many annotations an item's source page carries, popups aside (`annotated`); nil: not known.
+    package var annotationCount: ((PageItem) -> Int?)?
+    /// What a `.page` or `.image` item's source page draws, as a string equal
+    /// for equal pages in one file or two (`dup`; the kit's content digest); nil: not known.
+    package var contentFingerprint: ((PageItem) -> String?)?
+    /// A source's own page labels (`label:` when the document has none of its own).
+    package var sourceLabels: ((SourceID) -> SourcePageLabels?)?
     /// The documented limits (items per document) edits are checked against.
     package var limits: Limits
 
@@ -139,8 +146,12 @@ package struct EditContext {
         pageText: ((PageItem, String) -> Bool)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
         limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil,
         pageInk: ((PageItem) -> PageInk?)? = nil, darkShare: ((PageItem) -> Double?)? = nil,
-        pageHasText: ((PageItem) -> Bool)? = nil
+        pageHasText: ((PageItem) -> Bool)? = nil, annotationCount: ((PageItem) -> Int?)? = nil,
+        contentFingerprint: ((PageItem) -> String?)? = nil, sourceLabels: ((SourceID) -> SourcePageLabels?)? = nil
     ) {
+        self.annotationCount = annotationCount
+        self.contentFingerprint = contentFingerprint
+        self.sourceLabels = sourceLabels
         self.pageInk = pageInk
         self.pageHasText = pageHasText
         self.darkShare = darkShare

@@ -22,12 +22,28 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
         /// `empty`, `empty:S%`: items whose page shows at most this share (0…1) of
         /// dark pixels and, unless `inkOnly` (`--ink-only`), has no extractable text.
         case empty(maximumShare: Double, inkOnly: Bool)
+        /// `landscape` / `portrait`: items shown wider than tall / taller than wide.
+        case landscape
+        case portrait
+        /// `size:a4`, `size:WxH`: items shown at this size, either way round (`PageSizeMatch`).
+        case size(PageSize)
+        /// `annotated`: items whose page carries an annotation (popups aside).
+        case annotated
+        /// `image-only`: page and image items with no extractable text (scans).
+        case imageOnly
+        /// `label:X`, `label:X..Y`: items labelled X, or from each one labelled X
+        /// to the next labelled Y, as `list` shows labels.
+        case label(String, through: String?)
+        /// `outline:TITLE`: the items under the bookmarks with this title.
+        case outline(String)
+        /// `dup`: every later copy of an item an earlier item already shows.
+        case duplicate
 
         /// A token whose meaning depends on what the pages hold, not on their
         /// places: it may match nothing, and such tokens may overlap.
         var dependsOnPages: Bool {
             switch self {
-            case .text, .empty: true
+            case .text, .empty, .landscape, .portrait, .size, .annotated, .imageOnly, .label, .outline, .duplicate: true
             case .single, .range, .odd, .even, .all, .id: false
             }
         }
@@ -89,11 +105,21 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
     ///                | "text:" WORDS            items whose text contains WORDS
     ///                | "empty" [":" S "%"]      items showing no ink (S: the dark share
     ///                                           allowed, default 0.1; see `EmptyPage`)
+    ///                | "landscape" | "portrait" items shown wider / taller
+    ///                | "size:" SIZE             items shown at SIZE either way round
+    ///                                           (a4, letter, WxH[unit]; `PageSizeMatch`)
+    ///                | "annotated"              items carrying an annotation
+    ///                | "image-only"             page and image items without text
+    ///                | "label:" L [".." L]      items by page label (as `list` shows it)
+    ///                | "outline:" TITLE         the items under the bookmarks titled TITLE
+    ///                | "dup"                    later copies of an item shown earlier
     ///     bound     := N                        1-based position
     ///                | "last" | "last-" K       the last, or the K-th before it
     ///
-    /// Keywords are case-insensitive. `text:` takes everything up to the next
-    /// comma; matching ignores case and treats any run of whitespace as one
+    /// Keywords are case-insensitive. `text:`, `label:` and `outline:` take
+    /// everything up to the next comma, or a value in double quotes that may
+    /// hold commas (`outline:"Rates, 2026"`; the quotes are not part of it);
+    /// text matching ignores case and treats any run of whitespace as one
     /// space. A selection is a set: its positions come back in document order
     /// whatever order the tokens are in, and a position selected by two
     /// tokens is an error. Errors found here have no page count yet; resolving
@@ -101,7 +127,7 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
     public static func parse(_ text: String) throws(SelectionError) -> PageSelection {
         guard !text.allSatisfy(\.isWhitespace) else { throw .empty(pageCount: nil) }
         var tokens: [Token] = []
-        for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
+        for piece in splitTokens(text) {
             let trimmed = piece.trimmingWhitespace()
             guard !trimmed.isEmpty else { throw .emptyToken(after: tokens.last?.text, pageCount: nil) }
             tokens.append(Token(kind: try parseToken(trimmed), text: trimmed))
@@ -118,10 +144,10 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
         default: break
         }
         if lower.hasPrefix("text:") {
-            let words = token.dropFirst(5).trimmingWhitespace()
-            guard !words.isEmpty else { throw .malformed(token: token, pageCount: nil) }
+            guard let words = value(after: 5, in: token) else { throw .malformed(token: token, pageCount: nil) }
             return .text(words)
         }
+        if let kind = try parsePageToken(token, lower: lower) { return kind }
         if lower == "empty" { return .empty(maximumShare: EmptyPage.defaultMaximumShare, inkOnly: false) }
         if lower.hasPrefix("empty:") {
             guard let share = EmptyPage.share(parsing: lower.dropFirst(6)) else {
@@ -153,6 +179,72 @@ public struct PageSelection: Hashable, Sendable, Codable, CustomStringConvertibl
             return .range(.number(a), .number(b))
         }
         throw .malformed(token: token, pageCount: nil)
+    }
+
+    /// The tokens that look at what pages show (other than `text:` and `empty`); nil: none of them.
+    private static func parsePageToken(_ token: String, lower: String) throws(SelectionError) -> Kind? {
+        switch lower {
+        case "landscape": return .landscape
+        case "portrait": return .portrait
+        case "annotated": return .annotated
+        case "image-only": return .imageOnly
+        case "dup": return .duplicate
+        default: break
+        }
+        if lower.hasPrefix("size:") {
+            guard let spec = try? PageSize.parse(String(token.dropFirst(5))), case .fixed(let size) = spec else {
+                throw .malformed(token: token, pageCount: nil)
+            }
+            return .size(size)
+        }
+        if lower.hasPrefix("outline:") {
+            guard let title = value(after: 8, in: token) else { throw .malformed(token: token, pageCount: nil) }
+            return .outline(title)
+        }
+        if lower.hasPrefix("label:") {
+            let raw = token.dropFirst(6).trimmingWhitespace()
+            if raw.hasPrefix("\"") {
+                guard let label = value(after: 6, in: token) else { throw .malformed(token: token, pageCount: nil) }
+                return .label(label, through: nil)
+            }
+            guard !raw.isEmpty else { throw .malformed(token: token, pageCount: nil) }
+            if let dots = raw.firstRange(of: "..") {
+                let first = raw[..<dots.lowerBound].trimmingWhitespace()
+                let last = raw[dots.upperBound...].trimmingWhitespace()
+                guard !first.isEmpty, !last.isEmpty else { throw .malformed(token: token, pageCount: nil) }
+                return .label(first, through: last)
+            }
+            return .label(raw, through: nil)
+        }
+        return nil
+    }
+
+    /// The value of a `key:` token whose key is `keyLength` characters long:
+    /// the rest, trimmed, without one pair of surrounding double quotes; nil when empty.
+    private static func value(after keyLength: Int, in token: String) -> String? {
+        var value = token.dropFirst(keyLength).trimmingWhitespace()
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+            value = String(value.dropFirst().dropLast())
+        }
+        return value.isEmpty ? nil : value
+    }
+
+    /// The pieces between commas, a comma inside double quotes not counting.
+    private static func splitTokens(_ text: String) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = text.startIndex
+        var quoted = false
+        for index in text.indices {
+            switch text[index] {
+            case "\"": quoted.toggle()
+            case "," where !quoted:
+                pieces.append(text[start..<index])
+                start = text.index(after: index)
+            default: break
+            }
+        }
+        pieces.append(text[start...])
+        return pieces
     }
 
     /// Descending ranges that are descending in any document; the mixed

@@ -20,9 +20,11 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
     case textWithoutLookup(token: String)
     /// An `empty` token where pages cannot be rendered.
     case renderingWithoutLookup(token: String)
+    /// A token that looks at the pages (`annotated`, `dup`, `landscape` …) where they cannot be read.
+    case pagesWithoutLookup(token: String)
     /// `odd`, `even` or `all` that selects no page at all (an empty document, `even` of one page).
     case selectsNothing(token: String, pageCount: Int)
-    /// Only page-dependent tokens (`text:`, `empty`), and none of them matched a
+    /// Only page-dependent tokens (`text:`, `empty`, `landscape`, `dup` …), and none of them matched a
     /// page: not a mistake in the command but an answer about the pages. An edit
     /// then changes nothing and succeeds (DESIGN.md, "Selections that depend on
     /// the pages"): `Session.execute` turns this into a summary saying so.
@@ -52,7 +54,8 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
             return "empty token \(place) in the selection (a comma too many?)" + pagesNote(count)
         case .malformed(let token, let count):
             return "\(quoted(token)) is not a selection token (expected N, A..B, A-B, A.., ..B, last, last-K, "
-                + "odd, even, all, @ID, text:WORDS, empty or empty:S%)" + pagesNote(count)
+                + "odd, even, all, @ID, text:WORDS, empty, empty:S%, landscape, portrait, size:SIZE, annotated, "
+                + "image-only, label:L, label:L..L, outline:TITLE or dup)" + pagesNote(count)
         case .descendingRange(let token, let count):
             return "\(quoted(token)) is a descending range (write the smaller end first)" + pagesNote(count)
         case .outOfRange(let token, let count):
@@ -66,6 +69,8 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(quoted(token)) needs the pages' text, which is not available here"
         case .renderingWithoutLookup(let token):
             return "\(quoted(token)) needs the pages rendered, which is not possible here"
+        case .pagesWithoutLookup(let token):
+            return "\(quoted(token)) needs to read the pages, which is not possible here"
         case .selectsNothing(let token, let count):
             return "\(quoted(token)) selects no page" + pagesNote(count)
         case .matchedNothing(let tokens, let count):

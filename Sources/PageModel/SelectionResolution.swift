@@ -15,11 +15,20 @@ extension PageSelection {
         in document: Document, text: ((PageItem, String) -> Bool)? = nil, darkShare: ((PageItem) -> Double?)? = nil,
         hasText: ((PageItem) -> Bool)? = nil
     ) throws(SelectionError) -> [Int] {
+        try resolve(in: document, context: EditContext(pageText: text, darkShare: darkShare, pageHasText: hasText))
+    }
+
+    /// The 0-based indices this selection names in `document`, ascending, with
+    /// the context's lookups answering the tokens that look at the pages
+    /// (`text:`, `empty`, `landscape`, `annotated`, `dup` …); a token whose
+    /// lookup the context lacks is an error naming it.
+    package func resolve(in document: Document, context: EditContext) throws(SelectionError) -> [Int] {
         let count = document.items.count
         // owner[i] is the index of the token that selected position i, or -1.
         var owner = [Int](repeating: -1, count: count)
         var idIndex: [ItemID: Int]?
         var unmatched: [String] = []
+        var pages = PageLookups(document: document, context: context)
 
         for (tokenIndex, token) in tokens.enumerated() {
             let indices: [Int]
@@ -53,16 +62,18 @@ extension PageSelection {
                 guard let index = idIndex?[id] else { throw .unknownID(token: token.text, pageCount: count) }
                 indices = [index]
             case .text(let words):
-                guard let text else { throw .textWithoutLookup(token: token.text) }
+                guard let text = context.pageText else { throw .textWithoutLookup(token: token.text) }
                 indices = document.items.indices.filter { text(document.items[$0], words) }
             case .empty(let maximumShare, let inkOnly):
-                guard let darkShare else { throw .renderingWithoutLookup(token: token.text) }
-                let hasText = hasText ?? { _ in false }
+                guard let darkShare = context.darkShare else { throw .renderingWithoutLookup(token: token.text) }
+                let hasText = context.pageHasText ?? { _ in false }
                 indices = document.items.indices.filter { index in
                     EmptyPage.isEmpty(
                         document.items[index], maximumShare: maximumShare, inkOnly: inkOnly, hasText: hasText,
                         darkShare: darkShare)
                 }
+            case .landscape, .portrait, .size, .annotated, .imageOnly, .label, .outline, .duplicate:
+                indices = try pages.indices(of: token)
             }
             guard !indices.isEmpty else {
                 if token.kind.dependsOnPages {

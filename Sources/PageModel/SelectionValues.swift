@@ -52,7 +52,46 @@ extension PageSelection {
 
     /// Pages whose text contains these words (case and runs of whitespace ignored).
     public static func text(_ words: String) -> PageSelection {
-        PageSelection(tokens: [Token(kind: .text(words), text: "text:\(words)")])
+        PageSelection(tokens: [Token(kind: .text(words), text: "text:" + quotedValue(words))])
+    }
+
+    /// Pages shown wider than tall (`landscape`), the item's rotation included.
+    public static let landscape = PageSelection(tokens: [Token(kind: .landscape, text: "landscape")])
+
+    /// Pages shown taller than wide (`portrait`).
+    public static let portrait = PageSelection(tokens: [Token(kind: .portrait, text: "portrait")])
+
+    /// Pages shown at this size either way round, each side within 1% (at least 2 pt) (`size:WxH`).
+    public static func size(_ size: PageSize) -> PageSelection {
+        PageSelection(tokens: [Token(kind: .size(size), text: "size:\(size.width)x\(size.height)pt")])
+    }
+
+    /// Pages carrying an annotation, popups aside (`annotated`).
+    public static let annotated = PageSelection(tokens: [Token(kind: .annotated, text: "annotated")])
+
+    /// Pages without extractable text, and image items (`image-only`).
+    public static let imageOnly = PageSelection(tokens: [Token(kind: .imageOnly, text: "image-only")])
+
+    /// Pages labelled `label` as `list` shows labels; with `last`, from each one
+    /// labelled `label` to the next labelled `last` (`label:L`, `label:L..M`).
+    public static func label(_ label: String, through last: String? = nil) -> PageSelection {
+        let text = last.map { "label:\(label)..\($0)" } ?? "label:" + quotedValue(label)
+        return PageSelection(tokens: [Token(kind: .label(label, through: last), text: text)])
+    }
+
+    /// The pages under every bookmark with this title (`outline:TITLE`).
+    public static func outline(_ title: String) -> PageSelection {
+        PageSelection(tokens: [Token(kind: .outline(title), text: "outline:" + quotedValue(title))])
+    }
+
+    /// Every later copy of a page an earlier item already shows (`dup`).
+    public static let duplicates = PageSelection(tokens: [Token(kind: .duplicate, text: "dup")])
+
+    /// A token's value as the command line writes it: in double quotes when it
+    /// holds a comma or starts with a quote (or has dots, for labels), so the
+    /// session's text reads back as the same selection.
+    private static func quotedValue(_ value: String) -> String {
+        value.contains(",") || value.hasPrefix("\"") || value.contains("..") ? "\"\(value)\"" : value
     }
 
     /// Pages that look empty: at most `maximumShare` (0…1) of their pixels dark

@@ -163,7 +163,7 @@ void Inputs::open_source(int index)
     where = Where{index, 0};
     pe_source const &arg = request.sources[index];
     source.label = file_name(arg.path);
-    source.modified = file_modified(arg.path);
+    source.modified = file_modified(arg.dated_path != nullptr ? arg.dated_path : arg.path);
     if (arg.document != nullptr) {
         if (!arg.document->for_export) {
             throw std::logic_error("a document opened for reading only was given to an export");

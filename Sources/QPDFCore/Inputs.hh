@@ -22,6 +22,8 @@ struct pe_document {
     std::set<QPDFObjGen> reader_checked;
     // The forms pe_document_check_page measured (PageWork.cpp).
     std::map<QPDFObjGen, pe::PageWork> reader_forms;
+    // The digests pe_document_page_fingerprint computed of this document's objects.
+    std::map<QPDFObjGen, std::string> page_digests;
 };
 
 namespace pe {

@@ -179,6 +179,7 @@ extension SelectionError {
         switch self {
         case .malformed(let token, _), .descendingRange(let token, _), .outOfRange(let token, _),
             .duplicate(let token, _, _, _), .unknownID(let token, _), .textWithoutLookup(let token), .renderingWithoutLookup(let token),
+            .pagesWithoutLookup(let token),
             .selectsNothing(let token, _), .idNotAPosition(let token), .positionOutOfRange(let token, _):
             token
         case .emptyToken(let after, _): after

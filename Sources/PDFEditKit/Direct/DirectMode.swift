@@ -47,6 +47,8 @@ package struct DirectMode: Sendable {
     /// `--compress` and `--linearize` (see `ExportSettings.compress`, `.linearize`).
     package var compress = false
     package var linearize = false
+    /// What the output's bookmarks are (`merge --outline`; see `ExportSettings.outline`).
+    package var outline: OutlinePolicy = .keep
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     package init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -172,6 +174,7 @@ package struct DirectMode: Sendable {
         writeSettings.keepScripts = keepScripts
         writeSettings.compress = compress
         writeSettings.linearize = linearize
+        writeSettings.outline = outline
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch?.path,
             protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,

@@ -202,9 +202,10 @@ struct ExportWriter {
             let converted = try imagePDF(source, fit: fit)
             if let known = imageIndex[converted] { return known }
             let index = plan.sources.count
-            plan.sources.append(
-                ExportSource(
-                    path: converted, name: Paths.stem(of: session.source(source)?.path ?? converted), pageCount: 1))
+            var image = ExportSource(
+                path: converted, name: Paths.stem(of: session.source(source)?.path ?? converted), pageCount: 1)
+            image.datedPath = access.path(of: source)
+            plan.sources.append(image)
             plan.sessionSources.append(nil)
             imageIndex[converted] = index
             return index

@@ -62,7 +62,9 @@ extension ExportWriter {
                     index = known
                 } else {
                     index = plan.sources.count
-                    plan.sources.append(ExportSource(path: converted, name: Paths.stem(of: source.path)))
+                    var image = ExportSource(path: converted, name: Paths.stem(of: source.path))
+                    image.datedPath = path
+                    plan.sources.append(image)
                     plan.sessionSources.append(nil)
                     pathIndex[converted] = index
                 }

@@ -106,7 +106,8 @@ enum ImageCacheKey {
 }
 
 /// What is cached about one source's pages: texts (by 1-based page number), page
-/// labels, displayed sizes and shares of dark pixels. Stored as `pages/<sha256>.json`.
+/// labels, displayed sizes, shares of dark pixels, content fingerprints and
+/// annotation counts. Stored as `pages/<sha256>.json`.
 struct SourcePagesRecord: Codable, Equatable {
     static let currentVersion = 1
     var version = SourcePagesRecord.currentVersion
@@ -122,6 +123,10 @@ struct SourcePagesRecord: Codable, Equatable {
     var sizes: [String: [Double]]? = [:]
     /// Shares of dark pixels (`empty`), keyed by page number, plus " crop x0,y0,x1,y1" for a cropped item.
     var darkShares: [String: Double]? = [:]
+    /// What each page draws (`pe_document_page_fingerprint`: 64 hex digits), for `dup`; keyed like `texts`.
+    var fingerprints: [String: String]? = [:]
+    /// How many annotations each page carries, popups aside (`annotated`); keyed like `texts`.
+    var annotations: [String: Int]? = [:]
 
     init(sha256: String) { self.sha256 = sha256 }
 
@@ -138,6 +143,13 @@ struct SourcePagesRecord: Codable, Equatable {
             let head = String(key.prefix { $0 != " " })
             guard isPage(head) || head.hasPrefix("image"), share.isFinite, (0...1).contains(share) else { return false }
         }
+        for (key, digest) in fingerprints ?? [:] {
+            guard isPage(key), digest.utf8.count == 64, digest.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+            else { return false }
+        }
+        for (key, count) in annotations ?? [:] {
+            guard isPage(key), count >= 0 else { return false }
+        }
         return true
     }
 
@@ -147,6 +159,8 @@ struct SourcePagesRecord: Codable, Equatable {
         pageLabels = pageLabels ?? other.pageLabels
         sizes = (sizes ?? [:]).merging(other.sizes ?? [:]) { mine, _ in mine }
         darkShares = (darkShares ?? [:]).merging(other.darkShares ?? [:]) { mine, _ in mine }
+        fingerprints = (fingerprints ?? [:]).merging(other.fingerprints ?? [:]) { mine, _ in mine }
+        annotations = (annotations ?? [:]).merging(other.annotations ?? [:]) { mine, _ in mine }
         hasLabels = hasLabels ?? other.hasLabels
     }
 }

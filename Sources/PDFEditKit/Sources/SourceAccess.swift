@@ -360,7 +360,39 @@ package final class SourceAccess {
             pageHasText: { [unowned self] item in
                 let text = self.recordingFailure({ () throws(PDFEditError) in try self.text(of: item) })
                 return text.flatMap { $0 }.map(EmptyPage.isText) ?? false
-            })
+            },
+            annotationCount: { [unowned self] item in self.pageFingerprint(of: item)?.annotations },
+            contentFingerprint: { [unowned self] item in
+                if case .image(let source, let fit) = item.content, let sha256 = self.sources[source]?.sha256 {
+                    return "image \(sha256) \(fit.map { "\($0.width)x\($0.height)" } ?? "")"
+                }
+                return self.pageFingerprint(of: item)?.digest
+            },
+            sourceLabels: { [unowned self] in self.pageLabels(of: $0) })
+    }
+
+    /// What a `.page` item's source page draws and its annotation count
+    /// (`OpenedPDF.fingerprint(ofPage:)`, cached by the source's SHA-256); nil
+    /// for other items, or when the page cannot be read (a changed source is a
+    /// failure for `surfacingLookupFailure`).
+    func pageFingerprint(of item: PageItem) -> (digest: String, annotations: Int)? {
+        guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256 else { return nil }
+        return recordingFailure { () throws(PDFEditError) -> (digest: String, annotations: Int)? in
+            try checked(source)
+            let record = pageFacts.record(sha256)
+            if let digest = record.fingerprints?[String(page)], let count = record.annotations?[String(page)] {
+                return (digest, count)
+            }
+            let opened = try document(source)
+            guard let found = try? opened.fingerprint(ofPage: page - 1) else { return nil }
+            pageFacts.update(sha256) { record in
+                if record.fingerprints == nil { record.fingerprints = [:] }
+                if record.annotations == nil { record.annotations = [:] }
+                record.fingerprints?[String(page)] = found.digest
+                record.annotations?[String(page)] = found.annotations
+            }
+            return found
+        }
     }
 }
 

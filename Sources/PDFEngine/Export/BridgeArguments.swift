@@ -60,7 +60,8 @@ final class BridgeArguments {
                     alternatives: array(source.alternatives.map { Optional(copy($0)) }),
                     alternative_count: Int32(source.alternatives.count),
                     name: source.name.map { copy($0) }, document: source.document?.handle,
-                    document_last_use: source.document != nil && source.lastUseOfDocument ? 1 : 0)
+                    document_last_use: source.document != nil && source.lastUseOfDocument ? 1 : 0,
+                    dated_path: source.datedPath.map { copy(bytes: FileNames.bytes($0)) })
             })
         pointers.sourceCount = Int32(sources.count)
         pointers.items = bridged(items)

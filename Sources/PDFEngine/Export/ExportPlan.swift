@@ -25,6 +25,10 @@ package struct ExportSource: Sendable, Equatable {
     /// or an in-place rewrite must know which pages it leaves out,
     /// `ExportStrategy.allowed`).
     package var pageCount: Int?
+    /// The file whose modification time dates the output instead of `path`'s:
+    /// an image's own file, not the one-page PDF made of it (made at import, so
+    /// its time would make two exports of one session differ).
+    package var datedPath: String?
 
     package init(
         path: String, password: String? = nil, alternatives: [String] = [], name: String? = nil,

@@ -5,8 +5,7 @@ extension Session {
         _ selection: PageSelection, in document: Document, context: EditContext
     ) throws(EditError) -> [Int] {
         do {
-            return try selection.resolve(in: document, text: context.pageText, darkShare: context.darkShare,
-                hasText: context.pageHasText)
+            return try selection.resolve(in: document, context: context)
         } catch {
             throw .selection(error.inDocument(pageCount: document.pageCount))
         }
@@ -94,15 +93,24 @@ extension Session {
     }
 
     func displayedSize(of index: Int, in document: Document, context: EditContext) throws(EditError) -> PageSize {
-        let item = document.items[index]
+        guard let size = context.displayedSize(of: document.items[index]) else {
+            throw .pageSizeUnknown(position: index + 1, document: document.name)
+        }
+        return size
+    }
+}
+
+extension EditContext {
+    /// The size of the item as the reader sees it, its rotation included; nil when not known.
+    package func displayedSize(of item: PageItem) -> PageSize? {
         let base: PageSize?
         switch item.content {
-        case _ where item.resize != nil: base = context.pageSize?(item) ?? item.resize?.size
+        case _ where item.resize != nil: base = pageSize?(item) ?? item.resize?.size
         case .blank(let size), .placeholder(let size, _): base = size
         case .sheet(let sheet): base = sheet.size
-        case .page, .image: base = context.pageSize?(item)
+        case .page, .image: base = pageSize?(item)
         }
-        guard let base else { throw .pageSizeUnknown(position: index + 1, document: document.name) }
+        guard let base else { return nil }
         return item.rotation % 2 == 1 ? base.swapped : base
     }
 }

@@ -74,6 +74,9 @@ typedef struct pe_source {
      * pe_document_close is still needed. Ignored without a document and by
      * pe_export_parts. */
     int document_last_use;
+    /* NULL, or the file whose modification time dates the output instead of
+     * `path`'s (an image's own file, not the one-page PDF made of it). */
+    const char *dated_path;
 } pe_source;
 
 enum { PE_ITEM_PAGE = 0, PE_ITEM_BLANK = 1, PE_ITEM_SHEET = 2 };

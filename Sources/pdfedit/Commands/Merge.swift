@@ -13,17 +13,24 @@ struct Merge: ParsableCommand {
         discussion: """
             The first FILE's pages come first, then every page of each next file (an image
             is one page). Links, bookmarks, forms, page labels and the other document parts
-            of every file are kept, as insert keeps them. --in-place adds the other files
-            to the first one, replacing it atomically.
+            of every file are kept, as insert keeps them; --outline per-source gives the
+            output one bookmark per file instead (named after it), --outline none none.
+            --in-place adds the other files to the first one, replacing it atomically.
 
             Examples:
               pdfedit merge a.pdf b.pdf c.pdf -o all.pdf
+              pdfedit merge ch1.pdf ch2.pdf ch3.pdf -o book.pdf --outline per-source
               pdfedit merge report.pdf appendix.pdf --in-place
               pdfedit merge scan-1.jpg scan-2.jpg -o scans.pdf
             """)
 
     @Argument(help: "The files to join, in order (PDF, JPEG, PNG).")
     var files: [String]
+
+    @Option(
+        name: .customLong("outline"),
+        help: "Bookmarks: keep (every file's, the default), per-source (one per file) or none.")
+    var outline: OutlineChoice = .keep
 
     @OptionGroup var direct: DirectOptions
     @OptionGroup var passwords: PasswordOptions
@@ -37,6 +44,7 @@ struct Merge: ParsableCommand {
             }
             var mode = try direct.mode(input: files[0], passwords: try passwords.book(), output: output)
             mode.progress = ProgressBar.handler(output, .writing)
+            mode.outline = outline.policy
             let others = Array(files.dropFirst())
             let (summary, result) = try mode.resolvingStandardStreams { (mode) throws(PDFEditError) in
                 try mode.run { (_, _, importer) throws(PDFEditError) in
