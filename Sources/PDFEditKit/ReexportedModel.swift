@@ -26,3 +26,4 @@ public typealias SizeError = PageModel.SizeError
 public typealias LabelSpec = PageModel.LabelSpec
 public typealias LabelStyle = PageModel.LabelStyle
 public typealias StampEach = PageModel.StampEach
+public typealias ArrangedItem = PageModel.ArrangedItem

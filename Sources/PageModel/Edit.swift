@@ -98,6 +98,8 @@ package enum Edit: Codable, Equatable, Sendable {
     /// `booklet SEL [--size SIZE]`: saddle-stitch sheets, two pages side by side
     /// in folding order (size nil: 2W×H of the first item as displayed).
     case booklet(PageSelection, size: PageSizeSpec?)
+    /// `edit`: the document becomes these lines, in order (see `ArrangedItem`).
+    case rearrange([ArrangedItem])
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     package static func quarterTurns(degrees: Int) throws(EditError) -> Int {

@@ -158,6 +158,8 @@ extension Session {
                 context: context)
         case .booklet(let selection, let size):
             return try executeBooklet(selection, size: size, in: name, context: context)
+        case .rearrange(let lines):
+            return try executeRearrange(lines, in: name, context: context)
         case .splitPage(let selection, let columns, let rows):
             return try executeSplitPage(selection, columns: columns, rows: rows, in: name, context: context)
         case .pad(let multiple, let perSource, let size):

@@ -16,7 +16,7 @@ struct EditStrategyTests {
     enum Kind: CaseIterable {
         case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
         case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
-        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet
+        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange
     }
 
     static func kind(of edit: Edit) -> Kind {
@@ -50,6 +50,7 @@ struct EditStrategyTests {
         case .resize: .resize
         case .nup: .nup
         case .booklet: .booklet
+        case .rearrange: .rearrange
         }
     }
 
@@ -115,6 +116,9 @@ struct EditStrategyTests {
         case .resize: return ([.resize(first, to: PageSize(width: 300, height: 300))], copying)
         case .nup: return ([.nup(try selection("1-2"), columns: 2, rows: 1, size: nil, order: .rows, gutter: 0)], copying)
         case .booklet: return ([.booklet(try selection("1-4"), size: nil)], copying)
+        // `edit` dropping page 1 and reversing the rest: a removal, so rewritten as remove is.
+        case .rearrange:
+            return ([.rearrange((2...7).reversed().map { .item(ItemID(number: $0), quarterTurns: 0) })], [.inPlace])
         }
     }
 

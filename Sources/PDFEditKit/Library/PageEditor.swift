@@ -262,6 +262,18 @@ public struct PageEditor: Sendable {
         try apply(.reverse(pages), in: document, label: "reverse \(pages)")
     }
 
+    /// Makes the document these pages, in this order, as one undo step — what
+    /// `pdfedit edit` applies once the editor closes: pages not listed are
+    /// removed, a page listed twice is copied (its later lines are copies),
+    /// `.item(id, quarterTurns:)` turns a page clockwise, `.blank` and
+    /// `.placeholder` insert new pages.
+    @discardableResult
+    public mutating func rearrange(_ pages: [ArrangedItem], in document: String? = nil) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try apply(.rearrange(pages), in: document, label: "edit")
+    }
+
     /// Puts a copy of each selected page right after it.
     @discardableResult
     public mutating func duplicate(_ pages: PageSelection, in document: String? = nil) throws(PDFEditError)

@@ -27,8 +27,8 @@ package struct SessionStore: Sendable {
     package var directory: String { Paths.folder(of: path) }
 
     /// The files beside the session that only pdfedit may write: the session, its
-    /// lock and its list of exports. No export may replace them.
-    package var ownFiles: [String] { [path, lockPath, exportsListPath] }
+    /// lock, its list of exports and the file `edit` keeps. No export may replace them.
+    package var ownFiles: [String] { [path, lockPath, exportsListPath, path + ".edit"] }
 
     var lockPath: String { path + ".lock" }
 
