@@ -7,16 +7,18 @@ import Testing
 @Suite(.serialized) struct RenderCommandTests {
     /// The mean absolute difference of two images' RGB samples (0 to 255), over
     /// the area they share, as Pillow computes it; and both sizes.
-    static func meanDifference(_ first: String, _ second: String) throws -> (difference: Double, sizes: String) {
+    static func meanDifference(_ first: String, _ second: String, mode: String = "RGB") throws
+        -> (difference: Double, sizes: String)
+    {
         let script = """
             import sys
             from PIL import Image, ImageChops, ImageStat
-            a = Image.open(sys.argv[1]).convert('RGB'); b = Image.open(sys.argv[2]).convert('RGB')
+            a = Image.open(sys.argv[1]).convert(sys.argv[3]); b = Image.open(sys.argv[2]).convert(sys.argv[3])
             w, h = min(a.width, b.width), min(a.height, b.height)
             d = ImageChops.difference(a.crop((0, 0, w, h)), b.crop((0, 0, w, h)))
-            print(sum(ImageStat.Stat(d).mean) / 3, a.size, b.size)
+            print(sum(ImageStat.Stat(d).mean) / len(ImageStat.Stat(d).mean), a.size, b.size)
             """
-        let result = try run("python3", ["-c", script, first, second])
+        let result = try run("python3", ["-c", script, first, second, mode])
         try #require(result.status == 0, "python: \(result.stderr)")
         let words = result.stdout.split(separator: " ", maxSplits: 1)
         return (Double(words[0]) ?? 999, String(words.count > 1 ? words[1] : ""))
@@ -67,6 +69,14 @@ import Testing
             for page in 1...4 {
                 let reference = try Self.reference(
                     directory.appendingPathComponent(file).path, page: page, dpi: 36, in: directory, name: "ref")
+                if file == "odd-rotate.pdf" && page == 4 {
+                    // /UserUnit 10: drawn at its real size, ten times what pdftocairo
+                    // (which ignores /UserUnit) makes of it.
+                    let (width, height) = try Pixels.pngSize(reference)
+                    let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-4.png").path)
+                    #expect(drawn == (width * 10, height * 10) ? true : false, "\(drawn) against \(width) x \(height)")
+                    continue
+                }
                 let (difference, sizes) = try Self.meanDifference(
                     directory.appendingPathComponent("\(stem)-\(page).png").path, reference)
                 #expect(difference < Self.bound, "\(file) page \(page): \(difference) \(sizes)")
@@ -147,8 +157,9 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
         // Gray against pdftocairo's colours turned gray by Pillow.
         let reference = try Self.reference(
             directory.appendingPathComponent("alpha.pdf").path, page: 1, dpi: 40, in: directory, name: "ref")
-        let (difference, _) = try Self.meanDifference(directory.appendingPathComponent("g.png").path, reference)
-        #expect(difference < 8, "gray page close to the colour one: \(difference)")
+        let (difference, _) = try Self.meanDifference(
+            directory.appendingPathComponent("g.png").path, reference, mode: "L")
+        #expect(difference < Self.bound, "gray as Pillow makes pdftocairo's colours gray: \(difference)")
         // Transparent: the page's unpainted corner has alpha 0; on white it is opaque white.
         try pdfeditOK(
             "render", "1", "alpha.pdf", "-o", "t.png", "--background", "transparent", "--dpi", "40", in: directory)
@@ -307,5 +318,44 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
         // Nothing left behind: no temporaries.
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(!names.contains { $0.contains("pdfedit-tmp") }, "\(names)")
+    }
+
+    @Test func rasterizeWritesAnImageOnlyPDF() throws {
+        let directory = try scratchDirectory(with: "alpha.pdf", "rotated.pdf", "stamp.pdf")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try pdfeditOK("export", "flat.pdf", "2..4", "--rasterize", "100", "--from", "alpha.pdf", in: directory)
+        #expect(result.stderr.contains("warning") && result.stderr.contains("text"), "\(result.stderr)")
+        let flat = directory.appendingPathComponent("flat.pdf").path
+        #expect(try qpdfCheck(flat).status == 0)
+        #expect(try qpdfPageCount(flat) == 3)
+        let text = try run("pdftotext", [flat, "-"]).stdout
+        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{0C}"))).isEmpty,
+            "no text left: \(text)")
+        #expect(try pageText(directory.appendingPathComponent("alpha.pdf").path, 2).contains("ALPHA-P2"))
+        let info = try run("pdfinfo", ["-f", "1", "-l", "3", flat]).stdout
+        #expect(info.components(separatedBy: "612 x 792 pts").count - 1 == 3, "\(info)")
+        // The picture is the page: drawn again by pdftocairo, as the original.
+        let original = try Self.reference(
+            directory.appendingPathComponent("alpha.pdf").path, page: 3, dpi: 100, in: directory, name: "orig")
+        let redrawn = try Self.reference(flat, page: 2, dpi: 100, in: directory, name: "flat")
+        let (difference, sizes) = try Self.meanDifference(redrawn, original)
+        #expect(difference < 2, "\(difference) \(sizes)")
+        // One image per page, at the resolution asked, gray with --gray.
+        try pdfeditOK("export", "g.pdf", "1", "--rasterize", "50", "--gray", "--from", "rotated.pdf", in: directory)
+        let images = try run("pdfimages", ["-list", directory.appendingPathComponent("g.pdf").path]).stdout
+        let row = images.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(row.count == 1 && row[0][5] == "gray" && row[0][12] == "50", "\(images)")
+        // A session: a rotated, stamped page keeps its size as displayed.
+        try pdfeditOK("open", "alpha.pdf", in: directory)
+        try pdfeditOK("rotate", "1", "--by", "90", in: directory)
+        try pdfeditOK("stamp", "1", "stamp.pdf", in: directory)
+        try pdfeditOK("export", "s.pdf", "1..2", "--rasterize", "72", in: directory)
+        let pages = try run("pdfinfo", ["-f", "1", "-l", "2", directory.appendingPathComponent("s.pdf").path]).stdout
+        let pageSizes = pages.split(separator: "\n").filter { $0.hasPrefix("Page ") && $0.contains("size:") }
+        #expect(pageSizes.count == 2 && pageSizes[0].contains("792 x 612 pts") && pageSizes[1].contains("612 x 792 pts"), "\(pages)")
+        // Not with --split, and not a resolution out of range.
+        #expect(try pdfedit("export", "--split", "parts", "--rasterize", "72", in: directory).status == 64)
+        #expect(try pdfedit("export", "x.pdf", "--rasterize", "0", in: directory).status == 64)
+        #expect(try pdfedit("export", "x.pdf", "--gray", in: directory).status == 64)
     }
 }

@@ -428,7 +428,7 @@ extension ExportWriter {
                 for (job, index) in round.enumerated() {
                     guard let image = images[job], let size = renderer.displayedSize(of: drawn[index]) else { continue }
                     do throws(EngineError) {
-                        try pdf.add(image, width: size.width, height: size.height, gray: settings.rasterizeGray)
+                        try pdf.add(image, width: size.width, height: size.height, dpi: dpi, gray: settings.rasterizeGray)
                     } catch {
                         throw .engine(error)
                     }

@@ -63,6 +63,10 @@ final class StampedRenderer: @unchecked Sendable {
         var displayed: PageSize
         var width: Int
         var height: Int
+        /// Pixels per point: the width's share (thumbnails), or exactly the
+        /// resolution's (`render --dpi`, whose sides are rounded up as
+        /// poppler's tools round them, the last pixel partly outside the page).
+        var scale: Double
         var stamps: [StampDrawing]
         var placement: Placement?
     }
@@ -152,6 +156,8 @@ final class StampedRenderer: @unchecked Sendable {
             let own = item.resize?.size ?? shown ?? PageSize(width: 612, height: 792)
             let displayed = item.rotation % 2 == 1 ? own.swapped : own
             let pixels = try pixelSize(of: item, displayed: displayed, access: access)
+            let scale: Double =
+                if case .dpi(let dpi) = sizing { dpi / 72 } else { Double(pixels.width) / displayed.width }
             let base: Base
             let content: String
             switch item.content {
@@ -171,7 +177,7 @@ final class StampedRenderer: @unchecked Sendable {
             case .sheet(let sheet):
                 base = .sheet(
                     try SheetPictures.cells(
-                        of: sheet, sheetTurns: item.rotation, pixelsPerPoint: Double(pixels.width) / displayed.width,
+                        of: sheet, sheetTurns: item.rotation, pixelsPerPoint: scale,
                         access: access
                     ) { (cell) throws(PDFEditError) -> (document: String, page: Int)? in
                         switch cell.content {
@@ -234,7 +240,7 @@ final class StampedRenderer: @unchecked Sendable {
             ]
             drawings[item.id] = ItemDrawing(
                 key: Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8)), base: base,
-                rotation: item.rotation, displayed: displayed, width: pixels.width, height: pixels.height,
+                rotation: item.rotation, displayed: displayed, width: pixels.width, height: pixels.height, scale: scale,
                 stamps: stamps, placement: placement)
         }
     }
@@ -365,7 +371,7 @@ final class StampedRenderer: @unchecked Sendable {
         }
         if case .page(let document, let page) = drawing.base, let opening = openings[document] {
             if let placement = drawing.placement {
-                let k = Double(image.width) / drawing.displayed.width
+                let k = drawing.scale
                 func pixels(_ r: (x: Double, y: Double, width: Double, height: Double))
                     -> (x: Double, y: Double, width: Double, height: Double)
                 { (r.x * k, r.y * k, r.width * k, r.height * k) }
@@ -375,7 +381,8 @@ final class StampedRenderer: @unchecked Sendable {
             } else {
                 try image.drawPage(
                     try worker.poppler(opening), page: page,
-                    in: (0, 0, Double(image.width), Double(image.height)), quarterTurns: drawing.rotation,
+                    in: (0, 0, drawing.displayed.width * drawing.scale, drawing.displayed.height * drawing.scale),
+                    quarterTurns: drawing.rotation,
                     annotations: annotations)
             }
         }
@@ -433,7 +440,7 @@ final class StampedRenderer: @unchecked Sendable {
         _ stamp: StampDrawing, on image: RasterImage, drawing: ItemDrawing, worker: WorkerContext
     ) throws(EngineError) {
         let page = drawing.displayed
-        let pixelsPerPoint = Double(image.width) / page.width
+        let pixelsPerPoint = drawing.scale
         switch stamp.picture {
         case .page(let document, let index, let size):
             guard let opening = openings[document], size.width > 0, size.height > 0 else { return }

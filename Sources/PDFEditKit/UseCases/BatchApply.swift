@@ -202,6 +202,8 @@ package struct BatchApply: Sendable {
             }
             mode.scratch = scratch
             let (_, written) = try mode.run(steps, script: script)
+            // A render's files are named apart from the template: the first one.
+            if render != nil { result.output = written.output }
             result.pages = written.pageCount
             result.warnings = written.warnings
         } catch {

@@ -22,9 +22,11 @@ package final class RasterPDF {
 
     deinit { cairo_surface_destroy(surface) }
 
-    /// Appends a page `width` × `height` points showing `image` stretched over
-    /// it; `gray` turns the image gray first (it is changed).
-    package func add(_ image: RasterImage, width: Double, height: Double, gray: Bool) throws(EngineError) {
+    /// Appends a page `width` × `height` points showing `image` from its top-left
+    /// corner at `dpi` (its last row and column, rounded up, may reach past the
+    /// page's edge, as a rendering's do); `gray` turns the image gray first (it
+    /// is changed).
+    package func add(_ image: RasterImage, width: Double, height: Double, dpi: Double, gray: Bool) throws(EngineError) {
         guard width > 0, height > 0, width.isFinite, height.isFinite else {
             throw EngineError.cannotWrite(file: path, reason: "a page of \(width) x \(height) points")
         }
@@ -41,7 +43,7 @@ package final class RasterPDF {
             throw EngineError.cannotWrite(file: path, reason: "cairo could not draw")
         }
         defer { cairo_destroy(cairo) }
-        cairo_scale(cairo, width / Double(image.width), height / Double(image.height))
+        cairo_scale(cairo, 72 / dpi, 72 / dpi)
         cairo_set_source_surface(cairo, image.surface, 0, 0)
         cairo_paint(cairo)
         cairo_show_page(cairo)

@@ -75,13 +75,13 @@ struct Render: ParsableCommand {
     @Flag(name: .long, help: "1-bit black and white.")
     var mono = false
 
-    @Option(name: .long, help: ArgumentHelp("white (default) or transparent.", valueName: "white|transparent"))
+    @Option(name: .long, help: ArgumentHelp("What the page does not paint: white or transparent.", valueName: "white|transparent"))
     var background = "white"
 
     @Flag(name: .customLong("no-annotations"), help: "Leave annotations out.")
     var noAnnotations = false
 
-    @Option(name: .long, help: "Direct mode: draw pages of this PDF (- reads standard input) instead of a session document.")
+    @Option(name: .long, help: ArgumentHelp("Direct mode: draw pages of this PDF (- reads standard input) instead of a session document.", valueName: "file"))
     var from: String?
 
     @Flag(name: .long, help: "Replace existing files.")
