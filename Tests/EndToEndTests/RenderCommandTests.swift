@@ -358,4 +358,22 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
         #expect(try pdfedit("export", "x.pdf", "--rasterize", "0", in: directory).status == 64)
         #expect(try pdfedit("export", "x.pdf", "--gray", in: directory).status == 64)
     }
+
+    @Test func aPageDrawnWithoutSkippedContentIsNamed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A 40,000 x 8 image (over cairo's 32,767 a side) drawn through a form, as EmptyTextTests makes it.
+        let packed = try HostileFilesTests.flate(Data(repeating: 0, count: 40_000 / 8 * 8))
+        let more: [Int: String] = [
+            10: "<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] /Resources << /XObject << /I 11 0 R >> >> /Length 26 >>\nstream\n200 0 0 100 0 50 cm /I Do\nendstream",
+            11: "<< /Type /XObject /Subtype /Image /Width 40000 /Height 8 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode /Length \(packed.unicodeScalars.count) >>\nstream\n\(packed)\nendstream",
+        ]
+        let wide = try HostileFilesTests.write(
+            HostileFilesTests.onePage("/MediaBox [0 0 200 200] /Resources << /XObject << /F 10 0 R >> >>", contents: "/F Do", more: more),
+            "wide.pdf", in: directory)
+        let result = try pdfedit("render", wide, "-o", "w.png", "--dpi", "72", in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("page 1: drawn without content the renderer skipped"), "\(result.stderr)")
+        #expect(try Pixels.pngSize(directory.appendingPathComponent("w.png").path) == (200, 200) ? true : false)
+    }
 }

@@ -370,6 +370,14 @@ final class StampedRenderer: @unchecked Sendable {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
         }
         if case .page(let document, let page) = drawing.base, let opening = openings[document] {
+            // `render` says when a page is drawn without what poppler skipped.
+            if everyItem, try worker.poppler(opening).skipsContent(page: page) {
+                WarningChannel.report(
+                    .exportNotice(
+                        file: opening.path,
+                        message: "page \(page + 1): drawn without content the renderer skipped "
+                            + "(an image too large to draw, or a stream that cannot be decoded)"))
+            }
             if let placement = drawing.placement {
                 let k = drawing.scale
                 func pixels(_ r: (x: Double, y: Double, width: Double, height: Double))
