@@ -264,23 +264,25 @@ struct PageImages {
             }
         } else {
             let quality = settings.quality
+            let plainColor = settings.colors == .color && !settings.transparent
             try renderer.forEach(items, pool: pool, progress: counter) { (job, image) throws(PDFEditError) in
-                let pixels = encode(image)
                 let bytes: [UInt8]
-                if format == .jpeg {
+                let size = (image.width, image.height)
+                if format == .png && plainColor {
+                    bytes = ImageEncoding.png(image, dpi: dpi)
+                } else if format == .jpeg {
+                    let pixels = encode(image)
                     do throws(EngineError) {
                         bytes = try ImageEncoding.jpeg(pixels, quality: quality, dpi: dpi, file: targets[job])
                     } catch {
                         throw PDFEditError.engine(error)
                     }
                 } else {
-                    bytes = ImageEncoding.png(pixels, dpi: dpi)
-                    guard !bytes.isEmpty else {
-                        throw PDFEditError.engine(.outOfMemory(file: targets[job]))
-                    }
+                    bytes = ImageEncoding.png(encode(image), dpi: dpi)
                 }
+                guard !bytes.isEmpty else { throw PDFEditError.engine(.outOfMemory(file: targets[job])) }
                 try SeeingChecks.write(Data(bytes), to: targets[job])
-                sizes[job] = (pixels.width, pixels.height)
+                sizes[job] = size
             }
         }
         let files = firstOfFile.sorted { $0.value < $1.value }.map(\.key)

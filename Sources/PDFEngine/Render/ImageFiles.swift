@@ -71,6 +71,12 @@ extension RasterImage {
 
 /// Encoding packed pixels as PNG (`PNGEncoder`) and JPEG (libjpeg-turbo).
 package enum ImageEncoding {
+    /// The PNG of an opaque colour picture, straight from cairo's pixels (one
+    /// pass: no packed copy first), its resolution recorded.
+    package static func png(_ image: RasterImage, dpi: Double) -> [UInt8] {
+        PNGEncoder.encode(surface: image.surface, width: image.width, height: image.height, dpi: dpi)
+    }
+
     /// PNG bytes: 8-bit RGB, RGBA, gray, gray+alpha or 1-bit gray, with the
     /// resolution `dpi` recorded (pHYs) when it is positive.
     package static func png(_ pixels: PackedPixels, dpi: Double) -> [UInt8] {

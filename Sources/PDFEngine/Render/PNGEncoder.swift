@@ -21,7 +21,7 @@ import QPDFCore
 enum PNGEncoder {
     /// The PNG bytes of a cairo image surface (`CAIRO_FORMAT_ARGB32` or `RGB24`);
     /// empty when zlib fails (short of memory).
-    static func encode(surface: OpaquePointer, width: Int, height: Int) -> [UInt8] {
+    static func encode(surface: OpaquePointer, width: Int, height: Int, dpi: Double = 0) -> [UInt8] {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface), width > 0, height > 0 else { return [] }
@@ -38,6 +38,7 @@ enum PNGEncoder {
         header += bigEndian(UInt32(height))
         header += [8, 2, 0, 0, 0]  // 8 bits, RGB, deflate, adaptive filtering, no interlace
         appendChunk("IHDR", header, to: &png)
+        appendResolution(dpi, to: &png)
         appendChunk("IDAT", UnsafeBufferPointer(start: deflated, count: size), to: &png)
         appendChunk("IEND", [], to: &png)
         return png
@@ -86,10 +87,7 @@ enum PNGEncoder {
         header += bigEndian(UInt32(height))
         header += [bitDepth, colorType, 0, 0, 0]
         appendChunk("IHDR", header, to: &png)
-        if dpi > 0, dpi.isFinite {
-            let perMetre = bigEndian(UInt32(min(Double(UInt32.max), (dpi / 0.0254).rounded())))
-            appendChunk("pHYs", perMetre + perMetre + [1], to: &png)
-        }
+        appendResolution(dpi, to: &png)
         appendChunk("IDAT", UnsafeBufferPointer(start: deflated, count: size), to: &png)
         appendChunk("IEND", [], to: &png)
         return png
@@ -136,6 +134,13 @@ enum PNGEncoder {
             }
             count = lineBytes * height
         }
+    }
+
+    /// A pHYs chunk recording `dpi` (as pixels a metre), when it is positive.
+    private static func appendResolution(_ dpi: Double, to png: inout [UInt8]) {
+        guard dpi > 0, dpi.isFinite else { return }
+        let perMetre = bigEndian(UInt32(min(Double(UInt32.max), (dpi / 0.0254).rounded())))
+        appendChunk("pHYs", perMetre + perMetre + [1], to: &png)
     }
 
     private static func appendChunk<Data: Collection<UInt8>>(_ type: String, _ data: Data, to png: inout [UInt8]) {
