@@ -376,4 +376,14 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
         #expect(result.stderr.contains("page 1: drawn without content the renderer skipped"), "\(result.stderr)")
         #expect(try Pixels.pngSize(directory.appendingPathComponent("w.png").path) == (200, 200) ? true : false)
     }
+
+    @Test func progressOnATerminalOnly() throws {
+        let directory = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let terminal = try run(
+            "script", ["-qec", "\(Paths.binary) render alpha.pdf -o 't-{n}.png' --dpi 20", "/dev/null"], in: directory)
+        #expect(terminal.stdout.contains("rendering [") && terminal.stdout.contains("/7 pages"), "\(terminal.stdout)")
+        let piped = try pdfedit("render", "alpha.pdf", "-o", "p-{n}.png", "--dpi", "20", in: directory)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+    }
 }
