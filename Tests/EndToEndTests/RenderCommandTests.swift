@@ -254,6 +254,9 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
         try pdfeditOK("render", "odd", "--from", "alpha.pdf", "-o", "b/{srcpage}.png", "--dpi", "10", in: directory)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("b").path).sorted()
             == ["1.png", "3.png", "5.png", "7.png"])
+        // A missing file is named (66), not taken for a selection.
+        let missing = try pdfedit("render", "nothing.pdf", "-o", "n.png", in: directory)
+        #expect(missing.status == 66 && missing.stderr.contains("nothing.pdf"), "\(missing.stderr)")
         // Nothing of a session is made or read.
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".pdfedit").path))
         // From standard input.

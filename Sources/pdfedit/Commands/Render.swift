@@ -123,16 +123,16 @@ struct Render: ParsableCommand {
     }
 
     /// The selection and the file of direct mode, from the positional arguments:
-    /// `SEL FILE`, `FILE` (a name ending in .pdf, `-`, or an existing file that
-    /// is not a selection's word), or `SEL`.
+    /// `SEL FILE`, `FILE` (`-`, an existing file, or a word that is no
+    /// selection), or `SEL`.
     func selectionAndFile() throws(PDFEditError) -> (selection: String?, file: String?) {
         switch arguments.count {
         case 0: return (nil, from)
         case 1:
             let word = arguments[0]
+            // A selection's words hold "/" and ".pdf" too (`outline:A/B`, `text:a.pdf`).
             let looksLikeFile =
-                word == "-" || word.lowercased().hasSuffix(".pdf") || word.contains("/")
-                || ((try? PageSelection.parse(word)) == nil && FileManager.default.fileExists(atPath: word))
+                word == "-" || FileManager.default.fileExists(atPath: word) || (try? PageSelection.parse(word)) == nil
             if looksLikeFile {
                 if from != nil { throw PDFEditError.usage("give the file once: \(word) or --from") }
                 return (nil, word)
