@@ -3,7 +3,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-APT_PACKAGES := libqpdf-dev libpoppler-glib-dev zlib1g-dev pkg-config qpdf poppler-utils man-db groff-base
+APT_PACKAGES := libqpdf-dev libpoppler-glib-dev zlib1g-dev pkg-config qpdf poppler-utils man-db groff-base libjpeg62-turbo-dev libtiff-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 

@@ -41,13 +41,26 @@ let package = Package(
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("stdc++")]
         ),
+        // libjpeg-turbo and libtiff, for `render`'s JPEG and TIFF files.
+        .systemLibrary(
+            name: "CImageCodecs",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev", "libjpeg62-turbo-dev"])]
+        ),
+        // The C side of those codecs: libjpeg's errors return by longjmp, which
+        // Swift cannot express; libtiff's go to a handler of each file's own.
+        .target(
+            name: "ImageCodecs",
+            dependencies: ["CImageCodecs"],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("tiff")]
+        ),
         // Pure value types and editing semantics: no C, no I/O.
         .target(name: "PageModel"),
         // Everything that touches libqpdf / poppler.
         .target(
             name: "PDFEngine",
             dependencies: [
-                "PageModel", "CPoppler", "QPDFCore", .product(name: "SystemPackage", package: "swift-system"),
+                "PageModel", "CPoppler", "QPDFCore", "ImageCodecs", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Use cases: load session, apply edit, save; export; info.

@@ -55,7 +55,7 @@ struct PDFEdit: ParsableCommand {
             CommandGroup(name: "Session", subcommands: [Open.self, Docs.self, Status.self, History.self]),
             CommandGroup(
                 name: "Inspecting", subcommands: [List.self, Find.self, Show.self, Thumbs.self, Info.self]),
-            CommandGroup(name: "Exporting", subcommands: [Export.self, Optimize.self]),
+            CommandGroup(name: "Exporting", subcommands: [Export.self, Optimize.self, Render.self]),
             CommandGroup(
                 name: "Editing",
                 subcommands: [

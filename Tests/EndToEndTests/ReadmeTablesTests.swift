@@ -95,6 +95,7 @@ import Testing
         try Self.check("| `export` |", pdfedit("export", "out.pdf", "--json", in: dir))
         try Self.check("`show`", pdfedit("show", "-o", "sheet.png", "1..3", "--json", in: dir))
         try Self.check("`thumbs`", pdfedit("thumbs", "thumbs", "1..2", "--json", in: dir))
+        try Self.check("| `render` |", pdfedit("render", "1..2", "-o", "r/{n}.png", "--dpi", "10", "--json", in: dir))
         try "rotate 1 --by 90\n".write(to: dir.appendingPathComponent("steps.txt"), atomically: true, encoding: .utf8)
         try Self.check("| `run` |", pdfedit("run", "steps.txt", "--json", in: dir))
         try Self.check("direct-mode edits", pdfedit("rotate", "1", "--by", "90", "beta.pdf", "-o", "d.pdf", "--json", in: dir))

@@ -49,6 +49,9 @@ package struct DirectMode: Sendable {
     package var linearize = false
     /// What the output's bookmarks are (`merge --outline`; see `ExportSettings.outline`).
     package var outline: OutlinePolicy = .keep
+    /// `apply` with a `render` line: the result is drawn into image files named
+    /// after the output (`PageImages.applyPattern`) instead of written as a PDF.
+    package var render: RenderSettings?
 
     /// A direct-mode command on `input`; give exactly one of `output` and `inPlace`.
     package init(input: String, output: String?, inPlace: Bool, force: Bool, passwords: PasswordBook) {
@@ -139,7 +142,10 @@ package struct DirectMode: Sendable {
             throw PDFEditError.usage("direct mode needs -o OUT or --in-place")
         }
         if inPlace && output != nil { throw PDFEditError.usage("give either -o or --in-place, not both") }
-        if !inPlace { try Self.checkBeforeReading(target, sources: [input] + otherDocuments, force: force) }
+        if render != nil && inPlace { throw PDFEditError.usage("render writes images: give -o, not --in-place") }
+        if !inPlace && render == nil {
+            try Self.checkBeforeReading(target, sources: [input] + otherDocuments, force: force)
+        }
         let (files, repaired) = try loadInputs(otherDocuments)
         defer { withExtendedLifetime(repaired) {} }  // its folder holds the file read
         var session: Session
@@ -162,6 +168,22 @@ package struct DirectMode: Sendable {
         }
         guard let document = session.document(named: inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")
+        }
+        if var render {
+            render.force = force
+            let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+            let drawn = try renderImages(
+                document.items, positions: document.items.indices.map { $0 + 1 },
+                session: session, document: document, access: access,
+                pattern: PageImages.applyPattern(target, settings: render), settings: render)
+            let warnings = Warning.oneDamageWarningPerFile(
+                zip([input] + otherDocuments, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) })
+            return (
+                summaries,
+                ExportResult(
+                    output: drawn.files.first ?? target, document: inputDocument, pageCount: drawn.images.count,
+                    first: 1, last: drawn.images.count, warnings: warnings)
+            )
         }
         let scratch = try ScratchDirectory.forImages(of: session, shared: self.scratch)
         defer { withExtendedLifetime(scratch) {} }  // removed when the write is done, not at its last mention
@@ -217,6 +239,20 @@ package struct DirectMode: Sendable {
         return (files, folder)
     }
 
+    /// The input loaded as an in-memory session of one document (the files read,
+    /// and the scratch folder of a `--repair` redrawing, kept alive by the caller).
+    func loadedSession() throws(PDFEditError) -> (Session, [ImportedFile], ScratchDirectory?) {
+        let (files, repaired) = try loadInputs([])
+        do throws(EditError) {
+            let session = try Session.opening(
+                files.map { OpenedFile(documentName: $0.stem, source: $0.source, outline: $0.outline) },
+                limits: ProcessLimits.current)
+            return (session, files, repaired)
+        } catch {
+            throw PDFEditError.edit(error)
+        }
+    }
+
     /// What `--repair` says when it redrew the input.
     static func repairWarning(_ input: String) -> Warning {
         .exportNotice(
@@ -231,15 +267,8 @@ package struct DirectMode: Sendable {
         selection: PageSelection?, split: SplitRequest? = nil, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
         if split == nil, let output { try Self.checkBeforeReading(output, sources: [input], force: settings.force) }
-        let (files, repaired) = try loadInputs([])
+        let (session, files, repaired) = try loadedSession()
         defer { withExtendedLifetime(repaired) {} }
-        let session: Session
-        do throws(EditError) {
-            session = try Session.opening(
-                files.map { OpenedFile(documentName: $0.stem, source: $0.source, outline: $0.outline) }, limits: ProcessLimits.current)
-        } catch {
-            throw PDFEditError.edit(error)
-        }
         let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
         let document = session.documents[0]
         var settings = settings

@@ -52,6 +52,13 @@ public struct ExportSettings: Sendable {
     /// Linearize the output for fast web view (`--linearize`, qpdf's
     /// linearization); written by copying its pages, as `compress`.
     public var linearize = false
+    /// Write every page as one picture at this many dots per inch (`export
+    /// --rasterize DPI`, 1 to 2400): an image-only PDF, each page its size as
+    /// displayed, with nothing of its text, links, annotations or bookmarks
+    /// (a warning says so). Not with `compress`, `linearize` or encryption.
+    public var rasterize: Double?
+    /// With `rasterize`: the pictures in gray (`--gray`).
+    public var rasterizeGray = false
 
     /// Settings for an export.
     ///
@@ -163,6 +170,17 @@ struct ExportWriter {
         if let title = settings.title, let problem = DocumentMetadata.problem(ofValue: title) {
             throw PDFEditError.usage("--title \(problem)")
         }
+        try refusePlaceholders(items, document: name, settings: settings)
+        let used = Set(items.flatMap(\.content.sources))
+        try PhaseTiming.measure("open") { () throws(PDFEditError) in
+            try access.verify(used.filter { id in access.path(of: id).map { preopened[$0] == nil } ?? true })
+        }
+        return try planChecked(items, document: name, settings: settings)
+    }
+
+    /// Placeholders are refused (65, naming their positions) unless `settings`
+    /// makes them blank pages.
+    func refusePlaceholders(_ items: [PageItem], document name: String, settings: ExportSettings) throws(PDFEditError) {
         let placeholders = items.indices.filter { items[$0].content.isPlaceholder }
         if !placeholders.isEmpty, settings.placeholders == .refuse {
             let which = placeholders.count == 1 ? "a placeholder at " : "placeholders at "
@@ -171,10 +189,12 @@ struct ExportWriter {
                 "document \"\(name)\" still holds \(which)\(positionsPhrase(placeholders.map { $0 + 1 })); "
                     + "\(them) or export with --placeholders blank")
         }
-        let used = Set(items.flatMap(\.content.sources))
-        try PhaseTiming.measure("open") { () throws(PDFEditError) in
-            try access.verify(used.filter { id in access.path(of: id).map { preopened[$0] == nil } ?? true })
-        }
+    }
+
+    /// `plan` once its checks passed.
+    private func planChecked(_ items: [PageItem], document name: String, settings: ExportSettings) throws(PDFEditError)
+        -> EnginePlan
+    {
         let planning = PhaseTiming.now()
         defer { PhaseTiming.add("plan", since: planning) }
 
@@ -368,6 +388,9 @@ struct ExportWriter {
         _ items: [PageItem], document name: String, to output: String, settings: ExportSettings,
         positions: ClosedRange<Int>? = nil
     ) throws(PDFEditError) -> ExportResult {
+        if let dpi = settings.rasterize {
+            return try rasterize(items, document: name, to: output, dpi: dpi, settings: settings, positions: positions)
+        }
         try checkOutput(output, settings: settings)
         let request = try request(items, document: name, settings: settings)
         var plan = request.plan
@@ -392,6 +415,7 @@ struct ExportWriter {
         _ items: [PageItem], document name: String, parts: [(items: Range<Int>, output: String)],
         positions: [Int], settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
+        if settings.rasterize != nil { throw PDFEditError.usage("--rasterize writes one file, not parts") }
         let targets = parts.map { FileIdentity(of: $0.output) }
         var seen: [FileIdentity: String] = [:]
         for (part, key) in zip(parts, targets) {

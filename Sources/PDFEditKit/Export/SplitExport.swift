@@ -80,7 +80,8 @@ func splitParts(
 /// (page in its source) of the part's first item, `{doc}`, `{title}` (bookmark
 /// parts). A name without `.pdf` at its end gets it; `/` and control characters
 /// in filled-in values become `_`; a template whose own text has a control
-/// character is refused.
+/// character is refused. `render` names its images with the same template
+/// (`option` "-o", no extension added, no `{title}`).
 struct PartNameTemplate {
     private enum Piece {
         case text(String)
@@ -89,20 +90,35 @@ struct PartNameTemplate {
 
     private let pieces: [Piece]
     private let template: String
+    /// The option the template came with, in messages.
+    private let option: String
+    /// The extension a name gets when it lacks it (nil: none is added).
+    private let fileExtension: String?
 
-    init(_ template: String) throws(PDFEditError) {
+    /// Whether the template has a field at all (else every name is the same).
+    var hasFields: Bool { pieces.contains { if case .value = $0 { true } else { false } } }
+
+    /// The fields of `render`'s `-o` (a part's, without `{title}`).
+    static let imageFields: Set<String> = keys.subtracting(["title"])
+
+    init(
+        _ template: String, option: String = "--name", fileExtension: String? = "pdf", fields: Set<String> = keys
+    ) throws(PDFEditError) {
         self.template = template
+        self.option = option
+        self.fileExtension = fileExtension
         var pieces: [Piece] = []
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             if open > rest.startIndex { pieces.append(.text(String(rest[..<open]))) }
             guard let close = rest[open...].firstIndex(of: "}") else {
-                throw PDFEditError.usage("--name: \"{\" without \"}\" in \"\(template)\"")
+                throw PDFEditError.usage("\(option): \"{\" without \"}\" in \"\(template)\"")
             }
             let key = String(rest[rest.index(after: open)..<close])
-            guard Self.keys.contains(key) else {
+            guard fields.contains(key) else {
+                let known = ["n", "first", "last", "id", "doc", "src", "srcpage", "title"].filter(fields.contains)
                 throw PDFEditError.usage(
-                    "--name: unknown placeholder {\(key)}; use {n} {first} {last} {id} {doc} {src} {srcpage} {title}")
+                    "\(option): unknown placeholder {\(key)}; use " + known.map { "{\($0)}" }.joined(separator: " "))
             }
             pieces.append(.value(key))
             rest = rest[rest.index(after: close)...]
@@ -132,7 +148,7 @@ struct PartNameTemplate {
             && (tail[2] | 0x20) == UInt8(ascii: "d") && (tail[3] | 0x20) == UInt8(ascii: "f")
     }
 
-    private static let keys: Set<String> = ["n", "first", "last", "id", "doc", "src", "srcpage", "title"]
+    static let keys: Set<String> = ["n", "first", "last", "id", "doc", "src", "srcpage", "title"]
 
     /// The file name of one part.
     func name(
@@ -169,9 +185,12 @@ struct PartNameTemplate {
         if name.hasPrefix(".") || name.isEmpty
             || (!Self.isPlainASCII(name) && (name.contains("/") || name.contains(where: Self.isControl)))
         {
-            throw PDFEditError.usage("--name gives \"\(name)\" for part \(number): a part needs a plain file name")
+            throw PDFEditError.usage(
+                "\(option) gives \"\(name)\" for part \(number): a part needs a plain file name")
         }
-        return Self.endsInPDF(name) ? name : name + ".pdf"
+        guard let fileExtension else { return name }
+        if fileExtension == "pdf" { return Self.endsInPDF(name) ? name : name + ".pdf" }
+        return name.lowercased().hasSuffix("." + fileExtension) ? name : name + "." + fileExtension
     }
 }
 

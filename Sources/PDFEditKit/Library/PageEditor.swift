@@ -37,11 +37,11 @@ public struct PageEditor: Sendable {
     /// Passwords to try on encrypted files.
     public var passwords: PasswordBook
     /// Where bytes opened from memory are kept, and where `data` writes.
-    private let scratch: ScratchDirectory
+    let scratch: ScratchDirectory
     /// Source paths are stored relative to the directory the editor was made in
     /// (absolute outside it), as the command line's direct mode stores them, so
     /// messages name files as the program gave them.
-    private let baseDirectory = FileNames.currentDirectory
+    let baseDirectory = FileNames.currentDirectory
 
     /// An editor with one empty document named `main`.
     public init(passwords: PasswordBook = PasswordBook()) throws(PDFEditError) {

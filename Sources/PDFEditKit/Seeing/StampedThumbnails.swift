@@ -63,11 +63,25 @@ final class StampedRenderer: @unchecked Sendable {
         var displayed: PageSize
         var width: Int
         var height: Int
+        /// Pixels per point: the width's share (thumbnails), or exactly the
+        /// resolution's (`render --dpi`, whose sides are rounded up as
+        /// poppler's tools round them, the last pixel partly outside the page).
+        var scale: Double
         var stamps: [StampDrawing]
         var placement: Placement?
     }
 
     let size: Int
+    /// How big each picture is: fitted in `size` × `size` (thumbnails), or at
+    /// a resolution, width or height (`render`).
+    let sizing: PixelSizing
+    /// `render`: every item is drawn here (not only those with stamps, resized
+    /// or sheets), its crop shown, nothing cached.
+    private let everyItem: Bool
+    /// Pages drawn on white (else on nothing: transparent).
+    private let white: Bool
+    /// Pages drawn with their annotations.
+    private let annotations: Bool
     private let cache: SeeingCache?
     /// Set up on the calling thread by `prepare`, only read by workers.
     private var openings: [String: SourceOpening] = [:]
@@ -85,7 +99,24 @@ final class StampedRenderer: @unchecked Sendable {
     init(access: SourceAccess, size: Int, texts: [ItemID: [String]] = [:]) {
         self.size = size
         self.texts = texts
+        sizing = .fitting(size)
+        everyItem = false
+        white = true
+        annotations = true
         cache = access.cacheDirectory.map { SeeingCache(directory: $0) }
+    }
+
+    /// The renderer of `render`: every item at `sizing`, its crop shown, on
+    /// white or transparent, with or without annotations, nothing cached (a
+    /// picture at 300 dpi is no thumbnail to keep).
+    init(sizing: PixelSizing, texts: [ItemID: [String]], transparent: Bool, annotations: Bool) {
+        size = 0
+        self.sizing = sizing
+        self.texts = texts
+        everyItem = true
+        white = !transparent
+        self.annotations = annotations
+        cache = nil
     }
 
     /// The key of what a stamped item's thumbnail shows, "" for an item without
@@ -119,10 +150,14 @@ final class StampedRenderer: @unchecked Sendable {
         imagePDF: (SourceID, PageSize?) throws(PDFEditError) -> String
     ) throws(PDFEditError) {
         try access.verify(Set(items.flatMap { $0.stamps.compactMap(\.source) + $0.content.sources }))
-        for item in items where item.isComposed && drawings[item.id] == nil {
-            let own = item.resize?.size ?? access.displayedSize(of: item) ?? PageSize(width: 612, height: 792)
+        for item in items where (everyItem || item.isComposed) && drawings[item.id] == nil {
+            // `render` shows the item's crop (thumbnails show the page's own box).
+            let shown = everyItem ? access.shownSize(of: item) : access.displayedSize(of: item)
+            let own = item.resize?.size ?? shown ?? PageSize(width: 612, height: 792)
             let displayed = item.rotation % 2 == 1 ? own.swapped : own
-            let pixels = fittedPixels(width: displayed.width, height: displayed.height, in: size)
+            let pixels = try pixelSize(of: item, displayed: displayed, access: access)
+            let scale: Double =
+                if case .dpi(let dpi) = sizing { dpi / 72 } else { Double(pixels.width) / displayed.width }
             let base: Base
             let content: String
             switch item.content {
@@ -142,7 +177,7 @@ final class StampedRenderer: @unchecked Sendable {
             case .sheet(let sheet):
                 base = .sheet(
                     try SheetPictures.cells(
-                        of: sheet, sheetTurns: item.rotation, pixelsPerPoint: Double(pixels.width) / displayed.width,
+                        of: sheet, sheetTurns: item.rotation, pixelsPerPoint: scale,
                         access: access
                     ) { (cell) throws(PDFEditError) -> (document: String, page: Int)? in
                         switch cell.content {
@@ -188,6 +223,16 @@ final class StampedRenderer: @unchecked Sendable {
                             reason: "cannot read the page's size"))
                 }
                 placement = Self.placement(of: resize, frame: frame, rotation: item.rotation)
+            } else if everyItem, let crop = item.boxes.crop, case .page = base {
+                var plain = item
+                plain.boxes = PageBoxes()
+                guard let frame = access.frame(of: plain) else {
+                    throw PDFEditError.engine(
+                        .unreadable(
+                            file: item.content.source.flatMap { access.path(of: $0) } ?? "",
+                            reason: "cannot read the page's size"))
+                }
+                placement = Self.placement(crop: crop, frame: frame, rotation: item.rotation)
             }
             let description = [
                 "stamped v2", content, String(item.rotation), Self.key(of: item, texts: texts[item.id] ?? [], access: access),
@@ -195,9 +240,55 @@ final class StampedRenderer: @unchecked Sendable {
             ]
             drawings[item.id] = ItemDrawing(
                 key: Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8)), base: base,
-                rotation: item.rotation, displayed: displayed, width: pixels.width, height: pixels.height,
+                rotation: item.rotation, displayed: displayed, width: pixels.width, height: pixels.height, scale: scale,
                 stamps: stamps, placement: placement)
         }
+    }
+
+    /// The picture's size in pixels for an item `displayed` points large; a
+    /// size cairo cannot make, or more pixels than `PDFEDIT_MAX_PIXELS`, is
+    /// refused (65) naming the item's file and page.
+    private func pixelSize(of item: PageItem, displayed: PageSize, access: SourceAccess) throws(PDFEditError)
+        -> (width: Int, height: Int)
+    {
+        let file = item.content.source.flatMap { access.path(of: $0) } ?? "item \(item.id)"
+        let page: Int? = if case .page(_, let number) = item.content { number } else { nil }
+        let limit = ProcessLimits.current.pixels
+        guard let pixels = sizing.pixels(width: displayed.width, height: displayed.height),
+            pixels.width.multipliedReportingOverflow(by: pixels.height).partialValue <= limit
+        else {
+            throw PDFEditError.engine(
+                .overLimit(
+                    file: file, page: page,
+                    what: "a picture of \(displayed.width.rounded()) x \(displayed.height.rounded()) points at this "
+                        + "resolution (at most \(RasterImage.maximumSide) pixels a side and \(limit) pixels, PDFEDIT_MAX_PIXELS)"))
+        }
+        return pixels
+    }
+
+    /// Where an item's source page goes when the item shows `crop` (in the
+    /// page's default user space) of it: the page's visible box and the crop,
+    /// turned by the page's own /Rotate and then the item's `rotation`, in
+    /// points from the top-left corner of the page as displayed.
+    private static func placement(crop: BoxRect, frame: PageFrame, rotation: Int) -> Placement {
+        typealias Area = (x: Double, y: Double, width: Double, height: Double)
+        // Turned clockwise by `turns` within a `w` × `h` frame.
+        func turned(_ r: Area, _ w: Double, _ h: Double, _ turns: Int) -> Area {
+            switch ((turns % 4) + 4) % 4 {
+            case 1: return (h - r.y - r.height, r.x, r.height, r.width)
+            case 2: return (w - r.x - r.width, h - r.y - r.height, r.width, r.height)
+            case 3: return (r.y, w - r.x - r.width, r.height, r.width)
+            default: return r
+            }
+        }
+        let own = frame.quarterTurns
+        let (w, h) = (crop.width, crop.height)
+        let (shownW, shownH) = own % 2 == 1 ? (h, w) : (w, h)
+        func onPage(_ box: BoxRect) -> Area {
+            let upright: Area = (box.x0 - crop.x0, crop.y1 - box.y1, box.width, box.height)
+            return turned(turned(upright, w, h, own), shownW, shownH, rotation)
+        }
+        return Placement(page: onPage(frame.visibleBox), clip: onPage(crop), quarterTurns: rotation)
     }
 
     /// Where `resize` puts the source page (of geometry `frame`) on the resized
@@ -238,6 +329,9 @@ final class StampedRenderer: @unchecked Sendable {
         return key
     }
 
+    /// The size in points of a prepared item's page as displayed (its turns applied).
+    func displayedSize(of item: PageItem) -> PageSize? { drawings[item.id]?.displayed }
+
     /// The thumbnail of a prepared item, on the worker running the job: from the
     /// cache, or composed and cached. Opaque, `fittedPixels` of the page as exported.
     func obtain(_ item: PageItem, worker: WorkerContext) throws(PDFEditError) -> RasterImage {
@@ -268,26 +362,36 @@ final class StampedRenderer: @unchecked Sendable {
             image = try RasterImage.picture(
                 .frame(
                     width: drawing.displayed.width, height: drawing.displayed.height, kind: "placeholder",
-                    label: label), fittingIn: size)
+                    label: label), width: drawing.width, height: drawing.height)
         } else {
-            image = try RasterImage.canvas(width: drawing.width, height: drawing.height, white: true)
+            image = try RasterImage.canvas(width: drawing.width, height: drawing.height, white: white)
         }
         for stamp in drawing.stamps where stamp.under {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
         }
         if case .page(let document, let page) = drawing.base, let opening = openings[document] {
+            // `render` says when a page is drawn without what poppler skipped.
+            if everyItem, try worker.poppler(opening).skipsContent(page: page) {
+                WarningChannel.report(
+                    .exportNotice(
+                        file: opening.path,
+                        message: "page \(page + 1): drawn without content the renderer skipped "
+                            + "(an image too large to draw, or a stream that cannot be decoded)"))
+            }
             if let placement = drawing.placement {
-                let k = Double(image.width) / drawing.displayed.width
+                let k = drawing.scale
                 func pixels(_ r: (x: Double, y: Double, width: Double, height: Double))
                     -> (x: Double, y: Double, width: Double, height: Double)
                 { (r.x * k, r.y * k, r.width * k, r.height * k) }
                 try image.drawPage(
                     try worker.poppler(opening), page: page, in: pixels(placement.page),
-                    quarterTurns: placement.quarterTurns, clip: pixels(placement.clip))
+                    quarterTurns: placement.quarterTurns, clip: pixels(placement.clip), annotations: annotations)
             } else {
                 try image.drawPage(
                     try worker.poppler(opening), page: page,
-                    in: (0, 0, Double(image.width), Double(image.height)), quarterTurns: drawing.rotation)
+                    in: (0, 0, drawing.displayed.width * drawing.scale, drawing.displayed.height * drawing.scale),
+                    quarterTurns: drawing.rotation,
+                    annotations: annotations)
             }
         }
         if case .sheet(let cells) = drawing.base {
@@ -298,7 +402,7 @@ final class StampedRenderer: @unchecked Sendable {
                 }
                 try image.drawPage(
                     try worker.poppler(opening), page: cell.page, in: cell.rect, quarterTurns: cell.quarterTurns,
-                    clip: cell.clip)
+                    clip: cell.clip, annotations: annotations)
                 for stamp in cell.stamps where !stamp.under {
                     try draw(stamp, on: image, worker: worker)
                 }
@@ -344,7 +448,7 @@ final class StampedRenderer: @unchecked Sendable {
         _ stamp: StampDrawing, on image: RasterImage, drawing: ItemDrawing, worker: WorkerContext
     ) throws(EngineError) {
         let page = drawing.displayed
-        let pixelsPerPoint = Double(image.width) / page.width
+        let pixelsPerPoint = drawing.scale
         switch stamp.picture {
         case .page(let document, let index, let size):
             guard let opening = openings[document], size.width > 0, size.height > 0 else { return }

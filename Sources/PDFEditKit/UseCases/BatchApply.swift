@@ -73,6 +73,10 @@ package struct BatchApply: Sendable {
     /// `--compress` and `--linearize` on every result (see `ExportSettings.compress`).
     package var compress = false
     package var linearize = false
+    /// A `render` line: each result is drawn into images named after its
+    /// output (`out/a.png` → `out/a-1.png`, …; a TIFF is one file), each file
+    /// on one thread (the batch runs files side by side).
+    package var render: RenderSettings?
     /// Encrypt every result with these passwords and permissions instead of
     /// keeping each input's encryption (`--encrypt`).
     package var outputEncryption: OutputEncryption?
@@ -192,8 +196,14 @@ package struct BatchApply: Sendable {
             mode.compress = compress
             mode.linearize = linearize
             mode.outputEncryption = outputEncryption
+            if var render {
+                render.threads = 1
+                mode.render = render
+            }
             mode.scratch = scratch
             let (_, written) = try mode.run(steps, script: script)
+            // A render's files are named apart from the template: the first one.
+            if render != nil { result.output = written.output }
             result.pages = written.pageCount
             result.warnings = written.warnings
         } catch {

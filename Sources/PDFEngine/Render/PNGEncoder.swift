@@ -21,7 +21,7 @@ import QPDFCore
 enum PNGEncoder {
     /// The PNG bytes of a cairo image surface (`CAIRO_FORMAT_ARGB32` or `RGB24`);
     /// empty when zlib fails (short of memory).
-    static func encode(surface: OpaquePointer, width: Int, height: Int) -> [UInt8] {
+    static func encode(surface: OpaquePointer, width: Int, height: Int, dpi: Double = 0) -> [UInt8] {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface), width > 0, height > 0 else { return [] }
@@ -38,6 +38,56 @@ enum PNGEncoder {
         header += bigEndian(UInt32(height))
         header += [8, 2, 0, 0, 0]  // 8 bits, RGB, deflate, adaptive filtering, no interlace
         appendChunk("IHDR", header, to: &png)
+        appendResolution(dpi, to: &png)
+        appendChunk("IDAT", UnsafeBufferPointer(start: deflated, count: size), to: &png)
+        appendChunk("IEND", [], to: &png)
+        return png
+    }
+
+    /// The PNG bytes of packed rows (`rowBytes` each, no filter bytes) of
+    /// `colorType` and `bitDepth`, filtered as above ("Sub" on the first row,
+    /// "Up" after it, `bytesPerPixel` apart: 1 for sub-byte depths, as PNG
+    /// says), with a pHYs chunk for `dpi` when it is positive. What `render`
+    /// writes; empty when zlib fails.
+    static func encode(
+        rows: [UInt8], width: Int, height: Int, rowBytes: Int, bytesPerPixel: Int, colorType: UInt8, bitDepth: UInt8,
+        dpi: Double
+    ) -> [UInt8] {
+        guard width > 0, height > 0, rows.count >= rowBytes * height else { return [] }
+        let lineBytes = rowBytes + 1
+        let filtered = [UInt8](unsafeUninitializedCapacity: lineBytes * height) { out, count in
+            rows.withUnsafeBufferPointer { source in
+                guard let out = out.baseAddress, let data = source.baseAddress else { return }
+                for y in 0..<height {
+                    let row = data + y * rowBytes
+                    let target = out + y * lineBytes + 1
+                    if y == 0 {
+                        out[0] = 1  // Sub
+                        for x in 0..<min(bytesPerPixel, rowBytes) { target[x] = row[x] }
+                        if rowBytes > bytesPerPixel {
+                            for x in bytesPerPixel..<rowBytes { target[x] = row[x] &- row[x - bytesPerPixel] }
+                        }
+                    } else {
+                        out[y * lineBytes] = 2  // Up
+                        let above = row - rowBytes
+                        for x in 0..<rowBytes { target[x] = row[x] &- above[x] }
+                    }
+                }
+            }
+            count = lineBytes * height
+        }
+        var size = 0
+        guard let deflated = filtered.withUnsafeBufferPointer({ pe_deflate_rle($0.baseAddress, $0.count, &size) })
+        else { return [] }
+        defer { free(deflated) }
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png.reserveCapacity(size + 96)
+        var header: [UInt8] = []
+        header += bigEndian(UInt32(width))
+        header += bigEndian(UInt32(height))
+        header += [bitDepth, colorType, 0, 0, 0]
+        appendChunk("IHDR", header, to: &png)
+        appendResolution(dpi, to: &png)
         appendChunk("IDAT", UnsafeBufferPointer(start: deflated, count: size), to: &png)
         appendChunk("IEND", [], to: &png)
         return png
@@ -84,6 +134,13 @@ enum PNGEncoder {
             }
             count = lineBytes * height
         }
+    }
+
+    /// A pHYs chunk recording `dpi` (as pixels a metre), when it is positive.
+    private static func appendResolution(_ dpi: Double, to png: inout [UInt8]) {
+        guard dpi > 0, dpi.isFinite else { return }
+        let perMetre = bigEndian(UInt32(min(Double(UInt32.max), (dpi / 0.0254).rounded())))
+        appendChunk("pHYs", perMetre + perMetre + [1], to: &png)
     }
 
     private static func appendChunk<Data: Collection<UInt8>>(_ type: String, _ data: Data, to png: inout [UInt8]) {

@@ -27,6 +27,54 @@ package func fittedPixels(width: Double, height: Double, in maxPixels: Int) -> (
     return (RasterImage.pixels(width * scale) ?? maxPixels, RasterImage.pixels(height * scale) ?? maxPixels)
 }
 
+/// How big a rendered picture is: fitted in a square (thumbnails, sheets), or
+/// at a resolution, a width or a height (`render`).
+package enum PixelSizing: Sendable, Equatable {
+    /// The largest size that fits in N × N pixels (`fittedPixels`).
+    case fitting(Int)
+    /// N pixels an inch: a side of S points is S × N / 72 pixels, rounded up
+    /// as poppler's `pdftoppm` and `pdftocairo` round (a whole number stays).
+    case dpi(Double)
+    /// N pixels wide, the height in proportion (rounded).
+    case width(Int)
+    /// N pixels high, the width in proportion (rounded).
+    case height(Int)
+
+    /// The pixel size of a page `width` × `height` points; nil when it is not
+    /// finite or over `RasterImage.maximumSide`.
+    package func pixels(width: Double, height: Double) -> (width: Int, height: Int)? {
+        guard width > 0, height > 0, width.isFinite, height.isFinite else { return nil }
+        switch self {
+        case .fitting(let side):
+            let fitted = fittedPixels(width: width, height: height, in: side)
+            return (fitted.width, fitted.height)
+        case .dpi(let dpi):
+            // Up, as poppler's tools do, after taking off what a product of
+            // decimals adds (612 × 150 / 72 must stay 1275).
+            func side(_ points: Double) -> Int? {
+                let exact = points * dpi / 72
+                return RasterImage.pixels((exact - 1e-6).rounded(.up))
+            }
+            guard let w = side(width), let h = side(height) else { return nil }
+            return (w, h)
+        case .width(let pixels):
+            guard let h = RasterImage.pixels(Double(pixels) * height / width), pixels <= RasterImage.maximumSide
+            else { return nil }
+            return (pixels, h)
+        case .height(let pixels):
+            guard let w = RasterImage.pixels(Double(pixels) * width / height), pixels <= RasterImage.maximumSide
+            else { return nil }
+            return (w, pixels)
+        }
+    }
+
+    /// The resolution in dots per inch a file records for a page `width` points
+    /// wide drawn `pixels` wide.
+    package static func dpi(pixels: Int, points width: Double) -> Double {
+        width > 0 ? Double(pixels) * 72 / width : 0
+    }
+}
+
 extension RasterImage {
     /// Reads a PNG file (`cairo_image_surface_create_from_png`, through libpng).
     package convenience init(png path: String) throws(EngineError) {
@@ -94,6 +142,12 @@ extension RasterImage {
     /// not rendered yet), drawn on its own at the size it would have as a thumbnail.
     package static func picture(_ picture: SheetPicture, fittingIn maxPixels: Int) throws(EngineError) -> RasterImage {
         let size = picture.pixelSize(fittingIn: maxPixels)
+        return try Self.picture(picture, width: size.width, height: size.height)
+    }
+
+    /// The same picture drawn `width` × `height` pixels large.
+    package static func picture(_ picture: SheetPicture, width: Int, height: Int) throws(EngineError) -> RasterImage {
+        let size = (width: width, height: height)
         let image = try RasterImage(width: size.width, height: size.height, file: "thumbnail")
         try image.drawing { cairo in
             cairo_set_source_rgb(cairo, 1, 1, 1)

@@ -29,7 +29,23 @@ extension RasterImage {
     package func drawPage(
         _ pdf: PopplerPDF, page index: Int, in rect: (x: Double, y: Double, width: Double, height: Double),
         quarterTurns: Int = 0, opacity: Double = 1,
-        clip: (x: Double, y: Double, width: Double, height: Double)? = nil
+        clip: (x: Double, y: Double, width: Double, height: Double)? = nil, annotations: Bool = true
+    ) throws(EngineError) {
+        // As `PopplerPDF.render`: the page measured against the reader limits
+        // before poppler decodes anything of it.
+        try pdf.checkForReader(page: index)
+        try pdf.reserveMemoryForImages(page: index)
+        try SlowWork.during("drawing page \(index + 1) of \(pdf.path)") { () throws(EngineError) in
+            try drawPage(
+                pdf, checkedPage: index, in: rect, quarterTurns: quarterTurns, opacity: opacity, clip: clip,
+                annotations: annotations)
+        }
+    }
+
+    private func drawPage(
+        _ pdf: PopplerPDF, checkedPage index: Int, in rect: (x: Double, y: Double, width: Double, height: Double),
+        quarterTurns: Int, opacity: Double, clip: (x: Double, y: Double, width: Double, height: Double)?,
+        annotations: Bool
     ) throws(EngineError) {
         try pdf.withPage(index) { (page) throws(EngineError) in
             var pageWidth = 0.0
@@ -39,7 +55,7 @@ extension RasterImage {
                 throw EngineError.damaged(file: pdf.path, page: index + 1, detail: "page has no area")
             }
             let turns = ((quarterTurns % 4) + 4) % 4
-            try drawing { cairo in
+            try drawing { (cairo) throws(EngineError) in
                 if opacity < 1 { cairo_push_group(cairo) }
                 cairo_save(cairo)
                 if let clip {
@@ -56,11 +72,25 @@ extension RasterImage {
                 cairo_rotate(cairo, Double(turns) * Double.pi / 2)
                 let (width, height) = turns % 2 == 1 ? (rect.height, rect.width) : (rect.width, rect.height)
                 cairo_scale(cairo, width / pageWidth, height / pageHeight)
-                poppler_page_render(page, cairo)
+                if annotations {
+                    poppler_page_render(page, cairo)
+                } else {
+                    // poppler-glib 22.12 leaves annotations out only when printing
+                    // (`poppler_page_render_full` came later); form fields are
+                    // drawn then, as on paper.
+                    poppler_page_render_for_printing_with_options(page, cairo, POPPLER_PRINT_DOCUMENT)
+                }
                 cairo_restore(cairo)
                 if opacity < 1 {
                     cairo_pop_group_to_source(cairo)
                     cairo_paint_with_alpha(cairo, opacity)
+                }
+                // Poppler's drawing returns nothing: a failure shows only in cairo's status.
+                let status = cairo_status(cairo)
+                guard status == CAIRO_STATUS_SUCCESS else {
+                    throw EngineError.damaged(
+                        file: pdf.path, page: index + 1,
+                        detail: "rendering failed (cairo: \(String(cString: cairo_status_to_string(status))))")
                 }
             }
         }

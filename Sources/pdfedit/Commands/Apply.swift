@@ -156,7 +156,7 @@ struct Apply: ParsableCommand {
         } else {
             (name, text) = ("-e", lines.joined(separator: "\n"))
         }
-        let (parsed, optimize, linearize) = try ScriptCommands.parseForApply(text, name: name)
+        let (parsed, optimize, linearize, render) = try ScriptCommands.parseForApply(text, name: name)
         for line in parsed where line.command.options.doc != nil {
             throw PDFEditError.scriptLine(
                 script: name, line: line.number, error: .usage("--doc is not allowed in apply: each FILE is one document"))
@@ -182,6 +182,11 @@ struct Apply: ParsableCommand {
         batch.compress = writing.size.compress || optimize
         batch.linearize = writing.size.linearize || linearize
         batch.outputEncryption = outputEncryption
+        if var render {
+            if template == nil { throw PDFEditError.usage("render in an apply script needs -o TEMPLATE, not --in-place") }
+            render.force = force
+            batch.render = render
+        }
         return batch
     }
 }

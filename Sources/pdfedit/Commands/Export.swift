@@ -33,6 +33,12 @@ struct Export: ParsableCommand {
             writing it; an item over SIZE on its own is an error naming it. --at, --every
             and --at-outlines exclude each other. Parts are numbered in the order written.
 
+            --rasterize DPI writes each page as one picture at DPI dots per inch (drawn as
+            render draws it; --gray in gray), on a page of its size: an image-only PDF
+            for printers, or to leave nothing extractable. Its text, links, annotations,
+            form fields and bookmarks are gone (a warning says so); not with --split,
+            --all, --compress, --linearize or --encrypt.
+
             Examples:
               pdfedit export out.pdf
               pdfedit export chapter.pdf 10..60 --doc book
@@ -47,6 +53,7 @@ struct Export: ParsableCommand {
               curl -s https://example.org/in.pdf | pdfedit export - 1..3 --from - > first3.pdf
               pdfedit export out.pdf --encrypt - --allow print,copy
               pdfedit export merged.pdf --outline per-source
+              pdfedit export flat.pdf --rasterize 150 --gray --from signed.pdf
             """)
 
     @Argument(help: "The PDF to write, - for standard output (with --all or --split: a directory).")
@@ -114,6 +121,14 @@ struct Export: ParsableCommand {
         help: "With --from: a file qpdf cannot repair is redrawn page by page with poppler (its annotations, links, bookmarks, forms and structure are lost).")
     var repair = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write each page as one picture at DPI dots per inch: an image-only PDF (its text is gone).", valueName: "DPI"))
+    var rasterize: Double?
+
+    @Flag(name: .long, help: "With --rasterize: the pictures in gray.")
+    var gray = false
+
     @OptionGroup var encryption: EncryptOptions
 
     @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
@@ -155,6 +170,10 @@ struct Export: ParsableCommand {
         if let maxSize, ByteSize.parse(maxSize) == nil {
             throw PDFEditError.usage("--max-size takes a size such as 10MB, 500kB or 2000000, not \"\(maxSize)\"")
         }
+        if rasterize != nil && (split || all) {
+            throw PDFEditError.usage("--rasterize writes one file: not with --split or --all")
+        }
+        if gray && rasterize == nil { throw PDFEditError.usage("--gray goes with --rasterize") }
         if from != nil && (all || document.doc != nil) {
             throw PDFEditError.usage("--from exports one file: --all and --doc do not apply")
         }
@@ -198,6 +217,8 @@ struct Export: ParsableCommand {
             settings.keepScripts = keepScripts
             settings.compress = size.compress
             settings.linearize = size.linearize
+            settings.rasterize = rasterize
+            settings.rasterizeGray = gray
             // The bar covers reading the session and preparing the pages too, so it is
             // stopped (erased) however the export ends.
             let bar = ProgressBar.bar(outputOptions, .writing)

@@ -13,13 +13,20 @@ enum ScriptCommands {
 
     /// An `apply` script's lines: as `parse`, and `optimize [--linearize]` lines,
     /// which edit nothing but say how each output is written (as `apply
-    /// --compress [--linearize]` does, wherever the line stands).
+    /// --compress [--linearize]` does, wherever the line stands), and a `render
+    /// [options]` line, which makes each output images instead of a PDF.
     static func parseForApply(_ text: String, name: String) throws(PDFEditError)
-        -> (lines: [(number: Int, command: any EditCommand)], compress: Bool, linearize: Bool)
+        -> (lines: [(number: Int, command: any EditCommand)], compress: Bool, linearize: Bool, render: RenderSettings?)
     {
         var compress = false
         var linearize = false
+        var render: RenderSettings?
         let lines = try ScriptText.parse(text, name: name) { words throws(PDFEditError) -> (any EditCommand)? in
+            if words.first == "render" {
+                if render != nil { throw PDFEditError.usage("one render line in an apply script") }
+                render = try renderSettings(words)
+                return nil
+            }
             guard words.first == "optimize" else { return try command(words) }
             let options = words.dropFirst()
             guard options.allSatisfy({ $0 == "--linearize" }) else {
@@ -29,7 +36,31 @@ enum ScriptCommands {
             linearize = linearize || !options.isEmpty
             return nil
         }
-        return (lines, compress, linearize)
+        if render != nil && compress {
+            throw PDFEditError.usage("render and optimize do not go together in an apply script (render writes images)")
+        }
+        return (lines, compress, linearize, render)
+    }
+
+    /// A `render` line of an apply script: its options only (FILE, -o and the
+    /// selection are apply's: every page of each result is drawn).
+    private static func renderSettings(_ words: [String]) throws(PDFEditError) -> RenderSettings {
+        let parsed: ParsableCommand
+        do {
+            parsed = try PDFEdit.parseCommand(words)
+        } catch let error as PDFEditError {
+            throw error
+        } catch {
+            throw PDFEditError.usage("help and --version are not allowed in a script")
+        }
+        guard let render = parsed as? Render else { throw PDFEditError.usage("not a render line") }
+        guard render.arguments.isEmpty, render.pattern == nil, render.from == nil, render.document.doc == nil,
+            render.options.session == nil
+        else {
+            throw PDFEditError.usage(
+                "render in an apply script takes only its drawing options (FILE and -o are apply's; every page is drawn)")
+        }
+        return try render.settings()
     }
 
     /// The edits of a script's lines, built in order (each line's own `--password`
