@@ -26,3 +26,5 @@ public typealias SizeError = PageModel.SizeError
 public typealias LabelSpec = PageModel.LabelSpec
 public typealias LabelStyle = PageModel.LabelStyle
 public typealias StampEach = PageModel.StampEach
+public typealias PageFinish = PageModel.PageFinish
+public typealias DocumentPart = PageModel.DocumentPart

@@ -16,7 +16,7 @@ struct EditStrategyTests {
     enum Kind: CaseIterable {
         case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
         case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
-        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet
+        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, finish, strip
     }
 
     static func kind(of edit: Edit) -> Kind {
@@ -50,6 +50,8 @@ struct EditStrategyTests {
         case .resize: .resize
         case .nup: .nup
         case .booklet: .booklet
+        case .finish: .finish
+        case .strip: .strip
         }
     }
 
@@ -115,6 +117,10 @@ struct EditStrategyTests {
         case .resize: return ([.resize(first, to: PageSize(width: 300, height: 300))], copying)
         case .nup: return ([.nup(try selection("1-2"), columns: 2, rows: 1, size: nil, order: .rows, gutter: 0)], copying)
         case .booklet: return ([.booklet(try selection("1-4"), size: nil)], copying)
+        // What flatten and strip remove would stay readable in the source's bytes,
+        // and neither fast path draws appearances: copied.
+        case .finish: return ([.finish(first, .flattenForms)], copying)
+        case .strip: return ([.strip(.metadata)], copying)
         }
     }
 

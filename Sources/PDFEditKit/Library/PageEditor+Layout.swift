@@ -251,6 +251,8 @@ extension PageEditor {
         case .resize: "resize(_:to:filling:in:)"
         case .nup: "nUp(_:columns:rows:size:byColumns:gutter:in:)"
         case .booklet: "booklet(_:size:in:)"
+        case .finish: "finish(_:_:in:)"
+        case .strip: "strip(_:in:)"
         }
     }
 }
