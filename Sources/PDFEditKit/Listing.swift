@@ -37,6 +37,9 @@ package struct ListedItem: Codable, Equatable, Sendable {
     /// A sheet's cells (`nup`, `booklet`) in layout order: the id of the item
     /// each holds, nil for an empty cell (nil for items that are not sheets).
     package var cells: [String?]?
+    /// What `flatten` and `strip` do to the page at export, in order
+    /// (`flatten forms`, `strip links`…; nil when nothing).
+    package var finish: [String]?
 }
 
 /// Everything `list` reports about a document.
@@ -101,6 +104,7 @@ extension Workspace {
                 }
                 listed.label = labels.label(of: item)
                 listed.stamps = ListedStamp.list(item.stamps, texts: stampTexts[index] ?? [], session: session)
+                listed.finish = item.finish.isEmpty ? nil : item.finish.map(\.description)
                 if includeText {
                     listed.text = try access.textOrWarning(of: item).map { firstWords($0) }.flatMap {
                         $0.isEmpty ? nil : $0
@@ -135,6 +139,9 @@ package struct SessionStatus: Codable, Equatable, Sendable {
     package var redoSteps: Int
     /// Every source, with whether it is still the imported file.
     package var sources: [SourceState]
+    /// The parts `strip` leaves out of the current document's exports
+    /// (`javascript`, `attachments`, `metadata`, `structure`; nil when none).
+    package var stripped: [String]?
 }
 
 extension Workspace {
@@ -159,6 +166,7 @@ extension Workspace {
         }
         return SessionStatus(
             session: store.path, current: session.current, documents: session.documents.count,
-            undoSteps: session.history.undoableCount, redoSteps: session.history.redoableCount, sources: sources)
+            undoSteps: session.history.undoableCount, redoSteps: session.history.redoableCount, sources: sources,
+            stripped: session.document(named: session.current).flatMap { $0.stripped.isEmpty ? nil : $0.stripped.map(\.rawValue) })
     }
 }

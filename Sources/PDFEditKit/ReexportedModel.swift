@@ -27,3 +27,5 @@ public typealias LabelSpec = PageModel.LabelSpec
 public typealias LabelStyle = PageModel.LabelStyle
 public typealias StampEach = PageModel.StampEach
 public typealias ArrangedItem = PageModel.ArrangedItem
+public typealias PageFinish = PageModel.PageFinish
+public typealias DocumentPart = PageModel.DocumentPart

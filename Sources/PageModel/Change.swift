@@ -34,6 +34,10 @@ enum Change: Equatable, Sendable {
     case rebox(document: String, at: IndexRuns, from: PageBoxes, to: PageBoxes)
     /// The items at `at`, whose shape (rotation, boxes, resize) is `from`, get `to`.
     case reshape(document: String, at: IndexRuns, from: ItemShape, to: ItemShape)
+    /// The items at `at`, whose finishing (`flatten`, `strip`) is all `from`, get `to`.
+    case refinish(document: String, at: IndexRuns, from: [PageFinish], to: [PageFinish])
+    /// The document's stripped parts, which must be `from`, become `to`.
+    case restrip(document: String, from: [DocumentPart], to: [DocumentPart])
 
     var inverse: Change {
         switch self {
@@ -73,6 +77,10 @@ enum Change: Equatable, Sendable {
             .rebox(document: document, at: at, from: to, to: from)
         case .reshape(let document, let at, let from, let to):
             .reshape(document: document, at: at, from: to, to: from)
+        case .refinish(let document, let at, let from, let to):
+            .refinish(document: document, at: at, from: to, to: from)
+        case .restrip(let document, let from, let to):
+            .restrip(document: document, from: to, to: from)
         }
     }
 }

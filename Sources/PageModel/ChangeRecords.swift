@@ -34,6 +34,11 @@ struct ChangeRecord: Codable, Equatable {
     /// A document's outline (added or dropped document; before an outline change).
     var outline: [OutlineEntry]?
     var outlineAfter: [OutlineEntry]?
+    var finishBefore: [PageFinish]?
+    var finishAfter: [PageFinish]?
+    /// A document's stripped parts (added or dropped document; before a restrip).
+    var stripped: [DocumentPart]?
+    var strippedAfter: [DocumentPart]?
 
     init(op: String) {
         self.op = op
@@ -83,6 +88,7 @@ struct ChangeRecord: Codable, Equatable {
             self.index = index
             labelRanges = document.labelRanges
             metadata = document.metadata
+            stripped = document.stripped.isEmpty ? nil : document.stripped
         case .renameDocument(let from, let to):
             self.init(op: "renameDocument")
             self.from = from
@@ -120,6 +126,17 @@ struct ChangeRecord: Codable, Equatable {
             self.document = document
             outline = from
             outlineAfter = to
+        case .refinish(let document, let at, let from, let to):
+            self.init(op: "refinish")
+            self.document = document
+            self.at = ChangeRecord.pairs(at)
+            finishBefore = from
+            finishAfter = to
+        case .restrip(let document, let from, let to):
+            self.init(op: "restrip")
+            self.document = document
+            stripped = from
+            strippedAfter = to
         }
     }
 
@@ -199,7 +216,7 @@ struct ChangeRecord: Codable, Equatable {
             }
             let document = Document(
                 name: try field(name, "name"), items: items, labelRanges: labelRanges, metadata: metadata,
-                outline: outline)
+                outline: outline, stripped: stripped ?? [])
             let index = try field(index, "index")
             guard index >= 0 else { throw fault("\"index\" must be ≥ 0") }
             return op == "addDocument"
@@ -224,6 +241,13 @@ struct ChangeRecord: Codable, Equatable {
             return .setMetadata(document: try field(document, "document"), from: metadata, to: metadataAfter)
         case "outline":
             return .outline(document: try field(document, "document"), from: outline, to: outlineAfter)
+        case "refinish":
+            return .refinish(
+                document: try field(document, "document"), at: try runs(at, "at", budget: &budget),
+                from: try field(finishBefore, "finishBefore"), to: try field(finishAfter, "finishAfter"))
+        case "restrip":
+            return .restrip(
+                document: try field(document, "document"), from: stripped ?? [], to: strippedAfter ?? [])
         default:
             throw .invalidField("unknown history operation \(quoted(op))")
         }

@@ -12,11 +12,14 @@ package struct Document: Codable, Equatable, Sendable {
     /// the model (format 2): its bookmarks are then the sources' own, merged at
     /// export as before, until an outline command makes them the model's.
     package var outline: [OutlineEntry]?
+    /// The document-level parts `strip` removes from its exports, sorted.
+    package var stripped: [DocumentPart]
 
     package init(
         name: String, items: [PageItem] = [], labelRanges: [LabelRange]? = nil, metadata: DocumentMetadata? = nil,
-        outline: [OutlineEntry]? = []
+        outline: [OutlineEntry]? = [], stripped: [DocumentPart] = []
     ) {
+        self.stripped = stripped
         self.name = name
         self.items = items
         self.labelRanges = labelRanges

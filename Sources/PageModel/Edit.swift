@@ -100,6 +100,13 @@ package enum Edit: Codable, Equatable, Sendable {
     case booklet(PageSelection, size: PageSizeSpec?)
     /// `edit`: the document becomes these lines, in order (see `ArrangedItem`).
     case rearrange([ArrangedItem])
+    /// `flatten annotations|forms [SEL]`, `strip annotations|links|fields|thumbnails
+    /// [--type …] [SEL]`: what export does to each selected item's page, added
+    /// after what the item already has (see `PageFinish`).
+    case finish(PageSelection, PageFinish)
+    /// `strip javascript|attachments|metadata|structure`: a part every export of
+    /// the document leaves out (`metadata` also drops the values `meta` set).
+    case strip(DocumentPart)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     package static func quarterTurns(degrees: Int) throws(EditError) -> Int {

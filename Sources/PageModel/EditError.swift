@@ -64,6 +64,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An outline command that cannot be carried out: no such entry, two
     /// entries with one path, an empty title, an outline over its limits.
     case invalidOutline(String)
+    /// `flatten` or `strip` with nothing to do, or an invalid `--type`.
+    case invalidFinish(String)
     /// Edit number `index` (0-based) of a batch failed; nothing of the batch was applied.
     indirect case batch(index: Int, EditError)
 
@@ -150,7 +152,7 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return "nothing to set: give --title, --author, --subject or --keywords"
         case .invalidMetadata(let reason):
             return escapingControlCharacters(reason)
-        case .invalidOutline(let reason):
+        case .invalidOutline(let reason), .invalidFinish(let reason):
             return reason
         case .batch(let index, let error):
             return "edit \(index + 1): \(error)"

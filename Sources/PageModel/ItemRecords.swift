@@ -31,6 +31,7 @@ enum ItemRecord: Codable, Equatable {
 
     private enum Keys: String, CodingKey {
         case source, pages, step, firstId, rotation, rotations, id, page, blank, image, fit, placeholder, label, stamps, boxes, resize
+        case finish
         case sheet
     }
 
@@ -179,7 +180,9 @@ enum ItemRecord: Codable, Equatable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .pages, in: container, debugDescription: "\"pages\" must be [first, last]")
             }
-            guard !container.contains(.stamps), !container.contains(.boxes), !container.contains(.resize) else {
+            guard !container.contains(.stamps), !container.contains(.boxes), !container.contains(.resize),
+                !container.contains(.finish)
+            else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .stamps, in: container, debugDescription: "a run cannot have stamps or boxes; write the items alone")
             }
@@ -225,8 +228,11 @@ enum ItemRecord: Codable, Equatable {
         let stamps = try container.decodeIfPresent([Stamp].self, forKey: .stamps) ?? []
         let boxes = try container.decodeIfPresent(PageBoxes.self, forKey: .boxes) ?? PageBoxes()
         let resize = try container.decodeIfPresent(PageResize.self, forKey: .resize)
+        let finish = try container.decodeIfPresent([PageFinish].self, forKey: .finish) ?? []
         self = .single(
-            PageItem(id: id, content: content, rotation: rotation, stamps: stamps, boxes: boxes, resize: resize))
+            PageItem(
+                id: id, content: content, rotation: rotation, stamps: stamps, boxes: boxes, resize: resize,
+                finish: finish))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -265,6 +271,7 @@ enum ItemRecord: Codable, Equatable {
             if !item.stamps.isEmpty { try container.encode(item.stamps, forKey: .stamps) }
             if !item.boxes.isEmpty { try container.encode(item.boxes, forKey: .boxes) }
             try container.encodeIfPresent(item.resize, forKey: .resize)
+            if !item.finish.isEmpty { try container.encode(item.finish, forKey: .finish) }
         }
     }
 }
@@ -287,6 +294,6 @@ struct ItemBudget {
 }
 
 extension PageItem {
-    /// Whether the item may be written as part of a run: no stamps, no boxes, not resized.
-    var isRunnable: Bool { stamps.isEmpty && boxes.isEmpty && resize == nil }
+    /// Whether the item may be written as part of a run: no stamps, no boxes, not resized, nothing to flatten or strip.
+    var isRunnable: Bool { stamps.isEmpty && boxes.isEmpty && resize == nil && finish.isEmpty }
 }

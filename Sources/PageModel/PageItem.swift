@@ -84,10 +84,12 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
     /// What `resize` froze into the item (the new paper, the rotation and crop it
     /// had then); nil: not resized. `rotation` and `boxes` then act on the resized page.
     package var resize: PageResize?
+    /// What `flatten` and `strip` do to the page at export, in the order given.
+    package var finish: [PageFinish]
 
     package init(
         id: ItemID, content: ItemContent, rotation: Int = 0, stamps: [Stamp] = [], boxes: PageBoxes = PageBoxes(),
-        resize: PageResize? = nil
+        resize: PageResize? = nil, finish: [PageFinish] = []
     ) {
         self.id = id
         self.content = content
@@ -95,10 +97,11 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
         self.stamps = stamps
         self.boxes = boxes
         self.resize = resize
+        self.finish = finish
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, content, rotation, stamps, boxes, resize
+        case id, content, rotation, stamps, boxes, resize, finish
     }
 
     public init(from decoder: any Decoder) throws {
@@ -109,6 +112,7 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
         stamps = try container.decodeIfPresent([Stamp].self, forKey: .stamps) ?? []
         boxes = try container.decodeIfPresent(PageBoxes.self, forKey: .boxes) ?? PageBoxes()
         resize = try container.decodeIfPresent(PageResize.self, forKey: .resize)
+        finish = try container.decodeIfPresent([PageFinish].self, forKey: .finish) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,5 +123,6 @@ public struct PageItem: Codable, Equatable, Hashable, Sendable {
         try container.encode(stamps, forKey: .stamps)
         if !boxes.isEmpty { try container.encode(boxes, forKey: .boxes) }
         try container.encodeIfPresent(resize, forKey: .resize)
+        if !finish.isEmpty { try container.encode(finish, forKey: .finish) }
     }
 }

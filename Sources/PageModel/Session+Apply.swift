@@ -168,6 +168,10 @@ extension Session {
             return try executeBlankAfterEach(selection, size: size, in: name, context: context)
         case .resize(let selection, let size, let mode):
             return try executeResize(selection, to: size, mode: mode, in: name, context: context)
+        case .finish(let selection, let finish):
+            return try executeFinish(selection, finish, in: name, context: context)
+        case .strip(let part):
+            return try executeStrip(part, in: name)
         }
     }
 

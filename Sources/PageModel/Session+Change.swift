@@ -130,6 +130,26 @@ extension Session {
                 throw ChangeFailure(reason: "the outline of \(quoted(document)) is not as the history recorded it")
             }
             documents[index].outline = to
+
+        case .refinish(let document, let at, let from, let to):
+            let index = try existingDocument(document)
+            try checkBounds(at, document: index)
+            for run in at.runs {
+                for i in run where documents[index].items[i].finish != from {
+                    throw ChangeFailure(
+                        reason: "what is flattened or stripped on \(documents[index].items[i].id) is not as the history recorded it")
+                }
+            }
+            for run in at.runs {
+                for i in run { documents[index].items[i].finish = to }
+            }
+
+        case .restrip(let document, let from, let to):
+            let index = try existingDocument(document)
+            guard documents[index].stripped == from else {
+                throw ChangeFailure(reason: "what \(quoted(document)) strips is not as the history recorded it")
+            }
+            documents[index].stripped = to
         }
     }
 

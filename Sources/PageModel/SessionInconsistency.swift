@@ -104,6 +104,11 @@ extension Session {
                 }
                 if let problem = contentProblem(item, sources: sourcesByID) { return problem }
                 if let problem = stampProblem(item, sources: sourcesByID) { return problem }
+                for case .stripAnnotations(let types) in item.finish {
+                    if let bad = types.first(where: { !PageFinish.isValidSubtype($0) }) {
+                        return .invalidContent(item: item.id, reason: "strips annotations of the invalid subtype \(quoted(bad))")
+                    }
+                }
             }
             if let problem = labelRangeProblem(document) { return problem }
             if let problem = outlineProblem(document) { return problem }

@@ -70,7 +70,9 @@ void Assembly::build(Dropped &dropped)
     for (Cell const &cell : cells) {
         cell_pages.emplace(std::make_pair(cell.item, cell.cell), cell.page.to);
     }
-    write_outline(out, outline, placed, options != nullptr && options->keep_scripts != 0, dropped, &cell_pages);
+    bool keep_scripts =
+        options != nullptr && options->keep_scripts != 0 && (options->strip & PE_STRIP_JAVASCRIPT) == 0;
+    write_outline(out, outline, placed, keep_scripts, dropped, &cell_pages);
     retarget_cell_destinations();
     outlines.stop();
     PhaseClock labels(Phase::labels);
@@ -81,6 +83,11 @@ void Assembly::build(Dropped &dropped)
     labels.stop();
     copy_document_data(
         out, sources, items, item_count, placed, annotations, options, !outline.empty(), dropped, where);
+    if (options != nullptr) {
+        finish_pages(
+            out, placed, options->finish == nullptr ? nullptr : options->finish + (items - inputs.request.items),
+            options->strip, where);
+    }
     PhaseClock links_moved(Phase::links);
     transform_destinations(out, resized);
     where = Where{};

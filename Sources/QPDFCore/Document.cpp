@@ -63,7 +63,7 @@ class DocumentData {
     void copy_info(MetadataFields const &fields)
     {
         QPDFObjectHandle info;
-        if (!order.empty()) {
+        if (!order.empty() && !fields.strip_sources) {
             where = Where{order.front(), 0};
             QPDF &pdf = first();
             QPDFObjectHandle theirs = pdf.getTrailer().getKey("/Info");
@@ -112,7 +112,8 @@ class DocumentData {
         where = Where{};
     }
 
-    void copy_catalog_entries(bool has_outline)
+    // `tagged`: false when the structure is stripped (no /MarkInfo).
+    void copy_catalog_entries(bool has_outline, bool tagged)
     {
         if (order.empty()) {
             return;
@@ -134,7 +135,7 @@ class DocumentData {
         // with a tree, the structure step writes it beside the tree it describes,
         // or drops both with a warning.
         QPDFObjectHandle mark_info = source.catalog("/MarkInfo");
-        if (mark_info.isDictionary() && source.catalog("/StructTreeRoot").isNull()) {
+        if (tagged && mark_info.isDictionary() && source.catalog("/StructTreeRoot").isNull()) {
             out_root.replaceKey("/MarkInfo", import_value(out, mark_info));
         }
         QPDFObjectHandle mode = source.catalog("/PageMode");
@@ -228,6 +229,8 @@ MetadataFields MetadataFields::of(pe_export_options const *options)
         fields.author = options->author;
         fields.subject = options->subject;
         fields.keywords = options->keywords;
+        fields.strip_sources = (options->strip & PE_STRIP_METADATA) != 0;
+        fields.untagged = (options->strip & PE_STRIP_STRUCTURE) != 0;
     }
     return fields;
 }
@@ -361,21 +364,28 @@ void copy_document_data(
     MetadataFields fields = MetadataFields::of(options);
     DocumentData data(out, sources, page_sources(items, item_count), placed, where);
     data.copy_info(fields);
-    data.copy_catalog_entries(has_outline);
+    int strip = options == nullptr ? 0 : options->strip;
+    data.copy_catalog_entries(has_outline, (strip & PE_STRIP_STRUCTURE) == 0);
     data.copy_open_action();
-    copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
+    if ((strip & PE_STRIP_ATTACHMENTS) == 0) {
+        copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
+    }
     document.stop();
     PhaseClock structure(Phase::structure);
-    data.settle_structure(annotations, dropped);
-    note_unstructured_placements(sources, items, item_count, dropped);
+    if ((strip & PE_STRIP_STRUCTURE) == 0) {
+        data.settle_structure(annotations, dropped);
+        note_unstructured_placements(sources, items, item_count, dropped);
+    }
     structure.stop();
     PhaseClock layers(Phase::layers);
     data.merge_layers(dropped);
     layers.stop();
     PhaseClock scripts(Phase::document);
-    bool keep_scripts = options != nullptr && options->keep_scripts != 0;
+    // Scripts the caller strips are not named as dropped: it asked for it.
+    bool strip_scripts = (strip & PE_STRIP_JAVASCRIPT) != 0;
+    bool keep_scripts = options != nullptr && options->keep_scripts != 0 && !strip_scripts;
     data.keep_scripts_if_asked(keep_scripts, dropped);
-    data.note_dropped(keep_scripts, dropped);
+    data.note_dropped(keep_scripts || strip_scripts, dropped);
     scripts.stop();
     // Last: the PDF/A and PDF/UA claims depend on what the steps above dropped.
     PhaseClock metadata(Phase::metadata);

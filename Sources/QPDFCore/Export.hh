@@ -325,6 +325,10 @@ struct MetadataFields {
     char const *author = nullptr;
     char const *subject = nullptr;
     char const *keywords = nullptr;
+    // PE_STRIP_METADATA: nothing of the sources' /Info and XMP is kept.
+    bool strip_sources = false;
+    // PE_STRIP_STRUCTURE: the output is not tagged, so a PDF/UA claim goes.
+    bool untagged = false;
 
     static MetadataFields of(pe_export_options const *options);
     // Whether any field is given (then the output gets an XMP packet).
@@ -402,6 +406,13 @@ void build_structure_tree(
     std::vector<CopiedAnnotation> const &annotations,
     Dropped &dropped,
     Where &where);
+
+// What `flatten` and `strip` do to the output's pages (`finish`: NULL, or one
+// per entry of `placed`) and the page-level part of the document-level strips
+// (`strip`: PE_STRIP_* bits), the form pruned to the widgets left, and with
+// PE_STRIP_JAVASCRIPT the catalog's scripts and actions (see Finishing.cpp).
+void finish_pages(
+    QPDF &out, std::vector<PlacedPage> const &placed, pe_item_finish const *finish, int strip, Where &where);
 
 // Document information, XMP metadata and catalog entries of the first source, the
 // title override, the structure tree (build_structure_tree; `annotations`: every

@@ -442,14 +442,16 @@ void copy_metadata(
         return;
     }
     long long time = newest_time(sources, order);
-    update_info(out, time);
+    if (!fields.strip_sources) {
+        update_info(out, time);
+    }
     where = Where{order.front(), 0};
     Source &first = sources[static_cast<size_t>(order.front())];
     QPDFObjectHandle intents = first.catalog("/OutputIntents");
     if (intents.isArray()) {
         out.getRoot().replaceKey("/OutputIntents", import_value(out, intents));
     }
-    QPDFObjectHandle metadata = first.catalog("/Metadata");
+    QPDFObjectHandle metadata = fields.strip_sources ? QPDFObjectHandle::newNull() : first.catalog("/Metadata");
     if (!metadata.isStream() && fields.any()) {
         // Metadata set by `meta`: Info and XMP say the same, so a packet is made.
         std::string xmp;
@@ -496,7 +498,7 @@ void copy_metadata(
         }
     }
     update.drop_pdfa = !claims.pdfa.empty() && (update.drop_pdfa || !nothing_dropped);
-    update.drop_pdfua = !claims.pdfua.empty() && (update.drop_pdfua || !nothing_dropped);
+    update.drop_pdfua = !claims.pdfua.empty() && (update.drop_pdfua || !nothing_dropped || fields.untagged);
     where = Where{order.front(), 0};
     QPDFObjectHandle copy = copy_foreign(out, metadata);
     if (readable && update_xmp(xmp, update)) {

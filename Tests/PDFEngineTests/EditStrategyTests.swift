@@ -16,7 +16,7 @@ struct EditStrategyTests {
     enum Kind: CaseIterable {
         case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
         case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
-        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange
+        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange, finish, strip
     }
 
     static func kind(of edit: Edit) -> Kind {
@@ -51,6 +51,8 @@ struct EditStrategyTests {
         case .nup: .nup
         case .booklet: .booklet
         case .rearrange: .rearrange
+        case .finish: .finish
+        case .strip: .strip
         }
     }
 
@@ -119,6 +121,10 @@ struct EditStrategyTests {
         // `edit` dropping page 1 and reversing the rest: a removal, so rewritten as remove is.
         case .rearrange:
             return ([.rearrange((2...7).reversed().map { .item(ItemID(number: $0), quarterTurns: 0) })], [.inPlace])
+        // What flatten and strip remove would stay readable in the source's bytes,
+        // and neither fast path draws appearances: copied.
+        case .finish: return ([.finish(first, .flattenForms)], copying)
+        case .strip: return ([.strip(.metadata)], copying)
         }
     }
 

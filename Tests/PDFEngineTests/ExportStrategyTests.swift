@@ -120,4 +120,25 @@ import Testing
         #expect(Self.allowed(Self.pages, options: linearize) == [])
         #expect(ExportOptions() != compress && compress != linearize)
     }
+
+    /// `flatten` and `strip` take annotations, fields, scripts or metadata out
+    /// of pages the source still holds: an appended update would leave them
+    /// readable in the source's bytes, and neither fast path draws appearances
+    /// into pages. No list knows them, so every such output is copied — one
+    /// page with one step is enough, and a document-level strip alone too.
+    @Test func flattenAndStripAreCopied() {
+        var finished = ExportOptions()
+        finished.finish = Self.pages.indices.map { $0 == 4 ? [.flattenForms] : [] }
+        #expect(Self.allowed(Self.pages, options: finished) == [])
+        finished.finish = Self.pages.map { _ in [.stripAnnotations(types: ["Link"])] }
+        #expect(Self.allowed(Self.pages, options: finished) == [])
+        for part in DocumentPart.allCases {
+            var stripped = ExportOptions()
+            stripped.stripped = [part]
+            #expect(Self.allowed(Self.pages, options: stripped) == [], "\(part)")
+            #expect(stripped != ExportOptions())
+        }
+        // Nothing to finish (every list empty is written as nil by the kit): the fast paths stay.
+        #expect(Self.allowed(Self.pages, options: ExportOptions()) == [.appendedUpdate, .inPlace])
+    }
 }

@@ -343,6 +343,9 @@ struct ExportWriter {
         if options.labels == .keep, let document = session.document(named: name) {
             options.pageLabels = OutputLabels(document: document, access: access, opened: preopened).labelValues(for: items)
         }
+        // Sheets: what their cells' items had stays with the cells (not written).
+        options.finish = items.contains { !$0.finish.isEmpty } ? items.map(\.finish) : nil
+        options.stripped = session.document(named: name)?.stripped ?? []
         guard let metadata = session.document(named: name)?.metadata else { return }
         options.title = options.title ?? metadata.title
         options.author = metadata.author

@@ -159,3 +159,18 @@ private func text(of poppler: PopplerPDF, page index: Int, unreadable: inout [St
 
 /// Sizes in points to two decimals: enough for any paper size, stable in JSON.
 func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+extension FileInfo {
+    /// The keys of a PDF's document information dictionary (`Author`, `Title`…),
+    /// sorted: what `strip metadata` in direct mode says it removed.
+    package static func informationKeys(path: String, passwords: PasswordBook) throws(PDFEditError) -> [String] {
+        do throws(EngineError) {
+            let document = try passwords.open(path) { password throws(EngineError) in
+                try OpenedPDF(path: path, password: password, for: .reading)
+            }
+            return try document.pdf.facts().information.keys.sorted()
+        } catch {
+            throw PDFEditError.engine(error)
+        }
+    }
+}

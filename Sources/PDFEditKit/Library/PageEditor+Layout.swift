@@ -252,6 +252,8 @@ extension PageEditor {
         case .nup: "nUp(_:columns:rows:size:byColumns:gutter:in:)"
         case .booklet: "booklet(_:size:in:)"
         case .rearrange: "rearrange(_:in:)"
+        case .finish: "finish(_:_:in:)"
+        case .strip: "strip(_:in:)"
         }
     }
 }

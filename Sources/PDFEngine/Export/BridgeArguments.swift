@@ -208,6 +208,21 @@ final class BridgeArguments {
             result.outline_count = Int32(clamping: outline.count)
         }
         result.cancel = cancel.map { UnsafePointer($0.storage) }
+        if let finish = options.finish {
+            result.finish = array(finish.map { steps in
+                pe_item_finish(steps: array(steps.map(bridged)), step_count: Int32(clamping: steps.count))
+            })
+        }
+        result.strip = options.stripped.reduce(0) { bits, part in
+            let bit: Int32 =
+                switch part {
+                case .javascript: Int32(PE_STRIP_JAVASCRIPT)
+                case .attachments: Int32(PE_STRIP_ATTACHMENTS)
+                case .metadata: Int32(PE_STRIP_METADATA)
+                case .structure: Int32(PE_STRIP_STRUCTURE)
+                }
+            return bits | bit
+        }
         result.compress = options.compress ? 1 : 0
         result.linearize = options.linearize ? 1 : 0
         if options.compress {
@@ -218,6 +233,17 @@ final class BridgeArguments {
             result.compress_report = report
         }
         return result
+    }
+
+    private func bridged(_ step: PageFinish) -> pe_finish_step {
+        switch step {
+        case .flattenAnnotations: pe_finish_step(kind: Int32(PE_FINISH_FLATTEN_ANNOTATIONS), types: nil)
+        case .flattenForms: pe_finish_step(kind: Int32(PE_FINISH_FLATTEN_FORMS), types: nil)
+        case .stripAnnotations(let types):
+            pe_finish_step(
+                kind: Int32(PE_FINISH_STRIP_ANNOTATIONS), types: types.isEmpty ? nil : copy(types.joined(separator: " ")))
+        case .stripThumbnails: pe_finish_step(kind: Int32(PE_FINISH_STRIP_THUMBNAILS), types: nil)
+        }
     }
 
     private func bridged(_ stamp: ExportStamp) -> pe_stamp {

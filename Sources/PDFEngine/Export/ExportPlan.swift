@@ -164,6 +164,13 @@ package struct ExportOptions: Sendable, Equatable {
     package var compress = false
     /// Linearized for fast web view (`--linearize`); copied, as `compress`.
     package var linearize = false
+    /// One per item of the plan: what `flatten` and `strip` do to its page, in
+    /// order; nil when no item has anything. Not on any strategy's list: such
+    /// an output is always copied (the appended update would keep the removed
+    /// annotations readable in the source's bytes).
+    package var finish: [[PageFinish]]?
+    /// The document-level parts every output leaves out (`strip`); copied, as `finish`.
+    package var stripped: [DocumentPart] = []
 
     package init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
@@ -191,6 +198,7 @@ package struct ExportOptions: Sendable, Equatable {
             && lhs.pageLabels == rhs.pageLabels && lhs.author == rhs.author && lhs.subject == rhs.subject
             && lhs.keywords == rhs.keywords && lhs.outline == rhs.outline
             && lhs.compress == rhs.compress && lhs.linearize == rhs.linearize
+            && lhs.finish == rhs.finish && lhs.stripped == rhs.stripped
     }
 }
 

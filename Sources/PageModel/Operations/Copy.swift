@@ -14,7 +14,8 @@ extension Session {
         let originals = selected.map { source.items[$0] }
         let (copies, counter) = try makeItems(
             originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps),
-            boxes: originals.map(\.boxes), resizes: originals.map(\.resize))
+            boxes: originals.map(\.boxes), resizes: originals.map(\.resize),
+            finishes: originals.map(\.finish))
         let block = IndexRuns(start..<(start + copies.count))
         let changes: [Change] = [
             .counters(items: counter, sources: unchangedSourceCounter),
@@ -43,7 +44,8 @@ extension Session {
         let originals = selected.map { document.items[$0] }
         let (copies, counter) = try makeItems(
             originals.map(\.content), rotations: originals.map(\.rotation), stamps: originals.map(\.stamps),
-            boxes: originals.map(\.boxes), resizes: originals.map(\.resize))
+            boxes: originals.map(\.boxes), resizes: originals.map(\.resize),
+            finishes: originals.map(\.finish))
         // The j-th copy lands after its original, which has j earlier copies before it.
         let places = IndexRuns(ascending: selected.enumerated().map { $0.element + $0.offset + 1 })
         let changes: [Change] = [

@@ -47,7 +47,7 @@ extension Session {
     /// so no id is used twice; `nup`/`booklet` keep the cells' own (`false`).
     func makeItems(
         _ contents: [ItemContent], rotations: [Int]? = nil, stamps: [[Stamp]]? = nil, boxes: [PageBoxes]? = nil,
-        resizes: [PageResize?]? = nil, freshCells: Bool = true
+        resizes: [PageResize?]? = nil, finishes: [[PageFinish]]? = nil, freshCells: Bool = true
     ) throws(EditError) -> (items: [PageItem], counter: CounterChange) {
         let cellCount = freshCells ? contents.reduce(0) { $0 + ($1.sheet?.items.count ?? 0) } : 0
         let counter = try Self.advancing(nextItemNumber, by: contents.count + cellCount, kind: "item")
@@ -63,7 +63,8 @@ extension Session {
             }
             return PageItem(
                 id: ItemID(number: counter.before + offset), content: content, rotation: rotations?[offset] ?? 0,
-                stamps: stamps?[offset] ?? [], boxes: boxes?[offset] ?? PageBoxes(), resize: resizes?[offset] ?? nil)
+                stamps: stamps?[offset] ?? [], boxes: boxes?[offset] ?? PageBoxes(), resize: resizes?[offset] ?? nil,
+                finish: finishes?[offset] ?? [])
         }
         return (items, counter)
     }

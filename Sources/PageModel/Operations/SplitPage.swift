@@ -52,6 +52,7 @@ extension Session {
         var stamps: [[Stamp]] = []
         var boxes: [PageBoxes] = []
         var resizes: [PageResize?] = []
+        var finishes: [[PageFinish]] = []
         for (offset, index) in selected.enumerated() {
             let item = document.items[index]
             for cell in cellsOf[offset].dropFirst() {
@@ -62,10 +63,11 @@ extension Session {
                 stamps.append(item.stamps)
                 boxes.append(itemBoxes)
                 resizes.append(item.resize)
+                finishes.append(item.finish)
             }
         }
         let (copies, counter) = try makeItems(
-            contents, rotations: rotations, stamps: stamps, boxes: boxes, resizes: resizes)
+            contents, rotations: rotations, stamps: stamps, boxes: boxes, resizes: resizes, finishes: finishes)
         var changes: [Change] = [.counters(items: counter, sources: unchangedSourceCounter)]
         // Last selected first, so the indices of the others do not move.
         for (offset, index) in selected.enumerated().reversed() {

@@ -303,7 +303,43 @@ typedef struct pe_export_options {
     /* NULL, or filled by pe_export with what `compress` did (pe_export_parts
      * leaves it alone). */
     struct pe_compress_report *compress_report;
+    /* NULL, or one per item of the plan: what `flatten` and `strip` do to that
+     * item's output page, in order, once its annotations and the form are in
+     * place (Finishing.cpp). Only the copying path writes it: the caller allows
+     * no other strategy with it. */
+    const struct pe_item_finish *finish;
+    int strip; /* PE_STRIP_* bits: document-level parts every output leaves out */
 } pe_export_options;
+
+/* One step of pe_item_finish. */
+enum {
+    PE_FINISH_FLATTEN_ANNOTATIONS = 1, /* annotations with an appearance drawn into the page and removed */
+    PE_FINISH_FLATTEN_FORMS = 2,       /* widgets only; appearances generated first where missing */
+    PE_FINISH_STRIP_ANNOTATIONS = 3,   /* annotations of `types` removed (with their pop-ups) */
+    PE_FINISH_STRIP_THUMBNAILS = 4     /* the page's /Thumb removed */
+};
+
+typedef struct pe_finish_step {
+    int kind;          /* PE_FINISH_* */
+    const char *types; /* PE_FINISH_STRIP_ANNOTATIONS: subtypes without the slash, separated by
+                          spaces (e.g. "Link Highlight"); NULL or "": every annotation */
+} pe_finish_step;
+
+typedef struct pe_item_finish {
+    const pe_finish_step *steps; /* NULL when step_count is 0 */
+    int step_count;
+} pe_item_finish;
+
+/* pe_export_options.strip: what `strip` leaves out of the whole output. */
+enum {
+    PE_STRIP_JAVASCRIPT = 1,  /* /Names /JavaScript, /OpenAction and /AA of the catalog, and the
+                                 JavaScript actions of pages, annotations and fields (not
+                                 named in the dropped-data warning: the caller asked) */
+    PE_STRIP_ATTACHMENTS = 2, /* embedded files, /AF, /Collection, file attachment annotations */
+    PE_STRIP_METADATA = 4,    /* /Info and the XMP of the document and its pages (the title,
+                                 author, subject and keywords given are still written) */
+    PE_STRIP_STRUCTURE = 8    /* the structure tree, /MarkInfo, /StructParents; a PDF/UA claim goes */
+};
 
 /* What pe_export_options.compress did to one output. */
 typedef struct pe_compress_report {

@@ -48,6 +48,7 @@ struct List: ParsableCommand {
             guard !options.output.quiet else { return }
             let hasLabels = listing.items.contains { $0.label != nil }
             let hasStamps = listing.items.contains { $0.stamps != nil }
+            let hasFinish = listing.items.contains { $0.finish != nil }
             let rows = listing.items.map { item -> [String] in
                 let size = item.width.map { "\(format($0)) x \(format(item.height ?? 0))" } ?? "?"
                 var source = item.source.map { Paths.name(of: $0) } ?? ""
@@ -56,11 +57,11 @@ struct List: ParsableCommand {
                 let page = item.sourcePage.map(String.init) ?? ""
                 return ["\(item.position)", item.id, item.kind, source, page, size, "\(item.rotation)"]
                     + (hasLabels ? [item.label ?? ""] : []) + (hasStamps ? [stampMarker(item.stamps ?? [])] : [])
-                    + (noText ? [] : [item.text ?? ""])
+                    + (hasFinish ? [(item.finish ?? []).joined(separator: ", ")] : []) + (noText ? [] : [item.text ?? ""])
             }
             let header =
                 ["POS", "ID", "KIND", "SOURCE", "PAGE", "SIZE (pt)", "ROT"]
-                + (hasLabels ? ["LABEL"] : []) + (hasStamps ? ["STAMPS"] : []) + (noText ? [] : ["TEXT"])
+                + (hasLabels ? ["LABEL"] : []) + (hasStamps ? ["STAMPS"] : []) + (hasFinish ? ["AT EXPORT"] : []) + (noText ? [] : ["TEXT"])
             Console.out("\(shown(listing.document)): \(pagesPhrase(listing.pageCount))")
             if !rows.isEmpty { Console.out(table(header, rows)) }
         }

@@ -27,6 +27,9 @@ struct Status: ParsableCommand {
             lines.append(
                 "Sources:   \(status.sources.count), \(bad.isEmpty ? "all unchanged" : "\(bad.count) need relink")")
             for source in bad { lines.append("  \(source.state): \(shown(source.path)) (\(source.id))") }
+            if let stripped = status.stripped {
+                lines.append("Strips:    \(stripped.joined(separator: ", ")) (at export of \(shown(status.current)))")
+            }
             Console.out(lines.joined(separator: "\n"))
         }
     }
