@@ -34,6 +34,8 @@ enum Change: Equatable, Sendable {
     case rebox(document: String, at: IndexRuns, from: PageBoxes, to: PageBoxes)
     /// The items at `at`, whose shape (rotation, boxes, resize) is `from`, get `to`.
     case reshape(document: String, at: IndexRuns, from: ItemShape, to: ItemShape)
+    /// The document's attachments, which must be `from`, become `to`.
+    case setAttachments(document: String, from: DocumentAttachments?, to: DocumentAttachments?)
 
     var inverse: Change {
         switch self {
@@ -73,6 +75,8 @@ enum Change: Equatable, Sendable {
             .rebox(document: document, at: at, from: to, to: from)
         case .reshape(let document, let at, let from, let to):
             .reshape(document: document, at: at, from: to, to: from)
+        case .setAttachments(let document, let from, let to):
+            .setAttachments(document: document, from: to, to: from)
         }
     }
 }

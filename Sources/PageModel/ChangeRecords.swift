@@ -34,6 +34,9 @@ struct ChangeRecord: Codable, Equatable {
     /// A document's outline (added or dropped document; before an outline change).
     var outline: [OutlineEntry]?
     var outlineAfter: [OutlineEntry]?
+    /// A document's attachments (added or dropped document; before a setAttachments).
+    var attachments: DocumentAttachments?
+    var attachmentsAfter: DocumentAttachments?
 
     init(op: String) {
         self.op = op
@@ -83,6 +86,7 @@ struct ChangeRecord: Codable, Equatable {
             self.index = index
             labelRanges = document.labelRanges
             metadata = document.metadata
+            attachments = document.attachments
         case .renameDocument(let from, let to):
             self.init(op: "renameDocument")
             self.from = from
@@ -120,6 +124,11 @@ struct ChangeRecord: Codable, Equatable {
             self.document = document
             outline = from
             outlineAfter = to
+        case .setAttachments(let document, let from, let to):
+            self.init(op: "setAttachments")
+            self.document = document
+            attachments = from
+            attachmentsAfter = to
         }
     }
 
@@ -199,7 +208,7 @@ struct ChangeRecord: Codable, Equatable {
             }
             let document = Document(
                 name: try field(name, "name"), items: items, labelRanges: labelRanges, metadata: metadata,
-                outline: outline)
+                outline: outline, attachments: attachments)
             let index = try field(index, "index")
             guard index >= 0 else { throw fault("\"index\" must be ≥ 0") }
             return op == "addDocument"
@@ -224,6 +233,8 @@ struct ChangeRecord: Codable, Equatable {
             return .setMetadata(document: try field(document, "document"), from: metadata, to: metadataAfter)
         case "outline":
             return .outline(document: try field(document, "document"), from: outline, to: outlineAfter)
+        case "setAttachments":
+            return .setAttachments(document: try field(document, "document"), from: attachments, to: attachmentsAfter)
         default:
             throw .invalidField("unknown history operation \(quoted(op))")
         }

@@ -12,11 +12,14 @@ package struct Document: Codable, Equatable, Sendable {
     /// the model (format 2): its bookmarks are then the sources' own, merged at
     /// export as before, until an outline command makes them the model's.
     package var outline: [OutlineEntry]?
+    /// The files `attach` added and the sources' files it removed; nil: none.
+    package var attachments: DocumentAttachments?
 
     package init(
         name: String, items: [PageItem] = [], labelRanges: [LabelRange]? = nil, metadata: DocumentMetadata? = nil,
-        outline: [OutlineEntry]? = []
+        outline: [OutlineEntry]? = [], attachments: DocumentAttachments? = nil
     ) {
+        self.attachments = attachments
         self.name = name
         self.items = items
         self.labelRanges = labelRanges

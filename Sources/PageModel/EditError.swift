@@ -64,6 +64,9 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An outline command that cannot be carried out: no such entry, two
     /// entries with one path, an empty title, an outline over its limits.
     case invalidOutline(String)
+    /// An attachment command that cannot be carried out: a name taken or not
+    /// known, a name that breaks `Attachment.problem(ofName:)`.
+    case invalidAttachment(String)
     /// Edit number `index` (0-based) of a batch failed; nothing of the batch was applied.
     indirect case batch(index: Int, EditError)
 
@@ -152,6 +155,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return escapingControlCharacters(reason)
         case .invalidOutline(let reason):
             return reason
+        case .invalidAttachment(let reason):
+            return escapingControlCharacters(reason)
         case .batch(let index, let error):
             return "edit \(index + 1): \(error)"
         }

@@ -168,6 +168,10 @@ extension Session {
             return try executeBlankAfterEach(selection, size: size, in: name, context: context)
         case .resize(let selection, let size, let mode):
             return try executeResize(selection, to: size, mode: mode, in: name, context: context)
+        case .attach(let files, let page):
+            return try executeAttach(files, page: page, in: name, context: context)
+        case .detach(let names):
+            return try executeDetach(names, in: name, context: context)
         }
     }
 

@@ -130,6 +130,13 @@ extension Session {
                 throw ChangeFailure(reason: "the outline of \(quoted(document)) is not as the history recorded it")
             }
             documents[index].outline = to
+
+        case .setAttachments(let document, let from, let to):
+            let index = try existingDocument(document)
+            guard documents[index].attachments == from else {
+                throw ChangeFailure(reason: "the attachments of \(quoted(document)) are not as the history recorded them")
+            }
+            documents[index].attachments = to
         }
     }
 

@@ -105,6 +105,8 @@ struct DocumentFile: Codable {
     var metadata: DocumentMetadata?
     /// Absent in format 2 files (see `Document.outline`).
     var outline: [OutlineEntry]?
+    /// Absent before format 7, and when the document attaches nothing.
+    var attachments: DocumentAttachments?
 }
 
 struct HistoryFile: Codable {
@@ -135,7 +137,7 @@ extension Session {
             documents: documents.map {
                 DocumentFile(
                     name: $0.name, items: ItemRecord.records(for: $0.items), labelRanges: $0.labelRanges,
-                    metadata: $0.metadata, outline: $0.outline)
+                    metadata: $0.metadata, outline: $0.outline, attachments: $0.attachments)
             },
             history: HistoryFile(
                 undone: history.undoneCount,
@@ -182,7 +184,7 @@ extension Session {
             documents.append(
                 Document(
                     name: document.name, items: items, labelRanges: document.labelRanges, metadata: document.metadata,
-                    outline: document.outline))
+                    outline: document.outline, attachments: document.attachments))
         }
         guard file.history.undone >= 0, file.history.undone <= file.history.steps.count else {
             throw .invalidField("history \"undone\" is \(file.history.undone) with \(file.history.steps.count) steps")

@@ -349,6 +349,7 @@ void copy_document_data(
     QPDF &out,
     std::vector<Source> &sources,
     pe_item const *items,
+    int first_item,
     int item_count,
     std::vector<PlacedPage> const &placed,
     std::vector<CopiedAnnotation> const &annotations,
@@ -363,7 +364,7 @@ void copy_document_data(
     data.copy_info(fields);
     data.copy_catalog_entries(has_outline);
     data.copy_open_action();
-    copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
+    copy_embedded_files(out, sources, data.sources_in_order(), options, first_item, item_count, dropped, where);
     document.stop();
     PhaseClock structure(Phase::structure);
     data.settle_structure(annotations, dropped);

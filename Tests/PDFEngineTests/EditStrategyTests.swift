@@ -16,7 +16,7 @@ struct EditStrategyTests {
     enum Kind: CaseIterable {
         case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
         case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
-        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange
+        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange, attach, detach
     }
 
     static func kind(of edit: Edit) -> Kind {
@@ -51,6 +51,8 @@ struct EditStrategyTests {
         case .nup: .nup
         case .booklet: .booklet
         case .rearrange: .rearrange
+        case .attach: .attach
+        case .detach: .detach
         }
     }
 
@@ -119,6 +121,18 @@ struct EditStrategyTests {
         // `edit` dropping page 1 and reversing the rest: a removal, so rewritten as remove is.
         case .rearrange:
             return ([.rearrange((2...7).reversed().map { .item(ItemID(number: $0), quarterTurns: 0) })], [.inPlace])
+        // The file is written into the document by the copying path only.
+        case .attach:
+            return (
+                [try importer.attachEdit(
+                    [ExportPaths.fixture("beta.pdf")], name: nil, page: nil, description: nil, relationship: nil)],
+                copying)
+        // Attached and removed again: alpha's pages as they were.
+        case .detach:
+            return (
+                [try importer.attachEdit(
+                    [ExportPaths.fixture("beta.pdf")], name: nil, page: nil, description: nil, relationship: nil),
+                 .detach(["beta.pdf"])], both)
         }
     }
 

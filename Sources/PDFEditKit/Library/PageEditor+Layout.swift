@@ -252,6 +252,8 @@ extension PageEditor {
         case .nup: "nUp(_:columns:rows:size:byColumns:gutter:in:)"
         case .booklet: "booklet(_:size:in:)"
         case .rearrange: "rearrange(_:in:)"
+        case .attach: "attach(_:name:page:description:relationship:in:)"
+        case .detach: "removeAttachments(_:in:)"
         }
     }
 }

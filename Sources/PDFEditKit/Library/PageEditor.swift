@@ -115,6 +115,17 @@ public struct PageEditor: Sendable {
 
     var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
 
+    /// The importer of `attach`: attached bytes are copied into the editor's
+    /// private folder, so a later change of the file changes nothing written.
+    var attachmentImporter: Importer {
+        var importer = importer
+        importer.attachmentStore = Paths.join(scratch.path, "attachments")
+        return importer
+    }
+
+    /// The lookups of the editor's sources, as its edits make them.
+    var access: SourceAccess { SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords) }
+
     /// `data` in the scratch folder under a name of its own; returns its path.
     private func keep(_ data: Data, name: String) throws(PDFEditError) -> String {
         let stem = String(Session.validDocumentName(name).map { $0 == " " ? "_" : $0 })
