@@ -179,6 +179,11 @@ import Testing
         #expect(unknown.status == 64)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out3.pdf").path))
 
+        // The attached file is read by the command: no output replaces it, --force or not.
+        let overAttached = try pdfedit("attach", "add", "data.csv", "alpha.pdf", "-o", "data.csv", "--force", in: dir)
+        #expect(overAttached.status == 73, "\(overAttached.stderr)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("data.csv")) == Data("a,b\n1,2\n".utf8))
+
         // On a page, in place.
         try pdfeditOK("attach", "add", "data.csv", "--page", "last", "out2.pdf", "--in-place", in: dir)
         let facts2 = try #require(try pikepdf(Self.describeFiles, out2) as? [String: Any])

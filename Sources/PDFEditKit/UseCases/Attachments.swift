@@ -162,6 +162,8 @@ extension Importer {
         var files: [Attachment] = []
         for path in paths {
             do throws(PDFEditError) {
+                // Read by this command: no output of it may replace the file.
+                ReadFiles.note(path, as: "an attached file")
                 let bytes = try AttachmentFiles.read(
                     path, shown: path, limit: ProcessLimits.current.inflatedStreamBytes)
                 let sha256 = Fingerprint.sha256(of: Data(bytes))
