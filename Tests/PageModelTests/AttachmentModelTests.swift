@@ -89,4 +89,15 @@ import Testing
         _ = try undone.undo(2)
         #expect(undone.document(named: "main")?.attachments == nil)
     }
+
+    @Test func aSessionFileWithAnAttachmentAttachCouldNotHaveMadeIsRefused() throws {
+        var session = try session(pages: 1)
+        try session.apply(.attach([file("a.csv")]), label: "attach", context: context())
+        let text = String(decoding: try session.encoded(), as: UTF8.self)
+        for (from, to) in [("\"a.csv\"", "\"a\\u0000b\""), ("\"name\" : \"a.csv\"", "\"name\" : \"\""),
+                           (String(repeating: "a", count: 64), "nothex")] {
+            let tampered = Data(text.replacingOccurrences(of: from, with: to).utf8)
+            #expect(throws: SessionFormatError.self, "\(from) → \(to)") { try Session.decode(tampered) }
+        }
+    }
 }
