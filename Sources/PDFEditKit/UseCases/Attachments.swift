@@ -45,6 +45,9 @@ public struct AttachmentInfo: Encodable, Sendable, Equatable {
 /// The rules of attached files that are not the model's: MIME types, dates,
 /// where a session keeps the bytes, and the file name an extraction writes.
 enum AttachmentFiles {
+    /// What a file of no known type is.
+    static let unknownType = "application/octet-stream"
+
     /// The MIME type of a file by the extension of its name; application/octet-stream otherwise.
     static func mimeType(of name: String) -> String {
         let known: [String: String] = [
@@ -59,8 +62,8 @@ enum AttachmentFiles {
             "odt": "application/vnd.oasis.opendocument.text", "ods": "application/vnd.oasis.opendocument.spreadsheet",
             "eml": "message/rfc822", "mp3": "audio/mpeg", "mp4": "video/mp4",
         ]
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "application/octet-stream" }
-        return known[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return unknownType }
+        return known[name[name.index(after: dot)...].lowercased()] ?? unknownType
     }
 
     /// `seconds` since 1970 as a PDF date in UTC ("D:20240131120000Z").
@@ -172,10 +175,13 @@ extension Importer {
                 var stored = storedPath(path)
                 if let store = attachmentStore { stored = storedPath(try Self.keep(bytes, sha256: sha256, in: store)) }
                 let shownName = name ?? Paths.name(of: path)
+                // By the name it gets, else (a name without a known extension) by the file's.
+                var mimeType = AttachmentFiles.mimeType(of: shownName)
+                if mimeType == AttachmentFiles.unknownType { mimeType = AttachmentFiles.mimeType(of: Paths.name(of: path)) }
                 files.append(
                     Attachment(
                         name: shownName, file: stored, size: Int64(bytes.count), sha256: sha256,
-                        mimeType: AttachmentFiles.mimeType(of: shownName), description: description,
+                        mimeType: mimeType, description: description,
                         relationship: relationship, date: AttachmentFiles.pdfDate(seconds: seconds)))
             } catch {
                 problems.append(error)
