@@ -266,4 +266,54 @@ import Testing
         let again = try pdfedit("attach", "extract", "../../evil", "--to", target.path, "--from", hostile.path, in: dir)
         #expect(again.status == 73)
     }
+
+    @Test func splitPartsAndScriptsCarryAttachments() throws {
+        let dir = try scratchDirectory(with: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("doc".utf8).write(to: dir.appendingPathComponent("doc.txt"))
+        try Data("page".utf8).write(to: dir.appendingPathComponent("page.txt"))
+        try pdfeditOK("open", "alpha.pdf", in: dir)
+        // One script: one undo step, all or nothing.
+        try Data("attach add doc.txt\nattach add page.txt --page 5\n".utf8).write(to: dir.appendingPathComponent("s.txt"))
+        try pdfeditOK("run", "s.txt", in: dir)
+        try Data("attach add doc.txt\nattach remove nope\n".utf8).write(to: dir.appendingPathComponent("bad.txt"))
+        #expect(try pdfedit("run", "bad.txt", in: dir).status == 64)
+        try pdfeditOK("export", "--split", "parts", "--every", "3", in: dir)
+        let parts = ["alpha-1.pdf", "alpha-2.pdf", "alpha-3.pdf"].map { dir.appendingPathComponent("parts/\($0)") }
+        for part in parts { try expectChecked(part) }
+        // Document level in every part; the page's file only in the part with page 5.
+        #expect(try detachNames(parts[0]) == ["doc.txt"])
+        #expect(try detachNames(parts[1]).sorted() == ["doc.txt", "page.txt"])
+        #expect(try detachNames(parts[2]) == ["doc.txt"])
+        try pdfeditOK("undo", in: dir)
+        #expect(try pdfeditOK("attach", "list", in: dir).stdout.isEmpty)
+    }
+
+    @Test func twoNamesThatWouldShareAFileNameAreRefusedAndNothingIsWritten() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("two.pdf")
+        let made = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import pikepdf, sys
+                pdf = pikepdf.new()
+                pdf.add_blank_page()
+                for name in ['a/b', 'a_b']:
+                    pdf.attachments[name] = pikepdf.AttachedFileSpec(pdf, name.encode(), filename=name)
+                pdf.save(sys.argv[1])
+                """,
+                file.path,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let refused = try pdfedit("attach", "extract", "--to", "out", "--from", file.path, in: dir)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("would both be written to a_b"))
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out").path)) ?? []
+        #expect(written.isEmpty)
+        try pdfeditOK("attach", "extract", "a/b", "--to", "out", "--from", file.path, in: dir)
+        #expect(try Data(contentsOf: dir.appendingPathComponent("out/a_b")) == Data("a/b".utf8))
+    }
 }
