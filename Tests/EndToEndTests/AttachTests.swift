@@ -135,6 +135,19 @@ import Testing
         try pdfeditOK("attach", "extract", "invoice.xml", "--to", "extracted", "--force", in: dir)
         #expect(try Data(contentsOf: extracted.appendingPathComponent("invoice.xml")) == original)
 
+        // The session's copy of the bytes is its own file: no output replaces it, --force or not.
+        let store = dir.appendingPathComponent(".pdfedit/session.json.attachments")
+        let kept = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: store.path).first { name in
+                (try? Data(contentsOf: store.appendingPathComponent(name))) == original
+            })
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.appendingPathComponent(kept).path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let overStore = try pdfedit(
+            "export", ".pdfedit/session.json.attachments/\(kept)", "--force", in: dir)
+        #expect(overStore.status == 73, "\(overStore.stderr)")
+        #expect(try Data(contentsOf: store.appendingPathComponent(kept)) == original)
+
         // Remove, export, undo: exactly what was there.
         try pdfeditOK("attach", "remove", "invoice.xml", in: dir)
         try pdfeditOK("export", "out2.pdf", in: dir)
