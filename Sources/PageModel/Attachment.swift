@@ -126,3 +126,39 @@ extension Document {
         return order
     }
 }
+
+extension Session {
+    /// The same session with each added attachment's stored path replaced by
+    /// `path(attachment)` (the bytes themselves unchanged), in its documents and
+    /// in the history (so undo and redo still find them): what
+    /// `relocatingSources` does for sources, for a program that keeps paths from
+    /// another folder than the session file's.
+    package func relocatingAttachments<E: Error>(_ path: (Attachment) throws(E) -> String) throws(E) -> Session {
+        func moved(_ attachments: DocumentAttachments?) throws(E) -> DocumentAttachments? {
+            guard var attachments else { return nil }
+            for index in attachments.added.indices { attachments.added[index].file = try path(attachments.added[index]) }
+            return attachments
+        }
+        func moved(_ document: Document) throws(E) -> Document {
+            var document = document
+            document.attachments = try moved(document.attachments)
+            return document
+        }
+        var session = self
+        for index in session.documents.indices { session.documents[index] = try moved(session.documents[index]) }
+        for step in session.history.steps.indices {
+            for index in session.history.steps[step].changes.indices {
+                let change: Change
+                switch session.history.steps[step].changes[index] {
+                case .setAttachments(let document, let from, let to):
+                    change = .setAttachments(document: document, from: try moved(from), to: try moved(to))
+                case .addDocument(let document, let at): change = .addDocument(try moved(document), index: at)
+                case .dropDocument(let document, let at): change = .dropDocument(try moved(document), index: at)
+                default: continue
+                }
+                session.history.steps[step].changes[index] = change
+            }
+        }
+        return session
+    }
+}

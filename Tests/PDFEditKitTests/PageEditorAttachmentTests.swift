@@ -45,3 +45,24 @@ struct PageEditorAttachmentTests {
         #expect(try editor.attachments().isEmpty)
     }
 }
+
+/// An editor's attachments survive `save(session:)` and `init(session:)`: the
+/// bytes it kept go into the session's store, paths follow the folders.
+@Suite(.enabled(if: KitFixtures.has("alpha.pdf"), "needs Fixtures/alpha.pdf"))
+struct PageEditorAttachmentSessionTests {
+    @Test func savedAndReopenedEditorsKeepTheirAttachments() throws {
+        let scratch = try KitScratch()
+        let file = scratch.path("notes.txt")
+        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: file))
+        do {
+            var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+            try editor.attach(URL(fileURLWithPath: file))
+            try editor.save(session: scratch.path("s/session.json"))
+        }
+        try FileManager.default.removeItem(atPath: file)
+        let reopened = try PageEditor(session: scratch.path("s/session.json"))
+        #expect(try reopened.attachments().map(\.name) == ["notes.txt"])
+        try reopened.extractAttachments(to: URL(fileURLWithPath: scratch.path("x")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("x/notes.txt"))) == Data("kept\n".utf8))
+    }
+}
