@@ -81,7 +81,9 @@ package struct Workspace: Sendable {
 
     /// Files given on the command line, loaded into sources relative to this session.
     package func importer() -> Importer {
-        Importer(baseDirectory: store.baseDirectory, passwords: passwords)
+        var importer = Importer(baseDirectory: store.baseDirectory, passwords: passwords)
+        importer.attachmentStore = store.attachmentsFolder
+        return importer
     }
 
     /// Load, change, save — under the lock, and only when `body` succeeds.

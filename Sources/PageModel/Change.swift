@@ -38,6 +38,8 @@ enum Change: Equatable, Sendable {
     case refinish(document: String, at: IndexRuns, from: [PageFinish], to: [PageFinish])
     /// The document's stripped parts, which must be `from`, become `to`.
     case restrip(document: String, from: [DocumentPart], to: [DocumentPart])
+    /// The document's attachments, which must be `from`, become `to`.
+    case setAttachments(document: String, from: DocumentAttachments?, to: DocumentAttachments?)
 
     var inverse: Change {
         switch self {
@@ -81,6 +83,8 @@ enum Change: Equatable, Sendable {
             .refinish(document: document, at: at, from: to, to: from)
         case .restrip(let document, let from, let to):
             .restrip(document: document, from: to, to: from)
+        case .setAttachments(let document, let from, let to):
+            .setAttachments(document: document, from: to, to: from)
         }
     }
 }

@@ -39,6 +39,9 @@ struct ChangeRecord: Codable, Equatable {
     /// A document's stripped parts (added or dropped document; before a restrip).
     var stripped: [DocumentPart]?
     var strippedAfter: [DocumentPart]?
+    /// A document's attachments (added or dropped document; before a setAttachments).
+    var attachments: DocumentAttachments?
+    var attachmentsAfter: DocumentAttachments?
 
     init(op: String) {
         self.op = op
@@ -89,6 +92,7 @@ struct ChangeRecord: Codable, Equatable {
             labelRanges = document.labelRanges
             metadata = document.metadata
             stripped = document.stripped.isEmpty ? nil : document.stripped
+            attachments = document.attachments
         case .renameDocument(let from, let to):
             self.init(op: "renameDocument")
             self.from = from
@@ -137,6 +141,11 @@ struct ChangeRecord: Codable, Equatable {
             self.document = document
             stripped = from
             strippedAfter = to
+        case .setAttachments(let document, let from, let to):
+            self.init(op: "setAttachments")
+            self.document = document
+            attachments = from
+            attachmentsAfter = to
         }
     }
 
@@ -216,7 +225,7 @@ struct ChangeRecord: Codable, Equatable {
             }
             let document = Document(
                 name: try field(name, "name"), items: items, labelRanges: labelRanges, metadata: metadata,
-                outline: outline, stripped: stripped ?? [])
+                outline: outline, stripped: stripped ?? [], attachments: attachments)
             let index = try field(index, "index")
             guard index >= 0 else { throw fault("\"index\" must be ≥ 0") }
             return op == "addDocument"
@@ -248,6 +257,8 @@ struct ChangeRecord: Codable, Equatable {
         case "restrip":
             return .restrip(
                 document: try field(document, "document"), from: stripped ?? [], to: strippedAfter ?? [])
+        case "setAttachments":
+            return .setAttachments(document: try field(document, "document"), from: attachments, to: attachmentsAfter)
         default:
             throw .invalidField("unknown history operation \(quoted(op))")
         }

@@ -14,12 +14,15 @@ package struct Document: Codable, Equatable, Sendable {
     package var outline: [OutlineEntry]?
     /// The document-level parts `strip` removes from its exports, sorted.
     package var stripped: [DocumentPart]
+    /// The files `attach` added and the sources' files it removed; nil: none.
+    package var attachments: DocumentAttachments?
 
     package init(
         name: String, items: [PageItem] = [], labelRanges: [LabelRange]? = nil, metadata: DocumentMetadata? = nil,
-        outline: [OutlineEntry]? = [], stripped: [DocumentPart] = []
+        outline: [OutlineEntry]? = [], stripped: [DocumentPart] = [], attachments: DocumentAttachments? = nil
     ) {
         self.stripped = stripped
+        self.attachments = attachments
         self.name = name
         self.items = items
         self.labelRanges = labelRanges

@@ -107,6 +107,12 @@ package enum Edit: Codable, Equatable, Sendable {
     /// `strip javascript|attachments|metadata|structure`: a part every export of
     /// the document leaves out (`metadata` also drops the values `meta` set).
     case strip(DocumentPart)
+    /// `attach add FILE...`: files (stored by the kit, see `Attachment`) attached
+    /// under their names, at document level or, with `page`, on that item's page.
+    case attach([Attachment], page: Position? = nil)
+    /// `attach remove NAME...`: the attachments of these names (added ones, or the
+    /// sources' embedded files, as `EditContext.attachments` lists them) are left out.
+    case detach([String])
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     package static func quarterTurns(degrees: Int) throws(EditError) -> Int {
@@ -150,14 +156,20 @@ package struct EditContext {
     package var sourceLabels: ((SourceID) -> SourcePageLabels?)?
     /// The documented limits (items per document) edits are checked against.
     package var limits: Limits
+    /// The embedded files an export of the document writes, named as it names
+    /// them (the sources' and the added ones; `attach`, `detach`); nil: not
+    /// known (then only the added ones are).
+    package var attachments: ((Document) -> [ListedAttachmentName]?)?
 
     package init(
         pageText: ((PageItem, String) -> Bool)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
         limits: Limits = .standard, pageFrame: ((PageItem) -> PageFrame?)? = nil,
         pageInk: ((PageItem) -> PageInk?)? = nil, darkShare: ((PageItem) -> Double?)? = nil,
         pageHasText: ((PageItem) -> Bool)? = nil, annotationCount: ((PageItem) -> Int?)? = nil,
-        contentFingerprint: ((PageItem) -> String?)? = nil, sourceLabels: ((SourceID) -> SourcePageLabels?)? = nil
+        contentFingerprint: ((PageItem) -> String?)? = nil, sourceLabels: ((SourceID) -> SourcePageLabels?)? = nil,
+        attachments: ((Document) -> [ListedAttachmentName]?)? = nil
     ) {
+        self.attachments = attachments
         self.annotationCount = annotationCount
         self.contentFingerprint = contentFingerprint
         self.sourceLabels = sourceLabels

@@ -66,6 +66,9 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidOutline(String)
     /// `flatten` or `strip` with nothing to do, or an invalid `--type`.
     case invalidFinish(String)
+    /// An attachment command that cannot be carried out: a name taken or not
+    /// known, a name that breaks `Attachment.problem(ofName:)`.
+    case invalidAttachment(String)
     /// Edit number `index` (0-based) of a batch failed; nothing of the batch was applied.
     indirect case batch(index: Int, EditError)
 
@@ -154,6 +157,8 @@ public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
             return escapingControlCharacters(reason)
         case .invalidOutline(let reason), .invalidFinish(let reason):
             return reason
+        case .invalidAttachment(let reason):
+            return escapingControlCharacters(reason)
         case .batch(let index, let error):
             return "edit \(index + 1): \(error)"
         }

@@ -172,6 +172,10 @@ extension Session {
             return try executeFinish(selection, finish, in: name, context: context)
         case .strip(let part):
             return try executeStrip(part, in: name)
+        case .attach(let files, let page):
+            return try executeAttach(files, page: page, in: name, context: context)
+        case .detach(let names):
+            return try executeDetach(names, in: name, context: context)
         }
     }
 

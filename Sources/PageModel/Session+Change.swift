@@ -150,6 +150,12 @@ extension Session {
                 throw ChangeFailure(reason: "what \(quoted(document)) strips is not as the history recorded it")
             }
             documents[index].stripped = to
+        case .setAttachments(let document, let from, let to):
+            let index = try existingDocument(document)
+            guard documents[index].attachments == from else {
+                throw ChangeFailure(reason: "the attachments of \(quoted(document)) are not as the history recorded them")
+            }
+            documents[index].attachments = to
         }
     }
 

@@ -107,6 +107,8 @@ struct DocumentFile: Codable {
     var outline: [OutlineEntry]?
     /// The parts `strip` removes (format 7); absent: none.
     var stripped: [DocumentPart]?
+    /// Absent before format 7, and when the document attaches nothing.
+    var attachments: DocumentAttachments?
 }
 
 struct HistoryFile: Codable {
@@ -137,7 +139,8 @@ extension Session {
             documents: documents.map {
                 DocumentFile(
                     name: $0.name, items: ItemRecord.records(for: $0.items), labelRanges: $0.labelRanges,
-                    metadata: $0.metadata, outline: $0.outline, stripped: $0.stripped.isEmpty ? nil : $0.stripped)
+                    metadata: $0.metadata, outline: $0.outline, stripped: $0.stripped.isEmpty ? nil : $0.stripped,
+                    attachments: $0.attachments)
             },
             history: HistoryFile(
                 undone: history.undoneCount,
@@ -184,7 +187,7 @@ extension Session {
             documents.append(
                 Document(
                     name: document.name, items: items, labelRanges: document.labelRanges, metadata: document.metadata,
-                    outline: document.outline, stripped: document.stripped ?? []))
+                    outline: document.outline, stripped: document.stripped ?? [], attachments: document.attachments))
         }
         guard file.history.undone >= 0, file.history.undone <= file.history.steps.count else {
             throw .invalidField("history \"undone\" is \(file.history.undone) with \(file.history.steps.count) steps")

@@ -22,6 +22,7 @@ package enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible 
     case invalidLabelRange(document: String, reason: String)
     case invalidOutline(document: String, reason: String)
     case invalidMetadata(document: String, reason: String)
+    case invalidAttachment(document: String, reason: String)
 
     package var description: String {
         switch self {
@@ -44,6 +45,7 @@ package enum SessionInconsistency: Equatable, Sendable, CustomStringConvertible 
         case .invalidLabelRange(let document, let reason): "a page label range of \(quoted(document)): \(reason)"
         case .invalidOutline(let document, let reason): "the outline of \(quoted(document)): \(reason)"
         case .invalidMetadata(let document, let reason): "the metadata of \(quoted(document)): \(reason)"
+        case .invalidAttachment(let document, let reason): "the attachments of \(quoted(document)): \(reason)"
         }
     }
 }
@@ -113,6 +115,31 @@ extension Session {
             if let problem = labelRangeProblem(document) { return problem }
             if let problem = outlineProblem(document) { return problem }
             if let problem = document.metadata?.problem { return .invalidMetadata(document: document.name, reason: problem) }
+            if let problem = attachmentProblem(document, sources: Set(sourcesByID.keys)) {
+                return .invalidAttachment(document: document.name, reason: problem)
+            }
+        }
+        return nil
+    }
+
+    /// What `attach` could not have made: a name or description it refuses, two
+    /// files of one name, a fingerprint that is not one, a removed file of a
+    /// source the session does not have.
+    private func attachmentProblem(_ document: Document, sources: Set<SourceID>) -> String? {
+        guard let attachments = document.attachments else { return nil }
+        var names = Set<String>()
+        for file in attachments.added {
+            if let problem = Attachment.problem(ofName: file.name) { return escapingControlCharacters(problem) }
+            guard names.insert(file.name).inserted else { return "two files are named \(quoted(file.name))" }
+            if let problem = file.description.flatMap(DocumentMetadata.problem(ofValue:)) {
+                return "the description of \(quoted(file.name)) \(problem)"
+            }
+            guard file.size >= 0, file.sha256.count == 64, file.sha256.allSatisfy(\.isHexDigit), !file.file.isEmpty else {
+                return "\(quoted(file.name)) has no usable size, SHA-256 or file"
+            }
+        }
+        for removed in attachments.removed where !sources.contains(removed.source) {
+            return "a removed file names the unknown source \(removed.source)"
         }
         return nil
     }

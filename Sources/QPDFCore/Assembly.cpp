@@ -82,7 +82,7 @@ void Assembly::build(Dropped &dropped)
     write_labels(out, sources, items, item_count, options == nullptr ? PE_LABELS_KEEP : options->labels, own);
     labels.stop();
     copy_document_data(
-        out, sources, items, item_count, placed, annotations, options, !outline.empty(), dropped, where);
+        out, sources, items, static_cast<int>(items - inputs.request.items), item_count, placed, annotations, options, !outline.empty(), dropped, where);
     if (options != nullptr) {
         finish_pages(
             out, placed, options->finish == nullptr ? nullptr : options->finish + (items - inputs.request.items),

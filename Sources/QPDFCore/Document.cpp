@@ -352,6 +352,7 @@ void copy_document_data(
     QPDF &out,
     std::vector<Source> &sources,
     pe_item const *items,
+    int first_item,
     int item_count,
     std::vector<PlacedPage> const &placed,
     std::vector<CopiedAnnotation> const &annotations,
@@ -368,7 +369,7 @@ void copy_document_data(
     data.copy_catalog_entries(has_outline, (strip & PE_STRIP_STRUCTURE) == 0);
     data.copy_open_action();
     if ((strip & PE_STRIP_ATTACHMENTS) == 0) {
-        copy_embedded_files(out, sources, data.sources_in_order(), dropped, where);
+        copy_embedded_files(out, sources, data.sources_in_order(), options, first_item, item_count, dropped, where);
     }
     document.stop();
     PhaseClock structure(Phase::structure);

@@ -374,10 +374,32 @@ void copy_metadata(
     Dropped &dropped,
     Where &where);
 
-// /Names /EmbeddedFiles, /AF and /Collection of the sources in `order`, merged
-// (see EmbeddedFiles.cpp).
+// /Names /EmbeddedFiles, /AF and /Collection of the sources in `order`, merged,
+// without options' removed attachments, with options' attachments added (the
+// page-level ones on the pages of items [first_item, first_item + item_count),
+// the output's pages in order); see EmbeddedFiles.cpp.
 void copy_embedded_files(
-    QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, Dropped &dropped, Where &where);
+    QPDF &out, std::vector<Source> &sources, std::vector<int> const &order, pe_export_options const *options,
+    int first_item, int item_count, Dropped &dropped, Where &where);
+
+// One embedded file of an output, named by THE naming rule (plan_embedded_files).
+struct PlannedFile {
+    std::string name;       // its name in the output (UTF-8)
+    int source = -1;        // the index given with its source; -1: an added file
+    std::string original;   // its name in that source's tree
+    int added = -1;         // index into the added names; -1: a source's
+    QPDFObjectHandle spec;  // the source's file specification (uninitialised for an added one)
+};
+
+// The embedded files of an output of `in_order` (each source with the index
+// it is known by, in order of first appearance): every source's /Names
+// /EmbeddedFiles entries except the (index, name) pairs of `removed`, then the
+// `added` names; a name already taken gets " (2)", " (3)", ... (the first free
+// one), so the first source keeps its names. The one rule of the export and of
+// `attach list`.
+std::vector<PlannedFile> plan_embedded_files(
+    std::vector<std::pair<int, Source *>> const &in_order, std::set<std::pair<int, std::string>> const &removed,
+    std::vector<std::string> const &added, Where &where);
 
 // Gives `out` one /OCProperties holding the layers its objects use, from every
 // source that has them (`order`: the sources of pages in order of first use;
@@ -421,6 +443,7 @@ void copy_document_data(
     QPDF &out,
     std::vector<Source> &sources,
     pe_item const *items,
+    int first_item,
     int item_count,
     std::vector<PlacedPage> const &placed,
     std::vector<CopiedAnnotation> const &annotations,

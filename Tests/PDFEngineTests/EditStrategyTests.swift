@@ -16,7 +16,7 @@ struct EditStrategyTests {
     enum Kind: CaseIterable {
         case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
         case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
-        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange, finish, strip
+        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange, finish, strip, attach, detach
     }
 
     static func kind(of edit: Edit) -> Kind {
@@ -53,6 +53,8 @@ struct EditStrategyTests {
         case .rearrange: .rearrange
         case .finish: .finish
         case .strip: .strip
+        case .attach: .attach
+        case .detach: .detach
         }
     }
 
@@ -125,6 +127,18 @@ struct EditStrategyTests {
         // and neither fast path draws appearances: copied.
         case .finish: return ([.finish(first, .flattenForms)], copying)
         case .strip: return ([.strip(.metadata)], copying)
+        // The file is written into the document by the copying path only.
+        case .attach:
+            return (
+                [try importer.attachEdit(
+                    [ExportPaths.fixture("beta.pdf")], name: nil, page: nil, description: nil, relationship: nil)],
+                copying)
+        // Attached and removed again: alpha's pages as they were.
+        case .detach:
+            return (
+                [try importer.attachEdit(
+                    [ExportPaths.fixture("beta.pdf")], name: nil, page: nil, description: nil, relationship: nil),
+                 .detach(["beta.pdf"])], both)
         }
     }
 

@@ -363,6 +363,7 @@ struct ExportWriter {
         setDocumentData(of: items, document: name, on: &options)
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
+        try setAttachments(of: items, plan: plan, document: name, on: &options)
         if var document = session.document(named: name) {
             if document.outline == nil, settings.outline == .perSource {
                 document.outline = try access.outline(of: document, in: session)  // an older session's
@@ -439,6 +440,7 @@ struct ExportWriter {
         setDocumentData(of: items, document: name, on: &options)
         var plan = try plan(items, document: name, settings: settings)
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
+        try setAttachments(of: items, plan: plan, document: name, on: &options)
         let staged = StagedOutput.staging(parts.map(\.output))
         var engineParts = zip(parts, staged).map { ExportPart(items: $0.items, path: $1.temporary) }
         if let document = session.document(named: name), document.outline != nil || settings.outline == .none {

@@ -254,6 +254,8 @@ extension PageEditor {
         case .rearrange: "rearrange(_:in:)"
         case .finish: "finish(_:_:in:)"
         case .strip: "strip(_:in:)"
+        case .attach: "attach(_:name:page:description:relationship:in:)"
+        case .detach: "removeAttachments(_:in:)"
         }
     }
 }

@@ -74,6 +74,7 @@ public struct PageEditor: Sendable {
         let there = SourceAccess(session: loaded, baseDirectory: store.baseDirectory, passwords: passwords)
         let here = importer
         session = loaded.relocatingSources { here.storedPath(there.absolutePath($0.path)) }
+            .relocatingAttachments { here.storedPath(there.absolutePath($0.file)) }
     }
 
     /// Writes the editor's documents, current document and undo history as the
@@ -104,8 +105,17 @@ public struct PageEditor: Sendable {
                 try StagedOutput.replace(copy, with: Data(bytes), permissions: .privateFile)
                 copies[source.path] = copy
             }
+            // Attached bytes the editor keeps go with it too: into the session's own store.
+            let relocated = try session.relocatingAttachments { (file) throws(PDFEditError) -> String in
+                let absolute = here.absolutePath(file.file)
+                guard absolute.hasPrefix(kept) else { return there.storedPath(absolute) }
+                guard let bytes = Files.contents(absolute) else {
+                    throw PDFEditError.engine(.unreadable(file: absolute, reason: "cannot read it back"))
+                }
+                return there.storedPath(try Importer.keep(bytes, sha256: file.sha256, in: store.attachmentsFolder))
+            }
             try store.save(
-                session.relocatingSources { there.storedPath(copies[$0.path] ?? here.absolutePath($0.path)) })
+                relocated.relocatingSources { there.storedPath(copies[$0.path] ?? here.absolutePath($0.path)) })
         }
     }
 
@@ -114,6 +124,17 @@ public struct PageEditor: Sendable {
     }
 
     var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
+
+    /// The importer of `attach`: attached bytes are copied into the editor's
+    /// private folder, so a later change of the file changes nothing written.
+    var attachmentImporter: Importer {
+        var importer = importer
+        importer.attachmentStore = Paths.join(scratch.path, "attachments")
+        return importer
+    }
+
+    /// The lookups of the editor's sources, as its edits make them.
+    var access: SourceAccess { SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords) }
 
     /// `data` in the scratch folder under a name of its own; returns its path.
     private func keep(_ data: Data, name: String) throws(PDFEditError) -> String {

@@ -27,8 +27,14 @@ package struct SessionStore: Sendable {
     package var directory: String { Paths.folder(of: path) }
 
     /// The files beside the session that only pdfedit may write: the session, its
-    /// lock, its list of exports and the file `edit` keeps. No export may replace them.
-    package var ownFiles: [String] { [path, lockPath, exportsListPath, path + ".edit"] }
+    /// lock, its list of exports, the file `edit` keeps and the bytes of its
+    /// attachments (`attachmentsFolder`). No export may replace them.
+    package var ownFiles: [String] {
+        [path, lockPath, exportsListPath, path + ".edit"]
+            + (Files.names(in: attachmentsFolder) ?? []).filter { !$0.hasPrefix(".") }.map {
+                Paths.join(attachmentsFolder, $0)
+            }
+    }
 
     var lockPath: String { path + ".lock" }
 

@@ -43,6 +43,9 @@ package struct Importer: Sendable {
     /// PDFs this command already opened (with `keepOpen`), by absolute path: a
     /// file named again is not read and checked again (direct mode).
     package var openedFiles: OpenedFiles? = nil
+    /// Where `attachEdit` copies the bytes of attached files (a session's
+    /// `SessionStore.attachmentsFolder`); nil: they stay where they are (direct mode).
+    package var attachmentStore: String? = nil
 
     /// An importer for a session whose paths are relative to `baseDirectory`.
     package init(

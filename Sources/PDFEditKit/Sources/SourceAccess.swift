@@ -368,7 +368,10 @@ package final class SourceAccess {
                 }
                 return self.pageFingerprint(of: item)?.digest
             },
-            sourceLabels: { [unowned self] in self.pageLabels(of: $0) })
+            sourceLabels: { [unowned self] in self.pageLabels(of: $0) },
+            attachments: { [unowned self] document in
+                self.recordingFailure { () throws(PDFEditError) in try self.attachmentNames(of: document) }
+            })
     }
 
     /// What a `.page` item's source page draws and its annotation count

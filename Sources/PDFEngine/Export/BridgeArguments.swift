@@ -232,6 +232,23 @@ final class BridgeArguments {
             compressReport = report
             result.compress_report = report
         }
+        if !options.attachments.isEmpty {
+            result.attachments = array(
+                options.attachments.map { file in
+                    pe_attachment(
+                        name: copy(file.name),
+                        data: UnsafeRawPointer(copy(bytes: file.data)).assumingMemoryBound(to: UInt8.self),
+                        size: Int64(file.data.count), mime_type: copy(file.mimeType),
+                        description: file.description.map { copy($0) }, relationship: file.relationship.map { copy($0) },
+                        date: file.date.map { copy($0) }, item: Int32(clamping: file.item ?? -1))
+                })
+            result.attachment_count = Int32(clamping: options.attachments.count)
+        }
+        if !options.removedAttachments.isEmpty {
+            result.removed_attachments = array(
+                options.removedAttachments.map { pe_removed_attachment(source: Int32(clamping: $0.source), name: copy($0.name)) })
+            result.removed_attachment_count = Int32(clamping: options.removedAttachments.count)
+        }
         return result
     }
 

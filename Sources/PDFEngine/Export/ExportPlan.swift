@@ -171,6 +171,11 @@ package struct ExportOptions: Sendable, Equatable {
     package var finish: [[PageFinish]]?
     /// The document-level parts every output leaves out (`strip`); copied, as `finish`.
     package var stripped: [DocumentPart] = []
+    /// Files attached to the output (`pe_attachment`), after the sources' own;
+    /// on no strategy's list: such an output is copied.
+    package var attachments: [ExportAttachment] = []
+    /// Sources' embedded files left out (`pe_removed_attachment`); copied, as `attachments`.
+    package var removedAttachments: [ExportRemovedAttachment] = []
 
     package init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
@@ -199,6 +204,46 @@ package struct ExportOptions: Sendable, Equatable {
             && lhs.keywords == rhs.keywords && lhs.outline == rhs.outline
             && lhs.compress == rhs.compress && lhs.linearize == rhs.linearize
             && lhs.finish == rhs.finish && lhs.stripped == rhs.stripped
+            && lhs.attachments == rhs.attachments && lhs.removedAttachments == rhs.removedAttachments
+    }
+}
+
+/// A file an export attaches (see `pe_attachment`).
+package struct ExportAttachment: Sendable, Equatable {
+    package var name: String
+    package var data: [UInt8]
+    package var mimeType: String
+    package var description: String?
+    /// `/AFRelationship` without the slash ("Data", …); nil: none.
+    package var relationship: String?
+    /// A PDF date for /CreationDate and /ModDate; nil: none.
+    package var date: String?
+    /// Page level: the index into the export's items of the page that shows it; nil: document level.
+    package var item: Int?
+
+    package init(
+        name: String, data: [UInt8], mimeType: String, description: String? = nil, relationship: String? = nil,
+        date: String? = nil, item: Int? = nil
+    ) {
+        self.name = name
+        self.data = data
+        self.mimeType = mimeType
+        self.description = description
+        self.relationship = relationship
+        self.date = date
+        self.item = item
+    }
+}
+
+/// A source's embedded file an export leaves out: entry `name` of the /EmbeddedFiles
+/// tree of the export's source `source` (an index into its sources).
+package struct ExportRemovedAttachment: Sendable, Equatable, Hashable {
+    package var source: Int
+    package var name: String
+
+    package init(source: Int, name: String) {
+        self.source = source
+        self.name = name
     }
 }
 

@@ -226,6 +226,35 @@ typedef struct pe_flag {
 void pe_flag_raise(pe_flag *flag);
 int pe_flag_is_raised(const pe_flag *flag);
 
+/* A file the caller attaches to an output (`pdfedit attach add`): written as an
+ * embedded file stream (/Type /EmbeddedFile, /Subtype its MIME type, /Params
+ * /Size, /CreationDate, /ModDate and /CheckSum, the MD5 of the bytes) in a file
+ * specification (/F and /UF the name, /Desc, /AFRelationship). Document level
+ * (`item` -1): an entry of /Names /EmbeddedFiles and of the catalog's /AF;
+ * page level: a FileAttachment annotation on the page of items[item] (an index
+ * into the whole `items` list; a part without that item leaves it out). */
+typedef struct pe_attachment {
+    const char *name;                 /* UTF-8; made unique among the output's files as
+                                         the sources' are (" (2)", ...) */
+    const unsigned char *data;
+    long long size;
+    const char *mime_type;            /* e.g. "application/pdf" */
+    const char *description;          /* UTF-8; NULL: none */
+    const char *relationship;         /* "Source", "Data", "Alternative", "Supplement",
+                                         "Unspecified"; NULL: none */
+    const char *date;                 /* a PDF date ("D:20240131120000Z") for /CreationDate
+                                         and /ModDate; NULL: none */
+    int item;                         /* -1: document level; else an index into items */
+} pe_attachment;
+
+/* A source's embedded file left out of an output (`pdfedit attach remove`): the
+ * entry named `name` (as the source's own name tree has it, UTF-8) of the
+ * /EmbeddedFiles tree of sources[source], and its /AF entry. */
+typedef struct pe_removed_attachment {
+    int source;
+    const char *name;
+} pe_removed_attachment;
+
 typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
@@ -309,6 +338,12 @@ typedef struct pe_export_options {
      * no other strategy with it. */
     const struct pe_item_finish *finish;
     int strip; /* PE_STRIP_* bits: document-level parts every output leaves out */
+    /* Files attached to the output after the sources' own are merged (see
+     * pe_attachment), and sources' files left out. */
+    const pe_attachment *attachments;
+    int attachment_count;
+    const pe_removed_attachment *removed_attachments;
+    int removed_attachment_count;
 } pe_export_options;
 
 /* One step of pe_item_finish. */

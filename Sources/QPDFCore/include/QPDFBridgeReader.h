@@ -110,6 +110,36 @@ int pe_write_image_page(const pe_image_stream *image, const pe_image_stream *mas
                         const char *user_unit, const char *content, const char *minimum_version,
                         pe_bytes_fn out, void *out_context, pe_status *status);
 
+/* One embedded file of the merged list pe_documents_read_attachments hands over. */
+typedef struct pe_listed_attachment {
+    const char *name;         /* UTF-8: the name an export of these documents gives it */
+    int source;               /* index into the documents; -1: one of `added` */
+    const char *original;     /* the name in that source's tree (UTF-8); NULL for an added one */
+    int added;                /* index into `added`; -1 for a source's */
+    const char *description;  /* /Desc as UTF-8; NULL: none */
+    const char *mime_type;    /* /Subtype of the embedded file stream (#xx decoded); NULL: none */
+    const char *relationship; /* /AFRelationship without the slash; NULL: none */
+    long long size;           /* /Params /Size; -1: not given */
+    const unsigned char *data; /* with `with_data`: the decoded bytes (NULL when they cannot
+                                  be decoded, or for an added one) */
+    long long data_size;
+} pe_listed_attachment;
+
+typedef void (*pe_attachment_fn)(void *context, const pe_listed_attachment *entry);
+
+/* The document-level embedded files an export of `documents` (in this order:
+ * the sources of its pages in order of first appearance) writes: every
+ * document's /Names /EmbeddedFiles entries but the `removed` ones (`source` an
+ * index into `documents`), then the `added` names, each made unique as an export
+ * makes it (" (2)", " (3)", ... for a name already taken), passed to `each` in
+ * that order. With `with_data`, each source file's bytes are decoded (at most
+ * `max_stream_bytes` each, 0: no limit; more is PE_E_LIMIT). Returns status->code. */
+int pe_documents_read_attachments(pe_document *const *documents, int document_count,
+                                  const pe_removed_attachment *removed, int removed_count,
+                                  const char *const *added, int added_count, int with_data,
+                                  long long max_stream_bytes, pe_attachment_fn each, void *context,
+                                  pe_status *status);
+
 #ifdef __cplusplus
 }
 #endif
