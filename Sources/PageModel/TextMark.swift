@@ -134,6 +134,28 @@ extension Document {
 }
 
 extension TextMark {
+    /// Whether `text` (this mark's text resolved for one item) is drawn in a
+    /// real font, shaped by Pango and embedded as a subset, rather than in the
+    /// standard font with nothing embedded: when WinAnsi cannot encode it.
+    package func needsShaping(_ text: String) -> Bool {
+        if case .failure = WinAnsi.encode(text) { return true }
+        return false
+    }
+
+    /// The fontconfig pattern of the font a shaped text is drawn in: the
+    /// generic family of the standard font (DejaVu Sans, Serif and Sans Mono
+    /// where fonts-dejavu-core is installed); fontconfig adds fallback fonts
+    /// for characters it lacks (CJK: WenQuanYi, Noto CJK, …).
+    package var shapingFontPattern: String {
+        switch font {
+        case .helvetica: "sans-serif"
+        case .times: "serif"
+        case .courier: "monospace"
+        }
+    }
+}
+
+extension TextMark {
     /// The largest font size a text stamp takes, in points.
     package static let maximumSize = 1000.0
     /// The most digits `bates --digits` pads to.

@@ -113,18 +113,24 @@ std::string matrix_text(double const (&m)[6])
     return Matrix{m[0], m[1], m[2], m[3], m[4], m[5]}.operands();
 }
 
-// The text of a generated stamp at the origin of the current matrix, black, as a
-// hex string (any byte is safe), inside an /ActualText span when one is given.
-std::string text_operators(pe_stamp const &stamp, std::string const &font)
+// `shown` inside an /ActualText span when the stamp gives one.
+std::string with_actual_text(pe_stamp const &stamp, std::string const &shown)
 {
-    std::string bytes(stamp.text, static_cast<size_t>(stamp.text_length));
-    std::string shown = "0 g\nBT\n" + font + " " + content_number(stamp.size) + " Tf\n<" + QUtil::hex_encode(bytes) +
-        "> Tj\nET\n";
     if (stamp.actual_text == nullptr) {
         return shown;
     }
     std::string words = QUtil::utf8_to_utf16(stamp.actual_text);
     return "/Span <</ActualText <" + QUtil::hex_encode(words) + ">>> BDC\n" + shown + "EMC\n";
+}
+
+// The text of a generated stamp at the origin of the current matrix, black, as a
+// hex string (any byte is safe), inside an /ActualText span when one is given.
+std::string text_operators(pe_stamp const &stamp, std::string const &font)
+{
+    std::string bytes(stamp.text, static_cast<size_t>(stamp.text_length));
+    return with_actual_text(
+        stamp,
+        "0 g\nBT\n" + font + " " + content_number(stamp.size) + " Tf\n<" + QUtil::hex_encode(bytes) + "> Tj\nET\n");
 }
 
 // Draws the stamps of one output: forms, graphics states and content streams are
@@ -160,7 +166,7 @@ class Stamper {
                 text += matrix_text(stamp.matrix) + " cm\n" + text_operators(stamp, font);
             } else {
                 std::string name = xobjects.add("/PdfeditStamp" + std::to_string(k), form_for(stamp), added);
-                text += matrix_text(stamp.matrix) + " cm\n" + name + " Do\n";
+                text += matrix_text(stamp.matrix) + " cm\n" + with_actual_text(stamp, name + " Do\n");
             }
             text += "Q\n";
             (stamp.under != 0 ? under : over).push_back(stream_for(text));

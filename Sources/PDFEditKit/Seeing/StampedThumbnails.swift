@@ -459,6 +459,13 @@ final class StampedRenderer: @unchecked Sendable {
             let top = (page.height - frame.centreY) * pixelsPerPoint - height / 2
             try image.drawPage(
                 try worker.poppler(opening), page: index, in: (left, top, width, height), opacity: stamp.opacity)
+        case .text(let text, let mark) where mark.needsShaping(text):
+            let picture = mark.picture(of: text)
+            let box = try picture.box()
+            let frame = stamp.placement.frame(page: page, stamp: StampPlacement.boundingSize(box, degrees: mark.angle))
+            try image.drawPicture(
+                picture, box: box, scale: frame.scale * pixelsPerPoint, centreX: frame.centreX * pixelsPerPoint,
+                centreY: (page.height - frame.centreY) * pixelsPerPoint, degrees: mark.angle, opacity: stamp.opacity)
         case .text(let text, let mark):
             guard case .success(let bytes) = WinAnsi.encode(text) else { return }
             let box = mark.font.box(of: bytes, size: mark.size)

@@ -237,6 +237,8 @@ final class BridgeArguments {
             result.font = Int32(text.font.code)
             result.size = text.size
             result.actual_text = text.actualText.map { copy($0) }
+        } else {
+            result.actual_text = stamp.actualText.map { copy($0) }
         }
         return result
     }

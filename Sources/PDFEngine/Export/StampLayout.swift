@@ -55,7 +55,7 @@ extension ExportStamp {
             let stampFrame = try frame(source, self.page)
             matrix = placement.matrix(
                 on: page, stamp: stampFrame.visibleBox, quarterTurns: stampFrame.quarterTurns,
-                userUnit: stampFrame.userUnit, fit: fit)
+                userUnit: stampFrame.userUnit, angle: angle, fit: fit)
         }
     }
 }

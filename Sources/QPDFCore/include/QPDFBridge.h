@@ -357,7 +357,8 @@ typedef struct pe_stamp {
      * /PdfeditFont0..2) at `size` points from the origin `matrix` places; one
      * small content stream per page. `actual_text` (UTF-8, NULL for
      * none) is written as the /ActualText of a marked-content span around it, so
-     * text extraction keeps slanted words whole. */
+     * text extraction keeps slanted words whole; for a page stamp (a text drawn
+     * in a real font onto a page of its own) around the form's `Do`. */
     const char *text;
     int text_length;
     int font;

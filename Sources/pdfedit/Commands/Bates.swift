@@ -10,7 +10,8 @@ struct BatesNumbers: EditCommand {
             Each selected page gets TEXT followed by its number, zero-padded to D digits:
             --start on the first selected page, one more on each next one in document
             order (the numbers follow the pages when they move). Drawn at export in a
-            standard font, upright whatever the page's rotation, --margin from the edges
+            standard font (in a real font, embedded, when Windows-1252 cannot say TEXT),
+            upright whatever the page's rotation, --margin from the edges
             of the page as displayed (default the bottom-right corner), extractable as
             text. `unstamp` removes it, `undo` takes it back.
 

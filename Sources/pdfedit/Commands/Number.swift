@@ -7,20 +7,22 @@ struct NumberPages: EditCommand {
         commandName: "number",
         abstract: "Draw page numbers on pages (\"Page 3 of 12\"), as a stamp.",
         discussion: """
-            TEXT is written on each selected page at export, in a standard font (Helvetica,
-            Times or Courier; nothing embedded), upright for the reader whatever the page's
-            rotation, --margin from the edges of the page as displayed, and extractable
-            as text. TEXT takes {n} (the number: --start on the first selected page, one
-            more on each next one in document order), {total} (how many pages this
-            command numbered), {label} (the page's label as export writes it) and {doc}
-            (the document's name). The numbers follow the pages when they move; a removed
-            page leaves no gap. Text the standard fonts cannot write (outside Windows-1252)
-            is refused. `unstamp` removes it, `undo` takes it back.
+            TEXT is written on each selected page at export, upright for the reader
+            whatever the page's rotation, --margin from the edges of the page as
+            displayed, and extractable as text: in a standard font (Helvetica, Times or
+            Courier; nothing embedded) when Windows-1252 can say it, else in any language
+            in a real font, shaped by Pango and embedded as a subset. TEXT takes {n} (the
+            number: --start on the first selected page, one more on each next one in
+            document order), {total} (how many pages this command numbered), {label}
+            (the page's label as export writes it) and {doc} (the document's name). The
+            numbers follow the pages when they move; a removed page leaves no gap.
+            `unstamp` removes it, `undo` takes it back.
 
             Examples:
               pdfedit number all
               pdfedit number 2.. --format "Page {n} of {total}" --start 2
               pdfedit number all --format "{doc} {label}" --position top-right
+              pdfedit number all --format "Strona {n} z {total}"
               pdfedit number all report.pdf -o numbered.pdf
             """)
 

@@ -7,7 +7,8 @@ struct Watermark: EditCommand {
         commandName: "watermark",
         abstract: "Draw a text mark (\"DRAFT\", \"CONFIDENTIAL\") across pages, as a stamp.",
         discussion: """
-            TEXT is drawn on each selected page at export in a standard font, turned
+            TEXT is drawn on each selected page at export (in a standard font when
+            Windows-1252 can say it, else in a real font, embedded), turned
             --angle degrees counter-clockwise, centred on the page as displayed (or at
             --position), upright for the reader whatever the page's rotation, scaled down
             when larger than the page, see-through by --opacity; --under puts it beneath
@@ -19,6 +20,7 @@ struct Watermark: EditCommand {
               pdfedit watermark all --text DRAFT
               pdfedit watermark all --text CONFIDENTIAL --size 48 --angle 30 --opacity 20%
               pdfedit watermark 1 --text "COPY" --angle 0 --position top --under
+              pdfedit watermark all --text "ΠΡΟΣΧΕΔΙΟ"
               pdfedit watermark all --text DRAFT report.pdf -o draft.pdf
             """)
 
