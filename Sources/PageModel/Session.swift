@@ -20,7 +20,9 @@ package struct Session: Equatable, Sendable {
     /// Version 6 writes the texts of text stamps once, in `"texts"`, and each
     /// stamp's `"text"` as an index into them; a version-5 file's stamps hold
     /// their text themselves, as before.
-    package static let formatVersion = 6
+    /// Version 7 adds text stamps' `"fontName"` (`--font` naming an installed
+    /// font or a font file); an older file's texts use the standard fonts.
+    package static let formatVersion = 7
     /// The versions this code reads.
     package static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)

@@ -11,8 +11,13 @@
 /// the items when they move, and a removed item leaves no gap. Numbers are
 /// counted over the whole document, so a part of a split export keeps them.
 ///
+/// `fontName`, when set (`--font` naming an installed font or a font file),
+/// is the font every text of the mark is drawn in by Pango; else `font`, a
+/// standard font, draws what WinAnsi can say (see `needsShaping`).
+///
 /// In the session file: `{"kind": "number", "format": "Page {n} of {total}",
-/// "start": 1, "digits": 0, "run": 1, "font": "helvetica", "size": 10, "angle": 0}`.
+/// "start": 1, "digits": 0, "run": 1, "font": "helvetica", "size": 10, "angle": 0}`,
+/// with `"fontName": "DejaVu Serif:bold"` when set (format 7).
 package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     package enum Kind: String, Codable, Hashable, Sendable {
         case number, bates, watermark
@@ -24,12 +29,15 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     package var digits: Int
     package var run: Int
     package var font: StandardFont
+    /// A fontconfig pattern (`"DejaVu Serif:bold"`) or a font file's absolute
+    /// path; nil: the standard `font`.
+    package var fontName: String?
     package var size: Double
     package var angle: Double
 
     package init(
         kind: Kind, format: String, start: Int = 1, digits: Int = 0, run: Int = 0, font: StandardFont = .helvetica,
-        size: Double, angle: Double = 0
+        fontName: String? = nil, size: Double, angle: Double = 0
     ) {
         self.kind = kind
         self.format = format
@@ -37,12 +45,13 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         self.digits = digits
         self.run = run
         self.font = font
+        self.fontName = fontName
         self.size = size
         self.angle = angle
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, format, start, digits, run, font, size, angle
+        case kind, format, start, digits, run, font, fontName, size, angle
     }
 
     // Encoded as synthesized; the size and angle read through the session's number check.
@@ -54,6 +63,7 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         digits = try container.decode(Int.self, forKey: .digits)
         run = try container.decode(Int.self, forKey: .run)
         font = try container.decode(StandardFont.self, forKey: .font)
+        fontName = try container.decodeIfPresent(String.self, forKey: .fontName)
         size = try container.decodeSessionNumber(.size)
         angle = try container.decodeSessionNumber(.angle)
     }
@@ -88,7 +98,11 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     package var description: String {
         var words = [kind.rawValue, "\"\(format)\""]
         if start != 1 { words.append("from \(start)") }
-        if font != .helvetica { words.append(font.rawValue) }
+        if let fontName {
+            words.append("\"\(fontName)\"")
+        } else if font != .helvetica {
+            words.append(font.rawValue)
+        }
         words.append("\(formatPoints(size))pt")
         if angle != 0 { words.append("\(formatPoints(angle))°") }
         return words.joined(separator: " ")
@@ -136,14 +150,16 @@ extension Document {
 extension TextMark {
     /// Whether `text` (this mark's text resolved for one item) is drawn in a
     /// real font, shaped by Pango and embedded as a subset, rather than in the
-    /// standard font with nothing embedded: when WinAnsi cannot encode it.
+    /// standard font with nothing embedded: when the mark names a font of its
+    /// own (`fontName`) or WinAnsi cannot encode the text.
     package func needsShaping(_ text: String) -> Bool {
+        if fontName != nil { return true }
         if case .failure = WinAnsi.encode(text) { return true }
         return false
     }
 
-    /// The fontconfig pattern of the font a shaped text is drawn in: the
-    /// generic family of the standard font (DejaVu Sans, Serif and Sans Mono
+    /// The fontconfig pattern of the font a shaped text is drawn in without a
+    /// `fontName`: the generic family of the standard font (DejaVu Sans, Serif and Sans Mono
     /// where fonts-dejavu-core is installed); fontconfig adds fallback fonts
     /// for characters it lacks (CJK: WenQuanYi, Noto CJK, …).
     package var shapingFontPattern: String {

@@ -132,4 +132,36 @@ import Testing
             #expect(minY > raster.height - 24 - 14 && maxX - minX < 20, "upright: \(minX)…\(maxX), \(minY)…\(maxY)")
         }
     }
+
+    @Test func aFontByNameOrFileIsEmbeddedAndBadFontsAreRefused() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+        try pdfeditOK("number", "1..2", "--format", "Page {n}", "--font", "DejaVu Serif:bold", in: dir)
+        try pdfeditOK("watermark", "3", "--text", "MONO", "--font", mono, in: dir)
+        try pdfeditOK("bates", "4", "--prefix", "X", "--font", "COURIER", in: dir)
+        // The session keeps the font (format 7); list shows it.
+        let session = String(decoding: try sessionBytes(dir), as: UTF8.self)
+        #expect(session.contains("\"version\" : 7") && session.contains("\"fontName\" : \"DejaVu Serif:bold\""))
+        #expect(try pdfeditOK("list", "--json", "--no-text", in: dir).stdout.contains("\"font\" : \"DejaVu Serif:bold\""))
+        try pdfeditOK("export", "fonts.pdf", in: dir)
+        let out = try checked(path(dir, "fonts.pdf"))
+        #expect(try pageText(out, 2).contains("Page 2") && pageText(out, 3).contains("MONO"))
+        let rows = try fonts(out)
+        // Plain ASCII in a named font is embedded too; the standard font is not.
+        #expect(rows.contains { $0.name.hasSuffix("+DejaVuSerif-Bold") && $0.embedded && $0.subset && $0.toUnicode }, "\(rows)")
+        #expect(rows.contains { $0.name.hasSuffix("+DejaVuSansMono") && $0.embedded && $0.toUnicode }, "\(rows)")
+        #expect(rows.contains { $0.name == "Courier" && !$0.embedded }, "\(rows)")
+
+        // Refused, nothing changed: a family no installed font has (64), a
+        // missing file (66), a file that is not a font (65).
+        let before = try sessionBytes(dir)
+        try Data("not a font".utf8).write(to: dir.appendingPathComponent("fake.ttf"))
+        for (font, status) in [("No Such Font Family", Int32(64)), ("missing.ttf", 66), ("fake.ttf", 65)] {
+            let refused = try pdfedit("number", "all", "--font", font, in: dir)
+            #expect(refused.status == status, "\(font): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("pdfedit: ") && refused.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(try sessionBytes(dir) == before)
+    }
 }

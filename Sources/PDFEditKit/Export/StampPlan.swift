@@ -156,6 +156,12 @@ extension ExportWriter {
 extension TextMark {
     /// `text` (this mark's, resolved for one item) as Pango draws it.
     func picture(of text: String) -> TextPicture {
-        TextPicture(text: text, font: .pattern(shapingFontPattern), size: size)
+        let font: TextPicture.Font =
+            switch fontName {
+            case let file? where file.hasPrefix("/"): .file(file)
+            case let pattern?: .pattern(pattern)
+            case nil: .pattern(shapingFontPattern)
+            }
+        return TextPicture(text: text, font: font, size: size)
     }
 }

@@ -48,8 +48,8 @@ struct BatesNumbers: EditCommand {
     @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
     var margin = "24"
 
-    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
-    var font: StandardFont = .helvetica
+    @Option(name: .long, help: fontHelp)
+    var font = "helvetica"
 
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
@@ -61,9 +61,10 @@ struct BatesNumbers: EditCommand {
     }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        let mark = TextMark(
-            kind: .bates, format: prefix + "{n}", start: start, digits: digits, font: font,
+        var mark = TextMark(
+            kind: .bates, format: prefix + "{n}", start: start, digits: digits,
             size: try parseTextSize(size))
+        try TextFonts.apply(font, to: &mark)
         let placement = try parsePlacement(
             position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
         return .textStamp(try selecting.parse(selection), Stamp(text: mark, placement: placement))

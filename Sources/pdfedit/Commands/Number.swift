@@ -50,8 +50,8 @@ struct NumberPages: EditCommand {
     @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
     var margin = "24"
 
-    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
-    var font: StandardFont = .helvetica
+    @Option(name: .long, help: fontHelp)
+    var font = "helvetica"
 
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
@@ -59,8 +59,9 @@ struct NumberPages: EditCommand {
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        let mark = TextMark(
-            kind: .number, format: format, start: start, font: font, size: try parseTextSize(size))
+        var mark = TextMark(
+            kind: .number, format: format, start: start, size: try parseTextSize(size))
+        try TextFonts.apply(font, to: &mark)
         let placement = try parsePlacement(
             position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
         return .textStamp(try selecting.parse(selection), Stamp(text: mark, placement: placement))

@@ -55,8 +55,8 @@ struct Watermark: EditCommand {
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
-    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
-    var font: StandardFont = .helvetica
+    @Option(name: .long, help: fontHelp)
+    var font = "helvetica"
 
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
@@ -68,7 +68,8 @@ struct Watermark: EditCommand {
     }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        let mark = TextMark(kind: .watermark, format: text, font: font, size: try parseTextSize(size), angle: angle)
+        var mark = TextMark(kind: .watermark, format: text, size: try parseTextSize(size), angle: angle)
+        try TextFonts.apply(font, to: &mark)
         return .textStamp(
             try selecting.parse(selection),
             Stamp(

@@ -33,6 +33,11 @@ func parseTextSize(_ text: String) throws(PDFEditError) -> Double {
     return size
 }
 
+/// The help of a text stamp's `--font`.
+let fontHelp = ArgumentHelp(
+    "helvetica, times, courier (standard fonts, nothing embedded), an installed font (\"DejaVu Serif:bold\") or a font file.",
+    valueName: "FONT")
+
 /// The help of `--position` (ArgumentParser adds the values and the command's default).
 let positionHelp = ArgumentHelp("Where on the page as displayed.", valueName: "P")
 
