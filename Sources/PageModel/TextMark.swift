@@ -68,24 +68,48 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         angle = try container.decodeSessionNumber(.angle)
     }
 
-    /// The fields `format` may hold.
-    package static let fields = ["{n}", "{total}", "{label}", "{doc}"]
+    /// The fields `format` may hold (besides `{date:FORMAT}`).
+    package static let fields = ["{n}", "{total}", "{label}", "{doc}", "{file}", "{pages}", "{date}"]
 
-    /// The text for one item.
-    package func resolved(number: Int, total: Int, label: String, document: String) -> String {
+    /// The strftime format of `{date}`: 2026-03-14.
+    package static let defaultDateFormat = "%Y-%m-%d"
+
+    /// The text for one item: `{file}` the name of the file its page comes
+    /// from ("" for a blank page), `{pages}` the document's page count, and
+    /// `date(FORMAT)` the export's date as strftime writes it with FORMAT
+    /// (`{date}`: `defaultDateFormat`; `{date:%d.%m.%Y}`: its own).
+    package func resolved(
+        number: Int, total: Int, label: String, document: String, file: String = "", pages: Int = 0,
+        date: (String) -> String = { _ in "" }
+    ) -> String {
         var digitsText = String(number)
         if digits > 0, number >= 0, digitsText.count < digits {
             digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText
+        }
+        func value(of field: String) -> String {
+            switch field {
+            case "{n}": digitsText
+            case "{total}": String(total)
+            case "{label}": label
+            case "{doc}": document
+            case "{file}": file
+            case "{pages}": String(pages)
+            default: date(TextMark.defaultDateFormat)
+            }
         }
         var result = ""
         var rest = Substring(format)
         outer: while !rest.isEmpty {
             if rest.first == "{" {
-                for (field, value) in [
-                    ("{n}", digitsText), ("{total}", String(total)), ("{label}", label), ("{doc}", document),
-                ] where rest.hasPrefix(field) {
-                    result += value
+                for field in TextMark.fields where rest.hasPrefix(field) {
+                    result += value(of: field)
                     rest = rest.dropFirst(field.count)
+                    continue outer
+                }
+                if rest.hasPrefix("{date:"), let close = rest.firstIndex(of: "}") {
+                    let pattern = rest[rest.index(rest.startIndex, offsetBy: 6)..<close]
+                    result += date(pattern.isEmpty ? TextMark.defaultDateFormat : String(pattern))
+                    rest = rest[rest.index(after: close)...]
                     continue outer
                 }
             }
@@ -112,8 +136,12 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
 extension Document {
     /// The texts of the items' generated stamps as export writes them, by item
     /// index, in each item's stamp order (items without text stamps absent).
-    /// `label(index)` is the item's label in the output, nil when it has none.
-    package func stampTexts(label: (Int) -> String?) -> [Int: [String]] {
+    /// `label(index)` is the item's label in the output, nil when it has none;
+    /// `file(index)` the name of the file its page comes from; `date` formats
+    /// the export's date (see `TextMark.resolved`).
+    package func stampTexts(
+        label: (Int) -> String?, file: (Int) -> String = { _ in "" }, date: (String) -> String = { _ in "" }
+    ) -> [Int: [String]] {
         var counts: [Int: Int] = [:]
         for item in items {
             var seen: Set<Int> = []
@@ -134,7 +162,7 @@ extension Document {
                 lines.append(
                     mark.resolved(
                         number: number, total: counts[mark.run] ?? 0, label: label(index) ?? String(index + 1),
-                        document: name))
+                        document: name, file: file(index), pages: items.count, date: date))
             }
             if !lines.isEmpty { texts[index] = lines }
         }
@@ -212,7 +240,7 @@ extension TextMark {
             return "the text has \(length) characters; at most \(TextMark.maximumTextLength) are allowed"
         }
         if let field = unknownFields.first {
-            return "unknown field \(quoted(field)) (the text takes \(TextMark.fields.joined(separator: ", ")))"
+            return "unknown field \(quoted(field)) (the text takes \(TextMark.fields.joined(separator: ", ")), {date:FORMAT})"
         }
         return nil
     }

@@ -164,4 +164,37 @@ import Testing
         }
         #expect(try sessionBytes(dir) == before)
     }
+
+    @Test func dateFileAndPagesFieldsAndAnUnknownFieldIsRefused() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("insert", Paths.fixture("beta.pdf"), in: dir)
+        try pdfeditOK("blank", "--at", "1", in: dir)
+        try pdfeditOK("number", "all", "--format", "{file}|{n}/{pages}|{date}|{date:%d.%m.%Y}", in: dir)
+        try pdfeditOK("export", "fields.pdf", in: dir)
+        let out = try checked(path(dir, "fields.pdf"))
+        let now = Date()
+        func today(_ format: String) -> String {
+            let formatter = DateFormatter()
+            formatter.dateFormat = format
+            return formatter.string(from: now)
+        }
+        let date = today("yyyy-MM-dd") + "|" + today("dd.MM.yyyy")
+        let pages = try qpdfPageCount(out) ?? 0
+        #expect(pages == 13)  // a blank page, alpha's 7, beta's 5
+        #expect(try lines(out, page: 1).contains(Substring("|1/13|" + date)), "a blank page has no file")
+        #expect(try lines(out, page: 2).contains(Substring("alpha.pdf|2/13|" + date)))
+        #expect(try lines(out, page: 13).contains(Substring("beta.pdf|13/13|" + date)))
+
+        // An unknown {field} is refused (64), naming it, and nothing changes.
+        let before = try sessionBytes(dir)
+        for format in ["{x}", "Page {n} of {totl}", "{Date}"] {
+            let refused = try pdfedit("number", "all", "--format", format, in: dir)
+            #expect(refused.status == 64, "\(format)")
+            #expect(refused.stderr.contains("unknown field") && refused.stderr.contains("{date:FORMAT}"), "\(refused.stderr)")
+        }
+        let direct = try pdfedit("watermark", "all", "--text", "{nope}", Paths.fixture("alpha.pdf"), "-o", path(dir, "x.pdf"))
+        #expect(direct.status == 64 && !FileManager.default.fileExists(atPath: path(dir, "x.pdf")))
+        #expect(try sessionBytes(dir) == before)
+    }
 }

@@ -57,6 +57,12 @@ import Testing
         #expect(
             texts(s, label: { labels[$0] })
                 == [["report: i {1}"], ["report: 2 {1}"], ["report: iii {1}"]])
+        // {file}, {pages} and the date fields, the date as the caller formats it.
+        #expect(
+            TextMark(kind: .number, format: "{file} {pages} {date} {date:%d} {date:} {date", size: 9).resolved(
+                number: 1, total: 1, label: "1", document: "d", file: "a.pdf", pages: 12, date: { "<\($0)>" })
+                == "a.pdf 12 <%Y-%m-%d> <%d> <%Y-%m-%d> {date")
+        #expect(TextMark(kind: .number, format: "{date:%d} {file} {pages}", size: 9).unknownFields.isEmpty)
         // An unknown field of a session written before it was refused stays text.
         #expect(
             TextMark(kind: .number, format: "{doc} {unknown}", size: 9).resolved(
@@ -253,7 +259,7 @@ import Testing
         let before = s
         for (text, expected) in [
             (String(repeating: "x", count: TextMark.maximumTextLength + 1), "at most 1000 are allowed"),
-            ("Page {n} of {pages}", "unknown field \"{pages}\""),
+            ("Page {n} of {pagecount}", "unknown field \"{pagecount}\""),
             ("{N}", "unknown field \"{N}\""),
         ] {
             guard let error = editError({ try s.apply(.textStamp(.all, watermark(text)), label: "w") }) else { continue }

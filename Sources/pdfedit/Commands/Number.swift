@@ -14,7 +14,10 @@ struct NumberPages: EditCommand {
             in a real font, shaped by Pango and embedded as a subset. TEXT takes {n} (the
             number: --start on the first selected page, one more on each next one in
             document order), {total} (how many pages this command numbered), {label}
-            (the page's label as export writes it) and {doc} (the document's name). The
+            (the page's label as export writes it), {doc} (the document's name), {file}
+            (the name of the file the page comes from), {pages} (the document's page
+            count), {date} (the day of the export, 2026-03-14) and {date:FORMAT} (in a
+            strftime FORMAT: {date:%d.%m.%Y}); another {word} is refused. The
             numbers follow the pages when they move; a removed page leaves no gap.
             `unstamp` removes it, `undo` takes it back.
 
@@ -32,7 +35,7 @@ struct NumberPages: EditCommand {
     @Argument(help: .directModeFile)
     var directInput: String?
 
-    @Option(name: .long, help: ArgumentHelp("The text: {n}, {total}, {label}, {doc}.", valueName: "TEXT"))
+    @Option(name: .long, help: ArgumentHelp("The text: {n}, {total}, {label}, {doc}, {file}, {pages}, {date}.", valueName: "TEXT"))
     var format = "{n}"
 
     @Option(name: .long, help: ArgumentHelp("The number of the first selected page.", valueName: "N"))

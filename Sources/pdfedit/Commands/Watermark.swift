@@ -13,8 +13,8 @@ struct Watermark: EditCommand {
             --position), upright for the reader whatever the page's rotation, scaled down
             when larger than the page, see-through by --opacity; --under puts it beneath
             the page's content. Text extraction finds the words whole (the slanted text
-            carries them as /ActualText). TEXT takes {n}, {total}, {label} and {doc} as
-            `number` does. `unstamp` removes it, `undo` takes it back.
+            carries them as /ActualText). TEXT takes {n}, {total}, {label}, {doc},
+            {file}, {pages} and {date} as `number` does. `unstamp` removes it, `undo` takes it back.
 
             Examples:
               pdfedit watermark all --text DRAFT
