@@ -32,6 +32,11 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     /// A fontconfig pattern (`"DejaVu Serif:bold"`) or a font file's absolute
     /// path; nil: the standard `font`.
     package var fontName: String?
+    /// The text's colour (nil: black), a box behind it (`background`) and its
+    /// border (`outline`), nil for none (format 7).
+    package var color: TextColor?
+    package var background: TextColor?
+    package var outline: TextColor?
     package var size: Double
     package var angle: Double
 
@@ -51,7 +56,7 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, format, start, digits, run, font, fontName, size, angle
+        case kind, format, start, digits, run, font, fontName, color, background, outline, size, angle
     }
 
     // Encoded as synthesized; the size and angle read through the session's number check.
@@ -64,6 +69,9 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         run = try container.decode(Int.self, forKey: .run)
         font = try container.decode(StandardFont.self, forKey: .font)
         fontName = try container.decodeIfPresent(String.self, forKey: .fontName)
+        color = try container.decodeIfPresent(TextColor.self, forKey: .color)
+        background = try container.decodeIfPresent(TextColor.self, forKey: .background)
+        outline = try container.decodeIfPresent(TextColor.self, forKey: .outline)
         size = try container.decodeSessionNumber(.size)
         angle = try container.decodeSessionNumber(.angle)
     }
@@ -127,6 +135,9 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         } else if font != .helvetica {
             words.append(font.rawValue)
         }
+        if let color { words.append("colour \(color)") }
+        if let background { words.append("on \(background)") }
+        if let outline { words.append("outlined \(outline)") }
         words.append("\(formatPoints(size))pt")
         if angle != 0 { words.append("\(formatPoints(angle))°") }
         return words.joined(separator: " ")
@@ -184,6 +195,11 @@ extension TextMark {
         if fontName != nil { return true }
         if case .failure = WinAnsi.encode(text) { return true }
         return false
+    }
+
+    /// The space a background or outline box leaves around the text, in points.
+    package var boxPadding: Double {
+        background != nil || outline != nil ? size / 4 : 0
     }
 
     /// The fontconfig pattern of the font a shaped text is drawn in without a

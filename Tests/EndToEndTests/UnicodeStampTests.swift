@@ -197,4 +197,43 @@ import Testing
         #expect(direct.status == 64 && !FileManager.default.fileExists(atPath: path(dir, "x.pdf")))
         #expect(try sessionBytes(dir) == before)
     }
+
+    /// The colour under a point of a page as pdftoppm draws it (RGB, 0…255).
+    func colour(_ pdf: String, page: Int, at fraction: [Double]) throws -> Pixels.RGB {
+        try Pixels.reference(pdf, page: page, fraction: fraction)
+    }
+
+    @Test func colourBackgroundOutlineAndOpacityInBothFontKinds() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Blank pages: whatever is drawn is the stamp's.
+        try pdfeditOK("blank", "--at", "1", "--count", "4", "--size", "200x100", in: dir)
+        try pdfeditOK("remove", "5..", in: dir)
+        // A standard-font text in RGB on a yellow box; a real-font text in CMYK.
+        try pdfeditOK(
+            "watermark", "1", "--text", "MMMM", "--angle", "0", "--size", "60", "--opacity", "1", "--color", "#0000ff",
+            "--background", "yellow", in: dir)
+        try pdfeditOK(
+            "watermark", "2", "--text", "ŻŻŻŻ", "--angle", "0", "--size", "60", "--opacity", "1", "--color", "0,1,1,0",
+            "--background", "blue", "--outline", "red", in: dir)
+        try pdfeditOK("number", "3", "--format", "■■■", "--size", "60", "--color", "red", "--opacity", "50%", "--position", "center", in: dir)
+        try pdfeditOK("number", "4", "--format", "MMMM", "--size", "60", "--color", "0,1,1,0", "--position", "center", in: dir)
+        try pdfeditOK("export", "colours.pdf", in: dir)
+        let out = try checked(path(dir, "colours.pdf"))
+        func near(_ found: Pixels.RGB, _ wanted: (Int, Int, Int), _ what: String) {
+            #expect(
+                abs(found.red - wanted.0) < 40 && abs(found.green - wanted.1) < 40 && abs(found.blue - wanted.2) < 40,
+                "\(what): \(found)")
+        }
+        // The box's corner is background, the middle of the M's strokes text.
+        near(try colour(out, page: 1, at: [0.5, 0.16]), (255, 255, 0), "page 1 box")
+        near(try colour(out, page: 2, at: [0.5, 0.1]), (0, 0, 255), "page 2 box")
+        near(try colour(out, page: 3, at: [0.5, 0.5]), (255, 128, 128), "page 3: red at 50%")
+        // CMYK reaches a standard-font text as CMYK operators (k), written as given.
+        let qdf = try run("qpdf", ["--qdf", "--object-streams=disable", out, "-"]).stdout
+        #expect(qdf.contains("0 1 1 0 k"), "CMYK fill")
+        #expect(qdf.contains("0 0 1 rg") && qdf.contains("1 1 0 rg"), "RGB text and box")
+        let refused = try pdfedit("number", "all", "--color", "chartreuse-ish", in: dir)
+        #expect(refused.status == 64 && refused.stderr.contains("--color"), "\(refused.stderr)")
+    }
 }

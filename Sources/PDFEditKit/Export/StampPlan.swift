@@ -144,11 +144,14 @@ extension ExportWriter {
             throw PDFEditError.edit(.unencodableText(character, text: text))
         case .success(let bytes):
             let slanted = mark.angle.truncatingRemainder(dividingBy: 90) != 0
+            var drawn = ExportStamp.Text(
+                bytes: bytes, font: mark.font, size: mark.size, angle: mark.angle, actualText: slanted ? text : nil)
+            drawn.color = mark.color
+            drawn.background = mark.background
+            drawn.outline = mark.outline
+            drawn.padding = mark.boxPadding
             return ExportStamp(
-                item: item,
-                text: ExportStamp.Text(
-                    bytes: bytes, font: mark.font, size: mark.size, angle: mark.angle, actualText: slanted ? text : nil),
-                under: stamp.under, opacity: stamp.opacity, placement: stamp.placement)
+                item: item, text: drawn, under: stamp.under, opacity: stamp.opacity, placement: stamp.placement)
         }
     }
 }
@@ -162,6 +165,11 @@ extension TextMark {
             case let pattern?: .pattern(pattern)
             case nil: .pattern(shapingFontPattern)
             }
-        return TextPicture(text: text, font: font, size: size)
+        var picture = TextPicture(text: text, font: font, size: size)
+        picture.color = color
+        picture.background = background
+        picture.outline = outline
+        picture.padding = boxPadding
+        return picture
     }
 }

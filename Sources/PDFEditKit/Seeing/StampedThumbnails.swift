@@ -469,14 +469,18 @@ final class StampedRenderer: @unchecked Sendable {
         case .text(let text, let mark):
             guard case .success(let bytes) = WinAnsi.encode(text) else { return }
             let box = mark.font.box(of: bytes, size: mark.size)
-            let upright = PageSize(width: box.width, height: box.ascent - box.descent)
+            let pad = mark.boxPadding
+            let upright = PageSize(width: box.width + 2 * pad, height: box.ascent - box.descent + 2 * pad)
             let frame = stamp.placement.frame(
                 page: page, stamp: StampPlacement.boundingSize(upright, degrees: mark.angle))
             let scale = frame.scale * pixelsPerPoint
             try image.drawText(
                 text, font: mark.font, width: box.width * scale, descent: box.descent * scale,
                 ascent: box.ascent * scale, centreX: frame.centreX * pixelsPerPoint,
-                centreY: (page.height - frame.centreY) * pixelsPerPoint, degrees: mark.angle, opacity: stamp.opacity)
+                centreY: (page.height - frame.centreY) * pixelsPerPoint, degrees: mark.angle, opacity: stamp.opacity,
+                colors: TextColors(
+                    text: mark.color?.rgb ?? (0, 0, 0), background: mark.background?.rgb, outline: mark.outline?.rgb,
+                    padding: pad * scale, lineWidth: mark.size / 20 * scale))
         }
     }
 

@@ -18,6 +18,12 @@ package struct ExportStamp: Sendable, Equatable {
         package var size: Double
         package var angle: Double
         package var actualText: String?
+        /// The text's colour (nil: black), a box `padding` points around it
+        /// filled with `background` and edged with `outline` (nil: none).
+        package var color: TextColor?
+        package var background: TextColor?
+        package var outline: TextColor?
+        package var padding = 0.0
 
         package init(bytes: [UInt8], font: StandardFont, size: Double, angle: Double, actualText: String?) {
             self.bytes = bytes

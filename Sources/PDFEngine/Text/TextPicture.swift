@@ -26,6 +26,13 @@ package struct TextPicture: Hashable, Sendable {
     package var font: Font
     /// The font size in points.
     package var size: Double
+    /// The text's colour (nil: black), a box `padding` points around it filled
+    /// with `background` and edged with `outline`. cairo writes RGB only: a CMYK
+    /// colour is drawn as its naive RGB (`TextColor.rgb`).
+    package var color: TextColor?
+    package var background: TextColor?
+    package var outline: TextColor?
+    package var padding = 0.0
 
     package init(text: String, font: Font, size: Double) {
         self.text = text
@@ -39,16 +46,46 @@ package struct TextPicture: Hashable, Sendable {
 
 extension TextPicture {
     /// The box the text fills (Pango's logical extents: the line's height,
-    /// the advance of its glyphs), in points; each side at least `minimumSide`.
+    /// the advance of its glyphs) and `padding` around it, in points; each
+    /// side at least `minimumSide`.
     package func box() throws(EngineError) -> PageSize {
         let setter = try Typesetter(font: font)
         let layout = try setter.layout(self)
         defer { g_object_unref(UnsafeMutableRawPointer(layout.pointer)) }
-        return layout.size
+        return padded(layout.size)
+    }
+
+    func padded(_ size: PageSize) -> PageSize {
+        PageSize(width: size.width + 2 * padding, height: size.height + 2 * padding)
+    }
+
+    /// Draws the box, then the text `padding` inside it, on `cairo` from its origin.
+    fileprivate func paint(_ layout: LaidOut, on cairo: OpaquePointer) {
+        let whole = padded(layout.size)
+        if let background {
+            let (r, g, b) = background.rgb
+            cairo_set_source_rgb(cairo, r, g, b)
+            cairo_rectangle(cairo, 0, 0, whole.width, whole.height)
+            cairo_fill(cairo)
+        }
+        if let outline {
+            let (r, g, b) = outline.rgb
+            let width = size / 20
+            cairo_set_source_rgb(cairo, r, g, b)
+            cairo_set_line_width(cairo, width)
+            cairo_rectangle(cairo, width / 2, width / 2, whole.width - width, whole.height - width)
+            cairo_stroke(cairo)
+        }
+        let (r, g, b) = color?.rgb ?? (0, 0, 0)
+        cairo_set_source_rgb(cairo, r, g, b)
+        cairo_save(cairo)
+        cairo_translate(cairo, padding, padding)
+        layout.show(on: cairo)
+        cairo_restore(cairo)
     }
 
     /// Writes one PDF page per picture to `path`, each page the size of its
-    /// text's box (`box()`), the text in black from the page's top-left corner:
+    /// text's box (`box()`), the text from the page's top-left corner:
     /// one cairo PDF surface, so a font the texts share is one subset. No date
     /// or other varying data is written: the same pictures give the same bytes.
     package static func writePDF(_ pictures: [TextPicture], to path: String) throws(EngineError) -> [PageSize] {
@@ -76,10 +113,11 @@ extension TextPicture {
                 }
                 let layout = try setter.layout(picture)
                 defer { g_object_unref(UnsafeMutableRawPointer(layout.pointer)) }
-                cairo_pdf_surface_set_size(surface, layout.size.width, layout.size.height)
-                layout.show(on: cairo)
+                let page = picture.padded(layout.size)
+                cairo_pdf_surface_set_size(surface, page.width, page.height)
+                picture.paint(layout, on: cairo)
                 cairo_show_page(cairo)
-                sizes.append(layout.size)
+                sizes.append(page)
             }
         } catch {
             cairo_destroy(cairo)
@@ -97,13 +135,13 @@ extension TextPicture {
         return sizes
     }
 
-    /// Draws the text onto `cairo` (a cairo context of any surface) with its
-    /// box's top-left corner at the current origin, in the current source colour.
+    /// Draws the text (and its box) onto `cairo` (a cairo context of any
+    /// surface) with the box's top-left corner at the current origin.
     package func draw(on cairo: OpaquePointer) throws(EngineError) {
         let setter = try Typesetter(font: font)
         let layout = try setter.layout(self)
         defer { g_object_unref(UnsafeMutableRawPointer(layout.pointer)) }
-        layout.show(on: cairo)
+        paint(layout, on: cairo)
     }
 }
 

@@ -5,7 +5,7 @@ extension RasterImage {
     /// Draws `picture` onto this image as export places its page: its box
     /// (`box`, from `TextPicture.box()`) scaled by `scale` (pixels per point),
     /// centred on (`centreX`, `centreY`) (pixels from the top-left), turned
-    /// `degrees` counter-clockwise, in black with `opacity`: the real font, as
+    /// `degrees` counter-clockwise, in its colours with `opacity`: the real font, as
     /// the exported page shows it.
     package func drawPicture(
         _ picture: TextPicture, box: PageSize, scale: Double, centreX: Double, centreY: Double, degrees: Double,
@@ -19,7 +19,6 @@ extension RasterImage {
             cairo_rotate(cairo, -degrees * Double.pi / 180)
             cairo_scale(cairo, scale, scale)
             cairo_translate(cairo, -box.width / 2, -box.height / 2)
-            cairo_set_source_rgb(cairo, 0, 0, 0)
             do throws(EngineError) {
                 try picture.draw(on: cairo)
             } catch {

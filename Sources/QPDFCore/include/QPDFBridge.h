@@ -364,6 +364,16 @@ typedef struct pe_stamp {
     int font;
     double size;
     const char *actual_text;
+    /* A text's colours (`*_components` 3 for RGB, 4 for CMYK, each 0..1; 0 for
+     * none): the text's own (none: black), a box `box` (x0 y0 x1 y1 from the
+     * baseline origin) filled behind it, and that box's edge (size / 20 wide). */
+    int color_components;
+    double color[4];
+    int background_components;
+    double background[4];
+    int outline_components;
+    double outline[4];
+    double box[4];
 } pe_stamp;
 
 /* Writes the pages of `items`, in order, to `out_path` (which the caller makes a

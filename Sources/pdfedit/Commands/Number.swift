@@ -56,6 +56,20 @@ struct NumberPages: EditCommand {
     @Option(name: .long, help: fontHelp)
     var font = "helvetica"
 
+    @Option(name: .long, help: colorHelp)
+    var color: String?
+
+    @Option(name: .long, help: backgroundHelp)
+    var background: String?
+
+    @Option(name: .long, help: outlineHelp)
+    var outline: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Opacity: above 0 and at most 1, or a percentage (30%).", valueName: "O"))
+    var opacity = "1"
+
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
@@ -65,8 +79,11 @@ struct NumberPages: EditCommand {
         var mark = TextMark(
             kind: .number, format: format, start: start, size: try parseTextSize(size))
         try TextFonts.apply(font, to: &mark)
+        mark.color = try parseColor(color, option: "--color")
+        mark.background = try parseColor(background, option: "--background")
+        mark.outline = try parseColor(outline, option: "--outline")
         let placement = try parsePlacement(
             position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
-        return .textStamp(try selecting.parse(selection), Stamp(text: mark, placement: placement))
+        return .textStamp(try selecting.parse(selection), Stamp(text: mark, opacity: try parseOpacity(opacity), placement: placement))
     }
 }

@@ -58,6 +58,15 @@ struct Watermark: EditCommand {
     @Option(name: .long, help: fontHelp)
     var font = "helvetica"
 
+    @Option(name: .long, help: colorHelp)
+    var color: String?
+
+    @Option(name: .long, help: backgroundHelp)
+    var background: String?
+
+    @Option(name: .long, help: outlineHelp)
+    var outline: String?
+
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
@@ -70,6 +79,9 @@ struct Watermark: EditCommand {
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         var mark = TextMark(kind: .watermark, format: text, size: try parseTextSize(size), angle: angle)
         try TextFonts.apply(font, to: &mark)
+        mark.color = try parseColor(color, option: "--color")
+        mark.background = try parseColor(background, option: "--background")
+        mark.outline = try parseColor(outline, option: "--outline")
         return .textStamp(
             try selecting.parse(selection),
             Stamp(
