@@ -3,11 +3,11 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-APT_PACKAGES := libqpdf-dev libpoppler-glib-dev zlib1g-dev pkg-config qpdf poppler-utils man-db groff-base libjpeg62-turbo-dev libtiff-dev
+APT_PACKAGES := libqpdf-dev libpoppler-glib-dev libpango1.0-dev zlib1g-dev pkg-config qpdf poppler-utils man-db groff-base libjpeg62-turbo-dev libtiff-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 
-.PHONY: setup setup-deb build debug test examples fuzz-short test-long sanitize demo install uninstall fixtures clean bench bench-apply man deb deb-check
+.PHONY: setup setup-test setup-deb build debug test examples fuzz-short test-long sanitize demo install uninstall fixtures clean bench bench-apply man deb deb-check
 
 # Installs the system libraries and the independent checking tools when missing.
 setup:
@@ -19,6 +19,18 @@ setup:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "make setup: swift not found (Swift 6.1 or later is needed)"; exit 1; }
+
+# Fonts the tests of Unicode text stamps draw with (Latin, Greek, Cyrillic,
+# Hebrew and Arabic in DejaVu; Japanese in WenQuanYi Micro Hei).
+TEST_PACKAGES := fonts-dejavu-core fonts-wqy-microhei
+setup-test: setup
+	@missing=""; for p in $(TEST_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make setup-test: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 # What `make deb` needs besides: dpkg-shlibdeps (dpkg-dev), strip and readelf (binutils).
 DEB_PACKAGES := dpkg-dev binutils
@@ -54,7 +66,7 @@ debug: setup
 # builds with it, in the same .build (so it rebuilds everything); give it the
 # same flags to reuse this build.
 TEST_FLAGS := -Xswiftc -gnone -Xcc -g0 -Xcxx -g0
-test: build
+test: build setup-test
 	PDFEDIT_BIN=$(CURDIR)/$(BIN) SWIFT=$(SWIFT) bash scripts/swift-test.sh test $(TEST_FLAGS)
 	python3 scripts/public-api.py --check docs/public-api.txt --docc
 	$(MAKE) --no-print-directory examples fuzz-short
@@ -95,7 +107,7 @@ fuzz-short: setup
 # the short variants of `make test`. scripts/swift-test.sh repeats what failed
 # at the end of the log.
 LONG_SUITES = CrashSafetyTests|LimitsTests|MutationTests|ScriptFuzzTests
-test-long: build
+test-long: build setup-test
 	PDFEDIT_LONG_TESTS=1 PDFEDIT_BIN=$(CURDIR)/$(BIN) SWIFT=$(SWIFT) bash scripts/swift-test.sh test-long $(TEST_FLAGS) --filter '$(LONG_SUITES)'
 
 # The whole suite against AddressSanitizer and ThreadSanitizer builds of pdfedit

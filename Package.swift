@@ -26,6 +26,13 @@ let package = Package(
             pkgConfig: "poppler-glib",
             providers: [.apt(["libpoppler-glib-dev"])]
         ),
+        // Pango over cairo (fontconfig, FreeType, HarfBuzz beneath it): text
+        // stamps outside the standard fonts, shaped and embedded as subsets.
+        .systemLibrary(
+            name: "CPango",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]
+        ),
         // libqpdf, for QPDFCore.
         .systemLibrary(
             name: "CQPDF",
@@ -60,7 +67,7 @@ let package = Package(
         .target(
             name: "PDFEngine",
             dependencies: [
-                "PageModel", "CPoppler", "QPDFCore", "ImageCodecs", .product(name: "SystemPackage", package: "swift-system"),
+                "PageModel", "CPoppler", "CPango", "QPDFCore", "ImageCodecs", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Use cases: load session, apply edit, save; export; info.

@@ -47,7 +47,7 @@ package struct ListedStamp: Codable, Equatable, Sendable {
                 listed.kind = mark.kind.rawValue
                 listed.text = texts.popFirst() ?? mark.format
                 listed.format = mark.format
-                listed.font = mark.font.rawValue
+                listed.font = mark.fontName ?? mark.font.rawValue
                 listed.size = mark.size
                 listed.angle = mark.angle
             }

@@ -20,6 +20,10 @@ package struct Session: Equatable, Sendable {
     /// Version 6 writes the texts of text stamps once, in `"texts"`, and each
     /// stamp's `"text"` as an index into them; a version-5 file's stamps hold
     /// their text themselves, as before.
+    /// Version 7 adds documents' `"attachments"` (history `setAttachments`),
+    /// items' `"finish"` and documents' `"stripped"` (`flatten`, `strip`;
+    /// history `refinish`, `restrip`), and text stamps' `"fontName"`, colours
+    /// and boxes; an older file has none of them (standard fonts, black text).
     package static let formatVersion = 7
     /// The versions this code reads.
     package static let readableVersions = 1...formatVersion

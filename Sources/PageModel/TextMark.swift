@@ -11,8 +11,13 @@
 /// the items when they move, and a removed item leaves no gap. Numbers are
 /// counted over the whole document, so a part of a split export keeps them.
 ///
+/// `fontName`, when set (`--font` naming an installed font or a font file),
+/// is the font every text of the mark is drawn in by Pango; else `font`, a
+/// standard font, draws what WinAnsi can say (see `needsShaping`).
+///
 /// In the session file: `{"kind": "number", "format": "Page {n} of {total}",
-/// "start": 1, "digits": 0, "run": 1, "font": "helvetica", "size": 10, "angle": 0}`.
+/// "start": 1, "digits": 0, "run": 1, "font": "helvetica", "size": 10, "angle": 0}`,
+/// with `"fontName": "DejaVu Serif:bold"` when set (format 7).
 package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     package enum Kind: String, Codable, Hashable, Sendable {
         case number, bates, watermark
@@ -24,12 +29,20 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     package var digits: Int
     package var run: Int
     package var font: StandardFont
+    /// A fontconfig pattern (`"DejaVu Serif:bold"`) or a font file's absolute
+    /// path; nil: the standard `font`.
+    package var fontName: String?
+    /// The text's colour (nil: black), a box behind it (`background`) and its
+    /// border (`outline`), nil for none (format 7).
+    package var color: TextColor?
+    package var background: TextColor?
+    package var outline: TextColor?
     package var size: Double
     package var angle: Double
 
     package init(
         kind: Kind, format: String, start: Int = 1, digits: Int = 0, run: Int = 0, font: StandardFont = .helvetica,
-        size: Double, angle: Double = 0
+        fontName: String? = nil, size: Double, angle: Double = 0
     ) {
         self.kind = kind
         self.format = format
@@ -37,12 +50,13 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         self.digits = digits
         self.run = run
         self.font = font
+        self.fontName = fontName
         self.size = size
         self.angle = angle
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, format, start, digits, run, font, size, angle
+        case kind, format, start, digits, run, font, fontName, color, background, outline, size, angle
     }
 
     // Encoded as synthesized; the size and angle read through the session's number check.
@@ -54,28 +68,56 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         digits = try container.decode(Int.self, forKey: .digits)
         run = try container.decode(Int.self, forKey: .run)
         font = try container.decode(StandardFont.self, forKey: .font)
+        fontName = try container.decodeIfPresent(String.self, forKey: .fontName)
+        color = try container.decodeIfPresent(TextColor.self, forKey: .color)
+        background = try container.decodeIfPresent(TextColor.self, forKey: .background)
+        outline = try container.decodeIfPresent(TextColor.self, forKey: .outline)
         size = try container.decodeSessionNumber(.size)
         angle = try container.decodeSessionNumber(.angle)
     }
 
-    /// The fields `format` may hold.
-    package static let fields = ["{n}", "{total}", "{label}", "{doc}"]
+    /// The fields `format` may hold (besides `{date:FORMAT}`).
+    package static let fields = ["{n}", "{total}", "{label}", "{doc}", "{file}", "{pages}", "{date}"]
 
-    /// The text for one item.
-    package func resolved(number: Int, total: Int, label: String, document: String) -> String {
+    /// The strftime format of `{date}`: 2026-03-14.
+    package static let defaultDateFormat = "%Y-%m-%d"
+
+    /// The text for one item: `{file}` the name of the file its page comes
+    /// from ("" for a blank page), `{pages}` the document's page count, and
+    /// `date(FORMAT)` the export's date as strftime writes it with FORMAT
+    /// (`{date}`: `defaultDateFormat`; `{date:%d.%m.%Y}`: its own).
+    package func resolved(
+        number: Int, total: Int, label: String, document: String, file: String = "", pages: Int = 0,
+        date: (String) -> String = { _ in "" }
+    ) -> String {
         var digitsText = String(number)
         if digits > 0, number >= 0, digitsText.count < digits {
             digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText
+        }
+        func value(of field: String) -> String {
+            switch field {
+            case "{n}": digitsText
+            case "{total}": String(total)
+            case "{label}": label
+            case "{doc}": document
+            case "{file}": file
+            case "{pages}": String(pages)
+            default: date(TextMark.defaultDateFormat)
+            }
         }
         var result = ""
         var rest = Substring(format)
         outer: while !rest.isEmpty {
             if rest.first == "{" {
-                for (field, value) in [
-                    ("{n}", digitsText), ("{total}", String(total)), ("{label}", label), ("{doc}", document),
-                ] where rest.hasPrefix(field) {
-                    result += value
+                for field in TextMark.fields where rest.hasPrefix(field) {
+                    result += value(of: field)
                     rest = rest.dropFirst(field.count)
+                    continue outer
+                }
+                if rest.hasPrefix("{date:"), let close = rest.firstIndex(of: "}") {
+                    let pattern = rest[rest.index(rest.startIndex, offsetBy: 6)..<close]
+                    result += date(pattern.isEmpty ? TextMark.defaultDateFormat : String(pattern))
+                    rest = rest[rest.index(after: close)...]
                     continue outer
                 }
             }
@@ -88,7 +130,14 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     package var description: String {
         var words = [kind.rawValue, "\"\(format)\""]
         if start != 1 { words.append("from \(start)") }
-        if font != .helvetica { words.append(font.rawValue) }
+        if let fontName {
+            words.append("\"\(fontName)\"")
+        } else if font != .helvetica {
+            words.append(font.rawValue)
+        }
+        if let color { words.append("colour \(color)") }
+        if let background { words.append("on \(background)") }
+        if let outline { words.append("outlined \(outline)") }
         words.append("\(formatPoints(size))pt")
         if angle != 0 { words.append("\(formatPoints(angle))°") }
         return words.joined(separator: " ")
@@ -98,8 +147,12 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
 extension Document {
     /// The texts of the items' generated stamps as export writes them, by item
     /// index, in each item's stamp order (items without text stamps absent).
-    /// `label(index)` is the item's label in the output, nil when it has none.
-    package func stampTexts(label: (Int) -> String?) -> [Int: [String]] {
+    /// `label(index)` is the item's label in the output, nil when it has none;
+    /// `file(index)` the name of the file its page comes from; `date` formats
+    /// the export's date (see `TextMark.resolved`).
+    package func stampTexts(
+        label: (Int) -> String?, file: (Int) -> String = { _ in "" }, date: (String) -> String = { _ in "" }
+    ) -> [Int: [String]] {
         var counts: [Int: Int] = [:]
         for item in items {
             var seen: Set<Int> = []
@@ -120,7 +173,7 @@ extension Document {
                 lines.append(
                     mark.resolved(
                         number: number, total: counts[mark.run] ?? 0, label: label(index) ?? String(index + 1),
-                        document: name))
+                        document: name, file: file(index), pages: items.count, date: date))
             }
             if !lines.isEmpty { texts[index] = lines }
         }
@@ -130,6 +183,35 @@ extension Document {
     /// The largest run any text stamp of the document has, 0 without one.
     var highestTextRun: Int {
         items.lazy.flatMap(\.stamps).compactMap(\.text?.run).max() ?? 0
+    }
+}
+
+extension TextMark {
+    /// Whether `text` (this mark's text resolved for one item) is drawn in a
+    /// real font, shaped by Pango and embedded as a subset, rather than in the
+    /// standard font with nothing embedded: when the mark names a font of its
+    /// own (`fontName`) or WinAnsi cannot encode the text.
+    package func needsShaping(_ text: String) -> Bool {
+        if fontName != nil { return true }
+        if case .failure = WinAnsi.encode(text) { return true }
+        return false
+    }
+
+    /// The space a background or outline box leaves around the text, in points.
+    package var boxPadding: Double {
+        background != nil || outline != nil ? size / 4 : 0
+    }
+
+    /// The fontconfig pattern of the font a shaped text is drawn in without a
+    /// `fontName`: the generic family of the standard font (DejaVu Sans, Serif and Sans Mono
+    /// where fonts-dejavu-core is installed); fontconfig adds fallback fonts
+    /// for characters it lacks (CJK: WenQuanYi, Noto CJK, …).
+    package var shapingFontPattern: String {
+        switch font {
+        case .helvetica: "sans-serif"
+        case .times: "serif"
+        case .courier: "monospace"
+        }
     }
 }
 
@@ -174,7 +256,7 @@ extension TextMark {
             return "the text has \(length) characters; at most \(TextMark.maximumTextLength) are allowed"
         }
         if let field = unknownFields.first {
-            return "unknown field \(quoted(field)) (the text takes \(TextMark.fields.joined(separator: ", ")))"
+            return "unknown field \(quoted(field)) (the text takes \(TextMark.fields.joined(separator: ", ")), {date:FORMAT})"
         }
         return nil
     }

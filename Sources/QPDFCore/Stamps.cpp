@@ -113,18 +113,51 @@ std::string matrix_text(double const (&m)[6])
     return Matrix{m[0], m[1], m[2], m[3], m[4], m[5]}.operands();
 }
 
-// The text of a generated stamp at the origin of the current matrix, black, as a
-// hex string (any byte is safe), inside an /ActualText span when one is given.
-std::string text_operators(pe_stamp const &stamp, std::string const &font)
+// `shown` inside an /ActualText span when the stamp gives one.
+std::string with_actual_text(pe_stamp const &stamp, std::string const &shown)
 {
-    std::string bytes(stamp.text, static_cast<size_t>(stamp.text_length));
-    std::string shown = "0 g\nBT\n" + font + " " + content_number(stamp.size) + " Tf\n<" + QUtil::hex_encode(bytes) +
-        "> Tj\nET\n";
     if (stamp.actual_text == nullptr) {
         return shown;
     }
     std::string words = QUtil::utf8_to_utf16(stamp.actual_text);
     return "/Span <</ActualText <" + QUtil::hex_encode(words) + ">>> BDC\n" + shown + "EMC\n";
+}
+
+// The operator setting a fill (or stroke) colour of 3 (RGB) or 4 (CMYK) parts.
+std::string colour_operator(int components, double const (&parts)[4], bool stroke)
+{
+    std::string text;
+    for (int i = 0; i < components; ++i) {
+        text += content_number(parts[i]) + " ";
+    }
+    if (components == 4) {
+        return text + (stroke ? "K\n" : "k\n");
+    }
+    return text + (stroke ? "RG\n" : "rg\n");
+}
+
+// The text of a generated stamp at the origin of the current matrix (black, or
+// its colour; its box filled and edged first when it has them), as a hex string
+// (any byte is safe), inside an /ActualText span when one is given.
+std::string text_operators(pe_stamp const &stamp, std::string const &font)
+{
+    std::string bytes(stamp.text, static_cast<size_t>(stamp.text_length));
+    std::string box = content_number(stamp.box[0]) + " " + content_number(stamp.box[1]) + " " +
+        content_number(stamp.box[2] - stamp.box[0]) + " " + content_number(stamp.box[3] - stamp.box[1]) + " re ";
+    std::string shown;
+    if (stamp.background_components == 3 || stamp.background_components == 4) {
+        shown += colour_operator(stamp.background_components, stamp.background, false) + box + "f\n";
+    }
+    if (stamp.outline_components == 3 || stamp.outline_components == 4) {
+        shown += colour_operator(stamp.outline_components, stamp.outline, true) + content_number(stamp.size / 20) +
+            " w " + box + "S\n";
+    }
+    shown += stamp.color_components == 3 || stamp.color_components == 4
+        ? colour_operator(stamp.color_components, stamp.color, false)
+        : std::string("0 g\n");
+    return with_actual_text(
+        stamp,
+        shown + "BT\n" + font + " " + content_number(stamp.size) + " Tf\n<" + QUtil::hex_encode(bytes) + "> Tj\nET\n");
 }
 
 // Draws the stamps of one output: forms, graphics states and content streams are
@@ -160,7 +193,7 @@ class Stamper {
                 text += matrix_text(stamp.matrix) + " cm\n" + text_operators(stamp, font);
             } else {
                 std::string name = xobjects.add("/PdfeditStamp" + std::to_string(k), form_for(stamp), added);
-                text += matrix_text(stamp.matrix) + " cm\n" + name + " Do\n";
+                text += matrix_text(stamp.matrix) + " cm\n" + with_actual_text(stamp, name + " Do\n");
             }
             text += "Q\n";
             (stamp.under != 0 ? under : over).push_back(stream_for(text));

@@ -162,6 +162,23 @@ import Testing
         try editor.setPageLabels(nil)
         #expect(try editor.undo(4) == ["labels --clear", "labels 1:r 3:D", "bates all", "stamp 1 beta.pdf"])
     }
+
+    /// Issue 44: text in any language, in a font of the caller's, from Swift.
+    @Test func unicodeTextAndFontsFromTheLibrary() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: PageEditorLayoutTests.alpha)
+        try editor.number(.all, format: "Strona {n} — źdźbło")
+        try editor.watermark(.page(2), text: "Καλημέρα", angle: 0, font: "DejaVu Serif:bold")
+        try editor.bates(.page(3), prefix: "Nr-", font: "times")
+        let path = try PageEditorTests.file(try editor.data(), in: scratch)
+        #expect(try KitTools.qpdfCheck(path))
+        let second = try KitTools.run("pdftotext", ["-f", "2", "-l", "2", path, "-"]).stdout
+        #expect(second.contains("Strona 2 — źdźbło") && second.contains("Καλημέρα"), "\(second)")
+        let fonts = try KitTools.run("pdffonts", [path]).stdout
+        #expect(fonts.contains("+DejaVuSans ") && fonts.contains("+DejaVuSerif-Bold ") && fonts.contains("Times-Roman"), "\(fonts)")
+        #expect(throws: PDFEditError.self) { try editor.number(font: "No Such Font Anywhere") }
+        #expect(try editor.undo(3) == ["bates 3", "watermark 2", "number all"])
+    }
 }
 
 /// `merge` and `split` from Swift: the same files the command writes.

@@ -134,6 +134,9 @@ struct EnginePlan {
     var sessionSources: [SourceID?]
     /// Pages drawn onto the items (see `addStamps`).
     var stamps: [ExportStamp] = []
+    /// The private folder holding the PDF of the texts drawn by Pango
+    /// (`addStamps`), removed with the plan once the export is written.
+    var textFolder: ScratchDirectory?
 }
 
 /// Turns page items into an engine plan and writes it atomically under its final name.

@@ -14,8 +14,10 @@ extension ExportWriter {
     /// refused (75) like the items' own sources.
     ///
     /// Generated texts are resolved over the whole document `name` (so a part of
-    /// a split keeps the numbers the pages have in it) and refused (64) when the
-    /// standard fonts cannot encode them.
+    /// a split keeps the numbers the pages have in it). Those the standard fonts
+    /// cannot encode are drawn by Pango, one page each, into one PDF made for
+    /// this export in a private scratch folder (`TextPicture.writePDF`), which
+    /// becomes an engine source whose pages are placed as stamp files are.
     func addStamps(of items: [PageItem], document name: String, to plan: inout EnginePlan) throws(PDFEditError) {
         let stamped = items.indices.filter { !items[$0].stamps.isEmpty }
         let cells = items.indices.filter { items[$0].content.sheet?.items.contains { !$0.stamps.isEmpty } == true }
@@ -73,15 +75,43 @@ extension ExportWriter {
                 item: item, source: index, page: source.kind == .pdf ? stampPage - 1 : 0,
                 under: stamp.under, fit: stamp.fit, opacity: stamp.opacity, placement: stamp.placement)
         }
+        var shaped: [(stamp: Int, picture: TextPicture)] = []
         for item in stamped {
             var itemTexts = texts[items[item].id] ?? []
             for stamp in items[item].stamps {
                 if let mark = stamp.text {
                     let text = itemTexts.isEmpty ? mark.format : itemTexts.removeFirst()
-                    plan.stamps.append(try exportStamp(mark, text: text, of: stamp, item: item))
+                    if mark.needsShaping(text) {
+                        shaped.append((plan.stamps.count, mark.picture(of: text)))
+                        var placed = ExportStamp(
+                            item: item, source: -1, page: 0, under: stamp.under, opacity: stamp.opacity,
+                            placement: stamp.placement)
+                        placed.angle = mark.angle
+                        placed.actualText = text
+                        plan.stamps.append(placed)
+                    } else {
+                        plan.stamps.append(try exportStamp(mark, text: text, of: stamp, item: item))
+                    }
                 } else {
                     plan.stamps.append(try exported(stamp, item: item))
                 }
+            }
+        }
+        if !shaped.isEmpty {
+            let folder = try ScratchDirectory()
+            let path = Paths.join(folder.path, "texts.pdf")
+            do throws(EngineError) {
+                _ = try TextPicture.writePDF(shaped.map(\.picture), to: path)
+            } catch {
+                throw PDFEditError.engine(error)
+            }
+            let index = plan.sources.count
+            plan.sources.append(ExportSource(path: path, name: "texts", pageCount: shaped.count))
+            plan.sessionSources.append(nil)
+            plan.textFolder = folder
+            for (page, entry) in shaped.enumerated() {
+                plan.stamps[entry.stamp].source = index
+                plan.stamps[entry.stamp].page = page
             }
         }
         // A sheet's cells carry their items' stamps (drawn on the cell's page).
@@ -104,7 +134,8 @@ extension ExportWriter {
         return OutputLabels(document: document, access: access, opened: preopened).stampTexts(of: document)
     }
 
-    /// The engine's stamp of generated `text`: refused (64) when WinAnsi cannot say it.
+    /// The engine's stamp of generated `text` in a standard font (WinAnsi, which
+    /// `needsShaping` has checked; refused (64) were it not).
     private func exportStamp(_ mark: TextMark, text: String, of stamp: Stamp, item: Int) throws(PDFEditError)
         -> ExportStamp
     {
@@ -113,11 +144,32 @@ extension ExportWriter {
             throw PDFEditError.edit(.unencodableText(character, text: text))
         case .success(let bytes):
             let slanted = mark.angle.truncatingRemainder(dividingBy: 90) != 0
+            var drawn = ExportStamp.Text(
+                bytes: bytes, font: mark.font, size: mark.size, angle: mark.angle, actualText: slanted ? text : nil)
+            drawn.color = mark.color
+            drawn.background = mark.background
+            drawn.outline = mark.outline
+            drawn.padding = mark.boxPadding
             return ExportStamp(
-                item: item,
-                text: ExportStamp.Text(
-                    bytes: bytes, font: mark.font, size: mark.size, angle: mark.angle, actualText: slanted ? text : nil),
-                under: stamp.under, opacity: stamp.opacity, placement: stamp.placement)
+                item: item, text: drawn, under: stamp.under, opacity: stamp.opacity, placement: stamp.placement)
         }
+    }
+}
+
+extension TextMark {
+    /// `text` (this mark's, resolved for one item) as Pango draws it.
+    func picture(of text: String) -> TextPicture {
+        let font: TextPicture.Font =
+            switch fontName {
+            case let file? where file.hasPrefix("/"): .file(file)
+            case let pattern?: .pattern(pattern)
+            case nil: .pattern(shapingFontPattern)
+            }
+        var picture = TextPicture(text: text, font: font, size: size)
+        picture.color = color
+        picture.background = background
+        picture.outline = outline
+        picture.padding = boxPadding
+        return picture
     }
 }

@@ -161,14 +161,16 @@ extension PageEditor {
     }
 
     /// Bates numbers on the selected pages: `prefix` and a number counted from
-    /// `start` across the document, zero-padded to `digits` (`pdfedit bates`).
+    /// `start` across the document, zero-padded to `digits` (`pdfedit bates`);
+    /// `font` as for ``number(_:format:start:size:position:margin:font:in:)``.
     @discardableResult
     public mutating func bates(
         _ pages: PageSelection = .all, prefix: String = "", start: Int = 1, digits: Int = 6, size: Double = 10,
-        position: StampPosition = .bottomRight, margin: Double = 24, in document: String? = nil
+        position: StampPosition = .bottomRight, margin: Double = 24, font: String? = nil, in document: String? = nil
     ) throws(PDFEditError) -> ChangeSummary {
         try TextMark.checkBatesDigits(digits)
-        let mark = TextMark(kind: .bates, format: prefix + "{n}", start: start, digits: digits, size: size)
+        var mark = TextMark(kind: .bates, format: prefix + "{n}", start: start, digits: digits, size: size)
+        if let font { try TextFonts.apply(font, to: &mark) }
         let placement = StampPlacement(position: position, margin: margin)
         return try apply(.textStamp(pages, Stamp(text: mark, placement: placement)), in: document, label: "bates \(pages)")
     }
@@ -204,7 +206,7 @@ extension PageEditor {
 
 extension TextMark {
     /// Bates numbers are zero-padded to 1 … `maximumDigits` digits; anything else
-    /// is a usage error (64), for `bates --digits` and ``PageEditor/bates(_:prefix:start:digits:size:position:margin:in:)`` alike.
+    /// is a usage error (64), for `bates --digits` and ``PageEditor/bates(_:prefix:start:digits:size:position:margin:font:in:)`` alike.
     package static func checkBatesDigits(_ digits: Int) throws(PDFEditError) {
         guard (1...maximumDigits).contains(digits) else {
             throw PDFEditError.usage("--digits takes 1 to \(maximumDigits), not \(digits)")
@@ -238,7 +240,7 @@ extension PageEditor {
         // A library program opens the new file instead: nothing to point at.
         case .relink: nil
         case .stamp: "stamp(_:with:page:under:fit:opacity:each:in:)"
-        case .textStamp: "bates(_:prefix:start:digits:size:position:margin:in:)"
+        case .textStamp: "bates(_:prefix:start:digits:size:position:margin:font:in:)"
         case .unstamp: "unstamp(_:in:)"
         case .labels: "setPageLabels(_:in:)"
         case .metadata: "setMetadata(title:author:subject:keywords:in:)"

@@ -343,29 +343,38 @@ public struct PageEditor: Sendable {
 
     /// Writes a page number on the selected pages (`number`): `format` with `{n}`
     /// for the number (counted from `start`) and `{total}` for the page count, in
-    /// `size`-point Helvetica at `position` inside a `margin`-point margin.
+    /// `size`-point Helvetica (a real font, embedded, for text outside
+    /// Windows-1252) at `position` inside a `margin`-point margin.
+    ///
+    /// - Parameter font: `helvetica`, `times` or `courier` (the standard fonts;
+    ///   nil: Helvetica), an installed font by fontconfig's name
+    ///   (`"DejaVu Serif:bold"`) or a font file's path; a font that is not
+    ///   installed or a file that is not a font is refused.
     @discardableResult
     public mutating func number(
         _ pages: PageSelection = .all, format: String = "{n}", start: Int = 1, size: Double = 10,
-        position: StampPosition = .bottom, margin: Double = 24, in document: String? = nil
+        position: StampPosition = .bottom, margin: Double = 24, font: String? = nil, in document: String? = nil
     ) throws(PDFEditError) -> ChangeSummary {
-        let mark = TextMark(kind: .number, format: format, start: start, size: size)
+        var mark = TextMark(kind: .number, format: format, start: start, size: size)
+        if let font { try TextFonts.apply(font, to: &mark) }
         return try apply(
             .textStamp(pages, Stamp(text: mark, placement: StampPlacement(position: position, margin: margin))),
             in: document, label: "number \(pages)")
     }
 
     /// Writes `text` across the selected pages (`watermark`), turned `angle`
-    /// degrees, at `opacity` (0 < opacity <= 1), over their content or `under` it.
+    /// degrees, at `opacity` (0 < opacity <= 1), over their content or `under` it,
+    /// in any language (`font` as for ``number(_:format:start:size:position:margin:font:in:)``).
     @discardableResult
     public mutating func watermark(
         _ pages: PageSelection = .all, text: String, size: Double = 72, angle: Double = 45, opacity: Double = 0.3,
-        under: Bool = false, in document: String? = nil
+        under: Bool = false, font: String? = nil, in document: String? = nil
     ) throws(PDFEditError) -> ChangeSummary {
         guard Stamp.isValidOpacity(opacity) else {
             throw PDFEditError.usage("an opacity is above 0 and at most 1, not \(opacity)")
         }
-        let mark = TextMark(kind: .watermark, format: text, size: size, angle: angle)
+        var mark = TextMark(kind: .watermark, format: text, size: size, angle: angle)
+        if let font { try TextFonts.apply(font, to: &mark) }
         return try apply(
             .textStamp(pages, Stamp(text: mark, under: under, opacity: opacity, placement: StampPlacement())),
             in: document, label: "watermark \(pages)")

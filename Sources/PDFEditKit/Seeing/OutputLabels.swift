@@ -1,3 +1,4 @@
+import Glibc
 import PageModel
 internal import PDFEngine
 
@@ -16,6 +17,11 @@ struct OutputLabels {
     /// `opened`: sources this command already has open (direct mode), by path.
     init(document: Document, access: SourceAccess, opened: [String: OpenedPDF] = [:]) {
         own = document.labelRanges != nil
+        var names: [SourceID: String] = [:]
+        for source in Set(document.items.compactMap(\.content.source)) {
+            names[source] = access.source(source).map { Paths.name(of: $0.path) }
+        }
+        fileNames = names
         values = document.outputLabelValues { source in
             access.pageLabels(of: source, opened: access.path(of: source).flatMap { opened[$0] })
         }
@@ -24,6 +30,14 @@ struct OutputLabels {
     /// The label of `item` in the output; nil when it has none.
     func label(of item: PageItem) -> String? {
         values[item.id]?.text
+    }
+
+    /// The file names of the document's sources (`{file}`), by source.
+    private let fileNames: [SourceID: String]
+
+    /// The name of the file `item`'s page comes from, "" for a blank page.
+    func fileName(of item: PageItem) -> String {
+        item.content.source.flatMap { fileNames[$0] } ?? ""
     }
 
     /// The labels of `items` as the export passes them to the bridge (nil
@@ -41,7 +55,11 @@ extension OutputLabels {
     /// (`{label}` as `label(of:)` says): what `list`, `show` and export draw.
     func stampTexts(of document: Document) -> [ItemID: [String]] {
         var texts: [ItemID: [String]] = [:]
-        for (index, lines) in document.stampTexts(label: { label(of: document.items[$0]) }) {
+        let now = time(nil)
+        let resolved = document.stampTexts(
+            label: { label(of: document.items[$0]) }, file: { fileName(of: document.items[$0]) },
+            date: { StampDate.format($0, at: now) })
+        for (index, lines) in resolved {
             texts[document.items[index].id] = lines
         }
         return texts
@@ -49,5 +67,22 @@ extension OutputLabels {
 
     static func stampTexts(of document: Document, access: SourceAccess) -> [ItemID: [String]] {
         OutputLabels(document: document, access: access).stampTexts(of: document)
+    }
+}
+
+/// `{date}` and `{date:FORMAT}` of a text stamp: the export's local date as
+/// strftime(3) writes it.
+enum StampDate {
+    /// The longest text one date field becomes.
+    static let maximumLength = 200
+
+    static func format(_ pattern: String, at time: time_t) -> String {
+        var moment = time
+        var parts = tm()
+        guard localtime_r(&moment, &parts) != nil else { return "" }
+        var buffer = [CChar](repeating: 0, count: maximumLength + 1)
+        let written = strftime(&buffer, buffer.count, pattern, &parts)
+        guard written > 0 else { return "" }
+        return String(decoding: buffer.prefix(written).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

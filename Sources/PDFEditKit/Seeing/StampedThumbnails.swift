@@ -459,17 +459,28 @@ final class StampedRenderer: @unchecked Sendable {
             let top = (page.height - frame.centreY) * pixelsPerPoint - height / 2
             try image.drawPage(
                 try worker.poppler(opening), page: index, in: (left, top, width, height), opacity: stamp.opacity)
+        case .text(let text, let mark) where mark.needsShaping(text):
+            let picture = mark.picture(of: text)
+            let box = try picture.box()
+            let frame = stamp.placement.frame(page: page, stamp: StampPlacement.boundingSize(box, degrees: mark.angle))
+            try image.drawPicture(
+                picture, box: box, scale: frame.scale * pixelsPerPoint, centreX: frame.centreX * pixelsPerPoint,
+                centreY: (page.height - frame.centreY) * pixelsPerPoint, degrees: mark.angle, opacity: stamp.opacity)
         case .text(let text, let mark):
             guard case .success(let bytes) = WinAnsi.encode(text) else { return }
             let box = mark.font.box(of: bytes, size: mark.size)
-            let upright = PageSize(width: box.width, height: box.ascent - box.descent)
+            let pad = mark.boxPadding
+            let upright = PageSize(width: box.width + 2 * pad, height: box.ascent - box.descent + 2 * pad)
             let frame = stamp.placement.frame(
                 page: page, stamp: StampPlacement.boundingSize(upright, degrees: mark.angle))
             let scale = frame.scale * pixelsPerPoint
             try image.drawText(
                 text, font: mark.font, width: box.width * scale, descent: box.descent * scale,
                 ascent: box.ascent * scale, centreX: frame.centreX * pixelsPerPoint,
-                centreY: (page.height - frame.centreY) * pixelsPerPoint, degrees: mark.angle, opacity: stamp.opacity)
+                centreY: (page.height - frame.centreY) * pixelsPerPoint, degrees: mark.angle, opacity: stamp.opacity,
+                colors: TextColors(
+                    text: mark.color?.rgb ?? (0, 0, 0), background: mark.background?.rgb, outline: mark.outline?.rgb,
+                    padding: pad * scale, lineWidth: mark.size / 20 * scale))
         }
     }
 

@@ -280,6 +280,19 @@ final class BridgeArguments {
             result.font = Int32(text.font.code)
             result.size = text.size
             result.actual_text = text.actualText.map { copy($0) }
+            func bridged(_ color: TextColor?) -> (Int32, (Double, Double, Double, Double)) {
+                guard let color else { return (0, (0, 0, 0, 0)) }
+                let c = color.components + [0]
+                return (Int32(color.components.count), (c[0], c[1], c[2], c[3]))
+            }
+            (result.color_components, result.color) = bridged(text.color)
+            (result.background_components, result.background) = bridged(text.background)
+            (result.outline_components, result.outline) = bridged(text.outline)
+            let box = text.font.box(of: text.bytes, size: text.size)
+            let pad = text.padding
+            result.box = (-pad, box.descent - pad, box.width + pad, box.ascent + pad)
+        } else {
+            result.actual_text = stamp.actualText.map { copy($0) }
         }
         return result
     }

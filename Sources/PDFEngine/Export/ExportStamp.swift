@@ -18,6 +18,12 @@ package struct ExportStamp: Sendable, Equatable {
         package var size: Double
         package var angle: Double
         package var actualText: String?
+        /// The text's colour (nil: black), a box `padding` points around it
+        /// filled with `background` and edged with `outline` (nil: none).
+        package var color: TextColor?
+        package var background: TextColor?
+        package var outline: TextColor?
+        package var padding = 0.0
 
         package init(bytes: [UInt8], font: StandardFont, size: Double, angle: Double, actualText: String?) {
             self.bytes = bytes
@@ -38,6 +44,13 @@ package struct ExportStamp: Sendable, Equatable {
     package var placement: StampPlacement
     /// Set for a generated text (then `source` and `page` mean nothing).
     package var text: Text?
+    /// A page turned `angle` degrees counter-clockwise as displayed (a text
+    /// drawn by Pango onto a page of its own, `TextPicture`); 0 for a stamp file.
+    package var angle = 0.0
+    /// The words a page stamp shows, written as the /ActualText of a span
+    /// around it so extraction gives them in logical order (a text drawn by
+    /// Pango: right-to-left and slanted text stay whole); nil for a stamp file.
+    package var actualText: String?
     /// The matrix it is drawn with, from `placement` and the geometry of both
     /// pages (`ExportStamp.place`); export draws only placed stamps.
     package var matrix: PlacementMatrix?

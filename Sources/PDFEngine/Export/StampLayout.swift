@@ -49,13 +49,15 @@ extension ExportStamp {
     ) throws(Failure) {
         if let text {
             let box = text.font.box(of: text.bytes, size: text.size)
+            let pad = text.padding
             matrix = placement.matrix(
-                on: page, stamp: BoxRect(x0: 0, y0: box.descent, x1: box.width, y1: box.ascent), angle: text.angle)
+                on: page, stamp: BoxRect(x0: -pad, y0: box.descent - pad, x1: box.width + pad, y1: box.ascent + pad),
+                angle: text.angle)
         } else {
             let stampFrame = try frame(source, self.page)
             matrix = placement.matrix(
                 on: page, stamp: stampFrame.visibleBox, quarterTurns: stampFrame.quarterTurns,
-                userUnit: stampFrame.userUnit, fit: fit)
+                userUnit: stampFrame.userUnit, angle: angle, fit: fit)
         }
     }
 }

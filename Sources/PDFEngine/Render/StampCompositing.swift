@@ -103,7 +103,7 @@ extension RasterImage {
     /// the same family stands in for the standard font, stretched to its width.
     package func drawText(
         _ text: String, font: StandardFont, width: Double, descent: Double, ascent: Double,
-        centreX: Double, centreY: Double, degrees: Double, opacity: Double
+        centreX: Double, centreY: Double, degrees: Double, opacity: Double, colors: TextColors = TextColors()
     ) throws(EngineError) {
         guard !text.isEmpty, width > 0, ascent > descent else { return }
         let size = ascent - descent
@@ -112,6 +112,19 @@ extension RasterImage {
             cairo_save(cairo)
             cairo_translate(cairo, centreX, centreY)
             cairo_rotate(cairo, -degrees * Double.pi / 180)
+            // The box (`padding` around the text) first: filled, then edged.
+            let (boxWidth, boxHeight) = (width + 2 * colors.padding, size + 2 * colors.padding)
+            if let (r, g, b) = colors.background {
+                cairo_set_source_rgb(cairo, r, g, b)
+                cairo_rectangle(cairo, -boxWidth / 2, -boxHeight / 2, boxWidth, boxHeight)
+                cairo_fill(cairo)
+            }
+            if let (r, g, b) = colors.outline {
+                cairo_set_source_rgb(cairo, r, g, b)
+                cairo_set_line_width(cairo, colors.lineWidth)
+                cairo_rectangle(cairo, -boxWidth / 2, -boxHeight / 2, boxWidth, boxHeight)
+                cairo_stroke(cairo)
+            }
             cairo_select_font_face(cairo, font.cairoFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
             // The font size whose em the box's height stands for (metrics in thousandths).
             cairo_set_font_size(cairo, size * 1000 / (font.ascender - font.descender))
@@ -121,7 +134,7 @@ extension RasterImage {
             let advance = extents.x_advance > 0 ? extents.x_advance : width
             // The box's centre is (ascent + descent) / 2 above the baseline.
             cairo_move_to(cairo, -advance / 2, (ascent + descent) / 2)
-            cairo_set_source_rgb(cairo, 0, 0, 0)
+            cairo_set_source_rgb(cairo, colors.text.red, colors.text.green, colors.text.blue)
             cairo_show_text(cairo, text)
             cairo_new_path(cairo)
             cairo_restore(cairo)
@@ -130,6 +143,28 @@ extension RasterImage {
                 cairo_paint_with_alpha(cairo, opacity)
             }
         }
+    }
+}
+
+/// The colours a generated text is drawn with on a thumbnail (RGB, 0…1): its
+/// own, and a box `padding` pixels around it filled and edged (`lineWidth`).
+package struct TextColors {
+    package var text: (red: Double, green: Double, blue: Double) = (0, 0, 0)
+    package var background: (red: Double, green: Double, blue: Double)?
+    package var outline: (red: Double, green: Double, blue: Double)?
+    package var padding = 0.0
+    package var lineWidth = 0.0
+
+    package init(
+        text: (red: Double, green: Double, blue: Double) = (0, 0, 0),
+        background: (red: Double, green: Double, blue: Double)? = nil,
+        outline: (red: Double, green: Double, blue: Double)? = nil, padding: Double = 0, lineWidth: Double = 0
+    ) {
+        self.text = text
+        self.background = background
+        self.outline = outline
+        self.padding = padding
+        self.lineWidth = lineWidth
     }
 }
 

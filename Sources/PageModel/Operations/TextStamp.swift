@@ -7,9 +7,9 @@ import Foundation
 extension Session {
     /// `number`, `bates`, `watermark`: a generated text stamp added after the
     /// stamps each selected item already has, with a run of its own (so its
-    /// `{n}` counts only the items this command stamped). Text the standard
-    /// fonts cannot encode is refused, naming the character; `{label}` and
-    /// `{doc}` are checked when export resolves them.
+    /// `{n}` counts only the items this command stamped). Any Unicode text is
+    /// taken: what the standard fonts cannot encode is drawn in a real font at
+    /// export (see `TextMark.needsShaping`).
     mutating func executeTextStamp(
         _ selection: PageSelection, _ stamp: Stamp, in name: String, context: EditContext
     ) throws(EditError) -> EditOutcome {
@@ -20,9 +20,6 @@ extension Session {
         if let problem = mark.commandProblem { throw .invalidTextStamp(problem) }
         guard stamp.placement.isValid else {
             throw .invalidTextStamp("offset and margin must be finite, the margin not negative")
-        }
-        if case .failure(let character) = WinAnsi.encode(mark.literalText) {
-            throw .unencodableText(character, text: mark.format)
         }
         mark.run = (documents.map(\.highestTextRun).max() ?? 0) + 1
         var placed = stamp
@@ -50,12 +47,5 @@ extension Session {
                     + "(\(how.joined(separator: ", "))) (\(pagesPhrase(result.pageCount)))",
                 document: name, pageCount: result.pageCount, positions: selected.map { $0 + 1 },
                 ids: selected.map { result.items[$0].id }))
-    }
-}
-
-extension TextMark {
-    /// The format without its fields: what must be WinAnsi whatever they become.
-    var literalText: String {
-        TextMark.fields.reduce(format) { $0.replacing($1, with: "") }
     }
 }

@@ -428,12 +428,23 @@ typedef struct pe_stamp {
      * /PdfeditFont0..2) at `size` points from the origin `matrix` places; one
      * small content stream per page. `actual_text` (UTF-8, NULL for
      * none) is written as the /ActualText of a marked-content span around it, so
-     * text extraction keeps slanted words whole. */
+     * text extraction keeps slanted words whole; for a page stamp (a text drawn
+     * in a real font onto a page of its own) around the form's `Do`. */
     const char *text;
     int text_length;
     int font;
     double size;
     const char *actual_text;
+    /* A text's colours (`*_components` 3 for RGB, 4 for CMYK, each 0..1; 0 for
+     * none): the text's own (none: black), a box `box` (x0 y0 x1 y1 from the
+     * baseline origin) filled behind it, and that box's edge (size / 20 wide). */
+    int color_components;
+    double color[4];
+    int background_components;
+    double background[4];
+    int outline_components;
+    double outline[4];
+    double box[4];
 } pe_stamp;
 
 /* Writes the pages of `items`, in order, to `out_path` (which the caller makes a

@@ -10,7 +10,8 @@ struct BatesNumbers: EditCommand {
             Each selected page gets TEXT followed by its number, zero-padded to D digits:
             --start on the first selected page, one more on each next one in document
             order (the numbers follow the pages when they move). Drawn at export in a
-            standard font, upright whatever the page's rotation, --margin from the edges
+            standard font (in a real font, embedded, when Windows-1252 cannot say TEXT),
+            upright whatever the page's rotation, --margin from the edges
             of the page as displayed (default the bottom-right corner), extractable as
             text. `unstamp` removes it, `undo` takes it back.
 
@@ -47,8 +48,22 @@ struct BatesNumbers: EditCommand {
     @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
     var margin = "24"
 
-    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
-    var font: StandardFont = .helvetica
+    @Option(name: .long, help: fontHelp)
+    var font = "helvetica"
+
+    @Option(name: .long, help: colorHelp)
+    var color: String?
+
+    @Option(name: .long, help: backgroundHelp)
+    var background: String?
+
+    @Option(name: .long, help: outlineHelp)
+    var outline: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Opacity: above 0 and at most 1, or a percentage (30%).", valueName: "O"))
+    var opacity = "1"
 
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
@@ -60,11 +75,15 @@ struct BatesNumbers: EditCommand {
     }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        let mark = TextMark(
-            kind: .bates, format: prefix + "{n}", start: start, digits: digits, font: font,
+        var mark = TextMark(
+            kind: .bates, format: prefix + "{n}", start: start, digits: digits,
             size: try parseTextSize(size))
+        try TextFonts.apply(font, to: &mark)
+        mark.color = try parseColor(color, option: "--color")
+        mark.background = try parseColor(background, option: "--background")
+        mark.outline = try parseColor(outline, option: "--outline")
         let placement = try parsePlacement(
             position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
-        return .textStamp(try selecting.parse(selection), Stamp(text: mark, placement: placement))
+        return .textStamp(try selecting.parse(selection), Stamp(text: mark, opacity: try parseOpacity(opacity), placement: placement))
     }
 }

@@ -7,20 +7,25 @@ struct NumberPages: EditCommand {
         commandName: "number",
         abstract: "Draw page numbers on pages (\"Page 3 of 12\"), as a stamp.",
         discussion: """
-            TEXT is written on each selected page at export, in a standard font (Helvetica,
-            Times or Courier; nothing embedded), upright for the reader whatever the page's
-            rotation, --margin from the edges of the page as displayed, and extractable
-            as text. TEXT takes {n} (the number: --start on the first selected page, one
-            more on each next one in document order), {total} (how many pages this
-            command numbered), {label} (the page's label as export writes it) and {doc}
-            (the document's name). The numbers follow the pages when they move; a removed
-            page leaves no gap. Text the standard fonts cannot write (outside Windows-1252)
-            is refused. `unstamp` removes it, `undo` takes it back.
+            TEXT is written on each selected page at export, upright for the reader
+            whatever the page's rotation, --margin from the edges of the page as
+            displayed, and extractable as text: in a standard font (Helvetica, Times or
+            Courier; nothing embedded) when Windows-1252 can say it, else in any language
+            in a real font, shaped by Pango and embedded as a subset. TEXT takes {n} (the
+            number: --start on the first selected page, one more on each next one in
+            document order), {total} (how many pages this command numbered), {label}
+            (the page's label as export writes it), {doc} (the document's name), {file}
+            (the name of the file the page comes from), {pages} (the document's page
+            count), {date} (the day of the export, 2026-03-14) and {date:FORMAT} (in a
+            strftime FORMAT: {date:%d.%m.%Y}); another {word} is refused. The
+            numbers follow the pages when they move; a removed page leaves no gap.
+            `unstamp` removes it, `undo` takes it back.
 
             Examples:
               pdfedit number all
               pdfedit number 2.. --format "Page {n} of {total}" --start 2
               pdfedit number all --format "{doc} {label}" --position top-right
+              pdfedit number all --format "Strona {n} z {total}"
               pdfedit number all report.pdf -o numbered.pdf
             """)
 
@@ -30,7 +35,7 @@ struct NumberPages: EditCommand {
     @Argument(help: .directModeFile)
     var directInput: String?
 
-    @Option(name: .long, help: ArgumentHelp("The text: {n}, {total}, {label}, {doc}.", valueName: "TEXT"))
+    @Option(name: .long, help: ArgumentHelp("The text: {n}, {total}, {label}, {doc}, {file}, {pages}, {date}.", valueName: "TEXT"))
     var format = "{n}"
 
     @Option(name: .long, help: ArgumentHelp("The number of the first selected page.", valueName: "N"))
@@ -48,8 +53,22 @@ struct NumberPages: EditCommand {
     @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
     var margin = "24"
 
-    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
-    var font: StandardFont = .helvetica
+    @Option(name: .long, help: fontHelp)
+    var font = "helvetica"
+
+    @Option(name: .long, help: colorHelp)
+    var color: String?
+
+    @Option(name: .long, help: backgroundHelp)
+    var background: String?
+
+    @Option(name: .long, help: outlineHelp)
+    var outline: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Opacity: above 0 and at most 1, or a percentage (30%).", valueName: "O"))
+    var opacity = "1"
 
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
@@ -57,10 +76,14 @@ struct NumberPages: EditCommand {
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        let mark = TextMark(
-            kind: .number, format: format, start: start, font: font, size: try parseTextSize(size))
+        var mark = TextMark(
+            kind: .number, format: format, start: start, size: try parseTextSize(size))
+        try TextFonts.apply(font, to: &mark)
+        mark.color = try parseColor(color, option: "--color")
+        mark.background = try parseColor(background, option: "--background")
+        mark.outline = try parseColor(outline, option: "--outline")
         let placement = try parsePlacement(
             position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
-        return .textStamp(try selecting.parse(selection), Stamp(text: mark, placement: placement))
+        return .textStamp(try selecting.parse(selection), Stamp(text: mark, opacity: try parseOpacity(opacity), placement: placement))
     }
 }

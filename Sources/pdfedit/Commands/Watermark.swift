@@ -7,18 +7,20 @@ struct Watermark: EditCommand {
         commandName: "watermark",
         abstract: "Draw a text mark (\"DRAFT\", \"CONFIDENTIAL\") across pages, as a stamp.",
         discussion: """
-            TEXT is drawn on each selected page at export in a standard font, turned
+            TEXT is drawn on each selected page at export (in a standard font when
+            Windows-1252 can say it, else in a real font, embedded), turned
             --angle degrees counter-clockwise, centred on the page as displayed (or at
             --position), upright for the reader whatever the page's rotation, scaled down
             when larger than the page, see-through by --opacity; --under puts it beneath
             the page's content. Text extraction finds the words whole (the slanted text
-            carries them as /ActualText). TEXT takes {n}, {total}, {label} and {doc} as
-            `number` does. `unstamp` removes it, `undo` takes it back.
+            carries them as /ActualText). TEXT takes {n}, {total}, {label}, {doc},
+            {file}, {pages} and {date} as `number` does. `unstamp` removes it, `undo` takes it back.
 
             Examples:
               pdfedit watermark all --text DRAFT
               pdfedit watermark all --text CONFIDENTIAL --size 48 --angle 30 --opacity 20%
               pdfedit watermark 1 --text "COPY" --angle 0 --position top --under
+              pdfedit watermark all --text "ΠΡΟΣΧΕΔΙΟ"
               pdfedit watermark all --text DRAFT report.pdf -o draft.pdf
             """)
 
@@ -53,8 +55,17 @@ struct Watermark: EditCommand {
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
-    @Option(name: .long, help: ArgumentHelp("The standard font.", valueName: "FONT"))
-    var font: StandardFont = .helvetica
+    @Option(name: .long, help: fontHelp)
+    var font = "helvetica"
+
+    @Option(name: .long, help: colorHelp)
+    var color: String?
+
+    @Option(name: .long, help: backgroundHelp)
+    var background: String?
+
+    @Option(name: .long, help: outlineHelp)
+    var outline: String?
 
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
@@ -66,7 +77,11 @@ struct Watermark: EditCommand {
     }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        let mark = TextMark(kind: .watermark, format: text, font: font, size: try parseTextSize(size), angle: angle)
+        var mark = TextMark(kind: .watermark, format: text, size: try parseTextSize(size), angle: angle)
+        try TextFonts.apply(font, to: &mark)
+        mark.color = try parseColor(color, option: "--color")
+        mark.background = try parseColor(background, option: "--background")
+        mark.outline = try parseColor(outline, option: "--outline")
         return .textStamp(
             try selecting.parse(selection),
             Stamp(

@@ -33,6 +33,16 @@ func parseTextSize(_ text: String) throws(PDFEditError) -> Double {
     return size
 }
 
+/// The help of a text stamp's `--font`.
+let fontHelp = ArgumentHelp(
+    "helvetica, times, courier (standard fonts, nothing embedded), an installed font (\"DejaVu Serif:bold\") or a font file.",
+    valueName: "FONT")
+
+let colorHelp = ArgumentHelp(
+    "The text's colour: a name (red), #rrggbb, or CMYK for print as c,m,y,k (0,1,1,0).", valueName: "COLOUR")
+let backgroundHelp = ArgumentHelp("A box of this colour behind the text (for legibility on photos).", valueName: "COLOUR")
+let outlineHelp = ArgumentHelp("A border of this colour around the text's box.", valueName: "COLOUR")
+
 /// The help of `--position` (ArgumentParser adds the values and the command's default).
 let positionHelp = ArgumentHelp("Where on the page as displayed.", valueName: "P")
 

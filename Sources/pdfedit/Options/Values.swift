@@ -93,3 +93,13 @@ enum PlaceholdersChoice: String, ExpressibleByArgument {
         }
     }
 }
+
+/// `--color`, `--background`, `--outline`: a name (red), #rrggbb, or CMYK as c,m,y,k.
+func parseColor(_ text: String?, option: String) throws(PDFEditError) -> TextColor? {
+    guard let text else { return nil }
+    guard let color = TextColor.parse(text) else {
+        throw PDFEditError.usage(
+            "\(option) takes a colour name (\(TextColor.names.keys.sorted().joined(separator: ", "))), #rrggbb or CMYK as c,m,y,k (0 to 1 or 0% to 100% each), not \"\(text)\"")
+    }
+    return color
+}
