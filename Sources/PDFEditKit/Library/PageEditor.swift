@@ -346,7 +346,7 @@ public struct PageEditor: Sendable {
     /// `size`-point Helvetica (a real font, embedded, for text outside
     /// Windows-1252) at `position` inside a `margin`-point margin.
     ///
-    /// - Parameter font: `helvetica`, `times` or `courier` (the standard fonts;
+    /// `font` is `helvetica`, `times` or `courier` (the standard fonts;
     ///   nil: Helvetica), an installed font by fontconfig's name
     ///   (`"DejaVu Serif:bold"`) or a font file's path; a font that is not
     ///   installed or a file that is not a font is refused.
@@ -477,8 +477,8 @@ extension PageEditor {
         }
     }
 
-    /// ``write(to:document:pages:settings:)-3v0ab`` off the caller's thread, cancelled
-    /// with the calling task (see ``data(document:pages:settings:)-6y7gh``).
+    /// `write(to:document:pages:settings:)` off the caller's thread, cancelled
+    /// with the calling task (see `data(document:pages:settings:)`).
     @discardableResult
     public func write(
         to url: URL, document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings()
