@@ -53,17 +53,7 @@ struct NumberPages: EditCommand {
     @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
     var margin = "24"
 
-    @Option(name: .long, help: fontHelp)
-    var font = "helvetica"
-
-    @Option(name: .long, help: colorHelp)
-    var color: String?
-
-    @Option(name: .long, help: backgroundHelp)
-    var background: String?
-
-    @Option(name: .long, help: outlineHelp)
-    var outline: String?
+    @OptionGroup var look: TextLookOptions
 
     @Option(
         name: .long,
@@ -78,10 +68,7 @@ struct NumberPages: EditCommand {
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         var mark = TextMark(
             kind: .number, format: format, start: start, size: try parseTextSize(size))
-        try TextFonts.apply(font, to: &mark)
-        mark.color = try parseColor(color, option: "--color")
-        mark.background = try parseColor(background, option: "--background")
-        mark.outline = try parseColor(outline, option: "--outline")
+        try look.apply(to: &mark)
         let placement = try parsePlacement(
             position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
         return .textStamp(try selecting.parse(selection), Stamp(text: mark, opacity: try parseOpacity(opacity), placement: placement))

@@ -55,17 +55,7 @@ struct Watermark: EditCommand {
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
-    @Option(name: .long, help: fontHelp)
-    var font = "helvetica"
-
-    @Option(name: .long, help: colorHelp)
-    var color: String?
-
-    @Option(name: .long, help: backgroundHelp)
-    var background: String?
-
-    @Option(name: .long, help: outlineHelp)
-    var outline: String?
+    @OptionGroup var look: TextLookOptions
 
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
@@ -78,10 +68,7 @@ struct Watermark: EditCommand {
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
         var mark = TextMark(kind: .watermark, format: text, size: try parseTextSize(size), angle: angle)
-        try TextFonts.apply(font, to: &mark)
-        mark.color = try parseColor(color, option: "--color")
-        mark.background = try parseColor(background, option: "--background")
-        mark.outline = try parseColor(outline, option: "--outline")
+        try look.apply(to: &mark)
         return .textStamp(
             try selecting.parse(selection),
             Stamp(

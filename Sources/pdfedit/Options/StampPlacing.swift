@@ -48,3 +48,27 @@ let positionHelp = ArgumentHelp("Where on the page as displayed.", valueName: "P
 
 let offsetHelp = ArgumentHelp(
     "Move it X right and Y up from there (pt, or with mm/cm/in; -10,5mm).", valueName: "X,Y")
+
+/// `--font`, `--color`, `--background`, `--outline`: how `number`, `bates` and
+/// `watermark` draw their text.
+struct TextLookOptions: ParsableArguments {
+    @Option(name: .long, help: fontHelp)
+    var font = "helvetica"
+
+    @Option(name: .long, help: colorHelp)
+    var color: String?
+
+    @Option(name: .long, help: backgroundHelp)
+    var background: String?
+
+    @Option(name: .long, help: outlineHelp)
+    var outline: String?
+
+    /// The font (checked: installed, or a font file) and colours, on `mark`.
+    func apply(to mark: inout TextMark) throws(PDFEditError) {
+        try TextFonts.apply(font, to: &mark)
+        mark.color = try parseColor(color, option: "--color")
+        mark.background = try parseColor(background, option: "--background")
+        mark.outline = try parseColor(outline, option: "--outline")
+    }
+}
