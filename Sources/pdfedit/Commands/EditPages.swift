@@ -39,7 +39,8 @@ struct EditPages: EditCommand {
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        throw PDFEditError.usage("edit runs through its own steps")  // `run` below never asks
+        // Reached only as a line of a `run` or `apply` script (the command's own `run` never asks).
+        throw PDFEditError.usage("edit opens an editor: it cannot be a line of a script")
     }
 
     func run() throws {

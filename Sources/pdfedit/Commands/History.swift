@@ -5,15 +5,47 @@ import PageModel
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration.command(
         commandName: "history",
-        abstract: "List the undo history, oldest first (undone steps are marked).",
-        discussion: "Example:\n  pdfedit history")
+        abstract: "List the undo history, oldest first (undone steps are marked), or print it as a script.",
+        discussion: """
+            --script prints the steps done (or steps N..M) as a script that run and apply
+            accept, one command line per step, to replay a session's fix-ups on next
+            month's files: pdfedit history --script > fixes.txt, then pdfedit apply
+            fixes.txt new/*.pdf -o 'out/{name}'. A step that cannot be a script line (edit,
+            made in an editor) is written as a comment; a step naming items by id (@p12),
+            which mean nothing in another file, is kept with a warning comment above it.
+
+            Examples:
+              pdfedit history
+              pdfedit history --script
+              pdfedit history --script 2..5 > fixes.txt
+            """)
+
+    @Flag(name: .long, help: "Print the steps as a script for run and apply.")
+    var script = false
+
+    @Argument(help: ArgumentHelp("With --script: the steps N..M (default: every step done).", valueName: "N..M"))
+    var steps: String?
 
     @OptionGroup var options: SessionOptions
+
+    func validate() throws {
+        if steps != nil && !script { throw PDFEditError.usage("a range of steps goes with --script") }
+        if script && options.output.json { throw PDFEditError.usage("--script and --json do not go together") }
+    }
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
             let entries = try Workspace(sessionPath: options.session).read().historyEntries
-            if options.output.json {
+            if script {
+                let lines = try HistoryScript.lines(
+                    of: entries, steps: steps,
+                    replayable: { label in (try? ScriptCommands.parse(label, name: "history")) != nil })
+                Console.out(lines.joined(separator: "\n"))
+                let warned = lines.filter { $0.hasPrefix("# warning:") }.count
+                if warned > 0 && !options.output.quiet {
+                    Console.error("pdfedit: \(warned == 1 ? "1 step names" : "\(warned) steps name") items by id: see the warnings in the script")
+                }
+            } else if options.output.json {
                 Console.json(entries)
             } else if !options.output.quiet {
                 if entries.isEmpty { Console.out("no steps yet") }
