@@ -24,9 +24,9 @@ import Testing
         let before = try sessionBytes(dir)
         let long = try pdfedit("watermark", "all", "--text", String(repeating: "x", count: 1_001), in: dir)
         #expect(long.status == 64 && long.stderr.contains("1001 characters; at most 1000"), "\(long.stderr)")
-        let unknown = try pdfedit("number", "all", "--format", "Page {n} of {pages}", in: dir)
+        let unknown = try pdfedit("number", "all", "--format", "Page {n} of {sheets}", in: dir)
         #expect(unknown.status == 64, "\(unknown.stderr)")
-        #expect(unknown.stderr.contains("unknown field \"{pages}\""), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("unknown field \"{sheets}\""), "\(unknown.stderr)")
         #expect(try sessionBytes(dir) == before)
         // Direct mode too, naming the file.
         let direct = try pdfedit("number", "all", "--format", "{x}", "big.pdf", "-o", "out.pdf", in: dir)
