@@ -61,12 +61,12 @@ extension Session {
             case .item:
                 continue
             case .blank(let given):
-                let size = try sized(given, line: line, lines: lines, in: document, context: context)
+                let size = try sized(given, line: line, lines: lines, in: document, index: index, context: context)
                 newContents.append(.blank(size))
                 newShapes.append(PageItem(id: ItemID(number: 0), content: .blank(size)))
                 newLines.append(line)
             case .placeholder(let label, let given):
-                let size = try sized(given, line: line, lines: lines, in: document, context: context)
+                let size = try sized(given, line: line, lines: lines, in: document, index: index, context: context)
                 newContents.append(.placeholder(size: size, label: label))
                 newShapes.append(PageItem(id: ItemID(number: 0), content: .placeholder(size: size, label: label)))
                 newLines.append(line)
@@ -135,19 +135,20 @@ extension Session {
 
     /// `given`, or the size of the line's neighbour; checked as every new page's size.
     private func sized(
-        _ given: PageSize?, line: Int, lines: [ArrangedItem], in document: Document, context: EditContext
+        _ given: PageSize?, line: Int, lines: [ArrangedItem], in document: Document, index: [ItemID: Int],
+        context: EditContext
     ) throws(EditError) -> PageSize {
         if let given { return try checkedPageSize(given) }
-        return try checkedPageSize(try neighbourSize(of: line, lines: lines, in: document, context: context))
+        return try checkedPageSize(
+            try neighbourSize(of: line, lines: lines, in: document, index: index, context: context))
     }
 
     /// The size of the nearest kept or copied item before line `line` (after it
-    /// when none is before), as shown; A4 when the lines hold no item.
+    /// when none is before), as shown; A4 when the lines hold no item. `index`:
+    /// the document's items by id, made once per edit (not once per blank line).
     private func neighbourSize(
-        of line: Int, lines: [ArrangedItem], in document: Document, context: EditContext
+        of line: Int, lines: [ArrangedItem], in document: Document, index: [ItemID: Int], context: EditContext
     ) throws(EditError) -> PageSize {
-        var index: [ItemID: Int] = [:]
-        for (offset, item) in document.items.enumerated() { index[item.id] = offset }
         let before = lines[..<line].reversed()
         let after = lines[(line + 1)...]
         for candidate in Array(before) + Array(after) {
