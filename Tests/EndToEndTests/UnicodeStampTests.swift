@@ -165,6 +165,30 @@ import Testing
         #expect(try sessionBytes(dir) == before)
     }
 
+    /// A `--font` file is read at export as a source is: no output may replace
+    /// it, `--force` or not (73), in direct mode and at a session's export.
+    @Test func aFontFileIsNeverReplacedByAnOutput() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let font = path(dir, "mono.ttf")
+        try FileManager.default.copyItem(
+            atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", toPath: font)
+        let before = try Data(contentsOf: URL(fileURLWithPath: font))
+        try FileManager.default.createDirectory(atPath: path(dir, "sub"), withIntermediateDirectories: false)
+        let direct = try pdfedit(
+            "number", "all", "--font", "mono.ttf", Paths.fixture("alpha.pdf"), "-o", "sub/../mono.ttf", "--force",
+            in: dir)
+        #expect(direct.status == 73, "\(direct.stderr)")
+        #expect(direct.stderr.contains("font file"), "\(direct.stderr)")
+        try pdfeditOK("number", "all", "--font", "mono.ttf", in: dir)
+        let exported = try pdfedit("export", "mono.ttf", "--force", in: dir)
+        #expect(exported.status == 73, "\(exported.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
+        // Any other output is written.
+        try pdfeditOK("export", "out.pdf", in: dir)
+        #expect(try pageText(path(dir, "out.pdf"), 1).contains("1"))
+    }
+
     @Test func dateFileAndPagesFieldsAndAnUnknownFieldIsRefused() throws {
         let dir = try sessionDirectory(opening: "alpha.pdf")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -563,7 +563,22 @@ struct ExportWriter {
     /// The checks of this export's outputs.
     func outputChecks(_ settings: ExportSettings) -> OutputChecks {
         OutputChecks(
-            sources: session.sources.map { access.absolutePath($0.path) }, protected: protected, force: settings.force,
-            replaceable: replaceable, allowedSource: allowedSource, direct: direct)
+            sources: session.sources.map { access.absolutePath($0.path) }, protected: protected,
+            force: settings.force, replaceable: replaceable, allowedSource: allowedSource, direct: direct,
+            alsoRead: fontFiles.map { ($0, "a font file") })
+    }
+
+    /// The font files the session's text stamps draw with (`--font FILE`, kept by
+    /// absolute path): read at export like sources, so no output may replace one.
+    private var fontFiles: [String] {
+        var files: Set<String> = []
+        for document in session.documents {
+            for item in document.items {
+                for stamp in item.stamps {
+                    if let name = stamp.text?.fontName, name.hasPrefix("/") { files.insert(name) }
+                }
+            }
+        }
+        return files.sorted()
     }
 }

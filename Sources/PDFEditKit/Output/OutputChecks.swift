@@ -39,16 +39,20 @@ struct OutputChecks {
     ///   - replaceable: files that may be replaced without `--force`, as they were written.
     ///   - allowedSource: the one source that may be replaced (`--in-place`).
     ///   - direct: the sources are the command's input files (what a refusal says).
+    ///   - alsoRead: files the write will read besides the sources (a text stamp's
+    ///     font file), with what each is; refused as `ReadFiles`' are.
     init(
         sources: [String], protected: [String], force: Bool, replaceable: Set<WrittenFile> = [],
-        allowedSource: String? = nil, direct: Bool = false
+        allowedSource: String? = nil, direct: Bool = false, alsoRead: [(path: String, role: String)] = []
     ) {
         self.force = force
         self.replaceable = replaceable
         self.sources = Set(sources.map(FileIdentity.init(of:)))
         self.allowedSource = allowedSource.map(FileIdentity.init(of:))
         self.protected = Set(protected.map(FileIdentity.init(of:)))
-        self.read = ReadFiles.all
+        var read = ReadFiles.all
+        for file in alsoRead { read[FileIdentity(of: file.path)] = read[FileIdentity(of: file.path)] ?? file.role }
+        self.read = read
         self.direct = direct
     }
 
