@@ -84,6 +84,9 @@ class Assembly {
         QPDFObjectHandle sheet;
         int item; // index of the sheet among this output's items
         int cell; // 1-based
+        Rect box; // the cell form's /BBox, in the page's user space
+        Rect clip; // the clip the cell is drawn with, when `clipped`
+        bool clipped = false;
     };
     std::vector<Cell> cells;
 
@@ -91,6 +94,7 @@ class Assembly {
     void place_pages();
     QPDFObjectHandle blank_page(pe_item const &item);
     QPDFObjectHandle sheet_page(pe_item const &item);
+    void draw_cell_finish(Cell const &cell, pe_item_finish const &finish);
     void draw_cell(QPDFObjectHandle sheet, pe_item const &item, int index, std::string &content,
                    QPDFObjectHandle xobjects);
     void place_cell_annotations();

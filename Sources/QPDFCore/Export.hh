@@ -436,6 +436,23 @@ void build_structure_tree(
 void finish_pages(
     QPDF &out, std::vector<PlacedPage> const &placed, pe_item_finish const *finish, int strip, Where &where);
 
+// What flattening a sheet cell's page draws: content in the page's user space,
+// with the appearances it names (`prefix` and a number) in `xobjects`.
+struct FlattenedDrawing {
+    std::string content;
+    QPDFObjectHandle xobjects = QPDFObjectHandle::newDictionary();
+};
+
+// `finish` run on `page`, a sheet cell's page copy holding its copied
+// annotations: those flattened or stripped leave its /Annots (so they are not
+// placed on the sheet); what flattening draws is given back, not added to the
+// page, whose content the cell's form already holds. `source_form` is the
+// cell's source's /AcroForm: the output has none yet when cells are placed,
+// and widgets get their appearances from its /DA, /DR and /NeedAppearances.
+FlattenedDrawing finish_cell_page(
+    QPDF &out, QPDFObjectHandle page, pe_item_finish const &finish, std::string const &prefix,
+    QPDFObjectHandle source_form);
+
 // Document information, XMP metadata and catalog entries of the first source, the
 // title override, the structure tree (build_structure_tree; `annotations`: every
 // annotation copy), and what had to be dropped (see Document.cpp).

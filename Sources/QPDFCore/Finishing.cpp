@@ -208,10 +208,21 @@ class PageFinisher {
         }
     }
 
+    // What flattening draws goes into `drawing` (names from `prefix`) instead
+    // of into the pages: a sheet cell's page (finish_cell_page).
+    void collect_into(FlattenedDrawing &drawing, std::string const &prefix)
+    {
+        collected = &drawing;
+        name_prefix = prefix;
+    }
+
   private:
     QPDF &out;
     int strip;
     bool removed_widget = false;
+    FlattenedDrawing *collected = nullptr;
+    std::string name_prefix = "/PdfeditFlat";
+    int collected_names = 0;
     std::unique_ptr<QPDFAcroFormDocumentHelper> form; // made when a widget is first flattened
 
     // Draws what `flatten` takes of the page into it: every annotation with an
@@ -229,6 +240,10 @@ class PageFinisher {
         std::string drawn;
         std::set<QPDFObjGen> gone;
         int next = 1;
+        if (collected != nullptr) {
+            xobjects = collected->xobjects;
+            next = collected_names + 1;
+        }
         for (QPDFObjectHandle annotation : annots.getArrayAsVector()) {
             if (!annotation.isDictionary()) {
                 continue;
@@ -250,7 +265,7 @@ class PageFinisher {
             }
             std::string name;
             do {
-                name = "/PdfeditFlat" + std::to_string(next++);
+                name = name_prefix + std::to_string(next++);
             } while (xobjects.isDictionary() && xobjects.hasKey(name));
             std::string content =
                 helper.getPageContentForAppearance(name, rotate, 0, an_invisible | an_hidden);
@@ -265,7 +280,13 @@ class PageFinisher {
         if (gone.empty()) {
             return;
         }
-        if (!drawn.empty()) {
+        if (collected != nullptr) {
+            collected_names = next - 1;
+            for (auto const &[name, appearance] : added) {
+                collected->xobjects.replaceKey(name, appearance);
+            }
+            collected->content += drawn;
+        } else if (!drawn.empty()) {
             QPDFObjectHandle own_resources =
                 resources.isDictionary() ? resources.shallowCopy() : QPDFObjectHandle::newDictionary();
             QPDFObjectHandle own_xobjects =
@@ -417,6 +438,69 @@ class PageFinisher {
 };
 
 } // namespace
+
+namespace {
+
+// The top field of each widget on `page` (its /Parent chain climbed), once each.
+std::vector<QPDFObjectHandle> top_fields(QPDFObjectHandle page)
+{
+    std::vector<QPDFObjectHandle> result;
+    std::set<QPDFObjGen> seen;
+    QPDFObjectHandle annots = page.getKey("/Annots");
+    if (!annots.isArray()) {
+        return result;
+    }
+    for (QPDFObjectHandle field : annots.getArrayAsVector()) {
+        if (!field.isDictionary() || subtype_of(field) != "Widget") {
+            continue;
+        }
+        for (int depth = 0; depth < max_field_depth && field.getKey("/Parent").isDictionary(); ++depth) {
+            field = field.getKey("/Parent");
+        }
+        if (field.isIndirect() && seen.insert(field.getObjGen()).second) {
+            result.push_back(field);
+        }
+    }
+    return result;
+}
+
+} // namespace
+
+FlattenedDrawing finish_cell_page(
+    QPDF &out, QPDFObjectHandle page, pe_item_finish const &finish, std::string const &prefix,
+    QPDFObjectHandle source_form)
+{
+    FlattenedDrawing drawing;
+    QPDFObjectHandle root = out.getRoot();
+    // A form of the cell's widgets for as long as the steps run (the output's
+    // own is copied later, from the same copies of /DR's fonts).
+    bool lent = false;
+    if (!root.hasKey("/AcroForm") && source_form.isDictionary()) {
+        QPDFObjectHandle form = QPDFObjectHandle::newDictionary();
+        for (char const *key : {"/DA", "/DR", "/NeedAppearances", "/Q"}) {
+            if (source_form.hasKey(key)) {
+                form.replaceKey(key, import_value(out, source_form.getKey(key)));
+            }
+        }
+        form.replaceKey("/Fields", QPDFObjectHandle::newArray(top_fields(page)));
+        root.replaceKey("/AcroForm", form);
+        lent = true;
+    }
+    PageFinisher finisher(out, 0);
+    finisher.collect_into(drawing, prefix);
+    try {
+        finisher.run(page, finish);
+    } catch (...) {
+        if (lent) {
+            root.removeKey("/AcroForm");
+        }
+        throw;
+    }
+    if (lent) {
+        root.removeKey("/AcroForm");
+    }
+    return drawing;
+}
 
 void finish_pages(
     QPDF &out, std::vector<PlacedPage> const &placed, pe_item_finish const *finish, int strip, Where &where)

@@ -43,11 +43,15 @@ QPDFObjectHandle real(double value)
     return QPDFObjectHandle::newReal(std::fabs(value) < 5e-7 ? 0 : value, 4, true);
 }
 
+} // namespace
+
 QPDFObjectHandle rect_array(Rect const &rect)
 {
     return QPDFObjectHandle::newArray(
         std::vector<QPDFObjectHandle>{real(rect.llx), real(rect.lly), real(rect.urx), real(rect.ury)});
 }
+
+namespace {
 
 bool read_matrix(QPDFObjectHandle value, Matrix &m)
 {

@@ -102,6 +102,9 @@ class PageForms {
 // form's space) to `clip` when given: "q m cm [x y w h re W n] /Name Do Q\n".
 std::string draw_form(Matrix const &m, std::string const &name, Rect const *clip = nullptr);
 
+// `rect` as a PDF array [llx lly urx ury] (four decimals, -0 written 0).
+QPDFObjectHandle rect_array(Rect const &rect);
+
 // Moves one annotation (an output object) by `m`: /Rect (the bounding box of the
 // transformed rectangle), /QuadPoints, /InkList, /Vertices, /L, /CL; for a matrix
 // that turns, its appearance streams' /Matrix (a copy of each stream, as streams

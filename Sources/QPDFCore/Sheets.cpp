@@ -46,6 +46,10 @@ void check_sheet_cells(pe_item const &item, int index, int source_count)
             }
         }
         check_stamps(StampList{cell.stamps, cell.stamp_count}, source_count, index + 1);
+        if (cell.finish != nullptr &&
+            (cell.finish->step_count < 0 || (cell.finish->step_count > 0 && cell.finish->steps == nullptr))) {
+            throw PlanError(which + ": cell " + std::to_string(c + 1) + " without its finishing steps");
+        }
     }
 }
 
@@ -130,7 +134,7 @@ void Assembly::draw_cell(
     content += draw_form(m, name, clipped ? &clip : nullptr);
     cells.push_back(
         Cell{PlacedPage{cell.source, cell.page, from, holder, first}, m, sheet, static_cast<int>(&item - items),
-             index + 1});
+             index + 1, form.box, clip, clipped});
 }
 
 // The cells' annotations, copied onto their page copies, moved onto the sheets;
@@ -151,6 +155,11 @@ void Assembly::place_cell_annotations()
     std::vector<std::string> dropped_fields;
     std::set<int> dropping_sources;
     for (Cell const &cell : cells) {
+        pe_sheet_cell const &planned = items[cell.item].cells[cell.cell - 1];
+        if (planned.finish != nullptr && planned.finish->step_count > 0) {
+            where = Where{cell.page.source, cell.page.page + 1};
+            draw_cell_finish(cell, *planned.finish);
+        }
         size_t before = dropped_fields.size();
         place_annotations(cell.page.to, cell.sheet, cell.matrix, true, &dropped_fields);
         if (dropped_fields.size() > before) {
@@ -170,6 +179,45 @@ void Assembly::place_cell_annotations()
     inputs.warn(
         dropping_sources.size() == 1 ? *dropping_sources.begin() : -1,
         "form fields cannot go onto a sheet (nup, booklet) and were left out: " + capped_list(names));
+}
+
+// A cell's `flatten`/`strip` steps, run on its page copy (which holds the
+// copied annotations): what they remove is not placed on the sheet, and what
+// flattening draws becomes a form of its own drawn over the cell as the cell's
+// page is drawn (same matrix, same clip), so the appearances sit where their
+// annotations were.
+void Assembly::draw_cell_finish(Cell const &cell, pe_item_finish const &finish)
+{
+    QPDFObjectHandle sheet = cell.sheet;
+    std::string prefix = "/PdfeditCell" + std::to_string(cell.cell) + "Flat";
+    Source const &source = sources[static_cast<size_t>(cell.page.source)];
+    QPDFObjectHandle source_form =
+        source.pdf ? source.pdf->getRoot().getKey("/AcroForm") : QPDFObjectHandle::newNull();
+    FlattenedDrawing drawn = finish_cell_page(out, cell.page.to, finish, prefix, source_form);
+    if (drawn.content.empty()) {
+        return;
+    }
+    QPDFObjectHandle resources = QPDFObjectHandle::newDictionary();
+    resources.replaceKey("/XObject", drawn.xobjects);
+    QPDFObjectHandle form = QPDFObjectHandle::newStream(&out, drawn.content);
+    QPDFObjectHandle dict = form.getDict();
+    dict.replaceKey("/Type", QPDFObjectHandle::newName("/XObject"));
+    dict.replaceKey("/Subtype", QPDFObjectHandle::newName("/Form"));
+    dict.replaceKey("/BBox", rect_array(cell.box));
+    dict.replaceKey("/Resources", resources);
+    std::string name = prefix;
+    QPDFObjectHandle sheet_resources = sheet.getKey("/Resources");
+    QPDFObjectHandle xobjects = dict_key(sheet_resources, "/XObject");
+    xobjects.replaceKey(name, form);
+    std::vector<QPDFObjectHandle> streams;
+    QPDFObjectHandle contents = sheet.getKey("/Contents");
+    if (contents.isArray()) {
+        streams = contents.getArrayAsVector();
+    } else if (contents.isStream()) {
+        streams.push_back(contents);
+    }
+    streams.push_back(QPDFObjectHandle::newStream(&out, draw_form(cell.matrix, name, cell.clipped ? &cell.clip : nullptr)));
+    sheet.replaceKey("/Contents", QPDFObjectHandle::newArray(streams));
 }
 
 namespace {

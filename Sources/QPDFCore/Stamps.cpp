@@ -65,13 +65,6 @@ void for_each_stamp(StampList list, int first, int count, std::function<void(pe_
 
 namespace {
 
-QPDFObjectHandle rectangle(Rect const &box)
-{
-    return QPDFObjectHandle::newArray(std::vector<QPDFObjectHandle>{
-        QPDFObjectHandle::newReal(box.llx, 4, true), QPDFObjectHandle::newReal(box.lly, 4, true),
-        QPDFObjectHandle::newReal(box.urx, 4, true), QPDFObjectHandle::newReal(box.ury, 4, true)});
-}
-
 // One kind of a page's resources (/XObject, /ExtGState, /Font) as a stamp
 // extends it: the page's own entries kept, new ones under names it does not use.
 class ResourceKind {
@@ -256,7 +249,7 @@ class Stamper {
         // when the output is written), then copied; annotations do not come along.
         QPDFObjectHandle form = QPDFPageObjectHelper(page).getFormXObjectForPage(false);
         QPDFObjectHandle dictionary = form.getDict();
-        dictionary.replaceKey("/BBox", rectangle(own_page_geometry(page).visible));
+        dictionary.replaceKey("/BBox", rect_array(own_page_geometry(page).visible));
         // A group is painted as a whole with the opacity in force where it is drawn,
         // also when the stamp sets its own /ca inside.
         if (!dictionary.getKey("/Group").isDictionary()) {

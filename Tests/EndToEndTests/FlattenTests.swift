@@ -207,6 +207,62 @@ enum Finished {
         }
     }
 
+    /// Items flattened in a session and then put on sheets (`nup`) keep what
+    /// flattening drew: each sheet looks as the sheet of pages flattened first
+    /// (pixel for pixel), the values of fields stay as text, and nothing
+    /// flattened is left on the sheet as an annotation.
+    @Test func flattenedItemsKeepTheirLookOnASheet() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let features = Paths.fixture("features.pdf")
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        // Flattened first (direct mode), then put on sheets.
+        try pdfeditOK("flatten", "forms", features, "-o", path("flat.pdf"))
+        try pdfeditOK("nup", "all", "--grid", "2x1", path("flat.pdf"), "-o", path("expected.pdf"))
+        // Flattening staged on the items, the items then put on sheets.
+        try pdfeditOK("open", features, in: dir)
+        try pdfeditOK("flatten", "forms", in: dir)
+        try pdfeditOK("nup", "all", "--grid", "2x1", in: dir)
+        let exported = try pdfeditOK("export", "sheets.pdf", in: dir)
+        #expect(!exported.stderr.contains("form fields cannot go onto a sheet"), "\(exported.stderr)")
+        try Finished.checkClean(path("sheets.pdf"))
+        #expect(try pageText(path("sheets.pdf"), 1).contains("Jane Doe"))
+        #expect(!(try Finished.annotations(path("sheets.pdf")).flatMap { $0 }.contains("Widget")))
+        for difference in try Finished.meanDifferences(path("expected.pdf"), path("sheets.pdf")) {
+            #expect(difference == 0, "\(String(describing: difference))")
+        }
+        // Without the flattening the field is left out of the sheet, with a warning.
+        try pdfeditOK("undo", "2", in: dir)
+        try pdfeditOK("nup", "all", "--grid", "2x1", in: dir)
+        let plain = try pdfeditOK("export", "plain.pdf", in: dir)
+        #expect(plain.stderr.contains("form fields cannot go onto a sheet"), "\(plain.stderr)")
+        #expect(!(try pageText(path("plain.pdf"), 1).contains("Jane Doe")))
+    }
+
+    @Test(.enabled(if: Paths.corpusAvailable, "needs ../shared/corpus"))
+    func flattenedAnnotationsStayDrawnOnASheet() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let comments = Paths.corpus("pdfjs-comments.pdf")
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        try pdfeditOK("flatten", "annotations", "1..4", comments, "-o", path("flat.pdf"))
+        try pdfeditOK("nup", "1..6", "--grid", "2x1", path("flat.pdf"), "-o", path("expected.pdf"))
+        try pdfeditOK("open", comments, in: dir)
+        try pdfeditOK("flatten", "annotations", "1..4", in: dir)
+        try pdfeditOK("nup", "1..6", "--grid", "2x1", in: dir)
+        try pdfeditOK("export", "sheets.pdf", in: dir)
+        try Finished.checkClean(path("sheets.pdf"))
+        let sheets = try Finished.annotations(path("sheets.pdf"))
+        // Sheets 1 and 2 hold pages 1–4, flattened: nothing of theirs is left as an
+        // annotation; sheet 3 holds pages 5–6, whose highlights stay annotations.
+        #expect(sheets[0].isEmpty && sheets[1].isEmpty, "\(sheets)")
+        #expect(sheets[2].contains("Highlight") || sheets[2].contains("Text"), "\(sheets)")
+        let differences = try Finished.meanDifferences(path("expected.pdf"), path("sheets.pdf"))
+        for difference in differences.prefix(3) {
+            #expect(difference == 0, "\(String(describing: difference))")
+        }
+    }
+
     /// Direct mode (-o, --in-place, the selection left out) and `apply` give the
     /// same flattened file; it is a copy, never the input's bytes with an update.
     @Test func directModeAndApply() throws {

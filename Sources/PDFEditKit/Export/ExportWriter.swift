@@ -272,7 +272,9 @@ struct ExportWriter {
                             crop: crop, stamped: !(cell.item?.stamps.isEmpty ?? true))
                     }
                     cells.append(
-                        ExportCell(source: source, index: index, quarterTurns: turns, crop: crop, placement: placement))
+                        ExportCell(
+                            source: source, index: index, quarterTurns: turns, crop: crop, placement: placement,
+                            finish: cell.item?.finish ?? []))
                 }
                 plan.items.append(
                     .sheet(
@@ -346,7 +348,7 @@ struct ExportWriter {
         if options.labels == .keep, let document = session.document(named: name) {
             options.pageLabels = OutputLabels(document: document, access: access, opened: preopened).labelValues(for: items)
         }
-        // Sheets: what their cells' items had stays with the cells (not written).
+        // A sheet's own steps; its cells' items' go with the cells (`ExportCell.finish`).
         options.finish = items.contains { !$0.finish.isEmpty } ? items.map(\.finish) : nil
         options.stripped = session.document(named: name)?.stripped ?? []
         guard let metadata = session.document(named: name)?.metadata else { return }

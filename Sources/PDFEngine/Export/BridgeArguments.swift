@@ -156,7 +156,13 @@ final class BridgeArguments {
                         source: Int32(clamping: cell.source ?? -1), page: Int32(clamping: cell.index),
                         quarter_turns: Int32(cell.quarterTurns.quarterTurnsModulo4),
                         crop: PageBoxes(crop: cell.crop).bridged.0, placement: cell.placement.bridged,
-                        stamps: array(cell.stamps.map { bridged($0) }), stamp_count: Int32(clamping: cell.stamps.count))
+                        stamps: array(cell.stamps.map { bridged($0) }), stamp_count: Int32(clamping: cell.stamps.count),
+                        finish: cell.finish.isEmpty
+                            ? nil
+                            : array([
+                                pe_item_finish(
+                                    steps: array(cell.finish.map(bridged)), step_count: Int32(clamping: cell.finish.count))
+                            ]))
                 })
             result.cell_count = Int32(clamping: cells.count)
         }

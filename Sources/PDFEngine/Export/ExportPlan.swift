@@ -84,12 +84,16 @@ package struct ExportCell: Sendable, Equatable {
     package var placement: FormPlacement
     /// Drawn onto the cell's page as onto an item's (`item`: the sheet's index).
     package var stamps: [ExportStamp]
+    /// The cell's item's `flatten`/`strip` steps: flattened appearances are drawn
+    /// over the cell, what they remove is not placed on the sheet.
+    package var finish: [PageFinish]
 
     package init(
         source: Int?, index: Int, quarterTurns: Int = 0, crop: BoxRect? = nil, placement: FormPlacement,
-        stamps: [ExportStamp] = []
+        stamps: [ExportStamp] = [], finish: [PageFinish] = []
     ) {
         self.stamps = stamps
+        self.finish = finish
         self.source = source
         self.index = index
         self.quarterTurns = quarterTurns

@@ -129,6 +129,10 @@ typedef struct pe_sheet_cell {
     pe_placement placement;
     const struct pe_stamp *stamps;
     int stamp_count;
+    /* NULL, or the cell's item's `flatten`/`strip` steps (pe_item_finish), run
+     * on the cell's page copy once its annotations are copied: what flattening
+     * draws goes onto the sheet over the cell, what it removes stays off it. */
+    const struct pe_item_finish *finish;
 } pe_sheet_cell;
 
 /* Indices of pe_item.boxes. */
