@@ -80,6 +80,45 @@ import Testing
         #expect(!Pixels.isDark(colours[1]), "nothing dark top-left: \(colours[1])")
     }
 
+    @Test("thumbnails and show draw what a crop leaves visible, as export writes it")
+    func croppedThumbnails() throws {
+        let dir = try sessionDirectory(opening: "alpha.pdf")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Page 1 becomes two items, its left and right halves.
+        try pdfeditOK("split-page", "1", "--grid", "2x1", in: dir)
+        let thumbs = try decode(ThumbsJSON.self, try pdfedit("thumbs", "th", "--size", "100", "--json", "1..3", in: dir))
+        let paths = thumbs.files.map { dir.appendingPathComponent("th/" + ($0.file as NSString).lastPathComponent).path }
+        try #require(paths.count == 3)
+        let halves = try paths.prefix(2).map { try Pixels.pngSize($0) }
+        let whole = try Pixels.pngSize(paths[2])
+        for half in halves {
+            // Half as wide as the whole page, as tall: about 50 × 130 for a 100 × 130 page.
+            #expect(half.height == 100 && abs(Double(half.width) / Double(whole.width) - 0.5) < 0.05, "\(half) vs \(whole)")
+        }
+        try pdfeditOK("export", "out.pdf", in: dir)
+        let out = dir.appendingPathComponent("out.pdf").path
+        let fractions: [[Double]] = [[0.5, 0.5], [0.3, 0.7], [0.7, 0.3], [0.5, 0.1]]
+        for (page, path) in paths.prefix(2).enumerated() {
+            let size = try Pixels.pngSize(path)
+            let points = fractions.map { (x: Int(Double(size.width) * $0[0]), y: Int(Double(size.height) * $0[1])) }
+            let drawn = try Pixels.png(path, at: points)
+            var same = 0
+            for (colour, fraction) in zip(drawn, fractions) {
+                if Pixels.close(colour, try Pixels.reference(out, page: page + 1, fraction: fraction), within: 40) { same += 1 }
+            }
+            #expect(same >= 3, "page \(page + 1): \(same) of 4 points as pdftoppm draws the exported page")
+        }
+        // The two halves are different pictures (the left and the right of page 1).
+        #expect(try Data(contentsOf: URL(fileURLWithPath: paths[0])) != Data(contentsOf: URL(fileURLWithPath: paths[1])))
+        // A contact sheet's cell is shaped like the crop too.
+        let sheet = try decode(SheetJSON.self, try pdfedit("show", "1..3", "-o", "s.png", "--json", in: dir))
+        let cells = try #require(sheet.sheets.first?.items)
+        try #require(cells.count == 3)
+        for cell in cells.prefix(2) {
+            #expect(abs(Double(cell.width) / Double(cells[2].width) - 0.5) < 0.05, "\(cell) vs \(cells[2])")
+        }
+    }
+
     @Test("placeholders are dashed frames, blank pages outlined white pages, images drawn as exported")
     func framesAndImages() throws {
         let dir = try sessionDirectory(opening: "alpha.pdf")

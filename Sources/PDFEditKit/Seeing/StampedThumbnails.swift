@@ -75,8 +75,8 @@ final class StampedRenderer: @unchecked Sendable {
     /// How big each picture is: fitted in `size` × `size` (thumbnails), or at
     /// a resolution, width or height (`render`).
     let sizing: PixelSizing
-    /// `render`: every item is drawn here (not only those with stamps, resized
-    /// or sheets), its crop shown, nothing cached.
+    /// `render`: every item is drawn here (not only those with stamps, resized,
+    /// cropped or sheets), nothing cached.
     private let everyItem: Bool
     /// Pages drawn on white (else on nothing: transparent).
     private let white: Bool
@@ -129,6 +129,7 @@ final class StampedRenderer: @unchecked Sendable {
         }
         guard item.isComposed else { return "" }
         let resized = item.resize.map { " resize \($0.size.width) \($0.size.height) \($0.mode) \($0.quarterTurns) \(String(describing: $0.crop))" } ?? ""
+        let cropped = item.boxes.crop.map { " crop \($0.x0) \($0.y0) \($0.x1) \($0.y1)" } ?? ""
         var texts = texts[...]
         let stamps = item.stamps.map { stamp in
             let drawn: String
@@ -140,7 +141,7 @@ final class StampedRenderer: @unchecked Sendable {
             }
             return "\(drawn) \(stamp.under) \(stamp.fit) \(stamp.opacity) \(stamp.placement)"
         }
-        return "stamps " + stamps.joined(separator: ";") + resized
+        return "stamps " + stamps.joined(separator: ";") + resized + cropped
     }
 
     /// Finds (on this thread) what workers need: the documents to open, sizes and
@@ -151,8 +152,8 @@ final class StampedRenderer: @unchecked Sendable {
     ) throws(PDFEditError) {
         try access.verify(Set(items.flatMap { $0.stamps.compactMap(\.source) + $0.content.sources }))
         for item in items where (everyItem || item.isComposed) && drawings[item.id] == nil {
-            // `render` shows the item's crop (thumbnails show the page's own box).
-            let shown = everyItem ? access.shownSize(of: item) : access.displayedSize(of: item)
+            // What the item shows: its crop, as export writes it.
+            let shown = access.shownSize(of: item)
             let own = item.resize?.size ?? shown ?? PageSize(width: 612, height: 792)
             let displayed = item.rotation % 2 == 1 ? own.swapped : own
             let pixels = try pixelSize(of: item, displayed: displayed, access: access)
@@ -223,7 +224,7 @@ final class StampedRenderer: @unchecked Sendable {
                             reason: "cannot read the page's size"))
                 }
                 placement = Self.placement(of: resize, frame: frame, rotation: item.rotation)
-            } else if everyItem, let crop = item.boxes.crop, case .page = base {
+            } else if let crop = item.boxes.crop, case .page = base {
                 var plain = item
                 plain.boxes = PageBoxes()
                 guard let frame = access.frame(of: plain) else {
@@ -508,7 +509,7 @@ extension StampedRenderer {
     /// exported, keyed by what it shows (for the sheet cache). Nil without stamps.
     static func cell(of item: PageItem, texts: [String], access: SourceAccess) -> (picture: SheetPicture, key: String)? {
         guard item.isComposed else { return nil }
-        let size = item.resize?.size ?? access.displayedSize(of: item) ?? PageSize(width: 1, height: 1)
+        let size = item.resize?.size ?? access.shownSize(of: item) ?? PageSize(width: 1, height: 1)
         let turned = item.rotation % 2 == 1
         let sha256 = item.content.source.flatMap { access.source($0)?.sha256 } ?? ""
         return (
@@ -553,6 +554,9 @@ extension SheetPlan {
 
 extension PageItem {
     /// Whether its picture is composed by `StampedRenderer` rather than copied
-    /// from a plain page render: it has stamps, or it is resized.
-    var isComposed: Bool { !stamps.isEmpty || resize != nil || content.sheet != nil }
+    /// from a plain page render: it has stamps, it is resized or a sheet, or it
+    /// shows a crop of its page (or image).
+    var isComposed: Bool {
+        !stamps.isEmpty || resize != nil || content.sheet != nil || (boxes.crop != nil && content.source != nil)
+    }
 }
