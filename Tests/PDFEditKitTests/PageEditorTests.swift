@@ -193,3 +193,49 @@ struct PageEditorTests {
         }
     }
 }
+
+/// Reading an editor's pages and history: what `find`, `list` and `history`
+/// show on the command line, checked against poppler's `pdftotext`.
+@Suite(.enabled(if: KitFixtures.has("alpha.pdf"), "needs Fixtures/alpha.pdf"))
+struct PageEditorReadingTests {
+    static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    @Test func textOfSelectedPagesIsWhatPdftotextReads() throws {
+        let path = KitFixtures.path("alpha.pdf")
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: path))
+        try editor.move(.pages(5...5), to: .position(1))
+        try editor.blank(at: .position(2))
+        let texts = try editor.text(of: .pages(1...3))
+        try #require(texts.count == 3)
+        let page5 = try KitTools.run("pdftotext", ["-f", "5", "-l", "5", path, "-"]).stdout
+        #expect(Self.collapsed(texts[0]) == Self.collapsed(page5))
+        #expect(texts[0].contains("ALPHA-P5"))
+        #expect(texts[1] == "", "a blank page has no text")
+        #expect(texts[2].contains("ALPHA-P1"))
+        #expect(try editor.text().count == 8)
+    }
+
+    @Test func findGivesPositionsIdsAndExcerpts() throws {
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        try editor.move(.pages(6...6), to: .position(1))
+        let found = try editor.find("alpha-p6")
+        #expect(found.map(\.position) == [1])
+        #expect(found.first?.id.description == "p6")
+        #expect(found.first?.excerpt.contains("ALPHA-P6") == true)
+        #expect(try editor.find("alpha-p6", caseSensitive: true).isEmpty)
+        #expect(try editor.find("no such words anywhere").isEmpty)
+        #expect(throws: PDFEditError.self) { try editor.find("   ") }
+    }
+
+    @Test func historyListsStepsOldestFirstWithTheUndoneOnes() throws {
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        #expect(editor.history.isEmpty)
+        try editor.remove(.even)
+        try editor.rotate(.all, by: 180)
+        try editor.undo()
+        #expect(editor.history.map(\.label) == ["remove even", "rotate all 180"])
+        #expect(editor.history.map(\.isUndone) == [false, true])
+    }
+}
