@@ -239,3 +239,54 @@ struct PageEditorReadingTests {
         #expect(editor.history.map(\.isUndone) == [false, true])
     }
 }
+
+/// Bookmarks through the library: read, added, renamed, removed and replaced,
+/// following their pages; the written outline read back with qpdf's JSON.
+@Suite(.enabled(if: KitFixtures.has("features.pdf"), "needs Fixtures/features.pdf"))
+struct PageEditorBookmarkTests {
+    /// (title, page, depth) of each entry of a written file's outline, by `qpdf --json`.
+    static func outline(_ path: String) throws -> [String] {
+        let json = try KitTools.run("qpdf", ["--json", "--json-key=outlines", path]).stdout
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        func walk(_ entries: [[String: Any]], _ depth: Int) -> [String] {
+            entries.flatMap { entry -> [String] in
+                let page = (entry["destpageposfrom1"] as? Int).map(String.init) ?? "-"
+                let line = String(repeating: "  ", count: depth) + "\(entry["title"] as? String ?? "?") \(page)"
+                return [line] + walk(entry["kids"] as? [[String: Any]] ?? [], depth + 1)
+            }
+        }
+        return walk(top["outlines"] as? [[String: Any]] ?? [], 0)
+    }
+
+    @Test func bookmarksFollowTheirPagesAndAreWrittenAsEdited() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("features.pdf")))
+        let before = try editor.bookmarks()
+        #expect(before.map(\.title) == ["Chapter 1", "Chapter 2", "Appendix"])
+        #expect(before[0].children.map(\.position) == [2, 3])
+        try editor.move(.page(6), to: .position(1))
+        #expect(try editor.bookmarks().last?.position == 1, "the appendix's page moved first")
+        try editor.addBookmark("Index", at: .number(2), parent: "Chapter 2")
+        try editor.renameBookmark("Chapter 1/Section 1.2", to: "Methods")
+        try editor.removeBookmark("Appendix")
+        let path = scratch.path("out.pdf")
+        try editor.write(to: URL(fileURLWithPath: path))
+        #expect(try KitTools.qpdfCheck(path))
+        #expect(
+            try Self.outline(path) == [
+                "Chapter 1 2", "  Section 1.1 3", "  Methods 4", "Chapter 2 5", "  Section 2.1 6", "  Index 2",
+            ])
+        try editor.undo(3)
+        #expect(try editor.bookmarks().map(\.title) == ["Chapter 1", "Chapter 2", "Appendix"])
+
+        try editor.setBookmarks([
+            Bookmark(title: "Start", position: 1),
+            Bookmark(title: "Part", position: nil, children: [Bookmark(title: "End", position: 6)]),
+        ])
+        let replaced = scratch.path("replaced.pdf")
+        try editor.write(to: URL(fileURLWithPath: replaced))
+        #expect(try Self.outline(replaced) == ["Start 1", "Part -", "  End 6"])
+        try editor.setBookmarks([])
+        #expect(try editor.bookmarks().isEmpty)
+    }
+}

@@ -244,8 +244,7 @@ extension PageEditor {
         case .unstamp: "unstamp(_:in:)"
         case .labels: "setPageLabels(_:in:)"
         case .metadata: "setMetadata(title:author:subject:keywords:in:)"
-        // Bookmarks keep what the sources have; editing them is the command line's for now.
-        case .outline: nil
+        case .outline: "addBookmark(_:at:parent:in:)"
         case .crop: "crop(_:top:right:bottom:left:in:)"
         case .splitPage: "splitPages(_:columns:rows:in:)"
         case .pad: "pad(toMultipleOf:perSource:size:in:)"
