@@ -101,6 +101,7 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     Dropped dropped;
     if ((strategies & PE_STRATEGY_APPENDED_UPDATE) != 0) {
         if (std::unique_ptr<Appended> appended = Appended::for_file(inputs)) {
+            PhaseClock strategy(Phase::appended); // with PDFEDIT_TIMING: says which way the file was written
             appended->build(dropped);
             write_or_remove(out_path, written, [&](bool &started) { appended->write(out_path, started); });
             report_dropped(inputs, dropped);
@@ -109,6 +110,7 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     }
     int in_place = (strategies & PE_STRATEGY_IN_PLACE) != 0 ? InPlace::for_file(inputs) : -1;
     if (in_place >= 0) {
+        PhaseClock strategy(Phase::in_place);
         InPlace rearranged(inputs, in_place);
         rearranged.build();
         write_or_remove(out_path, written, [&](bool &started) { rearranged.write(out_path, started); });

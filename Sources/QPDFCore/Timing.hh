@@ -26,6 +26,8 @@ enum class Phase {
     layers,    // optional content
     metadata,  // XMP, output intents, claims
     write,     // QPDFWriter
+    appended,  // the whole export, when written as an update appended to its source
+    in_place,  // the whole export, when its source was rearranged in place
     count
 };
 

@@ -94,7 +94,10 @@ import Testing
         try pdfeditOK("open", "alpha.pdf", in: dir)
         let session = try sessionBytes(dir)
         let folder = dir.appendingPathComponent(".pdfedit")
-        guard readOnly.apply(folder) else { return }
+        guard readOnly.apply(folder) else {
+            Issue.record("\(readOnly) did not apply")
+            return
+        }
         defer { readOnly.undo(folder) }
         let result = try pdfedit("rotate", "1", "--by", "90", in: dir)
         #expect(result.status == 73, "\(readOnly): \(result.stderr)")

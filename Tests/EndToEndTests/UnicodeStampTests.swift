@@ -180,13 +180,15 @@ import Testing
             in: dir)
         #expect(direct.status == 73, "\(direct.stderr)")
         #expect(direct.stderr.contains("font file"), "\(direct.stderr)")
-        try pdfeditOK("number", "all", "--font", "mono.ttf", in: dir)
+        try pdfeditOK("number", "all", "--format", "N{n}", "--font", "mono.ttf", in: dir)
         let exported = try pdfedit("export", "mono.ttf", "--force", in: dir)
         #expect(exported.status == 73, "\(exported.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: font)) == before)
-        // Any other output is written.
+        // Any other output is written, the number drawn in that font.
         try pdfeditOK("export", "out.pdf", in: dir)
-        #expect(try pageText(path(dir, "out.pdf"), 1).contains("1"))
+        let out = try checked(path(dir, "out.pdf"))
+        #expect(try lines(out, page: 1).contains("N1"))
+        #expect(try fonts(out).contains { $0.name.hasSuffix("+DejaVuSansMono") && $0.embedded && $0.subset })
     }
 
     @Test func dateFileAndPagesFieldsAndAnUnknownFieldIsRefused() throws {

@@ -83,6 +83,7 @@ import Testing
         }
         do {
             _ = try OutputPermission.list("print,fly")
+            Issue.record("an unknown permission was accepted")
         } catch {
             #expect(error.exitCode == 64)
             #expect(

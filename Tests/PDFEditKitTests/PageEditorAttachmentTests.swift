@@ -25,15 +25,26 @@ struct PageEditorAttachmentTests {
         let output = scratch.path("out.pdf")
         try editor.data().write(to: URL(fileURLWithPath: output))
         #expect(try KitTools.qpdfCheck(output))
-        let detached = Process()
-        detached.executableURL = URL(fileURLWithPath: "/usr/bin/pdfdetach")
-        detached.arguments = ["-list", output]
-        let pipe = Pipe()
-        detached.standardOutput = pipe
-        try detached.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        detached.waitUntilExit()
-        #expect(text.contains("data.csv") && text.contains("page.csv"))
+        let listing = try KitTools.run("pdfdetach", ["-list", output])
+        #expect(listing.status == 0)
+        #expect(listing.stdout.contains("data.csv") && listing.stdout.contains("page.csv"))
+        // The written file holds the bytes attached, not the file as it is now.
+        let saved = scratch.path("saved")
+        try FileManager.default.createDirectory(atPath: saved, withIntermediateDirectories: true)
+        #expect(try KitTools.run("pdfdetach", ["-saveall", "-o", saved, output]).status == 0)
+        for name in ["data.csv", "page.csv"] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: saved + "/" + name))
+            #expect(bytes == Data("x,y\n1,2\n".utf8), "\(name)")
+        }
+        // page.csv is a file attachment annotation of page 2.
+        let pages = try KitTools.run("qpdf", ["--json", "--json-key=pages", "--json-key=qpdf", output]).stdout
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(pages.utf8)) as? [String: Any])
+        let objects = try #require((top["qpdf"] as? [Any])?.last as? [String: Any])
+        let second = try #require((top["pages"] as? [[String: Any]])?[1]["object"] as? String)
+        let page = try #require((objects["obj:" + second] as? [String: Any])?["value"] as? [String: Any])
+        let annots = (page["/Annots"] as? [String]) ?? []
+        let subtypes = annots.compactMap { ((objects["obj:" + $0] as? [String: Any])?["value"] as? [String: Any])?["/Subtype"] as? String }
+        #expect(subtypes.contains("/FileAttachment"), "\(page)")
 
         let written = try editor.extractAttachments(to: URL(fileURLWithPath: scratch.path("x")))
         #expect(written.count == 2)
@@ -64,5 +75,11 @@ struct PageEditorAttachmentSessionTests {
         #expect(try reopened.attachments().map(\.name) == ["notes.txt"])
         try reopened.extractAttachments(to: URL(fileURLWithPath: scratch.path("x")))
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("x/notes.txt"))) == Data("kept\n".utf8))
+        // And what it writes holds them, read back by poppler's pdfdetach.
+        let output = scratch.path("out.pdf")
+        try reopened.write(to: URL(fileURLWithPath: output))
+        try FileManager.default.createDirectory(atPath: scratch.path("saved"), withIntermediateDirectories: true)
+        #expect(try KitTools.run("pdfdetach", ["-saveall", "-o", scratch.path("saved"), output]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("saved/notes.txt"))) == Data("kept\n".utf8))
     }
 }

@@ -55,9 +55,11 @@ import Testing
         try session.apply(.attach([file("a.csv")]), label: "attach", context: context())
         let state = SessionState(session)
         for taken in [[file("a.csv")], [file("report.xml")], [file("x"), file("x")]] {
-            guard case .invalidAttachment(let reason)? = editError({
-                try session.apply(.attach(taken), label: "attach", context: context())
-            }) else { continue }
+            let error = editError({ try session.apply(.attach(taken), label: "attach", context: context()) })
+            guard case .invalidAttachment(let reason)? = error else {
+                Issue.record("\(taken.map(\.name)): refused as \(String(describing: error)), not as a taken name")
+                continue
+            }
             #expect(reason.contains("already has an attachment named"))
             #expect(SessionState(session) == state)
         }
@@ -77,6 +79,7 @@ import Testing
         try session.apply(.remove(selection("1")), label: "remove")
         _ = try session.undo()
         #expect(session.document(named: "main")?.index(of: id) == 0)
+        #expect(session.document(named: "main")?.attachments?.added.first?.item == id)
     }
 
     @Test func theSessionFileKeepsAttachmentsAndTheirHistory() throws {

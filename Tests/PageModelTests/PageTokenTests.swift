@@ -14,10 +14,23 @@ import Testing
 
     @Test("the new tokens parse; their values may be quoted to hold commas")
     func parsing() throws {
-        for text in ["landscape", "PORTRAIT", "annotated", "image-only", "dup", "size:a4", "size:210x297mm",
-            "label:iv", "label:A-1..A-5", "outline:Chapter 3", "outline:\"Rates, 2026\""] {
-            #expect(throws: Never.self) { try PageSelection.parse(text) }
+        let expected: [(String, PageSelection)] = [
+            ("landscape", .landscape), ("portrait", .portrait), ("annotated", .annotated), ("image-only", .imageOnly),
+            ("dup", .duplicates), ("label:iv", .label("iv")),
+            ("label:A-1..A-5", .label("A-1", through: "A-5")), ("outline:Chapter 3", .outline("Chapter 3")),
+            ("outline:\"Rates, 2026\"", .outline("Rates, 2026")),
+        ]
+        for (text, value) in expected {
+            #expect(try PageSelection.parse(text) == value, "\(text)")
         }
+        // Token names are read in any case; a size by name or in millimetres.
+        for text in ["PORTRAIT", "Dup", "size:a4", "size:A4"] {
+            #expect(throws: Never.self, "\(text)") { try PageSelection.parse(text) }
+        }
+        // Millimetres are read as points and written back as they were read.
+        let millimetres = try PageSelection.parse("size:210x297mm")
+        #expect(try PageSelection.parse(millimetres.description) == millimetres, "\(millimetres.description)")
+        #expect(millimetres != .size(.letter))
         #expect(try PageSelection.parse("outline:\"Rates, 2026\",3").description == "outline:\"Rates, 2026\",3")
         for text in ["size:", "size:like:1", "size:huge", "label:", "label:..b", "label:a..", "outline:", "outline:\"\"",
             "dups", "image"] {
