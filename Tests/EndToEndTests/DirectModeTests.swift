@@ -17,6 +17,7 @@ import Testing
         let again = try pdfedit("move", "1", "--to", "2", "alpha.pdf", "-o", "out.pdf", in: dir)
         #expect(again.status == 73)
         try pdfeditOK("move", "1", "--to", "2", "alpha.pdf", "-o", "out.pdf", "--force", in: dir)
+        #expect(try pageTokens(dir.appendingPathComponent("out.pdf").path) == [2, 1, 3, 4, 5, 6, 7].map { "ALPHA-P\($0)" })
     }
 
     /// An existing output without --force is refused (73) before the input is

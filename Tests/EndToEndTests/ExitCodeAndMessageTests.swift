@@ -103,6 +103,10 @@ import Testing
         let wrongExport = try pdfedit("export", "out.pdf", "--password", "wrong", in: dir)
         #expect(wrongExport.status == 77, "\(wrongExport.stderr)")
         try pdfeditOK("export", "out.pdf", "--password", "secret", in: dir)
+        let out = dir.appendingPathComponent("out.pdf").path
+        let tokens = try pageTokens(out)
+        #expect(tokens.filter { $0.hasPrefix("ENC-") } == ["ENC-P1", "ENC-P2"], "\(tokens)")
+        #expect(tokens.filter { $0.hasPrefix("ALPHA-") } == (1...7).map { "ALPHA-P\($0)" }, "\(tokens)")
     }
 
     /// A script line's own --password is used for that line.

@@ -109,6 +109,9 @@ import Testing
         #expect(different.stderr.contains("--force"))
         try pdfeditOK("relink", "alpha.pdf", "archive/alpha.pdf", in: dir)
         try pdfeditOK("export", "out.pdf", in: dir)
+        let out = dir.appendingPathComponent("out.pdf")
+        #expect(try qpdfCheck(out.path).status == 0)
+        #expect(try pageTokens(out) == (1...7).map { "ALPHA-P\($0)" })
         try pdfeditOK("undo", in: dir)
         #expect(try pdfedit("export", "again.pdf", in: dir).status == 75)
     }

@@ -121,6 +121,11 @@ import Testing
         let script = "labels 1:R/3\nmeta --author \"Ann Lee\"\n"
         try pdfeditOK("run", "-", in: dir, stdin: script)
         #expect(try listedLabels(in: dir).prefix(2) == ["III", "IV"])
+        // And the export writes both, read back by qpdf and pdfinfo.
+        try pdfeditOK("export", "scripted.pdf", in: dir)
+        let scripted = dir.appendingPathComponent("scripted.pdf")
+        #expect(try ranges(scripted) == ["0 /R 3 -"])
+        #expect(try info(scripted, "Author") == "Ann Lee")
         #expect(try pdfeditOK("history", in: dir).stdout.split(separator: "\n").count == 1)
         let before = try sessionBytes(dir)
         let shown = try pdfedit("run", "-", in: dir, stdin: "labels --clear\nmeta\n")

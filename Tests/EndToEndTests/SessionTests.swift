@@ -213,6 +213,11 @@ import Testing
         try "# passwords\nencrypted.pdf=secret\n".write(to: listFile, atomically: true, encoding: .utf8)
         try pdfeditOK("export", "out2.pdf", in: dir, environment: ["PDFEDIT_PASSWORD_FILE": listFile.path])
         try pdfeditOK("export", "out3.pdf", "--password-for", "encrypted.pdf=secret", in: dir)
+        for name in ["out2.pdf", "out3.pdf"] {
+            let written = dir.appendingPathComponent(name)
+            #expect(try pageTokens(written) == ["ENC-P2", "ENC-P1"], "\(name)")
+            #expect(!(try run("pdfinfo", [written.path]).stdout.contains("Encrypted:      yes")), "\(name)")
+        }
         try pdfeditOK("export", "enc.pdf", "--password", "secret", "--encrypt", "u", "o", in: dir)
         #expect(try run("qpdf", ["--password=u", "--check", dir.appendingPathComponent("enc.pdf").path]).status == 0)
         #expect(try run("qpdf", ["--check", dir.appendingPathComponent("enc.pdf").path]).status != 0)

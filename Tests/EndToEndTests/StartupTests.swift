@@ -37,7 +37,9 @@ import Testing
         let png = try run("file", [dir.appendingPathComponent("one.png").path]).stdout
         #expect(png.contains("PNG image data"), "\(png)")
         let text = try pdfedit("find", "ALPHA-P3", in: dir)
-        #expect(text.stdout.contains("3"), "\(text.stdout)")
+        // After the document's line and the header, one line per match: position, id, excerpt.
+        let rows = text.stdout.split(separator: "\n").dropFirst(2).map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+        #expect(rows.map { Array($0.prefix(2)) } == [["3", "p3"]], "\(text.stdout)")
     }
 
     /// Full Foundation's shared objects (ICU among them) as the loader names them.
