@@ -86,7 +86,7 @@ import Testing
     func scans() throws {
         for name in ["ocrmypdf-skew.pdf", "ocrmypdf-ccitt.pdf"] {
             let source = Paths.corpus(name)
-            guard FileManager.default.fileExists(atPath: source) else { continue }
+            try #require(FileManager.default.fileExists(atPath: source), "\(source) is missing from the corpus")
             let dir = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             let output = dir.appendingPathComponent("out.pdf").path

@@ -110,7 +110,7 @@ import Testing
         .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (a fresh clone)"))
     func outlineLevels() throws {
         let source = Paths.corpus("plumber-chelsea_pdta.pdf")
-        guard FileManager.default.fileExists(atPath: source) else { return }
+        try #require(FileManager.default.fileExists(atPath: source), "\(source) is missing from the corpus")
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pageCount = try ScansTests.pageCount(source)
