@@ -254,6 +254,16 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
         try pdfeditOK("render", "odd", "--from", "alpha.pdf", "-o", "b/{srcpage}.png", "--dpi", "10", in: directory)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("b").path).sorted()
             == ["1.png", "3.png", "5.png", "7.png"])
+        // Each file is its page as pdftocairo draws it (each alpha page has its own colour).
+        let input = directory.appendingPathComponent("alpha.pdf").path
+        for page in [3, 5] {
+            let reference = try Self.reference(input, page: page, dpi: 10, in: directory, name: "ref\(page)")
+            let drawn = directory.appendingPathComponent("b/\(page).png").path
+            let (difference, sizes) = try Self.meanDifference(drawn, reference)
+            #expect(difference < Self.bound, "b/\(page).png: \(difference) \(sizes)")
+            let other = try Self.reference(input, page: page + 1, dpi: 10, in: directory, name: "other\(page)")
+            #expect(try Self.meanDifference(drawn, other).difference > Self.bound, "page \(page) differs from page \(page + 1)")
+        }
         // A missing file is named (66), not taken for a selection.
         let missing = try pdfedit("render", "nothing.pdf", "-o", "n.png", in: directory)
         #expect(missing.status == 66 && missing.stderr.contains("nothing.pdf"), "\(missing.stderr)")
@@ -263,6 +273,9 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
         let piped = try run("/bin/sh", ["-c", "\(Paths.binary) render 2 - -o c.png --dpi 10 < alpha.pdf"], in: directory)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(try Pixels.pngSize(directory.appendingPathComponent("c.png").path) == (85, 110) ? true : false)
+        let second = try Self.reference(
+            directory.appendingPathComponent("alpha.pdf").path, page: 2, dpi: 10, in: directory, name: "second")
+        #expect(try Self.meanDifference(directory.appendingPathComponent("c.png").path, second).difference < Self.bound)
     }
 
     @Test func applyScriptsRenderEachResult() throws {

@@ -3,8 +3,8 @@ import PDFEditKit
 import Testing
 
 /// `PageEditor.render` and `ExportSettings.rasterize` as a program uses them:
-/// `import PDFEditKit` only; the files checked by `file`'s independent reading
-/// of the PNG header and by poppler's tools.
+/// `import PDFEditKit` only; the files checked by an independent reading of the
+/// PNG header, by libtiff's `tiffinfo` and by poppler's tools.
 @Suite(.enabled(if: KitFixtures.has("alpha.pdf"), "needs Fixtures/alpha.pdf"))
 struct RenderKitTests {
     /// Width and height from a PNG's IHDR chunk.
@@ -38,6 +38,11 @@ struct RenderKitTests {
         settings.resolution = .width(100)
         settings.colors = .gray
         let tiff = try editor.render(to: scratch.path("all.tif"), settings: settings)
+        // libtiff's own reader: seven grey directories, 100 pixels wide.
+        let info = try KitTools.run("tiffinfo", [scratch.path("all.tif")]).stdout
+        #expect(info.components(separatedBy: "TIFF Directory").count - 1 == 7, "\(info.prefix(400))")
+        #expect(info.components(separatedBy: "Image Width: 100").count - 1 == 7, "\(info.prefix(400))")
+        #expect(info.contains("Photometric Interpretation: min-is-black") || info.contains("min-is-white"), "\(info.prefix(400))")
         #expect(tiff.format == .tiff && tiff.files.count == 1 && tiff.images.map(\.page) == Array(1...7))
         // export --rasterize through the kit.
         var export = ExportSettings()
