@@ -131,3 +131,17 @@ extension Session {
         }
     }
 }
+
+extension Session {
+    /// The session as it was after step `step` of its history (0: before the
+    /// first), undone or redone from this one, for `diff --history`; its
+    /// history is this one's. `nil` for a step the history does not have.
+    package func state(afterStep step: Int) throws(EditError) -> Session? {
+        guard step >= 0, step <= history.steps.count else { return nil }
+        var state = self
+        let done = history.undoableCount
+        if step < done { _ = try state.undo(done - step) }
+        if step > done { _ = try state.redo(step - done) }
+        return state
+    }
+}

@@ -54,7 +54,7 @@ struct PDFEdit: ParsableCommand {
             CommandGroup(name: "Files", subcommands: [Merge.self, Split.self]),
             CommandGroup(name: "Session", subcommands: [Open.self, Docs.self, Status.self, History.self]),
             CommandGroup(
-                name: "Inspecting", subcommands: [List.self, Find.self, Show.self, Thumbs.self, Info.self]),
+                name: "Inspecting", subcommands: [List.self, Find.self, Show.self, Thumbs.self, Info.self, Diff.self]),
             CommandGroup(name: "Exporting", subcommands: [Export.self, Optimize.self, Render.self]),
             CommandGroup(
                 name: "Editing",

@@ -15,7 +15,7 @@ import Testing
 
     /// Every command, in the order of `pdfedit --help`.
     static let commands = [
-        "merge", "split", "open", "docs", "status", "history", "list", "find", "show", "thumbs", "info", "export", "optimize", "render",
+        "merge", "split", "open", "docs", "status", "history", "list", "find", "show", "thumbs", "info", "diff", "export", "optimize", "render",
         "new", "use", "rename", "close", "move", "copy", "duplicate", "remove", "rotate", "reverse", "edit", "interleave",
         "blank", "insert", "placeholder", "fill", "stamp", "unstamp", "number", "bates", "watermark", "crop", "split-page", "resize", "nup", "booklet", "pad", "outline", "relink", "undo", "redo", "run", "apply",
         "labels", "meta", "attach", "flatten", "strip",
