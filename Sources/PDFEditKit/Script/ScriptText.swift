@@ -88,6 +88,14 @@ package enum ScriptText {
         }
     }
 
+    /// One argument as a script line writes it (and `history` records it):
+    /// as it is, or in double quotes with its own quotes escaped when it holds
+    /// a space or a quote (or is empty), so that `words` gives it back.
+    package static func quotedWord(_ argument: String) -> String {
+        argument.contains(where: { $0 == " " || $0 == "\"" }) || argument.isEmpty
+            ? "\"" + argument.replacing("\"", with: "\\\"") + "\"" : argument
+    }
+
     /// Words of one line as a POSIX shell would split them: whitespace separates,
     /// '…' and "…" quote, backslash escapes (inside "…" too, not inside '…'), `#`
     /// at a word start begins a comment.

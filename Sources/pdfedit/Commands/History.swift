@@ -11,8 +11,10 @@ struct History: ParsableCommand {
             accept, one command line per step, to replay a session's fix-ups on next
             month's files: pdfedit history --script > fixes.txt, then pdfedit apply
             fixes.txt new/*.pdf -o 'out/{name}'. A step that cannot be a script line (edit,
-            made in an editor) is written as a comment; a step naming items by id (@p12),
-            which mean nothing in another file, is kept with a warning comment above it.
+            made in an editor) is written as a comment. An id (@p12), which means nothing
+            in another file, becomes the page's label (label:"iv") or a line of its text
+            (text:"Annual report") when that picks exactly the same page in this session,
+            said in a comment; otherwise the step is kept with a warning comment above it.
 
             Examples:
               pdfedit history
@@ -35,11 +37,15 @@ struct History: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let entries = try Workspace(sessionPath: options.session).read().historyEntries
+            let workspace = Workspace(sessionPath: options.session)
+            let session = try workspace.read()
+            let entries = session.historyEntries
             if script {
+                let ids = HistoryIDs(session: session, workspace: workspace)
                 let lines = try HistoryScript.lines(
                     of: entries, steps: steps,
-                    replayable: { label in (try? ScriptCommands.parse(label, name: "history")) != nil })
+                    replayable: { label in (try? ScriptCommands.parse(label, name: "history")) != nil },
+                    selection: { id, step, doc in ids.selection(for: id, beforeStep: step, doc: doc) })
                 Console.out(lines.joined(separator: "\n"))
                 let warned = lines.filter { $0.hasPrefix("# warning:") }.count
                 if warned > 0 && !options.output.quiet {

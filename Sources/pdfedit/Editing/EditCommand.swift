@@ -135,9 +135,7 @@ func commandLineLabel(_ arguments: [String] = FileNameText.arguments) -> String 
         } else if argument == "--session" {
             next.skip = true
         } else if !outputFlags.contains(argument) && !argument.hasPrefix("--session=") {
-            words.append(
-                argument.contains(where: { $0 == " " || $0 == "\"" }) || argument.isEmpty
-                    ? "\"" + argument.replacing("\"", with: "\\\"") + "\"" : argument)
+            words.append(ScriptText.quotedWord(argument))
         }
     }
     return words.joined(separator: " ")
