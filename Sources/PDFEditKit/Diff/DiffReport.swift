@@ -7,7 +7,8 @@
 ///     2 -> 2  rotated 90
 ///     9 -> 9  changed at 72,90-540,180 (points from the top left)
 extension DocumentDiff {
-    package var reportLines: [String] {
+    /// The answer as `pdfedit diff` prints it: one line per page that differs, then the summary.
+    public var reportLines: [String] {
         var lines: [String] = []
         for entry in pages where entry.status != ["same"] {
             let left = entry.leftLabel ?? entry.left.map { String($0) } ?? "-"
@@ -30,7 +31,7 @@ extension DocumentDiff {
     }
 
     /// `a.pdf (5 pages) and b.pdf (4 pages) differ: 1 removed, 1 rotated`, or that they are the same.
-    package var summary: String {
+    public var summary: String {
         let sides = "\(left.name) (\(Self.pages(left.pages))) and \(right.name) (\(Self.pages(right.pages)))"
         if same { return "\(sides) are the same" }
         let parts = [

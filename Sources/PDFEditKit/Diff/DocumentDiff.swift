@@ -13,54 +13,54 @@ import PageModel
 ///
 /// This is also the `--json` schema (`schema` 1; keys sorted, optional keys
 /// left out when they do not apply), documented in the manual.
-package struct DocumentDiff: Codable, Sendable, Equatable {
+public struct DocumentDiff: Codable, Sendable, Equatable {
     /// The schema's version: a change to the keys below changes it.
-    package var schema = 1
-    package var left: Side
-    package var right: Side
+    public var schema = 1
+    public var left: Side
+    public var right: Side
     /// Whether the two show the same pages in the same order.
-    package var same: Bool
-    package var counts: Counts
+    public var same: Bool
+    public var counts: Counts
     /// Every page of both: pairs in the right document's order, a removed page
     /// after the pair of the left page before it.
-    package var pages: [Entry]
+    public var pages: [Entry]
 
-    package struct Side: Codable, Sendable, Equatable {
+    public struct Side: Codable, Sendable, Equatable {
         /// The file, `step N`, or `sources`.
-        package var name: String
-        package var pages: Int
+        public var name: String
+        public var pages: Int
     }
 
-    package struct Counts: Codable, Sendable, Equatable {
-        package var same = 0
-        package var moved = 0
-        package var removed = 0
-        package var inserted = 0
-        package var rotated = 0
-        package var changed = 0
+    public struct Counts: Codable, Sendable, Equatable {
+        public var same = 0
+        public var moved = 0
+        public var removed = 0
+        public var inserted = 0
+        public var rotated = 0
+        public var changed = 0
     }
 
-    package struct Entry: Codable, Sendable, Equatable {
+    public struct Entry: Codable, Sendable, Equatable {
         /// 1-based positions; nil on the side the page is missing from.
-        package var left: Int?
-        package var right: Int?
+        public var left: Int?
+        public var right: Int?
         /// What a position is called when the side is several files (`--sources`: `report.pdf:3`).
-        package var leftLabel: String?
+        public var leftLabel: String?
         /// `same`, or any of `moved`, `rotated`, `changed`; or `removed`, `inserted`.
-        package var status: [String]
+        public var status: [String]
         /// `rotated`: degrees clockwise the page turned (90, 180, 270).
-        package var rotation: Int?
+        public var rotation: Int?
         /// `changed`: where, in points from the top-left corner of the right page as displayed.
-        package var regions: [Region]?
+        public var regions: [Region]?
         /// `changed`: whether its text differs (also when no region shows it).
-        package var textChanged: Bool?
+        public var textChanged: Bool?
     }
 
-    package struct Region: Codable, Sendable, Equatable {
-        package var x0: Double
-        package var y0: Double
-        package var x1: Double
-        package var y1: Double
+    public struct Region: Codable, Sendable, Equatable {
+        public var x0: Double
+        public var y0: Double
+        public var x1: Double
+        public var y1: Double
     }
 }
 
@@ -88,7 +88,7 @@ extension DocumentDiff {
     static let resolution = 36.0
     static let cell = 8
 
-    /// Compares `left` with `right`. `sheet`: also draw the changed pages side by side.
+    /// Compares `left` with `right`: the report, and the pairing it was made of.
     static func compare(_ left: DiffSide, _ right: DiffSide) throws(PDFEditError) -> (DocumentDiff, PageMatching) {
         let leftSignatures = try signatures(of: left)
         let rightSignatures = try signatures(of: right)
