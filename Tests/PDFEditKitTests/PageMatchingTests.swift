@@ -24,8 +24,8 @@ struct PageMatchingTests {
     }
 
     @Test func removedAndInsertedPagesStayAlone() {
-        let left = ["a", "b", "c"].map { page($0, words: "words of \($0)") }
-        let right = ["a", "x", "c", "y"].map { page($0, words: "other text \($0) here") }
+        let left = ["a", "b", "c"].map { (key: String) in page(key, words: "words of \(key)") }
+        let right = ["a", "x", "c", "y"].map { (key: String) in page(key, words: "other text \(key) here") }
         let matching = PageMatching.match(left: left, right: right)
         #expect(pairs(matching) == ["0>0", "2>2"])
         #expect(matching.removed == [1])
