@@ -30,3 +30,5 @@ public typealias ArrangedItem = PageModel.ArrangedItem
 public typealias PageFinish = PageModel.PageFinish
 public typealias DocumentPart = PageModel.DocumentPart
 public typealias DigitalSignature = PageModel.DigitalSignature
+public typealias StampLength = PageModel.StampLength
+public typealias TextColor = PageModel.TextColor
