@@ -31,6 +31,14 @@ setup-test: setup
 	  echo "make setup-test: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@# pyHanko, an independent validator of the signatures --keep-signatures keeps
+	@# (SignedFilesTests; skipped with a note when it is absent): from PyPI with
+	@# pip, into the user's site (about a minute), as Debian packages no version.
+	@python3 -c 'import pyhanko, pyhanko_certvalidator' 2>/dev/null || { \
+	  echo "make setup-test: installing pyHanko (pip)"; \
+	  python3 -m pip install -q --user pyhanko 2>/dev/null \
+	    || python3 -m pip install -q --user --break-system-packages pyhanko 2>/dev/null \
+	    || echo "make setup-test: pyHanko could not be installed: the test that runs it is skipped"; }
 
 # What `make deb` needs besides: dpkg-shlibdeps (dpkg-dev), strip and readelf (binutils).
 DEB_PACKAGES := dpkg-dev binutils

@@ -111,6 +111,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pe_document_page_fingerprint(document, page, digest, &annotations, &fingerprint_status);
     }
 
+    // What `info` and `list` read of signatures: the field tree walked, each
+    // /ByteRange checked against the file's size (here the input's).
+    pe_status signature_status{};
+    pe_document_read_signatures(
+        document, static_cast<long long>(size), [](void *, const pe_signature *) {}, nullptr, &signature_status);
+
     // An export that moves, turns, duplicates and adds a blank: the full path.
     std::vector<pe_item> items;
     for (int page = used - 1; page >= 0; page--) {

@@ -28,6 +28,10 @@ package struct ListedStamp: Codable, Equatable, Sendable {
     package var offset: [Double]
     /// Points kept from the page's edges.
     package var margin: Double
+    /// `--size 2%`: the size as a percentage of the page's shorter side (then `size` is not used).
+    package var sizePercent: Double?
+    /// `--margin 3%`: the margin as a percentage of the page's shorter side (then `margin` is 0).
+    package var marginPercent: Double?
 
     /// The stamps of an item in drawing order, `texts` its generated texts in
     /// order; nil when it has none (left out of the JSON).
@@ -39,6 +43,7 @@ package struct ListedStamp: Codable, Equatable, Sendable {
                 kind: "page", under: stamp.under, fit: stamp.fit, opacity: stamp.opacity,
                 position: stamp.placement.position.rawValue,
                 offset: [stamp.placement.offsetX, stamp.placement.offsetY], margin: stamp.placement.margin)
+            listed.marginPercent = stamp.placement.marginShare.map { $0 * 100 }
             switch stamp.content {
             case .page(let source, let page):
                 listed.source = session.source(source)?.path ?? source.description
@@ -49,6 +54,7 @@ package struct ListedStamp: Codable, Equatable, Sendable {
                 listed.format = mark.format
                 listed.font = mark.fontName ?? mark.font.rawValue
                 listed.size = mark.size
+                listed.sizePercent = mark.sizeShare.map { $0 * 100 }
                 listed.angle = mark.angle
             }
             return listed

@@ -50,6 +50,9 @@ package struct Listing: Codable, Equatable, Sendable {
     package var pageCount: Int
     /// The listed items, in document order.
     package var items: [ListedItem]
+    /// The sources of the listed items that carry digital signatures, in order
+    /// of first use (empty when none does).
+    package var signatures: [SourceSignatures] = []
 }
 
 extension Workspace {
@@ -75,8 +78,11 @@ extension Workspace {
         let items = try access.surfacingLookupFailure { () throws(PDFEditError) in
             try listedItems(indices)
         }
+        let signed = try access.surfacingLookupFailure { () throws(PDFEditError) in
+            access.signedSources(indices.flatMap { document.items[$0].content.sources })
+        }
         access.saveCaches()
-        return Listing(document: name, pageCount: document.items.count, items: items)
+        return Listing(document: name, pageCount: document.items.count, items: items, signatures: signed)
 
         func listedItems(_ indices: [Int]) throws(PDFEditError) -> [ListedItem] {
             try indices.map { (index) throws(PDFEditError) -> ListedItem in

@@ -29,3 +29,6 @@ public typealias StampEach = PageModel.StampEach
 public typealias ArrangedItem = PageModel.ArrangedItem
 public typealias PageFinish = PageModel.PageFinish
 public typealias DocumentPart = PageModel.DocumentPart
+public typealias DigitalSignature = PageModel.DigitalSignature
+public typealias StampLength = PageModel.StampLength
+public typealias TextColor = PageModel.TextColor

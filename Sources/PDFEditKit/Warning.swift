@@ -26,6 +26,11 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
     /// because the command was told to (`--force`, `--in-place`), as `cp -f`
     /// replaces it: said, never silent.
     case replacingReadOnly(file: String)
+    /// The digital `signatures` of `source` (fields and signers, as
+    /// `DigitalSignature.shownName` words them) do not verify in `output`: it
+    /// was not written as the source's signed bytes plus an appended update
+    /// (`ExportSettings.keepSignatures` asks for that).
+    case signaturesInvalidated(source: String, output: String, signatures: [String])
 
     /// The file the warning is about.
     public var file: String {
@@ -35,6 +40,7 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
         case .writtenUnencrypted(let output, _): return output
         case .cacheIgnored(let folder, _): return folder
         case .replacingReadOnly(let file): return file
+        case .signaturesInvalidated(let source, _, _): return source
         }
     }
 
@@ -53,6 +59,11 @@ public enum Warning: Sendable, Equatable, CustomStringConvertible, Encodable {
             return "\(folder): cache not used: \(reason)"
         case .replacingReadOnly(let file):
             return "\(file): read-only file replaced, as asked"
+        case .signaturesInvalidated(let source, let output, let signatures):
+            let which = signatures.count == 1 ? "signature" : "signatures"
+            let verb = signatures.count == 1 ? "does" : "do"
+            return "\(source): \(which) \(signatures.joined(separator: ", ")) \(verb) not verify in \(output)"
+                + " (--keep-signatures writes an edit that allows it as an appended update)"
         }
     }
 

@@ -8,7 +8,8 @@
 /// In the session file an item's stamps are a `"stamps"` array of
 /// `{"source": "s2", "page": 1, "under": false, "fit": false, "opacity": 1}` for
 /// a page, `{"text": {…}, "under": false, "opacity": 0.3}` for a text (see
-/// `TextMark`), each with `"position"`, `"offset": [x, y]` and `"margin"` when
+/// `TextMark`), each with `"position"`, `"offset": [x, y]` and `"margin"` (or
+/// `"marginShare"`, format 8: a share of the page's shorter side) when
 /// they are not the defaults (centre, no offset, no margin; format 5).
 package struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConvertible {
     package var content: StampContent
@@ -71,7 +72,7 @@ package struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConver
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, page, text, under, fit, opacity, position, offset, margin
+        case source, page, text, under, fit, opacity, position, offset, margin, marginShare
     }
 
     /// A stamp's `"text"`: the index of its mark in the session file's `"texts"`
@@ -115,6 +116,7 @@ package struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConver
             placement.offsetY = offset[1]
         }
         placement.margin = try container.decodeSessionNumberIfPresent(.margin) ?? 0
+        placement.marginShare = try container.decodeSessionNumberIfPresent(.marginShare)
         self.placement = placement
     }
 
@@ -139,6 +141,7 @@ package struct Stamp: Codable, Equatable, Hashable, Sendable, CustomStringConver
             try container.encode([placement.offsetX, placement.offsetY], forKey: .offset)
         }
         if placement.margin != 0 { try container.encode(placement.margin, forKey: .margin) }
+        if let share = placement.marginShare { try container.encode(share, forKey: .marginShare) }
     }
 }
 

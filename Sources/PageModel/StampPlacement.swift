@@ -43,6 +43,9 @@ package struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
     package var offsetX: Double
     package var offsetY: Double
     package var margin: Double
+    /// `--margin 3%`: the margin is this share (0.03) of the shorter side of
+    /// the page as displayed; nil: `margin` points (format 8).
+    package var marginShare: Double?
 
     package init(position: StampPosition = .center, offsetX: Double = 0, offsetY: Double = 0, margin: Double = 0) {
         self.position = position
@@ -123,7 +126,11 @@ package struct StampPlacement: Hashable, Sendable, CustomStringConvertible {
         var words: [String] = []
         if position != .center { words.append(position.rawValue) }
         if offsetX != 0 || offsetY != 0 { words.append("\(signed(offsetX)),\(signed(offsetY))") }
-        if margin != 0 { words.append("margin \(formatPoints(margin))") }
+        if let share = marginShare {
+            words.append("margin \(formatPoints(share * 100))%")
+        } else if margin != 0 {
+            words.append("margin \(formatPoints(margin))")
+        }
         return words.isEmpty ? "center" : words.joined(separator: " ")
     }
 
@@ -134,6 +141,19 @@ extension StampPlacement {
     /// Finite offsets and a finite margin of at least 0.
     package var isValid: Bool {
         offsetX.isFinite && offsetY.isFinite && margin.isFinite && margin >= 0
+            && (marginShare.map { $0.isFinite && $0 >= 0 && $0 <= TextMark.maximumShare } ?? true)
+    }
+
+    /// This placement on a page `page` large as displayed (points as seen):
+    /// with `marginShare`, its margin that share of the page's shorter side;
+    /// else itself. `frame` and `matrix` take the result.
+    package func resolved(on page: PageSize) -> StampPlacement {
+        guard let share = marginShare else { return self }
+        var resolved = self
+        let side = min(page.width, page.height)
+        resolved.margin = side.isFinite && side > 0 ? share * side : 0
+        resolved.marginShare = nil
+        return resolved
     }
 }
 

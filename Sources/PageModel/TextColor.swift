@@ -1,18 +1,35 @@
 /// A colour of a text stamp (`--color`, `--background`, `--outline`): RGB
 /// (three parts) or, for print, CMYK (four), each part 0…1. In the session
 /// file an array of those numbers (format 7).
-package struct TextColor: Codable, Hashable, Sendable, CustomStringConvertible {
+public struct TextColor: Codable, Hashable, Sendable, CustomStringConvertible {
     /// Three (red, green, blue) or four (cyan, magenta, yellow, black) parts, each 0…1.
-    package let components: [Double]
+    public let components: [Double]
 
-    package init?(components: [Double]) {
+    /// Three parts (RGB) or four (CMYK), each 0…1; nil for anything else.
+    public init?(components: [Double]) {
         guard components.count == 3 || components.count == 4,
             components.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 })
         else { return nil }
         self.components = components
     }
 
-    package var isCMYK: Bool { components.count == 4 }
+    /// An RGB colour, each part 0…1; nil when one is outside.
+    public init?(red: Double, green: Double, blue: Double) { self.init(components: [red, green, blue]) }
+
+    /// A CMYK colour for print, each part 0…1; nil when one is outside.
+    public init?(cyan: Double, magenta: Double, yellow: Double, black: Double) {
+        self.init(components: [cyan, magenta, yellow, black])
+    }
+
+    /// A colour as the command line writes it: a name (`red`, `navy`), `#rrggbb`,
+    /// or CMYK as `c,m,y,k` (each 0…1 or a percentage); nil for anything else.
+    public init?(_ text: String) {
+        guard let parsed = TextColor.parse(text) else { return nil }
+        self = parsed
+    }
+
+    /// Whether it is CMYK (four parts) rather than RGB.
+    public var isCMYK: Bool { components.count == 4 }
 
     /// The RGB a screen (or cairo, which writes no CMYK) shows for it: CMYK
     /// by the naive conversion (1 - C)(1 - K)…, not a colour-managed one.
@@ -61,7 +78,8 @@ package struct TextColor: Codable, Hashable, Sendable, CustomStringConvertible {
         return TextColor(components: parts)
     }
 
-    package init(from decoder: any Decoder) throws {
+    /// Reads the array of its parts.
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let parts = try container.decode([Double].self)
         guard let color = TextColor(components: parts) else {
@@ -71,13 +89,14 @@ package struct TextColor: Codable, Hashable, Sendable, CustomStringConvertible {
         self = color
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    /// Writes the array of its parts.
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(components)
     }
 
     /// `#ff0000`, `cmyk 0,1,1,0`.
-    package var description: String {
+    public var description: String {
         if isCMYK { return "cmyk " + components.map { formatPoints($0) }.joined(separator: ",") }
         let hex = components.map { part -> String in
             let value = String(Int((part * 255).rounded()), radix: 16)

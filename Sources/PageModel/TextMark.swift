@@ -37,7 +37,11 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     package var color: TextColor?
     package var background: TextColor?
     package var outline: TextColor?
+    /// The size in points as seen (a page's /UserUnit applied), unless `sizeShare` is set.
     package var size: Double
+    /// `--size 2%`: the size is this share (0.02) of the shorter side of the
+    /// page it is drawn on, as displayed; nil: `size` points (format 8).
+    package var sizeShare: Double?
     package var angle: Double
 
     package init(
@@ -56,7 +60,7 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, format, start, digits, run, font, fontName, color, background, outline, size, angle
+        case kind, format, start, digits, run, font, fontName, color, background, outline, size, sizeShare, angle
     }
 
     // Encoded as synthesized; the size and angle read through the session's number check.
@@ -73,6 +77,7 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         background = try container.decodeIfPresent(TextColor.self, forKey: .background)
         outline = try container.decodeIfPresent(TextColor.self, forKey: .outline)
         size = try container.decodeSessionNumber(.size)
+        sizeShare = try container.decodeSessionNumberIfPresent(.sizeShare)
         angle = try container.decodeSessionNumber(.angle)
     }
 
@@ -138,7 +143,7 @@ package struct TextMark: Codable, Hashable, Sendable, CustomStringConvertible {
         if let color { words.append("colour \(color)") }
         if let background { words.append("on \(background)") }
         if let outline { words.append("outlined \(outline)") }
-        words.append("\(formatPoints(size))pt")
+        words.append(sizeShare.map { "\(formatPoints($0 * 100))%" } ?? "\(formatPoints(size))pt")
         if angle != 0 { words.append("\(formatPoints(angle))°") }
         return words.joined(separator: " ")
     }
@@ -218,6 +223,8 @@ extension TextMark {
 extension TextMark {
     /// The largest font size a text stamp takes, in points.
     package static let maximumSize = 1000.0
+    /// The largest share of a page's shorter side a relative size or margin takes (50%).
+    package static let maximumShare = 0.5
     /// The most digits `bates --digits` pads to.
     package static let maximumDigits = 18
     /// The numbers `--start` takes: at least 0, small enough to add a document's items to.
@@ -228,6 +235,9 @@ extension TextMark {
     package var problem: String? {
         if !(size.isFinite && size > 0 && size <= TextMark.maximumSize) {
             return "the text size must be above 0 and at most \(formatPoints(TextMark.maximumSize)) pt (got \(size))"
+        }
+        if let share = sizeShare, !(share.isFinite && share > 0 && share <= TextMark.maximumShare) {
+            return "a relative text size must be above 0% and at most \(formatPoints(TextMark.maximumShare * 100))%"
         }
         if !(0...TextMark.maximumDigits).contains(digits) {
             return "--digits takes 1 to \(TextMark.maximumDigits) (got \(digits))"
@@ -276,5 +286,19 @@ extension TextMark {
             if !TextMark.fields.contains(field) { found.append(field) }
         }
         return found
+    }
+}
+
+extension TextMark {
+    /// This mark as drawn on a page `page` large as displayed (points as seen:
+    /// /UserUnit applied): with `sizeShare`, its size that share of the page's
+    /// shorter side (the same whatever the page's rotation); else itself.
+    package func sized(on page: PageSize) -> TextMark {
+        guard let share = sizeShare else { return self }
+        var sized = self
+        let side = min(page.width, page.height)
+        if side.isFinite, side > 0 { sized.size = share * side }
+        sized.sizeShare = nil
+        return sized
     }
 }

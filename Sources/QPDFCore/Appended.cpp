@@ -402,16 +402,25 @@ std::string md5(std::string const &first, std::string const &second)
 
 } // namespace
 
-std::unique_ptr<Appended> Appended::for_file(Inputs &inputs)
+std::unique_ptr<Appended> Appended::for_file(Inputs &inputs, std::string *why)
 {
+    auto refuse = [why](char const *reason) -> std::unique_ptr<Appended> {
+        if (why != nullptr) {
+            *why = reason;
+        }
+        return nullptr;
+    };
     Request const &request = inputs.request;
     pe_export_options const *options = request.options;
     int s = request.items[0].source;
     Source &source = inputs.sources[static_cast<size_t>(s)];
     pe_source const &arg = request.sources[s];
     // Damage the update would point into, or an encryption it cannot add to.
-    if (!source.pdf || !source.opened_clean || source.pdf->isEncrypted()) {
-        return nullptr;
+    if (!source.pdf || !source.opened_clean) {
+        return refuse("the file is damaged (qpdf repaired it while reading)");
+    }
+    if (source.pdf->isEncrypted()) {
+        return refuse("the file is encrypted");
     }
     std::vector<int> uses(source.pages.size(), 0);
     for (int i = 0; i < request.item_count; ++i) {
@@ -420,12 +429,12 @@ std::unique_ptr<Appended> Appended::for_file(Inputs &inputs)
     // A page of the file the plan leaves out (a page count given for another
     // file) would stay readable in its bytes: copying leaves it out.
     if (std::find(uses.begin(), uses.end(), 0) != uses.end()) {
-        return nullptr;
+        return refuse("pages of the file are left out");
     }
     bool keep_scripts = options != nullptr && options->keep_scripts != 0;
     QPDFObjectHandle root = source.pdf->getRoot();
     if (catalog_drops_something(root, keep_scripts)) {
-        return nullptr;
+        return refuse("the file holds scripts, XFA or a portfolio the output drops");
     }
     // A page used again gets a twin (Appended::twin); not a page with form
     // fields, whose copies copying gives fields of their own.
@@ -434,13 +443,13 @@ std::unique_ptr<Appended> Appended::for_file(Inputs &inputs)
         if (uses[page] > 1) {
             repeated = true;
             if (!twins_alone(source.pages[page].getKey("/Annots"))) {
-                return nullptr;
+                return refuse("a page with form fields is used twice");
             }
         }
     }
     FileTail tail;
     if (!read_tail(arg.path, tail) || xref_points_nowhere(source.xref, tail.size)) {
-        return nullptr;
+        return refuse("the file does not end in a cross-reference section an update can follow");
     }
     // A tagged source's twins get the structure of their content cloned
     // (clone_structure), from the tree as copying reads it; one it cannot read
@@ -450,18 +459,18 @@ std::unique_ptr<Appended> Appended::for_file(Inputs &inputs)
     if (repeated && root.hasKey("/StructTreeRoot")) {
         QPDFObjectHandle tree_root = root.getKey("/StructTreeRoot");
         if (!tree_root.isDictionary() || !tree_root.isIndirect()) {
-            return nullptr;
+            return refuse("the file's structure tree cannot be read");
         }
         first_structure_number = free_structure_numbers(tree_root);
         if (first_structure_number < 0) {
-            return nullptr;
+            return refuse("the file's structure tree cannot be read");
         }
         if (!source.structure) {
             PhaseClock clock(Phase::structure);
             source.structure = std::make_shared<SourceStructure const>(read_structure(source));
         }
         if (!source.structure->usable) {
-            return nullptr;
+            return refuse("the file's structure tree cannot be read");
         }
         structure = source.structure;
     }
@@ -477,12 +486,12 @@ std::unique_ptr<Appended> Appended::for_file(Inputs &inputs)
         // titles would stay readable in its bytes), or a script of the file's
         // bookmarks the output drops (write_outline would; copying names it).
         if (outline_loses_titles(*source.pdf, made->given_entries)) {
-            return nullptr;
+            return refuse("the bookmarks given remove or rename the file's own");
         }
         if (!keep_scripts) {
             for (OutlineEntry const &entry : made->given_entries) {
                 if (entry.action.isInitialized() && runs_script(entry.action)) {
-                    return nullptr;
+                    return refuse("a bookmark runs a script the output drops");
                 }
             }
         }

@@ -52,7 +52,8 @@ class Appended {
   public:
     // The output made this way, for a plan the caller allowed it for; nullptr
     // when the file cannot take an update (see above).
-    static std::unique_ptr<Appended> for_file(Inputs &inputs);
+    // nullptr when it cannot; `why` (when given) then says why, in words.
+    static std::unique_ptr<Appended> for_file(Inputs &inputs, std::string *why = nullptr);
 
     // Changes the source in memory into the output (nothing is written yet).
     void build(Dropped &dropped);

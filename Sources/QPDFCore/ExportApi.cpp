@@ -100,12 +100,18 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     note_decrypted(inputs, 0, request.item_count);
     Dropped dropped;
     if ((strategies & PE_STRATEGY_APPENDED_UPDATE) != 0) {
-        if (std::unique_ptr<Appended> appended = Appended::for_file(inputs)) {
+        std::string why;
+        if (std::unique_ptr<Appended> appended = Appended::for_file(inputs, &why)) {
             PhaseClock strategy(Phase::appended); // with PDFEDIT_TIMING: says which way the file was written
             appended->build(dropped);
             write_or_remove(out_path, written, [&](bool &started) { appended->write(out_path, started); });
             report_dropped(inputs, dropped);
+            inputs.warn(request.items[0].source, PE_WARNING_APPENDED);
             return;
+        }
+        if ((strategies & PE_STRATEGY_REQUIRED) != 0) {
+            where.source = request.items[0].source;
+            throw PlanError(PE_MESSAGE_NOT_APPENDED + why);
         }
     }
     int in_place = (strategies & PE_STRATEGY_IN_PLACE) != 0 ? InPlace::for_file(inputs) : -1;

@@ -179,6 +179,24 @@ import Testing
         #expect(throws: PDFEditError.self) { try editor.number(font: "No Such Font Anywhere") }
         #expect(try editor.undo(3) == ["bates 3", "watermark 2", "number all"])
     }
+
+    /// Issue 44: sizes relative to the page and colours as typed values, from Swift.
+    @Test func relativeSizesAndColoursFromTheLibrary() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: PageEditorLayoutTests.alpha)
+        let red = try #require(TextColor("red"))
+        #expect(TextColor(red: 1, green: 0, blue: 0) == red && TextColor(cyan: 0, magenta: 1, yellow: 1, black: 2) == nil)
+        try editor.number(.all, format: "No{n}", size: .percent(2), margin: .percent(3), color: red)
+        let path = try PageEditorTests.file(try editor.data(), in: scratch)
+        #expect(try KitTools.qpdfCheck(path))
+        // alpha.pdf is Letter: 2% of 612 pt is 12.24 pt.
+        let xml = try KitTools.run("pdftotext", ["-bbox", "-f", "1", "-l", "1", path, "-"]).stdout
+        let word = try #require(xml.range(of: #"yMin="([0-9.]+)" xMax="[0-9.]+" yMax="([0-9.]+)">No1</word>"#, options: .regularExpression))
+        let numbers = xml[word].split(separator: "\"").compactMap { Double($0) }
+        #expect(numbers.count == 3 && abs((numbers[2] - numbers[0]) / 12.24 - 0.925) < 0.01, "\(xml[word])")
+        #expect(throws: PDFEditError.self) { try editor.number(size: .percent(80)) }
+        #expect(throws: PDFEditError.self) { try editor.bates(margin: -1) }
+    }
 }
 
 /// `merge` and `split` from Swift: the same files the command writes.

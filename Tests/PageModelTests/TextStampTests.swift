@@ -120,7 +120,7 @@ import Testing
         #expect(decoded == s)
         #expect(try decoded.encoded() == data)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"version\" : 7"))
+        #expect(text.contains("\"version\" : 8"))
         #expect(text.contains("\"position\" : \"top-left\"") && text.contains("\"font\" : \"times\""))
 
         // A format-4 page stamp has no placement keys: it is centred; and a centred
@@ -130,6 +130,31 @@ import Testing
         #expect(stamp == Stamp(source: SourceID(number: 1), fit: true))
         let written = String(decoding: try JSONEncoder().encode(stamp), as: UTF8.self)
         #expect(!written.contains("position") && !written.contains("offset") && !written.contains("margin"))
+    }
+
+    /// Issue 44 §1: `--size 2%`, `--margin 3%` kept as shares (format 8) and
+    /// worked out against the shorter side of the page as displayed.
+    @Test func relativeSizesAndMarginsAreSharesOfTheShorterSide() throws {
+        var mark = TextMark(kind: .number, format: "{n}", size: 10)
+        #expect(mark.setSize(.percent(2)) && !mark.setSize(.percent(0)) && !mark.setSize(.percent(51)))
+        var placement = StampPlacement(position: .bottom)
+        #expect(placement.setMargin(.percent(3)) && !placement.setMargin(-1))
+        let a4 = PageSize(width: 595.276, height: 841.89)
+        #expect(abs(mark.sized(on: a4).size - 11.90552) < 1e-9 && mark.sized(on: a4).sizeShare == nil)
+        // The shorter side whatever the orientation; an absolute size is left alone.
+        #expect(mark.sized(on: PageSize(width: 841.89, height: 595.276)).size == mark.sized(on: a4).size)
+        #expect(TextMark(kind: .number, format: "{n}", size: 12).sized(on: a4).size == 12)
+        #expect(abs(placement.resolved(on: a4).margin - 17.85828) < 1e-9)
+        #expect(mark.description.hasSuffix("2%") && placement.description == "bottom margin 3%")
+        var s = try session(pages: 2)
+        try s.apply(.textStamp(.all, Stamp(text: mark, placement: placement)), label: "number")
+        let data = try s.encoded()
+        #expect(try Session.decode(data) == s)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"sizeShare\" : 0.02") && text.contains("\"marginShare\" : 0.03"), "\(text)")
+        // A share out of range in a session file is refused where it is read.
+        let bad = text.replacingOccurrences(of: "\"sizeShare\" : 0.02", with: "\"sizeShare\" : 7")
+        #expect(throws: (any Error).self) { try Session.decode(Data(bad.utf8)) }
     }
 
     @Test func framesSitAtTheNineAnchorsInsideTheMargin() {
@@ -199,7 +224,7 @@ import Testing
         // 2,000 items written alone with their stamps, about 200 bytes each.
         #expect(data.count < 600_000, "\(data.count) bytes")
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["version"] as? Int == 7)
+        #expect(object["version"] as? Int == 8)
         #expect((object["texts"] as? [[String: Any]])?.count == 1)
         let decoded = try Session.decode(data)
         #expect(decoded == s)

@@ -31,6 +31,8 @@ package struct DirectMode: Sendable {
     package var decrypt = false
     /// Keep the input's scripts and actions in the output (see `ExportSettings.keepScripts`).
     package var keepScripts = false
+    /// Keep the input's digital signatures valid, or refuse the edit (see `ExportSettings.keepSignatures`).
+    package var keepSignatures = false
     /// Encrypt the output with these passwords and permissions instead of keeping
     /// the input's encryption (`--encrypt`); nil keeps it (or `decrypt` drops it).
     package var outputEncryption: OutputEncryption?
@@ -194,6 +196,7 @@ package struct DirectMode: Sendable {
         writeSettings.outputEncryption = outputEncryption
         keepingEncryption(of: inputSource, in: &writeSettings)
         writeSettings.keepScripts = keepScripts
+        writeSettings.keepSignatures = keepSignatures
         writeSettings.compress = compress
         writeSettings.linearize = linearize
         writeSettings.outline = outline

@@ -59,6 +59,14 @@ public struct ExportSettings: Sendable {
     public var rasterize: Double?
     /// With `rasterize`: the pictures in gray (`--gray`).
     public var rasterizeGray = false
+    /// Keep the digital signatures of a signed source valid (`--keep-signatures`):
+    /// the output is written as the source's bytes, unchanged, followed by an
+    /// appended update holding the edit. An edit that cannot be written so (pages
+    /// left out, other files' pages, stamps, new metadata or encryption, a
+    /// certification that forbids the change, a file that cannot take an update)
+    /// is refused (`PDFEditError.usage`, saying why). Without it, an export that
+    /// rewrites a signed source warns (`Warning.signaturesInvalidated`).
+    public var keepSignatures = false
 
     /// Settings for an export.
     ///
@@ -403,17 +411,25 @@ struct ExportWriter {
         try checkOutput(output, settings: settings)
         let request = try request(items, document: name, settings: settings)
         var plan = request.plan
-        let options = request.options
+        var options = request.options
+        let signed = signedSources(of: plan)
+        if settings.keepSignatures, !signed.isEmpty {
+            options.appendUpdate = true
+            try requireKeptSignatures(signed, plan: plan, options: options)
+            options.requireAppendedUpdate = true
+        }
         let staged = StagedOutput(output, removingStale: true)
+        let written = options
         let report = try run(&plan, staged: [staged]) { (plan) throws(EngineError) in
             try PDFExporter.write(
-                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options, to: staged.temporary)
+                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: written, to: staged.temporary)
         }
         try PhaseTiming.measure("commit") { () throws(PDFEditError) in try staged.commit() }
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
-            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings),
+            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings)
+                + signatureWarnings(signed, plan: plan, appendedTo: report.appendedTo, output: output),
             savings: report.savings.map(CompressionSavings.init))
     }
 
@@ -444,6 +460,12 @@ struct ExportWriter {
         var options = settings.engineOptions(progressUnit: "files")
         setDocumentData(of: items, document: name, on: &options)
         var plan = try plan(items, document: name, settings: settings)
+        let signed = signedSources(of: plan)
+        if settings.keepSignatures, let first = signed.first {
+            throw PDFEditError.usage(
+                "\(session.source(first.id)?.path ?? first.id.description): --keep-signatures: parts of a split are"
+                    + " copied, never appended to a signed file")
+        }
         options.keepEncryptionOf = settings.keepEncryptionOf.flatMap { plan.sessionSources.firstIndex(of: $0) }
         try setAttachments(of: items, plan: plan, document: name, on: &options)
         let staged = StagedOutput.staging(parts.map(\.output))
@@ -469,9 +491,11 @@ struct ExportWriter {
             try Cancellation.deferringSignals { () throws(PDFEditError) in try StagedOutput.commitAll(staged) }
         }
         let folder = parts.first.map { Paths.quickFolder(of: $0.output) } ?? "."
+        let shownFolder = folder.hasSuffix("/") ? folder : folder + "/"
         let warnings =
             report.warnings.map(describe)
-            + decryptionWarning(report, output: folder.hasSuffix("/") ? folder : folder + "/", settings: settings)
+            + decryptionWarning(report, output: shownFolder, settings: settings)
+            + signatureWarnings(signed, plan: plan, appendedTo: nil, output: shownFolder)
         return parts.enumerated().map { index, part in
             ExportResult(
                 output: part.output, document: name, pageCount: part.items.count,
@@ -520,6 +544,13 @@ struct ExportWriter {
             removeTemporaries()
             // Stopped by the host's token (`pe_export_options.cancel`), not a failure of a file.
             try CancellationToken.check()
+            // `--keep-signatures` on a file that cannot take an appended update:
+            // the command asked for what this file cannot give (64).
+            if case .library(let file, let message) = error, message.hasPrefix(ExportStrategy.notAppendedMessage) {
+                let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
+                throw PDFEditError.usage(
+                    "\(shown): --keep-signatures: \(message.dropFirst(ExportStrategy.notAppendedMessage.count))")
+            }
             // A failure of an output is told by its final name, never the hidden temporary's.
             if let output = staged.first(where: { $0.temporary == error.file })?.path {
                 switch error {

@@ -78,8 +78,12 @@ extension ExportWriter {
         var shaped: [(stamp: Int, picture: TextPicture)] = []
         for item in stamped {
             var itemTexts = texts[items[item].id] ?? []
-            for stamp in items[item].stamps {
-                if let mark = stamp.text {
+            // Relative sizes and margins (`--size 2%`) are of the page as it is shown once exported.
+            let relative = items[item].stamps.contains { $0.placement.marginShare != nil || $0.text?.sizeShare != nil }
+            let shown = relative ? access.shownSize(of: items[item]) : nil
+            for var stamp in items[item].stamps {
+                if let shown { stamp.placement = stamp.placement.resolved(on: shown) }
+                if let mark = stamp.text.map({ mark in shown.map { mark.sized(on: $0) } ?? mark }) {
                     let text = itemTexts.isEmpty ? mark.format : itemTexts.removeFirst()
                     if mark.needsShaping(text) {
                         shaped.append((plan.stamps.count, mark.picture(of: text)))

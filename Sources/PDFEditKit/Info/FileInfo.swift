@@ -44,6 +44,8 @@ package struct FileInfo: Codable, Equatable, Sendable {
     package var hasPageLabels: Bool
     /// Whether the file is tagged (/MarkInfo /Marked true).
     package var tagged: Bool
+    /// Its digital signatures (signed signature fields); empty when it has none.
+    package var signatures: [DigitalSignature] = []
     /// Damage qpdf recovered from while reading.
     package var warnings: [String]
     /// Every page, in order.
@@ -81,6 +83,7 @@ extension FileInfo {
         try container.encode(hasOutlines, forKey: .hasOutlines)
         try container.encode(hasPageLabels, forKey: .hasPageLabels)
         try container.encode(tagged, forKey: .tagged)
+        try container.encode(signatures, forKey: .signatures)
         try container.encode(warnings, forKey: .warnings)
         try container.encode(pages, forKey: .pages)
     }
@@ -129,11 +132,13 @@ extension FileInfo {
                         label: labels.map { $0.value(ofPage: index + 1).text },
                         text: pageText))
             }
+            let signatures = try DigitalSignature.read(document.pdf, password: document.password, poppler: poppler)
             return FileInfo(
                 file: path, pageCount: facts.pageCount, pdfVersion: facts.pdfVersion,
                 encrypted: facts.encrypted, producer: facts.producer, creator: facts.creator, title: facts.title,
                 hasForm: facts.hasForm, hasOutlines: facts.hasOutlines, hasPageLabels: facts.hasPageLabels,
-                tagged: facts.isTagged, warnings: document.pdf.warnings + unreadable, pages: pages)
+                tagged: facts.isTagged, signatures: signatures, warnings: document.pdf.warnings + unreadable,
+                pages: pages)
         } catch {
             throw PDFEditError.engine(error)
         }

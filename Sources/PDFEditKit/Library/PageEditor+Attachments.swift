@@ -77,3 +77,18 @@ extension PageEditor {
         return try access.extractAttachments(of: chosen, names: names, to: directory.path, force: force, checks: checks)
     }
 }
+
+extension PageEditor {
+    /// The digital signatures of the sources a document's pages come from
+    /// (`pdfedit list` shows them): for each signed source, in order of first
+    /// use, its signed fields, signers, signing times, whether each covers the
+    /// whole file, and the certification (DocMDP) permission. A write keeps
+    /// them valid only with `ExportSettings.keepSignatures`.
+    public func signatures(in document: String? = nil) throws(PDFEditError) -> [SourceSignatures] {
+        let chosen = try session.chosenDocument(document)
+        let access = access
+        return try access.surfacingLookupFailure { () throws(PDFEditError) in
+            access.signedSources(chosen.items.flatMap(\.content.sources))
+        }
+    }
+}

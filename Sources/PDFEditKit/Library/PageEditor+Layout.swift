@@ -162,16 +162,18 @@ extension PageEditor {
 
     /// Bates numbers on the selected pages: `prefix` and a number counted from
     /// `start` across the document, zero-padded to `digits` (`pdfedit bates`);
-    /// `font` as for ``number(_:format:start:size:position:margin:font:in:)``.
+    /// `font`, `size`, `margin` and the colours as for
+    /// ``number(_:format:start:size:position:margin:font:color:background:outline:in:)``.
     @discardableResult
     public mutating func bates(
-        _ pages: PageSelection = .all, prefix: String = "", start: Int = 1, digits: Int = 6, size: Double = 10,
-        position: StampPosition = .bottomRight, margin: Double = 24, font: String? = nil, in document: String? = nil
+        _ pages: PageSelection = .all, prefix: String = "", start: Int = 1, digits: Int = 6, size: StampLength = 10,
+        position: StampPosition = .bottomRight, margin: StampLength = 24, font: String? = nil, color: TextColor? = nil,
+        background: TextColor? = nil, outline: TextColor? = nil, in document: String? = nil
     ) throws(PDFEditError) -> ChangeSummary {
         try TextMark.checkBatesDigits(digits)
-        var mark = TextMark(kind: .bates, format: prefix + "{n}", start: start, digits: digits, size: size)
-        if let font { try TextFonts.apply(font, to: &mark) }
-        let placement = StampPlacement(position: position, margin: margin)
+        var mark = TextMark(kind: .bates, format: prefix + "{n}", start: start, digits: digits, size: 10)
+        try mark.setLook(size: size, font: font, color: color, background: background, outline: outline)
+        let placement = try StampPlacement.with(position: position, margin: margin)
         return try apply(.textStamp(pages, Stamp(text: mark, placement: placement)), in: document, label: "bates \(pages)")
     }
 
@@ -240,7 +242,7 @@ extension PageEditor {
         // A library program opens the new file instead: nothing to point at.
         case .relink: nil
         case .stamp: "stamp(_:with:page:under:fit:opacity:each:in:)"
-        case .textStamp: "bates(_:prefix:start:digits:size:position:margin:font:in:)"
+        case .textStamp: "bates(_:prefix:start:digits:size:position:margin:font:color:background:outline:in:)"
         case .unstamp: "unstamp(_:in:)"
         case .labels: "setPageLabels(_:in:)"
         case .metadata: "setMetadata(title:author:subject:keywords:in:)"

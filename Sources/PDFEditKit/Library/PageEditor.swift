@@ -343,8 +343,10 @@ public struct PageEditor: Sendable {
 
     /// Writes a page number on the selected pages (`number`): `format` with `{n}`
     /// for the number (counted from `start`) and `{total}` for the page count, in
-    /// `size`-point Helvetica (a real font, embedded, for text outside
-    /// Windows-1252) at `position` inside a `margin`-point margin.
+    /// Helvetica (a real font, embedded, for text outside Windows-1252) `size`
+    /// large at `position` inside a `margin` — each in points as seen, or a
+    /// share of each page's shorter side (`.percent(2)`) — in `color` (nil:
+    /// black), on a `background` box with an `outline` (nil: none).
     ///
     /// `font` is `helvetica`, `times` or `courier` (the standard fonts;
     ///   nil: Helvetica), an installed font by fontconfig's name
@@ -352,29 +354,31 @@ public struct PageEditor: Sendable {
     ///   installed or a file that is not a font is refused.
     @discardableResult
     public mutating func number(
-        _ pages: PageSelection = .all, format: String = "{n}", start: Int = 1, size: Double = 10,
-        position: StampPosition = .bottom, margin: Double = 24, font: String? = nil, in document: String? = nil
+        _ pages: PageSelection = .all, format: String = "{n}", start: Int = 1, size: StampLength = 10,
+        position: StampPosition = .bottom, margin: StampLength = 24, font: String? = nil, color: TextColor? = nil,
+        background: TextColor? = nil, outline: TextColor? = nil, in document: String? = nil
     ) throws(PDFEditError) -> ChangeSummary {
-        var mark = TextMark(kind: .number, format: format, start: start, size: size)
-        if let font { try TextFonts.apply(font, to: &mark) }
-        return try apply(
-            .textStamp(pages, Stamp(text: mark, placement: StampPlacement(position: position, margin: margin))),
-            in: document, label: "number \(pages)")
+        var mark = TextMark(kind: .number, format: format, start: start, size: 10)
+        try mark.setLook(size: size, font: font, color: color, background: background, outline: outline)
+        let placement = try StampPlacement.with(position: position, margin: margin)
+        return try apply(.textStamp(pages, Stamp(text: mark, placement: placement)), in: document, label: "number \(pages)")
     }
 
     /// Writes `text` across the selected pages (`watermark`), turned `angle`
     /// degrees, at `opacity` (0 < opacity <= 1), over their content or `under` it,
-    /// in any language (`font` as for ``number(_:format:start:size:position:margin:font:in:)``).
+    /// in any language (`font`, `size`, the colours as for
+    /// ``number(_:format:start:size:position:margin:font:color:background:outline:in:)``).
     @discardableResult
     public mutating func watermark(
-        _ pages: PageSelection = .all, text: String, size: Double = 72, angle: Double = 45, opacity: Double = 0.3,
-        under: Bool = false, font: String? = nil, in document: String? = nil
+        _ pages: PageSelection = .all, text: String, size: StampLength = 72, angle: Double = 45, opacity: Double = 0.3,
+        under: Bool = false, font: String? = nil, color: TextColor? = nil, background: TextColor? = nil,
+        outline: TextColor? = nil, in document: String? = nil
     ) throws(PDFEditError) -> ChangeSummary {
         guard Stamp.isValidOpacity(opacity) else {
             throw PDFEditError.usage("an opacity is above 0 and at most 1, not \(opacity)")
         }
-        var mark = TextMark(kind: .watermark, format: text, size: size, angle: angle)
-        if let font { try TextFonts.apply(font, to: &mark) }
+        var mark = TextMark(kind: .watermark, format: text, size: 72, angle: angle)
+        try mark.setLook(size: size, font: font, color: color, background: background, outline: outline)
         return try apply(
             .textStamp(pages, Stamp(text: mark, under: under, opacity: opacity, placement: StampPlacement())),
             in: document, label: "watermark \(pages)")

@@ -395,6 +395,12 @@ extension ExportWriter {
             throw PDFEditError.usage("--rasterize writes its own file: not with --compress, --linearize or --encrypt")
         }
         try refusePlaceholders(items, document: name, settings: settings)
+        let signed = try access.surfacingLookupFailure { () throws(PDFEditError) in
+            access.signedSources(items.flatMap(\.content.sources))
+        }
+        if settings.keepSignatures, let first = signed.first {
+            throw PDFEditError.usage("\(first.source): --keep-signatures: a rasterized output is drawn anew, not appended")
+        }
         try checkOutput(output, settings: settings)
         // Placeholders left are blank pages (`--placeholders blank`).
         let drawn = items.map { item -> PageItem in
@@ -449,6 +455,10 @@ extension ExportWriter {
                 + "their text, links, annotations, form fields and bookmarks are gone")
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
-            last: positions?.upperBound, warnings: [notice])
+            last: positions?.upperBound,
+            warnings: [notice]
+                + signed.map {
+                    .signaturesInvalidated(source: $0.source, output: output, signatures: $0.signatures.map(\.shownName))
+                })
     }
 }

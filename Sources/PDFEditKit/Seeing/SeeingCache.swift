@@ -127,6 +127,8 @@ struct SourcePagesRecord: Codable, Equatable {
     var fingerprints: [String: String]? = [:]
     /// How many annotations each page carries, popups aside (`annotated`); keyed like `texts`.
     var annotations: [String: Int]? = [:]
+    /// Its digital signatures (`OpenedPDF.signatures` with poppler's signers); nil until known.
+    var signatures: [DigitalSignature]?
 
     init(sha256: String) { self.sha256 = sha256 }
 
@@ -150,6 +152,11 @@ struct SourcePagesRecord: Codable, Equatable {
         for (key, count) in annotations ?? [:] {
             guard isPage(key), count >= 0 else { return false }
         }
+        for signature in signatures ?? [] {
+            guard signature.docMDP.map({ (1...3).contains($0) }) ?? true,
+                signature.byteRange.map({ $0.count == 4 && $0.allSatisfy { $0 >= 0 } }) ?? true
+            else { return false }
+        }
         return true
     }
 
@@ -162,6 +169,7 @@ struct SourcePagesRecord: Codable, Equatable {
         fingerprints = (fingerprints ?? [:]).merging(other.fingerprints ?? [:]) { mine, _ in mine }
         annotations = (annotations ?? [:]).merging(other.annotations ?? [:]) { mine, _ in mine }
         hasLabels = hasLabels ?? other.hasLabels
+        signatures = signatures ?? other.signatures
     }
 }
 

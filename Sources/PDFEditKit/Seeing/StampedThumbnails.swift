@@ -450,6 +450,10 @@ final class StampedRenderer: @unchecked Sendable {
     ) throws(EngineError) {
         let page = drawing.displayed
         let pixelsPerPoint = drawing.scale
+        // Relative sizes and margins (`--size 2%`) of the page as displayed, as export resolves them.
+        var stamp = stamp
+        stamp.placement = stamp.placement.resolved(on: page)
+        if case .text(let text, let mark) = stamp.picture { stamp.picture = .text(text, mark.sized(on: page)) }
         switch stamp.picture {
         case .page(let document, let index, let size):
             guard let opening = openings[document], size.width > 0, size.height > 0 else { return }

@@ -70,6 +70,8 @@ package struct BatchApply: Sendable {
     package var decrypt = false
     /// Keep the inputs' JavaScript and open actions.
     package var keepScripts = false
+    /// Keep a signed file's signatures valid, or refuse it (see `ExportSettings.keepSignatures`).
+    package var keepSignatures = false
     /// `--compress` and `--linearize` on every result (see `ExportSettings.compress`).
     package var compress = false
     package var linearize = false
@@ -193,6 +195,7 @@ package struct BatchApply: Sendable {
                 force: force, passwords: passwords)
             mode.decrypt = decrypt
             mode.keepScripts = keepScripts
+            mode.keepSignatures = keepSignatures
             mode.compress = compress
             mode.linearize = linearize
             mode.outputEncryption = outputEncryption

@@ -152,6 +152,12 @@ package struct ExportOptions: Sendable, Equatable {
     /// incremental update, where `ExportStrategy.allowed` lets it; the output
     /// shows the same document. False: never (`PDFEDIT_NO_APPEND`).
     package var appendUpdate = true
+    /// The output must be the appended update (`--keep-signatures`: a signed
+    /// source's bytes kept): with `ExportStrategy.allowed` holding it, a file
+    /// that cannot take one fails (`.library`, its message starting
+    /// `PE_MESSAGE_NOT_APPENDED`) instead of being copied. The caller checks
+    /// that the strategy is allowed before it asks.
+    package var requireAppendedUpdate = false
     /// Keep the sources' JavaScript (merged under unique names) and the first
     /// source's open action and document actions; false leaves them out with a
     /// warning (an open action that only shows a page is kept either way).
@@ -203,6 +209,7 @@ package struct ExportOptions: Sendable, Equatable {
         lhs.deterministicID == rhs.deterministicID && lhs.encryption == rhs.encryption && lhs.labels == rhs.labels
             && lhs.title == rhs.title && lhs.maxStreamBytes == rhs.maxStreamBytes && lhs.threads == rhs.threads
             && lhs.inPlace == rhs.inPlace && lhs.appendUpdate == rhs.appendUpdate
+            && lhs.requireAppendedUpdate == rhs.requireAppendedUpdate
             && lhs.keepEncryptionOf == rhs.keepEncryptionOf
             && lhs.pageLabels == rhs.pageLabels && lhs.author == rhs.author && lhs.subject == rhs.subject
             && lhs.keywords == rhs.keywords && lhs.outline == rhs.outline
@@ -313,6 +320,9 @@ package struct ExportReport: Sendable, Equatable {
     /// The encrypted sources (paths as given) whose pages went into an output
     /// written unencrypted (no `encryption`, no kept encryption), in plan order.
     package var decryptedSources: [String]
+    /// The source (path as given) whose bytes the output starts with, an
+    /// update appended (`PE_WARNING_APPENDED`); nil: written another way.
+    package var appendedTo: String? = nil
     /// What `ExportOptions.compress` did (`write` only); nil without it.
     package var savings: StreamSavings?
 

@@ -1,3 +1,5 @@
+import QPDFCore
+
 /// How `pe_export` writes one output, and the one decision of which ways a plan
 /// may take (`ExportStrategy.allowed`). The bridge carries out what it is given:
 /// it decides nothing about what an edit may do, and only falls back to the next
@@ -166,8 +168,16 @@ extension ExportStrategy {
         rest.threads = nil
         rest.inPlace = true
         rest.appendUpdate = true
+        rest.requireAppendedUpdate = false
         rest.keepEncryptionOf = nil
         rest.keepScripts = false
         return rest
     }
+}
+
+extension ExportStrategy {
+    /// How the bridge's message starts when `ExportOptions.requireAppendedUpdate`
+    /// met a file that cannot take an appended update (`PE_MESSAGE_NOT_APPENDED`);
+    /// the reason follows.
+    package static let notAppendedMessage = PE_MESSAGE_NOT_APPENDED
 }

@@ -58,8 +58,10 @@ package enum PDFExporter {
         if code != Int32(PE_OK) {
             throw EngineError(exportStatus: status, sources: sources, output: path)
         }
-        return ExportReport(
+        var report = ExportReport(
             warnings: collector.warnings, decryptedSources: collector.decrypted, savings: arguments.savings)
+        report.appendedTo = collector.appendedTo
+        return report
     }
 
     /// Writes several files from one opening of the sources by calling
@@ -131,6 +133,8 @@ private final class WarningCollector {
     var warnings: [ExportWarning] = []
     /// The sources the bridge noted as encrypted but written unencrypted.
     var decrypted: [String] = []
+    /// The source the output was appended to (`PE_WARNING_APPENDED`).
+    var appendedTo: String?
 
     init(paths: [String]) {
         self.paths = paths
@@ -144,6 +148,8 @@ private final class WarningCollector {
         let file = paths.indices.contains(index) ? paths[index] : nil
         if message == PE_WARNING_DECRYPTED {
             if let file, !decrypted.contains(file) { decrypted.append(file) }
+        } else if message == PE_WARNING_APPENDED {
+            appendedTo = file
         } else if message.hasPrefix("qpdf: ") {
             guard damaged.insert(index).inserted else { return }
             warnings.append(ExportWarning(file: file, kind: .recoveredDamage(detail: String(message.dropFirst(6)))))

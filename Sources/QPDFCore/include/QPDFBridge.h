@@ -183,6 +183,16 @@ enum {
  * passwords nor keep_encryption): the caller words it, e.g. one line naming them all. */
 #define PE_WARNING_DECRYPTED "encrypted source written unencrypted"
 
+/* The message of the warning sent (with the source's index) when pe_export wrote
+ * the output as that source's bytes followed by an appended update (its signed
+ * bytes intact): the caller words it, never prints it as it is. */
+#define PE_WARNING_APPENDED "written as an appended update"
+
+/* How the message of a PE_E_PLAN failure starts when the output had to be an
+ * appended update (PE_STRATEGY_REQUIRED) and the file cannot take one; the
+ * reason follows. */
+#define PE_MESSAGE_NOT_APPENDED "cannot be written as an appended update: "
+
 enum { PE_LABELS_KEEP = 0, PE_LABELS_RENUMBER = 1, PE_LABELS_NONE = 2 };
 
 /* How pe_export may write an output besides copying its pages
@@ -192,6 +202,11 @@ enum { PE_LABELS_KEEP = 0, PE_LABELS_RENUMBER = 1, PE_LABELS_NONE = 2 };
  * (if any) at its last use. APPENDED_UPDATE: the source's bytes followed by an
  * update, so nothing may be taken out; IN_PLACE: the source rewritten whole. */
 enum { PE_STRATEGY_APPENDED_UPDATE = 1, PE_STRATEGY_IN_PLACE = 2 };
+/* With PE_STRATEGY_APPENDED_UPDATE: the output must be the appended update (a
+ * signed file's bytes kept, `--keep-signatures`); a file that cannot take one
+ * fails with PE_E_PLAN, PE_MESSAGE_NOT_APPENDED and why, instead of falling
+ * back to another way. */
+enum { PE_STRATEGY_REQUIRED = 4 };
 
 /* One item's label from its document's own label ranges (`pdfedit labels`). */
 typedef struct pe_page_label {

@@ -84,6 +84,29 @@ int pe_document_page_geometry(pe_document *document, int page, pe_page_geometry 
  * streams is PE_E_LIMIT; one out of range PE_E_PLAN. Returns status->code. */
 int pe_document_page_fingerprint(pe_document *document, int page, char *hex, int *annotations, pe_status *status);
 
+/* One signed signature field of a document (its /V a signature dictionary). */
+typedef struct pe_signature {
+    const char *field;      /* the fully qualified field name (UTF-8; "" when no /T) */
+    const char *name;       /* the dictionary's /Name as UTF-8; NULL when absent */
+    const char *time;       /* its /M as written (a PDF date); NULL when absent */
+    const char *sub_filter; /* its /SubFilter without the slash; NULL when absent */
+    long long byte_range[4];
+    int byte_range_valid;   /* /ByteRange is four integers: two ranges in order inside the file */
+    int covers_file;        /* ... the first at offset 0 and the second ending at the file's end */
+    int doc_mdp;            /* the DocMDP permission of its /Reference (1, 2 or 3), or 2 when
+                               the catalog's /Perms /DocMDP names it without one; 0: none */
+    int certification;      /* the catalog's /Perms /DocMDP is this signature */
+} pe_signature;
+
+typedef void (*pe_signature_fn)(void *context, const pe_signature *signature);
+
+/* Passes `each` every signed signature field of `document`'s /AcroForm /Fields
+ * tree, in tree order (depth first; at most 32 levels and 100,000 fields, each
+ * node once), `file_size` being the size of its file in bytes (for
+ * covers_file). Returns status->code. */
+int pe_document_read_signatures(pe_document *document, long long file_size, pe_signature_fn each, void *context,
+                                pe_status *status);
+
 /* One stream of an image page: an image XObject or its soft mask. */
 typedef struct pe_image_stream {
     /* PDF syntax of the stream dictionary's entries other than /Length,

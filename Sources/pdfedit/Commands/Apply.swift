@@ -179,6 +179,7 @@ struct Apply: ParsableCommand {
         batch.force = force
         batch.decrypt = writing.decrypt
         batch.keepScripts = writing.keepScripts
+        batch.keepSignatures = writing.keepSignatures
         batch.compress = writing.size.compress || optimize
         batch.linearize = writing.size.linearize || linearize
         batch.outputEncryption = outputEncryption

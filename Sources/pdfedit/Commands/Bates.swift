@@ -42,10 +42,10 @@ struct BatesNumbers: EditCommand {
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
-    @Option(name: .long, help: ArgumentHelp("The font size in points.", valueName: "PT"))
+    @Option(name: .long, help: textSizeHelp)
     var size = "10"
 
-    @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
+    @Option(name: .long, help: marginHelp)
     var margin = "24"
 
     @OptionGroup var look: TextLookOptions
@@ -65,12 +65,11 @@ struct BatesNumbers: EditCommand {
     }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        var mark = TextMark(
-            kind: .bates, format: prefix + "{n}", start: start, digits: digits,
-            size: try parseTextSize(size))
+        var mark = TextMark(kind: .bates, format: prefix + "{n}", start: start, digits: digits, size: 10)
+        try applyTextSize(size, to: &mark)
         try look.apply(to: &mark)
-        let placement = try parsePlacement(
-            position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
+        var placement = try parsePlacement(position: position, offset: offset)
+        try applyMargin(margin, to: &placement)
         return .textStamp(try selecting.parse(selection), Stamp(text: mark, opacity: try parseOpacity(opacity), placement: placement))
     }
 }

@@ -134,6 +134,11 @@ struct Export: ParsableCommand {
     @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
     var keepScripts = false
 
+    @Flag(
+        name: .customLong("keep-signatures"),
+        help: "Keep a signed source's signatures valid (its bytes kept, the edit appended as an update), or refuse the export when it cannot.")
+    var keepSignatures = false
+
     @OptionGroup var size: SizeOptions
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var session: SessionOption
@@ -215,6 +220,7 @@ struct Export: ParsableCommand {
             labels.apply(to: &settings)
             settings.outline = outline.policy
             settings.keepScripts = keepScripts
+            settings.keepSignatures = keepSignatures
             settings.compress = size.compress
             settings.linearize = size.linearize
             settings.rasterize = rasterize

@@ -53,6 +53,10 @@ struct Info: ParsableCommand {
         if let producer = info.producer { lines.append("Producer:   \(shown(producer))") }
         if let title = info.title, !title.isEmpty { lines.append("Title:      \(shown(title))") }
         lines.append("Features:   \(features.isEmpty ? "none" : features.joined(separator: ", "))")
+        if !info.signatures.isEmpty {
+            lines.append("Signatures: " + signatureLine(info.signatures[0]))
+            lines += info.signatures.dropFirst().map { "            " + signatureLine($0) }
+        }
         lines.append("")
         let rows = info.pages.map { page in
             [

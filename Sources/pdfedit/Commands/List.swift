@@ -64,6 +64,8 @@ struct List: ParsableCommand {
                 + (hasLabels ? ["LABEL"] : []) + (hasStamps ? ["STAMPS"] : []) + (hasFinish ? ["AT EXPORT"] : []) + (noText ? [] : ["TEXT"])
             Console.out("\(shown(listing.document)): \(pagesPhrase(listing.pageCount))")
             if !rows.isEmpty { Console.out(table(header, rows)) }
+            let signed = signatureLines(listing.signatures)
+            if !signed.isEmpty { Console.out(signed.joined(separator: "\n")) }
         }
     }
 }

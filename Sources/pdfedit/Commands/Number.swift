@@ -26,6 +26,7 @@ struct NumberPages: EditCommand {
               pdfedit number 2.. --format "Page {n} of {total}" --start 2
               pdfedit number all --format "{doc} {label}" --position top-right
               pdfedit number all --format "Strona {n} z {total}"
+              pdfedit number all --size 2% --margin 3%
               pdfedit number all report.pdf -o numbered.pdf
             """)
 
@@ -47,10 +48,10 @@ struct NumberPages: EditCommand {
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
-    @Option(name: .long, help: ArgumentHelp("The font size in points.", valueName: "PT"))
+    @Option(name: .long, help: textSizeHelp)
     var size = "10"
 
-    @Option(name: .long, help: ArgumentHelp("Distance from the page's edges in points or with mm/cm/in.", valueName: "L"))
+    @Option(name: .long, help: marginHelp)
     var margin = "24"
 
     @OptionGroup var look: TextLookOptions
@@ -66,11 +67,11 @@ struct NumberPages: EditCommand {
     var directOptions: DirectOptions? { direct }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        var mark = TextMark(
-            kind: .number, format: format, start: start, size: try parseTextSize(size))
+        var mark = TextMark(kind: .number, format: format, start: start, size: 10)
+        try applyTextSize(size, to: &mark)
         try look.apply(to: &mark)
-        let placement = try parsePlacement(
-            position: position, offset: offset, margin: try parseLength(margin, option: "--margin"))
+        var placement = try parsePlacement(position: position, offset: offset)
+        try applyMargin(margin, to: &placement)
         return .textStamp(try selecting.parse(selection), Stamp(text: mark, opacity: try parseOpacity(opacity), placement: placement))
     }
 }

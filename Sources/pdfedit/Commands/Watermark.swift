@@ -33,7 +33,7 @@ struct Watermark: EditCommand {
     @Option(name: .long, help: ArgumentHelp("The text to draw.", valueName: "TEXT"))
     var text: String
 
-    @Option(name: .long, help: ArgumentHelp("The font size in points.", valueName: "PT"))
+    @Option(name: .long, help: textSizeHelp)
     var size = "72"
 
     @Option(
@@ -55,6 +55,9 @@ struct Watermark: EditCommand {
     @Option(name: .long, parsing: .unconditional, help: offsetHelp)
     var offset: String?
 
+    @Option(name: .long, help: marginHelp)
+    var margin = "0"
+
     @OptionGroup var look: TextLookOptions
 
     @OptionGroup var selecting: SelectionOptions
@@ -67,12 +70,13 @@ struct Watermark: EditCommand {
     }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        var mark = TextMark(kind: .watermark, format: text, size: try parseTextSize(size), angle: angle)
+        var mark = TextMark(kind: .watermark, format: text, size: 72, angle: angle)
+        try applyTextSize(size, to: &mark)
         try look.apply(to: &mark)
+        var placement = try parsePlacement(position: position, offset: offset)
+        try applyMargin(margin, to: &placement)
         return .textStamp(
             try selecting.parse(selection),
-            Stamp(
-                text: mark, under: under, opacity: try parseOpacity(opacity),
-                placement: try parsePlacement(position: position, offset: offset)))
+            Stamp(text: mark, under: under, opacity: try parseOpacity(opacity), placement: placement))
     }
 }

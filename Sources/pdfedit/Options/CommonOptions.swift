@@ -124,6 +124,7 @@ struct DirectOptions: ParsableArguments {
             input: input, output: self.output, inPlace: inPlace, force: force, passwords: passwords)
         mode.decrypt = decrypt
         mode.keepScripts = keepScripts
+        mode.keepSignatures = writing.keepSignatures
         mode.repair = repair
         mode.compress = writing.size.compress
         mode.linearize = writing.size.linearize
@@ -140,7 +141,8 @@ struct DirectOptions: ParsableArguments {
     /// The options that only mean something with `-o` or `--in-place`, refused in a session.
     func refuseOutsideDirectMode() throws(PDFEditError) {
         let given = [
-            (decrypt, "--decrypt"), (keepScripts, "--keep-scripts"), (!encryption.encrypt.isEmpty, "--encrypt"),
+            (decrypt, "--decrypt"), (keepScripts, "--keep-scripts"), (writing.keepSignatures, "--keep-signatures"),
+            (!encryption.encrypt.isEmpty, "--encrypt"),
             (repair, "--repair"), (writing.size.compress, "--compress"), (writing.size.linearize, "--linearize"),
         ].filter(\.0).map(\.1)
         if let first = given.first { throw PDFEditError.usage("\(first) goes with -o or --in-place") }
@@ -155,6 +157,10 @@ struct WritingOptions: ParsableArguments {
     var decrypt = false
     @Flag(name: .customLong("keep-scripts"), help: "Direct mode: keep the file's JavaScript and open action.")
     var keepScripts = false
+    @Flag(
+        name: .customLong("keep-signatures"),
+        help: "Direct mode: keep a signed file's signatures valid (its bytes kept, the edit appended as an update), or refuse the edit when it cannot.")
+    var keepSignatures = false
     @OptionGroup var size: SizeOptions
 }
 
