@@ -29,3 +29,5 @@ public typealias StampEach = PageModel.StampEach
 public typealias ArrangedItem = PageModel.ArrangedItem
 public typealias PageFinish = PageModel.PageFinish
 public typealias DocumentPart = PageModel.DocumentPart
+public typealias RedactUnits = PageModel.RedactUnits
+public typealias Redaction = PageModel.Redaction

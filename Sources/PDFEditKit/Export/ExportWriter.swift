@@ -409,6 +409,13 @@ struct ExportWriter {
             try PDFExporter.write(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options, to: staged.temporary)
         }
+        do throws(PDFEditError) {
+            try RedactionProof.verify(
+                staged.temporary, output: output, items: items, passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
+        } catch {
+            staged.discard()
+            throw error
+        }
         try PhaseTiming.measure("commit") { () throws(PDFEditError) in try staged.commit() }
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
@@ -463,6 +470,16 @@ struct ExportWriter {
             try PDFExporter.writeParts(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
                 options: options)
+        }
+        do throws(PDFEditError) {
+            for (part, file) in zip(parts, staged) {
+                try RedactionProof.verify(
+                    file.temporary, output: part.output, items: Array(items[part.items]),
+                    passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
+            }
+        } catch {
+            staged.forEach { $0.discard() }
+            throw error
         }
         // All parts appear together: a Ctrl-C now takes effect once every one is renamed.
         try PhaseTiming.measure("commit") { () throws(PDFEditError) in
