@@ -32,20 +32,13 @@
 // Finishing.cpp (redact_annotations), with their fields.
 #include "Export.hh"
 #include "Limits.hh"
+#include "Redact.hh"
 
 #include <qpdf/BufferInputSource.hh>
-#include <qpdf/Pl_Buffer.hh>
-#include <qpdf/Pl_Flate.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 #include <qpdf/QPDFTokenizer.hh>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <map>
 #include <memory>
-#include <string>
-#include <vector>
 
 namespace pe {
 
@@ -53,246 +46,11 @@ RedactRefused::RedactRefused(std::string const &message) : std::runtime_error(me
 
 namespace {
 
+using namespace redaction;
+
 constexpr int kMaxFormDepth = 16;
 // Operators one page's redaction may run, forms counted each time drawn.
 constexpr long long kMaxOperators = 20'000'000;
-// Overlap below this many points is touching, not meeting.
-constexpr double kTouch = 0.01;
-
-struct Matrix {
-    double a = 1, b = 0, c = 0, d = 1, e = 0, f = 0;
-
-    // This matrix applied first, then `then`.
-    Matrix times(Matrix const &then) const
-    {
-        return Matrix{
-            a * then.a + b * then.c, a * then.b + b * then.d, c * then.a + d * then.c,
-            c * then.b + d * then.d, e * then.a + f * then.c + then.e, e * then.b + f * then.d + then.f};
-    }
-
-    void apply(double x, double y, double &ox, double &oy) const
-    {
-        ox = a * x + c * y + e;
-        oy = b * x + d * y + f;
-    }
-
-    bool inverse(Matrix &out) const
-    {
-        double det = a * d - b * c;
-        if (std::fabs(det) < 1e-12) {
-            return false;
-        }
-        out = Matrix{d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det};
-        return true;
-    }
-};
-
-struct Box {
-    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-};
-
-// The box around the corners of [x0 x1] x [y0 y1] under `m`.
-Box transformed(Matrix const &m, double x0, double y0, double x1, double y1)
-{
-    double xs[4], ys[4];
-    m.apply(x0, y0, xs[0], ys[0]);
-    m.apply(x1, y0, xs[1], ys[1]);
-    m.apply(x0, y1, xs[2], ys[2]);
-    m.apply(x1, y1, xs[3], ys[3]);
-    Box box{xs[0], ys[0], xs[0], ys[0]};
-    for (int i = 1; i < 4; ++i) {
-        box.x0 = std::min(box.x0, xs[i]);
-        box.x1 = std::max(box.x1, xs[i]);
-        box.y0 = std::min(box.y0, ys[i]);
-        box.y1 = std::max(box.y1, ys[i]);
-    }
-    return box;
-}
-
-bool meets(Box const &a, pe_redact_region const &r)
-{
-    return std::min(a.x1, r.x1) - std::max(a.x0, r.x0) > kTouch && std::min(a.y1, r.y1) - std::max(a.y0, r.y0) > kTouch;
-}
-
-bool inside(Box const &a, pe_redact_region const &r)
-{
-    return a.x0 >= r.x0 - kTouch && a.x1 <= r.x1 + kTouch && a.y0 >= r.y0 - kTouch && a.y1 <= r.y1 + kTouch;
-}
-
-std::string number_text(double value)
-{
-    if (std::fabs(value) < 0.00005) {
-        return "0";
-    }
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.4f", value);
-    std::string text(buffer);
-    while (!text.empty() && text.back() == '0') {
-        text.pop_back();
-    }
-    if (!text.empty() && text.back() == '.') {
-        text.pop_back();
-    }
-    return text;
-}
-
-double number_of(QPDFObjectHandle value, double fallback)
-{
-    return value.isNumber() ? value.getNumericValue() : fallback;
-}
-
-// ---- Fonts -------------------------------------------------------------------
-
-// What the interpreter knows of one font: how its strings split into codes,
-// each code's advance in text space units per unit of font size, the vertical
-// extent of its glyphs.
-struct Font {
-    bool two_byte = false;
-    bool known = true;       // widths known (else `why`)
-    std::string why;
-    std::map<int, double> widths; // code (simple) or CID (Type0) -> advance
-    double default_width = 0;
-    double scale = 0.001;    // glyph space -> text space (Type3: FontMatrix a)
-    double ascent = 0.9;
-    double descent = -0.25;
-
-    double width(int code) const
-    {
-        auto found = widths.find(code);
-        return (found == widths.end() ? default_width : found->second) * scale;
-    }
-};
-
-bool is_courier(std::string const &base)
-{
-    return base.find("Courier") != std::string::npos;
-}
-
-void read_descriptor(Font &font, QPDFObjectHandle descriptor)
-{
-    if (!descriptor.isDictionary()) {
-        return;
-    }
-    double ascent = number_of(descriptor.getKey("/Ascent"), 0) / 1000;
-    double descent = number_of(descriptor.getKey("/Descent"), 0) / 1000;
-    // Some fonts say 0 or nonsense: keep the defaults then.
-    if (ascent > 0.3 && ascent < 1.5) {
-        font.ascent = ascent;
-    }
-    if (descent < 0 && descent > -0.8) {
-        font.descent = descent;
-    }
-}
-
-Font read_simple_font(QPDFObjectHandle dict, bool type3)
-{
-    Font font;
-    QPDFObjectHandle widths = dict.getKey("/Widths");
-    int first = static_cast<int>(number_of(dict.getKey("/FirstChar"), 0));
-    if (type3) {
-        QPDFObjectHandle matrix = dict.getKey("/FontMatrix");
-        if (matrix.isArray() && matrix.getArrayNItems() == 6) {
-            font.scale = number_of(matrix.getArrayItem(0), 0.001);
-            double d = number_of(matrix.getArrayItem(3), 0.001);
-            QPDFObjectHandle bbox = dict.getKey("/FontBBox");
-            if (bbox.isArray() && bbox.getArrayNItems() == 4) {
-                double low = number_of(bbox.getArrayItem(1), 0) * d;
-                double high = number_of(bbox.getArrayItem(3), 0) * d;
-                if (high > low) {
-                    font.ascent = std::max(high, 0.3);
-                    font.descent = std::min(low, 0.0);
-                }
-            }
-        }
-    } else {
-        read_descriptor(font, dict.getKey("/FontDescriptor"));
-    }
-    QPDFObjectHandle descriptor = dict.getKey("/FontDescriptor");
-    font.default_width = descriptor.isDictionary() ? number_of(descriptor.getKey("/MissingWidth"), 0) : 0;
-    if (widths.isArray()) {
-        int count = widths.getArrayNItems();
-        for (int i = 0; i < count && i < 256; ++i) {
-            font.widths[first + i] = number_of(widths.getArrayItem(i), 0);
-        }
-        return font;
-    }
-    QPDFObjectHandle base = dict.getKey("/BaseFont");
-    if (!type3 && base.isName() && is_courier(base.getName())) {
-        font.default_width = 600;
-        return font;
-    }
-    font.known = false;
-    font.why = "its widths are not in the file (a standard font without /Widths)";
-    return font;
-}
-
-Font read_type0_font(QPDFObjectHandle dict)
-{
-    Font font;
-    font.two_byte = true;
-    QPDFObjectHandle encoding = dict.getKey("/Encoding");
-    if (!encoding.isName() || encoding.getName() != "/Identity-H") {
-        font.known = false;
-        font.why = encoding.isName() && encoding.getName() == "/Identity-V"
-            ? "it is written vertically (Identity-V)"
-            : "its encoding is not Identity-H";
-        return font;
-    }
-    QPDFObjectHandle descendants = dict.getKey("/DescendantFonts");
-    QPDFObjectHandle cid = descendants.isArray() && descendants.getArrayNItems() > 0 ? descendants.getArrayItem(0)
-                                                                                        : QPDFObjectHandle::newNull();
-    if (!cid.isDictionary()) {
-        font.known = false;
-        font.why = "it has no descendant font";
-        return font;
-    }
-    read_descriptor(font, cid.getKey("/FontDescriptor"));
-    font.default_width = number_of(cid.getKey("/DW"), 1000);
-    QPDFObjectHandle w = cid.getKey("/W");
-    if (w.isArray()) {
-        std::vector<QPDFObjectHandle> items = w.getArrayAsVector();
-        size_t i = 0;
-        while (i < items.size()) {
-            if (!items[i].isNumber()) {
-                break;
-            }
-            int first = static_cast<int>(items[i].getNumericValue());
-            if (i + 1 < items.size() && items[i + 1].isArray()) {
-                std::vector<QPDFObjectHandle> list = items[i + 1].getArrayAsVector();
-                for (size_t k = 0; k < list.size() && k < 65536; ++k) {
-                    font.widths[first + static_cast<int>(k)] = number_of(list[k], font.default_width);
-                }
-                i += 2;
-            } else if (i + 2 < items.size() && items[i + 1].isNumber() && items[i + 2].isNumber()) {
-                int last = static_cast<int>(items[i + 1].getNumericValue());
-                double width = items[i + 2].getNumericValue();
-                for (int c = first; c <= last && c - first < 65536; ++c) {
-                    font.widths[c] = width;
-                }
-                i += 3;
-            } else {
-                break;
-            }
-        }
-    }
-    return font;
-}
-
-Font read_font(QPDFObjectHandle dict)
-{
-    if (!dict.isDictionary()) {
-        Font font;
-        font.known = false;
-        font.why = "it is not a font dictionary";
-        return font;
-    }
-    QPDFObjectHandle subtype = dict.getKey("/Subtype");
-    std::string kind = subtype.isName() ? subtype.getName() : "";
-    if (kind == "/Type0") {
-        return read_type0_font(dict);
-    }
-    return read_simple_font(dict, kind == "/Type3");
-}
 
 // ---- Operands ----------------------------------------------------------------
 
@@ -335,6 +93,7 @@ struct Rewritten {
     QPDFObjectHandle resources;
     bool own_resources = false;
 };
+
 
 // ---- The interpreter -----------------------------------------------------------
 
@@ -406,7 +165,6 @@ class Redactor {
     QPDFObjectHandle redact_xobject(
         QPDFObjectHandle resources, std::string const &name, Matrix const &ctm, int depth, std::string const &what);
 
-    void redact_image(QPDFObjectHandle image, Matrix const &ctm, std::string const &what, bool is_mask_of_image);
 };
 
 // The advance of one glyph in unscaled text space (before Th), from its code.
@@ -485,150 +243,6 @@ std::string literal(std::string const &bytes)
     return text + ")";
 }
 
-// ---- Images --------------------------------------------------------------------
-
-int components_of(QPDFObjectHandle space, std::string &family)
-{
-    if (space.isArray() && space.getArrayNItems() > 0) {
-        QPDFObjectHandle head = space.getArrayItem(0);
-        family = head.isName() ? head.getName() : "";
-        if (family == "/ICCBased" && space.getArrayNItems() > 1) {
-            QPDFObjectHandle stream = space.getArrayItem(1);
-            return stream.isStream() ? static_cast<int>(number_of(stream.getDict().getKey("/N"), 0)) : 0;
-        }
-        if (family == "/Indexed" || family == "/Separation" || family == "/CalGray") {
-            return 1;
-        }
-        if (family == "/CalRGB" || family == "/Lab") {
-            return 3;
-        }
-        if (family == "/DeviceN" && space.getArrayNItems() > 1 && space.getArrayItem(1).isArray()) {
-            return space.getArrayItem(1).getArrayNItems();
-        }
-        return 0;
-    }
-    family = space.isName() ? space.getName() : "";
-    if (family == "/DeviceGray" || family == "/G") {
-        return 1;
-    }
-    if (family == "/DeviceRGB" || family == "/RGB") {
-        return 3;
-    }
-    if (family == "/DeviceCMYK" || family == "/CMYK") {
-        return 4;
-    }
-    return 0;
-}
-
-// The fill colour as the image's components (0..1 each).
-std::vector<double> fill_components(int count, std::string const &family, pe_redact_region const &r)
-{
-    std::vector<double> values(static_cast<size_t>(count), 0.0);
-    if (count == 1 && family != "/Indexed" && family != "/Separation") {
-        values[0] = 0.299 * r.red + 0.587 * r.green + 0.114 * r.blue;
-    } else if (count == 3 && family != "/Lab") {
-        values = {r.red, r.green, r.blue};
-    } else if (count == 4) {
-        double k = 1 - std::max({r.red, r.green, r.blue});
-        double rest = k < 1 ? 1 - k : 1;
-        values = {(1 - r.red - k) / rest, (1 - r.green - k) / rest, (1 - r.blue - k) / rest, k};
-    }
-    return values;
-}
-
-void Redactor::redact_image(QPDFObjectHandle image, Matrix const &ctm, std::string const &what, bool soft_mask)
-{
-    QPDFObjectHandle dict = image.getDict();
-    long long width = static_cast<long long>(number_of(dict.getKey("/Width"), 0));
-    long long height = static_cast<long long>(number_of(dict.getKey("/Height"), 0));
-    bool mask = dict.getKey("/ImageMask").isBool() && dict.getKey("/ImageMask").getBoolValue();
-    int bpc = mask ? 1 : static_cast<int>(number_of(dict.getKey("/BitsPerComponent"), 8));
-    std::string family;
-    int components = mask ? 1 : components_of(dict.getKey("/ColorSpace"), family);
-    if (width <= 0 || height <= 0 || components <= 0 || (bpc != 1 && bpc != 2 && bpc != 4 && bpc != 8 && bpc != 16)) {
-        throw RedactRefused("an image in " + what + " reaches into a region, and its samples cannot be read");
-    }
-    std::string data;
-    if (!decode_bounded(image, stream_limit, "an image in " + what, &data, qpdf_dl_all)) {
-        QPDFObjectHandle filter = dict.getKey("/Filter");
-        throw RedactRefused(
-            "an image in " + what + " reaches into a region, and its data cannot be decoded" +
-            (filter.isName() ? " (" + filter.getName().substr(1) + ")" : ""));
-    }
-    long long row_bytes = (width * components * bpc + 7) / 8;
-    if (static_cast<long long>(data.size()) < row_bytes * height) {
-        data.resize(static_cast<size_t>(row_bytes * height), '\0');
-    }
-    Matrix to_image;
-    if (!ctm.inverse(to_image)) {
-        return;
-    }
-    QPDFObjectHandle decode = dict.getKey("/Decode");
-    long long top = (1LL << bpc) - 1;
-    for (pe_redact_region const &r : regions) {
-        Box unit = transformed(to_image, r.x0, r.y0, r.x1, r.y1);
-        if (unit.x1 <= 0 || unit.x0 >= 1 || unit.y1 <= 0 || unit.y0 >= 1) {
-            continue;
-        }
-        long long c0 = std::max(0LL, static_cast<long long>(std::floor(unit.x0 * width)));
-        long long c1 = std::min(width, static_cast<long long>(std::ceil(unit.x1 * width)));
-        long long r0 = std::max(0LL, static_cast<long long>(std::floor((1 - unit.y1) * height)));
-        long long r1 = std::min(height, static_cast<long long>(std::ceil((1 - unit.y0) * height)));
-        std::vector<double> values;
-        if (mask) {
-            values = {1.0}; // not painted: the fill shows
-        } else if (soft_mask) {
-            values = {1.0}; // opaque: the fill is what shows
-        } else {
-            values = fill_components(components, family, r);
-        }
-        std::vector<long long> samples;
-        for (int k = 0; k < components; ++k) {
-            double v = values[static_cast<size_t>(k)];
-            if (decode.isArray() && decode.getArrayNItems() >= 2 * (k + 1)) {
-                double low = number_of(decode.getArrayItem(2 * k), 0);
-                double high = number_of(decode.getArrayItem(2 * k + 1), 1);
-                v = high != low ? (v - low) / (high - low) : 0;
-            }
-            v = std::min(1.0, std::max(0.0, v));
-            samples.push_back(static_cast<long long>(std::lround(v * static_cast<double>(top))));
-        }
-        for (long long row = r0; row < r1; ++row) {
-            unsigned char *line = reinterpret_cast<unsigned char *>(&data[static_cast<size_t>(row * row_bytes)]);
-            for (long long col = c0; col < c1; ++col) {
-                for (int k = 0; k < components; ++k) {
-                    long long sample = samples[static_cast<size_t>(k)];
-                    long long index = col * components + k;
-                    if (bpc == 8) {
-                        line[index] = static_cast<unsigned char>(sample);
-                    } else if (bpc == 16) {
-                        line[index * 2] = static_cast<unsigned char>(sample >> 8);
-                        line[index * 2 + 1] = static_cast<unsigned char>(sample & 255);
-                    } else {
-                        long long bit = index * bpc;
-                        int shift = 8 - bpc - static_cast<int>(bit % 8);
-                        unsigned char keep = static_cast<unsigned char>(~(top << shift));
-                        line[bit / 8] = static_cast<unsigned char>((line[bit / 8] & keep) | (sample << shift));
-                    }
-                }
-            }
-        }
-    }
-    Pl_Buffer buffer("redacted image");
-    Pl_Flate flate("redacted image flate", &buffer, Pl_Flate::a_deflate);
-    flate.write(reinterpret_cast<unsigned char const *>(data.data()), data.size());
-    flate.finish();
-    std::unique_ptr<Buffer> packed(buffer.getBuffer());
-    std::string encoded(reinterpret_cast<char const *>(packed->getBuffer()), packed->getSize());
-    image.replaceStreamData(encoded, QPDFObjectHandle::newName("/FlateDecode"), QPDFObjectHandle::newNull());
-    QPDFObjectHandle smask = dict.getKey("/SMask");
-    if (!soft_mask && smask.isStream()) {
-        QPDFObjectHandle own = smask.copyStream();
-        redact_image(own, ctm, what, true);
-        dict.replaceKey("/SMask", own);
-    }
-}
-
 // ---- XObjects --------------------------------------------------------------------
 
 Matrix matrix_of(QPDFObjectHandle array)
@@ -657,7 +271,7 @@ QPDFObjectHandle Redactor::redact_xobject(
             return none;
         }
         QPDFObjectHandle own = xobject.copyStream();
-        redact_image(own, ctm, "image " + name + " of " + what, false);
+        redact_image(own, ctm, regions, stream_limit, "image " + name + " of " + what, false);
         return own;
     }
     if (kind != "/Form") {

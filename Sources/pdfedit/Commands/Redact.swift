@@ -38,8 +38,8 @@ struct Redact: EditCommand {
               pdfedit redact 2 --rect 10,10,30,20 --units % --label "§ 5(b)" in.pdf -o out.pdf
             """)
 
-    @Argument(help: "The pages to redact on.")
-    var selection: String
+    @Argument(help: "The pages to redact on (with --list: to list).")
+    var selection: String?
 
     @Argument(help: .directModeFile)
     var directInput: String?
@@ -62,15 +62,50 @@ struct Redact: EditCommand {
     @Option(name: .long, help: ArgumentHelp("The fill: black, white, a colour name or #rrggbb.", valueName: "colour"))
     var fill = "black"
 
-    @Option(name: .long, help: ArgumentHelp("A label shown with the region by show and list.", valueName: "text"))
+    @Option(name: .long, help: ArgumentHelp("A label shown with the region by list and redact --list.", valueName: "text"))
     var label: String?
+
+    @Flag(name: .long, help: "List the pending regions of the session's document (with --json: as JSON) instead.")
+    var list = false
 
     @OptionGroup var selecting: SelectionOptions
     @OptionGroup var options: EditOptions
     @OptionGroup var direct: DirectOptions
     var directOptions: DirectOptions? { direct }
 
+    func run() throws {
+        guard list else {
+            try reporting { () throws(PDFEditError) in try perform() }
+            return
+        }
+        try reporting { () throws(PDFEditError) in
+            guard rect == nil, text == nil, !direct.isDirect, directInput == nil else {
+                throw PDFEditError.usage("--list lists a session's pending regions: give no --rect, --text or file")
+            }
+            let workspace = Workspace(sessionPath: options.session, passwords: try options.passwords.book())
+            let listing = try workspace.list(
+                doc: options.doc, selection: try selection.map(selecting.parse), includeText: false)
+            let rows = listing.items.flatMap { item in
+                (item.redactions ?? []).map { (position: item.position, id: item.id, region: $0) }
+            }
+            if options.output.json {
+                Console.json(rows.map { ListedRegion(position: $0.position, id: $0.id, region: $0.region) })
+                return
+            }
+            guard !options.output.quiet else { return }
+            for row in rows {
+                let region = row.region
+                var line = "\(row.position)\t@\(row.id)\t\(region.x),\(region.y),\(region.width),\(region.height)\t\(region.fill)"
+                if let label = region.label { line += "\t\(label)" }
+                if let text = region.text { line += "\t\"\(text)\"" }
+                print(line)
+            }
+            if rows.isEmpty { print("no pending redactions in \(listing.document)") }
+        }
+    }
+
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        guard let selection else { throw PDFEditError.usage("redact needs the pages to redact on (a selection)") }
         guard (rect == nil) != (text == nil) else {
             throw PDFEditError.usage("redact takes exactly one of --rect and --text")
         }
@@ -98,4 +133,11 @@ struct Redact: EditCommand {
             pages, .rect(x: values[0], y: values[1], width: values[2], height: values[3], units: units), fill: color,
             label: label)
     }
+}
+
+/// One row of `redact --list --json`.
+struct ListedRegion: Encodable {
+    var position: Int
+    var id: String
+    var region: ListedRedaction
 }
