@@ -7,6 +7,7 @@
 #include "Status.hh"
 
 #include <qpdf/Pl_Buffer.hh>
+#include <qpdf/Pl_DCT.hh>
 #include <qpdf/Pl_Flate.hh>
 
 #include <memory>
@@ -150,13 +151,32 @@ void redact_image(
             }
         }
     }
+    // A JPEG stays a JPEG (qpdf's Pl_DCT over libjpeg, at its default
+    // quality): a scan written back as Flate grew fourfold. Anything else is
+    // Flate-encoded.
+    QPDFObjectHandle filter = dict.getKey("/Filter");
+    if (filter.isArray() && filter.getArrayNItems() > 0) {
+        filter = filter.getArrayItem(filter.getArrayNItems() - 1);
+    }
+    bool jpeg = filter.isName() && filter.getName() == "/DCTDecode" && !mask && bpc == 8 &&
+        (components == 1 || components == 3 || components == 4);
     Pl_Buffer buffer("redacted image");
-    Pl_Flate flate("redacted image flate", &buffer, Pl_Flate::a_deflate);
-    flate.write(reinterpret_cast<unsigned char const *>(data.data()), data.size());
-    flate.finish();
+    if (jpeg) {
+        J_COLOR_SPACE space = components == 1 ? JCS_GRAYSCALE : components == 3 ? JCS_RGB : JCS_CMYK;
+        Pl_DCT dct(
+            "redacted image dct", &buffer, static_cast<JDIMENSION>(width), static_cast<JDIMENSION>(height), components,
+            space);
+        dct.write(reinterpret_cast<unsigned char const *>(data.data()), data.size());
+        dct.finish();
+    } else {
+        Pl_Flate flate("redacted image flate", &buffer, Pl_Flate::a_deflate);
+        flate.write(reinterpret_cast<unsigned char const *>(data.data()), data.size());
+        flate.finish();
+    }
     std::unique_ptr<Buffer> packed(buffer.getBuffer());
     std::string encoded(reinterpret_cast<char const *>(packed->getBuffer()), packed->getSize());
-    image.replaceStreamData(encoded, QPDFObjectHandle::newName("/FlateDecode"), QPDFObjectHandle::newNull());
+    image.replaceStreamData(
+        encoded, QPDFObjectHandle::newName(jpeg ? "/DCTDecode" : "/FlateDecode"), QPDFObjectHandle::newNull());
     QPDFObjectHandle smask = dict.getKey("/SMask");
     if (!soft_mask && smask.isStream()) {
         QPDFObjectHandle own = smask.copyStream();

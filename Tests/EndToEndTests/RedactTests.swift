@@ -195,6 +195,72 @@ import Testing
         #expect(try RedactPDF.decodedFile(input).contains("/Im1"))
     }
 
+    @Test(.enabled(if: Paths.corpusAvailable, "needs ../shared/corpus"))
+    func aScannedPageLosesTheRegionsSamples() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A 1654 × 2338 JPEG at 200 dpi filling an A4 page (596 × 842 pt).
+        let input = Paths.corpus("pdfjs-issue7229.pdf")
+        let output = directory.appendingPathComponent("out.pdf").path
+        try pdfeditOK("redact", "1", "--rect", "100,100,200,150", input, "-o", output)
+        #expect(try run("pdfimages", ["-f", "1", "-l", "1", input, directory.appendingPathComponent("a").path]).status == 0)
+        #expect(try run("pdfimages", ["-f", "1", "-l", "1", "-list", output]).stdout.contains("jpeg"))
+        #expect(try run("pdfimages", ["-f", "1", "-l", "1", output, directory.appendingPathComponent("b").path]).status == 0)
+        let before = try RedactPDF.readPNM(directory.appendingPathComponent("a-000.ppm").path)
+        let after = try RedactPDF.readPNM(directory.appendingPathComponent("b-000.ppm").path)
+        #expect(before.width == after.width && before.height == after.height)
+        let scale = Double(after.width) / 596
+        // Inside the region (x 110…290, y 110…240 pt from the bottom): black in the image itself.
+        for (x, y) in [(110.0, 110.0), (200, 175), (290, 240)] {
+            let sample = after.pixels[Int((842 - y) * scale) * after.width + Int(x * scale)]
+            #expect(sample < 16, "sample at \(x),\(y) is \(sample)")
+        }
+        // Far outside: as it was, within the JPEG's re-encoding.
+        for (x, y) in [(50.0, 50.0), (400, 600), (500, 300)] {
+            let index = Int((842 - y) * scale) * after.width + Int(x * scale)
+            #expect(abs(Int(after.pixels[index]) - Int(before.pixels[index])) < 24, "sample at \(x),\(y)")
+        }
+        // A CCITT scan's samples cannot be decoded: refused, nothing written.
+        let refused = try pdfedit(
+            "redact", "1", "--rect", "100,100,200,150", Paths.corpus("ocrmypdf-ccitt.pdf"), "-o", output, "--force")
+        #expect(refused.status == 65 && refused.stderr.contains("CCITTFaxDecode"), "\(refused.stderr)")
+    }
+
+    @Test(.enabled(if: Paths.corpusAvailable, "needs ../shared/corpus"))
+    func aFormFieldInARegionLeavesTheForm() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Paths.corpus("sample-libreoffice-form.pdf")
+        let output = directory.appendingPathComponent("out.pdf").path
+        func fields(_ file: String) throws -> [String] {
+            let json = try run("qpdf", ["--json", "--json-key=acroform", file]).stdout
+            let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let form = try #require(top["acroform"] as? [String: Any])
+            return (form["fields"] as? [[String: Any]] ?? []).compactMap { $0["fullname"] as? String }
+        }
+        // "Last Name"'s widget: /Rect [273.349 712.34 357.001 716.188].
+        try pdfeditOK("redact", "1", "--rect", "270,705,90,15", input, "-o", output)
+        let before = try fields(input)
+        #expect(before.contains("Last Name"))
+        #expect(try fields(output) == before.filter { $0 != "Last Name" })
+        #expect(try qpdfCheck(output).status == 0)
+    }
+
+    @Test func applyRedactsEachFileAndProvesIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["a", "b"] {
+            try RedactPDF.write(
+                directory.appendingPathComponent("\(name).pdf").path,
+                pages: [.init(content: "BT /F1 12 Tf 20 100 Td (File \(name) Secret Omega) Tj ET")])
+        }
+        try pdfeditOK("apply", "-e", "redact all --text secret", "a.pdf", "b.pdf", "-o", "out/{name}", in: directory)
+        for name in ["a", "b"] {
+            let text = try pageText(directory.appendingPathComponent("out/\(name).pdf").path, 1)
+            #expect(text.contains("File \(name)") && text.contains("Omega") && !text.contains("Secret"), "\(text)")
+        }
+    }
+
     @Test func annotationsMeetingARegionAreRemoved() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
