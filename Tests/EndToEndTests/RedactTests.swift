@@ -261,6 +261,19 @@ import Testing
         }
     }
 
+    @Test func copiesOutsideThePagesAreReported() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.pdf").path
+        let titled = directory.appendingPathComponent("titled.pdf").path
+        let output = directory.appendingPathComponent("out.pdf").path
+        try RedactPDF.write(input, pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET")])
+        try pdfeditOK("meta", "--title", "The Secret plan", input, "-o", titled)
+        let result = try pdfeditOK("redact", "1", "--text", "secret", titled, "-o", output)
+        #expect(result.stderr.contains("warning") && result.stderr.contains("Title") && result.stderr.contains("Secret"), "\(result.stderr)")
+        #expect(!(try pageText(output, 1)).contains("Secret"))
+    }
+
     @Test func annotationsMeetingARegionAreRemoved() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

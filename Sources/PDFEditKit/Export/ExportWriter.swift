@@ -409,8 +409,9 @@ struct ExportWriter {
             try PDFExporter.write(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options, to: staged.temporary)
         }
+        var leftovers: [Warning] = []
         do throws(PDFEditError) {
-            try RedactionProof.verify(
+            leftovers = try RedactionProof.verify(
                 staged.temporary, output: output, items: items, passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
         } catch {
             staged.discard()
@@ -420,7 +421,8 @@ struct ExportWriter {
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
-            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings),
+            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings)
+                + leftovers,
             savings: report.savings.map(CompressionSavings.init))
     }
 
@@ -471,9 +473,10 @@ struct ExportWriter {
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
                 options: options)
         }
+        var leftovers: [Warning] = []
         do throws(PDFEditError) {
             for (part, file) in zip(parts, staged) {
-                try RedactionProof.verify(
+                leftovers += try RedactionProof.verify(
                     file.temporary, output: part.output, items: Array(items[part.items]),
                     passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
             }
@@ -489,6 +492,7 @@ struct ExportWriter {
         let warnings =
             report.warnings.map(describe)
             + decryptionWarning(report, output: folder.hasSuffix("/") ? folder : folder + "/", settings: settings)
+            + leftovers
         return parts.enumerated().map { index, part in
             ExportResult(
                 output: part.output, document: name, pageCount: part.items.count,
