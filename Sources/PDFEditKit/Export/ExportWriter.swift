@@ -262,6 +262,13 @@ struct ExportWriter {
                     default:
                         source = nil
                     }
+                    // Redaction is carried out on pages, not on a sheet's cells: refused,
+                    // never dropped (the cell would show what was to be removed).
+                    if let redacted = cell.item, redacted.finish.contains(where: { if case .redact = $0 { true } else { false } }) {
+                        throw PDFEditError.notExportable(
+                            "a sheet of \(name) holds \(redacted.id), which has pending redactions: redaction works on "
+                                + "pages, not on a sheet's cells (undo the nup or booklet, or redact the sheet)")
+                    }
                     let turns = cell.item?.rotation ?? 0
                     let crop = cell.item?.boxes.crop
                     var placement = FormPlacement(matrix: .identity)
