@@ -407,6 +407,12 @@ import Testing
         let out = directory.appendingPathComponent("out.pdf").path
         #expect(try pageText(out, 1).contains("Page two") && !(try pageText(out, 1)).contains("Secret"))
         #expect(try pageText(out, 2).contains("Alpha") && !(try pageText(out, 2)).contains("Secret"))
+        // A page with pending regions put on a sheet cannot be exported so: refused, not dropped.
+        try pdfeditOK("nup", "all", "--grid", "2x1", in: directory)
+        let sheet = try pdfedit("export", "sheet.pdf", in: directory)
+        #expect(sheet.status == 65 && sheet.stderr.contains("pending redactions"), "\(sheet.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("sheet.pdf").path))
+        try pdfeditOK("undo", in: directory)
         // One undo step for the command: undone, the export keeps the text.
         try pdfeditOK("undo", "2", in: directory)
         try pdfeditOK("export", "again.pdf", in: directory)
