@@ -359,6 +359,7 @@ Rewritten Redactor::run(
     Box clip{-1e12, -1e12, 1e12, 1e12};
     std::vector<Box> saved_clips;
     bool clip_pending = false;
+    bool in_text = false;
 
     auto add_point = [&](double x, double y) {
         double ux, uy;
@@ -470,12 +471,19 @@ Rewritten Redactor::run(
                 saved.pop_back();
                 clip = saved_clips.back();
                 saved_clips.pop_back();
+            } else {
+                // A Q without its q would pop the state the fill is drawn in: left out.
+                keep = false;
+                result.changed = true;
             }
         } else if (op == "cm" && operands.size() == 6) {
             gs.ctm = Matrix{num(0), num(1), num(2), num(3), num(4), num(5)}.times(gs.ctm);
         } else if (op == "BT") {
             tm = tlm = Matrix{};
             uncertain = 0;
+            in_text = true;
+        } else if (op == "ET") {
+            in_text = false;
         } else if (op == "Tf" && operands.size() == 2) {
             gs.font_name = operands[0].value;
             gs.font_size = num(1);
@@ -609,6 +617,14 @@ Rewritten Redactor::run(
             output += original;
         }
         operands.clear();
+    }
+    // Balanced, so that what follows (the fill) is drawn outside any text
+    // object in the state the content started with.
+    if (in_text) {
+        output += "ET\n";
+    }
+    for (size_t open_states = saved.size(); open_states > 0; --open_states) {
+        output += "Q\n";
     }
     return result;
 }

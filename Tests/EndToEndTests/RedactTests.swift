@@ -85,6 +85,16 @@ import Testing
             in: directory)
     }
 
+    @Test func unbalancedStatesDoNotMoveTheFill() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A q never closed: the fill must not be drawn scaled by its cm.
+        try redactsWord(
+            "Secret",
+            pages: [.init(content: "q 2 0 0 2 0 0 cm BT /F1 8 Tf 10 50 Td (Alpha Secret Omega) Tj ET")],
+            in: directory)
+    }
+
     @Test func type3GlyphsAreMeasuredThroughTheFontMatrix() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
