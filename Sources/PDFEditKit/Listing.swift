@@ -38,8 +38,24 @@ package struct ListedItem: Codable, Equatable, Sendable {
     /// each holds, nil for an empty cell (nil for items that are not sheets).
     package var cells: [String?]?
     /// What `flatten` and `strip` do to the page at export, in order
-    /// (`flatten forms`, `strip links`…; nil when nothing).
+    /// (`flatten forms`, `strip links`…; nil when nothing); pending redactions
+    /// counted as one entry (`redact 3 regions`).
     package var finish: [String]?
+    /// The regions `redact` takes out of the page at export (nil when none).
+    package var redactions: [ListedRedaction]?
+}
+
+/// One pending redaction of a page, as `redact --list` and `list --json` show
+/// it: the region on the page as displayed (`x`, `y` from its lower-left
+/// corner, `width`, `height`, points), its fill, label and covered text.
+package struct ListedRedaction: Codable, Equatable, Sendable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
+    package var fill: String
+    package var label: String?
+    package var text: String?
 }
 
 /// Everything `list` reports about a document.
@@ -110,7 +126,10 @@ extension Workspace {
                 }
                 listed.label = labels.label(of: item)
                 listed.stamps = ListedStamp.list(item.stamps, texts: stampTexts[index] ?? [], session: session)
-                listed.finish = item.finish.isEmpty ? nil : item.finish.map(\.description)
+                listed.finish = Self.finishSummary(item.finish)
+                if item.finish.contains(where: { if case .redact = $0 { true } else { false } }) {
+                    listed.redactions = Self.redactions(of: item, frame: access.frame(of: item))
+                }
                 if includeText {
                     listed.text = try access.textOrWarning(of: item).map { firstWords($0) }.flatMap {
                         $0.isEmpty ? nil : $0
@@ -174,5 +193,46 @@ extension Workspace {
             session: store.path, current: session.current, documents: session.documents.count,
             undoSteps: session.history.undoableCount, redoSteps: session.history.redoableCount, sources: sources,
             stripped: session.document(named: session.current).flatMap { $0.stripped.isEmpty ? nil : $0.stripped.map(\.rawValue) })
+    }
+}
+
+extension Workspace {
+    /// The finishing steps as `list` shows them: each step, with the pending
+    /// redactions counted in one entry where the first of them is.
+    static func finishSummary(_ steps: [PageFinish]) -> [String]? {
+        let regions = steps.filter { if case .redact = $0 { true } else { false } }.count
+        var shown: [String] = []
+        var counted = false
+        for step in steps {
+            guard case .redact = step else {
+                shown.append(step.description)
+                continue
+            }
+            if !counted {
+                shown.append("redact \(regions) region\(regions == 1 ? "" : "s")")
+                counted = true
+            }
+        }
+        return shown.isEmpty ? nil : shown
+    }
+
+    /// An item's pending redactions on its page as displayed (nil when none).
+    static func redactions(of item: PageItem, frame: PageFrame?) -> [ListedRedaction]? {
+        let regions = item.finish.compactMap { if case .redact(let region) = $0 { region } else { nil } }
+        guard !regions.isEmpty else { return nil }
+        let visible = item.boxes.crop ?? frame?.visibleBox
+        let turns = (frame?.quarterTurns ?? 0) + item.rotation
+        func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        return regions.map { region in
+            let shown = visible.map { region.rect.toDisplayed(visible: $0, quarterTurns: turns) } ?? region.rect
+            let (red, green, blue) = region.fill.rgb
+            let hex = [red, green, blue].map { value -> String in
+                let byte = Int((value * 255).rounded())
+                return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+            }.joined()
+            return ListedRedaction(
+                x: rounded(shown.x0), y: rounded(shown.y0), width: rounded(shown.width), height: rounded(shown.height),
+                fill: "#" + hex, label: region.label, text: region.text)
+        }
     }
 }

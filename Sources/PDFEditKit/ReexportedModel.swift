@@ -32,3 +32,5 @@ public typealias DocumentPart = PageModel.DocumentPart
 public typealias DigitalSignature = PageModel.DigitalSignature
 public typealias StampLength = PageModel.StampLength
 public typealias TextColor = PageModel.TextColor
+public typealias RedactUnits = PageModel.RedactUnits
+public typealias Redaction = PageModel.Redaction

@@ -113,6 +113,10 @@ package enum Edit: Codable, Equatable, Sendable {
     /// `attach remove NAME...`: the attachments of these names (added ones, or the
     /// sources' embedded files, as `EditContext.attachments` lists them) are left out.
     case detach([String])
+    /// `redact SEL --rect …|--text …`: regions each selected item's page loses
+    /// at export (see `Redaction`), resolved per item when applied: a
+    /// rectangle on the page as displayed, or the occurrences of a text.
+    case redact(PageSelection, RedactTarget, fill: TextColor, label: String?)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     package static func quarterTurns(degrees: Int) throws(EditError) -> Int {
@@ -160,6 +164,10 @@ package struct EditContext {
     /// them (the sources' and the added ones; `attach`, `detach`); nil: not
     /// known (then only the added ones are).
     package var attachments: ((Document) -> [ListedAttachmentName]?)?
+    /// The occurrences of a text on an item's page (`redact --text`: words,
+    /// regex, case-sensitive), boxes in the page's default user space; nil:
+    /// the page's text could not be read.
+    package var textHits: ((PageItem, String, Bool, Bool) -> [TextHit]?)?
 
     package init(
         pageText: ((PageItem, String) -> Bool)? = nil, pageSize: ((PageItem) -> PageSize?)? = nil,
@@ -167,8 +175,10 @@ package struct EditContext {
         pageInk: ((PageItem) -> PageInk?)? = nil, darkShare: ((PageItem) -> Double?)? = nil,
         pageHasText: ((PageItem) -> Bool)? = nil, annotationCount: ((PageItem) -> Int?)? = nil,
         contentFingerprint: ((PageItem) -> String?)? = nil, sourceLabels: ((SourceID) -> SourcePageLabels?)? = nil,
-        attachments: ((Document) -> [ListedAttachmentName]?)? = nil
+        attachments: ((Document) -> [ListedAttachmentName]?)? = nil,
+        textHits: ((PageItem, String, Bool, Bool) -> [TextHit]?)? = nil
     ) {
+        self.textHits = textHits
         self.attachments = attachments
         self.annotationCount = annotationCount
         self.contentFingerprint = contentFingerprint

@@ -18,6 +18,9 @@ public enum PageFinish: Codable, Hashable, Sendable, CustomStringConvertible {
     case stripAnnotations(types: [String])
     /// `strip thumbnails`: the page's embedded thumbnail image (/Thumb) goes.
     case stripThumbnails
+    /// `redact`: what the page draws in the region is removed and the region
+    /// filled (see `Redaction`).
+    case redact(Redaction)
 
     public var description: String {
         switch self {
@@ -31,6 +34,7 @@ public enum PageFinish: Codable, Hashable, Sendable, CustomStringConvertible {
             default: "strip annotations --type \(types.joined(separator: ","))"
             }
         case .stripThumbnails: "strip thumbnails"
+        case .redact(let redaction): redaction.description
         }
     }
 

@@ -176,6 +176,8 @@ extension Session {
             return try executeAttach(files, page: page, in: name, context: context)
         case .detach(let names):
             return try executeDetach(names, in: name, context: context)
+        case .redact(let selection, let target, let fill, let label):
+            return try executeRedact(selection, target, fill: fill, label: label, in: name, context: context)
         }
     }
 

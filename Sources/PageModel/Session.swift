@@ -25,7 +25,9 @@ package struct Session: Equatable, Sendable {
     /// history `refinish`, `restrip`), and text stamps' `"fontName"`, colours
     /// and boxes; an older file has none of them (standard fonts, black text).
     /// Version 8 adds text stamps' `"sizeShare"` and stamps' `"marginShare"`
-    /// (`--size 2%`, `--margin 3%`); an older file's sizes are all in points.
+    /// (`--size 2%`, `--margin 3%`; an older file's sizes are all in points),
+    /// and the `"redact"` finishing step of items (`redact`: a region, its
+    /// fill, label and covered text; an older file has none).
     package static let formatVersion = 8
     /// The versions this code reads.
     package static let readableVersions = 1...formatVersion

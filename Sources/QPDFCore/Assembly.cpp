@@ -36,6 +36,9 @@ void Assembly::build(Dropped &dropped)
     cells.clear();
     PhaseClock pages(Phase::pages);
     place_pages();
+    if (pe_export_options const *asked = inputs.request.options; asked != nullptr && asked->redact != nullptr) {
+        redact_pages(out, placed, asked->redact + (items - inputs.request.items), asked->max_stream_bytes, where);
+    }
     pages.stop();
     PhaseClock stamps(Phase::stamps);
     apply_stamps(out, sources, inputs.request.stamps, static_cast<int>(items - inputs.request.items), placed, where);
@@ -86,7 +89,8 @@ void Assembly::build(Dropped &dropped)
     if (options != nullptr) {
         finish_pages(
             out, placed, options->finish == nullptr ? nullptr : options->finish + (items - inputs.request.items),
-            options->strip, where);
+            options->strip, where,
+            options->redact == nullptr ? nullptr : options->redact + (items - inputs.request.items));
     }
     PhaseClock links_moved(Phase::links);
     transform_destinations(out, resized);

@@ -429,12 +429,24 @@ void build_structure_tree(
     Dropped &dropped,
     Where &where);
 
+// Redaction (Redact.cpp): what `page` (an output page, already placed) draws
+// inside `regions` (its default user space) taken out of its content, its
+// forms and images (copies of its own), the fill boxes drawn over it, its
+// /Thumb removed. RedactRefused (Status.hh) when the page holds what cannot be judged.
+void redact_page(QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region> const &regions, long long stream_limit);
+// Whether an annotation's /Rect meets one of the regions.
+bool annotation_meets(QPDFObjectHandle annotation, std::vector<pe_redact_region> const &regions);
+// Every placed page that carries regions (`redact`: one per item, NULL: none)
+// redacted; the annotations meeting them go in finish_pages.
+void redact_pages(QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where);
+
 // What `flatten` and `strip` do to the output's pages (`finish`: NULL, or one
 // per entry of `placed`) and the page-level part of the document-level strips
 // (`strip`: PE_STRIP_* bits), the form pruned to the widgets left, and with
 // PE_STRIP_JAVASCRIPT the catalog's scripts and actions (see Finishing.cpp).
 void finish_pages(
-    QPDF &out, std::vector<PlacedPage> const &placed, pe_item_finish const *finish, int strip, Where &where);
+    QPDF &out, std::vector<PlacedPage> const &placed, pe_item_finish const *finish, int strip, Where &where,
+    pe_item_redact const *redact = nullptr);
 
 // What flattening a sheet cell's page draws: content in the page's user space,
 // with the appearances it names (`prefix` and a number) in `xobjects`.

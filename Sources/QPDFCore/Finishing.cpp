@@ -106,6 +106,13 @@ class PageFinisher {
         }
     }
 
+    // The annotations meeting a redacted region, with their fields.
+    void redact_annotations(QPDFObjectHandle page, pe_item_redact const &redact)
+    {
+        std::vector<pe_redact_region> regions(redact.regions, redact.regions + redact.region_count);
+        remove_annotations(page, [&regions](QPDFObjectHandle a) { return annotation_meets(a, regions); });
+    }
+
     // The page-level part of the document-level strips.
     void strip_page(QPDFObjectHandle page)
     {
@@ -502,16 +509,37 @@ FlattenedDrawing finish_cell_page(
     return drawing;
 }
 
-void finish_pages(
-    QPDF &out, std::vector<PlacedPage> const &placed, pe_item_finish const *finish, int strip, Where &where)
+void redact_pages(
+    QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where)
 {
-    if (finish == nullptr && strip == 0) {
+    if (redact == nullptr) {
+        return;
+    }
+    for (size_t i = 0; i < placed.size(); ++i) {
+        if (redact[i].region_count <= 0) {
+            continue;
+        }
+        where = Where{placed[i].source, placed[i].page + 1};
+        std::vector<pe_redact_region> regions(redact[i].regions, redact[i].regions + redact[i].region_count);
+        redact_page(out, placed[i].to, regions, stream_limit);
+    }
+    where = Where{};
+}
+
+void finish_pages(
+    QPDF &out, std::vector<PlacedPage> const &placed, pe_item_finish const *finish, int strip, Where &where,
+    pe_item_redact const *redact)
+{
+    if (finish == nullptr && strip == 0 && redact == nullptr) {
         return;
     }
     PageFinisher finisher(out, strip);
     for (size_t i = 0; i < placed.size(); ++i) {
         PlacedPage const &page = placed[i];
         where = Where{page.source, page.page + 1};
+        if (redact != nullptr && redact[i].region_count > 0) {
+            finisher.redact_annotations(page.to, redact[i]);
+        }
         if (finish != nullptr && finish[i].step_count > 0) {
             finisher.run(page.to, finish[i]);
         }

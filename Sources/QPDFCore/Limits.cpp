@@ -49,12 +49,14 @@ std::string byte_count(long long bytes)
 
 } // namespace
 
-bool decode_bounded(QPDFObjectHandle stream, long long limit, std::string const &what, std::string *into)
+bool decode_bounded(
+    QPDFObjectHandle stream, long long limit, std::string const &what, std::string *into,
+    qpdf_stream_decode_level_e level)
 {
     BoundedSink sink(limit, into);
     bool decoded = false;
     try {
-        decoded = stream.pipeStreamData(&sink, 0, qpdf_dl_generalized, true, false);
+        decoded = stream.pipeStreamData(&sink, 0, level, true, false);
     } catch (std::length_error const &) {
         decoded = false;
     }

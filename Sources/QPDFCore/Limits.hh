@@ -30,7 +30,10 @@ class OverLimit : public std::runtime_error {
 // `limit` bytes (0: no limit); `what` names the stream in the message. qpdf
 // 11.3's decoders have no bound of their own. Returns false when qpdf could not
 // decode it (an unknown filter, damaged data).
-bool decode_bounded(QPDFObjectHandle stream, long long limit, std::string const &what, std::string *into = nullptr);
+// `level`: qpdf_dl_all also decodes images (DCT), for redaction.
+bool decode_bounded(
+    QPDFObjectHandle stream, long long limit, std::string const &what, std::string *into = nullptr,
+    qpdf_stream_decode_level_e level = qpdf_dl_generalized);
 
 // Each content stream of `page` within `limit` inflated bytes.
 void check_page_contents(QPDFObjectHandle page, long long limit);

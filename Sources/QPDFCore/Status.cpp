@@ -104,6 +104,9 @@ int record_current_exception(
             attribute(e.file);
             set_status(status, PE_E_LIMIT, where, e.what());
             return PE_E_LIMIT;
+        } catch (RedactRefused const &e) {
+            set_status(status, PE_E_UNSUPPORTED, where, (std::string("cannot redact: ") + e.what()).c_str());
+            return PE_E_UNSUPPORTED;
         } catch (PlanError const &e) {
             set_status(status, PE_E_PLAN, where, e.what());
             if (status != nullptr) {

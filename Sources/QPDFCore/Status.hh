@@ -36,6 +36,12 @@ class PlanError : public std::runtime_error {
     int page_count;
 };
 
+// A page redaction cannot judge (Redact.cpp): PE_E_UNSUPPORTED, "cannot redact: " + what.
+class RedactRefused : public std::runtime_error {
+  public:
+    explicit RedactRefused(std::string const &message);
+};
+
 // Fills `status` completely (message truncated to fit). Never throws.
 void set_status(pe_status *status, int code, Where where, char const *message) noexcept;
 

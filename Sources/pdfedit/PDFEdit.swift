@@ -64,7 +64,7 @@ struct PDFEdit: ParsableCommand {
                     StampPages.self, UnstampPages.self, NumberPages.self, BatesNumbers.self, Watermark.self, Crop.self, SplitPage.self, Resize.self, Nup.self, Booklet.self, Pad.self, Outline.self, Relink.self, Undo.self, Redo.self, Run.self, Apply.self,
                 ]),
             CommandGroup(name: "Authoring", subcommands: [Labels.self, Meta.self, Attach.self]),
-            CommandGroup(name: "Finishing", subcommands: [Flatten.self, Strip.self]),
+            CommandGroup(name: "Finishing", subcommands: [Flatten.self, Strip.self, Redact.self]),
         ]
     )
 }

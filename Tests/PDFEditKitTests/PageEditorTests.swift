@@ -42,6 +42,23 @@ struct PageEditorTests {
         #expect(try KitTools.tokens(again) == ["ALPHA-P3", "ALPHA-P5", "ALPHA-P2", "ALPHA-P7"])
     }
 
+    @Test func redactionIsAnEditAndTheOutputLosesTheText() throws {
+        let scratch = try KitScratch()
+        var editor = try PageEditor(contentsOf: URL(fileURLWithPath: KitFixtures.path("alpha.pdf")))
+        // A region away from the text: written, proven, every token kept.
+        let summary = try editor.redact(.pages(2...3), x: 450, y: 700, width: 150, height: 80, fill: "white", label: "corner")
+        #expect(summary.positions == [2, 3])
+        let output = try Self.file(try editor.data(), in: scratch)
+        #expect(try KitTools.qpdfCheck(output))
+        #expect(try KitTools.tokens(output) == Self.alpha)
+        // alpha.pdf's Helvetica has no /Widths: text under a region cannot be measured, and is refused.
+        try editor.redact(.pages(2...2), text: "alpha-p")
+        #expect(throws: PDFEditError.self) { try editor.data() }
+        #expect(try editor.undo().count == 1)
+        #expect(try KitTools.tokens(try Self.file(try editor.data(), in: scratch, "again.pdf")) == Self.alpha)
+        #expect(throws: PDFEditError.self) { try editor.redact(x: 0, y: 0, width: 10, height: 10, fill: "no colour") }
+    }
+
     /// What the "Sessions and undo" article says: undo returns the names newest
     /// first, redo oldest first, and undoing past the start changes nothing.
     @Test func undoAndRedoAsTheArticleSays() throws {

@@ -16,7 +16,7 @@ struct EditStrategyTests {
     enum Kind: CaseIterable {
         case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
         case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
-        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange, finish, strip, attach, detach
+        case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange, finish, strip, attach, detach, redact
     }
 
     static func kind(of edit: Edit) -> Kind {
@@ -55,6 +55,7 @@ struct EditStrategyTests {
         case .strip: .strip
         case .attach: .attach
         case .detach: .detach
+        case .redact: .redact
         }
     }
 
@@ -139,6 +140,11 @@ struct EditStrategyTests {
                 [try importer.attachEdit(
                     [ExportPaths.fixture("beta.pdf")], name: nil, page: nil, description: nil, relationship: nil),
                  .detach(["beta.pdf"])], both)
+        // What is redacted must not stay readable in the source's bytes: copied, never appended.
+        case .redact:
+            return (
+                [.redact(first, .rect(x: 10, y: 10, width: 50, height: 20, units: .pt), fill: Redaction.black, label: nil)],
+                copying)
         }
     }
 

@@ -270,6 +270,13 @@ struct ExportWriter {
                     default:
                         source = nil
                     }
+                    // Redaction is carried out on pages, not on a sheet's cells: refused,
+                    // never dropped (the cell would show what was to be removed).
+                    if let redacted = cell.item, redacted.finish.contains(where: { if case .redact = $0 { true } else { false } }) {
+                        throw PDFEditError.notExportable(
+                            "a sheet of \(name) holds \(redacted.id), which has pending redactions: redaction works on "
+                                + "pages, not on a sheet's cells (undo the nup or booklet, or redact the sheet)")
+                    }
                     let turns = cell.item?.rotation ?? 0
                     let crop = cell.item?.boxes.crop
                     var placement = FormPlacement(matrix: .identity)
@@ -424,12 +431,21 @@ struct ExportWriter {
             try PDFExporter.write(
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, options: written, to: staged.temporary)
         }
+        var leftovers: [Warning] = []
+        do throws(PDFEditError) {
+            leftovers = try RedactionProof.verify(
+                staged.temporary, output: output, items: items, passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
+        } catch {
+            staged.discard()
+            throw error
+        }
         try PhaseTiming.measure("commit") { () throws(PDFEditError) in try staged.commit() }
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
             warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings)
-                + signatureWarnings(signed, plan: plan, appendedTo: report.appendedTo, output: output),
+                + signatureWarnings(signed, plan: plan, appendedTo: report.appendedTo, output: output)
+                + leftovers,
             savings: report.savings.map(CompressionSavings.init))
     }
 
@@ -486,6 +502,17 @@ struct ExportWriter {
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
                 options: options)
         }
+        var leftovers: [Warning] = []
+        do throws(PDFEditError) {
+            for (part, file) in zip(parts, staged) {
+                leftovers += try RedactionProof.verify(
+                    file.temporary, output: part.output, items: Array(items[part.items]),
+                    passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
+            }
+        } catch {
+            staged.forEach { $0.discard() }
+            throw error
+        }
         // All parts appear together: a Ctrl-C now takes effect once every one is renamed.
         try PhaseTiming.measure("commit") { () throws(PDFEditError) in
             try Cancellation.deferringSignals { () throws(PDFEditError) in try StagedOutput.commitAll(staged) }
@@ -496,6 +523,7 @@ struct ExportWriter {
             report.warnings.map(describe)
             + decryptionWarning(report, output: shownFolder, settings: settings)
             + signatureWarnings(signed, plan: plan, appendedTo: nil, output: shownFolder)
+            + leftovers
         return parts.enumerated().map { index, part in
             ExportResult(
                 output: part.output, document: name, pageCount: part.items.count,

@@ -259,6 +259,7 @@ extension PageEditor {
         case .strip: "strip(_:in:)"
         case .attach: "attach(_:name:page:description:relationship:in:)"
         case .detach: "removeAttachments(_:in:)"
+        case .redact: "redact(_:x:y:width:height:units:fill:label:in:)"
         }
     }
 }

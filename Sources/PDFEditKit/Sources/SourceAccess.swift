@@ -371,7 +371,30 @@ package final class SourceAccess {
             sourceLabels: { [unowned self] in self.pageLabels(of: $0) },
             attachments: { [unowned self] document in
                 self.recordingFailure { () throws(PDFEditError) in try self.attachmentNames(of: document) }
+            }, textHits: { [unowned self] item, words, regex, caseSensitive in
+                self.recordingFailure { () throws(PDFEditError) in
+                    try self.textHits(of: item, words: words, regex: regex, caseSensitive: caseSensitive)
+                }
             })
+    }
+
+    /// The occurrences of `words` on a `.page` item's source page (`redact
+    /// --text`), each line of one a box in the page's default user space.
+    func textHits(of item: PageItem, words: String, regex: Bool, caseSensitive: Bool) throws(PDFEditError) -> [TextHit]? {
+        guard case .page(let source, let page) = item.content, let frame = frame(of: item) else { return nil }
+        let poppler = try poppler(source)
+        do throws(EngineError) {
+            let characters = try poppler.characters(ofPage: page - 1)
+            let text = characters.scalars
+            return try characters.occurrences(of: words, regex: regex, caseSensitive: caseSensitive).flatMap { range in
+                let covered = String(String.UnicodeScalarView(text[range]))
+                return characters.boxes(of: range).map { box in
+                    TextHit(rect: box.fromDisplayed(visible: frame.visibleBox, quarterTurns: frame.quarterTurns), text: covered)
+                }
+            }
+        } catch {
+            throw .engine(error)
+        }
     }
 
     /// What a `.page` item's source page draws and its annotation count

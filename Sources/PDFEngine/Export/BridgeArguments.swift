@@ -217,9 +217,24 @@ final class BridgeArguments {
         }
         result.cancel = cancel.map { UnsafePointer($0.storage) }
         if let finish = options.finish {
-            result.finish = array(finish.map { steps in
-                pe_item_finish(steps: array(steps.map(bridged)), step_count: Int32(clamping: steps.count))
+            // Redactions go apart (pe_item_redact): they are carried out before
+            // the stamps, the other steps after everything else.
+            result.finish = array(finish.map { all in
+                let steps = all.filter { if case .redact = $0 { false } else { true } }
+                return pe_item_finish(steps: array(steps.map(bridged)), step_count: Int32(clamping: steps.count))
             })
+            let redactions = finish.map { steps in steps.compactMap { if case .redact(let r) = $0 { r } else { nil } } }
+            if redactions.contains(where: { !$0.isEmpty }) {
+                result.redact = array(redactions.map { regions in
+                    pe_item_redact(
+                        regions: array(regions.map { region in
+                            let (red, green, blue) = region.fill.rgb
+                            return pe_redact_region(
+                                x0: region.rect.x0, y0: region.rect.y0, x1: region.rect.x1, y1: region.rect.y1,
+                                red: red, green: green, blue: blue)
+                        }), region_count: Int32(clamping: regions.count))
+                })
+            }
         }
         result.strip = options.stripped.reduce(0) { bits, part in
             let bit: Int32 =
@@ -268,6 +283,7 @@ final class BridgeArguments {
             pe_finish_step(
                 kind: Int32(PE_FINISH_STRIP_ANNOTATIONS), types: types.isEmpty ? nil : copy(types.joined(separator: " ")))
         case .stripThumbnails: pe_finish_step(kind: Int32(PE_FINISH_STRIP_THUMBNAILS), types: nil)
+        case .redact: preconditionFailure("redactions are bridged as pe_item_redact")
         }
     }
 

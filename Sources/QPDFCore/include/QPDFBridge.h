@@ -274,6 +274,18 @@ typedef struct pe_removed_attachment {
     const char *name;
 } pe_removed_attachment;
 
+/* One region of pe_item_redact: a rectangle in the output page's default user
+ * space (x0 < x1, y0 < y1) and its fill colour (0..1 each). */
+typedef struct pe_redact_region {
+    double x0, y0, x1, y1;
+    double red, green, blue;
+} pe_redact_region;
+
+typedef struct pe_item_redact {
+    const pe_redact_region *regions; /* NULL when region_count is 0 */
+    int region_count;
+} pe_item_redact;
+
 typedef struct pe_export_options {
     int deterministic_id;       /* nonzero: QPDFWriter::setDeterministicID */
     const char *user_password;  /* both non-NULL: encrypt with AES-256 (R6) */
@@ -363,6 +375,12 @@ typedef struct pe_export_options {
     int attachment_count;
     const pe_removed_attachment *removed_attachments;
     int removed_attachment_count;
+    /* NULL, or one per item of the plan: the regions redacted on that item's
+     * output page (Redact.cpp), before its stamps are drawn; annotations meeting
+     * one are removed with the finishing steps. A page that cannot be redacted
+     * fails the export with PE_E_UNSUPPORTED, the message starting "cannot
+     * redact: ". Only the copying path writes it. */
+    const struct pe_item_redact *redact;
 } pe_export_options;
 
 /* One step of pe_item_finish. */
