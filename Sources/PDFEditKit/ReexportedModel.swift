@@ -29,3 +29,4 @@ public typealias StampEach = PageModel.StampEach
 public typealias ArrangedItem = PageModel.ArrangedItem
 public typealias PageFinish = PageModel.PageFinish
 public typealias DocumentPart = PageModel.DocumentPart
+public typealias ImageResampling = PageModel.ImageResampling

@@ -52,6 +52,11 @@ public struct ExportSettings: Sendable {
     /// Linearize the output for fast web view (`--linearize`, qpdf's
     /// linearization); written by copying its pages, as `compress`.
     public var linearize = false
+    /// Resample raster images drawn finer than `images.dpi` to it (`--images
+    /// DPI[:QUALITY]`, lossy: photographs become JPEG at `images.quality`),
+    /// then write the output as `compress` does, which it implies. Copied, as
+    /// `compress`.
+    public var images: ImageResampling?
     /// Write every page as one picture at this many dots per inch (`export
     /// --rasterize DPI`, 1 to 2400): an image-only PDF, each page its size as
     /// displayed, with nothing of its text, links, annotations or bookmarks
@@ -98,6 +103,8 @@ public struct ExportSettings: Sendable {
         options.appendUpdate = ExportEnvironment.appendUpdate
         options.compress = compress
         options.linearize = linearize
+        options.images = images
+        options.maxPixels = ProcessLimits.current.pixels
         options.cancel = CancellationToken.current?.flag
         return options
     }

@@ -13,10 +13,19 @@ struct Optimize: ParsableCommand {
             text, links, bookmarks and forms stay as every export keeps them; the
             file keeps its encryption unless --decrypt.
 
+            --images DPI[:QUALITY] makes it lossy: raster images drawn finer than DPI
+            (their largest size on any page) are resampled to it, photographs written
+            as JPEG at QUALITY (default 75), line art, 1-bit images and masks with
+            Flate, each soft mask with its image. JBIG2, CCITT and JPEG 2000 images,
+            images at or below DPI and those in colour spaces it does not handle
+            (Indexed, Separation, DeviceN) are left alone; text and vector content
+            are never touched.
+
             Examples:
               pdfedit optimize big.pdf -o small.pdf
               pdfedit optimize big.pdf --in-place --linearize
               pdfedit optimize big.pdf -o small.pdf --json
+              pdfedit optimize scans.pdf -o mail.pdf --images 150
             """)
 
     @Argument(help: ArgumentHelp("The PDF to rewrite; - reads it from standard input.", valueName: "file"))
@@ -34,6 +43,13 @@ struct Optimize: ParsableCommand {
     @Flag(name: .long, help: "Linearize the result (fast web view).")
     var linearize = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Lossy: resample images drawn finer than DPI to it (photographs as JPEG at QUALITY, default 75).",
+            valueName: "dpi[:quality]"))
+    var images: String?
+
     @Flag(name: .long, help: "Write the result unencrypted (by default it keeps FILE's encryption and passwords).")
     var decrypt = false
 
@@ -44,6 +60,7 @@ struct Optimize: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
+        _ = try SizeOptions.resampling(images)
         if output == nil && !inPlace { throw PDFEditError.usage("optimize writes a file: give -o OUT or --in-place") }
         if output != nil && inPlace { throw PDFEditError.usage("give either -o or --in-place, not both") }
         if output == StandardStreams.name && outputOptions.json {
@@ -57,6 +74,7 @@ struct Optimize: ParsableCommand {
                 input: file, output: output, inPlace: inPlace, force: force, passwords: try passwords.book())
             mode.progress = ProgressBar.handler(outputOptions, .writing)
             mode.linearize = linearize
+            mode.images = try SizeOptions.resampling(images)
             mode.decrypt = decrypt
             mode.keepScripts = keepScripts
             let report = try mode.resolvingStandardStreams { (mode) throws(PDFEditError) in try mode.optimize() }
@@ -76,7 +94,7 @@ struct Optimize: ParsableCommand {
             let tenths = (bytes * 1000) / report.bytesBefore
             return " (\(tenths / 10).\(abs(tenths % 10))%)"
         }
-        return [
+        var lines = [
             "wrote \(shown(shownOutput)) (\(pagesPhrase(report.pageCount))\(report.linearized ? ", linearized" : ""))",
             "bytes before:        \(report.bytesBefore)",
             "bytes after:         \(report.bytesAfter)",
@@ -85,5 +103,11 @@ struct Optimize: ParsableCommand {
             "  recompression:     \(report.recompression.bytes) (\(report.recompression.count) streams)",
             "  object streams:    \(report.objectStreams) (with unreferenced objects left out)",
         ]
+        if let resampling = report.imageResampling {
+            lines.insert(
+                "  images:            \(report.images.bytes) (\(report.images.count) resampled to \(resampling.dpi) dpi, JPEG quality \(resampling.quality))",
+                at: 4)
+        }
+        return lines
     }
 }
