@@ -30,3 +30,4 @@ public typealias ArrangedItem = PageModel.ArrangedItem
 public typealias PageFinish = PageModel.PageFinish
 public typealias DocumentPart = PageModel.DocumentPart
 public typealias ImageResampling = PageModel.ImageResampling
+public typealias OptimizeSettings = PageModel.OptimizeSettings

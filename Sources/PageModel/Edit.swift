@@ -113,6 +113,10 @@ package enum Edit: Codable, Equatable, Sendable {
     /// `attach remove NAME...`: the attachments of these names (added ones, or the
     /// sources' embedded files, as `EditContext.attachments` lists them) are left out.
     case detach([String])
+    /// `optimize [--linearize] [--images DPI[:QUALITY]]` in a session: how every
+    /// export of the document is written (`Document.optimize`); nil
+    /// (`optimize --off`) writes them as before.
+    case optimize(OptimizeSettings?)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     package static func quarterTurns(degrees: Int) throws(EditError) -> Int {

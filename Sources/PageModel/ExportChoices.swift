@@ -90,3 +90,32 @@ public struct ImageResampling: Sendable, Hashable, Codable, CustomStringConverti
         return Int(text)
     }
 }
+
+/// How a session's document is written by every export (`optimize` in a
+/// session): what `export --compress --linearize --images` would ask for, set
+/// once as one undo step. An export's own flags add to them (its `--images`
+/// wins over the document's).
+public struct OptimizeSettings: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Lossless: identical streams once, Flate at zlib's best level, object streams.
+    public var compress: Bool
+    /// Linearized for fast web view.
+    public var linearize: Bool
+    /// Lossy: images resampled (see `ImageResampling`); nil: none.
+    public var images: ImageResampling?
+
+    /// The settings `optimize` makes: it always compresses.
+    public init(compress: Bool = true, linearize: Bool = false, images: ImageResampling? = nil) {
+        self.compress = compress
+        self.linearize = linearize
+        self.images = images
+    }
+
+    /// "compressed, linearized, images at 150 dpi (JPEG quality 75)": what `status` shows.
+    public var description: String {
+        var parts: [String] = []
+        if compress { parts.append("compressed") }
+        if linearize { parts.append("linearized") }
+        if let images { parts.append("images at \(images.dpi) dpi (JPEG quality \(images.quality))") }
+        return parts.isEmpty ? "as written" : parts.joined(separator: ", ")
+    }
+}

@@ -176,6 +176,8 @@ extension Session {
             return try executeAttach(files, page: page, in: name, context: context)
         case .detach(let names):
             return try executeDetach(names, in: name, context: context)
+        case .optimize(let settings):
+            return try executeOptimize(settings, in: name)
         }
     }
 

@@ -24,7 +24,9 @@ package struct Session: Equatable, Sendable {
     /// items' `"finish"` and documents' `"stripped"` (`flatten`, `strip`;
     /// history `refinish`, `restrip`), and text stamps' `"fontName"`, colours
     /// and boxes; an older file has none of them (standard fonts, black text).
-    package static let formatVersion = 7
+    /// Version 8 adds documents' `"optimize"` (how exports are written, set by
+    /// `optimize` in a session; history `reoptimize`); an older file's have none.
+    package static let formatVersion = 8
     /// The versions this code reads.
     package static let readableVersions = 1...formatVersion
     /// The largest value an id counter (`nextItemNumber`, `nextSourceNumber`)

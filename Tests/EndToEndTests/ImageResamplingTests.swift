@@ -264,4 +264,57 @@ import Testing
         let session = try pdfedit("rotate", "1", "--by", "90", "--images", "150", in: dir)
         #expect(session.status == 64 || session.status == 66, "\(session.stderr)")
     }
+
+    /// In a session `optimize` sets how exports are written: one step, shown by
+    /// `status`, undone by `undo`, used by `export`, cleared by `--off`.
+    @Test func sessionOptimizeSetsTheExports() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try Self.makeInput(in: dir)
+        try pdfeditOK("open", "images.pdf", in: dir)
+        try pdfeditOK("optimize", "--images", "150:60", "--linearize", in: dir)
+        let status = try pdfeditOK("status", in: dir).stdout
+        #expect(status.contains("Optimize:  compressed, linearized, images at 150 dpi (JPEG quality 60)"), "\(status)")
+        let json = try pdfeditOK("status", "--json", in: dir).stdout
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let optimize = try #require(parsed["optimize"] as? [String: Any], "\(json)")
+        #expect(optimize["linearize"] as? Bool == true && (optimize["images"] as? [String: Int])?["dpi"] == 150)
+        #expect(try pdfeditOK("history", in: dir).stdout.contains("optimize --images 150:60 --linearize"))
+        let session = dir.appendingPathComponent(".pdfedit/session.json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: session)) as? [String: Any])
+        #expect(object["version"] as? Int == 8)
+
+        try pdfeditOK("export", "small.pdf", in: dir)
+        let small = dir.appendingPathComponent("small.pdf").path
+        try CompressTests.expectClean(small)
+        #expect(try Self.images(small)[0]["/Photo"]?.width == 300)
+        #expect(try run("qpdf", ["--check-linearization", small]).stdout.contains("no linearization errors"))
+
+        // Undone: exports are as they were.
+        try pdfeditOK("undo", in: dir)
+        #expect(!(try pdfeditOK("status", in: dir).stdout.contains("Optimize:")))
+        try pdfeditOK("export", "plain.pdf", in: dir)
+        let plain = dir.appendingPathComponent("plain.pdf").path
+        #expect(try Self.images(plain)[0]["/Photo"]?.width == 1200)
+        #expect(try run("qpdf", ["--check-linearization", plain]).stdout.contains("is not linearized"))
+
+        // Redone, then cleared with --off (a step of its own); --off again changes nothing: refused.
+        try pdfeditOK("redo", in: dir)
+        try pdfeditOK("optimize", "--off", in: dir)
+        #expect(!(try pdfeditOK("status", in: dir).stdout.contains("Optimize:")))
+        let again = try pdfedit("optimize", "--off", in: dir)
+        #expect(again.status == 64 && again.stderr.contains("no export settings"), "\(again.stderr)")
+        // Direct-mode options are refused without FILE; FILE without -o too.
+        #expect(try pdfedit("optimize", "-o", "x.pdf", in: dir).status == 64)
+        #expect(try pdfedit("optimize", "images.pdf", in: dir).status == 64)
+
+        // A run script line is one step like any edit.
+        try pdfeditOK("run", "-", in: dir, stdin: "optimize --images 100\n")
+        #expect(try pdfeditOK("status", in: dir).stdout.contains("images at 100 dpi (JPEG quality 75)"))
+        try pdfeditOK("export", "run.pdf", in: dir)
+        #expect(try Self.images(dir.appendingPathComponent("run.pdf").path)[0]["/Photo"]?.width == 200)
+        // An export's own --images wins over the session's.
+        try pdfeditOK("export", "own.pdf", "--images", "72", in: dir)
+        #expect(try Self.images(dir.appendingPathComponent("own.pdf").path)[0]["/Photo"]?.width == 144)
+    }
 }

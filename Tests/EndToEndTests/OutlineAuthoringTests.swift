@@ -269,7 +269,7 @@ import Testing
         try pdfeditOK("open", "features.pdf", in: dir)
         let file = dir.appendingPathComponent(".pdfedit/session.json")
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
-        #expect(object["version"] as? Int == 7)
+        #expect(object["version"] as? Int == 8)
         object["version"] = 2
         object["documents"] = (object["documents"] as? [[String: Any]] ?? []).map { document in
             var document = document
@@ -286,7 +286,7 @@ import Testing
         #expect(try pdfeditOK("outline", in: dir).stdout.hasSuffix("Appendix\t1\nEnd\t6\n"))
         try pdfeditOK("undo", in: dir)
         let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
-        #expect(saved["version"] as? Int == 7)
+        #expect(saved["version"] as? Int == 8)
         #expect(((saved["documents"] as? [[String: Any]])?[0]["outline"]) == nil)
     }
 

@@ -17,6 +17,7 @@ struct EditStrategyTests {
         case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
         case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
         case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange, finish, strip, attach, detach
+        case optimize
     }
 
     static func kind(of edit: Edit) -> Kind {
@@ -55,6 +56,7 @@ struct EditStrategyTests {
         case .strip: .strip
         case .attach: .attach
         case .detach: .detach
+        case .optimize: .optimize
         }
     }
 
@@ -139,6 +141,8 @@ struct EditStrategyTests {
                 [try importer.attachEdit(
                     [ExportPaths.fixture("beta.pdf")], name: nil, page: nil, description: nil, relationship: nil),
                  .detach(["beta.pdf"])], both)
+        // Recompressed, linearized or resampled: written by the copying path only.
+        case .optimize: return ([.optimize(OptimizeSettings())], copying)
         }
     }
 

@@ -61,7 +61,7 @@ import Testing
     @Test func consecutivePagesAreOneRun() throws {
         var s = try session(pages: 20_000)
         let object = try json(s)
-        #expect(object["version"] as? Int == 7)
+        #expect(object["version"] as? Int == 8)
         let records = try itemRecords(object)
         #expect(records.count == 1)
         #expect(records[0]["source"] as? String == "s1")
@@ -138,14 +138,14 @@ import Testing
         let decoded = try Session.decode(try edited { $0["version"] = 1 })
         let reference = try Session.decode(try edited { _ in })
         #expect(decoded == reference)
-        #expect(try json(decoded)["version"] as? Int == 7)
+        #expect(try json(decoded)["version"] as? Int == 8)
     }
 
     @Test func unknownVersionIsNamed() throws {
-        let error = decodeError(try edited { $0["version"] = 8 })
-        #expect(error == .unsupportedVersion(8, supported: 1...7))
-        #expect(error?.description == "the session file has version 8; this pdfedit reads versions 1 to 7 only")
-        #expect(decodeError(try edited { $0["version"] = 0 }) == .unsupportedVersion(0, supported: 1...7))
+        let error = decodeError(try edited { $0["version"] = 9 })
+        #expect(error == .unsupportedVersion(9, supported: 1...8))
+        #expect(error?.description == "the session file has version 9; this pdfedit reads versions 1 to 8 only")
+        #expect(decodeError(try edited { $0["version"] = 0 }) == .unsupportedVersion(0, supported: 1...8))
         #expect(decodeError(try edited { $0["version"] = nil }) == .missingVersion)
     }
 

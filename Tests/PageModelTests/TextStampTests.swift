@@ -120,7 +120,7 @@ import Testing
         #expect(decoded == s)
         #expect(try decoded.encoded() == data)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"version\" : 7"))
+        #expect(text.contains("\"version\" : 8"))
         #expect(text.contains("\"position\" : \"top-left\"") && text.contains("\"font\" : \"times\""))
 
         // A format-4 page stamp has no placement keys: it is centred; and a centred
@@ -199,7 +199,7 @@ import Testing
         // 2,000 items written alone with their stamps, about 200 bytes each.
         #expect(data.count < 600_000, "\(data.count) bytes")
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["version"] as? Int == 7)
+        #expect(object["version"] as? Int == 8)
         #expect((object["texts"] as? [[String: Any]])?.count == 1)
         let decoded = try Session.decode(data)
         #expect(decoded == s)

@@ -358,6 +358,13 @@ struct ExportWriter {
         // A sheet's own steps; its cells' items' go with the cells (`ExportCell.finish`).
         options.finish = items.contains { !$0.finish.isEmpty } ? items.map(\.finish) : nil
         options.stripped = session.document(named: name)?.stripped ?? []
+        // `optimize` in a session: added to what the export itself asks (its
+        // own --images wins). No strategy list knows these: such outputs are copied.
+        if let optimize = session.document(named: name)?.optimize {
+            options.compress = options.compress || optimize.compress
+            options.linearize = options.linearize || optimize.linearize
+            options.images = options.images ?? optimize.images
+        }
         guard let metadata = session.document(named: name)?.metadata else { return }
         options.title = options.title ?? metadata.title
         options.author = metadata.author

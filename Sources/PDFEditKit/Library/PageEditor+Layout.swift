@@ -257,6 +257,7 @@ extension PageEditor {
         case .strip: "strip(_:in:)"
         case .attach: "attach(_:name:page:description:relationship:in:)"
         case .detach: "removeAttachments(_:in:)"
+        case .optimize: "setOptimize(_:in:)"
         }
     }
 }
