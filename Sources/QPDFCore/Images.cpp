@@ -108,7 +108,12 @@ class DrawnSizes {
         for (QPDFObjectHandle stream : helper.getPageContents()) {
             pending.push_back({stream, resources, ctm, 0});
         }
-        exclude_reachable(page.getKey("/Annots"));
+        QPDFObjectHandle annotations = page.getKey("/Annots");
+        if (annotations.isArray()) {
+            for (QPDFObjectHandle annotation : annotations.aitems()) {
+                appearances(annotation, ctm);
+            }
+        }
         exclude_reachable(page.getKey("/Thumb"));
         run();
     }
@@ -118,6 +123,111 @@ class DrawnSizes {
     long long operators = 0;
     std::vector<Job> pending;
     std::set<QPDFObjGen> reach_seen;
+
+    // An annotation's appearance streams are drawn as a reader draws them: the
+    // form's /BBox, transformed by its /Matrix, is fitted to the annotation's
+    // /Rect. Anything else it reaches (icons, pop-ups) is excluded.
+    void appearances(QPDFObjectHandle annotation, Matrix const &page)
+    {
+        if (!annotation.isDictionary()) {
+            return;
+        }
+        QPDFObjectHandle rect = annotation.getKey("/Rect");
+        double r[4];
+        bool placed = rect.isArray() && rect.getArrayNItems() == 4;
+        for (int i = 0; placed && i < 4; ++i) {
+            QPDFObjectHandle value = rect.getArrayItem(i);
+            placed = value.isNumber();
+            r[i] = placed ? value.getNumericValue() : 0;
+        }
+        QPDFObjectHandle ap = annotation.getKey("/AP");
+        if (ap.isDictionary()) {
+            for (char const *key : {"/N", "/R", "/D"}) {
+                QPDFObjectHandle entry = ap.getKey(key);
+                std::vector<QPDFObjectHandle> forms;
+                if (entry.isStream()) {
+                    forms.push_back(entry);
+                } else if (entry.isDictionary()) {
+                    for (auto [state, form] : entry.ditems()) {
+                        forms.push_back(form);
+                    }
+                }
+                for (QPDFObjectHandle form : forms) {
+                    if (!placed || !appearance(form, std::fabs(r[2] - r[0]), std::fabs(r[3] - r[1]), page)) {
+                        exclude_reachable(form);
+                    }
+                }
+            }
+        }
+        for (auto [key, value] : annotation.ditems()) {
+            if (key != "/AP" && !links_away(key)) {
+                exclude_reachable(value);
+            }
+        }
+    }
+
+    // Queues appearance `form` fitted to a rectangle of `width` x `height`;
+    // false when its /BBox or /Matrix cannot be read.
+    bool appearance(QPDFObjectHandle form, double width, double height, Matrix const &page)
+    {
+        if (!form.isStream() || !std::isfinite(width) || !std::isfinite(height)) {
+            return false;
+        }
+        QPDFObjectHandle dict = form.getDict();
+        QPDFObjectHandle box = dict.getKey("/BBox");
+        QPDFObjectHandle matrix = dict.getKey("/Matrix");
+        double b[4];
+        double m[6] = {1, 0, 0, 1, 0, 0};
+        if (!box.isArray() || box.getArrayNItems() != 4) {
+            return false;
+        }
+        for (int i = 0; i < 4; ++i) {
+            if (!box.getArrayItem(i).isNumber()) {
+                return false;
+            }
+            b[i] = box.getArrayItem(i).getNumericValue();
+        }
+        if (matrix.isArray()) {
+            if (matrix.getArrayNItems() != 6) {
+                return false;
+            }
+            for (int i = 0; i < 6; ++i) {
+                if (!matrix.getArrayItem(i).isNumber()) {
+                    return false;
+                }
+                m[i] = matrix.getArrayItem(i).getNumericValue();
+            }
+        }
+        Matrix own{m[0], m[1], m[2], m[3], m[4], m[5]};
+        double low_x = INFINITY, low_y = INFINITY, high_x = -INFINITY, high_y = -INFINITY;
+        for (double x : {b[0], b[2]}) {
+            for (double y : {b[1], b[3]}) {
+                double tx = x * own.a + y * own.c + own.e;
+                double ty = x * own.b + y * own.d + own.f;
+                low_x = std::min(low_x, tx);
+                high_x = std::max(high_x, tx);
+                low_y = std::min(low_y, ty);
+                high_y = std::max(high_y, ty);
+            }
+        }
+        double box_width = high_x - low_x;
+        double box_height = high_y - low_y;
+        if (!(box_width > 0) || !(box_height > 0) || !std::isfinite(box_width) || !std::isfinite(box_height)) {
+            return false;
+        }
+        Matrix fit{width / box_width, 0, 0, height / box_height, 0, 0};
+        QPDFObjectHandle resources = dict.getKey("/Resources");
+        pending.push_back({form, resources, own.times(fit).times(page), 1});
+        return true;
+    }
+
+    // Keys that lead away from what an object draws: the page tree, the
+    // annotation's page, actions and destinations, pop-ups, replies.
+    static bool links_away(std::string const &key)
+    {
+        return key == "/Parent" || key == "/P" || key == "/Dest" || key == "/A" || key == "/AA" || key == "/Popup" ||
+            key == "/IRT" || key == "/StructParent";
+    }
 
     // Every image stream reachable from `root` (not through page-tree or
     // action links) is excluded: annotation appearances, patterns, soft-mask
@@ -143,11 +253,9 @@ class DrawnSizes {
                 }
             } else if (object.isDictionary()) {
                 for (auto [key, value] : object.ditems()) {
-                    if (key == "/Parent" || key == "/P" || key == "/Dest" || key == "/A" || key == "/AA" ||
-                        key == "/Popup" || key == "/IRT" || key == "/StructParent") {
-                        continue;
+                    if (!links_away(key)) {
+                        stack.push_back(value);
                     }
-                    stack.push_back(value);
                 }
             }
         }
@@ -556,7 +664,8 @@ bool resample_mask(QPDFObjectHandle mask, int width, int height, ImageSettings c
 {
     Samples samples;
     QPDFObjectHandle dict = mask.getDict();
-    if (integer_key(dict, "/BitsPerComponent") != 8 || dict.hasKey("/Decode") ||
+    QPDFObjectHandle decode = dict.getKey("/Decode");
+    if (integer_key(dict, "/BitsPerComponent") != 8 || (!decode.isNull() && !(decode.isArray() && decode.getArrayNItems() == 2)) ||
         !read_samples(mask, 1, 8, settings, samples)) {
         return false;
     }

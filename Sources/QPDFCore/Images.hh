@@ -26,8 +26,9 @@ struct ImageSettings {
 // alone: JBIG2, CCITT, JPX, images already at or below the resolution (or
 // within a fifth of its pixels), Indexed, Separation, DeviceN, Lab, ICC
 // profiles with other than 1, 3 or 4 components, other bit depths, colour-key
-// masks, soft masks with /Matte, images also reached from annotations,
-// patterns, soft-mask groups or Type 3 fonts, data that does not decode within
+// masks, soft masks with /Matte, images also reached from patterns,
+// soft-mask groups or Type 3 fonts (annotation appearances are followed,
+// fitted to their /Rect as a reader draws them), data that does not decode within
 // the limits, and any image whose new data is not smaller. `written` receives
 // the streams replaced (already deflated at zlib's best level).
 void downsample_images(

@@ -49,11 +49,12 @@ import Testing
         hostile = len(sys.argv) > 3 and sys.argv[3] == "hostile"
         resources = (b"/XObject << /Huge 8 0 R /HugeJ 9 0 R >>" if hostile
                      else b"/XObject << /Photo 8 0 R /Small 9 0 R /Alpha 10 0 R /Jpeg 12 0 R >>")
+        annotations = b"" if hostile else b" /Annots [13 0 R]"
         objects = [
             b"<< /Type /Catalog /Pages 2 0 R >>",
             b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> "
-            + resources + b" >> >>",
+            + resources + b" >>" + annotations + b" >>",
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 6 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
             stream(b"", page2 if hostile else page1),
             stream(b"", b"BT /F1 18 Tf 72 200 Td (Second page) Tj ET"),
@@ -78,6 +79,13 @@ import Testing
                        b"/Filter /FlateDecode", zlib.compress(disc(600, 600), 9)),
                 stream(b"/Type /XObject /Subtype /Image /Width 120 /Height 80 /ColorSpace /DeviceRGB /BitsPerComponent 8 "
                        b"/Filter /DCTDecode", jpeg),
+                # A stamp annotation whose appearance (a 100-unit box) draws a 600x600
+                # photograph over its whole box, fitted to a 1 in square.
+                b"<< /Type /Annot /Subtype /Stamp /Rect [300 100 372 172] /AP << /N 14 0 R >> >>",
+                stream(b"/Type /XObject /Subtype /Form /BBox [0 0 100 100] /Resources << /XObject << /Icon 15 0 R >> >>",
+                       b"q 100 0 0 100 0 0 cm /Icon Do Q"),
+                stream(b"/Type /XObject /Subtype /Image /Width 600 /Height 600 /ColorSpace /DeviceRGB /BitsPerComponent 8 "
+                       b"/Filter /FlateDecode", zlib.compress(photo(600, 600), 9)),
             ]
         out = b"%PDF-1.7\n"
         offsets = []
@@ -141,12 +149,13 @@ import Testing
         }
     }
 
-    /// The dictionary of object `reference` ("12 0 R") as qpdf's JSON gives it.
+    /// The dictionary of object `reference` ("12 0 R"; a stream's or a plain one) as qpdf's JSON gives it.
     static func dictionary(of reference: String, in file: String) throws -> [String: Any] {
         let result = try run("qpdf", ["--json", "--json-key=qpdf", file])
         let all = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let table = try #require((all["qpdf"] as? [Any])?.last as? [String: Any])
         let entry = try #require(table["obj:" + reference] as? [String: Any])
+        if let value = entry["value"] as? [String: Any] { return value }  // not a stream
         return try #require((entry["stream"] as? [String: Any])?["dict"] as? [String: Any])
     }
 
@@ -188,9 +197,21 @@ import Testing
         #expect(maskDictionary["/Width"] as? Int == 150 && maskDictionary["/Height"] as? Int == 150)
         #expect(maskDictionary["/Filter"] as? String == "/FlateDecode")
 
+        // The annotation's appearance: its image drawn 1 in square, 150 x 150.
+        let pages = try #require(
+            try JSONSerialization.jsonObject(with: Data(run("qpdf", ["--json", "--json-key=pages", output]).stdout.utf8))
+                as? [String: Any])
+        let page = try #require((pages["pages"] as? [[String: Any]])?.first?["object"] as? String)
+        let annotation = try #require((try Self.dictionary(of: page, in: output)["/Annots"] as? [String])?.first)
+        let form = try #require((try Self.dictionary(of: annotation, in: output)["/AP"] as? [String: Any])?["/N"] as? String)
+        let icon = try #require(
+            ((try Self.dictionary(of: form, in: output)["/Resources"] as? [String: Any])?["/XObject"] as? [String: Any])?[
+                "/Icon"] as? String)
+        #expect(try Self.dictionary(of: icon, in: output)["/Width"] as? Int == 150)
+
         let json = try #require(try JSONSerialization.jsonObject(with: Data(timed.stdout.utf8)) as? [String: Any])
         let images = try #require(json["images"] as? [String: Int])
-        #expect(images["count"] == 3 && (images["bytes"] ?? 0) > 0, "\(images)")  // photo, alpha, jpeg
+        #expect(images["count"] == 4 && (images["bytes"] ?? 0) > 0, "\(images)")  // photo, alpha, jpeg, icon
         #expect((json["imageResampling"] as? [String: Int])?["dpi"] == 150)
 
         // What a reader sees at 72 dpi barely changes.
