@@ -65,7 +65,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: path(dir, "redone.pdf"))))
         // The session file is format 6 and holds the texts' formats, once each (in "texts").
         let session = String(decoding: try sessionBytes(dir), as: UTF8.self)
-        #expect(session.contains("\"version\" : 7") && session.contains("\"format\" : \"ABC{n}\""))
+        #expect(session.contains("\"version\" : 8") && session.contains("\"format\" : \"ABC{n}\""))
         #expect(session.components(separatedBy: "\"format\" : \"ABC{n}\"").count == 2)
     }
 

@@ -142,7 +142,7 @@ import Testing
         try pdfeditOK("bates", "4", "--prefix", "X", "--font", "COURIER", in: dir)
         // The session keeps the font (format 7); list shows it.
         let session = String(decoding: try sessionBytes(dir), as: UTF8.self)
-        #expect(session.contains("\"version\" : 7") && session.contains("\"fontName\" : \"DejaVu Serif:bold\""))
+        #expect(session.contains("\"version\" : 8") && session.contains("\"fontName\" : \"DejaVu Serif:bold\""))
         #expect(try pdfeditOK("list", "--json", "--no-text", in: dir).stdout.contains("\"font\" : \"DejaVu Serif:bold\""))
         try pdfeditOK("export", "fonts.pdf", in: dir)
         let out = try checked(path(dir, "fonts.pdf"))

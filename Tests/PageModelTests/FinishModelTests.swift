@@ -73,7 +73,7 @@ import Testing
         try s.apply(.strip(.structure), label: "strip structure")
         let data = try s.encoded()
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"version\" : 7"))
+        #expect(text.contains("\"version\" : 8"))
         let decoded = try Session.decode(data)
         #expect(SessionState(decoded) == SessionState(s))
         #expect(try decoded.encoded() == data)

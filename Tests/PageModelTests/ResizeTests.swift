@@ -120,7 +120,7 @@ import Testing
         #expect(decoded == s)
         #expect(try decoded.encoded() == data)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"resize\"") && text.contains("\"reshape\"") && text.contains("\"version\" : 7"))
+        #expect(text.contains("\"resize\"") && text.contains("\"reshape\"") && text.contains("\"version\" : 8"))
         var again = decoded
         _ = try again.undo(1)
         #expect(items(again).map(\.resize) == [nil, nil, nil])

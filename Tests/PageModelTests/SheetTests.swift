@@ -269,7 +269,7 @@ import Testing
             label: "nup", context: context)
         let data = try s.encoded()
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"version\" : 7"))
+        #expect(text.contains("\"version\" : 8"))
         #expect(text.contains("\"sheet\" : {"))
         let decoded = try Session.decode(data)
         #expect(decoded == s)
