@@ -7,7 +7,7 @@ APT_PACKAGES := libqpdf-dev libpoppler-glib-dev libpango1.0-dev zlib1g-dev pkg-c
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 
-.PHONY: setup setup-test setup-deb build debug test examples fuzz-short test-long sanitize demo install uninstall fixtures clean bench bench-apply man deb deb-check
+.PHONY: setup setup-test setup-deb build debug test examples fuzz-short test-long sanitize demo install uninstall fixtures clean bench bench-apply bench-size man deb deb-check
 
 # Installs the system libraries and the independent checking tools when missing.
 setup:
@@ -169,6 +169,12 @@ bench: build
 bench-apply: build
 	sh scripts/bench-setup.sh --apply-inputs
 	python3 scripts/bench.py $(CURDIR)/$(BIN) --only apply
+
+# Only the "Smaller files" rows (optimize against qpdf and Ghostscript on the
+# corpus), replaced in BENCHMARKS.md; bench-setup.sh installs Ghostscript.
+bench-size: build
+	sh scripts/bench-setup.sh --size
+	python3 scripts/bench.py $(CURDIR)/$(BIN) --only size
 
 # Regenerates the man page (committed in docs/): swift-argument-parser's
 # generate-manual plugin writes it from the commands' help, then

@@ -44,7 +44,7 @@ let package = Package(
         // QPDFBridgeReader.h). See docs/ARCHITECTURE.md.
         .target(
             name: "QPDFCore",
-            dependencies: ["CQPDF"],
+            dependencies: ["CQPDF", "ImageCodecs"],
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("stdc++")]
         ),
@@ -56,10 +56,11 @@ let package = Package(
         ),
         // The C side of those codecs: libjpeg's errors return by longjmp, which
         // Swift cannot express; libtiff's go to a handler of each file's own.
+        // cairo (through CPoppler's pkg-config flags) resamples `--images`' pictures.
         .target(
             name: "ImageCodecs",
-            dependencies: ["CImageCodecs"],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("tiff")]
+            dependencies: ["CImageCodecs", "CPoppler"],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("tiff"), .linkedLibrary("cairo")]
         ),
         // Pure value types and editing semantics: no C, no I/O.
         .target(name: "PageModel"),

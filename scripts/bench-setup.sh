@@ -1,16 +1,18 @@
 #!/bin/sh
 # Installs what `make bench` compares pdfedit with and checks outputs with:
 # qpdf, pdftk-java, mupdf-tools (mutool), poppler-utils (pdftotext, pdfinfo,
-# pdfunite, pdfseparate) and GNU time from Debian/Ubuntu; pypdf, pikepdf and
+# pdfunite, pdfseparate), Ghostscript (the lossy "Smaller files" rows) and GNU time
+# from Debian/Ubuntu; pypdf, pikepdf and
 # matplotlib (the chart) from PyPI. Installs only what is missing; the benchmark
 # leaves out any tool that is still missing and says so.
 # With --apply-inputs, only makes the inputs of the `apply` rows (below): qpdf is all they need.
+# With --size, only installs the tools (the "Smaller files" rows read the corpus).
 set -e
 if [ "$1" != "--apply-inputs" ]; then
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 missing=""
-for p in qpdf pdftk-java mupdf-tools poppler-utils time python3-pip; do
+for p in qpdf pdftk-java mupdf-tools poppler-utils ghostscript time python3-pip; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
@@ -34,6 +36,7 @@ fi
 # The inputs of the `apply` rows (scripts/bench_apply.py): 2,000 documents of 20
 # pages made from the committed fixtures with qpdf (alpha 1-7, beta 1-5, gamma 1-3,
 # alpha 1-5), under .build/bench-apply/ (not committed; made once).
+[ "$1" = "--size" ] && exit 0
 APPLY_INPUTS="${BENCH_APPLY_INPUTS:-$(dirname "$0")/../.build/bench-apply}"
 if [ ! -f "$APPLY_INPUTS/doc-2000.pdf" ]; then
   echo "bench-setup: making 2,000 documents of 20 pages in $APPLY_INPUTS"

@@ -19,16 +19,20 @@ The rows (benchlib/):
   PDF, scaling, batches) and the `apply` rows (bench_apply.py).
 - report.py, report_real.py: BENCHMARKS.md, its targets and the charts; "Where the
   time goes" from pdfedit's PDFEDIT_TIMING=1 phase times.
+- size.py: "Smaller files": `optimize` against qpdf's best lossless rewrite on
+  the corpus and merges of it, `optimize --images 150` against Ghostscript's
+  /ebook on its image-heavy files (`--only size` replaces that section alone).
 Tools that are not installed are left out with a note (scripts/bench-setup.sh
 installs them all). Work files go to a RAM disk (/dev/shm) when there is one.
 
 usage: bench.py PDFEDIT_BIN [--quick] [--runs N] [--out BENCHMARKS.md]
                 [--chart docs/bench-scaling.png] [--real-chart docs/bench-real.png]
-                [--pages 20000] [--only apply|small|real]
+                [--pages 20000] [--only apply|small|real|size]
 --quick: smaller inputs, fewer documents and runs, a smoke test of the whole
 benchmark (a few minutes); its numbers are not the ones to quote.
 --only apply: only the rows of `apply`, printed, BENCHMARKS.md left as it is
-(`make bench-apply`); --only small / --only real: only those rows, written to --out.
+(`make bench-apply`); --only small / --only real: only those rows, written to --out;
+--only size: the "Smaller files" section, replaced in --out, the rest kept (`make bench-size`).
 """
 import argparse
 import os
@@ -47,6 +51,7 @@ from benchlib.measure import measure  # noqa: E402
 from benchlib.real import run_real  # noqa: E402
 from benchlib.report import generated_report, versions  # noqa: E402
 from benchlib.report_real import phases_report, real_report, small_report  # noqa: E402
+from benchlib.size import run_size  # noqa: E402
 from benchlib.small import run_small  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -63,7 +68,7 @@ def main():
     parser.add_argument("--chart", default=os.path.join(REPO, "docs", "bench-scaling.png"))
     parser.add_argument("--real-chart", default=os.path.join(REPO, "docs", "bench-real.png"))
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
-    parser.add_argument("--only", choices=["apply", "small", "real"], help="run only these rows")
+    parser.add_argument("--only", choices=["apply", "small", "real", "size"], help="run only these rows")
     args = parser.parse_args()
     quick = args.quick
     runs = args.runs or (2 if quick else 5)
@@ -88,6 +93,11 @@ def main():
         for needed in ("qpdf", "pdftotext", "pdfinfo"):
             if shutil.which(needed) is None:
                 sys.exit(f"bench: {needed} is needed to check outputs; run scripts/bench-setup.sh")
+        if args.only == "size":
+            _, section = run_size(ctx)
+            replace_section(args.out, "## Smaller files", section)
+            print(section)
+            return
         ctx.have = peer_programs.detect()
         ctx.peers = peer_programs.Peers(work)
         report = write_report(ctx)
@@ -100,6 +110,21 @@ def main():
     if failures:
         print("bench: FAILED rows (wrong output or a tool's error):\n  " + "\n  ".join(failures), file=sys.stderr)
         sys.exit(1)
+
+
+def replace_section(path, heading, section):
+    """Puts `section` in place of the one under `heading` in the file at `path`
+    (to the next heading of the same level, or the end), or at its end."""
+    with open(path) as f:
+        text = f.read()
+    start = text.find(heading)
+    if start < 0:
+        text = text.rstrip("\n") + "\n\n" + section
+    else:
+        end = text.find("\n## ", start + len(heading))
+        text = text[:start] + section.rstrip("\n") + "\n" + (text[end:] if end >= 0 else "")
+    with open(path, "w") as f:
+        f.write(text)
 
 
 def cpu_model():
@@ -119,6 +144,7 @@ def write_report(ctx):
     series, have_hello = run_small(ctx) if only in (None, "small") else ([], False)
     rows, docs, notes = run_real(ctx) if only in (None, "real") else ([], [], [])
     generated = run_generated(ctx) if only is None else None
+    size = run_size(ctx) if only is None else None
 
     targets, sections = [], []
     if only in (None, "small"):
@@ -134,6 +160,9 @@ def write_report(ctx):
         generated_targets, text = generated_report(generated, ctx)
         targets += generated_targets
         sections.append(text)
+    if size:
+        targets += size[0]
+        sections.append(size[1])
     elapsed = time.perf_counter() - ctx.began
     missing = [name for name, ok in ctx.have.items() if not ok]
     failed = "\n".join(f"- **FAILED**: {f}" for f in ctx.failures)

@@ -5,9 +5,11 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      TARGET: pdf selection session scripts (default: all)
 #
 # pdf: a libFuzzer harness (Fuzz/PDF/FuzzPDF.cpp) over the C++ that reads PDF bytes
-#   (Sources/QPDFCore: open, page check, export through our copier) linked with the
-#   system libqpdf, built with clang++ -fsanitize=fuzzer,address into .build/fuzz/.
-#   Seeded from Fixtures/*.pdf and the small files of ../shared/corpus when present.
+#   (Sources/QPDFCore: open, page check, export through our copier, --images' image
+#   pass with the JPEG decoder and resampler of Sources/ImageCodecs) linked with the
+#   system libqpdf, libjpeg and cairo, built with clang -fsanitize=fuzzer,address
+#   into .build/fuzz/. Seeded from Fixtures/*.pdf, the small files of
+#   ../shared/corpus when present, and the images of Fuzz/PDF/make-image-seeds.py.
 #   FUZZ_RUNS=N runs N inputs with a fixed seed instead of SECONDS seconds (what
 #   `make test` does: the same inputs every run, so it cannot fail by chance).
 #
@@ -47,7 +49,10 @@ build_pdf_harness() {
     local objects="$out/pdf-objects"
     mkdir -p "$objects"
     local flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -DPOINTERHOLDER_TRANSITION=4
-                 -ISources/QPDFCore/include -ISources/QPDFCore $(pkg-config --cflags libqpdf))
+                 -ISources/QPDFCore/include -ISources/QPDFCore -ISources/ImageCodecs/include $(pkg-config --cflags libqpdf))
+    # The C of ImageCodecs (the JPEG decoder and cairo resampler the image pass calls).
+    local cflags=(-std=c11 -O1 -g -fsanitize=fuzzer-no-link,address -ISources/ImageCodecs/include
+                  $(pkg-config --cflags cairo libtiff-4))
     # Each file compiled again only when it or a header changed, as many at once as there are cores.
     local source object stale=() built=()
     for source in Sources/QPDFCore/*.cpp Fuzz/PDF/FuzzPDF.cpp; do
@@ -63,7 +68,15 @@ build_pdf_harness() {
             'source=$1 objects=$2; shift 2; exec "$@" -c "$source" -o "$objects/$(basename "$source" .cpp).o"' \
             _ {} "$objects" "$clang" "${flags[@]}"
     fi
-    "$clang" "${linker[@]/-use-ld/-fuse-ld}" -fsanitize=fuzzer,address "${built[@]}" $(pkg-config --libs libqpdf) -lz -o "$out/fuzz-pdf"
+    for source in Sources/ImageCodecs/*.c; do
+        object="$objects/codecs-$(basename "$source" .c).o"
+        if [ ! -f "$object" ] || [ "$source" -nt "$object" ] || [ Sources/ImageCodecs/include/ImageCodecs.h -nt "$object" ]; then
+            "${clang%++}" "${cflags[@]}" -c "$source" -o "$object"
+        fi
+        built+=("$object")
+    done
+    "$clang" "${linker[@]/-use-ld/-fuse-ld}" -fsanitize=fuzzer,address "${built[@]}" $(pkg-config --libs libqpdf cairo libtiff-4) \
+        -ljpeg -lz -o "$out/fuzz-pdf"
 }
 
 run_pdf_harness() {
@@ -72,6 +85,7 @@ run_pdf_harness() {
     if [ -n "${FUZZ_RUNS:-}" ]; then corpus="$out/corpus-pdf-short"; rm -rf "$corpus"; fi
     mkdir -p "$corpus"
     cp -n Fixtures/*.pdf "$corpus"/ 2>/dev/null || true
+    python3 Fuzz/PDF/make-image-seeds.py "$corpus"
     if [ -d ../shared/corpus ]; then
         find ../shared/corpus -name '*.pdf' -size -64k -exec cp -n {} "$corpus"/ \; 2>/dev/null || true
     fi

@@ -2,7 +2,8 @@
 // bridge's open (page tree walk, depth limits, inherited attributes), the page
 // check (PageWork.cpp: content tokenizer, forms, images, bounded inflate) and an
 // export through the copier (Copier.cpp), the structure, outline, form and label
-// code, as `pdfedit` runs them. Built by scripts/fuzz.sh with clang++
+// code, and half the time `--images` (Images.cpp with ImageCodecs' JPEG decoder
+// and resampler), as `pdfedit` runs them. Built by scripts/fuzz.sh with clang++
 // -fsanitize=fuzzer,address over Sources/QPDFCore and the system libqpdf.
 //
 // A run fails (trap) when:
@@ -145,6 +146,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.compress = size % 2;
     options.linearize = size % 3 == 0;
     options.max_stream_bytes = 16 << 20;
+    // Half the inputs through --images at 36 dpi (Images.cpp: the drawn sizes, the
+    // JPEG decoder and the resampler on whatever images the mutant holds).
+    options.images_dpi = size % 4 < 2 ? 36 : 0;
+    options.images_quality = 50;
+    options.max_pixels = 4 << 20;
     pe_status export_status{};
     const int code = pe_export(&source, 1, items.data(), int(items.size()), nullptr, 0, output.c_str(), &options,
                                nullptr, nullptr, &export_status);

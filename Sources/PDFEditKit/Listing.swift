@@ -167,6 +167,8 @@ package struct SessionStatus: Codable, Equatable, Sendable {
     /// The parts `strip` leaves out of the current document's exports
     /// (`javascript`, `attachments`, `metadata`, `structure`; nil when none).
     package var stripped: [String]?
+    /// How the current document's exports are written (`optimize`; nil when as each export asks).
+    package var optimize: OptimizeSettings?
 }
 
 extension Workspace {
@@ -192,7 +194,8 @@ extension Workspace {
         return SessionStatus(
             session: store.path, current: session.current, documents: session.documents.count,
             undoSteps: session.history.undoableCount, redoSteps: session.history.redoableCount, sources: sources,
-            stripped: session.document(named: session.current).flatMap { $0.stripped.isEmpty ? nil : $0.stripped.map(\.rawValue) })
+            stripped: session.document(named: session.current).flatMap { $0.stripped.isEmpty ? nil : $0.stripped.map(\.rawValue) },
+            optimize: session.document(named: session.current)?.optimize)
     }
 }
 

@@ -34,3 +34,5 @@ public typealias StampLength = PageModel.StampLength
 public typealias TextColor = PageModel.TextColor
 public typealias RedactUnits = PageModel.RedactUnits
 public typealias Redaction = PageModel.Redaction
+public typealias ImageResampling = PageModel.ImageResampling
+public typealias OptimizeSettings = PageModel.OptimizeSettings

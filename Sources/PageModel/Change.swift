@@ -40,6 +40,8 @@ enum Change: Equatable, Sendable {
     case restrip(document: String, from: [DocumentPart], to: [DocumentPart])
     /// The document's attachments, which must be `from`, become `to`.
     case setAttachments(document: String, from: DocumentAttachments?, to: DocumentAttachments?)
+    /// The document's export settings (`optimize`), which must be `from`, become `to`.
+    case reoptimize(document: String, from: OptimizeSettings?, to: OptimizeSettings?)
 
     var inverse: Change {
         switch self {
@@ -85,6 +87,8 @@ enum Change: Equatable, Sendable {
             .restrip(document: document, from: to, to: from)
         case .setAttachments(let document, let from, let to):
             .setAttachments(document: document, from: to, to: from)
+        case .reoptimize(let document, let from, let to):
+            .reoptimize(document: document, from: to, to: from)
         }
     }
 }

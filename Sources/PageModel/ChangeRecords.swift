@@ -42,6 +42,9 @@ struct ChangeRecord: Codable, Equatable {
     /// A document's attachments (added or dropped document; before a setAttachments).
     var attachments: DocumentAttachments?
     var attachmentsAfter: DocumentAttachments?
+    /// A document's export settings (added or dropped document; before a reoptimize; format 8).
+    var optimize: OptimizeSettings?
+    var optimizeAfter: OptimizeSettings?
 
     init(op: String) {
         self.op = op
@@ -93,6 +96,7 @@ struct ChangeRecord: Codable, Equatable {
             metadata = document.metadata
             stripped = document.stripped.isEmpty ? nil : document.stripped
             attachments = document.attachments
+            optimize = document.optimize
         case .renameDocument(let from, let to):
             self.init(op: "renameDocument")
             self.from = from
@@ -146,6 +150,11 @@ struct ChangeRecord: Codable, Equatable {
             self.document = document
             attachments = from
             attachmentsAfter = to
+        case .reoptimize(let document, let from, let to):
+            self.init(op: "reoptimize")
+            self.document = document
+            optimize = from
+            optimizeAfter = to
         }
     }
 
@@ -225,7 +234,7 @@ struct ChangeRecord: Codable, Equatable {
             }
             let document = Document(
                 name: try field(name, "name"), items: items, labelRanges: labelRanges, metadata: metadata,
-                outline: outline, stripped: stripped ?? [], attachments: attachments)
+                outline: outline, stripped: stripped ?? [], attachments: attachments, optimize: optimize)
             let index = try field(index, "index")
             guard index >= 0 else { throw fault("\"index\" must be ≥ 0") }
             return op == "addDocument"
@@ -259,6 +268,8 @@ struct ChangeRecord: Codable, Equatable {
                 document: try field(document, "document"), from: stripped ?? [], to: strippedAfter ?? [])
         case "setAttachments":
             return .setAttachments(document: try field(document, "document"), from: attachments, to: attachmentsAfter)
+        case "reoptimize":
+            return .reoptimize(document: try field(document, "document"), from: optimize, to: optimizeAfter)
         default:
             throw .invalidField("unknown history operation \(quoted(op))")
         }

@@ -16,11 +16,15 @@ package struct Document: Codable, Equatable, Sendable {
     package var stripped: [DocumentPart]
     /// The files `attach` added and the sources' files it removed; nil: none.
     package var attachments: DocumentAttachments?
+    /// How its exports are written (`optimize` in a session); nil: as asked by each export.
+    package var optimize: OptimizeSettings?
 
     package init(
         name: String, items: [PageItem] = [], labelRanges: [LabelRange]? = nil, metadata: DocumentMetadata? = nil,
-        outline: [OutlineEntry]? = [], stripped: [DocumentPart] = [], attachments: DocumentAttachments? = nil
+        outline: [OutlineEntry]? = [], stripped: [DocumentPart] = [], attachments: DocumentAttachments? = nil,
+        optimize: OptimizeSettings? = nil
     ) {
+        self.optimize = optimize
         self.stripped = stripped
         self.attachments = attachments
         self.name = name

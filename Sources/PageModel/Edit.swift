@@ -117,6 +117,10 @@ package enum Edit: Codable, Equatable, Sendable {
     /// at export (see `Redaction`), resolved per item when applied: a
     /// rectangle on the page as displayed, or the occurrences of a text.
     case redact(PageSelection, RedactTarget, fill: TextColor, label: String?)
+    /// `optimize [--linearize] [--images DPI[:QUALITY]]` in a session: how every
+    /// export of the document is written (`Document.optimize`); nil
+    /// (`optimize --off`) writes them as before.
+    case optimize(OptimizeSettings?)
 
     /// `--by` degrees → quarter turns: 90, 180, 270, -90 (and -180, -270).
     package static func quarterTurns(degrees: Int) throws(EditError) -> Int {

@@ -178,6 +178,8 @@ extension Session {
             return try executeDetach(names, in: name, context: context)
         case .redact(let selection, let target, let fill, let label):
             return try executeRedact(selection, target, fill: fill, label: label, in: name, context: context)
+        case .optimize(let settings):
+            return try executeOptimize(settings, in: name)
         }
     }
 

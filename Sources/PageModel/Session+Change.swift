@@ -156,6 +156,12 @@ extension Session {
                 throw ChangeFailure(reason: "the attachments of \(quoted(document)) are not as the history recorded them")
             }
             documents[index].attachments = to
+        case .reoptimize(let document, let from, let to):
+            let index = try existingDocument(document)
+            guard documents[index].optimize == from else {
+                throw ChangeFailure(reason: "the export settings of \(quoted(document)) are not as the history recorded them")
+            }
+            documents[index].optimize = to
         }
     }
 

@@ -26,8 +26,10 @@ package struct Session: Equatable, Sendable {
     /// and boxes; an older file has none of them (standard fonts, black text).
     /// Version 8 adds text stamps' `"sizeShare"` and stamps' `"marginShare"`
     /// (`--size 2%`, `--margin 3%`; an older file's sizes are all in points),
-    /// and the `"redact"` finishing step of items (`redact`: a region, its
-    /// fill, label and covered text; an older file has none).
+    /// the `"redact"` finishing step of items (`redact`: a region, its fill,
+    /// label and covered text), and documents' `"optimize"` (how exports are
+    /// written, set by `optimize` in a session; history `reoptimize`); an older
+    /// file has none of them.
     package static let formatVersion = 8
     /// The versions this code reads.
     package static let readableVersions = 1...formatVersion

@@ -109,6 +109,8 @@ struct DocumentFile: Codable {
     var stripped: [DocumentPart]?
     /// Absent before format 7, and when the document attaches nothing.
     var attachments: DocumentAttachments?
+    /// How exports are written (`optimize`, format 8); absent: as each export asks.
+    var optimize: OptimizeSettings?
 }
 
 struct HistoryFile: Codable {
@@ -140,7 +142,7 @@ extension Session {
                 DocumentFile(
                     name: $0.name, items: ItemRecord.records(for: $0.items), labelRanges: $0.labelRanges,
                     metadata: $0.metadata, outline: $0.outline, stripped: $0.stripped.isEmpty ? nil : $0.stripped,
-                    attachments: $0.attachments)
+                    attachments: $0.attachments, optimize: $0.optimize)
             },
             history: HistoryFile(
                 undone: history.undoneCount,
@@ -187,7 +189,8 @@ extension Session {
             documents.append(
                 Document(
                     name: document.name, items: items, labelRanges: document.labelRanges, metadata: document.metadata,
-                    outline: document.outline, stripped: document.stripped ?? [], attachments: document.attachments))
+                    outline: document.outline, stripped: document.stripped ?? [], attachments: document.attachments,
+                    optimize: document.optimize))
         }
         guard file.history.undone >= 0, file.history.undone <= file.history.steps.count else {
             throw .invalidField("history \"undone\" is \(file.history.undone) with \(file.history.steps.count) steps")

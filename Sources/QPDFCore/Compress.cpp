@@ -315,36 +315,6 @@ Redirects share_identical(std::vector<QPDFObjectHandle> const &objects, pe_compr
     return redirects;
 }
 
-// zlib's deflate of `data` at its best level (9, the largest window and memory).
-bool deflate_best(std::string const &data, std::string &into)
-{
-    z_stream stream;
-    std::memset(&stream, 0, sizeof stream);
-    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
-        return false;
-    }
-    size_t offered = 0;
-    unsigned char buffer[65536];
-    int result = Z_OK;
-    while (result == Z_OK || result == Z_BUF_ERROR) {
-        if (stream.avail_in == 0 && offered < data.size()) {
-            size_t chunk = std::min<size_t>(data.size() - offered, 1u << 30);
-            stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data() + offered));
-            stream.avail_in = static_cast<uInt>(chunk);
-            offered += chunk;
-        }
-        stream.next_out = buffer;
-        stream.avail_out = sizeof buffer;
-        result = deflate(&stream, offered == data.size() ? Z_FINISH : Z_NO_FLUSH);
-        into.append(reinterpret_cast<char *>(buffer), sizeof buffer - stream.avail_out);
-        if (result == Z_BUF_ERROR && stream.avail_out == sizeof buffer) {
-            break; // no progress: cannot happen with room and input left
-        }
-    }
-    deflateEnd(&stream);
-    return result == Z_STREAM_END;
-}
-
 // Step 2 for one stream (see Compress.hh).
 void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &report)
 {
@@ -379,7 +349,36 @@ void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &re
 
 } // namespace
 
-void compress_streams(QPDF &pdf, long long max_stream_bytes, pe_compress_report &report)
+bool deflate_best(std::string const &data, std::string &into)
+{
+    z_stream stream;
+    std::memset(&stream, 0, sizeof stream);
+    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+        return false;
+    }
+    size_t offered = 0;
+    unsigned char buffer[65536];
+    int result = Z_OK;
+    while (result == Z_OK || result == Z_BUF_ERROR) {
+        if (stream.avail_in == 0 && offered < data.size()) {
+            size_t chunk = std::min<size_t>(data.size() - offered, 1u << 30);
+            stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data() + offered));
+            stream.avail_in = static_cast<uInt>(chunk);
+            offered += chunk;
+        }
+        stream.next_out = buffer;
+        stream.avail_out = sizeof buffer;
+        result = deflate(&stream, offered == data.size() ? Z_FINISH : Z_NO_FLUSH);
+        into.append(reinterpret_cast<char *>(buffer), sizeof buffer - stream.avail_out);
+        if (result == Z_BUF_ERROR && stream.avail_out == sizeof buffer) {
+            break; // no progress: cannot happen with room and input left
+        }
+    }
+    deflateEnd(&stream);
+    return result == Z_STREAM_END;
+}
+
+void compress_streams(QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report)
 {
     std::vector<QPDFObjectHandle> objects;
     reachable(pdf, objects);
@@ -392,8 +391,10 @@ void compress_streams(QPDF &pdf, long long max_stream_bytes, pe_compress_report 
             }
         }
     }
+    std::set<QPDFObjGen> written;
+    downsample_images(pdf, images, report, written);
     for (QPDFObjectHandle object : objects) {
-        if (object.isStream() && redirects.count(object.getObjGen()) == 0) {
+        if (object.isStream() && redirects.count(object.getObjGen()) == 0 && written.count(object.getObjGen()) == 0) {
             recompress(object, max_stream_bytes, report);
         }
     }

@@ -3,6 +3,7 @@
 #ifndef PDFEDIT_QPDF_BRIDGE_COMPRESS_HH
 #define PDFEDIT_QPDF_BRIDGE_COMPRESS_HH
 
+#include "Images.hh"
 #include "QPDFBridge.h"
 
 #include <qpdf/QPDF.hh>
@@ -30,7 +31,13 @@ namespace pe {
 // level none), or qpdf would inflate and deflate it again at its own level.
 // Objects nothing reaches stay in `pdf`: QPDFWriter writes only what the
 // trailer reaches, so they are left out of the file by the writer.
-void compress_streams(QPDF &pdf, long long max_stream_bytes, pe_compress_report &report);
+// With images.dpi > 0, downsample_images runs between steps 1 and 2 (the
+// images it writes are not recompressed again).
+void compress_streams(QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report);
+
+// zlib's deflate of `data` at its best level (9, the largest window and
+// memory) into `into`; false if zlib fails.
+bool deflate_best(std::string const &data, std::string &into);
 
 // zlib's inflate of `data`, at most `limit` bytes (0: no bound); false when the
 // data is not one whole zlib stream or inflates to more. Inflate.cpp: the one

@@ -50,14 +50,19 @@ void write_output(
     // big (20,000 pages: 2.7 MB instead of 6.1 MB) but cost a tenth of the time of
     // writing it, and two zlib streams per file, which was most of the time of
     // writing a one-page part of a split.
-    bool compress = options != nullptr && options->compress != 0;
+    bool compress = options != nullptr && (options->compress != 0 || options->images_dpi > 0);
     if (compress) {
         // --compress: streams shared and recompressed here (Compress.cpp), then
         // written as given: decode level none keeps qpdf from inflating them and
         // deflating them again at its own level; it still compresses the object
         // and cross-reference streams it makes.
         pe_compress_report done{};
-        compress_streams(pdf, options->max_stream_bytes, done); // timed as part of "write"
+        ImageSettings images;
+        images.dpi = options->images_dpi;
+        images.quality = options->images_quality > 0 ? options->images_quality : images.quality;
+        images.max_stream_bytes = options->max_stream_bytes;
+        images.max_pixels = options->max_pixels;
+        compress_streams(pdf, options->max_stream_bytes, images, done); // timed as part of "write"
         if (options->compress_report != nullptr) {
             *options->compress_report = done;
         }

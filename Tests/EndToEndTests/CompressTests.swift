@@ -177,7 +177,7 @@ import Testing
         #expect(
             Set(json.keys) == [
                 "input", "output", "pageCount", "bytesBefore", "bytesAfter", "saved", "sharedDuplicates",
-                "recompression", "objectStreams", "linearized", "warnings",
+                "recompression", "images", "objectStreams", "linearized", "warnings",
             ])
         let input = dir.appendingPathComponent("features.pdf").path
         let output = dir.appendingPathComponent("small.pdf").path

@@ -17,6 +17,7 @@ struct EditStrategyTests {
         case move, copy, duplicate, remove, rotate, reverse, interleave, blank, placeholder, insertItems, fill
         case newDocument, renameDocument, closeDocument, useDocument, relink, stamp, textStamp, unstamp, labels
         case metadata, outline, crop, splitPage, pad, blankAfterEach, resize, nup, booklet, rearrange, finish, strip, attach, detach, redact
+        case optimize
     }
 
     static func kind(of edit: Edit) -> Kind {
@@ -56,6 +57,7 @@ struct EditStrategyTests {
         case .attach: .attach
         case .detach: .detach
         case .redact: .redact
+        case .optimize: .optimize
         }
     }
 
@@ -145,6 +147,8 @@ struct EditStrategyTests {
             return (
                 [.redact(first, .rect(x: 10, y: 10, width: 50, height: 20, units: .pt), fill: Redaction.black, label: nil)],
                 copying)
+        // Recompressed, linearized or resampled: written by the copying path only.
+        case .optimize: return ([.optimize(OptimizeSettings())], copying)
         }
     }
 

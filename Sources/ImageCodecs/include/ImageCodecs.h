@@ -48,6 +48,26 @@ int pe_jpeg_encode(
     const uint8_t *rows, int width, int height, pe_pixel_layout layout, int quality, double dpi, uint8_t **out,
     unsigned long *size, char *message, size_t message_size);
 
+/* Decodes JPEG `data` (untrusted bytes from a PDF's /DCTDecode image) into
+ * packed 8-bit rows of `components` (1: gray, 3: RGB) samples, refusing data
+ * whose size or components differ from `width` x `height` x `components`, an
+ * image of more than `max_bytes` decoded bytes (checked from the header before
+ * anything is decoded; libjpeg's own allocations are bounded by it too), and
+ * data libjpeg warns about (ends early, corrupt). On success returns 1 and a
+ * malloc'd buffer of width * height * components bytes in *out (the caller
+ * frees it); on failure 0 and the reason. */
+int pe_jpeg_decode(
+    const uint8_t *data, size_t size, int width, int height, int components, size_t max_bytes, uint8_t **out,
+    char *message, size_t message_size);
+
+/* Resamples packed 8-bit rows of `components` (1 to 4) interleaved samples from
+ * width x height to new_width x new_height (each side at most 32,767) with
+ * cairo's GOOD filter (a box filter when shrinking), one sample plane at a
+ * time. Returns 1 and a malloc'd buffer of new_width * new_height * components
+ * bytes in *out (the caller frees it), or 0. */
+int pe_resample(
+    const uint8_t *samples, int width, int height, int components, int new_width, int new_height, uint8_t **out);
+
 /* A TIFF file being written, one page (directory) after another. */
 typedef struct pe_tiff pe_tiff;
 

@@ -49,6 +49,8 @@ package struct DirectMode: Sendable {
     /// `--compress` and `--linearize` (see `ExportSettings.compress`, `.linearize`).
     package var compress = false
     package var linearize = false
+    /// `--images` (see `ExportSettings.images`).
+    package var images: ImageResampling?
     /// What the output's bookmarks are (`merge --outline`; see `ExportSettings.outline`).
     package var outline: OutlinePolicy = .keep
     /// `apply` with a `render` line: the result is drawn into image files named
@@ -199,6 +201,7 @@ package struct DirectMode: Sendable {
         writeSettings.keepSignatures = keepSignatures
         writeSettings.compress = compress
         writeSettings.linearize = linearize
+        writeSettings.images = images
         writeSettings.outline = outline
         let writer = ExportWriter(
             session: session, access: exportAccess, cacheDirectory: scratch?.path,

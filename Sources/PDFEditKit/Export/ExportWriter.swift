@@ -52,6 +52,11 @@ public struct ExportSettings: Sendable {
     /// Linearize the output for fast web view (`--linearize`, qpdf's
     /// linearization); written by copying its pages, as `compress`.
     public var linearize = false
+    /// Resample raster images drawn finer than `images.dpi` to it (`--images
+    /// DPI[:QUALITY]`, lossy: photographs become JPEG at `images.quality`),
+    /// then write the output as `compress` does, which it implies. Copied, as
+    /// `compress`.
+    public var images: ImageResampling?
     /// Write every page as one picture at this many dots per inch (`export
     /// --rasterize DPI`, 1 to 2400): an image-only PDF, each page its size as
     /// displayed, with nothing of its text, links, annotations or bookmarks
@@ -106,6 +111,8 @@ public struct ExportSettings: Sendable {
         options.appendUpdate = ExportEnvironment.appendUpdate
         options.compress = compress
         options.linearize = linearize
+        options.images = images
+        options.maxPixels = ProcessLimits.current.pixels
         options.cancel = CancellationToken.current?.flag
         return options
     }
@@ -366,6 +373,13 @@ struct ExportWriter {
         // A sheet's own steps; its cells' items' go with the cells (`ExportCell.finish`).
         options.finish = items.contains { !$0.finish.isEmpty } ? items.map(\.finish) : nil
         options.stripped = session.document(named: name)?.stripped ?? []
+        // `optimize` in a session: added to what the export itself asks (its
+        // own --images wins). No strategy list knows these: such outputs are copied.
+        if let optimize = session.document(named: name)?.optimize {
+            options.compress = options.compress || optimize.compress
+            options.linearize = options.linearize || optimize.linearize
+            options.images = options.images ?? optimize.images
+        }
         guard let metadata = session.document(named: name)?.metadata else { return }
         options.title = options.title ?? metadata.title
         options.author = metadata.author

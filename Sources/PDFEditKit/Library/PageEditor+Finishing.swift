@@ -66,4 +66,15 @@ extension PageEditor {
     {
         try apply(.strip(part), in: document, label: "strip \(part.rawValue)")
     }
+
+    /// How every export of the document is written from now on (`pdfedit
+    /// optimize [--linearize] [--images DPI[:QUALITY]]` in a session): losslessly
+    /// smaller, linearized, images resampled; nil writes them as each export asks
+    /// (`optimize --off`). An export's own settings add to these.
+    @discardableResult
+    public mutating func setOptimize(_ settings: OptimizeSettings?, in document: String? = nil) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try apply(.optimize(settings), in: document, label: settings == nil ? "optimize --off" : "optimize")
+    }
 }

@@ -260,6 +260,7 @@ extension PageEditor {
         case .attach: "attach(_:name:page:description:relationship:in:)"
         case .detach: "removeAttachments(_:in:)"
         case .redact: "redact(_:x:y:width:height:units:fill:label:in:)"
+        case .optimize: "setOptimize(_:in:)"
         }
     }
 }

@@ -391,8 +391,9 @@ extension ExportWriter {
         guard dpi.isFinite, dpi >= 1, dpi <= 2400 else {
             throw PDFEditError.usage("--rasterize takes 1 to 2400 dots per inch, not \(decimalText(dpi, decimals: 3))")
         }
-        if settings.compress || settings.linearize || settings.outputEncryption != nil {
-            throw PDFEditError.usage("--rasterize writes its own file: not with --compress, --linearize or --encrypt")
+        if settings.compress || settings.linearize || settings.images != nil || settings.outputEncryption != nil {
+            throw PDFEditError.usage(
+                "--rasterize writes its own file: not with --compress, --linearize, --images or --encrypt")
         }
         try refusePlaceholders(items, document: name, settings: settings)
         let signed = try access.surfacingLookupFailure { () throws(PDFEditError) in

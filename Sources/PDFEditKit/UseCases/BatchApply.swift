@@ -75,6 +75,8 @@ package struct BatchApply: Sendable {
     /// `--compress` and `--linearize` on every result (see `ExportSettings.compress`).
     package var compress = false
     package var linearize = false
+    /// `--images` on every result (see `ExportSettings.images`).
+    package var images: ImageResampling?
     /// A `render` line: each result is drawn into images named after its
     /// output (`out/a.png` → `out/a-1.png`, …; a TIFF is one file), each file
     /// on one thread (the batch runs files side by side).
@@ -198,6 +200,7 @@ package struct BatchApply: Sendable {
             mode.keepSignatures = keepSignatures
             mode.compress = compress
             mode.linearize = linearize
+            mode.images = images
             mode.outputEncryption = outputEncryption
             if var render {
                 render.threads = 1

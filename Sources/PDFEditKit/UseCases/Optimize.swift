@@ -23,10 +23,13 @@ package struct CompressionSavings: Sendable, Equatable {
     package var sharedDuplicates: SavedBytes
     /// Streams deflated again at zlib's best level, and the bytes that saved.
     package var recompression: SavedBytes
+    /// Images resampled (`ExportSettings.images`), and the bytes that saved.
+    package var images: SavedBytes
 
     init(_ savings: StreamSavings) {
         sharedDuplicates = SavedBytes(count: savings.duplicates, bytes: savings.duplicateBytes)
         recompression = SavedBytes(count: savings.recompressed, bytes: savings.recompressedBytes)
+        images = SavedBytes(count: savings.images, bytes: savings.imageBytes)
     }
 }
 
@@ -49,6 +52,11 @@ public struct OptimizeReport: Encodable, Sendable, Equatable {
     public var sharedDuplicates: SavedBytes
     /// Streams deflated again at zlib's best level (and unfiltered ones deflated).
     public var recompression: SavedBytes
+    /// With `images`: raster images resampled and written again (their soft
+    /// masks with them), and the bytes that saved; zero without.
+    public var images: SavedBytes
+    /// The resolution and JPEG quality images were resampled to; nil: lossless.
+    public var imageResampling: ImageResampling?
     /// The rest of the difference: object streams and a cross-reference stream
     /// instead of a table, objects nothing refers to left out (negative when
     /// what the writer adds, a linearized file's hint tables, outweighs them).
@@ -72,21 +80,26 @@ extension PageEditor {
     /// let report = try PageEditor.optimize(URL(fileURLWithPath: "in.pdf"), to: URL(fileURLWithPath: "small.pdf"))
     /// print(report.bytesBefore, "->", report.bytesAfter)
     /// ```
+    ///
+    /// `images` makes it lossy: raster images drawn finer than `images.dpi`
+    /// are resampled to it, photographs written as JPEG at `images.quality`
+    /// (see `ExportSettings.images`).
     public static func optimize(
-        _ input: URL, to output: URL?, linearize: Bool = false, decrypt: Bool = false, force: Bool = false,
-        passwords: PasswordBook = PasswordBook()
+        _ input: URL, to output: URL?, linearize: Bool = false, images: ImageResampling? = nil, decrypt: Bool = false,
+        force: Bool = false, passwords: PasswordBook = PasswordBook()
     ) throws(PDFEditError) -> OptimizeReport {
         var mode = DirectMode(
             input: input.path, output: output?.path, inPlace: output == nil, force: force, passwords: passwords)
         mode.linearize = linearize
+        mode.images = images
         mode.decrypt = decrypt
         return try mode.optimize()
     }
 }
 
 extension DirectMode {
-    /// `optimize`: the input written again with `compress` (and `linearize` as
-    /// set), no edit; the sizes measured before and after. `-` as input or output
+    /// `optimize`: the input written again with `compress` (and `linearize` and
+    /// `images` as set), no edit; the sizes measured before and after. `-` as input or output
     /// is resolved by the caller (`resolvingStandardStreams`).
     package func optimize() throws(PDFEditError) -> OptimizeReport {
         var mode = self
@@ -101,8 +114,9 @@ extension DirectMode {
         let saved = before - after
         return OptimizeReport(
             input: input, output: result.output, pageCount: result.pageCount, bytesBefore: before, bytesAfter: after, saved: saved,
-            sharedDuplicates: savings.sharedDuplicates, recompression: savings.recompression,
-            objectStreams: saved - savings.sharedDuplicates.bytes - savings.recompression.bytes,
+            sharedDuplicates: savings.sharedDuplicates, recompression: savings.recompression, images: savings.images,
+            imageResampling: images,
+            objectStreams: saved - savings.sharedDuplicates.bytes - savings.recompression.bytes - savings.images.bytes,
             linearized: linearize, warnings: result.warnings)
     }
 

@@ -95,9 +95,12 @@ final class BridgeArguments {
     /// What the bridge reported of `compress` once `call` returned (nil without it).
     var savings: StreamSavings? {
         compressReport.map { report in
-            StreamSavings(
+            var savings = StreamSavings(
                 duplicates: Int(report.pointee.duplicates), duplicateBytes: Int(report.pointee.duplicate_bytes),
                 recompressed: Int(report.pointee.recompressed), recompressedBytes: Int(report.pointee.recompressed_saved))
+            savings.images = Int(report.pointee.images)
+            savings.imageBytes = Int(report.pointee.images_saved)
+            return savings
         }
     }
 
@@ -246,9 +249,12 @@ final class BridgeArguments {
                 }
             return bits | bit
         }
-        result.compress = options.compress ? 1 : 0
+        result.compress = options.compress || options.images != nil ? 1 : 0
         result.linearize = options.linearize ? 1 : 0
-        if options.compress {
+        result.images_dpi = Int32(clamping: options.images?.dpi ?? 0)
+        result.images_quality = Int32(clamping: options.images?.quality ?? 0)
+        result.max_pixels = Int64(clamping: options.maxPixels ?? 0)
+        if options.compress || options.images != nil {
             let report = UnsafeMutablePointer<pe_compress_report>.allocate(capacity: 1)
             report.initialize(to: pe_compress_report())
             blocks.append(UnsafeMutableRawPointer(report))

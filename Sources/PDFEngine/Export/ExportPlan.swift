@@ -174,6 +174,11 @@ package struct ExportOptions: Sendable, Equatable {
     package var compress = false
     /// Linearized for fast web view (`--linearize`); copied, as `compress`.
     package var linearize = false
+    /// Raster images drawn finer than this resampled (`--images`, Images.cpp),
+    /// before `compress`, which the bridge then applies too; copied, as `compress`.
+    package var images: ImageResampling?
+    /// The samples of one image the `images` pass decodes (nil: no bound).
+    package var maxPixels: Int?
     /// One per item of the plan: what `flatten` and `strip` do to its page, in
     /// order; nil when no item has anything. Not on any strategy's list: such
     /// an output is always copied (the appended update would keep the removed
@@ -213,7 +218,8 @@ package struct ExportOptions: Sendable, Equatable {
             && lhs.keepEncryptionOf == rhs.keepEncryptionOf
             && lhs.pageLabels == rhs.pageLabels && lhs.author == rhs.author && lhs.subject == rhs.subject
             && lhs.keywords == rhs.keywords && lhs.outline == rhs.outline
-            && lhs.compress == rhs.compress && lhs.linearize == rhs.linearize
+            && lhs.compress == rhs.compress && lhs.linearize == rhs.linearize && lhs.images == rhs.images
+            && lhs.maxPixels == rhs.maxPixels
             && lhs.finish == rhs.finish && lhs.stripped == rhs.stripped
             && lhs.attachments == rhs.attachments && lhs.removedAttachments == rhs.removedAttachments
     }

@@ -164,6 +164,7 @@ extension ExportStrategy {
         rest.encryption = nil
         rest.deterministicID = true
         rest.maxStreamBytes = nil
+        rest.maxPixels = nil
         rest.progress = nil
         rest.threads = nil
         rest.inPlace = true

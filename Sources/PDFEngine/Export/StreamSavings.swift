@@ -13,6 +13,10 @@ package struct StreamSavings: Sendable, Equatable {
     package var recompressed: Int
     /// The bytes that saved.
     package var recompressedBytes: Int
+    /// Images resampled and written again (`--images`).
+    package var images: Int = 0
+    /// The bytes that saved (their soft masks' included).
+    package var imageBytes: Int = 0
 
     package init(duplicates: Int = 0, duplicateBytes: Int = 0, recompressed: Int = 0, recompressedBytes: Int = 0) {
         self.duplicates = duplicates

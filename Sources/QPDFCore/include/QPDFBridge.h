@@ -381,6 +381,14 @@ typedef struct pe_export_options {
      * fails the export with PE_E_UNSUPPORTED, the message starting "cannot
      * redact: ". Only the copying path writes it. */
     const struct pe_item_redact *redact;
+    /* > 0 (`--images DPI[:QUALITY]`): before `compress` (which it implies), raster
+     * images drawn finer than images_dpi are resampled to it, photographs written
+     * as JPEG at images_quality (1-100), the rest with Flate (see Images.hh);
+     * copying path only, as compress. `max_pixels` (> 0) bounds the samples of an
+     * image the pass decodes (0: no bound). */
+    int images_dpi;
+    int images_quality;
+    long long max_pixels;
 } pe_export_options;
 
 /* One step of pe_item_finish. */
@@ -421,6 +429,8 @@ typedef struct pe_compress_report {
                                      another object's text */
     long long recompressed;       /* streams whose data got smaller at zlib's best level */
     long long recompressed_saved; /* bytes that saved */
+    long long images;             /* with images_dpi: images resampled and written again */
+    long long images_saved;       /* bytes that saved (their soft masks' included) */
 } pe_compress_report;
 
 /* One output file of a split export: items [first_item, first_item + item_count). */

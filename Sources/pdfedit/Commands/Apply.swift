@@ -22,7 +22,8 @@ struct Apply: ParsableCommand {
             into place only when complete; FILEs are never changed (except with
             --in-place, atomically). A line `optimize` (wherever it stands) writes each
             result losslessly smaller, as --compress does; `optimize --linearize`
-            linearizes it too.
+            linearizes it too, `optimize --images DPI[:QUALITY]` resamples its images
+            as --images does.
 
             -o TEMPLATE names each output: {name} the file's name, {stem} without its
             extension, {dir} its folder, {n} its place among the FILEs (1, 2, …).
@@ -156,7 +157,7 @@ struct Apply: ParsableCommand {
         } else {
             (name, text) = ("-e", lines.joined(separator: "\n"))
         }
-        let (parsed, optimize, linearize, render) = try ScriptCommands.parseForApply(text, name: name)
+        let (parsed, optimize, linearize, scriptImages, render) = try ScriptCommands.parseForApply(text, name: name)
         for line in parsed where line.command.options.doc != nil {
             throw PDFEditError.scriptLine(
                 script: name, line: line.number, error: .usage("--doc is not allowed in apply: each FILE is one document"))
@@ -182,6 +183,7 @@ struct Apply: ParsableCommand {
         batch.keepSignatures = writing.keepSignatures
         batch.compress = writing.size.compress || optimize
         batch.linearize = writing.size.linearize || linearize
+        batch.images = try writing.size.resampling() ?? scriptImages
         batch.outputEncryption = outputEncryption
         if var render {
             if template == nil { throw PDFEditError.usage("render in an apply script needs -o TEMPLATE, not --in-place") }

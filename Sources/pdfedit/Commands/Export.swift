@@ -223,6 +223,7 @@ struct Export: ParsableCommand {
             settings.keepSignatures = keepSignatures
             settings.compress = size.compress
             settings.linearize = size.linearize
+            settings.images = try size.resampling()
             settings.rasterize = rasterize
             settings.rasterizeGray = gray
             // The bar covers reading the session and preparing the pages too, so it is

@@ -143,6 +143,7 @@ struct Split: ParsableCommand {
             var settings = ExportSettings(force: force)
             settings.compress = size.compress
             settings.linearize = size.linearize
+            settings.images = try size.resampling()
             let bar = ProgressBar.bar(output, .writing)
             defer { bar?.stop() }
             if let bar { settings.progress = { bar.update($0) } }

@@ -30,6 +30,9 @@ struct Status: ParsableCommand {
             if let stripped = status.stripped {
                 lines.append("Strips:    \(stripped.joined(separator: ", ")) (at export of \(shown(status.current)))")
             }
+            if let optimize = status.optimize {
+                lines.append("Optimize:  \(optimize.description) (at export of \(shown(status.current)))")
+            }
             Console.out(lines.joined(separator: "\n"))
         }
     }

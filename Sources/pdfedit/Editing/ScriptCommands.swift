@@ -11,15 +11,20 @@ enum ScriptCommands {
         try ScriptText.parse(text, name: name) { words throws(PDFEditError) in try command(words) }
     }
 
-    /// An `apply` script's lines: as `parse`, and `optimize [--linearize]` lines,
-    /// which edit nothing but say how each output is written (as `apply
-    /// --compress [--linearize]` does, wherever the line stands), and a `render
-    /// [options]` line, which makes each output images instead of a PDF.
+    /// An `apply` script's lines: as `parse`, and `optimize [--linearize]
+    /// [--images DPI[:QUALITY]]` lines, which edit nothing but say how each output
+    /// is written (as `apply --compress [--linearize] [--images …]` does,
+    /// wherever the line stands), and a `render [options]` line, which makes each
+    /// output images instead of a PDF.
     static func parseForApply(_ text: String, name: String) throws(PDFEditError)
-        -> (lines: [(number: Int, command: any EditCommand)], compress: Bool, linearize: Bool, render: RenderSettings?)
+        -> (
+            lines: [(number: Int, command: any EditCommand)], compress: Bool, linearize: Bool, images: ImageResampling?,
+            render: RenderSettings?
+        )
     {
         var compress = false
         var linearize = false
+        var images: ImageResampling?
         var render: RenderSettings?
         let lines = try ScriptText.parse(text, name: name) { words throws(PDFEditError) -> (any EditCommand)? in
             if words.first == "render" {
@@ -28,18 +33,26 @@ enum ScriptCommands {
                 return nil
             }
             guard words.first == "optimize" else { return try command(words) }
-            let options = words.dropFirst()
-            guard options.allSatisfy({ $0 == "--linearize" }) else {
-                throw PDFEditError.usage("optimize in an apply script takes only --linearize (FILE and -o are apply's)")
+            var options = words.dropFirst()
+            while let option = options.popFirst() {
+                if option == "--linearize" {
+                    linearize = true
+                } else if option == "--images", let value = options.popFirst() {
+                    images = try SizeOptions.resampling(value)
+                } else if option.hasPrefix("--images=") {
+                    images = try SizeOptions.resampling(String(option.dropFirst("--images=".count)))
+                } else {
+                    throw PDFEditError.usage(
+                        "optimize in an apply script takes only --linearize and --images (FILE and -o are apply's)")
+                }
             }
             compress = true
-            linearize = linearize || !options.isEmpty
             return nil
         }
         if render != nil && compress {
             throw PDFEditError.usage("render and optimize do not go together in an apply script (render writes images)")
         }
-        return (lines, compress, linearize, render)
+        return (lines, compress, linearize, images, render)
     }
 
     /// A `render` line of an apply script: its options only (FILE, -o and the

@@ -128,6 +128,7 @@ struct DirectOptions: ParsableArguments {
         mode.repair = repair
         mode.compress = writing.size.compress
         mode.linearize = writing.size.linearize
+        mode.images = try writing.size.resampling()
         mode.outputEncryption = encryption
         if mode.decrypt && mode.outputEncryption != nil {
             throw PDFEditError.usage("give --decrypt or --encrypt, not both")
@@ -144,6 +145,7 @@ struct DirectOptions: ParsableArguments {
             (decrypt, "--decrypt"), (keepScripts, "--keep-scripts"), (writing.keepSignatures, "--keep-signatures"),
             (!encryption.encrypt.isEmpty, "--encrypt"),
             (repair, "--repair"), (writing.size.compress, "--compress"), (writing.size.linearize, "--linearize"),
+            (writing.size.images != nil, "--images"),
         ].filter(\.0).map(\.1)
         if let first = given.first { throw PDFEditError.usage("\(first) goes with -o or --in-place") }
     }
