@@ -12,12 +12,12 @@ struct Relink: ParsableCommand {
 
             --rebase maps the session onto a new version of the source that gained or
             lost pages: its pages are paired with the new version's by content, as diff
-            pairs them, and every item keeps its id and shows its page in the new version.
-            An item whose page is not in the new version becomes a placeholder saying what
-            it was (export names it until it is filled or removed); a stamp of such a page
-            is removed. Each is reported. The old version is read from OLD's file when it is
-            still there unchanged, else from what the session read of its pages; NEW omitted
-            means the source's own file, regenerated in place.
+            pairs them, and every item keeps its id and shows its page in the new
+            version. An item whose page is not in the new version becomes a placeholder
+            saying what it was (export names it until it is filled or removed); a stamp
+            of such a page is removed. Each is reported. The old version is read from
+            OLD's file when it is still there unchanged, else from what the session read
+            of its pages; NEW omitted means the source's own file, regenerated in place.
 
             Examples:
               pdfedit relink report.pdf archive/report.pdf
