@@ -15,20 +15,7 @@ enum Finished {
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
                 .filter { $0.hasPrefix(prefix + "-") && $0.hasSuffix(".pgm") }.sorted()
             return try names.map { name in
-                let data = [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
-                // P5 header: magic, width height, maxval, one byte each of white space.
-                var fields: [String] = []
-                var index = 0
-                while fields.count < 4 {
-                    var word = ""
-                    while index < data.count, data[index] != 0x20, data[index] != 0x0A {
-                        word.append(Character(UnicodeScalar(data[index])))
-                        index += 1
-                    }
-                    index += 1
-                    if !word.isEmpty { fields.append(word) }
-                }
-                return (Int(fields[1]) ?? 0, Int(fields[2]) ?? 0, Array(data[index...]))
+                Pixels.pgm([UInt8](try Data(contentsOf: directory.appendingPathComponent(name))))
             }
         }
         let left = try render(a, "a")

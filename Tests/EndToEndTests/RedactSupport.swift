@@ -99,19 +99,7 @@ enum RedactPDF {
         defer { try? FileManager.default.removeItem(at: directory) }
         let root = directory.appendingPathComponent("p").path
         #expect(try run("pdftoppm", ["-r", "72", "-gray", "-f", "\(page)", "-l", "\(page)", "-singlefile", file, root]).status == 0)
-        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + ".pgm")))
-        var fields: [String] = []
-        var index = 0
-        while fields.count < 4 {
-            var word = ""
-            while index < data.count, data[index] != 0x20, data[index] != 0x0A {
-                word.append(Character(UnicodeScalar(data[index])))
-                index += 1
-            }
-            index += 1
-            if !word.isEmpty { fields.append(word) }
-        }
-        return (Int(fields[1]) ?? 0, Int(fields[2]) ?? 0, Array(data[index...]))
+        return Pixels.pgm([UInt8](try Data(contentsOf: URL(fileURLWithPath: root + ".pgm"))))
     }
 
     /// The region (`--rect X,Y,W,H`, y upward on a page `height` tall) around a word of `pdftotext -bbox`.

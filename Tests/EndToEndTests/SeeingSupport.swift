@@ -6,6 +6,24 @@ import Testing
 enum Pixels {
     typealias RGB = (red: Int, green: Int, blue: Int)
 
+    /// A binary PGM (`pdftoppm -gray`): width, height and the grey samples
+    /// (header: magic, width, height, maxval, each followed by one white space).
+    static func pgm(_ data: [UInt8]) -> (width: Int, height: Int, pixels: [UInt8]) {
+        var fields: [String] = []
+        var index = 0
+        while fields.count < 4, index < data.count {
+            var word = ""
+            while index < data.count, data[index] != 0x20, data[index] != 0x0A {
+                word.append(Character(UnicodeScalar(data[index])))
+                index += 1
+            }
+            index += 1
+            if !word.isEmpty { fields.append(word) }
+        }
+        guard fields.count == 4, index <= data.count else { return (0, 0, []) }
+        return (Int(fields[1]) ?? 0, Int(fields[2]) ?? 0, Array(data[index...]))
+    }
+
     /// Width and height from a PNG's IHDR chunk.
     static func pngSize(_ path: String) throws -> (width: Int, height: Int) {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
