@@ -21,8 +21,10 @@ setup:
 	@command -v $(SWIFT) >/dev/null || { echo "make setup: swift not found (Swift 6.1 or later is needed)"; exit 1; }
 
 # Fonts the tests of Unicode text stamps draw with (Latin, Greek, Cyrillic,
-# Hebrew and Arabic in DejaVu; Japanese in WenQuanYi Micro Hei).
-TEST_PACKAGES := fonts-dejavu-core fonts-wqy-microhei
+# Hebrew and Arabic in DejaVu; Japanese in WenQuanYi Micro Hei), and the
+# independent Python readers some tests check outputs with: Pillow (reference
+# pixels of images) and pikepdf (attachments).
+TEST_PACKAGES := fonts-dejavu-core fonts-wqy-microhei python3-pil python3-pikepdf
 setup-test: setup
 	@missing=""; for p in $(TEST_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -74,10 +76,17 @@ debug: setup
 # builds with it, in the same .build (so it rebuilds everything); give it the
 # same flags to reuse this build.
 TEST_FLAGS := -Xswiftc -gnone -Xcc -g0 -Xcxx -g0
+# Each step says when it starts, so a CI log tells where its minutes went.
 test: build setup-test
+	@echo "make test: the test build and run start at $$(date +%T)"
 	PDFEDIT_BIN=$(CURDIR)/$(BIN) SWIFT=$(SWIFT) bash scripts/swift-test.sh test $(TEST_FLAGS)
+	@echo "make test: the public API check starts at $$(date +%T)"
 	python3 scripts/public-api.py --check docs/public-api.txt --docc
-	$(MAKE) --no-print-directory examples fuzz-short
+	@echo "make test: the examples start at $$(date +%T)"
+	$(MAKE) --no-print-directory examples
+	@echo "make test: the short fuzz run starts at $$(date +%T)"
+	$(MAKE) --no-print-directory fuzz-short
+	@echo "make test: done at $$(date +%T)"
 
 # The library's clients: each folder of Examples/ is a package of its own that
 # depends on this one by path, built with plain `swift build` as a user's package

@@ -100,16 +100,17 @@ enum ImageTools {
     }
 
     /// Whether `python3` on PATH can import Pillow (used only as an independent
-    /// decoder for reference pixels; never needed by the product).
+    /// decoder for reference pixels; never needed by the product). `make
+    /// setup-test` installs it (python3-pil), so a missing Pillow fails the
+    /// comparisons that need it rather than skipping them unseen.
     static let pillowAvailable: Bool = {
         (try? ExportTools.run("env", ["python3", "-c", "import PIL.Image"]))?.status == 0
     }()
 
     /// The image as Pillow shows it: EXIF orientation applied, alpha composited over
     /// white, converted to RGB (8-bit images only: Pillow clips 16-bit gray).
-    /// Nil when Pillow is not available.
-    static func pillowReference(_ image: String, in scratch: ExportScratch) throws -> RGBImage? {
-        guard pillowAvailable else { return nil }
+    static func pillowReference(_ image: String, in scratch: ExportScratch) throws -> RGBImage {
+        try #require(pillowAvailable, "python3 cannot import Pillow: `make setup-test` installs python3-pil")
         let output = scratch.path("reference-\(UUID().uuidString).ppm")
         let script = """
             import sys
@@ -121,7 +122,7 @@ enum ImageTools {
             """
         let result = try ExportTools.run("env", ["python3", "-c", script, image, output])
         try #require(result.status == 0, "Pillow failed: \(result.stderr)")
-        return RGBImage(ppm: try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))))
+        return try #require(RGBImage(ppm: try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))), "Pillow wrote an unreadable PPM")
     }
 }
 
