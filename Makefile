@@ -21,10 +21,8 @@ setup:
 	@command -v $(SWIFT) >/dev/null || { echo "make setup: swift not found (Swift 6.1 or later is needed)"; exit 1; }
 
 # Fonts the tests of Unicode text stamps draw with (Latin, Greek, Cyrillic,
-# Hebrew and Arabic in DejaVu; Japanese in WenQuanYi Micro Hei), and the
-# independent Python readers some tests check outputs with: Pillow (reference
-# pixels of images) and pikepdf (attachments).
-TEST_PACKAGES := fonts-dejavu-core fonts-wqy-microhei python3-pil python3-pikepdf
+# Hebrew and Arabic in DejaVu; Japanese in WenQuanYi Micro Hei).
+TEST_PACKAGES := fonts-dejavu-core fonts-wqy-microhei
 setup-test: setup
 	@missing=""; for p in $(TEST_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -33,14 +31,17 @@ setup-test: setup
 	  echo "make setup-test: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@# pyHanko, an independent validator of the signatures --keep-signatures keeps
-	@# (SignedFilesTests; skipped with a note when it is absent): from PyPI with
-	@# pip, into the user's site (about a minute), as Debian packages no version.
-	@python3 -c 'import pyhanko, pyhanko_certvalidator' 2>/dev/null || { \
-	  echo "make setup-test: installing pyHanko (pip)"; \
-	  python3 -m pip install -q --user pyhanko 2>/dev/null \
-	    || python3 -m pip install -q --user --break-system-packages pyhanko 2>/dev/null \
-	    || echo "make setup-test: pyHanko could not be installed: the test that runs it is skipped"; }
+	@# Independent Python readers the tests check outputs with: Pillow (reference
+	@# pixels of images), pikepdf (attachments) and pyHanko (the signatures
+	@# --keep-signatures keeps). From PyPI with pip, into the user's site of the
+	@# python3 on PATH (which may not be Debian's, so not python3-pil), about a
+	@# minute; Debian packages no pyHanko. A test whose reader is missing fails
+	@# and says so, except pyHanko's, which is skipped with a note.
+	@python3 -c 'import PIL, pikepdf, pyhanko, pyhanko_certvalidator' 2>/dev/null || { \
+	  echo "make setup-test: installing Pillow, pikepdf and pyHanko (pip)"; \
+	  python3 -m pip install -q --user pillow pikepdf pyhanko 2>/dev/null \
+	    || python3 -m pip install -q --user --break-system-packages pillow pikepdf pyhanko 2>/dev/null \
+	    || echo "make setup-test: Pillow, pikepdf or pyHanko could not be installed: the tests that read with them fail"; }
 
 # What `make deb` needs besides: dpkg-shlibdeps (dpkg-dev), strip and readelf (binutils).
 DEB_PACKAGES := dpkg-dev binutils
