@@ -38,18 +38,32 @@ extension SourceAccess {
     /// The digital signatures of a PDF source (cached by its SHA-256); empty for
     /// an image, or when they cannot be read (damage is reported where the file
     /// is used). A changed source is kept for `surfacingLookupFailure` (75).
-    package func signatures(of source: SourceID) -> [DigitalSignature] {
+    /// With `opened` (the source already open for this command: direct mode's
+    /// export), that handle is read instead of opening the file a second time;
+    /// the password is looked up (which opens the file through the book) only
+    /// when there are signatures.
+    package func signatures(of source: SourceID) -> [DigitalSignature] { signatures(of: source, opened: nil) }
+
+    /// `signatures(of:)`, reading `opened` when the command has the source open.
+    func signatures(of source: SourceID, opened: OpenedPDF?) -> [DigitalSignature] {
         recordingLookupFailure { () throws(PDFEditError) -> [DigitalSignature]? in
             guard let known = self.source(source), known.kind == .pdf else { return [] }
             try checked(source)
             if let cached = pageFacts.record(known.sha256).signatures { return cached }
-            let opened = try document(source)
-            let password = try password(for: source)
+            let reader: OpenedPDF
+            if let opened { reader = opened } else { reader = try document(source) }
+            let fields: [DigitalSignature]
+            do throws(EngineError) { fields = try reader.signatures() } catch { return [] }
             let found: [DigitalSignature]
-            do throws(EngineError) {
-                found = try DigitalSignature.read(opened, password: password)
-            } catch {
-                return []
+            if fields.isEmpty {
+                found = []
+            } else {
+                let password = try password(for: source)
+                do throws(EngineError) {
+                    found = try DigitalSignature.read(reader, password: password)
+                } catch {
+                    return []
+                }
             }
             pageFacts.update(known.sha256) { $0.signatures = found }
             return found
