@@ -9,8 +9,12 @@
 // same digest (an indirect object is written as its own digest, computed once
 // per document). Back-references that are not what the page draws (/Parent,
 // /P, /StructParent(s), an annotation's /Popup) are left out, which also keeps
-// the walk off the page tree. A reference met again while its own value is
-// being written (a loop) is written as a marker.
+// the walk off the page tree. An annotation's action and destination (/A, /AA,
+// /Dest, /PA) say where a click leads, not what is drawn, and are left out too:
+// an export that renumbers pages rewrites them (a named destination becomes a
+// page reference), and the page must still compare equal to the one it copies
+// (`diff` pairs such pages without drawing them). A reference met again while
+// its own value is being written (a loop) is written as a marker.
 #include "Geometry.hh"
 #include "Inputs.hh"
 
@@ -85,6 +89,27 @@ class PageDigest {
         }
     }
 
+    // A page's /Annots: each annotation written by value without what a click
+    // does (`skipped_in_annotation`); the array by value whether or not indirect.
+    void write_annotations(Hasher &into, QPDFObjectHandle annots)
+    {
+        if (!annots.isArray()) {
+            write(into, annots, 0);
+            return;
+        }
+        int count = annots.getArrayNItems();
+        into.text("annots");
+        into.text(std::to_string(count));
+        for (int i = 0; i < count; ++i) {
+            QPDFObjectHandle annotation = annots.getArrayItem(i);
+            if (annotation.isDictionary()) {
+                write_value(into, annotation, 1, true);
+            } else {
+                write(into, annotation, 1);
+            }
+        }
+    }
+
   private:
     std::string digest_of(QPDFObjectHandle value, int depth)
     {
@@ -112,7 +137,7 @@ class PageDigest {
         return digest;
     }
 
-    void write_value(Hasher &into, QPDFObjectHandle value, int depth)
+    void write_value(Hasher &into, QPDFObjectHandle value, int depth, bool annotation = false)
     {
         if (++objects > kMaximumObjects || depth > 256) {
             throw OverLimit("the page is too complex to compare (over a million objects or 256 levels)");
@@ -121,7 +146,7 @@ class PageDigest {
             QPDFObjectHandle dictionary = value.isStream() ? value.getDict() : value;
             std::vector<std::string> keys;
             for (auto const &key : dictionary.getKeys()) {
-                if (!skipped(key, value.isStream())) {
+                if (!skipped(key, value.isStream()) && !(annotation && skipped_in_annotation(key))) {
                     keys.push_back(key);
                 }
             }
@@ -161,6 +186,11 @@ class PageDigest {
         }
         return key == "/Parent" || key == "/P" || key == "/StructParent" || key == "/StructParents" ||
             key == "/Popup";
+    }
+
+    static bool skipped_in_annotation(std::string const &key)
+    {
+        return key == "/A" || key == "/AA" || key == "/Dest" || key == "/PA";
     }
 
     std::map<QPDFObjGen, std::string> &memo;
@@ -218,7 +248,12 @@ extern "C" int pe_document_page_fingerprint(
             digest.text(key);
             QPDFObjectHandle value =
                 std::string(key) == "/Resources" ? pe::inherited_value(handle, key) : handle.getKey(key);
-            if (value.isInitialized() && !value.isNull()) {
+            if (!value.isInitialized() || value.isNull()) {
+                continue;
+            }
+            if (std::string(key) == "/Annots") {
+                walker.write_annotations(digest, value);
+            } else {
                 walker.write(digest, value, 0);
             }
         }

@@ -96,6 +96,28 @@ struct DiffCommandTests {
         #expect(try pageText(dir.appendingPathComponent("b.pdf").path, 2) == (try pageText(Paths.corpus(Self.latex), 1)))
     }
 
+    /// An export rewrites the links of the pages it copies (pdflatex's named
+    /// destinations become page references): what a click does changes, what
+    /// the page draws does not. Such a page is the same page to `diff` (paired by
+    /// its fingerprint, not drawn: a long book diffed after one inserted page
+    /// would otherwise draw every page with links) and to `dup`.
+    @Test func pagesWhoseLinksWereRewrittenAreTheSame() throws {
+        let dir = try folder(Self.latex)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try pdfeditOK("blank", "--at", "2", "a.pdf", "-o", "b.pdf", in: dir)
+        let result = try diff("a.pdf", "b.pdf", in: dir)
+        #expect(result.status == 1)
+        #expect(result.stdout == "- -> 2  inserted\na.pdf (4 pages) and b.pdf (5 pages) differ: 1 inserted\n")
+        // In one document: a.pdf's 4 pages, then b.pdf's 5 (a blank at 2): every
+        // page of b.pdf but the blank is a later copy, page 1 (links rewritten) too.
+        try pdfeditOK("open", "a.pdf", in: dir)
+        try pdfeditOK("insert", "b.pdf", in: dir)
+        let listed = try pdfeditOK("list", "dup", "--json", "--no-text", in: dir).stdout
+        let object = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any]
+        let positions = (object?["items"] as? [[String: Any]] ?? []).compactMap { $0["position"] as? Int }
+        #expect(positions == [5, 7, 8, 9])
+    }
+
     @Test func exitStatusAsDiffs() throws {
         let dir = try folder(Self.sizes)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -109,7 +109,9 @@ enum ImageCacheKey {
 /// labels, displayed sizes, shares of dark pixels, content fingerprints and
 /// annotation counts. Stored as `pages/<sha256>.json`.
 struct SourcePagesRecord: Codable, Equatable {
-    static let currentVersion = 1
+    /// 2: fingerprints leave out what an annotation's click does (/A, /Dest):
+    /// version 1's digests of pages with links would never equal new ones.
+    static let currentVersion = 2
     var version = SourcePagesRecord.currentVersion
     var sha256: String
     /// Extracted page texts, keyed by the 1-based page number as a string.

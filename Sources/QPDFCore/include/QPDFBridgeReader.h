@@ -79,7 +79,8 @@ int pe_document_page_geometry(pe_document *document, int page, pe_page_geometry 
 /* What page `page` (0-based) of `document` draws, for comparing pages: `hex`
  * (65 bytes) receives the SHA-256, in hex, of its content streams, resources,
  * annotations and geometry written by value (streams as stored, objects never by
- * number), equal for copies of a page in one file or two; *annotations its
+ * number; an annotation's /A, /AA, /Dest and /PA, what a click does, left out),
+ * equal for copies of a page in one file or two; *annotations its
  * annotations other than popups. A page past a million objects or 4 GB of
  * streams is PE_E_LIMIT; one out of range PE_E_PLAN. Returns status->code. */
 int pe_document_page_fingerprint(pe_document *document, int page, char *hex, int *annotations, pe_status *status);
