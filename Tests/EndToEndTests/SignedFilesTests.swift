@@ -177,6 +177,23 @@ import Testing
         #expect(try SignedPDF.pyHanko(copied, certificate: certificate).first?.contains("intact valid") != true)
     }
 
+    /// poppler reads a signer on a GLib worker thread, which released the field
+    /// (and with it the document) after waking the caller: the document could be
+    /// finalized there while the process exited, a crash (139) in about one run
+    /// of twenty. `PopplerPDF.signers` waits for that release.
+    @Test("reading signers leaves nothing to a worker thread at exit: many refused exports, never a crash")
+    func noCrashAtExitAfterReadingSigners() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let signed = try SignedPDF.make(in: directory)
+        let output = directory.appendingPathComponent("out.pdf").path
+        for _ in 0..<60 {
+            let result = try pdfedit(args: ["remove", "2", signed, "-o", output, "--keep-signatures"], in: directory)
+            #expect(result.status == 64, "\(result.stderr)")
+            if result.status != 64 { break }
+        }
+    }
+
     @Test("--keep-signatures refuses (64, saying why) what an appended update cannot keep")
     func refusals() throws {
         let directory = try scratchDirectory(with: "alpha.pdf")

@@ -60,8 +60,10 @@ extension PopplerPDF {
             let name = String(cString: namePointer)
             g_free(namePointer)
             var error: UnsafeMutablePointer<GError>?
-            guard let info = poppler_form_field_signature_validate_sync(field, PopplerSignatureValidationFlags(rawValue: 0), nil, &error)
-            else {
+            let validated = poppler_form_field_signature_validate_sync(
+                field, PopplerSignatureValidationFlags(rawValue: 0), nil, &error)
+            Self.awaitWorkerRelease(of: field)
+            guard let info = validated else {
                 _ = Self.take(error)
                 continue
             }
@@ -76,6 +78,23 @@ extension PopplerPDF {
             found[name] = (signer, time)
         }
         return found
+    }
+
+    /// Waits (a few microseconds, at most about a second) until the GLib worker
+    /// that ran a `validate_sync` has dropped its reference to `field`: GLib wakes
+    /// the caller first and releases its task (which holds the field, which holds
+    /// the document) afterwards, on the worker. Without the wait the document
+    /// could be finalized on that thread while the process exits, and poppler's
+    /// global teardown then raced `exit` (a crash in about one run of twenty
+    /// of an export refused with `--keep-signatures`). The field's one other
+    /// reference is the list `poppler_document_get_signature_fields` gave.
+    private static func awaitWorkerRelease(of field: OpaquePointer) {
+        let object = UnsafeMutableRawPointer(field).assumingMemoryBound(to: GObject.self)
+        var waits = 0
+        while object.pointee.ref_count > 1 && waits < 100_000 {
+            usleep(10)
+            waits += 1
+        }
     }
 }
 
