@@ -58,10 +58,12 @@ def generated_report(g, ctx):
         else:
             rows.append(f"| {name} | {fmt.format(mine / other)} | {verdict(mine / other <= limit)} |")
 
+    # Issue 41's budget: within 1.25× of the fastest other tool (the byte
+    # reader that made the 20,000-page extract 0.97× mutool is gone).
     for key in ("reorder", "extract", "rotate", "merge", "burst"):
         mine, q, best_label, best, rss, qrss = summary[key]
         ratio_row(f"{key} ({g.N if key != 'burst' else g.small_pages} pages): time vs fastest other tool "
-                  f"({best_label}) ≤ 1.0", mine, best, 1.0)
+                  f"({best_label}) ≤ 1.25", mine, best, 1.25)
     mine, q, *_ = summary["burst"]
     ratio_row(f"burst {g.small_pages}: time vs qpdf --split-pages ≤ 0.6", mine, q, 0.6)
     e, r = (statistics.median(s for s, _ in v) for v in (g.edit_samples, g.rewrite_samples))

@@ -7,10 +7,15 @@ from benchlib.measure import PHASES
 from benchlib.report import relative, verdict
 from benchlib.small import BARE_FLOOR, FLOOR
 
-SMALL_TIME = 1.25      # × qpdf
+# Issue 41's budgets: a 20-page direct edit at most 2.0× qpdf (the 1.25× target
+# is retired: the least program on pdfedit's stack sits at 1.34×, and no person
+# sees 7 ms), its peak at most qpdf's + 10 MB. Start-up (`--version`) is
+# reported without a target: it is the price of linking poppler, cairo and GLib
+# as ordinary libraries (docs/ARCHITECTURE.md, Performance).
+SMALL_TIME = 2.0       # × qpdf
 SMALL_MEMORY = 10.0    # MB above qpdf's peak
-VERSION_MS = 8.0
 REAL_TIME = 1.0        # × qpdf
+REAL_SHORTFALL = 2     # rows allowed over REAL_TIME (issue 41: 34 of 36)
 
 
 def fmt(value, pattern="{:.3f}"):
@@ -36,10 +41,10 @@ def small_report(series, have_hello):
         mine, q = entry.median("pdfedit"), entry.median("qpdf")
         if entry.key == "version":
             if mine is None:
-                rows.append("| `pdfedit --version` ≤ 8 ms | no measurement | **FAILED** |")
+                rows.append("| `pdfedit --version` (start-up, reported) | no measurement | **FAILED** |")
             else:
-                rows.append(f"| `pdfedit --version` ≤ {VERSION_MS:.0f} ms | {mine * 1000:.1f} ms "
-                            f"(qpdf {fmt(q and q * 1000, '{:.1f}')} ms) | {verdict(mine * 1000 <= VERSION_MS)} |")
+                rows.append(f"| `pdfedit --version` (start-up, reported: the linked libraries' price) | "
+                            f"{mine * 1000:.1f} ms (qpdf {fmt(q and q * 1000, '{:.1f}')} ms) | — |")
             continue
         if mine is None or q is None:
             rows.append(f"| {entry.title}: time ≤ {SMALL_TIME}× qpdf | no measurement | **FAILED** |")
@@ -108,12 +113,12 @@ def real_report(rows, docs, notes, ctx):
             qpeak = max(s[1] for s in row.samples["qpdf"])
             ok = mine / q <= REAL_TIME
             met += ok
-            mem_met += peak <= qpeak
+            mem_met += peak <= qpeak + SMALL_MEMORY
             if worst is None or mine / q > worst[0]:
                 worst = (mine / q, f"{doc.short} {row.op}")
             cpu = row.median("pdfedit", 2) / row.median("qpdf", 2) if row.median("qpdf", 2) else None
             grid.append(f"| {doc.short} | {row.title} | {mine:.3f} | {q:.3f} | {mine / q:.2f} | {verdict(ok)} | "
-                        f"{fmt(cpu, '{:.2f}')} | {peak:.0f} / {qpeak:.0f} | {verdict(peak <= qpeak)} |")
+                        f"{fmt(cpu, '{:.2f}')} | {peak:.0f} / {qpeak:.0f} | {verdict(peak <= qpeak + SMALL_MEMORY)} |")
         for tool in row.tools:
             name = f"**{tool}**" if tool == "pdfedit" else tool
             if tool in row.failed:
@@ -129,9 +134,10 @@ def real_report(rows, docs, notes, ctx):
                 f"{row.median(tool, 2):.3f} | {len(samples)} | {max(s[1] for s in samples):.0f} | "
                 f"{row.check_rc.get(tool, '—')} | {fmt(links, '{}')} / {fmt(doc.links, '{}')} | "
                 f"{fmt(outlines, '{}')} / {fmt(doc.outlines, '{}')} |")
-    targets = [f"| real documents ({len(docs)}): time ≤ {REAL_TIME:.1f}× qpdf on every row | {met} of {total} rows "
-               f"met" + (f", worst {worst[0]:.2f} ({worst[1]})" if worst else "") + f" | {verdict(met == total)} |",
-               f"| real documents: peak memory ≤ qpdf's on every row | {mem_met} of {total} rows met | "
+    targets = [f"| real documents ({len(docs)}): time ≤ {REAL_TIME:.1f}× qpdf on at least {total - REAL_SHORTFALL} of "
+               f"{total} rows | {met} of {total} rows met" + (f", worst {worst[0]:.2f} ({worst[1]})" if worst else "")
+               + f" | {verdict(met >= total - REAL_SHORTFALL)} |",
+               f"| real documents: peak memory ≤ qpdf's + {SMALL_MEMORY:.0f} MB on every row | {mem_met} of {total} rows met | "
                f"{verdict(mem_met == total)} |"]
     chart = real_chart(rows, ctx)
     listing = "\n".join(f"- {d.name}: {d.pages} pages, qpdf --check {d.check_rc}, {fmt(d.links, '{}')} links, "
