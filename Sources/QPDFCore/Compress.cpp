@@ -4,6 +4,7 @@
 // qpdf's, the whole process's setting, which a library must leave to its host.
 #include "Compress.hh"
 
+#include "Limits.hh"
 #include "Status.hh"
 
 #include <qpdf/Buffer.hh>
@@ -12,6 +13,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <stdexcept>
@@ -75,9 +77,17 @@ bool append_key(
         return true;
     }
     if (object.isDictionary()) {
+        // An XObject's /Name is PDF 1.0's resource name, which readers have
+        // ignored since PDF 1.2 (object streams need 1.5): producers that set it
+        // write the same image once per name it is drawn under.
+        bool xobject = depth == 0 &&
+            (object.getKey("/Subtype").isNameAndEquals("/Image") || object.getKey("/Subtype").isNameAndEquals("/Form"));
         key += "<< ";
         for (auto [name, value] : object.ditems()) { // sorted by key: the same text for the same dictionary
             if (depth == 0 && name == "/Length") { // a stream's own: its data is compared instead
+                continue;
+            }
+            if (xobject && name == "/Name") {
                 continue;
             }
             key += QPDFObjectHandle::newName(name).unparse() + " ";
@@ -315,12 +325,79 @@ Redirects share_identical(std::vector<QPDFObjectHandle> const &objects, pe_compr
     return redirects;
 }
 
+// An unfiltered XMP packet without its padding: the white space before
+// `<?xpacket end=` (2 KB or more from most producers) is room to edit the
+// packet in place, which a file written again does not need; one line break
+// stays. The packet's content is unchanged.
+void trim_padding(QPDFObjectHandle stream, pe_compress_report &report)
+{
+    QPDFObjectHandle filter = stream.getDict().getKey("/Filter");
+    if (!filter.isNull() && !(filter.isArray() && filter.getArrayNItems() == 0)) {
+        return;
+    }
+    std::string xmp = raw_data(stream);
+    size_t end = xmp.rfind("<?xpacket end=");
+    if (end == std::string::npos) {
+        return;
+    }
+    size_t start = end;
+    while (start > 0 && std::isspace(static_cast<unsigned char>(xmp[start - 1]))) {
+        --start;
+    }
+    if (end - start <= 1) {
+        return;
+    }
+    size_t saved = end - start - 1;
+    xmp.replace(start, end - start, "\n");
+    stream.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+    report.recompressed += 1;
+    report.recompressed_saved += static_cast<long long>(saved);
+}
+
+// Whether `stream` is Flate alone with a predictor (/DecodeParms /Predictor 2
+// or more): what deflated_unpredicted can undo.
+bool predicted(QPDFObjectHandle stream)
+{
+    QPDFObjectHandle dict = stream.getDict();
+    QPDFObjectHandle filter = dict.getKey("/Filter");
+    QPDFObjectHandle parms = dict.getKey("/DecodeParms");
+    if (filter.isArray() && filter.getArrayNItems() == 1) {
+        filter = filter.getArrayItem(0);
+        parms = parms.isArray() && parms.getArrayNItems() == 1 ? parms.getArrayItem(0) : parms;
+    }
+    if (!filter.isNameAndEquals("/FlateDecode") || !parms.isDictionary()) {
+        return false;
+    }
+    QPDFObjectHandle predictor = parms.getKey("/Predictor");
+    return predictor.isInteger() && predictor.getIntValue() >= 2;
+}
+
+// The data of predicted `stream` decoded (inflated, predictor undone, by the
+// one bounded decoder) and deflated again at the best level; false when it
+// cannot be decoded within `limit`.
+bool deflated_unpredicted(QPDFObjectHandle stream, long long limit, std::string &into)
+{
+    std::string samples;
+    try {
+        if (!decode_bounded(stream, limit, "a stream", &samples)) {
+            return false;
+        }
+    } catch (std::exception const &) {
+        return false; // over the limit or damaged: the predicted form is kept
+    }
+    return deflate_best(samples, into);
+}
+
 // Step 2 for one stream (see Compress.hh).
 void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &report)
 {
     QPDFObjectHandle dict = stream.getDict();
     if (dict.getKey("/Type").isNameAndEquals("/Metadata")) {
-        return; // XMP stays readable as text (qpdf writes the catalog's plain anyway)
+        // XMP stays readable as text: QPDFWriter writes every metadata stream
+        // unfiltered (some tools read packets from the file's bytes, PDF/A
+        // wants them so). Only its padding goes.
+        trim_padding(stream, report);
+        return;
     }
     QPDFObjectHandle filter = dict.getKey("/Filter");
     QPDFObjectHandle outer = filter.isArray() && filter.getArrayNItems() > 0 ? filter.getArrayItem(0) : filter;
@@ -335,7 +412,23 @@ void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &re
         return; // damaged, or over the limit: written as it came
     }
     std::string smaller;
-    if (!deflate_best(flate ? data : raw, smaller) || smaller.size() >= raw.size()) {
+    if (!deflate_best(flate ? data : raw, smaller)) {
+        return;
+    }
+    // A predictor (PNG or TIFF rows of differences) helps photographs and
+    // hurts flat drawings and screenshots: deflated without it, such images
+    // are smaller (qpdf's --recompress-flate always drops it). Both are tried.
+    std::string unpredicted;
+    if (flate && predicted(stream) && deflated_unpredicted(stream, limit, unpredicted) &&
+        unpredicted.size() < smaller.size()) {
+        if (unpredicted.size() < raw.size()) {
+            report.recompressed += 1;
+            report.recompressed_saved += static_cast<long long>(raw.size() - unpredicted.size());
+            stream.replaceStreamData(unpredicted, QPDFObjectHandle::newName("/FlateDecode"), QPDFObjectHandle::newNull());
+        }
+        return;
+    }
+    if (smaller.size() >= raw.size()) {
         return;
     }
     report.recompressed += 1;
