@@ -13,7 +13,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <map>
 #include <stdexcept>
@@ -325,10 +324,90 @@ Redirects share_identical(std::vector<QPDFObjectHandle> const &objects, pe_compr
     return redirects;
 }
 
-// An unfiltered XMP packet without its padding: the white space before
-// `<?xpacket end=` (2 KB or more from most producers) is room to edit the
-// packet in place, which a file written again does not need; one line break
-// stays. The packet's content is unchanged.
+// A tag of an XMP packet, as without_white_space reads it.
+struct Tag {
+    enum Kind { open, close, empty, other } kind = other; // other: a comment or processing instruction
+    std::string name;
+};
+
+// `xmp` without its insignificant white space: the padding before
+// `<?xpacket end=` (2 KB or more from most producers: room to edit the packet
+// in place, which a file written again does not need; one line break stays)
+// and the white space between tags (indentation: RDF/XML gives it no meaning)
+// unless it is an element's whole value (<a>  </a>). False when the packet is
+// not XML this reads (an unterminated tag or comment, CDATA, a DOCTYPE): then
+// it stays as it is.
+bool without_white_space(std::string const &xmp, std::string &out)
+{
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    Tag previous;
+    size_t at = 0;
+    size_t const size = xmp.size();
+    while (at < size) {
+        if (xmp[at] == '<') {
+            Tag tag;
+            size_t end;
+            if (xmp.compare(at, 4, "<!--") == 0 || xmp.compare(at, 2, "<?") == 0) {
+                bool comment = xmp[at + 1] == '!';
+                end = xmp.find(comment ? "-->" : "?>", at + 2);
+                if (end == std::string::npos) {
+                    return false;
+                }
+                end += comment ? 3 : 2;
+            } else if (xmp.compare(at, 2, "<!") == 0) {
+                return false; // CDATA or a DOCTYPE
+            } else {
+                char quote = 0;
+                end = at + 1;
+                for (; end < size; ++end) {
+                    char c = xmp[end];
+                    if (quote != 0) {
+                        quote = c == quote ? 0 : quote;
+                    } else if (c == '"' || c == '\'') {
+                        quote = c;
+                    } else if (c == '>') {
+                        break;
+                    }
+                }
+                if (end >= size) {
+                    return false;
+                }
+                bool closing = xmp[at + 1] == '/';
+                size_t name = at + (closing ? 2 : 1);
+                size_t name_end = name;
+                while (name_end < end && !space(xmp[name_end]) && xmp[name_end] != '/') {
+                    ++name_end;
+                }
+                tag.name = xmp.substr(name, name_end - name);
+                tag.kind = closing ? Tag::close : xmp[end - 1] == '/' ? Tag::empty : Tag::open;
+                ++end;
+            }
+            out.append(xmp, at, end - at);
+            previous = tag;
+            at = end;
+            continue;
+        }
+        size_t next = std::min(xmp.find('<', at), size);
+        bool blank = true;
+        for (size_t i = at; i < next && blank; ++i) {
+            blank = space(xmp[i]);
+        }
+        std::string const closing = "</" + previous.name;
+        bool value = !blank || (previous.kind == Tag::open && xmp.compare(next, closing.size(), closing) == 0 &&
+                                next + closing.size() < size &&
+                                (xmp[next + closing.size()] == '>' || space(xmp[next + closing.size()])));
+        if (value) {
+            out.append(xmp, at, next - at);
+        } else if (xmp.compare(next, 14, "<?xpacket end=") == 0) {
+            out += '\n';
+        }
+        at = next;
+    }
+    return true;
+}
+
+// An unfiltered XMP packet without its insignificant white space (see
+// without_white_space); its content is unchanged.
 void trim_padding(QPDFObjectHandle stream, pe_compress_report &report)
 {
     QPDFObjectHandle filter = stream.getDict().getKey("/Filter");
@@ -336,22 +415,13 @@ void trim_padding(QPDFObjectHandle stream, pe_compress_report &report)
         return;
     }
     std::string xmp = raw_data(stream);
-    size_t end = xmp.rfind("<?xpacket end=");
-    if (end == std::string::npos) {
+    std::string trimmed;
+    if (!without_white_space(xmp, trimmed) || trimmed.size() >= xmp.size()) {
         return;
     }
-    size_t start = end;
-    while (start > 0 && std::isspace(static_cast<unsigned char>(xmp[start - 1]))) {
-        --start;
-    }
-    if (end - start <= 1) {
-        return;
-    }
-    size_t saved = end - start - 1;
-    xmp.replace(start, end - start, "\n");
-    stream.replaceStreamData(xmp, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
     report.recompressed += 1;
-    report.recompressed_saved += static_cast<long long>(saved);
+    report.recompressed_saved += static_cast<long long>(xmp.size() - trimmed.size());
+    stream.replaceStreamData(trimmed, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
 }
 
 // Whether `stream` is Flate alone with a predictor (/DecodeParms /Predictor 2
@@ -395,7 +465,7 @@ void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &re
     if (dict.getKey("/Type").isNameAndEquals("/Metadata")) {
         // XMP stays readable as text: QPDFWriter writes every metadata stream
         // unfiltered (some tools read packets from the file's bytes, PDF/A
-        // wants them so). Only its padding goes.
+        // wants them so). Only its padding and indentation go.
         trim_padding(stream, report);
         return;
     }

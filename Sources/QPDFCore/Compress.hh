@@ -30,7 +30,7 @@ namespace pe {
 //     predictor is also tried without it (decoded, /DecodeParms dropped) and
 //     the smaller kept; an unfiltered stream gets /FlateDecode. Kept only
 //     when smaller. XMP packets stay unfiltered (QPDFWriter writes them so)
-//     and lose their padding.
+//     and lose their insignificant white space (padding, indentation).
 // The writer must then write stream data as given (write_output sets decode
 // level none), or qpdf would inflate and deflate it again at its own level.
 // Objects nothing reaches stay in `pdf`: QPDFWriter writes only what the

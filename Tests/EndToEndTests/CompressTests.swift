@@ -100,7 +100,7 @@ import Testing
                '<rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xap="http://ns.adobe.com/xap/1.0/"'
                ' xmlns:dc="http://purl.org/dc/elements/1.1/">\n'
                '   <pdf:Producer>An Old Producer Program 1.0</pdf:Producer>\n'
-               '   <xap:ModifyDate>2020-01-01T00:00:00Z</xap:ModifyDate>\n'
+               '   <xap:ModifyDate>2020-01-01T00:00:00Z</xap:ModifyDate>\n   <xap:Label>  </xap:Label><!-- a comment -->\n'
                '   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Predictor fixture</rdf:li></rdf:Alt></dc:title>\n'
                '</rdf:Description>\n</rdf:RDF></x:xmpmeta>\n' + ' ' * 2000 + '\n<?xpacket end="w"?>').encode()
         def stream(dictionary, data):
@@ -147,7 +147,8 @@ import Testing
 
     /// pdfedit's Producer and dates are written where the packet has them, not
     /// in a new rdf:Description with its namespace declarations, and what the
-    /// packet grows by comes out of its padding; `optimize` drops the padding.
+    /// packet grows by comes out of its padding; `optimize` drops the padding
+    /// and the indentation, not a value that is white space.
     @Test func xmpEditedInPlaceAndPaddingDropped() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -173,6 +174,8 @@ import Testing
         let small = try Self.xmp(dir.appendingPathComponent("small.pdf").path)
         #expect(small.utf8.count < original.utf8.count - 1800, "optimize drops the padding: \(small.utf8.count)")
         #expect(small.contains("</x:xmpmeta>\n<?xpacket end=\"w\"?>"), "\(small)")
+        #expect(!small.contains(">\n   <") && plain.contains(">\n   <"), "optimize drops the indentation")
+        #expect(small.contains("<xap:Label>  </xap:Label><!-- a comment -->"), "a value of white space stays")
     }
 
     /// A Flate image with a predictor is written without it when that is
