@@ -14,7 +14,7 @@ extension ExportWriter {
     func signedSources(of plan: EnginePlan) -> [SignedPlanSource] {
         plan.sessionSources.enumerated().compactMap { index, id in
             guard let id else { return nil }
-            let signatures = access.signatures(of: id)
+            let signatures = access.signatures(of: id, opened: access.path(of: id).flatMap { preopened[$0] })
             return signatures.isEmpty ? nil : SignedPlanSource(index: index, id: id, signatures: signatures)
         }
     }
