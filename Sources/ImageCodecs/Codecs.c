@@ -141,6 +141,9 @@ int pe_jpeg_encode(
     info.in_color_space = layout == PE_PIXELS_RGB ? JCS_RGB : JCS_GRAYSCALE;
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    /* Huffman tables made for this image instead of the standard ones: a few
+     * per cent smaller, the same pixels, one more pass over the coefficients. */
+    info.optimize_coding = TRUE;
     if (dpi > 0 && dpi < 65535) {
         info.density_unit = 1; /* dots per inch */
         info.X_density = (UINT16)(dpi + 0.5);

@@ -4,6 +4,7 @@
 // qpdf's, the whole process's setting, which a library must leave to its host.
 #include "Compress.hh"
 
+#include "Limits.hh"
 #include "Status.hh"
 
 #include <qpdf/Buffer.hh>
@@ -75,9 +76,17 @@ bool append_key(
         return true;
     }
     if (object.isDictionary()) {
+        // An XObject's /Name is PDF 1.0's resource name, which readers have
+        // ignored since PDF 1.2 (object streams need 1.5): producers that set it
+        // write the same image once per name it is drawn under.
+        bool xobject = depth == 0 &&
+            (object.getKey("/Subtype").isNameAndEquals("/Image") || object.getKey("/Subtype").isNameAndEquals("/Form"));
         key += "<< ";
         for (auto [name, value] : object.ditems()) { // sorted by key: the same text for the same dictionary
             if (depth == 0 && name == "/Length") { // a stream's own: its data is compared instead
+                continue;
+            }
+            if (xobject && name == "/Name") {
                 continue;
             }
             key += QPDFObjectHandle::newName(name).unparse() + " ";
@@ -315,12 +324,150 @@ Redirects share_identical(std::vector<QPDFObjectHandle> const &objects, pe_compr
     return redirects;
 }
 
+// A tag of an XMP packet, as without_white_space reads it.
+struct Tag {
+    enum Kind { open, close, empty, other } kind = other; // other: a comment or processing instruction
+    std::string name;
+};
+
+// `xmp` without its insignificant white space: the padding before
+// `<?xpacket end=` (2 KB or more from most producers: room to edit the packet
+// in place, which a file written again does not need; one line break stays)
+// and the white space between tags (indentation: RDF/XML gives it no meaning)
+// unless it is an element's whole value (<a>  </a>). False when the packet is
+// not XML this reads (an unterminated tag or comment, CDATA, a DOCTYPE): then
+// it stays as it is.
+bool without_white_space(std::string const &xmp, std::string &out)
+{
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    Tag previous;
+    size_t at = 0;
+    size_t const size = xmp.size();
+    while (at < size) {
+        if (xmp[at] == '<') {
+            Tag tag;
+            size_t end;
+            if (xmp.compare(at, 4, "<!--") == 0 || xmp.compare(at, 2, "<?") == 0) {
+                bool comment = xmp[at + 1] == '!';
+                end = xmp.find(comment ? "-->" : "?>", at + 2);
+                if (end == std::string::npos) {
+                    return false;
+                }
+                end += comment ? 3 : 2;
+            } else if (xmp.compare(at, 2, "<!") == 0) {
+                return false; // CDATA or a DOCTYPE
+            } else {
+                char quote = 0;
+                end = at + 1;
+                for (; end < size; ++end) {
+                    char c = xmp[end];
+                    if (quote != 0) {
+                        quote = c == quote ? 0 : quote;
+                    } else if (c == '"' || c == '\'') {
+                        quote = c;
+                    } else if (c == '>') {
+                        break;
+                    }
+                }
+                if (end >= size) {
+                    return false;
+                }
+                bool closing = xmp[at + 1] == '/';
+                size_t name = at + (closing ? 2 : 1);
+                size_t name_end = name;
+                while (name_end < end && !space(xmp[name_end]) && xmp[name_end] != '/') {
+                    ++name_end;
+                }
+                tag.name = xmp.substr(name, name_end - name);
+                tag.kind = closing ? Tag::close : xmp[end - 1] == '/' ? Tag::empty : Tag::open;
+                ++end;
+            }
+            out.append(xmp, at, end - at);
+            previous = tag;
+            at = end;
+            continue;
+        }
+        size_t next = std::min(xmp.find('<', at), size);
+        bool blank = true;
+        for (size_t i = at; i < next && blank; ++i) {
+            blank = space(xmp[i]);
+        }
+        std::string const closing = "</" + previous.name;
+        bool value = !blank || (previous.kind == Tag::open && xmp.compare(next, closing.size(), closing) == 0 &&
+                                next + closing.size() < size &&
+                                (xmp[next + closing.size()] == '>' || space(xmp[next + closing.size()])));
+        if (value) {
+            out.append(xmp, at, next - at);
+        } else if (xmp.compare(next, 14, "<?xpacket end=") == 0) {
+            out += '\n';
+        }
+        at = next;
+    }
+    return true;
+}
+
+// An unfiltered XMP packet without its insignificant white space (see
+// without_white_space); its content is unchanged.
+void trim_padding(QPDFObjectHandle stream, pe_compress_report &report)
+{
+    QPDFObjectHandle filter = stream.getDict().getKey("/Filter");
+    if (!filter.isNull() && !(filter.isArray() && filter.getArrayNItems() == 0)) {
+        return;
+    }
+    std::string xmp = raw_data(stream);
+    std::string trimmed;
+    if (!without_white_space(xmp, trimmed) || trimmed.size() >= xmp.size()) {
+        return;
+    }
+    report.recompressed += 1;
+    report.recompressed_saved += static_cast<long long>(xmp.size() - trimmed.size());
+    stream.replaceStreamData(trimmed, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
+}
+
+// Whether `stream` is Flate alone with a predictor (/DecodeParms /Predictor 2
+// or more): what deflated_unpredicted can undo.
+bool predicted(QPDFObjectHandle stream)
+{
+    QPDFObjectHandle dict = stream.getDict();
+    QPDFObjectHandle filter = dict.getKey("/Filter");
+    QPDFObjectHandle parms = dict.getKey("/DecodeParms");
+    if (filter.isArray() && filter.getArrayNItems() == 1) {
+        filter = filter.getArrayItem(0);
+        parms = parms.isArray() && parms.getArrayNItems() == 1 ? parms.getArrayItem(0) : parms;
+    }
+    if (!filter.isNameAndEquals("/FlateDecode") || !parms.isDictionary()) {
+        return false;
+    }
+    QPDFObjectHandle predictor = parms.getKey("/Predictor");
+    return predictor.isInteger() && predictor.getIntValue() >= 2;
+}
+
+// The data of predicted `stream` decoded (inflated, predictor undone, by the
+// one bounded decoder) and deflated again at the best level; false when it
+// cannot be decoded within `limit`.
+bool deflated_unpredicted(QPDFObjectHandle stream, long long limit, std::string &into)
+{
+    std::string samples;
+    try {
+        if (!decode_bounded(stream, limit, "a stream", &samples)) {
+            return false;
+        }
+    } catch (std::exception const &) {
+        return false; // over the limit or damaged: the predicted form is kept
+    }
+    return deflate_best(samples, into);
+}
+
 // Step 2 for one stream (see Compress.hh).
 void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &report)
 {
     QPDFObjectHandle dict = stream.getDict();
     if (dict.getKey("/Type").isNameAndEquals("/Metadata")) {
-        return; // XMP stays readable as text (qpdf writes the catalog's plain anyway)
+        // XMP stays readable as text: QPDFWriter writes every metadata stream
+        // unfiltered (some tools read packets from the file's bytes, PDF/A
+        // wants them so). Only its padding and indentation go.
+        trim_padding(stream, report);
+        return;
     }
     QPDFObjectHandle filter = dict.getKey("/Filter");
     QPDFObjectHandle outer = filter.isArray() && filter.getArrayNItems() > 0 ? filter.getArrayItem(0) : filter;
@@ -335,7 +482,23 @@ void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &re
         return; // damaged, or over the limit: written as it came
     }
     std::string smaller;
-    if (!deflate_best(flate ? data : raw, smaller) || smaller.size() >= raw.size()) {
+    if (!deflate_best(flate ? data : raw, smaller)) {
+        return;
+    }
+    // A predictor (PNG or TIFF rows of differences) helps photographs and
+    // hurts flat drawings and screenshots: deflated without it, such images
+    // are smaller (qpdf's --recompress-flate always drops it). Both are tried.
+    std::string unpredicted;
+    if (flate && predicted(stream) && deflated_unpredicted(stream, limit, unpredicted) &&
+        unpredicted.size() < smaller.size()) {
+        if (unpredicted.size() < raw.size()) {
+            report.recompressed += 1;
+            report.recompressed_saved += static_cast<long long>(raw.size() - unpredicted.size());
+            stream.replaceStreamData(unpredicted, QPDFObjectHandle::newName("/FlateDecode"), QPDFObjectHandle::newNull());
+        }
+        return;
+    }
+    if (smaller.size() >= raw.size()) {
         return;
     }
     report.recompressed += 1;

@@ -14,9 +14,10 @@ namespace pe {
 
 // Rewrites the streams of `pdf` that its trailer reaches, in two steps:
 //  1. identical streams are shared: streams whose dictionaries (without
-//     /Length, references compared by what they lead to) and raw data are
-//     byte-identical are one object, the first (lowest object number); every
-//     reference to another is redirected to it. So are identical resource
+//     /Length, nor an image's or form's obsolete /Name; references compared
+//     by what they lead to) and raw data are byte-identical are one object,
+//     the first (lowest object number); every reference to another is
+//     redirected to it. So are identical resource
 //     objects that are not streams (fonts, descriptors, color space arrays,
 //     resource dictionaries: Compress.cpp's `shareable`; never pages,
 //     annotations, fields or anything else with an identity of its own).
@@ -25,8 +26,11 @@ namespace pe {
 //  2. each kept stream whose outer filter is /FlateDecode has that layer
 //     inflated (at most `max_stream_bytes`, 0: no bound; a larger or damaged
 //     stream is left as it is) and deflated again at zlib's best level, the
-//     other filters and /DecodeParms untouched; an unfiltered stream (XMP
-//     metadata excepted) gets /FlateDecode. Kept only when smaller.
+//     other filters and /DecodeParms untouched; a Flate stream with a
+//     predictor is also tried without it (decoded, /DecodeParms dropped) and
+//     the smaller kept; an unfiltered stream gets /FlateDecode. Kept only
+//     when smaller. XMP packets stay unfiltered (QPDFWriter writes them so)
+//     and lose their insignificant white space (padding, indentation).
 // The writer must then write stream data as given (write_output sets decode
 // level none), or qpdf would inflate and deflate it again at its own level.
 // Objects nothing reaches stay in `pdf`: QPDFWriter writes only what the

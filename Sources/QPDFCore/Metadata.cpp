@@ -31,6 +31,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <set>
@@ -156,6 +157,19 @@ std::string property(std::string const &xmp, std::string const &uri, std::string
     return "";
 }
 
+// Erases an occurrence with the white space before it (an element's
+// indentation: white space between property elements carries nothing);
+// returns where the erased text started.
+size_t erase_occurrence(std::string &xmp, Occurrence const &found)
+{
+    size_t start = found.start;
+    while (start > 0 && std::isspace(static_cast<unsigned char>(xmp[start - 1]))) {
+        --start;
+    }
+    xmp.erase(start, found.end - start);
+    return start;
+}
+
 // Removes every occurrence of the properties `locals` of namespace `uri`.
 void remove_properties(std::string &xmp, std::string const &uri, std::vector<std::string> const &locals)
 {
@@ -163,10 +177,59 @@ void remove_properties(std::string &xmp, std::string const &uri, std::vector<std
         for (std::string const &local : locals) {
             Occurrence found;
             while (find_property(xmp, prefix + ":" + local, 0, found)) {
-                xmp.erase(found.start, found.end - found.start);
+                erase_occurrence(xmp, found);
             }
         }
     }
+}
+
+// Sets simple property `local` of namespace `uri` to `value` (already escaped)
+// where the packet has it: its first element occurrence is rewritten in place,
+// with the packet's own prefix, and every other occurrence removed. False
+// (every occurrence removed) when it has none in element form: the caller
+// writes it in a new rdf:Description. In place, the packet does not grow by a
+// description and its namespace declarations for a value it already holds.
+bool replace_property(std::string &xmp, std::string const &uri, std::string const &local, std::string const &value)
+{
+    bool kept = false;
+    for (std::string const &prefix : prefixes_of(xmp, uri)) {
+        std::string const qname = prefix + ":" + local;
+        Occurrence found;
+        size_t from = 0;
+        while (find_property(xmp, qname, from, found)) {
+            if (!kept && xmp[found.start] == '<') {
+                std::string rewritten = "<" + qname + ">" + value + "</" + qname + ">";
+                xmp.replace(found.start, found.end - found.start, rewritten);
+                kept = true;
+                from = found.start + rewritten.size();
+            } else {
+                from = erase_occurrence(xmp, found);
+            }
+        }
+    }
+    return kept;
+}
+
+// Takes what an edit added to a packet out of its padding: the white space
+// before `<?xpacket end=` is there for editors to grow the packet in place
+// (XMP Part 3, 1.1.4), so the packet stays as large as it was where it can.
+void consume_padding(std::string &xmp, size_t original_size)
+{
+    if (xmp.size() <= original_size) {
+        return;
+    }
+    size_t end = xmp.rfind("<?xpacket end=");
+    if (end == std::string::npos) {
+        return;
+    }
+    size_t start = end;
+    while (start > 0 && std::isspace(static_cast<unsigned char>(xmp[start - 1]))) {
+        --start;
+    }
+    // One line break is left before the trailer.
+    size_t available = end - start > 0 ? end - start - 1 : 0;
+    size_t taken = std::min(available, xmp.size() - original_size);
+    xmp.erase(start, taken);
 }
 
 std::string upper(std::string text)
@@ -386,20 +449,33 @@ bool update_xmp(std::string &xmp, XmpUpdate const &update)
     if (update.drop_pdfua) {
         remove_properties(edited, pdfua_namespace, {"part", "amd", "corr", "rev"});
     }
-    remove_properties(edited, pdf_namespace, {"Producer"});
-    remove_properties(edited, xmp_namespace, {"ModifyDate", "MetadataDate"});
+    // Producer and the dates: rewritten where the packet has them as elements,
+    // else written below.
+    std::string date = formatted(update.time, "%Y-%m-%dT%H:%M:%SZ");
+    if (!replace_property(edited, pdf_namespace, "Producer", producer)) {
+        pdf_elements = std::string("<pdf:Producer>") + producer + "</pdf:Producer>" + pdf_elements;
+    }
+    std::string xmp_elements;
+    for (char const *local : {"ModifyDate", "MetadataDate"}) {
+        if (!replace_property(edited, xmp_namespace, local, date)) {
+            xmp_elements += std::string("<xmp:") + local + ">" + date + "</xmp:" + local + ">";
+        }
+    }
     at = edited.find(rdf_end);
     if (at == std::string::npos) {
         return false;
     }
-    std::string date = formatted(update.time, "%Y-%m-%dT%H:%M:%SZ");
-    edited.insert(
-        at,
-        std::string("<rdf:Description rdf:about=\"\" xmlns:pdf=\"") + pdf_namespace + "\" xmlns:xmp=\"" +
-            xmp_namespace + "\"" + (dc_elements.empty() ? "" : std::string(" xmlns:dc=\"") + dc_namespace + "\"") +
-            "><pdf:Producer>" + producer + "</pdf:Producer>" + pdf_elements + "<xmp:ModifyDate>" + date +
-            "</xmp:ModifyDate><xmp:MetadataDate>" + date + "</xmp:MetadataDate>" + dc_elements +
-            "</rdf:Description>\n");
+    if (!pdf_elements.empty() || !xmp_elements.empty() || !dc_elements.empty()) {
+        auto declare = [](std::string const &elements, char const *prefix, char const *uri) {
+            return elements.empty() ? std::string() : std::string(" xmlns:") + prefix + "=\"" + uri + "\"";
+        };
+        edited.insert(
+            at,
+            "<rdf:Description rdf:about=\"\"" + declare(pdf_elements, "pdf", pdf_namespace) +
+                declare(xmp_elements, "xmp", xmp_namespace) + declare(dc_elements, "dc", dc_namespace) + ">" +
+                pdf_elements + xmp_elements + dc_elements + "</rdf:Description>\n");
+    }
+    consume_padding(edited, xmp.size());
     xmp = edited;
     return true;
 }

@@ -42,6 +42,11 @@ import Testing
     static let corpusFiles = [
         "pdfjs-tracemonkey.pdf", "pdfjs-TAMReview.pdf", "sample-libreoffice-form.pdf", "pdfjs-basicapi.pdf",
         "tbt-TeXbyTopic.pdf",
+        // Small files where pdfedit's own XMP (a new rdf:Description) or Flate
+        // with a predictor kept made the output a few hundred bytes larger than qpdf's.
+        "ocrmypdf-skew.pdf", "ocrmypdf-tagged.pdf", "pdfa-PDF_2.0_with_page_level_output_intent.pdf",
+        "pdfjs-alphatrans.pdf", "pdfjs-issue7229.pdf", "pdfjs-rotation.pdf",
+        "plumber-pdffill-demo.pdf",
     ]
 
     @Test(
@@ -56,6 +61,200 @@ import Testing
         try Self.expectSameDocument(output, as: input)
         #expect(try Self.size(output) < Self.size(input), "\(name)")
         #expect(try Self.size(output) <= Self.qpdfSize(input, in: dir), "\(name): larger than qpdf's")
+    }
+
+    /// A one-page PDF drawing two Flate images with a PNG predictor (Up): a
+    /// flat one of four colours in repeated rows (smaller deflated without the
+    /// predictor) and a smooth one (smaller with it); and an XMP packet with
+    /// pdf:Producer and xmp:ModifyDate as elements and 2,000 bytes of padding.
+    static let predictorScript = #"""
+        import sys, zlib, math
+        out_path = sys.argv[1]
+        def up(rows, row_bytes):
+            out, previous = bytearray(), bytes(row_bytes)
+            for y in range(len(rows) // row_bytes):
+                row = rows[y * row_bytes:(y + 1) * row_bytes]
+                out += b"\x02" + bytes((a - b) & 255 for a, b in zip(row, previous))
+                previous = row
+            return bytes(out)
+        w, h = 200, 150
+        colours = [b"\xff\xff\xff", b"\x00\x00\x00", b"\xcc\x22\x22", b"\x22\x44\xcc"]
+        seed, bases = 11, []
+        for i in range(8):
+            row = bytearray()
+            for x in range(w // 10):
+                seed = (seed * 1103515245 + 12345) & 0x7fffffff
+                row += colours[(seed >> 16) % 4] * 10
+            bases.append(bytes(row))
+        flat = bytearray()
+        for y in range(h):
+            seed = (seed * 1103515245 + 12345) & 0x7fffffff
+            flat += bases[(seed >> 16) % 8]
+        smooth = bytes(int(128 + 90 * math.sin(x / 13.0 + c) * math.cos(y / 17.0)) & 255
+                       for y in range(h) for x in range(w) for c in range(3))
+        flat_up, smooth_up = up(bytes(flat), w * 3), up(smooth, w * 3)
+        assert len(zlib.compress(bytes(flat), 9)) < len(zlib.compress(flat_up, 9))
+        assert len(zlib.compress(smooth_up, 9)) < len(zlib.compress(smooth, 9))
+        xmp = ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
+               '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n'
+               '<rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xap="http://ns.adobe.com/xap/1.0/"'
+               ' xmlns:dc="http://purl.org/dc/elements/1.1/">\n'
+               '   <pdf:Producer>An Old Producer Program 1.0</pdf:Producer>\n'
+               '   <xap:ModifyDate>2020-01-01T00:00:00Z</xap:ModifyDate>\n   <xap:Label>  </xap:Label><!-- a comment -->\n'
+               '   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Predictor fixture</rdf:li></rdf:Alt></dc:title>\n'
+               '</rdf:Description>\n</rdf:RDF></x:xmpmeta>\n' + ' ' * 2000 + '\n<?xpacket end="w"?>').encode()
+        def stream(dictionary, data):
+            return b"<< " + dictionary + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+        image = b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 " % (w, h)
+        parms = b"/Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 3 /Columns %d >>" % w
+        objects = [
+            b"<< /Type /Catalog /Pages 2 0 R /Metadata 8 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 7 0 R >> "
+            b"/XObject << /Flat 5 0 R /Smooth 6 0 R >> >> >>",
+            stream(b"", b"q 200 0 0 150 72 500 cm /Flat Do Q q 200 0 0 150 300 500 cm /Smooth Do Q "
+                        b"BT /F1 18 Tf 72 200 Td (Predictor page) Tj ET"),
+            stream(image + parms, zlib.compress(flat_up, 9)),
+            stream(image + parms, zlib.compress(smooth_up, 9)),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            stream(b"/Type /Metadata /Subtype /XML", xmp),
+        ]
+        out = b"%PDF-1.7\n"
+        offsets = []
+        for number, body in enumerate(objects, 1):
+            offsets.append(len(out))
+            out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+        xref = len(out)
+        out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+        out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+        out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+        open(out_path, "wb").write(out)
+        """#
+
+    /// The XMP packet of `file` (pdfinfo -meta), checked to be well-formed XML.
+    static func xmp(_ file: String) throws -> String {
+        let packet = try run("pdfinfo", ["-meta", file]).stdout
+        let parsed = try run(
+            "python3", ["-c", "import sys, xml.etree.ElementTree as E; E.fromstring(sys.stdin.buffer.read())"],
+            stdin: packet)
+        #expect(parsed.status == 0, "XMP of \(file) is not well-formed: \(parsed.stderr)\n\(packet)")
+        return packet
+    }
+
+    static func occurrences(of needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    /// pdfedit's Producer and dates are written where the packet has them, not
+    /// in a new rdf:Description with its namespace declarations, and what the
+    /// packet grows by comes out of its padding; `optimize` drops the padding
+    /// and the indentation, not a value that is white space.
+    @Test func xmpEditedInPlaceAndPaddingDropped() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.pdf").path
+        let made = try run("python3", ["-c", Self.predictorScript, input])
+        try #require(made.status == 0, "\(made.stderr)")
+        let original = try Self.xmp(input)
+        try pdfeditOK("export", "plain.pdf", "--from", "in.pdf", "-q", in: dir)
+        try pdfeditOK("optimize", "in.pdf", "-o", "small.pdf", "-q", in: dir)
+        for name in ["plain.pdf", "small.pdf"] {
+            let output = dir.appendingPathComponent(name).path
+            try Self.expectSameDocument(output, as: input)
+            let packet = try Self.xmp(output)
+            #expect(Self.occurrences(of: "<pdf:Producer>pdfedit</pdf:Producer>", in: packet) == 1, "\(name): \(packet)")
+            #expect(Self.occurrences(of: "Producer>", in: packet) == 2, "\(name): one pdf:Producer")
+            #expect(Self.occurrences(of: "xmlns:pdf=", in: packet) == 1, "\(name): no second pdf namespace declaration")
+            #expect(!packet.contains("2020-01-01") && !packet.contains("An Old Producer"), "\(name): old values replaced")
+            #expect(packet.contains("<xap:ModifyDate>") && packet.contains("<xmp:MetadataDate>"), "\(name): \(packet)")
+            #expect(packet.contains("<rdf:li xml:lang=\"x-default\">Predictor fixture</rdf:li>"))
+        }
+        let plain = try Self.xmp(dir.appendingPathComponent("plain.pdf").path)
+        #expect(plain.utf8.count == original.utf8.count, "the packet keeps its size: its padding took the growth")
+        let small = try Self.xmp(dir.appendingPathComponent("small.pdf").path)
+        #expect(small.utf8.count < original.utf8.count - 1800, "optimize drops the padding: \(small.utf8.count)")
+        #expect(small.contains("</x:xmpmeta>\n<?xpacket end=\"w\"?>"), "\(small)")
+        #expect(!small.contains(">\n   <") && plain.contains(">\n   <"), "optimize drops the indentation")
+        #expect(small.contains("<xap:Label>  </xap:Label><!-- a comment -->"), "a value of white space stays")
+    }
+
+    /// A Flate image with a predictor is written without it when that is
+    /// smaller (as qpdf's --recompress-flate writes every one), with it when not;
+    /// the pixels are the same.
+    @Test func predictorDroppedWhereSmaller() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.pdf").path
+        let made = try run("python3", ["-c", Self.predictorScript, input])
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = dir.appendingPathComponent("small.pdf").path
+        try pdfeditOK("optimize", input, "-o", output, "-q")
+        try Self.expectSameDocument(output, as: input)
+        #expect(try Self.size(output) <= Self.qpdfSize(input, in: dir), "larger than qpdf's")
+        let images = try #require(try ImageResamplingTests.images(output).first)
+        let flat = try ImageResamplingTests.dictionary(of: try #require(images["/Flat"]).object, in: output)
+        let smooth = try ImageResamplingTests.dictionary(of: try #require(images["/Smooth"]).object, in: output)
+        let before = try ImageResamplingTests.dictionary(of: "5 0 R", in: input)
+        #expect(flat["/DecodeParms"] == nil && flat["/Filter"] as? String == "/FlateDecode", "\(flat)")
+        #expect((flat["/Length"] as? Int ?? .max) < (before["/Length"] as? Int ?? 0), "\(flat)")
+        #expect(smooth["/DecodeParms"] != nil, "the smooth image keeps its predictor: \(smooth)")
+        #expect(try ImageResamplingTests.meanError(input, output, page: 1) == 0)
+    }
+
+    /// The same image under two PDF 1.0 /Name entries (as a producer that
+    /// writes it once per resource name does) is written once; its XMP packet
+    /// loses its padding.
+    @Test func imagesDifferingInNameShared() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.pdf").path
+        let script = #"""
+            import sys, zlib
+            def stream(dictionary, data):
+                return b"<< " + dictionary + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+            pixels = zlib.compress(bytes((x * 7 + y * 3) & 255 for y in range(64) for x in range(64 * 3)), 9)
+            image = b"/Type /XObject /Subtype /Image /Width 64 /Height 64 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode "
+            xmp = b'<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:format>image/png</dc:format></rdf:Description></rdf:RDF></x:xmpmeta>' + b" " * 500 + b'<?xpacket end="w"?>'
+            objects = [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 9 0 R >> /XObject << /ImA 6 0 R >> >> >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 8 0 R /Resources << /Font << /F1 9 0 R >> /XObject << /ImB 7 0 R >> >> >>",
+                stream(b"", b"q 64 0 0 64 72 600 cm /ImA Do Q BT /F1 18 Tf 72 200 Td (First page) Tj ET"),
+                stream(image + b"/Name /ImA /Metadata 10 0 R", pixels),
+                stream(image + b"/Name /ImB /Metadata 10 0 R", pixels),
+                stream(b"", b"q 64 0 0 64 72 600 cm /ImB Do Q BT /F1 18 Tf 72 200 Td (Second page) Tj ET"),
+                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                stream(b"/Type /Metadata /Subtype /XML", xmp),
+            ]
+            out = b"%PDF-1.7\n"
+            offsets = []
+            for number, body in enumerate(objects, 1):
+                offsets.append(len(out))
+                out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+            xref = len(out)
+            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+            out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+            open(sys.argv[1], "wb").write(out)
+            """#
+        let made = try run("python3", ["-c", script, input])
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = dir.appendingPathComponent("small.pdf").path
+        try pdfeditOK("optimize", input, "-o", output, "-q")
+        try Self.expectSameDocument(output, as: input)
+        #expect(try Self.size(output) <= Self.qpdfSize(input, in: dir), "larger than qpdf's")
+        let pages = try ImageResamplingTests.images(output)
+        let first = try #require(pages.first?["/ImA"]?.object)
+        let second = try #require(pages.last?["/ImB"]?.object)
+        #expect(first == second, "one image object for both names")
+        let image = try ImageResamplingTests.dictionary(of: first, in: output)
+        let packet = try #require(image["/Metadata"] as? String)
+        let metadata = try ImageResamplingTests.dictionary(of: packet, in: output)
+        #expect(metadata["/Filter"] == nil && (metadata["/Length"] as? Int ?? .max) < 400, "padding dropped: \(metadata)")
+        for page in 1...2 {
+            #expect(try ImageResamplingTests.meanError(input, output, page: page) == 0)
+        }
     }
 
     /// Two sources that carry the same fonts and images: written once.

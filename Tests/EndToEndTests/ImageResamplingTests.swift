@@ -169,6 +169,34 @@ import Testing
         return try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result.stderr)")
     }
 
+    /// The two image-heavy corpus files that were 1.12 x Ghostscript's /ebook
+    /// size at 150 dpi (a JPEG's Huffman tables, an XMP packet's padding and
+    /// indentation): within 10% of it, text and pixels kept.
+    @Test(
+        .enabled(if: Paths.corpusAvailable, "../shared/corpus is absent (fresh clone): corpus tests skipped"),
+        .enabled(if: (try? run("gs", ["--version"]).status) == 0, "Ghostscript is not installed: comparison skipped"),
+        arguments: ["pdfjs-alphatrans.pdf", "pypdf-example.pdf"])
+    func withinTenPercentOfGhostscript(name: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Paths.corpus(name)
+        let output = dir.appendingPathComponent("small.pdf").path
+        let gs = dir.appendingPathComponent("gs.pdf").path
+        try pdfeditOK("optimize", input, "-o", output, "--images", "150", "-q")
+        let made = try run(
+            "gs", ["-q", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sOutputFile=" + gs, input])
+        try #require(made.status == 0, "\(made.stderr)")
+        let size = try CompressTests.size(output)
+        let gsSize = try CompressTests.size(gs)
+        #expect(size * 100 <= gsSize * 110, "\(name): \(size) over 1.1 x Ghostscript's \(gsSize)")
+        // qpdf --check: no more than the input's own warnings (pypdf-example's).
+        let inputCheck = try run("qpdf", ["--check", input]).status
+        #expect(try run("qpdf", ["--check", output]).status == inputCheck, "\(name)")
+        #expect(try qpdfPageCount(output) == qpdfPageCount(input))
+        #expect(try CompressTests.texts(output) == CompressTests.texts(input), "\(name): text differs")
+        #expect(try Self.meanError(input, output, page: 1) < 6, "\(name)")
+    }
+
     @Test func optimizeResamplesWhatIsDrawnSmall() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -427,7 +427,8 @@ typedef struct pe_compress_report {
                                      resource objects of Compress.cpp's `shareable`) */
     long long duplicate_bytes;    /* their bytes: a stream's raw data as the sources had it,
                                      another object's text */
-    long long recompressed;       /* streams whose data got smaller at zlib's best level */
+    long long recompressed;       /* streams whose data got smaller at zlib's best level (or
+                                     without a predictor), and XMP packets without padding */
     long long recompressed_saved; /* bytes that saved */
     long long images;             /* with images_dpi: images resampled and written again */
     long long images_saved;       /* bytes that saved (their soft masks' included) */
