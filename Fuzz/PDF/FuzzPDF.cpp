@@ -107,9 +107,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pe_document_check_page(document, page, 16 << 20, 4 << 20, 200000, &check, &page_status);
         // What `dup` and `annotated` read: every object the page reaches, by value.
         char digest[65];
+        char clicks[65];
         int annotations = 0;
         pe_status fingerprint_status{};
-        pe_document_page_fingerprint(document, page, digest, &annotations, &fingerprint_status);
+        pe_document_page_fingerprint(document, page, digest, clicks, &annotations, &fingerprint_status);
     }
 
     // What `info` and `list` read of signatures: the field tree walked, each

@@ -90,8 +90,10 @@ class PageDigest {
     }
 
     // A page's /Annots: each annotation written by value without what a click
-    // does (`skipped_in_annotation`); the array by value whether or not indirect.
-    void write_annotations(Hasher &into, QPDFObjectHandle annots)
+    // does (`skipped_in_annotation`) into `into`; the array by value whether or
+    // not indirect. What a click does goes into `clicks`, annotation by
+    // annotation, so that `dup` still tells apart pages whose links differ.
+    void write_annotations(Hasher &into, Hasher &clicks, QPDFObjectHandle annots)
     {
         if (!annots.isArray()) {
             write(into, annots, 0);
@@ -104,6 +106,14 @@ class PageDigest {
             QPDFObjectHandle annotation = annots.getArrayItem(i);
             if (annotation.isDictionary()) {
                 write_value(into, annotation, 1, true);
+                clicks.text("annotation " + std::to_string(i));
+                for (char const *key : {"/A", "/AA", "/Dest", "/PA"}) {
+                    QPDFObjectHandle action = annotation.getKey(key);
+                    if (action.isInitialized() && !action.isNull()) {
+                        clicks.text(key);
+                        write(clicks, action, 2);
+                    }
+                }
             } else {
                 write(into, annotation, 1);
             }
@@ -226,10 +236,10 @@ int annotation_count(QPDFObjectHandle annots)
 } // namespace pe
 
 extern "C" int pe_document_page_fingerprint(
-    pe_document *document, int page, char *hex, int *annotations, pe_status *status)
+    pe_document *document, int page, char *hex, char *clicks_hex, int *annotations, pe_status *status)
 {
     return pe::reading(status, [&](pe::Where &) {
-        pe::require(document != nullptr && hex != nullptr && annotations != nullptr,
+        pe::require(document != nullptr && hex != nullptr && clicks_hex != nullptr && annotations != nullptr,
                     "pe_document_page_fingerprint: no document or no result");
         int count = static_cast<int>(document->source.pages.size());
         if (page < 0 || page >= count) {
@@ -239,6 +249,7 @@ extern "C" int pe_document_page_fingerprint(
         pe::PageGeometry geometry = pe::page_geometry(handle);
         pe::PageDigest walker(document->page_digests);
         pe::Hasher digest;
+        pe::Hasher clicks;
         for (double side : {geometry.media.llx, geometry.media.lly, geometry.media.urx, geometry.media.ury,
                             geometry.visible.llx, geometry.visible.lly, geometry.visible.urx, geometry.visible.ury,
                             static_cast<double>(geometry.rotation), geometry.unit}) {
@@ -252,7 +263,7 @@ extern "C" int pe_document_page_fingerprint(
                 continue;
             }
             if (std::string(key) == "/Annots") {
-                walker.write_annotations(digest, value);
+                walker.write_annotations(digest, clicks, value);
             } else {
                 walker.write(digest, value, 0);
             }
@@ -260,6 +271,9 @@ extern "C" int pe_document_page_fingerprint(
         std::string found = digest.finish();
         std::copy(found.begin(), found.end(), hex);
         hex[found.size()] = '\0';
+        std::string clicked = clicks.finish();
+        std::copy(clicked.begin(), clicked.end(), clicks_hex);
+        clicks_hex[clicked.size()] = '\0';
         *annotations = pe::annotation_count(handle.getKey("/Annots"));
     });
 }

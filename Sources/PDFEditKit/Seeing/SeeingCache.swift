@@ -127,6 +127,9 @@ struct SourcePagesRecord: Codable, Equatable {
     var darkShares: [String: Double]? = [:]
     /// What each page draws (`pe_document_page_fingerprint`: 64 hex digits), for `dup`; keyed like `texts`.
     var fingerprints: [String: String]? = [:]
+    /// What each page's annotations' clicks do (`pe_document_page_fingerprint`'s
+    /// second digest), which `fingerprints` leaves out; `dup` wants both equal.
+    var clickFingerprints: [String: String]? = [:]
     /// How many annotations each page carries, popups aside (`annotated`); keyed like `texts`.
     var annotations: [String: Int]? = [:]
     /// Its digital signatures (`OpenedPDF.signatures` with poppler's signers); nil until known.
@@ -147,7 +150,7 @@ struct SourcePagesRecord: Codable, Equatable {
             let head = String(key.prefix { $0 != " " })
             guard isPage(head) || head.hasPrefix("image"), share.isFinite, (0...1).contains(share) else { return false }
         }
-        for (key, digest) in fingerprints ?? [:] {
+        for (key, digest) in Array(fingerprints ?? [:]) + Array(clickFingerprints ?? [:]) {
             guard isPage(key), digest.utf8.count == 64, digest.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
             else { return false }
         }
@@ -169,6 +172,7 @@ struct SourcePagesRecord: Codable, Equatable {
         sizes = (sizes ?? [:]).merging(other.sizes ?? [:]) { mine, _ in mine }
         darkShares = (darkShares ?? [:]).merging(other.darkShares ?? [:]) { mine, _ in mine }
         fingerprints = (fingerprints ?? [:]).merging(other.fingerprints ?? [:]) { mine, _ in mine }
+        clickFingerprints = (clickFingerprints ?? [:]).merging(other.clickFingerprints ?? [:]) { mine, _ in mine }
         annotations = (annotations ?? [:]).merging(other.annotations ?? [:]) { mine, _ in mine }
         hasLabels = hasLabels ?? other.hasLabels
         signatures = signatures ?? other.signatures

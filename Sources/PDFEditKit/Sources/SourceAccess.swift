@@ -366,7 +366,8 @@ package final class SourceAccess {
                 if case .image(let source, let fit) = item.content, let sha256 = self.sources[source]?.sha256 {
                     return "image \(sha256) \(fit.map { "\($0.width)x\($0.height)" } ?? "")"
                 }
-                return self.pageFingerprint(of: item)?.digest
+                // A later copy for `dup` draws the same and its links lead to the same places.
+                return self.pageFingerprint(of: item).map { "\($0.digest) \($0.clicks)" }
             },
             sourceLabels: { [unowned self] in self.pageLabels(of: $0) },
             attachments: { [unowned self] document in
@@ -401,21 +402,28 @@ package final class SourceAccess {
     /// (`OpenedPDF.fingerprint(ofPage:)`, cached by the source's SHA-256); nil
     /// for other items, or when the page cannot be read (a changed source is a
     /// failure for `surfacingLookupFailure`).
-    func pageFingerprint(of item: PageItem) -> (digest: String, annotations: Int)? {
+    /// `clicks` is what its annotations' clicks do, which `digest` leaves out:
+    /// `dup` wants both equal, `diff` and `relink --rebase` pair by `digest`.
+    func pageFingerprint(of item: PageItem) -> (digest: String, clicks: String, annotations: Int)? {
         guard case .page(let source, let page) = item.content, let sha256 = sources[source]?.sha256 else { return nil }
-        return recordingFailure { () throws(PDFEditError) -> (digest: String, annotations: Int)? in
+        return recordingFailure { () throws(PDFEditError) -> (digest: String, clicks: String, annotations: Int)? in
             try checked(source)
             let record = pageFacts.record(sha256)
-            if let digest = record.fingerprints?[String(page)], let count = record.annotations?[String(page)] {
-                return (digest, count)
+            let key = String(page)
+            if let digest = record.fingerprints?[key], let clicks = record.clickFingerprints?[key],
+                let count = record.annotations?[key]
+            {
+                return (digest, clicks, count)
             }
             let opened = try document(source)
             guard let found = try? opened.fingerprint(ofPage: page - 1) else { return nil }
             pageFacts.update(sha256) { record in
                 if record.fingerprints == nil { record.fingerprints = [:] }
+                if record.clickFingerprints == nil { record.clickFingerprints = [:] }
                 if record.annotations == nil { record.annotations = [:] }
-                record.fingerprints?[String(page)] = found.digest
-                record.annotations?[String(page)] = found.annotations
+                record.fingerprints?[key] = found.digest
+                record.clickFingerprints?[key] = found.clicks
+                record.annotations?[key] = found.annotations
             }
             return found
         }

@@ -179,20 +179,25 @@ extension OpenedPDF {
 
 extension OpenedPDF {
     /// What the page at 0-based `index` draws (`pe_document_page_fingerprint`):
-    /// a SHA-256 in hex, equal for copies of a page in one file or two, and how
-    /// many annotations it carries (popups aside).
-    package func fingerprint(ofPage index: Int) throws(EngineError) -> (digest: String, annotations: Int) {
+    /// a SHA-256 in hex, equal for copies of a page in one file or two (what
+    /// its annotations' clicks do left out), the SHA-256 of what those clicks
+    /// do, and how many annotations it carries (popups aside).
+    package func fingerprint(ofPage index: Int) throws(EngineError) -> (digest: String, clicks: String, annotations: Int) {
         guard index >= 0, index < pageCount else {
             throw EngineError.pageOutOfRange(file: path, page: index + 1, pageCount: pageCount)
         }
         var status = pe_status()
         var hex = [CChar](repeating: 0, count: 65)
+        var clicks = [CChar](repeating: 0, count: 65)
         var annotations: Int32 = 0
-        guard pe_document_page_fingerprint(handle, Int32(index), &hex, &annotations, &status) == Int32(PE_OK) else {
+        guard pe_document_page_fingerprint(handle, Int32(index), &hex, &clicks, &annotations, &status) == Int32(PE_OK)
+        else {
             throw EngineError(status: status, about: BridgeFailure(file: path))
         }
-        let digest = String(decoding: hex.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (digest, Int(annotations))
+        func text(_ characters: [CChar]) -> String {
+            String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return (text(hex), text(clicks), Int(annotations))
     }
 }
 

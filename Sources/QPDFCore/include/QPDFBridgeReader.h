@@ -80,10 +80,14 @@ int pe_document_page_geometry(pe_document *document, int page, pe_page_geometry 
  * (65 bytes) receives the SHA-256, in hex, of its content streams, resources,
  * annotations and geometry written by value (streams as stored, objects never by
  * number; an annotation's /A, /AA, /Dest and /PA, what a click does, left out),
- * equal for copies of a page in one file or two; *annotations its
- * annotations other than popups. A page past a million objects or 4 GB of
- * streams is PE_E_LIMIT; one out of range PE_E_PLAN. Returns status->code. */
-int pe_document_page_fingerprint(pe_document *document, int page, char *hex, int *annotations, pe_status *status);
+ * equal for copies of a page in one file or two; `clicks_hex` (65 bytes) the
+ * SHA-256 of what its annotations' clicks do (those /A, /AA, /Dest, /PA, in
+ * order), so that `dup` can require both to be equal while `diff` pairs pages
+ * whose links an export rewrote; *annotations its annotations other than
+ * popups. A page past a million objects or 4 GB of streams is PE_E_LIMIT; one
+ * out of range PE_E_PLAN. Returns status->code. */
+int pe_document_page_fingerprint(pe_document *document, int page, char *hex, char *clicks_hex, int *annotations,
+                                 pe_status *status);
 
 /* One signed signature field of a document (its /V a signature dictionary). */
 typedef struct pe_signature {
