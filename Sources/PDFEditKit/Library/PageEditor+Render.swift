@@ -23,6 +23,8 @@ extension PageEditor {
     /// name are the pages of one file. The format is `settings.format`, or the
     /// name's extension. Each file is written atomically; one that exists is
     /// replaced only with `settings.force`, and never a file the editor reads.
+    /// An empty document is refused (`.notExportable`), and so is a source
+    /// that changed on disk since it was read (`.sourceChanged`).
     ///
     /// ```swift
     /// var settings = RenderSettings()
