@@ -52,6 +52,8 @@ public struct PageEditor: Sendable {
     let protectedFiles: [String]
     /// The session file the command line's editor works on; nil for an editor in memory.
     package let sessionFile: String?
+    /// The session's earlier exports (`ExportsList`), for the command line's editor.
+    let exportsList: ExportsList?
 
     /// An editor with one empty document named `main`.
     public init(passwords: PasswordBook = PasswordBook()) throws(PDFEditError) {
@@ -62,6 +64,7 @@ public struct PageEditor: Sendable {
         cacheDirectory = nil
         protectedFiles = []
         sessionFile = nil
+        exportsList = nil
     }
 
     /// The command line's editor of the session file `store` holds, `session`
@@ -75,6 +78,7 @@ public struct PageEditor: Sendable {
         cacheDirectory = store.cacheDirectory
         protectedFiles = store.ownFiles
         sessionFile = store.path
+        exportsList = ExportsList(path: store.exportsListPath)
     }
 
     /// The command line's commands that only look at a session: `body` is given
