@@ -126,7 +126,10 @@ struct KitCancellationTests {
                 }
             }
         }
-        await Task.detached { started.wait() }.value
+        // Polled, not waited for on another task: the kit call already blocks one
+        // thread of the cooperative pool, and under a full parallel test run a
+        // second blocked thread starved the pool until the 20 s timeout.
+        while started.wait(timeout: .now()) == .timedOut { try await Task.sleep(nanoseconds: 1_000_000) }
         task.cancel()
         resume.signal()
         let result = await task.result
