@@ -9,7 +9,7 @@ import PageModel
 /// ```swift
 /// let token = CancellationToken()
 /// // elsewhere: token.cancel()
-/// let report = try token.observed { try editor.workspace.thumbnails(into: "thumbs", selection: nil, doc: nil, size: 200, force: false) }
+/// let report = try token.observed { try editor.writeThumbnails(into: URL(fileURLWithPath: "thumbs")) }
 /// ```
 ///
 /// An operation that sees the token cancelled stops at its next page or part,

@@ -72,18 +72,26 @@ package struct Listing: Codable, Equatable, Sendable {
 }
 
 extension Workspace {
+    /// `list`: as `PageEditor.list` of an editor of the session file.
+    package func list(
+        doc: String?, selection: PageSelection?, includeText: Bool = true, progress: ProgressHandler? = nil
+    ) throws(PDFEditError) -> Listing {
+        try PageEditor(loaded: try read(), store: store, passwords: passwords).list(
+            doc: doc, selection: selection, includeText: includeText, progress: progress)
+    }
+}
+
+extension PageEditor {
     /// The items of a document (or the selected ones), described. Page texts come
     /// from the session's text cache (pages not cached yet are extracted on every
     /// core and cached); `includeText: false` skips them.
     package func list(
         doc: String?, selection: PageSelection?, includeText: Bool = true, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> Listing {
-        let session = try read()
+        let session = session
         let document = try session.chosenDocument(doc)
         let name = document.name
-        let access = SourceAccess(
-            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
+        let access = access
         let indices = try access.indices(of: selection, in: document)
         let labels = OutputLabels(document: document, access: access)
         if includeText {
@@ -126,9 +134,9 @@ extension Workspace {
                 }
                 listed.label = labels.label(of: item)
                 listed.stamps = ListedStamp.list(item.stamps, texts: stampTexts[index] ?? [], session: session)
-                listed.finish = Self.finishSummary(item.finish)
+                listed.finish = Workspace.finishSummary(item.finish)
                 if item.finish.contains(where: { if case .redact = $0 { true } else { false } }) {
-                    listed.redactions = Self.redactions(of: item, frame: access.frame(of: item))
+                    listed.redactions = Workspace.redactions(of: item, frame: access.frame(of: item))
                 }
                 if includeText {
                     listed.text = try access.textOrWarning(of: item).map { firstWords($0) }.flatMap {
@@ -141,61 +149,79 @@ extension Workspace {
     }
 }
 
-/// What `status` reports.
-package struct SessionStatus: Codable, Equatable, Sendable {
-    /// One source file of the session.
-    package struct SourceState: Codable, Equatable, Sendable {
+/// An editor's state (``PageEditor/status()``, `pdfedit status`): its documents,
+/// how far undo and redo go, and whether each source is still the file that
+/// was read. The JSON shape (`status --json`) is documented in docs/manual.md.
+public struct SessionStatus: Codable, Equatable, Sendable {
+    /// One source file of the editor.
+    public struct SourceState: Codable, Equatable, Sendable {
+        /// Whether a source file is still what was read.
+        public enum State: String, Codable, Equatable, Sendable {
+            /// The file is there, with the content that was read.
+            case ok
+            /// The file is there with other content (`pdfedit relink --force` or `--rebase` takes it).
+            case changed
+            /// The file is gone (`pdfedit relink` points at where it went).
+            case missing
+        }
         /// The source's id, `s1`.
-        package var id: String
-        /// As stored in the session (relative to its folder when below it).
-        package var path: String
-        /// ok, changed or missing.
-        package var state: String
+        public var id: String
+        /// As stored (relative to the session's folder, or to the editor's, when below it).
+        public var path: String
+        /// Whether the file is as it was read.
+        public var state: State
     }
-    /// The session file.
-    package var session: String
+    /// The session file; nil for an editor in memory.
+    public var session: String?
     /// The current document's name.
-    package var current: String
+    public var current: String
     /// Number of documents.
-    package var documents: Int
-    /// Steps `undo` can take back, and `redo` can replay.
-    package var undoSteps: Int
-    /// Undone steps `redo` can replay.
-    package var redoSteps: Int
-    /// Every source, with whether it is still the imported file.
-    package var sources: [SourceState]
+    public var documents: Int
+    /// Steps ``PageEditor/undo(_:)`` can take back.
+    public var undoSteps: Int
+    /// Undone steps ``PageEditor/redo(_:)`` can replay.
+    public var redoSteps: Int
+    /// Every source, with whether it is still the file that was read.
+    public var sources: [SourceState]
     /// The parts `strip` leaves out of the current document's exports
     /// (`javascript`, `attachments`, `metadata`, `structure`; nil when none).
-    package var stripped: [String]?
+    public var stripped: [String]?
     /// How the current document's exports are written (`optimize`; nil when as each export asks).
-    package var optimize: OptimizeSettings?
+    public var optimize: OptimizeSettings?
 }
 
-extension Workspace {
-    /// `status`: the session's documents, history depths and the state of each source (each is hashed).
-    package func status() throws(PDFEditError) -> SessionStatus {
-        let session = try read()
-        let access = SourceAccess(
-            session: session, baseDirectory: store.baseDirectory, passwords: passwords, cacheDirectory: store.cacheDirectory)
+extension PageEditor {
+    /// The editor's documents, undo and redo depths, and the state of each
+    /// source file (each is read and hashed): what `pdfedit status` reports.
+    public func status() -> SessionStatus {
+        let access = access
         let sources = session.sources.map { source -> SessionStatus.SourceState in
-            let state: String
+            let state: SessionStatus.SourceState.State
             do throws(PDFEditError) {
                 try access.verify([source.id])
-                state = "ok"
+                state = .ok
             } catch {
                 if case .sourceChanged(_, let reason) = error, reason.hasPrefix("missing") {
-                    state = "missing"
+                    state = .missing
                 } else {
-                    state = "changed"
+                    state = .changed
                 }
             }
             return SessionStatus.SourceState(id: source.id.description, path: source.path, state: state)
         }
+        let current = session.document(named: session.current)
         return SessionStatus(
-            session: store.path, current: session.current, documents: session.documents.count,
+            session: sessionFile, current: session.current, documents: session.documents.count,
             undoSteps: session.history.undoableCount, redoSteps: session.history.redoableCount, sources: sources,
-            stripped: session.document(named: session.current).flatMap { $0.stripped.isEmpty ? nil : $0.stripped.map(\.rawValue) },
-            optimize: session.document(named: session.current)?.optimize)
+            stripped: current.flatMap { $0.stripped.isEmpty ? nil : $0.stripped.map(\.rawValue) },
+            optimize: current?.optimize)
+    }
+}
+
+extension Workspace {
+    /// `status`: as ``PageEditor/status()`` of an editor of the session file.
+    package func status() throws(PDFEditError) -> SessionStatus {
+        PageEditor(loaded: try read(), store: store, passwords: passwords).status()
     }
 }
 

@@ -6,14 +6,31 @@ import Foundation
 internal import PDFEngine
 import PageModel
 
-extension Workspace {
-    /// `relink OLD NEW`: points the session's source OLD (its id `s2`, or its path
-    /// as stored or as given) at the file NEW, as an undoable step. NEW must have
-    /// the same content (size and SHA-256) unless `force`; then it must at least be
-    /// of the same kind and have every page the documents use.
-    package func relink(_ old: String, to new: String, force: Bool, label: String) throws(PDFEditError) -> ChangeSummary {
-        try mutate { (session, access) throws(PDFEditError) in
-            let importer = importer()
+extension PageEditor {
+    /// Points the source `source` (its id, `s2`, or its path) at the file at
+    /// `url`, a source that moved, as one undo step: what `pdfedit relink OLD
+    /// NEW` does. The file must have the same content (size and SHA-256) unless
+    /// `force`; then it must at least be of the same kind and have every page
+    /// the documents use. (A new version that gained or lost pages:
+    /// ``rebase(_:onto:)``.)
+    ///
+    /// - Throws: ``PDFEditError``: `source` names no source, or the file's
+    ///   content differs without `force` (`.usage`); it cannot be read (`.engine`).
+    @discardableResult
+    public mutating func relink(_ source: String, to url: URL, force: Bool = false) throws(PDFEditError)
+        -> ChangeSummary
+    {
+        try relink(source, toPath: url.path, force: force, label: "relink \(source) \(url.path)")
+    }
+
+    /// ``relink(_:to:force:)`` with the path as the command line gives it, and its label.
+    package mutating func relink(_ old: String, toPath new: String, force: Bool, label: String)
+        throws(PDFEditError) -> ChangeSummary
+    {
+        let access = access
+        let importer = importer
+        var session = session
+        let summary = try access.surfacingLookupFailure { () throws(PDFEditError) -> ChangeSummary in
             let wanted = importer.storedPath(old)
             guard
                 let source = session.sources.first(where: {
@@ -51,5 +68,7 @@ extension Workspace {
                 throw PDFEditError.edit(error)
             }
         }
+        self.session = session
+        return summary
     }
 }

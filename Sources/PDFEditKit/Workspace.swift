@@ -123,81 +123,28 @@ package struct Workspace: Sendable {
     package func export(
         to output: String, selection: PageSelection?, doc: String?, settings: ExportSettings
     ) throws(PDFEditError) -> ExportResult {
-        try exporting(doc: doc, progress: settings.progress) { (writer, document) throws(PDFEditError) in
-            let chosen = try Self.items(of: document, selection: selection, access: writer.access)
-            let result = try writer.write(
-                chosen.items, document: document.name, to: output, settings: settings,
-                positions: chosen.positions.first.map { $0...(chosen.positions.last ?? $0) })
-            rememberExport(output)
-            return result
-        }
+        try export(.document(output: output, selection: selection, doc: doc), settings: settings)[0]
     }
 
     /// `export --split DIR [SEL]`: one file per item, per K items, or per bookmark.
     package func exportSplit(
         _ request: SplitRequest, selection: PageSelection?, doc: String?, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
-        try exporting(doc: doc, progress: settings.progress) { (writer, document) throws(PDFEditError) in
-            let chosen = try Self.items(of: document, selection: selection, access: writer.access)
-            let results = try writer.split(
-                chosen.items, positions: chosen.positions, document: document.name, request: request,
-                settings: settings)
-            rememberExports(results.map(\.output))
-            return results
-        }
+        try export(.split(request, selection: selection, doc: doc), settings: settings)
     }
 
-    /// `export --all DIR`: every document, one file each, named after the document.
-    package func exportAll(to directory: String, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
-        try exporting(doc: nil, progress: settings.progress) { (writer, _) throws(PDFEditError) in
-            try ensureDirectory(directory)
-            let documents = writer.session.documents.filter { !$0.items.isEmpty }
-            let targets = documents.map { ($0, Paths.join(directory, $0.name + ".pdf")) }
-            // Check every target first, so that a clash is found before anything is written.
-            for (_, output) in targets { try writer.checkOutput(output, settings: settings) }
-            var results: [ExportResult] = []
-            for (document, output) in targets {
-                results.append(
-                    try writer.write(
-                        document.items, document: document.name, to: output, settings: settings,
-                        positions: 1...document.items.count))
-                rememberExport(output)
-            }
-            return results
+    /// Runs an export job of the session (`PageEditor.export(_:settings:)`, the session locked throughout).
+    package func export(_ job: ExportJob, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
+        try PageEditor.exporting(session: store.path, passwords: passwords, progress: settings.progress) {
+            (editor) throws(PDFEditError) in try editor.export(job, settings: settings)
         }
     }
 
     /// The strategies `export` of document `doc` (all its items) may take
-    /// besides copying, from the request it would make (for the tests of the
-    /// decision, `ExportStrategy.allowed`).
+    /// besides copying (for the tests of the decision, `ExportStrategy.allowed`).
     func exportStrategies(doc: String?, settings: ExportSettings) throws(PDFEditError) -> ExportStrategies {
-        try exporting(doc: doc, progress: nil) { (writer, document) throws(PDFEditError) in
-            try writer.strategies(document.items, document: document.name, settings: settings)
-        }
-    }
-
-    /// Loads the session under its lock and hands an export writer and the chosen
-    /// document to `body`. `progress` hears of the work before the writing (which
-    /// reports its own): reading the session, then checking the sources and
-    /// planning the pages, uncounted (a large session spends seconds there).
-    private func exporting<T>(
-        doc: String?, progress: ProgressHandler?, _ body: (ExportWriter, Document) throws(PDFEditError) -> T
-    ) throws(PDFEditError) -> T {
-        try store.withLock { () throws(PDFEditError) in
-            progress?(ProgressUpdate(done: 0, total: 0, unit: "", phase: "reading the session"))
-            let session = try store.load()
-            progress?(ProgressUpdate(done: 0, total: 0, unit: "", phase: "preparing the pages"))
-            let access = SourceAccess(
-                session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-                cacheDirectory: store.cacheDirectory)
-            let document = try session.chosenDocument(doc)
-            // Images are converted in the cache; without one to trust, in a scratch folder.
-            let cache = access.cacheDirectory
-            let scratch = cache == nil ? try ScratchDirectory.forImages(of: session, shared: nil) : nil
-            let writer = ExportWriter(
-                session: session, access: access, cacheDirectory: cache ?? scratch?.path,
-                replaceable: previousExports(), protected: store.ownFiles)
-            return try withExtendedLifetime(scratch) { () throws(PDFEditError) in try body(writer, document) }
+        try PageEditor.exporting(session: store.path, passwords: passwords, progress: nil) {
+            (editor) throws(PDFEditError) in try editor.exportStrategies(doc: doc, settings: settings)
         }
     }
 
@@ -208,18 +155,6 @@ package struct Workspace: Sendable {
         let indices = try access.indices(of: selection, in: document)
         return (indices.map { document.items[$0] }, indices.map { $0 + 1 })
     }
-
-    /// The session's own previous exports, which may be replaced without `--force`
-    /// while they are as they were written (`ExportsList`).
-    private var exportsList: ExportsList { ExportsList(path: store.exportsListPath) }
-
-    private func previousExports() -> Set<WrittenFile> { exportsList.replaceable() }
-
-    private func rememberExport(_ output: String) {
-        rememberExports([output])
-    }
-
-    private func rememberExports(_ outputs: [String]) { exportsList.remember(outputs) }
 }
 
 func ensureDirectory(_ directory: String) throws(PDFEditError) {

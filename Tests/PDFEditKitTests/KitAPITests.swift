@@ -59,7 +59,7 @@ struct KitAPITests {
         #expect(status.undoSteps == 1)
         #expect(status.redoSteps == 1)
         #expect(status.current == "alpha")
-        #expect(status.sources.map(\.state) == ["ok"])
+        #expect(status.sources.map(\.state) == [.ok])
         // A second editor of the same session sees the same state.
         let other = DocumentEditor(sessionPath: scratch.path("s.json"))
         #expect(try other.session().documents.map(\.name) == ["alpha"])

@@ -39,9 +39,12 @@ struct KitCancellationTests {
         try editor.rotate("1", degrees: 90)
         _ = try editor.export(to: scratch.path("out.pdf"))
         _ = try editor.exportSplit(into: scratch.path("parts"))
-        _ = try editor.workspace.thumbnails(
-            into: scratch.path("thumbs"), selection: nil, doc: nil, size: 32, force: false)
-        _ = try editor.workspace.find("ALPHA", doc: nil, caseSensitive: false)
+        _ = try PageEditor.reading(session: editor.sessionPath) { (kit) throws(PDFEditError) in
+            try kit.writeThumbnails(intoPath: scratch.path("thumbs"), pages: nil, document: nil, size: 32, force: false)
+        }
+        _ = try PageEditor.reading(session: editor.sessionPath) { (kit) throws(PDFEditError) in
+            try kit.find("ALPHA", doc: nil, caseSensitive: false)
+        }
         #expect(try KitTools.pageCount(scratch.path("out.pdf")) == 7)
         #expect(Self.dispositions() == before)
     }
@@ -58,9 +61,11 @@ struct KitCancellationTests {
         let thumbs = scratch.path("thumbs")
         #expect {
             try token.observed {
-                try editor.workspace.thumbnails(
-                    into: thumbs, selection: nil, doc: nil, size: 64, force: false,
-                    progress: { update in if update.done >= 3 { token.cancel() } })
+                try PageEditor.reading(session: editor.sessionPath) { (kit) throws(PDFEditError) in
+                    try kit.writeThumbnails(
+                        intoPath: thumbs, pages: nil, document: nil, size: 64, force: false,
+                        progress: { update in if update.done >= 3 { token.cancel() } })
+                }
             }
         } throws: { error in
             guard let error = error as? PDFEditError, case .cancelled = error else { return false }
@@ -110,16 +115,21 @@ struct KitCancellationTests {
         let first = Mutex(true)
         let task = Task {
             try await CancellationToken.withTaskCancellation {
-                try editor.workspace.thumbnails(
-                    into: thumbs, selection: nil, doc: nil, size: 64, force: false,
-                    progress: { _ in
-                        guard first.withLock({ let was = $0; $0 = false; return was }) else { return }
-                        started.signal()
-                        _ = resume.wait(timeout: .now() + 20)
-                    })
+                try PageEditor.reading(session: editor.sessionPath) { (kit) throws(PDFEditError) in
+                    try kit.writeThumbnails(
+                        intoPath: thumbs, pages: nil, document: nil, size: 64, force: false,
+                        progress: { _ in
+                            guard first.withLock({ let was = $0; $0 = false; return was }) else { return }
+                            started.signal()
+                            _ = resume.wait(timeout: .now() + 20)
+                        })
+                }
             }
         }
-        await Task.detached { started.wait() }.value
+        // Polled, not waited for on another task: the kit call already blocks one
+        // thread of the cooperative pool, and under a full parallel test run a
+        // second blocked thread starved the pool until the 20 s timeout.
+        while started.wait(timeout: .now()) == .timedOut { try await Task.sleep(nanoseconds: 1_000_000) }
         task.cancel()
         resume.signal()
         let result = await task.result

@@ -43,14 +43,14 @@ extension DocumentDiff {
     }
 }
 
-extension Workspace {
+extension PageEditor {
     /// `diff --history N..M`: a document of the session as it was after step N
     /// and after step M (0: before the first step; `N` alone: against now). A
     /// document missing at one of them is empty there.
     package func diff(history steps: String, doc: String?, sheet: DiffSheetRequest?) throws(PDFEditError)
         -> DocumentDiff
     {
-        let session = try read()
+        let session = session
         let count = session.historyEntries.count
         let now = session.historyEntries.filter { !$0.isUndone }.count
         let (first, last) = try Self.stepRange(steps, count: count, now: now)
@@ -65,26 +65,26 @@ extension Workspace {
             guard let state else { throw PDFEditError.usage("the history has no step \(step)") }
             sides.append(try side(of: state, document: name, called: "step \(step)"))
         }
-        return try DocumentDiff.compared(sides[0], sides[1], sheet: sheet, protected: store.ownFiles)
+        return try DocumentDiff.compared(sides[0], sides[1], sheet: sheet, protected: protectedFiles)
     }
 
     /// `diff --sources`: the files the document's pages come from, as they are
     /// on disk now (each read again by the loader, one after the other), against
     /// the document as export would write it.
     package func diffSources(doc: String?, sheet: DiffSheetRequest?) throws(PDFEditError) -> DocumentDiff {
-        let session = try read()
+        let session = session
         let document = try session.chosenDocument(doc)
         let access = SourceAccess(
-            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
+            session: session, baseDirectory: baseDirectory, passwords: passwords,
+            cacheDirectory: cacheDirectory)
         var used: [SourceID] = []
         for item in document.items {
             for source in item.content.sources where !used.contains(source) { used.append(source) }
         }
         let paths = used.compactMap { access.path(of: $0) }
-        let files = try Importer(baseDirectory: store.baseDirectory, passwords: passwords).load(paths)
+        let files = try Importer(baseDirectory: baseDirectory, passwords: passwords).load(paths)
         let onDisk = try Session.opening(imported: files)
-        let diskAccess = SourceAccess(session: onDisk, baseDirectory: store.baseDirectory, passwords: passwords)
+        let diskAccess = SourceAccess(session: onDisk, baseDirectory: baseDirectory, passwords: passwords)
         var items: [PageItem] = []
         var labels: [String] = []
         for (index, file) in onDisk.documents.enumerated() {
@@ -99,10 +99,10 @@ extension Workspace {
             imagePDF: { (source, fit) throws(PDFEditError) in try writer.imagePDF(source, fit: fit) }, stampTexts: [:])
         let right = DiffSide(
             name: document.name, items: document.items, labels: nil, access: access,
-            imagePDF: try imagePDFs(session: session, access: access),
+            imagePDF: try view.imagePDFs(session: session, access: access),
             stampTexts: OutputLabels.stampTexts(of: document, access: access))
         return try withExtendedLifetime(scratch) { () throws(PDFEditError) in
-            try DocumentDiff.compared(left, right, sheet: sheet, protected: store.ownFiles)
+            try DocumentDiff.compared(left, right, sheet: sheet, protected: protectedFiles)
         }
     }
 
@@ -110,11 +110,11 @@ extension Workspace {
     private func side(of state: Session, document name: String, called: String) throws(PDFEditError) -> DiffSide {
         let document = state.document(named: name) ?? Document(name: name)
         let access = SourceAccess(
-            session: state, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
+            session: state, baseDirectory: baseDirectory, passwords: passwords,
+            cacheDirectory: cacheDirectory)
         return DiffSide(
             name: called, items: document.items, labels: nil, access: access,
-            imagePDF: try imagePDFs(session: state, access: access),
+            imagePDF: try view.imagePDFs(session: state, access: access),
             stampTexts: OutputLabels.stampTexts(of: document, access: access))
     }
 

@@ -6,23 +6,27 @@ import Foundation
 internal import PDFEngine
 import PageModel
 
-/// What `relink --rebase` reports: the step, and what it could not map.
-package struct RebaseReport: Codable, Sendable {
-    package var summary: ChangeSummary
+/// What ``PageEditor/rebase(_:onto:)`` (`pdfedit relink --rebase`) did: the
+/// step, how the old version's pages were paired with the new version's, and
+/// what it could not map. Its JSON shape (`relink --rebase --json`) is
+/// documented in docs/manual.md.
+public struct RebaseReport: Codable, Sendable {
+    /// What changed, as every edit reports it.
+    public var summary: ChangeSummary
     /// How the old version's pages were known: `file` (still on disk) or `cache` (its cached page facts).
-    package var oldPagesFrom: String
-    /// Old page → new page, for every old page found in the new version.
-    package var pages: [String: Int]
+    public var oldPagesFrom: String
+    /// Old page → new page (the old page's number as text), for every old page found in the new version.
+    public var pages: [String: Int]
     /// Items now placeholders: their page is not in the new version.
-    package var unmapped: [Unmapped]
+    public var unmapped: [Unmapped]
     /// Stamps removed: their page is not in the new version.
-    package var removedStamps: [Unmapped]
+    public var removedStamps: [Unmapped]
 
     /// The new version's file, as given.
-    package var file: String
+    public var file: String
 
     /// One warning per item and stamp it could not map, naming the new file.
-    package var warnings: [Warning] {
+    public var warnings: [Warning] {
         unmapped.map {
             .exportNotice(
                 file: file,
@@ -37,27 +41,70 @@ package struct RebaseReport: Codable, Sendable {
             }
     }
 
-    package struct Unmapped: Codable, Sendable {
-        package var document: String
-        package var position: Int
-        package var id: String
-        package var page: Int
+    /// An item, or a stamp on one, whose page is not in the new version.
+    public struct Unmapped: Codable, Sendable {
+        /// The document holding it.
+        public var document: String
+        /// Its 1-based position there.
+        public var position: Int
+        /// The item's id (`p3`).
+        public var id: String
+        /// The old version's page it showed.
+        public var page: Int
     }
 }
 
-extension Workspace {
-    /// `relink --rebase OLD [NEW]`: source OLD (its id, or its path; with NEW
-    /// omitted, OLD is also the new version's file: the source regenerated in
-    /// place) is replaced by NEW, a new version that gained or lost pages.
-    /// Its pages are paired with the new version's by content, as `diff` pairs
-    /// pages (`PageMatching`): from the old file when it is still on disk and
-    /// unchanged, else from what the session's cache learnt of its pages
-    /// (fingerprints and texts of every page a command read). Items of pages
-    /// found are renumbered, keeping their ids; items of pages not found
-    /// become placeholders saying what they were (see `Session.rebase`).
-    package func rebase(_ old: String, to new: String?, label: String) throws(PDFEditError) -> RebaseReport {
-        try mutate { (session, access) throws(PDFEditError) in
-            let importer = importer()
+extension PageEditor {
+    /// Maps the editor onto a new version of one of its PDF sources that gained
+    /// or lost pages, as one undo step: what `pdfedit relink --rebase` does.
+    ///
+    /// `source` is the source's id (`s1`) or its path; `newVersion` the new
+    /// version's file (nil: the source's own file, regenerated in place). The
+    /// pages of the two versions are paired by content, as
+    /// ``diff(_:_:passwords:)`` pairs them: from the old file when it is still
+    /// there unchanged, else from what the editor's session cache learnt of its
+    /// pages. Every item of a page found keeps its id and shows that page in the
+    /// new version; an item whose page is not in the new version becomes a
+    /// placeholder saying what it was, and a stamp of such a page is removed —
+    /// each listed in the report.
+    ///
+    /// - Throws: ``PDFEditError``: `source` names no PDF source, or the new
+    ///   version is not a PDF (`.usage`); it cannot be read (`.engine`).
+    @discardableResult
+    public mutating func rebase(_ source: String, onto newVersion: URL? = nil) throws(PDFEditError) -> RebaseReport {
+        try rebase(source, ontoPath: newVersion?.path, label: "rebase \(source)" + (newVersion.map { " \($0.path)" } ?? ""))
+    }
+
+    /// ``rebase(_:onto:)`` with paths as the command line gives them, and its label.
+    package mutating func rebase(_ old: String, ontoPath new: String?, label: String) throws(PDFEditError)
+        -> RebaseReport
+    {
+        let access = access
+        let importer = importer
+        let passwords = passwords
+        var working = session
+        let report = try access.surfacingLookupFailure { () throws(PDFEditError) -> RebaseReport in
+            try Self.rebase(old, to: new, label: label, session: &working, access: access, importer: importer,
+                            passwords: passwords)
+        }
+        session = working
+        return report
+    }
+
+    /// Source `old` (its id, or its path; with `new` nil, `old` is also the new
+    /// version's file: the source regenerated in place) is replaced by `new`,
+    /// a new version that gained or lost pages. Its pages are paired with the
+    /// new version's by content, as `diff` pairs pages (`PageMatching`): from
+    /// the old file when it is still on disk and unchanged, else from what the
+    /// session's cache learnt of its pages (fingerprints and texts of every page
+    /// a command read). Items of pages found are renumbered, keeping their ids;
+    /// items of pages not found become placeholders saying what they were (see
+    /// `Session.rebase`).
+    private static func rebase(
+        _ old: String, to new: String?, label: String, session: inout Session, access: SourceAccess,
+        importer: Importer, passwords: PasswordBook
+    ) throws(PDFEditError) -> RebaseReport {
+        do {
             let newPath = new ?? old
             let wanted = importer.storedPath(old)
             let candidates = session.sources.filter {
@@ -75,7 +122,7 @@ extension Workspace {
                 throw PDFEditError.usage("\(newPath): a new version of \(source.id) must be a PDF")
             }
             let newSession = try Session.opening(imported: files)
-            let newAccess = SourceAccess(session: newSession, baseDirectory: store.baseDirectory, passwords: passwords)
+            let newAccess = SourceAccess(session: newSession, baseDirectory: importer.baseDirectory, passwords: passwords)
             let newItems = newSession.documents[0].items
             let newSide = DiffSide(
                 name: newPath, items: newItems, labels: nil, access: newAccess,

@@ -1,62 +1,65 @@
 internal import PDFEngine
 import PageModel
 
-/// What `pdfedit info FILE` reports. Its JSON shape is documented in docs/manual.md
-/// and stable: fields are only ever added.
-package struct FileInfo: Codable, Equatable, Sendable {
+/// What a PDF file on disk is (``PageEditor/info(of:passwords:includeText:)``,
+/// `pdfedit info FILE`): its pages with their sizes, rotations, labels and first
+/// words, its version, encryption, document information, features and digital
+/// signatures, and the damage read around. Its JSON shape (`info --json`) is
+/// documented in docs/manual.md and stable: fields are only ever added.
+public struct FileInfo: Codable, Equatable, Sendable {
     /// One page of the file.
-    package struct Page: Codable, Equatable, Sendable {
+    public struct Page: Codable, Equatable, Sendable {
         /// 1-based page number.
-        package var number: Int
+        public var number: Int
         /// Size of the visible area (crop box) in points, before /Rotate is applied.
-        package var width: Double
+        public var width: Double
         /// Height of the visible area in points, before /Rotate is applied.
-        package var height: Double
+        public var height: Double
         /// "A4", "Letter", "A4 landscape"… when the size is a common paper size.
-        package var sizeName: String?
+        public var sizeName: String?
         /// The effective /Rotate (inherited values resolved): 0, 90, 180 or 270.
-        package var rotation: Int
+        public var rotation: Int
         /// The page label from /PageLabels, nil when the file has none.
-        package var label: String?
+        public var label: String?
         /// The first words of the page's text; nil when text was not asked for.
-        package var text: String?
+        public var text: String?
     }
 
     /// The path as given.
-    package var file: String
+    public var file: String
     /// Pages in the file.
-    package var pageCount: Int
+    public var pageCount: Int
     /// The header's version, `1.7`.
-    package var pdfVersion: String
+    public var pdfVersion: String
     /// Whether the file is encrypted.
-    package var encrypted: Bool
-    /// The document information's /Producer, /Creator and /Title.
-    package var producer: String?
+    public var encrypted: Bool
+    /// The document information's /Producer.
+    public var producer: String?
     /// The document information's /Creator.
-    package var creator: String?
+    public var creator: String?
     /// The document information's /Title.
-    package var title: String?
+    public var title: String?
     /// Whether the file has an interactive form (/AcroForm with fields).
-    package var hasForm: Bool
+    public var hasForm: Bool
     /// Whether the file has bookmarks (/Outlines).
-    package var hasOutlines: Bool
+    public var hasOutlines: Bool
     /// Whether the file has /PageLabels.
-    package var hasPageLabels: Bool
+    public var hasPageLabels: Bool
     /// Whether the file is tagged (/MarkInfo /Marked true).
-    package var tagged: Bool
+    public var tagged: Bool
     /// Its digital signatures (signed signature fields); empty when it has none.
-    package var signatures: [DigitalSignature] = []
+    public var signatures: [DigitalSignature] = []
     /// Damage qpdf recovered from while reading.
-    package var warnings: [String]
+    public var warnings: [String]
     /// Every page, in order.
-    package var pages: [Page]
+    public var pages: [Page]
 }
 
 // docs/manual.md documents every key of `info --json`, the optional ones as null: the
 // encoders write nil as an explicit null (the synthesized ones leave the key out).
 extension FileInfo.Page {
     /// Writes every key, an absent value as `null` (the JSON shape docs/manual.md documents).
-    package func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(number, forKey: .number)
         try container.encode(width, forKey: .width)
@@ -70,7 +73,7 @@ extension FileInfo.Page {
 
 extension FileInfo {
     /// Writes every key, an absent value as `null` (the JSON shape docs/manual.md documents).
-    package func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
         try container.encode(pageCount, forKey: .pageCount)

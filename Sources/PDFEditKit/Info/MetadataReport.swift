@@ -43,14 +43,11 @@ package struct MetadataReport: Codable, Equatable, Sendable {
     }
 }
 
-extension Workspace {
+extension PageEditor {
     /// `meta`: the metadata of document `doc` (nil: the current one).
     package func metadata(doc: String?) throws(PDFEditError) -> MetadataReport {
-        let session = try read()
         let document = try session.chosenDocument(doc)
-        let access = SourceAccess(
-            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
+        let access = access
         var information: [String: String] = [:]
         // The source of the first page gives the document information, as export
         // takes it (blank pages before it do not count; an image has none).

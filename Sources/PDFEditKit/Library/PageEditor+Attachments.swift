@@ -69,12 +69,19 @@ extension PageEditor {
     public func extractAttachments(
         _ names: [String] = [], to directory: URL, force: Bool = false, in document: String? = nil
     ) throws(PDFEditError) -> [String] {
+        try extractAttachments(names, toPath: directory.path, force: force, in: document)
+    }
+
+    /// ``extractAttachments(_:to:force:in:)`` with the folder as the command line gives it.
+    package func extractAttachments(_ names: [String], toPath directory: String, force: Bool, in document: String?)
+        throws(PDFEditError) -> [String]
+    {
         let chosen: Document
         chosen = try session.chosenDocument(document)
         let access = access
         let checks = OutputChecks(
-            sources: session.sources.map { access.absolutePath($0.path) }, protected: [], force: force)
-        return try access.extractAttachments(of: chosen, names: names, to: directory.path, force: force, checks: checks)
+            sources: session.sources.map { access.absolutePath($0.path) }, protected: protectedFiles, force: force)
+        return try access.extractAttachments(of: chosen, names: names, to: directory, force: force, checks: checks)
     }
 }
 

@@ -12,6 +12,14 @@ extension PageEditor {
     public static func diff(_ old: URL, _ new: URL, passwords: PasswordBook = PasswordBook()) throws(PDFEditError)
         -> DocumentDiff
     {
-        try DocumentDiff.files(old.path, new.path, passwords: passwords, sheet: nil)
+        try diff(old.path, new.path, passwords: passwords, sheet: nil)
+    }
+
+    /// ``diff(_:_:passwords:)`` of paths as the command line gives them, with
+    /// `diff --sheet`'s picture of the changed pages.
+    package static func diff(_ old: String, _ new: String, passwords: PasswordBook, sheet: DiffSheetRequest?)
+        throws(PDFEditError) -> DocumentDiff
+    {
+        try DocumentDiff.files(old, new, passwords: passwords, sheet: sheet)
     }
 }

@@ -239,8 +239,7 @@ extension PageEditor {
         case .renameDocument: "renameDocument(_:to:)"
         case .closeDocument: "closeDocument(_:)"
         case .useDocument: "useDocument(_:)"
-        // A library program opens the new file instead: nothing to point at.
-        case .relink: nil
+        case .relink: "relink(_:to:force:)"
         case .stamp: "stamp(_:with:page:under:fit:opacity:each:in:)"
         case .textStamp: "bates(_:prefix:start:digits:size:position:margin:font:color:background:outline:in:)"
         case .unstamp: "unstamp(_:in:)"

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import PageModel
 
 /// A page whose text holds what ``PageEditor/find(_:caseSensitive:in:)``
@@ -46,22 +51,11 @@ extension PageEditor {
     public func find(_ query: String, caseSensitive: Bool = false, in document: String? = nil) throws(PDFEditError)
         -> [PageMatch]
     {
-        guard !TextMatch.collapsed(query).isEmpty else { throw PDFEditError.usage("find needs some text to look for") }
-        let chosen = try session.chosenDocument(document)
-        let access = access
-        access.prefetchTexts(of: chosen.items)
-        let labels = OutputLabels(document: chosen, access: access)
-        var matches: [PageMatch] = []
-        for (index, item) in chosen.items.enumerated() {
-            if index % 64 == 0 { try CancellationToken.check() }
-            guard let text = try access.text(of: item), TextMatch.matches(text, query, caseSensitive: caseSensitive)
-            else { continue }
-            matches.append(
-                PageMatch(
-                    position: index + 1, id: item.id, label: labels.label(of: item),
-                    excerpt: TextMatch.excerpt(text, query, caseSensitive: caseSensitive)))
+        try find(query, doc: document, caseSensitive: caseSensitive).matches.map { match in
+            PageMatch(
+                position: match.position, id: ItemID(match.id) ?? ItemID(number: match.position), label: match.label,
+                excerpt: match.excerpt)
         }
-        return matches
     }
 
     /// The editor's history, oldest first: the steps ``undo(_:)`` can take
@@ -69,5 +63,98 @@ extension PageEditor {
     /// `pdfedit history` lists.
     public var history: [HistoryStepInfo] {
         session.historyEntries.map { HistoryStepInfo(label: $0.label, isUndone: $0.isUndone) }
+    }
+}
+
+// MARK: Files on disk
+
+extension PageEditor {
+    /// Describes the PDF at `url` without opening it in an editor: its pages
+    /// (size of the visible area in points, common paper name, rotation, label
+    /// and, with `includeText`, the first words of its text), its version,
+    /// encryption, document information, form, bookmarks, labels, tags and
+    /// digital signatures — what `pdfedit info` reports. A damaged file is
+    /// described as far as it goes, the damage in ``FileInfo/warnings``.
+    ///
+    /// - Throws: ``PDFEditError``: not a PDF, unreadable, or encrypted without a
+    ///   password in `passwords` that opens it (`.engine`).
+    public static func info(of url: URL, passwords: PasswordBook = PasswordBook(), includeText: Bool = true)
+        throws(PDFEditError) -> FileInfo
+    {
+        try info(ofPath: url.path, passwords: passwords, includeText: includeText)
+    }
+
+    /// ``info(of:passwords:includeText:)`` of a path as the command line gives it (messages name it so).
+    package static func info(ofPath path: String, passwords: PasswordBook, includeText: Bool) throws(PDFEditError)
+        -> FileInfo
+    {
+        try FileInfo.describe(path: path, passwords: passwords, includeText: includeText)
+    }
+}
+
+// MARK: History as a script
+
+/// An editor's history as a script that `pdfedit run` and `pdfedit apply`
+/// accept (``PageEditor/historyScript(steps:isScriptLine:)``, `pdfedit history
+/// --script`): one command line per step, to replay a session's fix-ups on
+/// another version of its files.
+public struct ReplayScript: Equatable, Sendable {
+    /// The script's lines: a heading comment, then one line per step, with
+    /// comments saying what was converted, what cannot be replayed, and
+    /// warnings above steps that still name items by id.
+    public var lines: [String]
+
+    /// The script as text, one line each.
+    public var text: String { lines.joined(separator: "\n") }
+
+    /// How many steps name items by id (`@p12`), which name nothing in another
+    /// file: each is kept under a `# warning:` comment.
+    public var warnings: Int { lines.filter { $0.hasPrefix("# warning:") }.count }
+}
+
+extension PageEditor {
+    /// The steps done (or `steps`, counted from 1 among them) as a script for
+    /// `pdfedit run` and `apply`. Each step's label is the command line that
+    /// made it; a step whose label is not a script line (`isScriptLine` says;
+    /// nil: any label that splits into words, but `edit`) or that used a
+    /// password is written as a comment. An id (`@p12`) in a selection becomes
+    /// the page's label (`label:"iv"`) or a line of its text (`text:"Annual
+    /// report"`) when that picks exactly the same page before the step, said in
+    /// a comment; otherwise the step is kept under a warning comment.
+    ///
+    /// Steps made by this library's methods are labelled with the method's
+    /// arguments, not with a command line: pass an `isScriptLine` that knows
+    /// the command line's grammar (as `pdfedit` does) to leave them out.
+    ///
+    /// - Throws: ``PDFEditError`` `.usage` when `steps` is not within the steps done.
+    public func historyScript(steps: ClosedRange<Int>? = nil, isScriptLine: ((String) -> Bool)? = nil)
+        throws(PDFEditError) -> ReplayScript
+    {
+        try historyScript(of: .range(steps), isScriptLine: isScriptLine)
+    }
+
+    /// Which steps `history --script` prints: a range, or the command line's `N..M` text.
+    package enum ScriptSteps {
+        case range(ClosedRange<Int>?)
+        case text(String?)
+    }
+
+    /// ``historyScript(steps:isScriptLine:)`` with the steps as the command line gives them.
+    package func historyScript(of steps: ScriptSteps, isScriptLine: ((String) -> Bool)?) throws(PDFEditError)
+        -> ReplayScript
+    {
+        let replayable = isScriptLine ?? { label in (try? ScriptText.words(label)).map { !$0.isEmpty } ?? false }
+        let ids = HistoryIDs(editor: self)
+        let selection = { (id: ItemID, step: Int, doc: String?) in ids.selection(for: id, beforeStep: step, doc: doc) }
+        switch steps {
+        case .range(let range):
+            return ReplayScript(
+                lines: try HistoryScript.lines(
+                    of: session.historyEntries, range: range, replayable: replayable, selection: selection))
+        case .text(let text):
+            return ReplayScript(
+                lines: try HistoryScript.lines(
+                    of: session.historyEntries, steps: text, replayable: replayable, selection: selection))
+        }
     }
 }

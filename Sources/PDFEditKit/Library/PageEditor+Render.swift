@@ -23,6 +23,8 @@ extension PageEditor {
     /// name are the pages of one file. The format is `settings.format`, or the
     /// name's extension. Each file is written atomically; one that exists is
     /// replaced only with `settings.force`, and never a file the editor reads.
+    /// An empty document is refused (`.notExportable`), and so is a source
+    /// that changed on disk since it was read (`.sourceChanged`).
     ///
     /// ```swift
     /// var settings = RenderSettings()
@@ -35,16 +37,17 @@ extension PageEditor {
         to pattern: String, document: String? = nil, pages: PageSelection? = nil,
         settings: RenderSettings = RenderSettings()
     ) throws(PDFEditError) -> RenderResult {
-        let chosen = try session.chosenDocument(document)
-        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
-        let picked = try Workspace.items(of: chosen, selection: pages, access: access)
-        let writer = ExportWriter(session: session, access: access, cacheDirectory: scratch.path, direct: true)
+        let session = session
+        let access = access
+        let seeing = self.view
+        let (_, chosen, indices) = try seeing.itemsToShow(session, doc: document, selection: pages, access: access)
         let images = PageImages(
-            session: session, access: access, protected: [],
-            imagePDF: { (source, fit) throws(PDFEditError) in try writer.imagePDF(source, fit: fit) })
+            session: session, access: access, protected: protectedFiles,
+            imagePDF: try seeing.imagePDFs(session: session, access: access))
         return try access.surfacingLookupFailure { () throws(PDFEditError) in
             try images.render(
-                picked.items, positions: picked.positions, document: chosen, pattern: pattern, settings: settings)
+                indices.map { chosen.items[$0] }, positions: indices.map { $0 + 1 }, document: chosen,
+                pattern: pattern, settings: settings)
         }
     }
 }

@@ -33,21 +33,100 @@ import PageModel
 /// carry pages between them.
 public struct PageEditor: Sendable {
     /// The documents, the sources they show and the undo history.
-    package private(set) var session: Session
+    package internal(set) var session: Session
     /// Passwords to try on encrypted files.
     public var passwords: PasswordBook
-    /// Where bytes opened from memory are kept, and where `data` writes.
-    let scratch: ScratchDirectory
+    /// Where bytes opened from memory are kept, and where `data` writes: made
+    /// when first needed (an editor of files only, as the command line's of a
+    /// session, never makes one: it was a tenth of a small edit).
+    let scratch: LazyScratch
     /// Source paths are stored relative to the directory the editor was made in
     /// (absolute outside it), as the command line's direct mode stores them, so
-    /// messages name files as the program gave them.
-    let baseDirectory = FileNames.currentDirectory
+    /// messages name files as the program gave them; the session's folder for
+    /// the command line's editor of a session file.
+    let baseDirectory: String
+    /// The session's trusted cache folder (page facts, texts, thumbnails), for the
+    /// command line's editor of a session file; nil: nothing is cached on disk.
+    let cacheDirectory: String?
+    /// Files no output may replace besides the sources: the session's own.
+    let protectedFiles: [String]
+    /// The session file the command line's editor works on; nil for an editor in memory.
+    package let sessionFile: String?
+    /// The session's earlier exports (`ExportsList`), for the command line's editor.
+    let exportsList: ExportsList?
 
     /// An editor with one empty document named `main`.
     public init(passwords: PasswordBook = PasswordBook()) throws(PDFEditError) {
         session = Session()
         self.passwords = passwords
-        scratch = try ScratchDirectory()
+        scratch = LazyScratch()
+        baseDirectory = FileNames.currentDirectory
+        cacheDirectory = nil
+        protectedFiles = []
+        sessionFile = nil
+        exportsList = nil
+    }
+
+    /// The command line's editor of the session file `store` holds, `session`
+    /// as read from it: sources stay relative to the session's folder and the
+    /// session's cache is used, as `Workspace` uses them.
+    package init(loaded session: Session, store: SessionStore, passwords: PasswordBook) {
+        self.session = session
+        self.passwords = passwords
+        scratch = LazyScratch()
+        baseDirectory = store.baseDirectory
+        cacheDirectory = store.cacheDirectory
+        protectedFiles = store.ownFiles
+        sessionFile = store.path
+        exportsList = ExportsList(path: store.exportsListPath)
+    }
+
+    /// The command line's commands that only look at a session: `body` is given
+    /// an editor of the session file at `path` (nil: `PDFEDIT_SESSION`, else
+    /// `.pdfedit/session.json` here), read under its lock.
+    package static func reading<T>(
+        session path: String?, passwords: PasswordBook = PasswordBook(),
+        _ body: (PageEditor) throws(PDFEditError) -> T
+    ) throws(PDFEditError) -> T {
+        let workspace = Workspace(sessionPath: path, passwords: passwords)
+        return try body(PageEditor(loaded: try workspace.read(), store: workspace.store, passwords: passwords))
+    }
+
+    /// The command line's editing commands: `body` edits an editor of the
+    /// session file at `path` (as ``reading(session:passwords:_:)``), all under
+    /// the session's lock; the session is saved atomically only when `body`
+    /// succeeds (`Workspace.mutate`: a history found damaged is the session's damage).
+    package static func editing<T>(
+        session path: String?, passwords: PasswordBook = PasswordBook(),
+        _ body: (inout PageEditor) throws(PDFEditError) -> T
+    ) throws(PDFEditError) -> T {
+        let workspace = Workspace(sessionPath: path, passwords: passwords)
+        return try workspace.mutate { (session, _) throws(PDFEditError) in
+            var editor = PageEditor(loaded: session, store: workspace.store, passwords: passwords)
+            let result = try body(&editor)
+            session = editor.session
+            return result
+        }
+    }
+
+    /// `pdfedit open FILE...`: a new session file at `path` (see
+    /// ``reading(session:passwords:_:)``) with one document per file, written
+    /// under its lock (an existing session replaced only with `replacing`,
+    /// never a file that is not one); the editor of it, and one warning per
+    /// damaged file that was recovered.
+    package static func open(
+        _ files: [String], session path: String?, replacing: Bool, passwords: PasswordBook,
+        progress: ProgressHandler? = nil
+    ) throws(PDFEditError) -> (editor: PageEditor, warnings: [Warning]) {
+        let workspace = Workspace(sessionPath: path, passwords: passwords)
+        let (session, warnings) = try workspace.open(files, force: replacing, progress: progress)
+        return (PageEditor(loaded: session, store: workspace.store, passwords: passwords), warnings)
+    }
+
+    /// The importer for files the command line names in a session at `path`:
+    /// relative to its folder, attachments copied into its store.
+    package static func importer(forSession path: String?, passwords: PasswordBook) -> Importer {
+        Workspace(sessionPath: path, passwords: passwords).importer()
     }
 
     /// An editor holding the PDF (or image) at `url` as its one document.
@@ -89,11 +168,11 @@ public struct PageEditor: Sendable {
             try store.checkReplaceable()
             let here = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
             let there = Importer(baseDirectory: store.baseDirectory, passwords: passwords)
-            let kept = Paths.join(scratch.path, "")
+            let kept = scratch.existingPath.map { Paths.join($0, "") }
             var copies: [String: String] = [:]
             for source in session.sources {
                 let absolute = here.absolutePath(source.path)
-                guard absolute.hasPrefix(kept) else { continue }
+                guard let kept, absolute.hasPrefix(kept) else { continue }
                 let folder = store.path + ".sources"
                 if Files.makeFolders(folder) != nil {
                     throw PDFEditError.engine(.cannotWrite(file: folder, reason: "cannot create the folder"))
@@ -108,7 +187,7 @@ public struct PageEditor: Sendable {
             // Attached bytes the editor keeps go with it too: into the session's own store.
             let relocated = try session.relocatingAttachments { (file) throws(PDFEditError) -> String in
                 let absolute = here.absolutePath(file.file)
-                guard absolute.hasPrefix(kept) else { return there.storedPath(absolute) }
+                guard let kept, absolute.hasPrefix(kept) else { return there.storedPath(absolute) }
                 guard let bytes = Files.contents(absolute) else {
                     throw PDFEditError.engine(.unreadable(file: absolute, reason: "cannot read it back"))
                 }
@@ -128,22 +207,27 @@ public struct PageEditor: Sendable {
     /// The importer of `attach`: attached bytes are copied into the editor's
     /// private folder, so a later change of the file changes nothing written.
     var attachmentImporter: Importer {
-        var importer = importer
-        importer.attachmentStore = Paths.join(scratch.path, "attachments")
-        return importer
+        get throws(PDFEditError) {
+            var importer = importer
+            importer.attachmentStore = Paths.join(try scratch.path(), "attachments")
+            return importer
+        }
     }
 
     /// The lookups of the editor's sources, as its edits make them.
-    var access: SourceAccess { SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords) }
+    var access: SourceAccess {
+        SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords, cacheDirectory: cacheDirectory)
+    }
 
     /// `data` in the scratch folder under a name of its own; returns its path.
     private func keep(_ data: Data, name: String) throws(PDFEditError) -> String {
         let stem = String(Session.validDocumentName(name).map { $0 == " " ? "_" : $0 })
-        let path = Paths.join(scratch.path, "\(UInt64.random(in: 0...UInt64.max))-\(stem)")
+        let folder = try scratch.path()
+        let path = Paths.join(folder, "\(UInt64.random(in: 0...UInt64.max))-\(stem)")
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
         } catch {
-            throw PDFEditError.usage("cannot keep the bytes of \(name) in \(scratch.path): \(error)")
+            throw PDFEditError.usage("cannot keep the bytes of \(name) in \(folder): \(error)")
         }
         return path
     }
@@ -230,7 +314,7 @@ public struct PageEditor: Sendable {
     package mutating func apply(_ edit: Edit, in document: String? = nil, label: String? = nil)
         throws(PDFEditError) -> ChangeSummary
     {
-        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        let access = access
         var working = session
         let summary = try access.surfacingLookupFailure { () throws(PDFEditError) -> ChangeSummary in
             try access.apply([(edit, document)], to: &working, label: label ?? "\(edit)")[0]
@@ -406,9 +490,9 @@ public struct PageEditor: Sendable {
         to url: URL, document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings()
     ) throws(PDFEditError) -> ExportResult {
         let chosen = try session.chosenDocument(document)
-        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        let access = access
         let picked = try Workspace.items(of: chosen, selection: pages, access: access)
-        let writer = ExportWriter(session: session, access: access, cacheDirectory: scratch.path, direct: true)
+        let writer = ExportWriter(session: session, access: access, cacheDirectory: try scratch.path(), direct: true)
         return try writer.write(
             picked.items, document: chosen.name, to: url.path, settings: settings,
             positions: picked.positions.first.map { $0...(picked.positions.last ?? $0) })
@@ -428,9 +512,9 @@ public struct PageEditor: Sendable {
         settings: ExportSettings = ExportSettings()
     ) throws(PDFEditError) -> [ExportResult] {
         let chosen = try session.chosenDocument(document)
-        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        let access = access
         let picked = try Workspace.items(of: chosen, selection: pages, access: access)
-        let writer = ExportWriter(session: session, access: access, cacheDirectory: scratch.path, direct: true)
+        let writer = ExportWriter(session: session, access: access, cacheDirectory: try scratch.path(), direct: true)
         let request = SplitRequest(
             directory: folder.path, grouping: grouping, template: name, outlineLevel: outlineLevel,
             maxSize: maximumBytes)
@@ -452,7 +536,7 @@ public struct PageEditor: Sendable {
     public func data(document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings())
         throws(PDFEditError) -> Data
     {
-        let path = Paths.join(scratch.path, "out-\(UInt64.random(in: 0...UInt64.max)).pdf")
+        let path = Paths.join(try scratch.path(), "out-\(UInt64.random(in: 0...UInt64.max)).pdf")
         var settings = settings
         settings.force = true
         try write(to: URL(fileURLWithPath: path), document: document, pages: pages, settings: settings)
@@ -517,4 +601,24 @@ extension PageEditor {
         }
         return try result.get()
     }
+}
+
+/// An editor's temporary folder, made the first time something is kept in it
+/// and shared by the editor's copies (it goes with the last of them).
+final class LazyScratch: Sendable {
+    private let lock = Lock()
+    nonisolated(unsafe) private var made: ScratchDirectory?
+
+    /// The folder, made now if it was not yet.
+    func path() throws(PDFEditError) -> String {
+        try lock.withLock { () throws(PDFEditError) -> String in
+            if let made { return made.path }
+            let folder = try ScratchDirectory()
+            made = folder
+            return folder.path
+        }
+    }
+
+    /// The folder when it was made; nil: nothing was kept.
+    var existingPath: String? { lock.withLock { made?.path } }
 }

@@ -163,12 +163,18 @@ package struct ScriptStep: Sendable {
     }
 }
 
-extension Workspace {
+extension PageEditor {
     /// `run SCRIPT`: the steps as one all-or-nothing undo step, labelled
     /// "run NAME". A step the model refuses fails the script, named by its line.
-    package func run(_ steps: [ScriptStep], script name: String) throws(PDFEditError) -> [ChangeSummary] {
+    package mutating func run(_ steps: [ScriptStep], script name: String) throws(PDFEditError) -> [ChangeSummary] {
+        let access = access
+        var working = session
         do throws(PDFEditError) {
-            return try applyAll(steps.map { ($0.edit, $0.doc) }, label: "run \(name)")
+            let summaries = try access.surfacingLookupFailure { () throws(PDFEditError) -> [ChangeSummary] in
+                try access.apply(steps.map { ($0.edit, $0.doc) }, to: &working, label: "run \(name)", batch: true)
+            }
+            session = working
+            return summaries
         } catch {
             if case .edit(.batch(let index, let inner)) = error {
                 throw PDFEditError.scriptLine(script: name, line: steps[index].line, error: .edit(inner))

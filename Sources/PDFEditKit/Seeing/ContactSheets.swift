@@ -7,26 +7,27 @@ import Glibc
 internal import PDFEngine
 import PageModel
 
-/// Options of `show`.
-package struct SheetOptions: Sendable {
+/// How ``PageEditor`` draws contact sheets (`pdfedit show`): the grid and the
+/// thumbnails' size.
+public struct SheetOptions: Sendable {
     /// Thumbnails per row.
-    package var columns: Int
+    public var columns: Int
     /// The side of the square box each thumbnail fits in, in pixels.
-    package var thumbnailSize: Int
+    public var thumbnailSize: Int
     /// At most this many items per sheet; more items give several sheets.
-    package var perSheet: Int
+    public var perSheet: Int
     /// Replace existing sheet files.
-    package var force: Bool
+    public var force: Bool
 
     /// The defaults of `show`: 6 columns, 200 px thumbnails, 48 items a sheet.
-    package static let defaultColumns = 6
+    public static let defaultColumns = 6
     /// The default side of a thumbnail's box, in pixels.
-    package static let defaultThumbnailSize = 200
+    public static let defaultThumbnailSize = 200
     /// The default number of items per sheet.
-    package static let defaultPerSheet = 48
+    public static let defaultPerSheet = 48
 
     /// Options of `show`, the defaults unless given.
-    package init(
+    public init(
         columns: Int = SheetOptions.defaultColumns, thumbnailSize: Int = SheetOptions.defaultThumbnailSize,
         perSheet: Int = SheetOptions.defaultPerSheet, force: Bool = false
     ) {
@@ -37,60 +38,81 @@ package struct SheetOptions: Sendable {
     }
 }
 
-/// What `show` did. The JSON shape is documented in docs/manual.md.
-package struct SheetReport: Codable, Equatable, Sendable {
+extension SheetOptions {
+    /// Refuses (64) options `show` cannot draw with, and an `output` not named
+    /// `.png`: checked before the session is read.
+    package func check(output: String) throws(PDFEditError) {
+        try SeeingChecks.size(thumbnailSize)
+        guard (1...100).contains(columns) else {
+            throw PDFEditError.usage("--columns takes 1 to 100, not \(columns)")
+        }
+        guard perSheet >= 1 else { throw PDFEditError.usage("--per-sheet takes a positive number") }
+        let ext = Paths.pathExtension(of: output).lowercased()
+        guard ext.isEmpty || ext == "png" else {
+            throw PDFEditError.usage("\(output): show writes PNG images; name the output .png")
+        }
+    }
+
+    /// Refuses (64) a thumbnail size `thumbs` cannot draw: checked before the session is read.
+    package static func checkThumbnail(size: Int) throws(PDFEditError) { try SeeingChecks.size(size) }
+}
+
+/// What a contact sheet holds (``PageEditor/writeContactSheets(to:pages:document:options:)``,
+/// `pdfedit show`): the sheets, where each page is on them, what was rendered.
+/// The JSON shape (`show --json`) is documented in docs/manual.md.
+public struct SheetReport: Codable, Equatable, Sendable {
     /// One item's picture on a sheet.
-    package struct Cell: Codable, Equatable, Sendable {
+    public struct Cell: Codable, Equatable, Sendable {
         /// 1-based position in the document.
-        package var position: Int
+        public var position: Int
         /// The item's stable id.
-        package var id: String
+        public var id: String
         /// page, blank, image or placeholder.
-        package var kind: String
+        public var kind: String
         /// The page label, when the source has labels.
-        package var label: String?
+        public var label: String?
         /// Where the item's picture is on the sheet, in pixels from the top left.
-        package var x: Int
+        public var x: Int
         /// Pixels from the top.
-        package var y: Int
+        public var y: Int
         /// The picture's size in pixels.
-        package var width: Int
+        public var width: Int
         /// Height in pixels.
-        package var height: Int
+        public var height: Int
         /// true when the page holds what the renderer skipped (an image wider or
         /// taller than cairo draws, a stream that cannot be decoded): the picture
         /// is not the whole page, and its caption says "incomplete". Absent otherwise.
-        package var incomplete: Bool?
+        public var incomplete: Bool?
     }
     /// One PNG sheet.
-    package struct Sheet: Codable, Equatable, Sendable {
+    public struct Sheet: Codable, Equatable, Sendable {
         /// The PNG written.
-        package var file: String
+        public var file: String
         /// Its size in pixels, and its grid.
-        package var width: Int
+        public var width: Int
         /// Height in pixels.
-        package var height: Int
+        public var height: Int
         /// Columns of the grid.
-        package var columns: Int
+        public var columns: Int
         /// Rows of the grid.
-        package var rows: Int
+        public var rows: Int
         /// The items on it, in document order.
-        package var items: [Cell]
+        public var items: [Cell]
     }
     /// The document shown.
-    package var document: String
+    public var document: String
     /// Items shown, over all sheets.
-    package var itemCount: Int
+    public var itemCount: Int
     /// The side of each thumbnail's box, in pixels.
-    package var thumbnailSize: Int
+    public var thumbnailSize: Int
     /// The sheets, in order.
-    package var sheets: [Sheet]
+    public var sheets: [Sheet]
     /// Pages rendered by this command, and pages read back from the thumbnail cache.
-    package var rendered: Int
+    public var rendered: Int
     /// Pages read back from the thumbnail cache.
-    package var cached: Int
+    public var cached: Int
     /// Sheets copied unchanged from the sheet cache (their pages are not counted above).
-    package var reusedSheets: Int
+    public var reusedSheets: Int
 }
 
 /// Checks shared by `show` and `thumbs`.
@@ -141,7 +163,7 @@ enum SeeingChecks {
     }
 }
 
-extension Workspace {
+extension SessionView {
     /// How images become pages to render: export's one-page PDFs, cached in the
     /// session's cache folder (`images/`), so shown and exported images are the same.
     /// Without a cache folder to trust, a scratch folder of this command's own.
@@ -183,15 +205,7 @@ extension Workspace {
         to output: String, selection: PageSelection?, doc: String?, options: SheetOptions,
         progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> SheetReport {
-        try SeeingChecks.size(options.thumbnailSize)
-        guard (1...100).contains(options.columns) else {
-            throw PDFEditError.usage("--columns takes 1 to 100, not \(options.columns)")
-        }
-        guard options.perSheet >= 1 else { throw PDFEditError.usage("--per-sheet takes a positive number") }
-        let ext = Paths.pathExtension(of: output).lowercased()
-        guard ext.isEmpty || ext == "png" else {
-            throw PDFEditError.usage("\(output): show writes PNG images; name the output .png")
-        }
+        try options.check(output: output)
         let session = try read()
         let access = SourceAccess(
             session: session, baseDirectory: store.baseDirectory, passwords: passwords,
@@ -439,7 +453,7 @@ struct CellPlan {
         self.item = item
         self.position = position
         label = labels.label(of: item)
-        detail = Workspace.caption(of: item, access: access, label: label)
+        detail = SessionView.caption(of: item, access: access, label: label)
         // Stamped items are composed apart (see `StampedRenderer`), shaped like pages.
         page = item.isComposed ? nil : SourcePage(item)
         var content = "\(item.content)"

@@ -89,18 +89,21 @@ package enum TextMatch {
     }
 }
 
-extension Workspace {
+extension PageEditor {
+    /// Refuses (64) a query of only white space: checked before a session is read.
+    package static func checkFind(_ query: String) throws(PDFEditError) {
+        guard !TextMatch.collapsed(query).isEmpty else { throw PDFEditError.usage("find needs some text to look for") }
+    }
+
     /// `find TEXT`: the items of a document whose page text contains `query`
     /// (see `TextMatch`), in document order. Texts come from the session's text
     /// cache; pages not cached yet are extracted on every core and cached.
     package func find(
         _ query: String, doc: String?, caseSensitive: Bool, progress: ProgressHandler? = nil
     ) throws(PDFEditError) -> FindReport {
-        guard !TextMatch.collapsed(query).isEmpty else { throw PDFEditError.usage("find needs some text to look for") }
-        let session = try read()
-        let access = SourceAccess(
-            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
+        try Self.checkFind(query)
+        let session = session
+        let access = access
         let document = try session.chosenDocument(doc)
         let name = document.name
         try access.verify(document.items.compactMap(\.content.source))

@@ -315,28 +315,6 @@ struct PageImages {
     }
 }
 
-extension Workspace {
-    /// `render [SEL] -o PATTERN`: the selected items of a session document drawn
-    /// into image files (see `PageImages.render`).
-    package func render(
-        selection: PageSelection?, doc: String?, pattern: String, settings: RenderSettings
-    ) throws(PDFEditError) -> RenderResult {
-        let session = try read()
-        let access = SourceAccess(
-            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
-        let (_, document, indices) = try itemsToShow(session, doc: doc, selection: selection, access: access)
-        let images = PageImages(
-            session: session, access: access, protected: store.ownFiles,
-            imagePDF: try imagePDFs(session: session, access: access))
-        return try access.surfacingLookupFailure { () throws(PDFEditError) in
-            try images.render(
-                indices.map { document.items[$0] }, positions: indices.map { $0 + 1 }, document: document,
-                pattern: pattern, settings: settings)
-        }
-    }
-}
-
 extension DirectMode {
     /// `render [SEL] FILE -o PATTERN` (or `--from FILE`): pages of a file drawn
     /// into image files without a session (see `PageImages.render`).

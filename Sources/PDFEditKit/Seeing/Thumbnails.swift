@@ -7,38 +7,40 @@ import Glibc
 internal import PDFEngine
 import PageModel
 
-/// What `thumbs` wrote. The JSON shape is documented in docs/manual.md.
-package struct ThumbnailsReport: Codable, Equatable, Sendable {
+/// The thumbnails written (``PageEditor/writeThumbnails(into:pages:document:size:force:)``,
+/// `pdfedit thumbs`): one PNG per page. The JSON shape (`thumbs --json`) is
+/// documented in docs/manual.md.
+public struct ThumbnailsReport: Codable, Equatable, Sendable {
     /// One PNG written.
-    package struct File: Codable, Equatable, Sendable {
+    public struct File: Codable, Equatable, Sendable {
         /// 1-based position in the document.
-        package var position: Int
+        public var position: Int
         /// The item's stable id.
-        package var id: String
+        public var id: String
         /// page, blank, image or placeholder.
-        package var kind: String
+        public var kind: String
         /// The PNG's path.
-        package var file: String
+        public var file: String
         /// Its size in pixels.
-        package var width: Int
+        public var width: Int
         /// Height in pixels.
-        package var height: Int
+        public var height: Int
     }
     /// The document drawn.
-    package var document: String
+    public var document: String
     /// The folder the files went to.
-    package var directory: String
+    public var directory: String
     /// The side of each picture's box, in pixels.
-    package var thumbnailSize: Int
+    public var thumbnailSize: Int
     /// The files, in document order.
-    package var files: [File]
+    public var files: [File]
     /// Pages rendered by this command, and pages taken from the thumbnail cache.
-    package var rendered: Int
+    public var rendered: Int
     /// Pages taken from the thumbnail cache.
-    package var cached: Int
+    public var cached: Int
 }
 
-extension Workspace {
+extension SessionView {
     /// `thumbs DIR [SEL]`: one PNG per item, `DIR/{n}-{id}.png`, where `{n}` is the
     /// item's position zero-padded to the width of the document's page count
     /// (`03-p3.png`), so the files sort in document order. Each picture fits in

@@ -446,8 +446,14 @@ final class SourceChecks: @unchecked Sendable {
     private let lock = Lock()
     private var results: [String: PDFEditError?] = [:]
 
+    /// The file (its identity, and its size and modification time now, so that
+    /// a file rewritten in place is checked again by a process that lives on:
+    /// a program holding a `PageEditor`) and what it must be.
     private func key(_ path: String, _ source: Source) -> String {
-        "\(FileIdentity(of: path))\u{0}\(source.size)\u{0}\(source.sha256)"
+        var status = stat()
+        let written = stat(path, &status) == 0
+            ? "\(status.st_size)\u{0}\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)" : "-"
+        return "\(FileIdentity(of: path))\u{0}\(written)\u{0}\(source.size)\u{0}\(source.sha256)"
     }
 
     /// Notes that the file at `path` was just fingerprinted as `source` (at import).

@@ -351,34 +351,6 @@ extension SourceAccess {
     }
 }
 
-extension Workspace {
-    /// `attach list [--doc DOC]`: the document's attachments.
-    package func attachments(doc: String?) throws(PDFEditError) -> [AttachmentInfo] {
-        let session = try read()
-        let document = try session.chosenDocument(doc)
-        let access = SourceAccess(
-            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
-        return try access.attachmentInfos(of: document, session: session)
-    }
-
-    /// `attach extract [NAME...] --to DIR [--force] [--doc DOC]`: the files written.
-    package func extractAttachments(
-        _ names: [String], to folder: String, force: Bool, doc: String?
-    ) throws(PDFEditError) -> [String] {
-        try store.withLock { () throws(PDFEditError) in
-            let session = try store.load()
-            let document = try session.chosenDocument(doc)
-            let access = SourceAccess(
-                session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-                cacheDirectory: store.cacheDirectory)
-            let checks = OutputChecks(
-                sources: session.sources.map { access.absolutePath($0.path) }, protected: store.ownFiles, force: force)
-            return try access.extractAttachments(of: document, names: names, to: folder, force: force, checks: checks)
-        }
-    }
-}
-
 extension DirectMode {
     /// `attach list --from FILE`: the file's document-level embedded files.
     package func attachments() throws(PDFEditError) -> [AttachmentInfo] {

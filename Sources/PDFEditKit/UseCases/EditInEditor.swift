@@ -57,18 +57,27 @@ package enum EditInEditor {
     }
 }
 
-extension Workspace {
-    /// `pdfedit edit [--doc NAME] [--continue]` on the session.
-    package func editInEditor(
-        doc: String?, resume: Bool, open: (String) throws(PDFEditError) -> Void
+extension PageEditor {
+    /// `pdfedit edit [--doc NAME] [--continue]` on the session file at `path`:
+    /// read, then the editor is run with the session unlocked, then the new
+    /// order applied (``rearrange(_:in:)``) under the lock.
+    package static func editInEditor(
+        session path: String?, passwords: PasswordBook, doc: String?, resume: Bool,
+        open: (String) throws(PDFEditError) -> Void
     ) throws(PDFEditError) -> EditInEditor.Outcome {
-        let listing = try list(doc: doc, selection: nil, includeText: true)
+        let listing = try reading(session: path, passwords: passwords) { (editor) throws(PDFEditError) in
+            try editor.list(doc: doc, selection: nil, includeText: true)
+        }
         let ids = listing.items.compactMap { ItemID($0.id) }
         guard let arranged = try EditInEditor.edited(
             EditFile.lines(of: listing), document: listing.document, knownIDs: Set(ids), currentOrder: ids,
-            at: EditInEditor.keptPath(of: store), resume: resume, open: open)
+            at: EditInEditor.keptPath(of: Workspace(sessionPath: path, passwords: passwords).store), resume: resume,
+            open: open)
         else { return .unchanged }
-        return .changed(try apply(.rearrange(arranged), doc: listing.document, label: "edit"), nil)
+        let summary = try editing(session: path, passwords: passwords) { (editor) throws(PDFEditError) in
+            try editor.rearrange(arranged, in: listing.document)
+        }
+        return .changed(summary, nil)
     }
 }
 

@@ -8,17 +8,3 @@ package enum ExportJob {
     /// Every non-empty document into `directory`, one file each.
     case all(directory: String)
 }
-
-extension Workspace {
-    /// Runs an export job of the session: one result per file written.
-    package func export(_ job: ExportJob, settings: ExportSettings) throws(PDFEditError) -> [ExportResult] {
-        switch job {
-        case .document(let output, let selection, let doc):
-            return [try export(to: output, selection: selection, doc: doc, settings: settings)]
-        case .split(let request, let selection, let doc):
-            return try exportSplit(request, selection: selection, doc: doc, settings: settings)
-        case .all(let directory):
-            return try exportAll(to: directory, settings: settings)
-        }
-    }
-}

@@ -12,23 +12,26 @@ import PageModel
 /// a line of its text that no other page holds (`text:"Annual report 2026"`),
 /// each checked on the document as it was before the step, where the id was
 /// given: it must pick that item and nothing else.
-package final class HistoryIDs {
+final class HistoryIDs {
     private let session: Session
-    private let store: SessionStore
+    private let baseDirectory: String
+    private let cacheDirectory: String?
     private let passwords: PasswordBook
     private var states: [Int: Session] = [:]
     private var accesses: [Int: SourceAccess] = [:]
 
-    package init(session: Session, workspace: Workspace) {
-        self.session = session
-        store = workspace.store
-        passwords = workspace.passwords
+    /// The ids of `editor`'s history.
+    init(editor: PageEditor) {
+        session = editor.session
+        baseDirectory = editor.baseDirectory
+        cacheDirectory = editor.cacheDirectory
+        passwords = editor.passwords
     }
 
     /// The selection token naming item `id` as it was before step `step`
     /// (1-based) in document `doc` (nil: the document current then); nil when
     /// no label or text picks exactly it.
-    package func selection(for id: ItemID, beforeStep step: Int, doc: String?) -> String? {
+    func selection(for id: ItemID, beforeStep step: Int, doc: String?) -> String? {
         guard let (state, access) = self.state(beforeStep: step),
             let document = state.document(named: doc ?? state.current),
             document.items.contains(where: { $0.id == id })
@@ -66,8 +69,7 @@ package final class HistoryIDs {
         if let state = states[step], let access = accesses[step] { return (state, access) }
         guard let state = (try? session.state(afterStep: step - 1)) ?? nil else { return nil }
         let access = SourceAccess(
-            session: state, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
+            session: state, baseDirectory: baseDirectory, passwords: passwords, cacheDirectory: cacheDirectory)
         states[step] = state
         accesses[step] = access
         return (state, access)

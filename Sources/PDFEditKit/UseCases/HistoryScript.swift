@@ -14,10 +14,25 @@ package enum HistoryScript {
         of entries: [HistoryEntry], steps: String?, replayable: (String) -> Bool,
         selection: (ItemID, Int, String?) -> String? = { _, _, _ in nil }
     ) throws(PDFEditError) -> [String] {
+        let count = entries.filter { !$0.isUndone }.count
+        return try lines(
+            of: entries, range: try steps.map { (text) throws(PDFEditError) in try Self.range(text, count: count) },
+            replayable: replayable, selection: selection)
+    }
+
+    /// As `lines(of:steps:replayable:selection:)`, the steps given as a range
+    /// (nil: every step done), which must lie within the steps done.
+    package static func lines(
+        of entries: [HistoryEntry], range: ClosedRange<Int>?, replayable: (String) -> Bool,
+        selection: (ItemID, Int, String?) -> String? = { _, _, _ in nil }
+    ) throws(PDFEditError) -> [String] {
         let done = entries.filter { !$0.isUndone }
         let chosen: [HistoryEntry]
-        if let steps {
-            let range = try Self.range(steps, count: done.count)
+        if let range {
+            guard range.lowerBound >= 1, range.upperBound <= done.count else {
+                throw PDFEditError.usage(
+                    "\"\(range.lowerBound)..\(range.upperBound)\" is not a range of steps: give N or N..M within 1…\(done.count)")
+            }
             chosen = done.filter { range.contains($0.index) }
         } else {
             chosen = done

@@ -202,7 +202,7 @@ extension SourceAccess {
     }
 }
 
-extension Workspace {
+extension PageEditor {
     /// `outline [--doc DOC]`: the document's bookmarks, positions in its current order.
     package func outline(doc: String?) throws(PDFEditError) -> (document: String, entries: [OutlineListing]) {
         let (name, entries, _) = try outlineAndChecks(doc: doc, force: false)
@@ -213,17 +213,14 @@ extension Workspace {
     private func outlineAndChecks(doc: String?, force: Bool) throws(PDFEditError)
         -> (document: String, entries: [OutlineListing], checks: OutputChecks)
     {
-        let session = try read()
         let name = doc ?? session.current
         guard let document = session.document(named: name) else {
             throw .edit(.unknownDocument(name, known: session.documents.map(\.name)))
         }
-        let access = SourceAccess(
-            session: session, baseDirectory: store.baseDirectory, passwords: passwords,
-            cacheDirectory: store.cacheDirectory)
+        let access = access
         let outline = try access.outline(of: document, in: session)
         let checks = OutputChecks(
-            sources: session.sources.map { access.absolutePath($0.path) }, protected: store.ownFiles, force: force)
+            sources: session.sources.map { access.absolutePath($0.path) }, protected: protectedFiles, force: force)
         return (name, OutlineListing.listing(outline, in: document), checks)
     }
 

@@ -139,7 +139,9 @@ struct AttachList: ParsableCommand {
                 infos = try DirectMode(input: from, output: nil, inPlace: false, force: false, passwords: book)
                     .attachments()
             } else {
-                infos = try Workspace(sessionPath: options.session, passwords: book).attachments(doc: document.doc)
+                infos = try PageEditor.reading(session: options.session, passwords: book) {
+                    (editor) throws(PDFEditError) in try editor.attachments(in: document.doc)
+                }
             }
             if options.output.json {
                 Console.json(infos)
@@ -199,8 +201,10 @@ struct AttachExtract: ParsableCommand {
                 written = try DirectMode(input: from, output: nil, inPlace: false, force: force, passwords: book)
                     .extractAttachments(names, to: to)
             } else {
-                written = try Workspace(sessionPath: options.session, passwords: book)
-                    .extractAttachments(names, to: to, force: force, doc: document.doc)
+                written = try PageEditor.reading(session: options.session, passwords: book) {
+                    (editor) throws(PDFEditError) in
+                    try editor.extractAttachments(names, toPath: to, force: force, in: document.doc)
+                }
             }
             if options.output.json {
                 Console.json(written)

@@ -69,13 +69,14 @@ struct Diff: ParsableCommand {
             let request = sheet.map { DiffSheetRequest(path: $0, force: force) }
             let diff: DocumentDiff
             if files.count == 2 {
-                diff = try DocumentDiff.files(files[0], files[1], passwords: book, sheet: request)
+                diff = try PageEditor.diff(files[0], files[1], passwords: book, sheet: request)
             } else {
-                let workspace = Workspace(sessionPath: options.session, passwords: book)
-                if let history {
-                    diff = try workspace.diff(history: history, doc: document.doc, sheet: request)
-                } else {
-                    diff = try workspace.diffSources(doc: document.doc, sheet: request)
+                diff = try PageEditor.reading(session: options.session, passwords: book) {
+                    (editor) throws(PDFEditError) in
+                    if let history {
+                        return try editor.diff(history: history, doc: document.doc, sheet: request)
+                    }
+                    return try editor.diffSources(doc: document.doc, sheet: request)
                 }
             }
             same = diff.same

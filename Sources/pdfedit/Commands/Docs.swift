@@ -12,8 +12,9 @@ struct Docs: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session)
-            let list = DocumentList(session: try workspace.read(), path: workspace.store.path)
+            let list = try PageEditor.reading(session: options.session) { (editor) in
+                DocumentList(session: editor.session, path: editor.sessionFile ?? "")
+            }
             if options.output.json {
                 Console.json(list)
             } else if !options.output.quiet {

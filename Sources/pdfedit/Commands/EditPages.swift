@@ -60,8 +60,9 @@ struct EditPages: EditCommand {
                     throw PDFEditError.usage("\(input): to edit a file directly, add -o OUT or --in-place")
                 }
                 try direct.refuseOutsideDirectMode()
-                let workspace = Workspace(sessionPath: options.session, passwords: passwords)
-                outcome = try workspace.editInEditor(doc: options.doc, resume: resume, open: ExternalEditor.open)
+                outcome = try PageEditor.editInEditor(
+                    session: options.session, passwords: passwords, doc: options.doc, resume: resume,
+                    open: ExternalEditor.open)
             }
             switch outcome {
             case .unchanged:

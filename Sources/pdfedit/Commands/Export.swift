@@ -251,7 +251,6 @@ struct Export: ParsableCommand {
                     try direct.export(selection: parsedSelection, split: splitRequest, settings: settings)
                 }
             } else {
-                let workspace = Workspace(sessionPath: session.session, passwords: book)
                 results = try StandardStreams.writing(to: output) { (output) throws(PDFEditError) in
                     let job: ExportJob
                     if all {
@@ -261,7 +260,9 @@ struct Export: ParsableCommand {
                     } else {
                         job = .document(output: output, selection: parsedSelection, doc: document.doc)
                     }
-                    return try workspace.export(job, settings: settings)
+                    return try PageEditor.exporting(
+                        session: session.session, passwords: book, progress: settings.progress
+                    ) { (editor) throws(PDFEditError) in try editor.export(job, settings: settings) }
                 }
             }
             for result in results { Console.warn(result.warnings) }

@@ -45,9 +45,13 @@ struct Find: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
-            let report = try workspace.find(
-                text, doc: document.doc, caseSensitive: matchCase, progress: ProgressBar.handler(options.output))
+            let book = try passwords.book()
+            try PageEditor.checkFind(text)
+            let report = try PageEditor.reading(session: options.session, passwords: book) {
+                (editor) throws(PDFEditError) in
+                try editor.find(
+                    text, doc: document.doc, caseSensitive: matchCase, progress: ProgressBar.handler(options.output))
+            }
             if options.output.json {
                 Console.json(report)
                 return

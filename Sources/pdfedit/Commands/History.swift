@@ -37,17 +37,13 @@ struct History: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session)
-            let session = try workspace.read()
-            let entries = session.historyEntries
+            let editor = try PageEditor.reading(session: options.session) { $0 }
+            let entries = editor.session.historyEntries
             if script {
-                let ids = HistoryIDs(session: session, workspace: workspace)
-                let lines = try HistoryScript.lines(
-                    of: entries, steps: steps,
-                    replayable: { label in (try? ScriptCommands.parse(label, name: "history")) != nil },
-                    selection: { id, step, doc in ids.selection(for: id, beforeStep: step, doc: doc) })
-                Console.out(lines.joined(separator: "\n"))
-                let warned = lines.filter { $0.hasPrefix("# warning:") }.count
+                let replay = try editor.historyScript(
+                    of: .text(steps), isScriptLine: { label in (try? ScriptCommands.parse(label, name: "history")) != nil })
+                Console.out(replay.text)
+                let warned = replay.warnings
                 if warned > 0 && !options.output.quiet {
                     Console.error("pdfedit: \(warned == 1 ? "1 step names" : "\(warned) steps name") items by id: see the warnings in the script")
                 }

@@ -28,7 +28,7 @@ struct Info: ParsableCommand {
 
     func run() throws {
         try reporting {
-            let info = try FileInfo.describe(path: file, passwords: try passwords.book(), includeText: !noText)
+            let info = try PageEditor.info(ofPath: file, passwords: try passwords.book(), includeText: !noText)
             Console.warn(Warning.damage(of: file, messages: info.warnings))
             if output.json {
                 Console.json(info)

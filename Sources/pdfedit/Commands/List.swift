@@ -37,10 +37,14 @@ struct List: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
-            let listing = try workspace.list(
-                doc: document.doc, selection: try selection.map(selecting.parse), includeText: !noText,
-                progress: ProgressBar.handler(options.output))
+            let book = try passwords.book()
+            let pages = try selection.map(selecting.parse)
+            let listing = try PageEditor.reading(session: options.session, passwords: book) {
+                (editor) throws(PDFEditError) in
+                try editor.list(
+                    doc: document.doc, selection: pages, includeText: !noText,
+                    progress: ProgressBar.handler(options.output))
+            }
             if options.output.json {
                 Console.json(listing)
                 return

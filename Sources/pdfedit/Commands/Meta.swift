@@ -52,8 +52,9 @@ struct Meta: EditCommand {
                 throw PDFEditError.usage("meta shows a session document's metadata; give --title, --author, "
                     + "--subject or --keywords to set them in a file")
             }
-            let report = try Workspace(sessionPath: options.session, passwords: try options.passwords.book())
-                .metadata(doc: options.doc)
+            let report = try PageEditor.reading(session: options.session, passwords: try options.passwords.book()) {
+                (editor) throws(PDFEditError) in try editor.metadata(doc: options.doc)
+            }
             if options.output.json {
                 Console.json(report)
             } else if !options.output.quiet {

@@ -32,10 +32,12 @@ struct Open: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: session.session, passwords: try passwords.book())
-            let (opened, warnings) = try workspace.open(files, force: force, progress: ProgressBar.handler(output))
+            let (editor, warnings) = try PageEditor.open(
+                files, session: session.session, replacing: force, passwords: try passwords.book(),
+                progress: ProgressBar.handler(output))
+            let opened = editor.session
             Console.warn(warnings)
-            let summary = DocumentList(session: opened, path: workspace.store.path)
+            let summary = DocumentList(session: opened, path: editor.sessionFile ?? "")
             if output.json {
                 Console.json(summary)
             } else if !output.quiet {

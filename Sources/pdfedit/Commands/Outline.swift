@@ -46,8 +46,9 @@ struct OutlineShow: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
-            let (_, entries) = try workspace.outline(doc: document.doc)
+            let (_, entries) = try PageEditor.reading(session: options.session, passwords: try passwords.book()) {
+                (editor) throws(PDFEditError) in try editor.outline(doc: document.doc)
+            }
             if options.output.json {
                 Console.json(entries)
             } else if !options.output.quiet && !entries.isEmpty {
@@ -215,8 +216,9 @@ struct OutlineExport: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
-            let count = try workspace.exportOutline(doc: document.doc, to: file, force: force)
+            let count = try PageEditor.reading(session: options.session, passwords: try passwords.book()) {
+                (editor) throws(PDFEditError) in try editor.exportOutline(doc: document.doc, to: file, force: force)
+            }
             if !options.output.quiet && !options.output.json {
                 Console.out("wrote \(shown(file)) (\(count == 1 ? "1 entry" : "\(count) entries"))")
             }

@@ -15,7 +15,9 @@ struct Redo: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let labels = try Workspace(sessionPath: options.session).redo(steps)
+            let labels = try PageEditor.editing(session: options.session) { (editor) throws(PDFEditError) in
+                try editor.redo(steps)
+            }
             reportSteps("redid", labels, options.output)
         }
     }

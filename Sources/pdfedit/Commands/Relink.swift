@@ -48,9 +48,12 @@ struct Relink: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
+            let book = try passwords.book()
             if rebase {
-                let report = try workspace.rebase(old, to: new, label: commandLineLabel())
+                let report = try PageEditor.editing(session: options.session, passwords: book) {
+                    (editor) throws(PDFEditError) in
+                    try editor.rebase(old, ontoPath: new, label: commandLineLabel())
+                }
                 if options.output.json {
                     Console.json(report)
                     return
@@ -60,7 +63,10 @@ struct Relink: ParsableCommand {
                 return
             }
             guard let new else { return }
-            let summary = try workspace.relink(old, to: new, force: force, label: commandLineLabel())
+            let summary = try PageEditor.editing(session: options.session, passwords: book) {
+                (editor) throws(PDFEditError) in
+                try editor.relink(old, toPath: new, force: force, label: commandLineLabel())
+            }
             if options.output.json {
                 Console.json(summary)
             } else if !options.output.quiet {

@@ -162,9 +162,12 @@ struct Render: ParsableCommand {
                     try mode.render(selection: try selection.map(selecting.parse), pattern: pattern, settings: settings)
                 }
             } else {
-                let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
-                result = try workspace.render(
-                    selection: try selection.map(selecting.parse), doc: document.doc, pattern: pattern, settings: settings)
+                let book = try passwords.book()
+                let pages = try selection.map(selecting.parse)
+                result = try PageEditor.reading(session: options.session, passwords: book) {
+                    (editor) throws(PDFEditError) in
+                    try editor.render(to: pattern, document: document.doc, pages: pages, settings: settings)
+                }
             }
             bar?.stop()
             Console.warn(result.warnings)

@@ -33,12 +33,14 @@ struct Run: ParsableCommand {
         try reporting { () throws(PDFEditError) in
             let (name, text) = try ScriptText.read(script)
             let book = try passwords.book()
-            let workspace = Workspace(sessionPath: options.session, passwords: book)
             let lines = try ScriptCommands.parse(text, name: name)
             let steps = try ScriptCommands.steps(lines, name: name, passwords: book) { lineBook in
-                Workspace(sessionPath: options.session, passwords: lineBook).importer()
+                PageEditor.importer(forSession: options.session, passwords: lineBook)
             }
-            let summaries = try workspace.run(steps, script: name)
+            let summaries = try PageEditor.editing(session: options.session, passwords: book) {
+                (editor) throws(PDFEditError) in
+                try editor.run(steps, script: name)
+            }
             if options.output.json {
                 Console.json(summaries)
             } else if !options.output.quiet {

@@ -54,11 +54,16 @@ struct Show: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
-            let report = try workspace.contactSheets(
-                to: output, selection: try selection.map(selecting.parse), doc: document.doc,
-                options: SheetOptions(columns: columns, thumbnailSize: size, perSheet: perSheet, force: force),
-                progress: ProgressBar.handler(options.output))
+            let book = try passwords.book()
+            let pages = try selection.map(selecting.parse)
+            let sheets = SheetOptions(columns: columns, thumbnailSize: size, perSheet: perSheet, force: force)
+            try sheets.check(output: output)
+            let report = try PageEditor.reading(session: options.session, passwords: book) {
+                (editor) throws(PDFEditError) in
+                try editor.writeContactSheets(
+                    toPath: output, pages: pages, document: document.doc, options: sheets,
+                    progress: ProgressBar.handler(options.output))
+            }
             if options.output.json {
                 Console.json(report)
             } else if !options.output.quiet {

@@ -43,10 +43,15 @@ struct Thumbs: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let workspace = Workspace(sessionPath: options.session, passwords: try passwords.book())
-            let report = try workspace.thumbnails(
-                into: directory, selection: try selection.map(selecting.parse), doc: document.doc, size: size, force: force,
-                progress: ProgressBar.handler(options.output))
+            let book = try passwords.book()
+            let pages = try selection.map(selecting.parse)
+            try SheetOptions.checkThumbnail(size: size)
+            let report = try PageEditor.reading(session: options.session, passwords: book) {
+                (editor) throws(PDFEditError) in
+                try editor.writeThumbnails(
+                    intoPath: directory, pages: pages, document: document.doc, size: size, force: force,
+                    progress: ProgressBar.handler(options.output))
+            }
             if options.output.json {
                 Console.json(report)
             } else if !options.output.quiet {

@@ -15,7 +15,9 @@ struct Undo: ParsableCommand {
 
     func run() throws {
         try reporting { () throws(PDFEditError) in
-            let labels = try Workspace(sessionPath: options.session).undo(steps)
+            let labels = try PageEditor.editing(session: options.session) { (editor) throws(PDFEditError) in
+                try editor.undo(steps)
+            }
             reportSteps("undid", labels, options.output)
         }
     }

@@ -78,10 +78,13 @@ extension EditCommand {
                 throw PDFEditError.usage("\(input): to edit a file directly, add -o OUT or --in-place")
             }
             try directOptions?.refuseOutsideDirectMode()
-            let workspace = Workspace(sessionPath: options.session, passwords: passwords)
-            let building = EditBuilding(otherDocuments: [], importer: workspace.importer())
+            let building = EditBuilding(
+                otherDocuments: [], importer: PageEditor.importer(forSession: options.session, passwords: passwords))
             let edit = try edit(building)
-            let summary = try workspace.apply(edit, doc: options.doc, label: commandLineLabel())
+            let summary = try PageEditor.editing(session: options.session, passwords: passwords) {
+                (editor) throws(PDFEditError) in
+                try editor.apply(edit, in: options.doc, label: commandLineLabel())
+            }
             report(summary, export: nil)
             if let partial = building.partialImport { throw partial }
         }
