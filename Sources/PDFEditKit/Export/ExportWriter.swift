@@ -64,6 +64,11 @@ public struct ExportSettings: Sendable {
     public var rasterize: Double?
     /// With `rasterize`: the pictures in gray (`--gray`).
     public var rasterizeGray = false
+    /// `--rasterize-redacted DPI` (1 to 2400): a page the redaction refuses
+    /// (what it cannot judge lies in a region) is written as a picture of
+    /// itself at DPI with the regions filled, with a warning that its text is
+    /// gone, instead of failing the export; the proof still checks its pixels.
+    public var rasterizeRedacted: Double?
     /// Keep the digital signatures of a signed source valid (`--keep-signatures`):
     /// the output is written as the source's bytes, unchanged, followed by an
     /// appended update holding the edit. An edit that cannot be written so (pages
@@ -440,15 +445,30 @@ struct ExportWriter {
             options.requireAppendedUpdate = true
         }
         let staged = StagedOutput(output, removingStale: true)
-        let written = options
-        let report = try run(&plan, staged: [staged]) { (plan) throws(EngineError) in
-            try PDFExporter.write(
-                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: written, to: staged.temporary)
+        var proven = items
+        var fallback = RedactionFallback()
+        var written: ExportReport?
+        while written == nil {
+            let current = options
+            do throws(PDFEditError) {
+                written = try run(&plan, staged: [staged]) { (plan) throws(EngineError) in
+                    try PDFExporter.write(
+                        sources: plan.sources, items: plan.items, stamps: plan.stamps, options: current, to: staged.temporary)
+                }
+            } catch {
+                // `--rasterize-redacted`: the refused page becomes a picture of itself, then again.
+                guard let dpi = settings.rasterizeRedacted,
+                    try fallback.rasterize(
+                        refusedBy: error, items: &proven, plan: &plan, options: &options, dpi: dpi, document: name,
+                        output: output, writer: self)
+                else { throw error }
+            }
         }
-        var leftovers: [Warning] = []
+        guard let report = written else { throw PDFEditError.notExportable("\(output): nothing was written") }
+        var leftovers: [Warning] = fallback.warnings
         do throws(PDFEditError) {
-            leftovers = try RedactionProof.verify(
-                staged.temporary, output: output, items: items, passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
+            leftovers += try RedactionProof.verify(
+                staged.temporary, output: output, items: proven, passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
         } catch {
             staged.discard()
             throw error

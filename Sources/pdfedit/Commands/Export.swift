@@ -129,6 +129,11 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "With --rasterize: the pictures in gray.")
     var gray = false
 
+    @Option(
+        name: .customLong("rasterize-redacted"),
+        help: ArgumentHelp("A page redaction refuses is written as a picture of itself at DPI, its regions filled (its text is gone).", valueName: "DPI"))
+    var rasterizeRedacted: Double?
+
     @OptionGroup var encryption: EncryptOptions
 
     @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
@@ -226,6 +231,7 @@ struct Export: ParsableCommand {
             settings.images = try size.resampling()
             settings.rasterize = rasterize
             settings.rasterizeGray = gray
+            settings.rasterizeRedacted = rasterizeRedacted
             // The bar covers reading the session and preparing the pages too, so it is
             // stopped (erased) however the export ends.
             let bar = ProgressBar.bar(outputOptions, .writing)
