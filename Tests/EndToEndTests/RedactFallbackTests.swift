@@ -78,3 +78,59 @@ import Testing
         #expect(try qpdfCheck(out).status == 0)
     }
 }
+
+/// What a redaction by text leaves outside the pages (issue 45): link
+/// addresses, annotation texts, attachments and page label prefixes holding
+/// the text are named in warnings, and `--scrub` removes them.
+@Suite(.serialized) struct RedactScrubTests {
+    @Test func leftoversAreReportedAndScrubbed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let objects: [Int: RedactPDF.Object] = [
+            11: .dictionary("<< /Type /Annot /Subtype /Link /Rect [200 20 260 40] /A << /S /URI /URI (http://example.com/secret-page) >> >>"),
+            12: .dictionary("<< /Type /Annot /Subtype /Text /Rect [250 150 270 170] /Contents (The SECRET memo) >>"),
+        ]
+        try RedactPDF.write(
+            path("in.pdf"),
+            pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET", extra: "/Annots [11 0 R 12 0 R]")],
+            objects: objects)
+        try Data("plain words\n".utf8).write(to: URL(fileURLWithPath: path("secret-plan.txt")))
+        try Data("more words\n".utf8).write(to: URL(fileURLWithPath: path("other-secret.txt")))
+        try pdfeditOK("labels", "1:D/1/Secret-", path("in.pdf"), "-o", path("a.pdf"))
+        try pdfeditOK("attach", "add", "secret-plan.txt", path("a.pdf"), "-o", path("b.pdf"), in: directory)
+        try pdfeditOK("attach", "add", "other-secret.txt", "--page", "1", path("b.pdf"), "-o", path("c.pdf"), in: directory)
+        #expect(try run("pdfdetach", ["-list", path("c.pdf")]).stdout.contains("secret-plan.txt"))
+
+        // Reported: each copy named, the file keeps them.
+        let warned = try pdfeditOK("redact", "1", "--text", "secret", path("c.pdf"), "-o", path("warned.pdf"))
+        for piece in [
+            "a link's address on page 1", "an annotation's text on page 1", "the attached file \"other-secret.txt\" on page 1",
+            "the page label prefix \"Secret-\"", "the attachment \"secret-plan.txt\"",
+        ] {
+            #expect(warned.stderr.contains(piece) && warned.stderr.contains("warning"), "\(piece): \(warned.stderr)")
+        }
+        #expect(warned.stderr.contains("--scrub"))
+        #expect(try RedactPDF.decodedFile(path("warned.pdf")).contains("secret-page"))
+
+        // Scrubbed: each removed and said so; no copy of the text is left in the file.
+        let scrubbed = try pdfeditOK("redact", "1", "--text", "secret", "--scrub", path("c.pdf"), "-o", path("out.pdf"))
+        #expect(scrubbed.stderr.components(separatedBy: "removed ").count - 1 == 5, "\(scrubbed.stderr)")
+        let decoded = try RedactPDF.decodedFile(path("out.pdf"))
+        #expect(!decoded.lowercased().contains("secret"), "a copy is left")
+        #expect(decoded.contains("/Subtype /Link") && decoded.contains("/Subtype /Text"))  // only their text went
+        #expect(!(try run("pdfdetach", ["-list", path("out.pdf")]).stdout.contains("secret")))
+        let labels = try run("qpdf", ["--json", "--json-key=pagelabels", path("out.pdf")]).stdout
+        #expect(labels.contains("\"/S\": \"/D\"") && !labels.contains("/P"), "\(labels)")
+        #expect(try pageText(path("out.pdf"), 1).contains("Alpha"))
+        #expect(try qpdfCheck(path("out.pdf")).status == 0)
+
+        // In a session the option is export's.
+        try pdfeditOK("open", path("c.pdf"), in: directory)
+        try pdfeditOK("redact", "1", "--text", "secret", in: directory)
+        #expect(try pdfedit("redact", "1", "--text", "x", "--scrub", in: directory).status == 64)
+        let exported = try pdfeditOK("export", "session.pdf", "--scrub", in: directory)
+        #expect(exported.stderr.contains("removed the attachment"), "\(exported.stderr)")
+        #expect(!(try RedactPDF.decodedFile(path("session.pdf"))).lowercased().contains("secret"))
+    }
+}

@@ -69,6 +69,11 @@ public struct ExportSettings: Sendable {
     /// itself at DPI with the regions filled, with a warning that its text is
     /// gone, instead of failing the export; the proof still checks its pixels.
     public var rasterizeRedacted: Double?
+    /// `--scrub`: what a redaction by text leaves outside the pages — a link's
+    /// address, an annotation's text, an attachment, a page label's prefix
+    /// holding a redacted text — is removed (each named in a warning) rather
+    /// than only reported.
+    public var scrub = false
     /// Keep the digital signatures of a signed source valid (`--keep-signatures`):
     /// the output is written as the source's bytes, unchanged, followed by an
     /// appended update holding the edit. An edit that cannot be written so (pages
@@ -444,6 +449,8 @@ struct ExportWriter {
             try requireKeptSignatures(signed, plan: plan, options: options)
             options.requireAppendedUpdate = true
         }
+        options.redactedTexts = RedactionProof.texts(in: items)
+        options.scrub = settings.scrub
         let staged = StagedOutput(output, removingStale: true)
         var proven = items
         var fallback = RedactionFallback()
@@ -477,7 +484,7 @@ struct ExportWriter {
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
-            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings)
+            warnings: report.warnings.map { describe($0, output: output) } + decryptionWarning(report, output: output, settings: settings)
                 + signatureWarnings(signed, plan: plan, appendedTo: report.appendedTo, output: output)
                 + leftovers,
             savings: report.savings.map(CompressionSavings.init))
@@ -509,6 +516,8 @@ struct ExportWriter {
         }
         var options = settings.engineOptions(progressUnit: "files")
         setDocumentData(of: items, document: name, on: &options)
+        options.redactedTexts = RedactionProof.texts(in: items)
+        options.scrub = settings.scrub
         var plan = try plan(items, document: name, settings: settings)
         let signed = signedSources(of: plan)
         if settings.keepSignatures, let first = signed.first {
@@ -554,7 +563,7 @@ struct ExportWriter {
         let folder = parts.first.map { Paths.quickFolder(of: $0.output) } ?? "."
         let shownFolder = folder.hasSuffix("/") ? folder : folder + "/"
         let warnings =
-            report.warnings.map(describe)
+            report.warnings.map { describe($0, output: shownFolder) }
             + decryptionWarning(report, output: shownFolder, settings: settings)
             + signatureWarnings(signed, plan: plan, appendedTo: nil, output: shownFolder)
             + leftovers
@@ -632,7 +641,10 @@ struct ExportWriter {
 
     /// An engine warning as the kit's `Warning`, naming the source as the session
     /// stores it (as the user gave it), not by the absolute path the engine was handed.
-    func describe(_ warning: ExportWarning) -> Warning {
+    func describe(_ warning: ExportWarning, output: String = "output") -> Warning {
+        if warning.file == nil, warning.message.hasPrefix(ExportWarning.redactedLeftoverPrefix) {
+            return .exportNotice(file: output, message: String(warning.message.dropFirst(ExportWarning.redactedLeftoverPrefix.count)))
+        }
         guard let file = warning.file else { return Warning(warning, file: "output") }
         let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
         return Warning(warning, file: shown)

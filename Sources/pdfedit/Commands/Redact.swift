@@ -72,6 +72,9 @@ struct Redact: EditCommand {
         help: ArgumentHelp("Direct mode: a page it refuses is written as a picture of itself at DPI, its regions filled.", valueName: "DPI"))
     var rasterizeRedacted: Double?
 
+    @Flag(name: .long, help: "Direct mode: remove the link addresses, annotation texts, attachments and page label prefixes holding the text.")
+    var scrub = false
+
     @Flag(name: .long, help: "List the pending regions of the session's document (with --json: as JSON) instead.")
     var list = false
 
@@ -113,11 +116,13 @@ struct Redact: EditCommand {
 
     func adjust(_ mode: inout DirectMode) throws(PDFEditError) {
         mode.rasterizeRedacted = rasterizeRedacted
+        mode.scrub = scrub
     }
 
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
-        guard rasterizeRedacted == nil || isDirect else {
-            throw PDFEditError.usage("--rasterize-redacted goes with -o or --in-place; in a session give it to export")
+        guard (rasterizeRedacted == nil && !scrub) || isDirect else {
+            throw PDFEditError.usage(
+                "\(scrub ? "--scrub" : "--rasterize-redacted") goes with -o or --in-place; in a session give it to export")
         }
         guard let selection else { throw PDFEditError.usage("redact needs the pages to redact on (a selection)") }
         guard (rect == nil) != (text == nil) else {
