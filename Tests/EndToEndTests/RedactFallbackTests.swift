@@ -77,6 +77,23 @@ import Testing
         #expect(second.contains("Second page") && !second.contains("Secret"), "\(second)")
         #expect(try qpdfCheck(out).status == 0)
     }
+
+    @Test func exportRasterizeFillsPendingRegions() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.pdf").path
+        try RedactPDF.write(input, pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET", extra: "/Rotate 90")])
+        try pdfeditOK("open", input, in: directory)
+        try pdfeditOK("redact", "1", "--rect", "90,60,40,80", in: directory)
+        try pdfeditOK("export", "r.pdf", "--rasterize", "72", in: directory)
+        // Shown 200 wide, 300 tall: the region is x 90…130, y 60…140 from the bottom.
+        let grey = try RedactPDF.grey(directory.appendingPathComponent("r.pdf").path)
+        #expect(grey.width == 200 && grey.height == 300)
+        for (x, y) in [(92, 62), (110, 100), (128, 138)] {
+            #expect(grey.pixels[(300 - y) * 200 + x] < 8, "pixel \(x),\(y) is not the fill")
+        }
+        #expect(grey.pixels[(300 - 200) * 200 + 30] == 255)
+    }
 }
 
 /// What a redaction by text leaves outside the pages (issue 45): link

@@ -440,6 +440,18 @@ final class StampedRenderer: @unchecked Sendable {
     private static func regions(of item: PageItem, displayed: PageSize, scale: Double, access: SourceAccess)
         -> [(area: RasterImage.PaintedRect, label: String?)]
     {
+        shownRegions(of: item, access: access).map { region in
+            let shown = region.rect
+            return (
+                (x: shown.x0 * scale, y: (displayed.height - shown.y1) * scale, width: shown.width * scale,
+                 height: shown.height * scale), region.label)
+        }
+    }
+
+    /// An item's pending redaction regions moved onto its page as displayed
+    /// (points from its lower-left corner, y upward): the page a picture of
+    /// the item shows.
+    static func shownRegions(of item: PageItem, access: SourceAccess) -> [Redaction] {
         let marked = item.finish.compactMap { if case .redact(let region) = $0 { region } else { nil } }
         guard !marked.isEmpty, item.content.sheet == nil else { return [] }
         let visible: BoxRect
@@ -453,10 +465,9 @@ final class StampedRenderer: @unchecked Sendable {
             turns = frame.quarterTurns + item.rotation
         }
         return marked.map { region in
-            let shown = region.rect.toDisplayed(visible: visible, quarterTurns: turns)
-            return (
-                (x: shown.x0 * scale, y: (displayed.height - shown.y1) * scale, width: shown.width * scale,
-                 height: shown.height * scale), region.label)
+            var shown = region
+            shown.rect = region.rect.toDisplayed(visible: visible, quarterTurns: turns)
+            return shown
         }
     }
 
