@@ -3,7 +3,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-APT_PACKAGES := libqpdf-dev libpoppler-glib-dev libpango1.0-dev zlib1g-dev pkg-config qpdf poppler-utils man-db groff-base libjpeg62-turbo-dev libtiff-dev
+APT_PACKAGES := libqpdf-dev libpoppler-glib-dev libpango1.0-dev zlib1g-dev pkg-config qpdf poppler-utils man-db groff-base libjpeg62-turbo-dev libtiff-dev libfontconfig-dev libfreetype-dev fonts-urw-base35
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/pdfedit
 

@@ -33,6 +33,14 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"])]
         ),
+        // fontconfig and FreeType, for QPDFCore: the widths of the standard
+        // fonts a file names without /Widths, read from the metric-compatible
+        // URW fonts fontconfig finds for them (redaction's interpreter).
+        .systemLibrary(
+            name: "CFontConfig",
+            pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev", "libfreetype-dev", "fonts-urw-base35"])]
+        ),
         // libqpdf, for QPDFCore.
         .systemLibrary(
             name: "CQPDF",
@@ -44,7 +52,7 @@ let package = Package(
         // QPDFBridgeReader.h). See docs/ARCHITECTURE.md.
         .target(
             name: "QPDFCore",
-            dependencies: ["CQPDF", "ImageCodecs"],
+            dependencies: ["CQPDF", "CFontConfig", "ImageCodecs"],
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("stdc++")]
         ),

@@ -91,6 +91,12 @@ void Assembly::build(Dropped &dropped)
             out, placed, options->finish == nullptr ? nullptr : options->finish + (items - inputs.request.items),
             options->strip, where,
             options->redact == nullptr ? nullptr : options->redact + (items - inputs.request.items));
+        if (options->redacted_text_count > 0 && options->redacted_texts != nullptr) {
+            std::vector<std::string> texts(options->redacted_texts, options->redacted_texts + options->redacted_text_count);
+            for (std::string const &line : redaction_leftovers(out, texts, options->scrub != 0)) {
+                inputs.warn(-1, PE_REDACTED_LEFTOVER + line);
+            }
+        }
     }
     PhaseClock links_moved(Phase::links);
     transform_destinations(out, resized);

@@ -436,6 +436,11 @@ void build_structure_tree(
 void redact_page(QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region> const &regions, long long stream_limit);
 // Whether an annotation's /Rect meets one of the regions.
 bool annotation_meets(QPDFObjectHandle annotation, std::vector<pe_redact_region> const &regions);
+// Where `out` still writes one of `texts` (redacted by text) outside the
+// pages' content, one line each (RedactLeftovers.cpp): link URIs, annotation
+// /Contents, file attachment annotations and embedded files by name, page
+// label prefixes; with `scrub` each is removed and its line says so.
+std::vector<std::string> redaction_leftovers(QPDF &out, std::vector<std::string> const &texts, bool scrub);
 // Every placed page that carries regions (`redact`: one per item, NULL: none)
 // redacted; the annotations meeting them go in finish_pages.
 void redact_pages(QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where);

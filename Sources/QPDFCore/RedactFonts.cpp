@@ -1,8 +1,28 @@
 // Glyph widths for redaction (Redact.hh's Font): simple fonts' /Widths from
-// /FirstChar (Courier's 600 when a standard font has none), CID fonts' /W and
-// /DW under Identity-H, Type3 widths through /FontMatrix, and the vertical
-// extent of glyphs from the font descriptor (or a Type3 font's /FontBBox).
+// /FirstChar, CID fonts' /W and /DW under Identity-H, Type3 widths through
+// /FontMatrix, and the vertical extent of glyphs from the font descriptor (or
+// a Type3 font's /FontBBox).
+//
+// A standard font named without /Widths (Helvetica, Times, Symbol… as
+// pdfedit's own stamps and many old producers write them) is measured on the
+// font fontconfig substitutes for it, as poppler draws it: the URW base-35
+// fonts are metric-compatible with Adobe's. Its encoding (the font's built-in
+// one, StandardEncoding, WinAnsiEncoding, MacRomanEncoding, /Differences)
+// gives each code's glyph: StandardEncoding and the built-in one through
+// FreeType's Adobe charmaps of the font, WinAnsi and MacRoman through iconv
+// (CP1252, MACINTOSH) to Unicode and the font's Unicode charmap, /Differences
+// by glyph name. Courier is 600 wide everywhere and needs no font. A
+// substitute that is not one of the metric-compatible families is not used
+// (the font is then refused, as before).
 #include "Redact.hh"
+
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <fontconfig/fontconfig.h>
+#include <iconv.h>
+
+#include <array>
+#include <mutex>
 
 namespace pe {
 namespace redaction {
@@ -11,6 +31,231 @@ namespace {
 bool is_courier(std::string const &base)
 {
     return base.find("Courier") != std::string::npos;
+}
+
+// The families whose advance widths equal the standard fonts' (the URW
+// base-35 fonts under their current and older names).
+bool metric_compatible(std::string const &family)
+{
+    static char const *const families[] = {
+        "Nimbus Sans", "Nimbus Sans L", "Nimbus Roman", "Nimbus Roman No9 L", "Standard Symbols PS",
+        "Standard Symbols L", "D050000L", "Dingbats"};
+    for (char const *known : families) {
+        if (family == known) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Which standard font `base` (a /BaseFont name without its slash) names, as
+// fontconfig's pattern ("Helvetica:bold:italic"); "" when none. Arial and
+// Times New Roman, which producers name for Helvetica and Times, count.
+std::string standard_pattern(std::string base, bool &symbolic)
+{
+    if (base.size() > 7 && base[6] == '+') {
+        base = base.substr(7); // a subset tag
+    }
+    auto starts = [&](char const *prefix) { return base.rfind(prefix, 0) == 0; };
+    std::string family;
+    symbolic = false;
+    if (starts("Helvetica") || starts("Arial")) {
+        family = "Helvetica";
+    } else if (starts("Times")) {
+        family = "Times";
+    } else if (base == "Symbol") {
+        family = "Symbol";
+        symbolic = true;
+    } else if (base == "ZapfDingbats") {
+        family = "ZapfDingbats";
+        symbolic = true;
+    } else {
+        return "";
+    }
+    bool bold = base.find("Bold") != std::string::npos;
+    bool italic = base.find("Italic") != std::string::npos || base.find("Oblique") != std::string::npos;
+    return family + (bold ? ":bold" : "") + (italic ? ":italic" : "");
+}
+
+// The font file (and face index) fontconfig matches for `pattern`, "" when
+// it is not metric-compatible or not of `format` (when one is asked for).
+std::pair<std::string, int> match_file(std::string const &pattern, char const *format)
+{
+    std::pair<std::string, int> result{"", 0};
+    std::string asked = format == nullptr ? pattern : pattern + ":fontformat=" + format;
+    FcPattern *wanted = FcNameParse(reinterpret_cast<FcChar8 const *>(asked.c_str()));
+    if (wanted != nullptr) {
+        FcConfigSubstitute(nullptr, wanted, FcMatchPattern);
+        FcDefaultSubstitute(wanted);
+        FcResult outcome = FcResultNoMatch;
+        FcPattern *match = FcFontMatch(nullptr, wanted, &outcome);
+        if (match != nullptr) {
+            FcChar8 *file = nullptr;
+            FcChar8 *family = nullptr;
+            int index = 0;
+            FcChar8 *kind = nullptr;
+            bool right_kind = format == nullptr ||
+                (FcPatternGetString(match, FC_FONTFORMAT, 0, &kind) == FcResultMatch &&
+                 std::string(reinterpret_cast<char const *>(kind)) == format);
+            if (right_kind && FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch &&
+                FcPatternGetString(match, FC_FAMILY, 0, &family) == FcResultMatch &&
+                metric_compatible(reinterpret_cast<char const *>(family))) {
+                FcPatternGetInteger(match, FC_INDEX, 0, &index);
+                result = {reinterpret_cast<char const *>(file), index};
+            }
+            FcPatternDestroy(match);
+        }
+        FcPatternDestroy(wanted);
+    }
+    return result;
+}
+
+// The font file (and face index) fontconfig substitutes for `pattern`, ""
+// when none is metric-compatible: a Type 1 font first (FreeType reads the
+// built-in encoding of Symbol and ZapfDingbats from it; an OpenType CFF
+// font's own encoding it does not give), else any. Matched once per pattern
+// for the process.
+std::pair<std::string, int> substitute_file(std::string const &pattern)
+{
+    static std::mutex lock;
+    static std::map<std::string, std::pair<std::string, int>> found;
+    std::lock_guard<std::mutex> guard(lock);
+    auto known = found.find(pattern);
+    if (known != found.end()) {
+        return known->second;
+    }
+    std::pair<std::string, int> result = match_file(pattern, "Type 1");
+    if (result.first.empty()) {
+        result = match_file(pattern, nullptr);
+    }
+    found[pattern] = result;
+    return result;
+}
+
+// The Unicode scalar of one byte in iconv's `charset`, 0 when it has none.
+unsigned int unicode_of(iconv_t converter, unsigned char code)
+{
+    char in[1] = {static_cast<char>(code)};
+    char32_t out[2] = {0, 0};
+    char *from = in;
+    char *to = reinterpret_cast<char *>(out);
+    size_t left = 1;
+    size_t room = sizeof out;
+    iconv(converter, nullptr, nullptr, nullptr, nullptr);
+    if (iconv(converter, &from, &left, &to, &room) == static_cast<size_t>(-1) || room != sizeof out - 4) {
+        return 0;
+    }
+    return static_cast<unsigned int>(out[0]);
+}
+
+// Each code's glyph in `face` under the simple font's encoding `encoding` (a
+// name, a dictionary with /BaseEncoding and /Differences, or null). False
+// with `why` when the encoding is one this cannot read.
+bool glyphs_of(FT_Face face, QPDFObjectHandle encoding, bool symbolic, std::array<FT_UInt, 256> &glyphs, std::string &why)
+{
+    glyphs.fill(0);
+    QPDFObjectHandle base = encoding.isDictionary() ? encoding.getKey("/BaseEncoding") : encoding;
+    std::string name = base.isName() && !symbolic ? base.getName() : "";
+    if (name == "/WinAnsiEncoding" || name == "/MacRomanEncoding") {
+        bool windows = name == "/WinAnsiEncoding";
+        iconv_t converter = iconv_open("UTF-32LE", windows ? "CP1252" : "MACINTOSH");
+        if (converter == reinterpret_cast<iconv_t>(-1) || FT_Select_Charmap(face, FT_ENCODING_UNICODE) != 0) {
+            if (converter != reinterpret_cast<iconv_t>(-1)) {
+                iconv_close(converter);
+            }
+            why = "its encoding cannot be read (no " + name.substr(1) + " converter or Unicode glyphs)";
+            return false;
+        }
+        for (int code = 32; code < 256; ++code) {
+            unsigned int scalar = unicode_of(converter, static_cast<unsigned char>(code));
+            // WinAnsiEncoding's unused codes above 126 show a bullet (PDF 32000 D.2).
+            if (windows && (code == 0x7F || code == 0x81 || code == 0x8D || code == 0x8F || code == 0x90 || code == 0x9D)) {
+                scalar = 0x2022;
+            }
+            glyphs[code] = scalar == 0 ? 0 : FT_Get_Char_Index(face, scalar);
+        }
+        iconv_close(converter);
+    } else if (name.empty() || name == "/StandardEncoding") {
+        // The font's own encoding: StandardEncoding for the text fonts, the
+        // built-in one of Symbol and ZapfDingbats.
+        FT_Encoding own = symbolic ? FT_ENCODING_ADOBE_CUSTOM : FT_ENCODING_ADOBE_STANDARD;
+        if (FT_Select_Charmap(face, own) != 0) {
+            why = "its substitute font has no " + std::string(symbolic ? "built-in" : "standard") + " encoding";
+            return false;
+        }
+        bool any = false;
+        for (int code = 0; code < 256; ++code) {
+            glyphs[code] = FT_Get_Char_Index(face, static_cast<FT_ULong>(code));
+            any = any || glyphs[code] != 0;
+        }
+        if (!any) {
+            why = "its substitute font does not give its " + std::string(symbolic ? "built-in" : "standard") + " encoding";
+            return false;
+        }
+    } else {
+        why = "its encoding " + name.substr(1) + " is not read";
+        return false;
+    }
+    QPDFObjectHandle differences = encoding.isDictionary() ? encoding.getKey("/Differences") : QPDFObjectHandle::newNull();
+    if (differences.isArray()) {
+        int code = 0;
+        for (QPDFObjectHandle item : differences.getArrayAsVector()) {
+            if (item.isInteger()) {
+                code = static_cast<int>(item.getIntValue());
+            } else if (item.isName()) {
+                if (code >= 0 && code < 256) {
+                    std::string glyph = item.getName().substr(1);
+                    glyphs[code] = FT_Get_Name_Index(face, glyph.c_str());
+                }
+                ++code;
+            }
+        }
+    }
+    return true;
+}
+
+// Fills `font`'s widths for the standard font `base` without /Widths from its
+// substitute; false with `font.why` when it cannot.
+bool read_standard_widths(Font &font, std::string const &base, QPDFObjectHandle encoding)
+{
+    bool symbolic = false;
+    std::string pattern = standard_pattern(base, symbolic);
+    if (pattern.empty()) {
+        font.why = "its widths are not in the file (" + base + " without /Widths is not a standard font)";
+        return false;
+    }
+    auto [file, index] = substitute_file(pattern);
+    if (file.empty()) {
+        font.why = "its widths are not in the file and no font metric-compatible with " + base +
+            " is installed (fonts-urw-base35)";
+        return false;
+    }
+    FT_Library library = nullptr;
+    if (FT_Init_FreeType(&library) != 0) {
+        font.why = "FreeType cannot start";
+        return false;
+    }
+    FT_Face face = nullptr;
+    bool done = false;
+    if (FT_New_Face(library, file.c_str(), index, &face) != 0 || face->units_per_EM == 0) {
+        font.why = "its substitute font " + file + " cannot be read";
+    } else {
+        std::array<FT_UInt, 256> glyphs{};
+        if (glyphs_of(face, encoding, symbolic, glyphs, font.why)) {
+            double unit = 1000.0 / face->units_per_EM;
+            for (int code = 0; code < 256; ++code) {
+                if (glyphs[code] != 0 && FT_Load_Glyph(face, glyphs[code], FT_LOAD_NO_SCALE) == 0) {
+                    font.widths[code] = static_cast<double>(face->glyph->advance.x) * unit;
+                }
+            }
+            done = true;
+        }
+    }
+    if (face != nullptr) {
+        FT_Done_Face(face);
+    }
+    FT_Done_FreeType(library);
+    return done;
 }
 
 void read_descriptor(Font &font, QPDFObjectHandle descriptor)
@@ -66,8 +311,13 @@ Font read_simple_font(QPDFObjectHandle dict, bool type3)
         font.default_width = 600;
         return font;
     }
+    if (!type3 && base.isName() && read_standard_widths(font, base.getName().substr(1), dict.getKey("/Encoding"))) {
+        return font;
+    }
     font.known = false;
-    font.why = "its widths are not in the file (a standard font without /Widths)";
+    if (font.why.empty()) {
+        font.why = "its widths are not in the file (a Type3 font without /Widths)";
+    }
     return font;
 }
 

@@ -33,6 +33,11 @@ package struct DirectMode: Sendable {
     package var keepScripts = false
     /// Keep the input's digital signatures valid, or refuse the edit (see `ExportSettings.keepSignatures`).
     package var keepSignatures = false
+    /// Pages the redaction refuses written as pictures at this many dots per
+    /// inch (see `ExportSettings.rasterizeRedacted`).
+    package var rasterizeRedacted: Double?
+    /// Remove what a redaction by text leaves outside the pages (see `ExportSettings.scrub`).
+    package var scrub = false
     /// Encrypt the output with these passwords and permissions instead of keeping
     /// the input's encryption (`--encrypt`); nil keeps it (or `decrypt` drops it).
     package var outputEncryption: OutputEncryption?
@@ -199,6 +204,8 @@ package struct DirectMode: Sendable {
         keepingEncryption(of: inputSource, in: &writeSettings)
         writeSettings.keepScripts = keepScripts
         writeSettings.keepSignatures = keepSignatures
+        writeSettings.rasterizeRedacted = rasterizeRedacted
+        writeSettings.scrub = scrub
         writeSettings.compress = compress
         writeSettings.linearize = linearize
         writeSettings.images = images

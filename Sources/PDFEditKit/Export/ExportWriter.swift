@@ -64,6 +64,16 @@ public struct ExportSettings: Sendable {
     public var rasterize: Double?
     /// With `rasterize`: the pictures in gray (`--gray`).
     public var rasterizeGray = false
+    /// `--rasterize-redacted DPI` (1 to 2400): a page the redaction refuses
+    /// (what it cannot judge lies in a region) is written as a picture of
+    /// itself at DPI with the regions filled, with a warning that its text is
+    /// gone, instead of failing the export; the proof still checks its pixels.
+    public var rasterizeRedacted: Double?
+    /// `--scrub`: what a redaction by text leaves outside the pages — a link's
+    /// address, an annotation's text, an attachment, a page label's prefix
+    /// holding a redacted text — is removed (each named in a warning) rather
+    /// than only reported.
+    public var scrub = false
     /// Keep the digital signatures of a signed source valid (`--keep-signatures`):
     /// the output is written as the source's bytes, unchanged, followed by an
     /// appended update holding the edit. An edit that cannot be written so (pages
@@ -439,16 +449,33 @@ struct ExportWriter {
             try requireKeptSignatures(signed, plan: plan, options: options)
             options.requireAppendedUpdate = true
         }
+        options.redactedTexts = RedactionProof.texts(in: items)
+        options.scrub = settings.scrub
         let staged = StagedOutput(output, removingStale: true)
-        let written = options
-        let report = try run(&plan, staged: [staged]) { (plan) throws(EngineError) in
-            try PDFExporter.write(
-                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: written, to: staged.temporary)
+        var proven = items
+        var fallback = RedactionFallback()
+        var written: ExportReport?
+        while written == nil {
+            let current = options
+            do throws(PDFEditError) {
+                written = try run(&plan, staged: [staged]) { (plan) throws(EngineError) in
+                    try PDFExporter.write(
+                        sources: plan.sources, items: plan.items, stamps: plan.stamps, options: current, to: staged.temporary)
+                }
+            } catch {
+                // `--rasterize-redacted`: the refused page becomes a picture of itself, then again.
+                guard let dpi = settings.rasterizeRedacted,
+                    try fallback.rasterize(
+                        refusedBy: error, items: &proven, plan: &plan, options: &options, dpi: dpi, document: name,
+                        output: output, writer: self)
+                else { throw error }
+            }
         }
-        var leftovers: [Warning] = []
+        guard let report = written else { throw PDFEditError.notExportable("\(output): nothing was written") }
+        var leftovers: [Warning] = fallback.warnings
         do throws(PDFEditError) {
-            leftovers = try RedactionProof.verify(
-                staged.temporary, output: output, items: items, passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
+            leftovers += try RedactionProof.verify(
+                staged.temporary, output: output, items: proven, passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
         } catch {
             staged.discard()
             throw error
@@ -457,7 +484,7 @@ struct ExportWriter {
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
-            warnings: report.warnings.map(describe) + decryptionWarning(report, output: output, settings: settings)
+            warnings: report.warnings.map { describe($0, output: output) } + decryptionWarning(report, output: output, settings: settings)
                 + signatureWarnings(signed, plan: plan, appendedTo: report.appendedTo, output: output)
                 + leftovers,
             savings: report.savings.map(CompressionSavings.init))
@@ -489,6 +516,8 @@ struct ExportWriter {
         }
         var options = settings.engineOptions(progressUnit: "files")
         setDocumentData(of: items, document: name, on: &options)
+        options.redactedTexts = RedactionProof.texts(in: items)
+        options.scrub = settings.scrub
         var plan = try plan(items, document: name, settings: settings)
         let signed = signedSources(of: plan)
         if settings.keepSignatures, let first = signed.first {
@@ -534,7 +563,7 @@ struct ExportWriter {
         let folder = parts.first.map { Paths.quickFolder(of: $0.output) } ?? "."
         let shownFolder = folder.hasSuffix("/") ? folder : folder + "/"
         let warnings =
-            report.warnings.map(describe)
+            report.warnings.map { describe($0, output: shownFolder) }
             + decryptionWarning(report, output: shownFolder, settings: settings)
             + signatureWarnings(signed, plan: plan, appendedTo: nil, output: shownFolder)
             + leftovers
@@ -612,7 +641,10 @@ struct ExportWriter {
 
     /// An engine warning as the kit's `Warning`, naming the source as the session
     /// stores it (as the user gave it), not by the absolute path the engine was handed.
-    func describe(_ warning: ExportWarning) -> Warning {
+    func describe(_ warning: ExportWarning, output: String = "output") -> Warning {
+        if warning.file == nil, warning.message.hasPrefix(ExportWarning.redactedLeftoverPrefix) {
+            return .exportNotice(file: output, message: String(warning.message.dropFirst(ExportWarning.redactedLeftoverPrefix.count)))
+        }
         guard let file = warning.file else { return Warning(warning, file: "output") }
         let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file
         return Warning(warning, file: shown)

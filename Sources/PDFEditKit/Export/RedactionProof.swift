@@ -120,6 +120,12 @@ enum RedactionProof {
         return nil
     }
 
+    /// The texts `redact --text` removed from `items`' pages, each once, in order.
+    static func texts(in items: [PageItem]) -> [String] {
+        let all = items.flatMap { item in item.finish.compactMap { if case .redact(let r) = $0 { r.text } else { nil } } }
+        return Array(Set(all.filter { !$0.isEmpty })).sorted()
+    }
+
     /// Where a redacted text is still written outside the pages' content: the
     /// document information, bookmarks' titles and addresses. One line each.
     static func leftovers(of texts: Set<String>, in qpdf: OpenedPDF) -> [String] {

@@ -401,6 +401,8 @@ extension ExportWriter {
         let counter = ProgressCounter(
             total: drawn.count, unit: "pages", phase: "rasterizing", handler: settings.progress)
         let staged = StagedOutput(output, removingStale: true)
+        var proven = drawn
+        var leftovers: [Warning] = []
         do throws(PDFEditError) {
             let pdf: RasterPDF
             do throws(EngineError) { pdf = try RasterPDF(path: staged.temporary) } catch { throw .engine(error) }
@@ -414,6 +416,19 @@ extension ExportWriter {
                 }
                 for (job, index) in round.enumerated() {
                     guard let image = images[job], let size = renderer.displayedSize(of: drawn[index]) else { continue }
+                    // Pending redactions: the picture is all the page keeps, so
+                    // its regions are filled in it (and proven below).
+                    let regions = StampedRenderer.shownRegions(of: drawn[index], access: access)
+                    let across = Double(image.width) / size.width
+                    let down = Double(image.height) / size.height
+                    for region in regions {
+                        let (red, green, blue) = region.fill.rgb
+                        let rect = region.rect
+                        image.paint(
+                            [(x: rect.x0 * across, y: (size.height - rect.y1) * down, width: rect.width * across,
+                              height: rect.height * down)], red: red, green: green, blue: blue)
+                    }
+                    proven[index].finish = regions.map { PageFinish.redact($0) }
                     do throws(EngineError) {
                         try pdf.add(image, width: size.width, height: size.height, dpi: dpi, gray: settings.rasterizeGray)
                     } catch {
@@ -423,6 +438,7 @@ extension ExportWriter {
                 start += round.count
             }
             do throws(EngineError) { try pdf.finish() } catch { throw .engine(error) }
+            leftovers = try RedactionProof.verify(staged.temporary, output: output, items: proven, passwords: [])
             try staged.commit()
         } catch {
             staged.discard()
@@ -435,7 +451,7 @@ extension ExportWriter {
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
-            warnings: [notice]
+            warnings: [notice] + leftovers
                 + signed.map {
                     .signaturesInvalidated(source: $0.source, output: output, signatures: $0.signatures.map(\.shownName))
                 })

@@ -69,6 +69,9 @@ final class StampedRenderer: @unchecked Sendable {
         var scale: Double
         var stamps: [StampDrawing]
         var placement: Placement?
+        /// Pending redaction regions outlined (`show`, `thumbs`): in pixels
+        /// from the top-left corner, with their labels.
+        var regions: [(area: RasterImage.PaintedRect, label: String?)] = []
     }
 
     let size: Int
@@ -82,6 +85,10 @@ final class StampedRenderer: @unchecked Sendable {
     private let white: Bool
     /// Pages drawn with their annotations.
     private let annotations: Bool
+    /// Whether pending redaction regions are drawn as outlined boxes with
+    /// their labels (thumbnails: `show`, `thumbs`); never in what is written
+    /// as a page (`render`, `export --rasterize`).
+    private let outlinesRedactions: Bool
     private let cache: SeeingCache?
     /// Set up on the calling thread by `prepare`, only read by workers.
     private var openings: [String: SourceOpening] = [:]
@@ -103,6 +110,7 @@ final class StampedRenderer: @unchecked Sendable {
         everyItem = false
         white = true
         annotations = true
+        outlinesRedactions = true
         cache = access.cacheDirectory.map { SeeingCache(directory: $0) }
     }
 
@@ -116,8 +124,12 @@ final class StampedRenderer: @unchecked Sendable {
         everyItem = true
         white = !transparent
         self.annotations = annotations
+        outlinesRedactions = false
         cache = nil
     }
+
+    /// The outline of pending redaction regions (red, as a reviewer's mark).
+    static let redactionOutline = (red: 1.0, green: 0.0, blue: 0.0)
 
     /// The key of what a stamped item's thumbnail shows, "" for an item without
     /// stamps (for sheet keys, which must change when stamps do).
@@ -141,7 +153,12 @@ final class StampedRenderer: @unchecked Sendable {
             }
             return "\(drawn) \(stamp.under) \(stamp.fit) \(stamp.opacity) \(stamp.placement)"
         }
-        return "stamps " + stamps.joined(separator: ";") + resized + cropped
+        let regions = item.finish.compactMap { step -> String? in
+            guard case .redact(let region) = step else { return nil }
+            return "\(region.rect) \(region.fill.rgb) \(region.label ?? "")"
+        }
+        let redacted = regions.isEmpty ? "" : " redact " + regions.joined(separator: ";")
+        return "stamps " + stamps.joined(separator: ";") + resized + cropped + redacted
     }
 
     /// Finds (on this thread) what workers need: the documents to open, sizes and
@@ -242,7 +259,8 @@ final class StampedRenderer: @unchecked Sendable {
             drawings[item.id] = ItemDrawing(
                 key: Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8)), base: base,
                 rotation: item.rotation, displayed: displayed, width: pixels.width, height: pixels.height, scale: scale,
-                stamps: stamps, placement: placement)
+                stamps: stamps, placement: placement,
+                regions: outlinesRedactions ? Self.regions(of: item, displayed: displayed, scale: scale, access: access) : [])
         }
     }
 
@@ -412,7 +430,67 @@ final class StampedRenderer: @unchecked Sendable {
         for stamp in drawing.stamps where !stamp.under {
             try draw(stamp, on: image, drawing: drawing, worker: worker)
         }
+        try outline(drawing.regions, on: image, scale: drawing.scale)
         return image
+    }
+
+    /// An item's pending redaction regions on its picture (`displayed` points
+    /// at `scale` pixels each): each region's rectangle in the page's user
+    /// space shown as `redact --list` shows it, on the page as displayed.
+    private static func regions(of item: PageItem, displayed: PageSize, scale: Double, access: SourceAccess)
+        -> [(area: RasterImage.PaintedRect, label: String?)]
+    {
+        shownRegions(of: item, access: access).map { region in
+            let shown = region.rect
+            return (
+                (x: shown.x0 * scale, y: (displayed.height - shown.y1) * scale, width: shown.width * scale,
+                 height: shown.height * scale), region.label)
+        }
+    }
+
+    /// An item's pending redaction regions moved onto its page as displayed
+    /// (points from its lower-left corner, y upward): the page a picture of
+    /// the item shows.
+    static func shownRegions(of item: PageItem, access: SourceAccess) -> [Redaction] {
+        let marked = item.finish.compactMap { if case .redact(let region) = $0 { region } else { nil } }
+        guard !marked.isEmpty, item.content.sheet == nil else { return [] }
+        let visible: BoxRect
+        let turns: Int
+        if let resize = item.resize {
+            visible = BoxRect(x0: 0, y0: 0, x1: resize.size.width, y1: resize.size.height)
+            turns = item.rotation
+        } else {
+            guard let frame = access.frame(of: item) else { return [] }
+            visible = item.boxes.crop ?? frame.visibleBox
+            turns = frame.quarterTurns + item.rotation
+        }
+        return marked.map { region in
+            var shown = region
+            shown.rect = region.rect.toDisplayed(visible: visible, quarterTurns: turns)
+            return shown
+        }
+    }
+
+    /// The regions outlined, each label written in small type just above its
+    /// box's top-left corner (inside the box when there is no room above).
+    private func outline(_ regions: [(area: RasterImage.PaintedRect, label: String?)], on image: RasterImage, scale: Double)
+        throws(EngineError)
+    {
+        guard !regions.isEmpty else { return }
+        let colour = Self.redactionOutline
+        image.paint(regions.map(\.area), red: colour.red, green: colour.green, blue: colour.blue, outline: max(1.5, scale))
+        for region in regions {
+            guard let label = region.label, case .success(let bytes) = WinAnsi.encode(label) else { continue }
+            let size = max(9, 8 * scale)
+            let box = StandardFont.helvetica.box(of: bytes, size: size)
+            let above = region.area.y - box.ascent - 2
+            let baseline = above >= 0 ? region.area.y - 2 : region.area.y + box.ascent + 2
+            try image.drawText(
+                label, font: .helvetica, width: box.width, descent: box.descent, ascent: box.ascent,
+                centreX: region.area.x + box.width / 2 + 2, centreY: baseline - (box.ascent + box.descent) / 2,
+                degrees: 0, opacity: 1,
+                colors: TextColors(text: colour, background: (1, 1, 1), padding: 1))
+        }
     }
 
     private func draw(_ stamp: CellStampDrawing, on image: RasterImage, worker: WorkerContext) throws(EngineError) {
@@ -558,9 +636,10 @@ extension SheetPlan {
 
 extension PageItem {
     /// Whether its picture is composed by `StampedRenderer` rather than copied
-    /// from a plain page render: it has stamps, it is resized or a sheet, or it
-    /// shows a crop of its page (or image).
+    /// from a plain page render: it has stamps, it is resized or a sheet, it
+    /// shows a crop of its page (or image), or it has pending redactions (outlined).
     var isComposed: Bool {
         !stamps.isEmpty || resize != nil || content.sheet != nil || (boxes.crop != nil && content.source != nil)
+            || finish.contains { if case .redact = $0 { true } else { false } }
     }
 }

@@ -239,6 +239,11 @@ final class BridgeArguments {
                 })
             }
         }
+        if !options.redactedTexts.isEmpty {
+            result.redacted_texts = array(options.redactedTexts.map { Optional(copy($0)) })
+            result.redacted_text_count = Int32(clamping: options.redactedTexts.count)
+        }
+        result.scrub = options.scrub ? 1 : 0
         result.strip = options.stripped.reduce(0) { bits, part in
             let bit: Int32 =
                 switch part {

@@ -191,6 +191,12 @@ package struct ExportOptions: Sendable, Equatable {
     package var attachments: [ExportAttachment] = []
     /// Sources' embedded files left out (`pe_removed_attachment`); copied, as `attachments`.
     package var removedAttachments: [ExportRemovedAttachment] = []
+    /// The texts `redact --text` removed: where the output still writes one
+    /// outside the pages' content (link URIs, annotation contents, attachment
+    /// names, page label prefixes) the export warns (`pe_export_options.redacted_texts`),
+    /// and with `scrub` removes it.
+    package var redactedTexts: [String] = []
+    package var scrub = false
 
     package init(
         deterministicID: Bool = true, encryption: ExportEncryption? = nil, keepEncryptionOf: Int? = nil,
@@ -222,6 +228,7 @@ package struct ExportOptions: Sendable, Equatable {
             && lhs.maxPixels == rhs.maxPixels
             && lhs.finish == rhs.finish && lhs.stripped == rhs.stripped
             && lhs.attachments == rhs.attachments && lhs.removedAttachments == rhs.removedAttachments
+            && lhs.redactedTexts == rhs.redactedTexts && lhs.scrub == rhs.scrub
     }
 }
 

@@ -127,6 +127,12 @@ package enum PDFExporter {
     }
 }
 
+extension ExportWarning {
+    /// How a warning about a redacted text left outside the pages starts
+    /// (`PE_REDACTED_LEFTOVER`); the rest is about the output.
+    package static let redactedLeftoverPrefix = PE_REDACTED_LEFTOVER
+}
+
 /// Receives the bridge's warnings during one `pe_export` call (same thread).
 private final class WarningCollector {
     let paths: [String]

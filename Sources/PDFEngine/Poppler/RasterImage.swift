@@ -124,3 +124,38 @@ extension RasterImage {
         }
     }
 }
+
+extension RasterImage {
+    /// A rectangle in pixels from the image's top-left corner, y downward.
+    package typealias PaintedRect = (x: Double, y: Double, width: Double, height: Double)
+
+    /// Paints `rects` in one colour with cairo: filled (to whole pixels, so
+    /// that no pixel inside is blended with what was there), or outlined
+    /// `outline` pixels wide, centred on their edges.
+    package func paint(_ rects: [PaintedRect], red: Double, green: Double, blue: Double, outline: Double? = nil) {
+        guard !rects.isEmpty, let context = cairo_create(surface) else { return }
+        defer {
+            cairo_destroy(context)
+            cairo_surface_flush(surface)
+        }
+        cairo_surface_flush(surface)
+        cairo_set_source_rgb(context, red, green, blue)
+        for rect in rects {
+            if outline != nil {
+                cairo_rectangle(context, rect.x, rect.y, rect.width, rect.height)
+            } else {
+                let x0 = (rect.x).rounded(.down)
+                let y0 = (rect.y).rounded(.down)
+                cairo_rectangle(context, x0, y0, (rect.x + rect.width).rounded(.up) - x0, (rect.y + rect.height).rounded(.up) - y0)
+            }
+        }
+        if let outline {
+            cairo_set_line_width(context, outline)
+            cairo_stroke(context)
+        } else {
+            cairo_set_antialias(context, CAIRO_ANTIALIAS_NONE)
+            cairo_fill(context)
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+}

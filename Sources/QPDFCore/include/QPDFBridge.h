@@ -389,7 +389,19 @@ typedef struct pe_export_options {
     int images_dpi;
     int images_quality;
     long long max_pixels;
+    /* The texts `redact --text` removed from the pages (UTF-8): where the
+     * output still writes one outside the pages' content — a link's URI, an
+     * annotation's /Contents, a file attachment annotation's or an embedded
+     * file's name, a page label's prefix — a warning line says so (source
+     * index -1, starting PE_REDACTED_LEFTOVER); with `scrub` non-zero that URI
+     * action, /Contents, attachment or prefix is removed and the line says so. */
+    const char *const *redacted_texts;
+    int redacted_text_count;
+    int scrub;
 } pe_export_options;
+
+/* How each warning line of pe_export_options.redacted_texts starts. */
+#define PE_REDACTED_LEFTOVER "redacted text: "
 
 /* One step of pe_item_finish. */
 enum {

@@ -129,6 +129,14 @@ struct Export: ParsableCommand {
     @Flag(name: .long, help: "With --rasterize: the pictures in gray.")
     var gray = false
 
+    @Option(
+        name: .customLong("rasterize-redacted"),
+        help: ArgumentHelp("A page redaction refuses is written as a picture of itself at DPI, its regions filled (its text is gone).", valueName: "DPI"))
+    var rasterizeRedacted: Double?
+
+    @Flag(name: .long, help: "Remove the link addresses, annotation texts, attachments and page label prefixes holding a redacted text.")
+    var scrub = false
+
     @OptionGroup var encryption: EncryptOptions
 
     @Flag(name: .customLong("keep-scripts"), help: "Keep the sources' JavaScript and the first one's open action.")
@@ -226,6 +234,8 @@ struct Export: ParsableCommand {
             settings.images = try size.resampling()
             settings.rasterize = rasterize
             settings.rasterizeGray = gray
+            settings.rasterizeRedacted = rasterizeRedacted
+            settings.scrub = scrub
             // The bar covers reading the session and preparing the pages too, so it is
             // stopped (erased) however the export ends.
             let bar = ProgressBar.bar(outputOptions, .writing)

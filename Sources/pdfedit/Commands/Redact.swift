@@ -28,8 +28,10 @@ struct Redact: EditCommand {
             region, no redacted occurrence on its page, and every pixel inside a region must be the \
             fill colour; otherwise nothing is written (exit 65, naming the page and region). A page \
             the redaction cannot judge (a shading or an inline image reaching into a region, an image \
-            it cannot decode, text in a font it cannot measure) is refused the same way. The output is \
-            always a new file written whole, never an update appended to its source.
+            it cannot decode, text in a font it cannot measure) is refused the same way, unless \
+            --rasterize-redacted DPI (here in direct mode, or given to export) writes it as a picture \
+            of itself at DPI with its regions filled: its text is gone, and a warning names it. The \
+            output is always a new file written whole, never an update appended to its source.
 
             Examples:
               pdfedit redact 1 --rect 72,600,200,40
@@ -64,6 +66,14 @@ struct Redact: EditCommand {
 
     @Option(name: .long, help: ArgumentHelp("A label shown with the region by list and redact --list.", valueName: "text"))
     var label: String?
+
+    @Option(
+        name: .customLong("rasterize-redacted"),
+        help: ArgumentHelp("Direct mode: a page it refuses is written as a picture of itself at DPI, its regions filled.", valueName: "DPI"))
+    var rasterizeRedacted: Double?
+
+    @Flag(name: .long, help: "Direct mode: remove the link addresses, annotation texts, attachments and page label prefixes holding the text.")
+    var scrub = false
 
     @Flag(name: .long, help: "List the pending regions of the session's document (with --json: as JSON) instead.")
     var list = false
@@ -104,7 +114,16 @@ struct Redact: EditCommand {
         }
     }
 
+    func adjust(_ mode: inout DirectMode) throws(PDFEditError) {
+        mode.rasterizeRedacted = rasterizeRedacted
+        mode.scrub = scrub
+    }
+
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit {
+        guard (rasterizeRedacted == nil && !scrub) || isDirect else {
+            throw PDFEditError.usage(
+                "\(scrub ? "--scrub" : "--rasterize-redacted") goes with -o or --in-place; in a session give it to export")
+        }
         guard let selection else { throw PDFEditError.usage("redact needs the pages to redact on (a selection)") }
         guard (rect == nil) != (text == nil) else {
             throw PDFEditError.usage("redact takes exactly one of --rect and --text")

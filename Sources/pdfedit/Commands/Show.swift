@@ -15,7 +15,8 @@ struct Show: ParsableCommand {
             Each thumbnail shows the page as export writes it (its own /Rotate and the
             item's rotation), captioned with its position and id, then its source, page
             label and rotation. Images are drawn as export places them; blank pages are
-            outlined; placeholders are dashed frames with their label. A page holding
+            outlined; placeholders are dashed frames with their label; pending redaction
+            regions are red boxes with their labels. A page holding
             content the renderer skipped (an image too large to draw, a stream that
             cannot be decoded) is captioned "incomplete" and named after the summary.
             More than --per-sheet items give several sheets: OUT's name + -1, -2…

@@ -15,8 +15,9 @@ struct Thumbs: ParsableCommand {
             Files are named {n}-{id}.png: the item's position, zero-padded to the width
             of the document's page count, and its stable id (03-p3.png), so they sort in
             document order. Each shows the page as export writes it (its own /Rotate and
-            the item's rotation) and fits in PX x PX pixels. Existing files are replaced
-            only with --force.
+            the item's rotation) and fits in PX x PX pixels; pending redaction regions
+            are red boxes with their labels. Existing files are replaced only with
+            --force.
 
             Examples:
               pdfedit thumbs thumbs/

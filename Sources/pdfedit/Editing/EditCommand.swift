@@ -38,6 +38,9 @@ protocol EditCommand: ParsableCommand {
     /// Direct mode: files that become documents of their own (interleave's OTHER).
     var directDocuments: [String] { get }
     func edit(_ building: EditBuilding) throws(PDFEditError) -> Edit
+    /// Direct mode: what the command's own options change in the write
+    /// (redact's --rasterize-redacted); nothing by default.
+    func adjust(_ mode: inout DirectMode) throws(PDFEditError)
 }
 
 extension EditCommand {
@@ -45,6 +48,7 @@ extension EditCommand {
     var directOptions: DirectOptions? { nil }
     var directInput: String? { nil }
     var isDirect: Bool { directOptions?.isDirect ?? false }
+    func adjust(_ mode: inout DirectMode) throws(PDFEditError) {}
 
     func run() throws {
         try reporting { () throws(PDFEditError) in try perform() }
@@ -61,6 +65,7 @@ extension EditCommand {
             if options.doc != nil { throw PDFEditError.usage("--doc belongs to sessions, not to direct mode") }
             var mode = try direct.mode(input: input, passwords: passwords, output: options.output)
             mode.progress = ProgressBar.handler(options.output, .writing)
+            try adjust(&mode)
             var building: EditBuilding?
             let (summary, result) = try mode.resolvingStandardStreams { (mode) throws(PDFEditError) in
                 try mode.run(otherDocuments: directDocuments) { (_, names, importer) throws(PDFEditError) in
