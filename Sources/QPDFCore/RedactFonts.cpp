@@ -49,32 +49,55 @@ bool metric_compatible(std::string const &family)
 }
 
 // Which standard font `base` (a /BaseFont name without its slash) names, as
-// fontconfig's pattern ("Helvetica:bold:italic"); "" when none. Arial and
-// Times New Roman, which producers name for Helvetica and Times, count.
+// fontconfig's pattern ("Helvetica:bold:italic"); "" when none. Only the
+// standard 14 names and the Arial and Times New Roman names producers write
+// for them count, exactly: a prefix would take Helvetica-Narrow or Arial Black,
+// which are narrower or wider, for Helvetica, and the glyphs the interpreter
+// removes would not be the ones drawn.
 std::string standard_pattern(std::string base, bool &symbolic)
 {
     if (base.size() > 7 && base[6] == '+') {
         base = base.substr(7); // a subset tag
     }
-    auto starts = [&](char const *prefix) { return base.rfind(prefix, 0) == 0; };
-    std::string family;
-    symbolic = false;
-    if (starts("Helvetica") || starts("Arial")) {
-        family = "Helvetica";
-    } else if (starts("Times")) {
-        family = "Times";
-    } else if (base == "Symbol") {
-        family = "Symbol";
-        symbolic = true;
-    } else if (base == "ZapfDingbats") {
-        family = "ZapfDingbats";
-        symbolic = true;
-    } else {
-        return "";
+    struct Name {
+        char const *name;
+        char const *pattern;
+    };
+    static Name const names[] = {
+        {"Helvetica", "Helvetica"},
+        {"Helvetica-Bold", "Helvetica:bold"},
+        {"Helvetica-Oblique", "Helvetica:italic"},
+        {"Helvetica-BoldOblique", "Helvetica:bold:italic"},
+        {"Arial", "Helvetica"},
+        {"Arial,Bold", "Helvetica:bold"},
+        {"Arial,Italic", "Helvetica:italic"},
+        {"Arial,BoldItalic", "Helvetica:bold:italic"},
+        {"ArialMT", "Helvetica"},
+        {"Arial-BoldMT", "Helvetica:bold"},
+        {"Arial-ItalicMT", "Helvetica:italic"},
+        {"Arial-BoldItalicMT", "Helvetica:bold:italic"},
+        {"Times-Roman", "Times"},
+        {"Times-Bold", "Times:bold"},
+        {"Times-Italic", "Times:italic"},
+        {"Times-BoldItalic", "Times:bold:italic"},
+        {"TimesNewRoman", "Times"},
+        {"TimesNewRoman,Bold", "Times:bold"},
+        {"TimesNewRoman,Italic", "Times:italic"},
+        {"TimesNewRoman,BoldItalic", "Times:bold:italic"},
+        {"TimesNewRomanPSMT", "Times"},
+        {"TimesNewRomanPS-BoldMT", "Times:bold"},
+        {"TimesNewRomanPS-ItalicMT", "Times:italic"},
+        {"TimesNewRomanPS-BoldItalicMT", "Times:bold:italic"},
+        {"Symbol", "Symbol"},
+        {"ZapfDingbats", "ZapfDingbats"},
+    };
+    symbolic = base == "Symbol" || base == "ZapfDingbats";
+    for (Name const &known : names) {
+        if (base == known.name) {
+            return known.pattern;
+        }
     }
-    bool bold = base.find("Bold") != std::string::npos;
-    bool italic = base.find("Italic") != std::string::npos || base.find("Oblique") != std::string::npos;
-    return family + (bold ? ":bold" : "") + (italic ? ":italic" : "");
+    return "";
 }
 
 // The font file (and face index) fontconfig matches for `pattern`, "" when
@@ -311,7 +334,16 @@ Font read_simple_font(QPDFObjectHandle dict, bool type3)
         font.default_width = 600;
         return font;
     }
-    if (!type3 && base.isName() && read_standard_widths(font, base.getName().substr(1), dict.getKey("/Encoding"))) {
+    // A font that embeds its program is drawn with that program's advances,
+    // which the standard metrics need not match: refused, not guessed.
+    QPDFObjectHandle program = dict.getKey("/FontDescriptor");
+    bool embedded = program.isDictionary() &&
+        (program.hasKey("/FontFile") || program.hasKey("/FontFile2") || program.hasKey("/FontFile3"));
+    if (embedded && !type3 && base.isName()) {
+        font.why = "its widths are not in the file and " + base.getName().substr(1) +
+            " embeds its own font program, whose advances the standard metrics need not match";
+    } else if (!type3 && base.isName() &&
+               read_standard_widths(font, base.getName().substr(1), dict.getKey("/Encoding"))) {
         return font;
     }
     font.known = false;

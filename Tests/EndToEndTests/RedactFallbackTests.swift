@@ -94,6 +94,45 @@ import Testing
         }
         #expect(grey.pixels[(300 - 200) * 200 + 30] == 255)
     }
+
+    /// The fallback's resolution is checked before anything is read, whether
+    /// or not a page needs it, and `--split` with it is refused: nothing written.
+    @Test func theFallbacksValueIsCheckedFirst() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.pdf").path
+        try RedactPDF.write(input, pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET")])
+        try pdfeditOK("open", input, in: directory)
+        let zero = try pdfedit("export", "out.pdf", "--rasterize-redacted", "0", in: directory)
+        #expect(zero.status == 64 && zero.stderr.contains("--rasterize-redacted takes 1 to 2400"), "\(zero.stderr)")
+        let split = try pdfedit("export", "--split", "parts", "--rasterize-redacted", "72", in: directory)
+        #expect(split.status == 64 && split.stderr.contains("one file, not parts"), "\(split.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.pdf").path))
+        let parts = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("parts").path)) ?? []
+        #expect(parts.isEmpty)
+    }
+
+    /// `render` of an item with pending redactions: its picture never shows
+    /// what the redaction will remove (the regions are filled, as
+    /// `export --rasterize` fills them).
+    @Test func renderFillsPendingRegions() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.pdf").path
+        try RedactPDF.write(input, pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET")])
+        try pdfeditOK("open", input, in: directory)
+        try pdfeditOK("render", "1", "-o", "before.png", "--dpi", "72", in: directory)
+        try pdfeditOK("redact", "1", "--rect", "50,90,60,30", "--fill", "#ff0000", in: directory)
+        try pdfeditOK("render", "1", "-o", "after.png", "--dpi", "72", in: directory)
+        // 300 × 200 at 72 dpi: the region is x 50…110, y 90…120 from the bottom.
+        let points = [(x: 55, y: 200 - 95), (x: 80, y: 200 - 105), (x: 105, y: 200 - 115)]
+        let before = try Pixels.png(directory.appendingPathComponent("before.png").path, at: points)
+        let after = try Pixels.png(directory.appendingPathComponent("after.png").path, at: points)
+        #expect(before.contains { $0 != (red: 255, green: 0, blue: 0) })
+        for pixel in after { #expect(pixel == (red: 255, green: 0, blue: 0), "\(after)") }
+        let outside = try Pixels.png(directory.appendingPathComponent("after.png").path, at: [(x: 250, y: 20)])
+        #expect(outside.first.map { $0 == (red: 255, green: 255, blue: 255) } == true)
+    }
 }
 
 /// What a redaction by text leaves outside the pages (issue 45): link

@@ -436,6 +436,8 @@ struct ExportWriter {
         _ items: [PageItem], document name: String, to output: String, settings: ExportSettings,
         positions: ClosedRange<Int>? = nil
     ) throws(PDFEditError) -> ExportResult {
+        // Checked before anything is read, whether or not a page needs it.
+        if let dpi = settings.rasterizeRedacted { try checkedResolution(dpi, option: "--rasterize-redacted") }
         if let dpi = settings.rasterize {
             return try rasterize(items, document: name, to: output, dpi: dpi, settings: settings, positions: positions)
         }
@@ -498,6 +500,9 @@ struct ExportWriter {
         positions: [Int], settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
         if settings.rasterize != nil { throw PDFEditError.usage("--rasterize writes one file, not parts") }
+        if settings.rasterizeRedacted != nil {
+            throw PDFEditError.usage("--rasterize-redacted writes one file, not parts: export the pages as one file")
+        }
         let targets = parts.map { FileIdentity(of: $0.output) }
         var seen: [FileIdentity: String] = [:]
         for (part, key) in zip(parts, targets) {

@@ -40,9 +40,6 @@ struct RedactionFallback {
             return !Self.regions(of: items[index]).isEmpty
         }
         guard !refused.isEmpty else { return false }
-        guard dpi.isFinite, dpi >= 1, dpi <= 2400 else {
-            throw PDFEditError.usage("--rasterize-redacted takes 1 to 2400 dots per inch, not \(decimalText(dpi, decimals: 3))")
-        }
         let folder: ScratchDirectory
         if let scratch {
             folder = scratch

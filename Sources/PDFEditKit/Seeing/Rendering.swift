@@ -76,9 +76,7 @@ public struct RenderSettings: Sendable {
     func check(format: Format) throws(PDFEditError) {
         switch resolution {
         case .dpi(let dpi):
-            guard dpi.isFinite, dpi >= 1, dpi <= 2400 else {
-                throw PDFEditError.usage("--dpi takes 1 to 2400 dots per inch, not \(decimalText(dpi, decimals: 3))")
-            }
+            try checkedResolution(dpi, option: "--dpi")
         case .width(let pixels), .height(let pixels):
             guard (1...RasterImage.maximumSide).contains(pixels) else {
                 let name = if case .width = resolution { "--width" } else { "--height" }
@@ -229,6 +227,7 @@ struct PageImages {
                     let drawn = Slots<PackedPixels>(count: round.count)
                     try renderer.forEach(round.map { items[$0] }, pool: pool, progress: counter) {
                         (job, image) throws(PDFEditError) in
+                        renderer.fillPendingRedactions(in: image, of: items[round[job]], access: access)
                         drawn[job] = encode(image)
                     }
                     for (job, index) in round.enumerated() {
@@ -266,6 +265,7 @@ struct PageImages {
             let quality = settings.quality
             let plainColor = settings.colors == .color && !settings.transparent
             try renderer.forEach(items, pool: pool, progress: counter) { (job, image) throws(PDFEditError) in
+                renderer.fillPendingRedactions(in: image, of: items[job], access: access)
                 let bytes: [UInt8]
                 let size = (image.width, image.height)
                 if format == .png && plainColor {
@@ -366,9 +366,7 @@ extension ExportWriter {
         positions: ClosedRange<Int>?
     ) throws(PDFEditError) -> ExportResult {
         guard !items.isEmpty else { throw PDFEditError.notExportable("document \"\(name)\" is empty: nothing to export") }
-        guard dpi.isFinite, dpi >= 1, dpi <= 2400 else {
-            throw PDFEditError.usage("--rasterize takes 1 to 2400 dots per inch, not \(decimalText(dpi, decimals: 3))")
-        }
+        try checkedResolution(dpi, option: "--rasterize")
         if settings.compress || settings.linearize || settings.images != nil || settings.outputEncryption != nil {
             throw PDFEditError.usage(
                 "--rasterize writes its own file: not with --compress, --linearize, --images or --encrypt")
@@ -418,16 +416,7 @@ extension ExportWriter {
                     guard let image = images[job], let size = renderer.displayedSize(of: drawn[index]) else { continue }
                     // Pending redactions: the picture is all the page keeps, so
                     // its regions are filled in it (and proven below).
-                    let regions = StampedRenderer.shownRegions(of: drawn[index], access: access)
-                    let across = Double(image.width) / size.width
-                    let down = Double(image.height) / size.height
-                    for region in regions {
-                        let (red, green, blue) = region.fill.rgb
-                        let rect = region.rect
-                        image.paint(
-                            [(x: rect.x0 * across, y: (size.height - rect.y1) * down, width: rect.width * across,
-                              height: rect.height * down)], red: red, green: green, blue: blue)
-                    }
+                    let regions = renderer.fillPendingRedactions(in: image, of: drawn[index], access: access)
                     proven[index].finish = regions.map { PageFinish.redact($0) }
                     do throws(EngineError) {
                         try pdf.add(image, width: size.width, height: size.height, dpi: dpi, gray: settings.rasterizeGray)
@@ -455,5 +444,36 @@ extension ExportWriter {
                 + signed.map {
                     .signaturesInvalidated(source: $0.source, output: output, signatures: $0.signatures.map(\.shownName))
                 })
+    }
+}
+
+extension StampedRenderer {
+    /// Paints an item's pending redaction regions in the fill colour on its
+    /// picture (the page as displayed): a rendered or rasterized page never
+    /// shows what a pending redaction will remove. Returns the regions, moved
+    /// onto the page as displayed.
+    @discardableResult
+    func fillPendingRedactions(in image: RasterImage, of item: PageItem, access: SourceAccess) -> [Redaction] {
+        let regions = StampedRenderer.shownRegions(of: item, access: access)
+        guard !regions.isEmpty, let size = displayedSize(of: item) else { return regions }
+        let across = Double(image.width) / size.width
+        let down = Double(image.height) / size.height
+        for region in regions {
+            let (red, green, blue) = region.fill.rgb
+            let rect = region.rect
+            image.paint(
+                [(x: rect.x0 * across, y: (size.height - rect.y1) * down, width: rect.width * across,
+                  height: rect.height * down)], red: red, green: green, blue: blue)
+        }
+        return regions
+    }
+}
+
+/// The one check of a resolution in dots per inch (`--dpi`, `--rasterize`,
+/// `--rasterize-redacted`): a finite number from 1 to 2400, else a usage
+/// error naming the option.
+func checkedResolution(_ dpi: Double, option: String) throws(PDFEditError) {
+    guard dpi.isFinite, dpi >= 1, dpi <= 2400 else {
+        throw PDFEditError.usage("\(option) takes 1 to 2400 dots per inch, not \(decimalText(dpi, decimals: 3))")
     }
 }
