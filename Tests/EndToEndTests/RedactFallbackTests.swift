@@ -58,6 +58,39 @@ import Testing
         #expect(before.pixels[(200 - 100) * 300 + 70] > 8)  // the region was not black before
     }
 
+    /// The picture keeps the item's other finishing steps: annotations a
+    /// session stripped stay out of it (they came back when it was drawn
+    /// without them).
+    @Test func thePictureKeepsStrippedAnnotationsOut() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.pdf").path
+        try RedactPDF.write(
+            input,
+            pages: [
+                .init(
+                    content: "q 40 90 100 20 re W n /Sh1 sh Q BT /F1 12 Tf 20 95 Td (Alpha Secret) Tj ET",
+                    resources: "/Font << /F1 10 0 R >> /Shading << /Sh1 11 0 R >>", extra: "/Annots [12 0 R]")
+            ],
+            objects: [
+                11: .dictionary(
+                    "<< /ShadingType 2 /ColorSpace /DeviceGray /Coords [0 0 300 0] /Function << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >> >>"),
+                12: .dictionary("<< /Type /Annot /Subtype /Square /Rect [200 20 260 60] /F 4 /AP << /N 13 0 R >> >>"),
+                13: .stream("/Type /XObject /Subtype /Form /BBox [0 0 60 40]", Array("0 g 0 0 60 40 re f".utf8)),
+            ])
+        try pdfeditOK("open", input, in: directory)
+        try pdfeditOK("redact", "1", "--rect", "50,95,40,10", in: directory)
+        try pdfeditOK("export", "with.pdf", "--rasterize-redacted", "72", in: directory)
+        try pdfeditOK("strip", "annotations", "1", in: directory)
+        try pdfeditOK("export", "without.pdf", "--rasterize-redacted", "72", in: directory)
+        let with = try RedactPDF.grey(directory.appendingPathComponent("with.pdf").path)
+        let without = try RedactPDF.grey(directory.appendingPathComponent("without.pdf").path)
+        // The square's middle, x 230, y 40 from the bottom of a 300 × 200 page.
+        #expect(with.pixels[(200 - 40) * 300 + 230] < 50)
+        #expect(without.pixels[(200 - 40) * 300 + 230] > 200)
+        #expect(without.pixels[(200 - 100) * 300 + 70] < 8)  // the region is filled
+    }
+
     @Test func exportInASessionTakesTheFallbackToo() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -48,17 +48,21 @@ struct RedactionFallback {
             scratch = folder
         }
         let document = writer.session.document(named: name) ?? Document(name: name, items: items)
-        let renderer = StampedRenderer(
-            sizing: .dpi(dpi), texts: OutputLabels.stampTexts(of: document, access: access), transparent: false,
-            annotations: true)
+        let texts = OutputLabels.stampTexts(of: document, access: access)
         for index in refused {
             let item = items[index]
+            // The renderer draws annotations or none: an item whose annotations
+            // (or some of them) were stripped is drawn without, so nothing the
+            // session removed comes back in its picture.
+            let stripped = item.finish.contains { if case .stripAnnotations = $0 { true } else { false } }
+            let renderer = StampedRenderer(sizing: .dpi(dpi), texts: texts, transparent: false, annotations: !stripped)
             guard let frame = access.frame(of: item) else { return false }
             let visible = item.boxes.crop ?? frame.visibleBox
             let turns = frame.quarterTurns + item.rotation
-            // What it shows, without the finishing steps (the regions are filled below).
+            // What it shows: its other finishing steps (annotations stripped or
+            // flattened stay so), not the regions, which are filled below.
             var shown = item
-            shown.finish = []
+            shown.finish = item.finish.filter { if case .redact = $0 { false } else { true } }
             try access.surfacingLookupFailure { () throws(PDFEditError) in
                 try renderer.prepare([shown], access: access) { (source, fit) throws(PDFEditError) in
                     try writer.imagePDF(source, fit: fit)
