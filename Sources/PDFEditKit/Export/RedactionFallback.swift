@@ -56,9 +56,7 @@ struct RedactionFallback {
             // session removed comes back in its picture.
             let stripped = item.finish.contains { if case .stripAnnotations = $0 { true } else { false } }
             let renderer = StampedRenderer(sizing: .dpi(dpi), texts: texts, transparent: false, annotations: !stripped)
-            guard let frame = access.frame(of: item) else { return false }
-            let visible = item.boxes.crop ?? frame.visibleBox
-            let turns = frame.quarterTurns + item.rotation
+            guard access.frame(of: item) != nil else { return false }
             // What it shows: its other finishing steps (annotations stripped or
             // flattened stay so), not the regions, which are filled below.
             var shown = item
@@ -73,21 +71,8 @@ struct RedactionFallback {
                 pictures[0] = image
             }
             guard let image = pictures[0], let size = renderer.displayedSize(of: shown) else { return false }
-            // The regions on the page as displayed: the picture's page space.
-            let moved = Self.regions(of: item).map { region in
-                var turned = region
-                turned.rect = region.rect.toDisplayed(visible: visible, quarterTurns: turns)
-                return turned
-            }
-            let across = Double(image.width) / size.width
-            let down = Double(image.height) / size.height
-            for region in moved {
-                let (red, green, blue) = region.fill.rgb
-                let rect = region.rect
-                image.paint(
-                    [(x: rect.x0 * across, y: (size.height - rect.y1) * down, width: rect.width * across, height: rect.height * down)],
-                    red: red, green: green, blue: blue)
-            }
+            // The regions on the page as displayed (the picture's page space), filled in it.
+            let moved = renderer.fillPendingRedactions(in: image, of: item, access: access)
             let path = Paths.join(folder.path, "page-\(index + 1).pdf")
             do throws(EngineError) {
                 let pdf = try RasterPDF(path: path)
