@@ -49,7 +49,7 @@ build_pdf_harness() {
     local objects="$out/pdf-objects"
     mkdir -p "$objects"
     local flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -DPOINTERHOLDER_TRANSITION=4
-                 -ISources/QPDFCore/include -ISources/QPDFCore -ISources/ImageCodecs/include $(pkg-config --cflags libqpdf))
+                 -ISources/QPDFCore/include -ISources/QPDFCore -ISources/ImageCodecs/include $(pkg-config --cflags libqpdf freetype2 fontconfig))
     # The C of ImageCodecs (the JPEG decoder and cairo resampler the image pass calls).
     local cflags=(-std=c11 -O1 -g -fsanitize=fuzzer-no-link,address -ISources/ImageCodecs/include
                   $(pkg-config --cflags cairo libtiff-4))
@@ -75,7 +75,7 @@ build_pdf_harness() {
         fi
         built+=("$object")
     done
-    "$clang" "${linker[@]/-use-ld/-fuse-ld}" -fsanitize=fuzzer,address "${built[@]}" $(pkg-config --libs libqpdf cairo libtiff-4) \
+    "$clang" "${linker[@]/-use-ld/-fuse-ld}" -fsanitize=fuzzer,address "${built[@]}" $(pkg-config --libs libqpdf cairo libtiff-4 freetype2 fontconfig) \
         -ljpeg -lz -o "$out/fuzz-pdf"
 }
 
