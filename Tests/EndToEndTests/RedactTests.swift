@@ -455,19 +455,9 @@ extension RedactPDF {
     /// A binary PGM or PPM (P5, P6) file's size and samples (a PPM's red channel).
     static func readPNM(_ path: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
         let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        var fields: [String] = []
-        var index = 0
-        while fields.count < 4, index < data.count {
-            var word = ""
-            while index < data.count, data[index] != 0x20, data[index] != 0x0A {
-                word.append(Character(UnicodeScalar(data[index])))
-                index += 1
-            }
-            index += 1
-            if !word.isEmpty { fields.append(word) }
-        }
-        let samples = Array(data[index...])
-        let pixels = fields[0] == "P6" ? stride(from: 0, to: samples.count, by: 3).map { samples[$0] } : samples
-        return (Int(fields[1]) ?? 0, Int(fields[2]) ?? 0, pixels)
+        // The header is a PGM's (Pixels.pgm reads it); a PPM keeps its red samples.
+        let (width, height, samples) = Pixels.pgm(data)
+        let pixels = data.starts(with: Array("P6".utf8)) ? stride(from: 0, to: samples.count, by: 3).map { samples[$0] } : samples
+        return (width, height, pixels)
     }
 }
