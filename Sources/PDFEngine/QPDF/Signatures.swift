@@ -89,9 +89,12 @@ extension PopplerPDF {
     /// of an export refused with `--keep-signatures`). The field's one other
     /// reference is the list `poppler_document_get_signature_fields` gave.
     private static func awaitWorkerRelease(of field: OpaquePointer) {
-        let object = UnsafeMutableRawPointer(field).assumingMemoryBound(to: GObject.self)
+        // The count is written by the worker thread, so it is read atomically
+        // (`g_atomic_int_get`, as GLib itself reads it), never as a plain field.
+        guard let offset = MemoryLayout<GObject>.offset(of: \GObject.ref_count) else { return }
+        let count = UnsafeMutableRawPointer(field).advanced(by: offset).assumingMemoryBound(to: gint.self)
         var waits = 0
-        while object.pointee.ref_count > 1 && waits < 100_000 {
+        while g_atomic_int_get(count) > 1 && waits < 100_000 {
             usleep(10)
             waits += 1
         }
