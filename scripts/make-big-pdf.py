@@ -9,6 +9,8 @@ told apart after a merge.
 import sys
 import zlib
 
+import pdfbytes
+
 
 def main():
     pages = int(sys.argv[1])
@@ -46,19 +48,8 @@ def main():
         % (b" ".join(b"%d 0 R" % g for g in groups), pages, font)
     )
     objects[1] = b"<< /Type /Catalog /Pages 2 0 R >>"
-    count = next_number
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = [0] * count
-    for number in range(1, count):
-        offsets[number] = len(out)
-        out += b"%d 0 obj\n" % number + objects[number] + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % count
-    for number in range(1, count):
-        out += b"%010d 00000 n \n" % offsets[number]
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (count, xref)
     with open(out_path, "wb") as f:
-        f.write(out)
+        f.write(pdfbytes.pdf(objects))
 
 
 if __name__ == "__main__":

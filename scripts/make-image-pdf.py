@@ -11,6 +11,8 @@ import argparse
 import hashlib
 import zlib
 
+import pdfbytes
+
 
 def noise(seed, size):
     """`size` deterministic pseudo-random bytes."""
@@ -58,19 +60,8 @@ def main():
         len(kids),
     )
     objects[1] = b"<< /Type /Catalog /Pages 2 0 R >>"
-    count = number
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = [0] * count
-    for n in range(1, count):
-        offsets[n] = len(out)
-        out += b"%d 0 obj\n" % n + objects[n] + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % count
-    for n in range(1, count):
-        out += b"%010d 00000 n \n" % offsets[n]
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (count, xref)
     with open(args.out, "wb") as f:
-        f.write(out)
+        f.write(pdfbytes.pdf(objects))
 
 
 if __name__ == "__main__":

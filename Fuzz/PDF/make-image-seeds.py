@@ -10,6 +10,9 @@ import os
 import sys
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import pdfbytes  # noqa: E402
+
 
 def pdf(page, xobjects):
     """One page drawing `page` with image or form `xobjects` (name -> (dict, data))."""
@@ -28,17 +31,7 @@ def pdf(page, xobjects):
                          b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % len(mask) + mask
                          + b"\nendstream")
         objects.append(b"<< " + dictionary + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream")
-    objects += extra
-    out = b"%PDF-1.7\n"
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return out
+    return pdfbytes.pdf(objects + extra, header=b"%PDF-1.7\n")
 
 
 def image(width, height, space, bits, data, extra=b""):

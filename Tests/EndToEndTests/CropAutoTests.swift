@@ -16,17 +16,7 @@ import Testing
             objects.append("<< /Length \(page.content.utf8.count) >>\nstream\n\(page.content)\nendstream")
         }
         objects[1] = "<< /Type /Pages /Kids [\(kids.joined(separator: " "))] /Count \(pages.count) >>"
-        var text = "%PDF-1.4\n"
-        var offsets: [Int] = []
-        for (index, object) in objects.enumerated() {
-            offsets.append(text.utf8.count)
-            text += "\(index + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = text.utf8.count
-        text += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { text += String(format: "%010d 00000 n \n", offset) }
-        text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(text.utf8)
+        return TestPDF.bytes(objects, header: "%PDF-1.4\n")
     }
 
     static func close(_ a: [[Double]], _ b: [[Double]], within tolerance: Double) -> Bool {

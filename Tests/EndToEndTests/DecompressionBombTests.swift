@@ -16,6 +16,7 @@ import Testing
     static func make(_ kind: String, _ name: String, in dir: URL, imageSide: Int = 20000) throws {
         let script = #"""
             import sys, zlib
+            import pdfbytes
             kind, path, side = sys.argv[1], sys.argv[2], int(sys.argv[3])
             def flate(data): return zlib.compress(data, 9)
             bomb = flate(b"0 0 1 rg 10 10 50 50 re f\n" + b" " * (4 << 20))
@@ -36,16 +37,9 @@ import Testing
                     b" /BitsPerComponent 8 /Length %d /Filter /FlateDecode >>\nstream\n" % len(small) + small + b"\nendstream",
                     b"<< /Type /Metadata /Subtype /XML /Length %d /Filter /FlateDecode >>\nstream\n" % len(bomb) + bomb + b"\nendstream",
                     b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"]
-            out = b"%PDF-1.7\n"; offsets = []
-            for i, o in enumerate(objs):
-                offsets.append(len(out)); out += b"%d 0 obj\n" % (i + 1) + o + b"\nendobj\n"
-            xref = len(out)
-            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-            for o in offsets: out += b"%010d 00000 n \n" % o
-            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-            open(path, "wb").write(out)
+            open(path, "wb").write(pdfbytes.pdf(objs, header=b"%PDF-1.7\n"))
             """#
-        let made = try run("python3", ["-c", script, kind, dir.appendingPathComponent(name).path, String(imageSide)])
+        let made = try python(script, [kind, dir.appendingPathComponent(name).path, String(imageSide)])
         guard made.status == 0 else { throw Reliability.Failure("python3: \(made.stderr)") }
     }
 

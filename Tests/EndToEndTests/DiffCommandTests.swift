@@ -20,17 +20,7 @@ struct DiffCommandTests {
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 60] /Contents 4 0 R >>",
             "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
         ]
-        var pdf = "%PDF-1.4\n"
-        var offsets: [Int] = []
-        for (index, object) in objects.enumerated() {
-            offsets.append(pdf.utf8.count)
-            pdf += "\(index + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = pdf.utf8.count
-        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { pdf += String(format: "%010d 00000 n \n", offset) }
-        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        try Data(pdf.utf8).write(to: url)
+        try TestPDF.bytes(objects, header: "%PDF-1.4\n").write(to: url)
     }
 
     /// A folder holding `a.pdf` (a copy of a corpus file) and `box.pdf`.

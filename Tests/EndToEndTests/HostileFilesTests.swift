@@ -37,19 +37,8 @@ import Testing
 
     /// Writes `objects` as `name` in `dir` (Latin-1, so compressed bytes survive).
     static func write(_ objects: [Int: String], _ name: String, in dir: URL) throws -> String {
-        var out = Data("%PDF-1.7\n%\u{e2}\u{e3}\u{cf}\u{d3}\n".utf8)
-        let count = (objects.keys.max() ?? 0) + 1
-        var offsets = [Int](repeating: 0, count: count)
-        for number in 1..<count {
-            offsets[number] = out.count
-            out += "\(number) 0 obj\n\(objects[number] ?? "null")\nendobj\n".data(using: .isoLatin1)!
-        }
-        let xref = out.count
-        out += Data("xref\n0 \(count)\n0000000000 65535 f \n".utf8)
-        for number in 1..<count { out += Data(String(format: "%010d 00000 n \n", offsets[number]).utf8) }
-        out += Data("trailer\n<< /Size \(count) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
         let path = dir.appendingPathComponent(name).path
-        try out.write(to: URL(fileURLWithPath: path))
+        try TestPDF.bytes(numbered: objects).write(to: URL(fileURLWithPath: path))
         return path
     }
 

@@ -13,6 +13,7 @@ import Testing
     /// bytes and a JPEG whose header claims 8000x8000 over half the fixture's bytes.
     static let script = #"""
         import sys, zlib, struct
+        import pdfbytes
         out_path, jpeg_path = sys.argv[1], sys.argv[2]
         jpeg = open(jpeg_path, "rb").read()
         def noise(n, seed):
@@ -87,16 +88,7 @@ import Testing
                 stream(b"/Type /XObject /Subtype /Image /Width 600 /Height 600 /ColorSpace /DeviceRGB /BitsPerComponent 8 "
                        b"/Filter /FlateDecode", zlib.compress(photo(600, 600), 9)),
             ]
-        out = b"%PDF-1.7\n"
-        offsets = []
-        for number, body in enumerate(objects, 1):
-            offsets.append(len(out))
-            out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-        xref = len(out)
-        out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-        out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-        out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-        open(out_path, "wb").write(out)
+        open(out_path, "wb").write(pdfbytes.pdf(objects, header=b"%PDF-1.7\n"))
         """#
 
     /// The mean absolute difference of two pages' pixels (0-255), from pdftoppm's PPM files.
@@ -119,7 +111,7 @@ import Testing
     /// Makes images.pdf (or hostile.pdf) in `dir`.
     static func makeInput(in dir: URL, hostile: Bool = false) throws -> String {
         let input = dir.appendingPathComponent(hostile ? "hostile.pdf" : "images.pdf").path
-        let made = try run("python3", ["-c", script, input, Paths.fixture("photo.jpg")] + (hostile ? ["hostile"] : []))
+        let made = try python(script, [input, Paths.fixture("photo.jpg")] + (hostile ? ["hostile"] : []))
         #expect(made.status == 0, "\(made.stderr)")
         return input
     }
@@ -165,7 +157,7 @@ import Testing
             let made = try run("pdftoppm", ["-r", "72", "-f", "\(page)", "-l", "\(page)", "-singlefile", file, file + "-px"])
             #expect(made.status == 0)
         }
-        let result = try run("python3", ["-c", meanError, a + "-px.ppm", b + "-px.ppm"])
+        let result = try python(meanError, [a + "-px.ppm", b + "-px.ppm"])
         return try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result.stderr)")
     }
 

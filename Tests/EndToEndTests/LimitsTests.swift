@@ -279,18 +279,7 @@ import Testing
 
     /// A PDF of `objects` (number → body) with a correct xref, root object 1.
     static func writePDF(_ objects: [Int: String], to path: String) throws {
-        var out = Data("%PDF-1.7\n%\u{e2}\u{e3}\u{cf}\u{d3}\n".utf8)
-        let count = (objects.keys.max() ?? 0) + 1
-        var offsets = [Int](repeating: 0, count: count)
-        for number in 1..<count {
-            offsets[number] = out.count
-            out += Data("\(number) 0 obj\n\(objects[number] ?? "null")\nendobj\n".utf8)
-        }
-        let xref = out.count
-        out += Data("xref\n0 \(count)\n0000000000 65535 f \n".utf8)
-        for number in 1..<count { out += Data(String(format: "%010d 00000 n \n", offsets[number]).utf8) }
-        out += Data("trailer\n<< /Size \(count) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
-        try out.write(to: URL(fileURLWithPath: path))
+        try TestPDF.bytes(numbered: objects).write(to: URL(fileURLWithPath: path))
     }
 
     static let content = "<< /Length 27 >>\nstream\n0 0 1 rg 20 20 160 160 re f\nendstream"

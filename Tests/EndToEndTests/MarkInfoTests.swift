@@ -13,6 +13,7 @@ import Testing
     static func wordLike(_ path: String, structure: Bool) throws {
         let script = #"""
             import sys
+            import pdfbytes
             n = 3
             structure = sys.argv[2] == "1"
             objs = {}
@@ -33,16 +34,9 @@ import Testing
                 objs[3] = "<< /Type /StructTreeRoot /K [4 0 R] /ParentTree 6 0 R /ParentTreeNextKey %d /RoleMap << /Normal /P >> >>" % n
                 objs[4] = "<< /Type /StructElem /S /Document /P 3 0 R /K [%s] >>" % " ".join(elements)
                 objs[6] = "<< /Nums [%s] >>" % " ".join(nums)
-            top = max(objs)
-            out = "%PDF-1.7\n"; offsets = {}
-            for k in range(1, top + 1):
-                offsets[k] = len(out); out += "%d 0 obj\n%s\nendobj\n" % (k, objs.get(k, "null"))
-            xref = len(out); out += "xref\n0 %d\n0000000000 65535 f \n" % (top + 1)
-            for k in range(1, top + 1): out += "%010d 00000 n \n" % offsets[k]
-            out += "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (top + 1, xref)
-            open(sys.argv[1], "w").write(out)
+            open(sys.argv[1], "wb").write(pdfbytes.pdf(objs, header=b"%PDF-1.7\n"))
             """#
-        let made = try run("python3", ["-c", script, path, structure ? "1" : "0"])
+        let made = try python(script, [path, structure ? "1" : "0"])
         try #require(made.status == 0, "\(made.stderr)")
     }
 

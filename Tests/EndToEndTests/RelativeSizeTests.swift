@@ -38,6 +38,7 @@ import Testing
         let path = directory.appendingPathComponent(name).path
         let script = #"""
 import sys
+import pdfbytes
 path, width, height, unit = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 content = b"BT /F1 12 Tf 20 20 Td (content) Tj ET"
 objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -45,19 +46,9 @@ objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /C
          "/Resources << /Font << /F1 5 0 R >> >> >>" % (width, height, "/UserUnit %s " % unit if unit != "-" else "")).encode(),
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
-out = bytearray(b"%PDF-1.7\n")
-offsets = []
-for number, body in enumerate(objs, 1):
-    offsets.append(len(out))
-    out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-xref = len(out)
-out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-for offset in offsets:
-    out += b"%010d 00000 n \n" % offset
-out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-open(path, "wb").write(out)
+open(path, "wb").write(pdfbytes.pdf(objs, header=b"%PDF-1.7\n"))
 """#
-        let made = try run("python3", ["-c", script, path, "\(width)", "\(height)", unit.map { "\($0)" } ?? "-"])
+        let made = try python(script, [path, "\(width)", "\(height)", unit.map { "\($0)" } ?? "-"])
         guard made.status == 0 else { throw SetupStepFailed(command: "python3 page \(made.stderr)", status: made.status) }
         return path
     }

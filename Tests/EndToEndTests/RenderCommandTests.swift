@@ -18,7 +18,7 @@ import Testing
             d = ImageChops.difference(a.crop((0, 0, w, h)), b.crop((0, 0, w, h)))
             print(sum(ImageStat.Stat(d).mean) / len(ImageStat.Stat(d).mean), a.size, b.size)
             """
-        let result = try run("python3", ["-c", script, first, second, mode])
+        let result = try python(script, [first, second, mode])
         try #require(result.status == 0, "python: \(result.stderr)")
         let words = result.stdout.split(separator: " ", maxSplits: 1)
         return (Double(words[0]) ?? 999, String(words.count > 1 ? words[1] : ""))
@@ -32,7 +32,7 @@ import Testing
             im = Image.open(sys.argv[1])
             print(im.format, im.mode, im.size[0], im.size[1], getattr(im, 'n_frames', 1), im.getpixel((int(sys.argv[2]), int(sys.argv[3]))))
             """
-        let result = try run("python3", ["-c", script, path, "\(pixel.0)", "\(pixel.1)"])
+        let result = try python(script, [path, "\(pixel.0)", "\(pixel.1)"])
         try #require(result.status == 0, "python: \(result.stderr)")
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -177,6 +177,7 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
     static func annotatedPDF(_ path: String) throws {
         let script = #"""
             import sys
+            import pdfbytes
             content = b"0 0 1 rg 50 50 100 100 re f"
             objects = [
                 b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -185,19 +186,9 @@ let drawn = try Pixels.pngSize(directory.appendingPathComponent("\(stem)-\(page)
                 b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
                 b"<< /Type /Annot /Subtype /Square /Rect [200 200 350 350] /F 4 /C [1 0 0] /IC [1 0 0] /BS << /W 4 >> >>",
             ]
-            out = b"%PDF-1.7\n"
-            offsets = []
-            for number, body in enumerate(objects, 1):
-                offsets.append(len(out))
-                out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-            xref = len(out)
-            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-            for offset in offsets:
-                out += b"%010d 00000 n \n" % offset
-            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-            open(sys.argv[1], "wb").write(out)
+            open(sys.argv[1], "wb").write(pdfbytes.pdf(objects, header=b"%PDF-1.7\n"))
             """#
-        try #require(try run("python3", ["-c", script, path]).status == 0)
+        try #require(try python(script, [path]).status == 0)
     }
 
     @Test func noAnnotationsLeavesThemOut() throws {

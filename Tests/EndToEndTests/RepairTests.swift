@@ -15,6 +15,7 @@ import Testing
     static func refusedByQPDF(_ path: String) throws {
         let script = #"""
             import sys
+            import pdfbytes
             texts = ["Repaired sentence on page one", "Second page after repair"]
             objs = ["<< /Type /Catalog /Pages 2 0 R >>", "",
                     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
@@ -26,15 +27,9 @@ import Testing
                 objs.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 500] /Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>" % (number + 1))
                 objs.append("<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content))
             objs[1] = "<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join(kids), len(texts))
-            out = "%PDF-1.4\n"; offsets = []
-            for index, body in enumerate(objs):
-                offsets.append(len(out)); out += "%d 0 obj\n%s\nendobj\n" % (index + 1, body)
-            xref = len(out); out += "xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-            for offset in offsets: out += "%010d 00000 n \n" % offset
-            out += "trailer\n<< /Size %d /Root 1 0 R /Encrypt (not a dictionary) >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-            open(sys.argv[1], "w").write(out)
+            open(sys.argv[1], "wb").write(pdfbytes.pdf(objs, header=b"%PDF-1.4\n", trailer=b"/Encrypt (not a dictionary)"))
             """#
-        let made = try run("python3", ["-c", script, path])
+        let made = try python(script, [path])
         try #require(made.status == 0, "\(made.stderr)")
     }
 

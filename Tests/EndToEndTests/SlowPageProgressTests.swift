@@ -11,6 +11,7 @@ import Testing
     static func makeSlowPDF(megabytes: Int, at path: String) throws {
         let script = """
             import sys, zlib
+            import pdfbytes
             size, path = int(sys.argv[1]), sys.argv[2]
             z = zlib.compressobj(9)
             block = b" " * (1 << 20)
@@ -22,17 +23,9 @@ import Testing
                     b"<< /Length %d /Filter /FlateDecode >>\\nstream\\n" % len(data) + data + b"\\nendstream",
                     b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 6 0 R >>",
                     b"<< /Length %d /Filter /FlateDecode >>\\nstream\\n" % len(line) + line + b"\\nendstream"]
-            out, offsets = bytearray(b"%PDF-1.7\\n"), []
-            for number, body in enumerate(objs, 1):
-                offsets.append(len(out))
-                out += b"%d 0 obj\\n" % number + body + b"\\nendobj\\n"
-            xref = len(out)
-            out += b"xref\\n0 %d\\n0000000000 65535 f \\n" % (len(objs) + 1)
-            out += b"".join(b"%010d 00000 n \\n" % offset for offset in offsets)
-            out += b"trailer\\n<< /Size %d /Root 1 0 R >>\\nstartxref\\n%d\\n%%%%EOF\\n" % (len(objs) + 1, xref)
-            open(path, "wb").write(out)
+            open(path, "wb").write(pdfbytes.pdf(objs, header=b"%PDF-1.7\\n"))
             """
-        let made = try run("python3", ["-c", script, "\(megabytes)", path])
+        let made = try python(script, ["\(megabytes)", path])
         guard made.status == 0 else { throw Reliability.Failure("making the slow PDF failed: \(made.stderr)") }
     }
 

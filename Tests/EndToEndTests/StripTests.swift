@@ -7,8 +7,9 @@ import Testing
 /// URI link, a text comment, an embedded file, /Info and XMP, and a page
 /// thumbnail.
 enum Scripted {
-    static let python = #"""
+    static let script = #"""
 import sys, zlib
+import pdfbytes
 objects = []
 def add(body):
     objects.append(body)
@@ -37,22 +38,12 @@ objects[pages - 1] = b'<< /Type /Pages /Kids [3 0 R] /Count 1 >>'
 objects[page - 1] = (b'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R '
     b'/Resources << /Font << /F1 4 0 R >> >> /Annots [7 0 R 8 0 R 9 0 R] /Thumb 14 0 R '
     b'/AA << /O << /S /JavaScript /JS (app.alert\\("page"\\);) >> >> >>')
-out = bytearray(b'%PDF-1.7\n%\xe2\xe3\xcf\xd3\n')
-offsets = []
-for number, body in enumerate(objects, 1):
-    offsets.append(len(out))
-    out += b'%d 0 obj\n' % number + body + b'\nendobj\n'
-xref = len(out)
-out += b'xref\n0 %d\n0000000000 65535 f \n' % (len(objects) + 1)
-for offset in offsets:
-    out += b'%010d 00000 n \n' % offset
-out += b'trailer\n<< /Size %d /Root 1 0 R /Info 13 0 R >>\nstartxref\n%d\n%%%%EOF\n' % (len(objects) + 1, xref)
-open(sys.argv[1], 'wb').write(out)
+open(sys.argv[1], "wb").write(pdfbytes.pdf(objects, trailer=b'/Info 13 0 R'))
 """#
 
     static func make(in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("scripted.pdf").path
-        let made = try run("python3", ["-c", python, path])
+        let made = try python(script, [path])
         #expect(made.status == 0, "\(made.stderr)")
         return path
     }
