@@ -93,7 +93,7 @@ void Assembly::build(Dropped &dropped)
             options->redact == nullptr ? nullptr : options->redact + (items - inputs.request.items));
         if (options->redacted_text_count > 0 && options->redacted_texts != nullptr) {
             std::vector<std::string> texts(options->redacted_texts, options->redacted_texts + options->redacted_text_count);
-            for (std::string const &line : redaction_leftovers(out, texts, options->scrub != 0)) {
+            for (std::string const &line : redaction_leftovers(out, texts, options->scrub != 0, options->max_stream_bytes)) {
                 inputs.warn(-1, PE_REDACTED_LEFTOVER + line);
             }
         }

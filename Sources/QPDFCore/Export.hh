@@ -440,7 +440,8 @@ bool annotation_meets(QPDFObjectHandle annotation, std::vector<pe_redact_region>
 // pages' content, one line each (RedactLeftovers.cpp): link URIs, annotation
 // /Contents, file attachment annotations and embedded files by name, page
 // label prefixes; with `scrub` each is removed and its line says so.
-std::vector<std::string> redaction_leftovers(QPDF &out, std::vector<std::string> const &texts, bool scrub);
+std::vector<std::string> redaction_leftovers(
+    QPDF &out, std::vector<std::string> const &texts, bool scrub, long long stream_limit);
 // Every placed page that carries regions (`redact`: one per item, NULL: none)
 // redacted; the annotations meeting them go in finish_pages.
 void redact_pages(QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where);

@@ -39,6 +39,7 @@
 #include <qpdf/QPDFTokenizer.hh>
 
 #include <memory>
+#include <set>
 
 namespace pe {
 
@@ -332,14 +333,21 @@ Rewritten Redactor::run(
 {
     Rewritten result;
     result.resources = resources;
-    auto replace_xobject = [&](std::string const &name, QPDFObjectHandle replacement) {
+    // The resources this content gets a copy of (its /XObject and
+    // /Properties copied too, the entries that change).
+    auto own_resources = [&]() {
         if (!result.own_resources) {
             result.resources = resources.isDictionary() ? resources.shallowCopy() : QPDFObjectHandle::newDictionary();
-            QPDFObjectHandle xobjects = dict_key(resources, "/XObject");
-            result.resources.replaceKey(
-                "/XObject", xobjects.isDictionary() ? xobjects.shallowCopy() : QPDFObjectHandle::newDictionary());
+            for (char const *key : {"/XObject", "/Properties"}) {
+                QPDFObjectHandle entries = dict_key(resources, key);
+                result.resources.replaceKey(
+                    key, entries.isDictionary() ? entries.shallowCopy() : QPDFObjectHandle::newDictionary());
+            }
             result.own_resources = true;
         }
+    };
+    auto replace_xobject = [&](std::string const &name, QPDFObjectHandle replacement) {
+        own_resources();
         result.resources.getKey("/XObject").replaceKey(name, replacement);
     };
 
@@ -360,6 +368,57 @@ Rewritten Redactor::run(
     std::vector<Box> saved_clips;
     bool clip_pending = false;
     bool in_text = false;
+    // Marked-content spans open (BDC, BMC): where each was written, and how
+    // many cuts (shows that lost glyphs, forms redacted) came before it.
+    struct Span {
+        size_t at;
+        size_t length;
+        long long cuts;
+        std::vector<Operand> operands; // a BDC's tag and property list
+    };
+    std::vector<Span> spans;
+    long long cuts = 0;
+    // A span whose glyphs lost some keeps no /ActualText, /Alt or /E: a
+    // replacement text cannot be cut to what is left, and it would read out
+    // what was removed. The BDC written anew without them; "" when it holds
+    // none (a named property list is replaced, for this content, by a copy).
+    auto without_replacement_text = [&](std::vector<Operand> const &operands) -> std::string {
+        static std::set<std::string> const keys{"/ActualText", "/Alt", "/E"};
+        if (operands.size() != 2) {
+            return "";
+        }
+        Operand const &list = operands[1];
+        if (list.type == QPDFTokenizer::tt_dict_open) {
+            std::string dict = "<<";
+            bool dropped = false;
+            for (size_t i = 0; i + 1 < list.items.size(); i += 2) {
+                if (list.items[i].type == QPDFTokenizer::tt_name && keys.count(list.items[i].value) > 0) {
+                    dropped = true;
+                    continue;
+                }
+                dict += list.items[i].raw + " " + list.items[i + 1].raw + " ";
+            }
+            return dropped ? operands[0].raw + " " + dict + ">> BDC\n" : "";
+        }
+        if (list.type != QPDFTokenizer::tt_name) {
+            return "";
+        }
+        QPDFObjectHandle named = dict_key(dict_key(result.resources, "/Properties"), list.value);
+        bool holds = false;
+        for (std::string const &key : keys) {
+            holds = holds || (named.isDictionary() && named.hasKey(key));
+        }
+        if (!holds) {
+            return "";
+        }
+        QPDFObjectHandle copy = named.shallowCopy();
+        for (std::string const &key : keys) {
+            copy.removeKey(key);
+        }
+        own_resources();
+        result.resources.getKey("/Properties").replaceKey(list.value, copy);
+        return "";
+    };
 
     auto add_point = [&](double x, double y) {
         double ux, uy;
@@ -516,6 +575,7 @@ Rewritten Redactor::run(
             if (show(operands[0].value, pieces)) {
                 keep = false;
                 result.changed = true;
+                ++cuts;
                 if (op == "'") {
                     output += "T*\n";
                 }
@@ -529,6 +589,7 @@ Rewritten Redactor::run(
             if (show(operands[2].value, pieces)) {
                 keep = false;
                 result.changed = true;
+                ++cuts;
                 output += operands[0].raw + " Tw " + operands[1].raw + " Tc T*\n";
                 write_pieces(pieces);
             }
@@ -551,6 +612,7 @@ Rewritten Redactor::run(
             if (removed) {
                 keep = false;
                 result.changed = true;
+                ++cuts;
                 write_pieces(pieces);
             }
         } else if (op == "m" || op == "l") {
@@ -590,6 +652,18 @@ Rewritten Redactor::run(
             if (!replacement.isNull()) {
                 replace_xobject(name, replacement);
                 result.changed = true;
+                ++cuts;
+            }
+        } else if (op == "BDC" || op == "BMC") {
+            spans.push_back(Span{output.size(), original.size(), cuts, op == "BDC" ? operands : std::vector<Operand>{}});
+        } else if (op == "EMC" && !spans.empty()) {
+            Span span = std::move(spans.back());
+            spans.pop_back();
+            if (cuts > span.cuts) {
+                std::string rewritten = without_replacement_text(span.operands);
+                if (!rewritten.empty()) {
+                    output.replace(span.at, span.length, rewritten);
+                }
             }
         } else if (op == "BI") {
             keep = false; // written with its data at ID

@@ -194,7 +194,7 @@ import Testing
         // Reported: each copy named, the file keeps them.
         let warned = try pdfeditOK("redact", "1", "--text", "secret", path("c.pdf"), "-o", path("warned.pdf"))
         for piece in [
-            "a link's address on page 1", "an annotation's text on page 1", "the attached file \"other-secret.txt\" on page 1",
+            "a link's address on page 1", "the Text annotation on page 1 (its text)", "the attached file \"other-secret.txt\" on page 1",
             "the page label prefix \"Secret-\"", "the attachment \"secret-plan.txt\"",
         ] {
             #expect(warned.stderr.contains(piece) && warned.stderr.contains("warning"), "\(piece): \(warned.stderr)")
@@ -207,7 +207,8 @@ import Testing
         #expect(scrubbed.stderr.components(separatedBy: "removed ").count - 1 == 5, "\(scrubbed.stderr)")
         let decoded = try RedactPDF.decodedFile(path("out.pdf"))
         #expect(!decoded.lowercased().contains("secret"), "a copy is left")
-        #expect(decoded.contains("/Subtype /Link") && decoded.contains("/Subtype /Text"))  // only their text went
+        // The link keeps its rectangle; the note, which shows its text, goes whole.
+        #expect(decoded.contains("/Subtype /Link") && !decoded.contains("/Subtype /Text"))
         #expect(!(try run("pdfdetach", ["-list", path("out.pdf")]).stdout.contains("secret")))
         let labels = try run("qpdf", ["--json", "--json-key=pagelabels", path("out.pdf")]).stdout
         #expect(labels.contains("\"/S\": \"/D\"") && !labels.contains("/P"), "\(labels)")

@@ -25,12 +25,13 @@ enum RedactPDF {
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 32 /LastChar 126 /Widths ["
             + (32...126).map { String(400 + ($0 % 7) * 50) }.joined(separator: " ") + "] >>")
 
-    /// Writes pages 3, 5, 7… (contents 4, 6, 8…) and `objects` (10 and up).
-    static func write(_ path: String, pages: [Page], objects: [Int: Object] = [:]) throws {
+    /// Writes pages 3, 5, 7… (contents 4, 6, 8…) and `objects` (10 and up);
+    /// `catalog`: more keys of the catalog.
+    static func write(_ path: String, pages: [Page], objects: [Int: Object] = [:], catalog: String = "") throws {
         var all: [Int: Object] = [10: widthsFont]
         for (number, object) in objects { all[number] = object }
         let kids = pages.indices.map { "\(3 + 2 * $0) 0 R" }.joined(separator: " ")
-        all[1] = .dictionary("<< /Type /Catalog /Pages 2 0 R >>")
+        all[1] = .dictionary("<< /Type /Catalog /Pages 2 0 R \(catalog) >>")
         all[2] = .dictionary("<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>")
         for (index, page) in pages.enumerated() {
             all[3 + 2 * index] = .dictionary(

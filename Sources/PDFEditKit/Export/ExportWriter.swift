@@ -69,10 +69,12 @@ public struct ExportSettings: Sendable {
     /// itself at DPI with the regions filled, with a warning that its text is
     /// gone, instead of failing the export; the proof still checks its pixels.
     public var rasterizeRedacted: Double?
-    /// `--scrub`: what a redaction by text leaves outside the pages — a link's
-    /// address, an annotation's text, an attachment, a page label's prefix
-    /// holding a redacted text — is removed (each named in a warning) rather
-    /// than only reported.
+    /// `--scrub`: what a redaction by text leaves outside the pages — an
+    /// annotation showing it, an annotation's author or subject, a link's
+    /// address or launched file, an attachment, a page label's prefix, a
+    /// document information entry, the XMP packet, a bookmark's title or
+    /// action holding a redacted text — is removed (each named in a warning)
+    /// rather than only reported.
     public var scrub = false
     /// Keep the digital signatures of a signed source valid (`--keep-signatures`):
     /// the output is written as the source's bytes, unchanged, followed by an
@@ -474,9 +476,8 @@ struct ExportWriter {
             }
         }
         guard let report = written else { throw PDFEditError.notExportable("\(output): nothing was written") }
-        var leftovers: [Warning] = fallback.warnings
         do throws(PDFEditError) {
-            leftovers += try RedactionProof.verify(
+            try RedactionProof.verify(
                 staged.temporary, output: output, items: proven, passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
         } catch {
             staged.discard()
@@ -488,7 +489,7 @@ struct ExportWriter {
             last: positions?.upperBound,
             warnings: report.warnings.map { describe($0, output: output) } + decryptionWarning(report, output: output, settings: settings)
                 + signatureWarnings(signed, plan: plan, appendedTo: report.appendedTo, output: output)
-                + leftovers,
+                + fallback.warnings,
             savings: report.savings.map(CompressionSavings.init))
     }
 
@@ -550,10 +551,9 @@ struct ExportWriter {
                 sources: plan.sources, items: plan.items, stamps: plan.stamps, parts: engineParts,
                 options: options)
         }
-        var leftovers: [Warning] = []
         do throws(PDFEditError) {
             for (part, file) in zip(parts, staged) {
-                leftovers += try RedactionProof.verify(
+                try RedactionProof.verify(
                     file.temporary, output: part.output, items: Array(items[part.items]),
                     passwords: [options.encryption?.userPassword].compactMap { $0 } + plan.sources.compactMap(\.password))
             }
@@ -571,7 +571,6 @@ struct ExportWriter {
             report.warnings.map { describe($0, output: shownFolder) }
             + decryptionWarning(report, output: shownFolder, settings: settings)
             + signatureWarnings(signed, plan: plan, appendedTo: nil, output: shownFolder)
-            + leftovers
         return parts.enumerated().map { index, part in
             ExportResult(
                 output: part.output, document: name, pageCount: part.items.count,

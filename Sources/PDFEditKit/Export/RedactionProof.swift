@@ -17,17 +17,15 @@ enum RedactionProof {
     static let scale = 2.0
 
     /// Checks the file at `path` (written for `output`), whose page i is
-    /// `items[i]`'s; `passwords` open it when it is encrypted.
-    /// Returns a warning for each copy of a redacted text left where the
-    /// redaction does not reach (`leftovers`).
-    static func verify(_ path: String, output: String, items: [PageItem], passwords: [String]) throws(PDFEditError)
-        -> [Warning]
-    {
+    /// `items[i]`'s; `passwords` open it when it is encrypted. (The copies
+    /// of a redacted text left outside the pages — document information,
+    /// XMP, bookmarks, annotations — are QPDFCore's to find and scrub, before
+    /// the file is written: RedactLeftovers.cpp.)
+    static func verify(_ path: String, output: String, items: [PageItem], passwords: [String]) throws(PDFEditError) {
         let redacted = items.indices.filter { index in
             items[index].finish.contains { if case .redact = $0 { true } else { false } }
         }
-        guard !redacted.isEmpty else { return [] }
-        var warnings: [Warning] = []
+        guard !redacted.isEmpty else { return }
         var failed: (page: Int, problem: String)?
         do throws(EngineError) {
             var opened: (poppler: PopplerPDF, qpdf: OpenedPDF)?
@@ -51,10 +49,6 @@ enum RedactionProof {
                     break
                 }
             }
-            let texts = Set(redacted.flatMap { index in
-                items[index].finish.compactMap { if case .redact(let r) = $0 { r.text } else { nil } }
-            })
-            warnings = leftovers(of: texts, in: qpdf).map { Warning.exportNotice(file: output, message: $0) }
         } catch {
             throw .engine(error)
         }
@@ -62,7 +56,6 @@ enum RedactionProof {
             throw PDFEditError.notExportable(
                 "\(output): page \(failed.page + 1): the redaction could not be proven (\(failed.problem)); nothing was written")
         }
-        return warnings
     }
 
     /// What is wrong with page `index`, nil when nothing is.
@@ -124,28 +117,5 @@ enum RedactionProof {
     static func texts(in items: [PageItem]) -> [String] {
         let all = items.flatMap { item in item.finish.compactMap { if case .redact(let r) = $0 { r.text } else { nil } } }
         return Array(Set(all.filter { !$0.isEmpty })).sorted()
-    }
-
-    /// Where a redacted text is still written outside the pages' content: the
-    /// document information, bookmarks' titles and addresses. One line each.
-    static func leftovers(of texts: Set<String>, in qpdf: OpenedPDF) -> [String] {
-        guard !texts.isEmpty else { return [] }
-        func found(_ value: String) -> String? {
-            let folded = value.lowercased()
-            return texts.sorted().first { folded.contains($0.lowercased()) }
-        }
-        var lines: [String] = []
-        if let facts = try? qpdf.facts() {
-            for (key, value) in facts.information.sorted(by: { $0.key < $1.key }) {
-                if let text = found(value) { lines.append("the document's \(key) still holds redacted text \"\(text)\"") }
-            }
-        }
-        var entries = (try? qpdf.outline()) ?? []
-        while let entry = entries.popLast() {
-            if let text = found(entry.title) { lines.append("the bookmark \"\(entry.title)\" still holds redacted text \"\(text)\"") }
-            if let uri = entry.uri, let text = found(uri) { lines.append("a bookmark's address still holds redacted text \"\(text)\"") }
-            entries += entry.children
-        }
-        return lines
     }
 }

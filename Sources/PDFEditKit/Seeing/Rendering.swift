@@ -400,7 +400,6 @@ extension ExportWriter {
             total: drawn.count, unit: "pages", phase: "rasterizing", handler: settings.progress)
         let staged = StagedOutput(output, removingStale: true)
         var proven = drawn
-        var leftovers: [Warning] = []
         do throws(PDFEditError) {
             let pdf: RasterPDF
             do throws(EngineError) { pdf = try RasterPDF(path: staged.temporary) } catch { throw .engine(error) }
@@ -427,7 +426,7 @@ extension ExportWriter {
                 start += round.count
             }
             do throws(EngineError) { try pdf.finish() } catch { throw .engine(error) }
-            leftovers = try RedactionProof.verify(staged.temporary, output: output, items: proven, passwords: [])
+            try RedactionProof.verify(staged.temporary, output: output, items: proven, passwords: [])
             try staged.commit()
         } catch {
             staged.discard()
@@ -440,7 +439,7 @@ extension ExportWriter {
         return ExportResult(
             output: output, document: name, pageCount: items.count, first: positions?.lowerBound,
             last: positions?.upperBound,
-            warnings: [notice] + leftovers
+            warnings: [notice]
                 + signed.map {
                     .signaturesInvalidated(source: $0.source, output: output, signatures: $0.signatures.map(\.shownName))
                 })

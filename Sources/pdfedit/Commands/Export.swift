@@ -134,7 +134,9 @@ struct Export: ParsableCommand {
         help: ArgumentHelp("A page redaction refuses is written as a picture of itself at DPI, its regions filled (its text is gone).", valueName: "DPI"))
     var rasterizeRedacted: Double?
 
-    @Flag(name: .long, help: "Remove the link addresses, annotation texts, attachments and page label prefixes holding a redacted text.")
+    @Flag(
+        name: .long,
+        help: "Remove the copies of a redacted text outside the pages (annotations, links, attachments, labels, metadata, bookmarks).")
     var scrub = false
 
     @OptionGroup var encryption: EncryptOptions

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// What a redaction by text leaves outside the pages' glyphs (issue 45's
+/// known gaps): annotations' other strings and the text their appearances
+/// draw, marked-content and structure replacement texts, the document
+/// information, XMP and bookmarks. Checked in qpdf's QDF dump (every stream
+/// decoded), pdfinfo and pixels.
+@Suite(.serialized) struct RedactLeftoverTests {
+    /// Object 11: a FreeText whose appearance draws "Secret plan" (and whose
+    /// /Contents says so); 13: a Square whose author, subject and rich text
+    /// hold it; 14: a launch action naming a secret file; 15: a FreeText
+    /// whose appearance alone draws it (no /Contents); 17: an ordinary Square.
+    static let annotations: [Int: RedactPDF.Object] = [
+        11: .dictionary(
+            "<< /Type /Annot /Subtype /FreeText /Rect [150 20 290 60] /Contents (Secret plan) /DA (/F1 12 Tf 0 g) /AP << /N 12 0 R >> >>"
+        ),
+        12: .stream(
+            "/Type /XObject /Subtype /Form /BBox [0 0 140 40] /Resources << /Font << /F1 10 0 R >> >>",
+            Array("0 g 0 0 140 40 re f 1 g BT /F1 12 Tf 5 15 Td [(Sec) -10 (ret plan)] TJ ET".utf8)),
+        13: .dictionary(
+            "<< /Type /Annot /Subtype /Square /Rect [10 150 60 190] /T (Secret author) /Subj (about the secret) /C [1 0 0] >>"
+        ),
+        14: .dictionary(
+            "<< /Type /Annot /Subtype /Link /Rect [70 150 120 190] /A << /S /Launch /F (secret.exe) /Win << /F (cmd.exe) /P (/c secret) >> >> >>"
+        ),
+        15: .dictionary("<< /Type /Annot /Subtype /FreeText /Rect [150 150 290 190] /DA (/F1 12 Tf 0 g) /AP << /N 16 0 R >> >>"),
+        16: .stream(
+            "/Type /XObject /Subtype /Form /BBox [0 0 140 40] /Resources << /Font << /F1 10 0 R >> >>",
+            Array("0 g 0 0 140 40 re f BT /F1 12 Tf 5 15 Td (the SECRET) Tj ET".utf8)),
+        17: .dictionary(
+            "<< /Type /Annot /Subtype /Square /Rect [10 20 60 60] /C [0 0 1] /RC (<body><p>a rich secret</p></body>) /Popup 18 0 R >>"
+        ),
+        18: .dictionary("<< /Type /Annot /Subtype /Popup /Rect [10 60 60 100] /Parent 17 0 R >>"),
+        19: .dictionary("<< /Type /Annot /Subtype /Square /Rect [70 20 120 60] /C [0 1 0] /T (Reviewer) /Contents (fine) >>"),
+    ]
+
+    @Test func annotationStringsAndDrawnTextAreReportedAndScrubbed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try RedactPDF.write(
+            path("in.pdf"),
+            pages: [
+                .init(
+                    content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET",
+                    extra: "/Annots [11 0 R 13 0 R 14 0 R 15 0 R 17 0 R 18 0 R 19 0 R]")
+            ],
+            objects: Self.annotations)
+        // The two FreeTexts draw dark boxes (x 150…290, y 20…60 and 150…190).
+        let before = try RedactPDF.grey(path("in.pdf"))
+        #expect(before.pixels[(200 - 40) * 300 + 220] < 50 && before.pixels[(200 - 170) * 300 + 220] < 50)
+
+        let warned = try pdfeditOK("redact", "1", "--text", "secret", path("in.pdf"), "-o", path("warned.pdf"))
+        for piece in [
+            "the FreeText annotation on page 1 (its text)", "the FreeText annotation on page 1 (what its appearance draws)",
+            "the Square annotation on page 1 (its rich text)", "an annotation's author on page 1",
+            "an annotation's subject on page 1", "a launch action's file on page 1", "a launch action's command on page 1",
+        ] {
+            #expect(warned.stderr.contains(piece + " still holds"), "\(piece): \(warned.stderr)")
+        }
+
+        let scrubbed = try pdfeditOK("redact", "1", "--text", "secret", "--scrub", path("in.pdf"), "-o", path("out.pdf"))
+        for piece in [
+            "removed the FreeText annotation on page 1 (its text)",
+            "removed the FreeText annotation on page 1 (what its appearance draws)",
+            "removed the Square annotation on page 1 (its rich text)", "removed an annotation's author on page 1",
+            "removed an annotation's subject on page 1", "removed a launch action's file on page 1",
+        ] {
+            #expect(scrubbed.stderr.contains(piece), "\(piece): \(scrubbed.stderr)")
+        }
+        let out = path("out.pdf")
+        #expect(try qpdfCheck(out).status == 0)
+        let decoded = try RedactPDF.decodedFile(out)
+        #expect(!decoded.lowercased().contains("secret"), "a copy is left")
+        // What stays: the red Square without its author and subject, the link
+        // without its action, the green Square whose strings hold nothing.
+        let annotations = try run("qpdf", ["--json", "--json-key=qpdf", out]).stdout
+        #expect(!annotations.contains("/FreeText") && !annotations.contains("/Popup"))
+        #expect(annotations.contains("/Link") && !annotations.contains("/Launch"))
+        #expect(annotations.contains("Reviewer") && annotations.components(separatedBy: "\"/Square\"").count - 1 == 2)
+        // The FreeTexts' boxes are no longer drawn.
+        let after = try RedactPDF.grey(out)
+        #expect(after.pixels[(200 - 40) * 300 + 220] == 255 && after.pixels[(200 - 170) * 300 + 220] == 255)
+        #expect(try pageText(out, 1).contains("Alpha"))
+    }
+
+    /// The document information, the XMP packet and bookmarks holding the
+    /// text: reported, and with --scrub the information key and the packet
+    /// go, a bookmark's title loses the text (the bookmark and its children stay).
+    @Test func informationXMPAndBookmarksAreScrubbed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try RedactPDF.write(path("in.pdf"), pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET")])
+        try pdfeditOK("open", path("in.pdf"), in: directory)
+        try pdfeditOK("meta", "--title", "The Secret report", "--keywords", "alpha, secret", "--author", "Ann Lee", in: directory)
+        try pdfeditOK("outline", "add", "Secret chapter", "1", in: directory)
+        try pdfeditOK("outline", "add", "Details", "1", "--parent", "Secret chapter", in: directory)
+        try pdfeditOK("redact", "1", "--text", "secret", in: directory)
+
+        let warned = try pdfeditOK("export", "warned.pdf", in: directory)
+        for piece in [
+            "the document's Title still holds", "the document's Keywords still holds", "the XMP metadata still holds",
+            "the bookmark \"Secret chapter\" still holds",
+        ] {
+            #expect(warned.stderr.contains(piece), "\(piece): \(warned.stderr)")
+        }
+        #expect(try run("pdfinfo", [path("warned.pdf")]).stdout.contains("The Secret report"))
+
+        let scrubbed = try pdfeditOK("export", "out.pdf", "--scrub", in: directory)
+        for piece in ["removed the document's Title", "removed the document's Keywords", "removed the XMP metadata", "removed the bookmark"] {
+            #expect(scrubbed.stderr.contains(piece), "\(piece): \(scrubbed.stderr)")
+        }
+        let out = path("out.pdf")
+        #expect(try qpdfCheck(out).status == 0)
+        let info = try run("pdfinfo", [out]).stdout
+        #expect(!info.contains("Title:") && !info.contains("Keywords:") && info.contains("Ann Lee"), "\(info)")
+        #expect(!(try RedactPDF.decodedFile(out)).lowercased().contains("secret"), "a copy is left")
+        let outline = try run("qpdf", ["--json", "--json-key=outlines", out]).stdout
+        #expect(outline.contains("\"title\": \" chapter\"") && outline.contains("\"title\": \"Details\""), "\(outline)")
+        #expect(try pageText(out, 1).contains("Alpha"))
+    }
+
+    /// Marked-content spans (inline and named property lists) and structure
+    /// elements whose replacement texts read the removed glyphs out: a span
+    /// that loses glyphs loses its /ActualText, /Alt and /E; a structure
+    /// element's that hold the text go. Others stay.
+    @Test func replacementTextsOfRemovedGlyphsGo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let content = """
+            BT /F1 12 Tf 20 100 Td (Alpha ) Tj /Span <</ActualText (Secret) /Lang (en)>> BDC (Secret) Tj EMC ( Omega) Tj ET
+            BT /F1 12 Tf 20 60 Td /Span /MC1 BDC (Secret) Tj EMC ( two) Tj ET
+            /Figure <</MCID 0>> BDC 0 g 200 20 40 40 re f EMC
+            /P <</MCID 1>> BDC BT /F1 12 Tf 20 150 Td /Span <</ActualText (Kept words)>> BDC (Kept words) Tj EMC ET EMC
+            """
+        try RedactPDF.write(
+            path("in.pdf"),
+            pages: [
+                .init(
+                    content: content, resources: "/Font << /F1 10 0 R >> /Properties << /MC1 11 0 R >>",
+                    extra: "/StructParents 0")
+            ],
+            objects: [
+                11: .dictionary("<< /Alt (Secret alt) /E (Secret) /Lang (en) >>"),
+                20: .dictionary("<< /Type /StructTreeRoot /K [21 0 R 23 0 R] /ParentTree 22 0 R >>"),
+                21: .dictionary("<< /Type /StructElem /S /Figure /P 20 0 R /Pg 3 0 R /K 0 /Alt (A secret drawing) >>"),
+                22: .dictionary("<< /Nums [0 [21 0 R 23 0 R]] >>"),
+                23: .dictionary("<< /Type /StructElem /S /P /P 20 0 R /Pg 3 0 R /K 1 /ActualText (Kept words) >>"),
+            ],
+            catalog: "/MarkInfo << /Marked true >> /StructTreeRoot 20 0 R")
+        let result = try pdfeditOK("redact", "1", "--text", "secret", path("in.pdf"), "-o", path("out.pdf"))
+        #expect(result.stderr.contains("removed the alternate text of a structure element (/Figure)"), "\(result.stderr)")
+        let out = path("out.pdf")
+        #expect(try qpdfCheck(out).status == 0)
+        let decoded = try RedactPDF.decodedFile(out)
+        #expect(!decoded.lowercased().contains("secret"), "a copy is left")
+        // What did not lose glyphs keeps its texts; the spans keep their other keys.
+        #expect(decoded.contains("/ActualText (Kept words)") && decoded.components(separatedBy: "Kept words").count - 1 >= 3)
+        #expect(decoded.contains("/Lang (en)") && decoded.contains("/Figure"))
+        let text = try pageText(out, 1)
+        #expect(text.contains("Alpha") && text.contains("Omega") && text.contains("two") && text.contains("Kept words"), "\(text)")
+
+        // A region over a span's glyphs takes its replacement text too.
+        let rect = try pdfeditOK("redact", "1", "--rect", "15,145,150,20", path("in.pdf"), "-o", path("rect.pdf"))
+        #expect(rect.status == 0)
+        let rectDecoded = try RedactPDF.decodedFile(path("rect.pdf"))
+        // (The structure element's stays: a region is not matched to the structure tree.)
+        func count(_ text: String, _ in: String) -> Int { `in`.components(separatedBy: text).count - 1 }
+        #expect(count("/ActualText (Kept words)", decoded) == 2 && count("/ActualText (Kept words)", rectDecoded) == 1)
+        #expect(rectDecoded.contains("/ActualText (Secret)"))
+    }
+}
