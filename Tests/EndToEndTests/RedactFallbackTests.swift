@@ -128,6 +128,33 @@ import Testing
         #expect(grey.pixels[(300 - 200) * 200 + 30] == 255)
     }
 
+    /// In `apply` a redact line's --rasterize-redacted (and --scrub) say how
+    /// each output is written, as in direct mode; a wrong value is refused
+    /// before any file is read.
+    @Test func applyTakesTheFallback() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try writeShadedPages(directory.appendingPathComponent("a.pdf").path)
+        let zero = try pdfedit(
+            "apply", "-e", "redact 1 --rect 50,95,40,10 --rasterize-redacted 0", "a.pdf", "-o", "out/{name}", in: directory)
+        #expect(zero.status == 64 && zero.stderr.contains("--rasterize-redacted takes 1 to 2400"), "\(zero.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path))
+        let refused = try pdfedit("apply", "-e", "redact 1 --rect 50,95,40,10", "a.pdf", "-o", "plain/{name}", in: directory)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        let result = try pdfeditOK(
+            "apply", "-e", "redact 1 --rect 50,95,40,10 --rasterize-redacted 72", "a.pdf", "-o", "out/{name}", in: directory)
+        #expect(result.stderr.contains("page 1") && result.stderr.contains("picture"), "\(result.stderr)")
+        let out = directory.appendingPathComponent("out/a.pdf").path
+        #expect(try pageText(out, 1).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(try pageText(out, 2).contains("Second page Secret stays"))
+        #expect(try RedactPDF.grey(out).pixels[(200 - 100) * 300 + 70] < 8)
+        // A run script (a session) still refuses it: there export takes it.
+        try Data("redact 1 --rect 1,1,5,5 --rasterize-redacted 72\n".utf8).write(
+            to: directory.appendingPathComponent("s.txt"))
+        try pdfeditOK("open", "a.pdf", in: directory)
+        #expect(try pdfedit("run", "s.txt", in: directory).status == 64)
+    }
+
     /// The fallback's resolution is checked before anything is read, whether
     /// or not a page needs it, and `--split` with it is refused: nothing written.
     @Test func theFallbacksValueIsCheckedFirst() throws {

@@ -81,6 +81,10 @@ package struct BatchApply: Sendable {
     /// output (`out/a.png` → `out/a-1.png`, …; a TIFF is one file), each file
     /// on one thread (the batch runs files side by side).
     package var render: RenderSettings?
+    /// A script's `redact … --rasterize-redacted DPI` and `--scrub` (see
+    /// `ExportSettings.rasterizeRedacted` and `scrub`), for every result.
+    package var rasterizeRedacted: Double?
+    package var scrub = false
     /// Encrypt every result with these passwords and permissions instead of
     /// keeping each input's encryption (`--encrypt`).
     package var outputEncryption: OutputEncryption?
@@ -151,6 +155,7 @@ package struct BatchApply: Sendable {
     /// a whole is refused, before anything is written; a file's failure is in its
     /// result and in the summary's `exitCode`.
     package func run(report: @escaping @Sendable (BatchFileResult) -> Void) throws(PDFEditError) -> BatchSummary {
+        if let dpi = rasterizeRedacted { try checkedResolution(dpi, option: "--rasterize-redacted") }
         let outputs = try plannedOutputs()
         let scratch = try ScratchDirectory()
         // Removed here, once every worker is done: a worker thread's closure (which
@@ -202,6 +207,8 @@ package struct BatchApply: Sendable {
             mode.linearize = linearize
             mode.images = images
             mode.outputEncryption = outputEncryption
+            mode.rasterizeRedacted = rasterizeRedacted
+            mode.scrub = scrub
             if var render {
                 render.threads = 1
                 mode.render = render

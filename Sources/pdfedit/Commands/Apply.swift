@@ -162,8 +162,26 @@ struct Apply: ParsableCommand {
             throw PDFEditError.scriptLine(
                 script: name, line: line.number, error: .usage("--doc is not allowed in apply: each FILE is one document"))
         }
+        // A redact line's --rasterize-redacted and --scrub say how each output
+        // is written, as in direct mode: the batch takes them from the line.
+        var redactedWriting: (dpi: Double?, scrub: Bool) = (nil, false)
+        let edits = try parsed.map { (line) throws(PDFEditError) -> (number: Int, command: any EditCommand) in
+            guard var redact = line.command as? Redact else { return line }
+            if let dpi = redact.rasterizeRedacted {
+                if let other = redactedWriting.dpi, other != dpi {
+                    throw PDFEditError.scriptLine(
+                        script: name, line: line.number,
+                        error: .usage("--rasterize-redacted is given twice with other values; give one"))
+                }
+                redactedWriting.dpi = dpi
+            }
+            redactedWriting.scrub = redactedWriting.scrub || redact.scrub
+            redact.rasterizeRedacted = nil
+            redact.scrub = false
+            return (line.number, redact)
+        }
         let directory = FileNameText.currentDirectory
-        let steps = try ScriptCommands.steps(parsed, name: name, passwords: book) { lineBook in
+        let steps = try ScriptCommands.steps(edits, name: name, passwords: book) { lineBook in
             Importer(baseDirectory: directory, passwords: lineBook)
         }
         let destination: BatchApply.Destination
@@ -185,6 +203,8 @@ struct Apply: ParsableCommand {
         batch.linearize = writing.size.linearize || linearize
         batch.images = try writing.size.resampling() ?? scriptImages
         batch.outputEncryption = outputEncryption
+        batch.rasterizeRedacted = redactedWriting.dpi
+        batch.scrub = redactedWriting.scrub
         if var render {
             if template == nil { throw PDFEditError.usage("render in an apply script needs -o TEMPLATE, not --in-place") }
             render.force = force

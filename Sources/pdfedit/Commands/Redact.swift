@@ -29,7 +29,7 @@ struct Redact: EditCommand {
             fill colour; otherwise nothing is written (exit 65, naming the page and region). A page \
             the redaction cannot judge (a shading or an inline image reaching into a region, an image \
             it cannot decode, text in a font it cannot measure) is refused the same way, unless \
-            --rasterize-redacted DPI (here in direct mode, or given to export) writes it as a picture \
+            --rasterize-redacted DPI (here in direct mode and apply, or given to export) writes it as a picture \
             of itself at DPI with its regions filled: its text is gone, and a warning names it. The \
             output is always a new file written whole, never an update appended to its source.
 
@@ -69,10 +69,14 @@ struct Redact: EditCommand {
 
     @Option(
         name: .customLong("rasterize-redacted"),
-        help: ArgumentHelp("Direct mode: a page it refuses is written as a picture of itself at DPI, its regions filled.", valueName: "DPI"))
+        help: ArgumentHelp(
+            "Direct mode and apply: a page it refuses is written as a picture of itself at DPI, its regions filled.",
+            valueName: "DPI"))
     var rasterizeRedacted: Double?
 
-    @Flag(name: .long, help: "Direct mode: remove the link addresses, annotation texts, attachments and page label prefixes holding the text.")
+    @Flag(
+        name: .long,
+        help: "Direct mode and apply: remove the copies of the text outside the pages (annotations, links, attachments, labels, metadata, bookmarks).")
     var scrub = false
 
     @Flag(name: .long, help: "List the pending regions of the session's document (with --json: as JSON) instead.")
