@@ -54,8 +54,18 @@ extension Session {
             }
         }
         guard !groups.isEmpty else { throw .invalidResize("the pages are already \(size), \(mode.rawValue)") }
-        let changes: [Change] = groups.map {
+        var changes: [Change] = groups.map {
             .reshape(document: name, at: IndexRuns(ascending: $0.indices), from: $0.from, to: $0.to)
+        }
+        // Pending redactions move with the content onto the new paper, in the
+        // same undo step.
+        for group in groups {
+            for index in group.indices {
+                let item = document.items[index]
+                guard let moved = try Session.regions(of: item, reshapedTo: group.to, context: context, position: index + 1, in: name)
+                else { continue }
+                changes.append(.refinish(document: name, at: IndexRuns(ascending: [index]), from: item.finish, to: moved))
+            }
         }
         try commit(changes)
 
@@ -69,6 +79,32 @@ extension Session {
                     + "(\(pagesPhrase(result.pageCount)))",
                 document: name, pageCount: result.pageCount, positions: changed.map { $0 + 1 },
                 ids: changed.map { result.items[$0].id }))
+    }
+
+    /// `item`'s finishing steps with its pending regions (`redact`) carried
+    /// from the page it has to the page `shape` gives it: a region is kept in
+    /// the default user space of the page export writes, and a resize scales
+    /// and moves the content onto new paper (rotations and crops leave that
+    /// space alone). Nil when the item has no region or no content to scale.
+    static func regions(
+        of item: PageItem, reshapedTo shape: ItemShape, context: EditContext, position: Int, in name: String
+    ) throws(EditError) -> [PageFinish]? {
+        guard item.finish.contains(where: { if case .redact = $0 { true } else { false } }) else { return nil }
+        switch item.content {
+        case .page, .image: break
+        case .blank, .placeholder, .sheet: return nil  // no content is scaled (a blank simply becomes the size)
+        }
+        guard let frame = context.pageFrame?(item), let to = shape.resize?.matrix(for: frame) else {
+            throw .pageSizeUnknown(position: position, document: name)
+        }
+        // The old page's user space back onto the source page, then onto the new paper.
+        let back = item.resize.map { $0.matrix(for: frame).inverse } ?? PlacementMatrix.identity
+        guard let back else { throw .pageSizeUnknown(position: position, document: name) }
+        return item.finish.map { step in
+            guard case .redact(var region) = step else { return step }
+            region.rect = to.apply(back.apply(region.rect))
+            return .redact(region)
+        }
     }
 
     /// The shape `item` gets from `resize --to size`.
