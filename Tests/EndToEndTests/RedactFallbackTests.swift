@@ -91,6 +91,36 @@ import Testing
         #expect(without.pixels[(200 - 100) * 300 + 70] < 8)  // the region is filled
     }
 
+    /// `render` and `export --rasterize` draw an item as the fallback does:
+    /// without the annotations a `strip` step removes from it.
+    @Test func picturesLeaveStrippedAnnotationsOut() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.pdf").path
+        try RedactPDF.write(
+            input,
+            pages: [
+                .init(content: "BT /F1 12 Tf 20 95 Td (Alpha) Tj ET", extra: "/Annots [12 0 R]"),
+                .init(content: "BT /F1 12 Tf 20 95 Td (Beta) Tj ET", extra: "/Annots [12 0 R]"),
+            ],
+            objects: [
+                12: .dictionary("<< /Type /Annot /Subtype /Square /Rect [200 20 260 60] /F 4 /AP << /N 13 0 R >> >>"),
+                13: .stream("/Type /XObject /Subtype /Form /BBox [0 0 60 40]", Array("0 g 0 0 60 40 re f".utf8)),
+            ])
+        try pdfeditOK("open", input, in: directory)
+        try pdfeditOK("strip", "annotations", "1", in: directory)
+        try pdfeditOK("render", "all", "-o", "p-{n}.png", "--dpi", "72", in: directory)
+        try pdfeditOK("export", "r.pdf", "--rasterize", "72", in: directory)
+        // The square's middle, x 230, y 40 from the bottom of a 300 × 200 page:
+        // gone from page 1, drawn on page 2.
+        let square = [(x: 230, y: 200 - 40)]
+        let rendered = try (1...2).map { try Pixels.png(directory.appendingPathComponent("p-\($0).png").path, at: square)[0] }
+        #expect(rendered[0] == (red: 255, green: 255, blue: 255) && rendered[1] == (red: 0, green: 0, blue: 0), "\(rendered)")
+        let raster = directory.appendingPathComponent("r.pdf").path
+        #expect(try RedactPDF.grey(raster, page: 1).pixels[(200 - 40) * 300 + 230] > 200)
+        #expect(try RedactPDF.grey(raster, page: 2).pixels[(200 - 40) * 300 + 230] < 50)
+    }
+
     @Test func exportInASessionTakesTheFallbackToo() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

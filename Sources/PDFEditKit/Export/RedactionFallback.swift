@@ -51,11 +51,8 @@ struct RedactionFallback {
         let texts = OutputLabels.stampTexts(of: document, access: access)
         for index in refused {
             let item = items[index]
-            // The renderer draws annotations or none: an item whose annotations
-            // (or some of them) were stripped is drawn without, so nothing the
-            // session removed comes back in its picture.
-            let stripped = item.finish.contains { if case .stripAnnotations = $0 { true } else { false } }
-            let renderer = StampedRenderer(sizing: .dpi(dpi), texts: texts, transparent: false, annotations: !stripped)
+            // Annotations the item strips stay out (StampedRenderer.drawsAnnotations).
+            let renderer = StampedRenderer(sizing: .dpi(dpi), texts: texts, transparent: false, annotations: true)
             guard access.frame(of: item) != nil else { return false }
             // What it shows: its other finishing steps (annotations stripped or
             // flattened stay so), not the regions, which are filled below.

@@ -69,6 +69,8 @@ final class StampedRenderer: @unchecked Sendable {
         var scale: Double
         var stamps: [StampDrawing]
         var placement: Placement?
+        /// Whether its annotations are drawn (`drawsAnnotations(of:)`).
+        var annotations: Bool
         /// Pending redaction regions outlined (`show`, `thumbs`): in pixels
         /// from the top-left corner, with their labels.
         var regions: [(area: RasterImage.PaintedRect, label: String?)] = []
@@ -126,6 +128,16 @@ final class StampedRenderer: @unchecked Sendable {
         self.annotations = annotations
         outlinesRedactions = false
         cache = nil
+    }
+
+    /// Whether a picture of `item` draws the page's annotations: not once a
+    /// `strip annotations|links|fields` step is on it, so that nothing the
+    /// session removes comes back in a picture of it (`render`, `export
+    /// --rasterize`, the redaction fallback). Poppler draws a page's
+    /// annotations all or none, so stripping some (links, fields) leaves the
+    /// picture without any.
+    static func drawsAnnotations(of item: PageItem) -> Bool {
+        !item.finish.contains { if case .stripAnnotations = $0 { true } else { false } }
     }
 
     /// The outline of pending redaction regions (red, as a reviewer's mark).
@@ -252,14 +264,16 @@ final class StampedRenderer: @unchecked Sendable {
                 }
                 placement = Self.placement(crop: crop, frame: frame, rotation: item.rotation)
             }
-            let description = [
-                "stamped v2", content, String(item.rotation), Self.key(of: item, texts: texts[item.id] ?? [], access: access),
-                "\(pixels.width)x\(pixels.height)",
-            ]
+            let drawsAnnotations = annotations && Self.drawsAnnotations(of: item)
+            let description =
+                [
+                    "stamped v2", content, String(item.rotation),
+                    Self.key(of: item, texts: texts[item.id] ?? [], access: access), "\(pixels.width)x\(pixels.height)",
+                ] + (drawsAnnotations ? [] : ["no annotations"])
             drawings[item.id] = ItemDrawing(
                 key: Fingerprint.sha256(of: Data(description.joined(separator: "\n").utf8)), base: base,
                 rotation: item.rotation, displayed: displayed, width: pixels.width, height: pixels.height, scale: scale,
-                stamps: stamps, placement: placement,
+                stamps: stamps, placement: placement, annotations: drawsAnnotations,
                 regions: outlinesRedactions ? Self.regions(of: item, displayed: displayed, scale: scale, access: access) : [])
         }
     }
@@ -404,13 +418,13 @@ final class StampedRenderer: @unchecked Sendable {
                 { (r.x * k, r.y * k, r.width * k, r.height * k) }
                 try image.drawPage(
                     try worker.poppler(opening), page: page, in: pixels(placement.page),
-                    quarterTurns: placement.quarterTurns, clip: pixels(placement.clip), annotations: annotations)
+                    quarterTurns: placement.quarterTurns, clip: pixels(placement.clip), annotations: drawing.annotations)
             } else {
                 try image.drawPage(
                     try worker.poppler(opening), page: page,
                     in: (0, 0, drawing.displayed.width * drawing.scale, drawing.displayed.height * drawing.scale),
                     quarterTurns: drawing.rotation,
-                    annotations: annotations)
+                    annotations: drawing.annotations)
             }
         }
         if case .sheet(let cells) = drawing.base {
@@ -421,7 +435,7 @@ final class StampedRenderer: @unchecked Sendable {
                 }
                 try image.drawPage(
                     try worker.poppler(opening), page: cell.page, in: cell.rect, quarterTurns: cell.quarterTurns,
-                    clip: cell.clip, annotations: annotations)
+                    clip: cell.clip, annotations: drawing.annotations)
                 for stamp in cell.stamps where !stamp.under {
                     try draw(stamp, on: image, worker: worker)
                 }
