@@ -17,6 +17,8 @@ version=$(sed -n 's/.*static let pdfedit = "\(.*\)".*/\1/p' Sources/PDFEditKit/V
 [ "$(dpkg-deb -f "$deb" Architecture)" = "$(dpkg --print-architecture)" ] || fail "wrong Architecture"
 depends=$(dpkg-deb -f "$deb" Depends)
 grep -qi swift <<< "$depends" && fail "Depends names Swift: $depends"
+# Redaction measures standard fonts without /Widths on the URW base-35 fonts.
+grep -q ', fonts-urw-base35\( \|,\|$\)' <<< ", $depends" || fail "Depends does not name fonts-urw-base35: $depends"
 
 files=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
 for want in ./usr/bin/pdfedit ./usr/share/man/man1/pdfedit.1.gz ./usr/share/bash-completion/completions/pdfedit \

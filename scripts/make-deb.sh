@@ -55,6 +55,10 @@ mkdir -p "$work/debian"
 printf 'Source: pdfedit\n\nPackage: pdfedit\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/pdfedit" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Not a library the binary links: the fonts fontconfig substitutes for the
+# standard 14 fonts, which redaction measures a standard font without /Widths
+# on (RedactFonts.cpp); without them such text under a region is refused.
+depends="$depends, fonts-urw-base35"
 
 cat > "$root/DEBIAN/control" <<EOF
 Package: pdfedit
