@@ -7,12 +7,18 @@ import Glibc
 internal import PDFEngine
 import PageModel
 
-/// Direct mode: an editing command on one file, without a session.
+/// Direct mode: an editing command on one file, without a session — the command
+/// line's arguments as the library's values, and nothing else.
 ///
-/// The file becomes an in-memory session (nothing is written to the current
-/// directory), the edit is applied by the same model code as in a session, and
-/// the result is exported to `-o OUT`, or replaces the input atomically with
-/// `--in-place`.
+/// The input (and the command's other files) is opened into a `PageEditor` of
+/// its own, in memory (`PageEditor.init(opening:passwords:repair:scratch:)`:
+/// nothing is written to the current directory), the edit is applied by the
+/// method a session's command calls (`PageEditor.apply`, `run`), and the
+/// result written with `PageEditor.write(_:toPath:settings:options:lastUse:)`:
+/// to `-o OUT`, or replacing the input atomically with `--in-place`
+/// (`WriteOptions.replacingSource`), keeping its encryption unless `--decrypt`
+/// (`WriteOptions.Encryption`). `-` is resolved beforehand
+/// (`resolvingStandardStreams`).
 package struct DirectMode: Sendable {
     /// The file edited.
     package var input: String
@@ -41,15 +47,13 @@ package struct DirectMode: Sendable {
     /// Encrypt the output with these passwords and permissions instead of keeping
     /// the input's encryption (`--encrypt`); nil keeps it (or `decrypt` drops it).
     package var outputEncryption: OutputEncryption?
-    /// The scratch folder (image cache) to use; nil makes one for this run when
-    /// it has an image to convert (see `ScratchDirectory.forImages`). A
-    /// batch shares one among its files and threads (entries are renamed into
-    /// place whole, so two threads making the same one both succeed).
+    /// The scratch folder (image cache) to use; nil: the editor makes one when it
+    /// has an image to convert. A batch shares one among its files and threads
+    /// (entries are renamed into place whole, so two threads making the same one
+    /// both succeed); `-` shares standard input's.
     var scratch: ScratchDirectory?
-    /// `--repair`: an input qpdf refuses as damaged beyond repair is redrawn page
-    /// by page through poppler (`PopplerPDF.redraw`) into a scratch file, which
-    /// the command reads instead, with a warning that its annotations, links,
-    /// bookmarks, form fields and structure are lost.
+    /// `--repair`: an input qpdf refuses as damaged beyond repair is redrawn
+    /// page by page through poppler (see `PageEditor.init(contentsOf:passwords:repair:)`).
     package var repair = false
     /// `--compress` and `--linearize` (see `ExportSettings.compress`, `.linearize`).
     package var compress = false
@@ -71,81 +75,67 @@ package struct DirectMode: Sendable {
         self.passwords = passwords
     }
 
-    /// Direct mode's in-memory session keeps source paths relative to the current
-    /// directory (absolute when outside it), so messages name files as the user did.
-    var baseDirectory: String { FileNames.currentDirectory }
-
-    /// The PDFs this command opened, kept open for its export (see `OpenedFiles`).
-    let openedFiles = OpenedFiles()
-
-    /// The importer for the files an edit names (insert, fill, stamp): it keeps
-    /// PDFs open for the export, and one the command already opened (the input
-    /// inserted into itself) is not read again.
-    var importer: Importer { keepingImporter }
-
-    /// The importer for the files the command names: it keeps them open for the export.
-    var keepingImporter: Importer {
-        var importer = Importer(baseDirectory: baseDirectory, passwords: passwords, keepOpen: true)
-        importer.openedFiles = openedFiles
-        return importer
+    /// What the write does about the input: replaced with `--in-place`, its
+    /// encryption kept unless `--decrypt`.
+    var writeOptions: WriteOptions {
+        WriteOptions(replacingSource: inPlace, encryption: decrypt ? .remove : .keep)
     }
 
-    /// The kept documents of `files` by absolute path (as `SourceAccess.path(of:)` gives it).
-    /// What the export may use instead of opening a file again: `files`, and every
-    /// PDF the edit opened.
-    func opened(_ files: [ImportedFile], access: SourceAccess) -> [String: OpenedPDF] {
-        var result = openedFiles.opened
-        for file in files {
-            if let opened = file.opened { result[access.absolutePath(file.source.path)] = opened }
-        }
-        return result
+    /// The export settings these options make.
+    var settings: ExportSettings {
+        var settings = ExportSettings(force: force)
+        settings.progress = progress
+        settings.outputEncryption = outputEncryption
+        settings.keepScripts = keepScripts
+        settings.keepSignatures = keepSignatures
+        settings.rasterizeRedacted = rasterizeRedacted
+        settings.scrub = scrub
+        settings.compress = compress
+        settings.linearize = linearize
+        settings.images = images
+        settings.outline = outline
+        return settings
+    }
+
+    /// The input and `others` (each a document of its own) opened in an editor.
+    func open(_ others: [String] = [], repairing: Bool? = nil) throws(PDFEditError) -> PageEditor {
+        try PageEditor(opening: [input] + others, passwords: passwords, repair: repairing ?? repair, scratch: scratch)
     }
 
     /// Loads the input (and `otherDocuments`, each as a document of its own), lets
-    /// `makeEdit` build the edit from the session and the document names, applies
-    /// it to the input's document and writes that document out.
+    /// `makeEdit` build the edit (given the editor, the other documents' names and
+    /// the importer of the files it names), applies it to the input's document
+    /// and writes that document out.
     package func run(
         otherDocuments: [String] = [],
-        _ makeEdit: (_ session: Session, _ otherNames: [String], _ importer: Importer) throws(PDFEditError) -> Edit
+        _ makeEdit: (_ editor: PageEditor, _ otherNames: [String], _ importer: Importer) throws(PDFEditError) -> Edit
     ) throws(PDFEditError) -> (ChangeSummary, ExportResult) {
         let (summaries, result) = try edit(otherDocuments: otherDocuments) {
-            (session, otherNames, document, context) throws(PDFEditError) -> [ChangeSummary] in
-            let edit = try makeEdit(session, otherNames, importer)
-            do throws(EditError) {
-                return [try session.apply(edit, doc: document, label: "direct", context: context)]
-            } catch {
-                throw PDFEditError.edit(error)
-            }
+            (editor, otherNames, document) throws(PDFEditError) -> [ChangeSummary] in
+            let edit = try makeEdit(editor, otherNames, editor.importer)
+            return [try editor.apply(edit, in: document, label: "direct")]
         }
         return (summaries[0], result)
     }
 
     /// Applies the lines of a script (`steps`, built beforehand, named `script` in
-    /// messages) to the input as one all-or-nothing step and writes the result —
-    /// the same path as a single direct-mode edit, for `BatchApply`. A line the
-    /// model refuses fails with its line number; nothing is written then.
+    /// messages) to the input as one all-or-nothing step (`PageEditor.run`, as
+    /// `pdfedit run` in a session) and writes the result, for `BatchApply`. A
+    /// line the model refuses fails with its line number; nothing is written then.
     package func run(_ steps: [ScriptStep], script: String) throws(PDFEditError) -> ([ChangeSummary], ExportResult) {
-        try edit { (session, _, document, context) throws(PDFEditError) -> [ChangeSummary] in
-            do throws(EditError) {
-                return try session.applyAll(steps.map { ($0.edit, document) }, label: "apply \(script)", context: context)
-            } catch {
-                if case .batch(let index, let inner) = error {
-                    throw PDFEditError.scriptLine(script: script, line: steps[index].line, error: .edit(inner))
-                }
-                throw PDFEditError.edit(error)
-            }
+        try edit { (editor, _, document) throws(PDFEditError) -> [ChangeSummary] in
+            try editor.run(steps.map { ScriptStep(line: $0.line, edit: $0.edit, doc: document) }, script: script)
         }
     }
 
-    /// The one direct-mode edit path: loads the input (and `otherDocuments`), lets
-    /// `change` edit the in-memory session (given the other documents' names, the
-    /// input's document name and the lookups an edit may need), and writes the
-    /// input's document to the output, atomically (`optimize` changes nothing).
+    /// The one direct-mode edit path: opens the input (and `otherDocuments`), lets
+    /// `change` edit the editor (given the other documents' names and the input's
+    /// document name), and writes the input's document to the output, atomically
+    /// (`optimize` changes nothing).
     func edit(
         otherDocuments: [String] = [],
-        _ change: (
-            _ session: inout Session, _ otherNames: [String], _ document: String, _ context: EditContext
-        ) throws(PDFEditError) -> [ChangeSummary]
+        _ change: (_ editor: inout PageEditor, _ otherNames: [String], _ document: String) throws(PDFEditError)
+            -> [ChangeSummary]
     ) throws(PDFEditError) -> ([ChangeSummary], ExportResult) {
         guard let target = inPlace ? input : output else {
             throw PDFEditError.usage("direct mode needs -o OUT or --in-place")
@@ -155,123 +145,35 @@ package struct DirectMode: Sendable {
         if !inPlace && render == nil {
             try Self.checkBeforeReading(target, sources: [input] + otherDocuments, force: force)
         }
-        let (files, repaired) = try loadInputs(otherDocuments)
-        defer { withExtendedLifetime(repaired) {} }  // its folder holds the file read
-        var session: Session
-        do throws(EditError) {
-            session = try Session.opening(
-                files.map { OpenedFile(documentName: $0.stem, source: $0.source, outline: $0.outline) }, limits: ProcessLimits.current)
-        } catch {
-            throw PDFEditError.edit(error)
-        }
-        let inputDocument = session.documents[0].name
-        let inputSource = session.sources.first?.id
-        let otherNames = Array(session.documents.dropFirst().map(\.name))
-        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        var editor = try open(otherDocuments)
+        let inputDocument = editor.documentNames[0]
+        let otherNames = Array(editor.documentNames.dropFirst())
         let summaries = try PhaseTiming.measure("edit") { () throws(PDFEditError) -> [ChangeSummary] in
-            try access.surfacingLookupFailure { () throws(PDFEditError) -> [ChangeSummary] in
-                try Self.naming(input) { () throws(PDFEditError) in
-                    try change(&session, otherNames, inputDocument, access.editContext)
-                }
-            }
+            try Self.naming(input) { () throws(PDFEditError) in try change(&editor, otherNames, inputDocument) }
         }
-        guard let document = session.document(named: inputDocument) else {
+        guard editor.documentNames.contains(inputDocument) else {
             throw PDFEditError.usage("the edit left no document to write")
         }
         if var render {
             render.force = force
-            let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
-            let drawn = try renderImages(
-                document.items, positions: document.items.indices.map { $0 + 1 },
-                session: session, document: document, access: access,
+            let document = try editor.session.chosenDocument(inputDocument)
+            let drawn = try editor.renderImages(
+                document.items, positions: document.items.indices.map { $0 + 1 }, document: document,
                 pattern: PageImages.applyPattern(target, settings: render), settings: render)
-            let warnings = Warning.oneDamageWarningPerFile(
-                zip([input] + otherDocuments, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) })
             return (
                 summaries,
                 ExportResult(
                     output: drawn.files.first ?? target, document: inputDocument, pageCount: drawn.images.count,
-                    first: 1, last: drawn.images.count, warnings: warnings)
+                    first: 1, last: drawn.images.count, warnings: Warning.oneDamageWarningPerFile(editor.openingWarnings))
             )
         }
-        let scratch = try ScratchDirectory.forImages(of: session, shared: self.scratch)
-        defer { withExtendedLifetime(scratch) {} }  // removed when the write is done, not at its last mention
-        // A new access: the edit may have added sources (insert, fill).
-        let exportAccess = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
-        var writeSettings = ExportSettings(force: force || inPlace)
-        writeSettings.progress = progress
-        writeSettings.outputEncryption = outputEncryption
-        keepingEncryption(of: inputSource, in: &writeSettings)
-        writeSettings.keepScripts = keepScripts
-        writeSettings.keepSignatures = keepSignatures
-        writeSettings.rasterizeRedacted = rasterizeRedacted
-        writeSettings.scrub = scrub
-        writeSettings.compress = compress
-        writeSettings.linearize = linearize
-        writeSettings.images = images
-        writeSettings.outline = outline
-        let writer = ExportWriter(
-            session: session, access: exportAccess, cacheDirectory: scratch?.path,
-            protected: SessionStore(explicitPath: nil).ownFiles, allowedSource: inPlace ? input : nil, direct: true,
-            preopened: opened(files, access: exportAccess), lastUseOfPreopened: true)
-        // In place through a symbolic link: the file it leads to is replaced (keeping
-        // its mode and owner, see `Permissions`), the link stays a link.
-        var result = try writer.write(
-            document.items, document: inputDocument, to: inPlace ? Paths.followingLinks(input) : target,
-            settings: writeSettings, positions: 1...max(1, document.items.count))
-        result.output = target
+        let items = try editor.items(of: inputDocument)
+        var result = try editor.write(
+            PickedPages(document: inputDocument, items: items, positions: [1, max(1, items.count)]),
+            toPath: target, settings: settings, options: writeOptions, lastUse: true)
         // Damage found at import and again at export is one warning per file.
-        result.warnings = Warning.oneDamageWarningPerFile(
-            zip([input] + otherDocuments, files).flatMap { path, file in Warning.damage(of: path, messages: file.warnings) }
-                + result.warnings)
-        if repaired != nil { result.warnings.insert(Self.repairWarning(input), at: 0) }
+        result.warnings = Warning.oneDamageWarningPerFile(editor.openingWarnings + result.warnings)
         return (summaries, result)
-    }
-
-    /// The input and `others`, loaded; with `repair`, an input qpdf refuses as
-    /// damaged beyond repair is loaded from its redrawing instead, named as the
-    /// input is (its stem names the document and split parts), in a scratch
-    /// folder the returned value keeps alive.
-    private func loadInputs(_ others: [String]) throws(PDFEditError) -> ([ImportedFile], ScratchDirectory?) {
-        do throws(PDFEditError) {
-            return (try keepingImporter.load([input] + others), nil)
-        } catch {
-            guard repair, case .engine(.damaged(let file, nil, _)) = error, file == input else { throw error }
-        }
-        let folder = try ScratchDirectory()
-        let redrawn = Paths.join(folder.path, Paths.name(of: input))
-        do throws(EngineError) {
-            let poppler = try passwords.open(input) { password throws(EngineError) in
-                try PopplerPDF(path: input, password: password)
-            }.pdf
-            try poppler.redraw(to: redrawn)
-        } catch {
-            throw PDFEditError.engine(error)
-        }
-        let files = try keepingImporter.load([redrawn] + others)
-        return (files, folder)
-    }
-
-    /// The input loaded as an in-memory session of one document (the files read,
-    /// and the scratch folder of a `--repair` redrawing, kept alive by the caller).
-    func loadedSession() throws(PDFEditError) -> (Session, [ImportedFile], ScratchDirectory?) {
-        let (files, repaired) = try loadInputs([])
-        do throws(EditError) {
-            let session = try Session.opening(
-                files.map { OpenedFile(documentName: $0.stem, source: $0.source, outline: $0.outline) },
-                limits: ProcessLimits.current)
-            return (session, files, repaired)
-        } catch {
-            throw PDFEditError.edit(error)
-        }
-    }
-
-    /// What `--repair` says when it redrew the input.
-    static func repairWarning(_ input: String) -> Warning {
-        .exportNotice(
-            file: input,
-            message: "qpdf cannot repair it: redrawn page by page with poppler (--repair); "
-                + "its annotations, links, bookmarks, form fields and structure tree are lost")
     }
 
     /// `export OUT [SEL] --from FILE` (and `--split DIR`): pages of a file written out
@@ -280,38 +182,23 @@ package struct DirectMode: Sendable {
         selection: PageSelection?, split: SplitRequest? = nil, settings: ExportSettings
     ) throws(PDFEditError) -> [ExportResult] {
         if split == nil, let output { try Self.checkBeforeReading(output, sources: [input], force: settings.force) }
-        let (session, files, repaired) = try loadedSession()
-        defer { withExtendedLifetime(repaired) {} }
-        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
-        let document = session.documents[0]
-        var settings = settings
-        keepingEncryption(of: session.sources.first?.id, in: &settings)
-        let chosen = try Self.naming(input) { () throws(PDFEditError) in
-            try Workspace.items(of: document, selection: selection, access: access)
-        }
-        let scratch = try ScratchDirectory.forImages(of: session, shared: self.scratch)
-        defer { withExtendedLifetime(scratch) {} }  // removed when the write is done, not at its last mention
-        let writer = ExportWriter(
-            session: session, access: access, cacheDirectory: scratch?.path,
-            protected: SessionStore(explicitPath: nil).ownFiles, direct: true,
-            preopened: opened(files, access: access), lastUseOfPreopened: split == nil)
+        let editor = try open()
+        let document = editor.documentNames[0]
+        let chosen = try Self.naming(input) { () throws(PDFEditError) in try editor.pick(selection, in: document) }
         var results: [ExportResult]
+        let options = WriteOptions(encryption: decrypt ? .remove : .keep)
         if let split {
-            results = try writer.split(
-                chosen.items, positions: chosen.positions, document: document.name, request: split, settings: settings)
+            results = try editor.writeParts(chosen, request: split, settings: settings, options: options)
         } else {
             guard let output else { throw PDFEditError.usage("export needs an output file") }
-            results = [
-                try writer.write(
-                    chosen.items, document: document.name, to: output, settings: settings,
-                    positions: chosen.positions.first.map { $0...(chosen.positions.last ?? $0) })
-            ]
+            results = [try editor.write(chosen, toPath: output, settings: settings, options: options, lastUse: true)]
         }
         // The export reads the document the import opened, so damage is reported
-        // from the import (once per file), as the edit commands do.
+        // from the import (once per file), as the edit commands do; an export
+        // says nothing of a repair.
         if !results.isEmpty {
-            results[0].warnings = Warning.oneDamageWarningPerFile(
-                files.flatMap { file in Warning.damage(of: input, messages: file.warnings) } + results[0].warnings)
+            let damage = editor.openingWarnings.filter { if case .recoveredDamage = $0 { true } else { false } }
+            results[0].warnings = Warning.oneDamageWarningPerFile(damage + results[0].warnings)
         }
         return results
     }
@@ -340,17 +227,6 @@ extension DirectMode {
         var checks = OutputChecks(
             sources: sources, protected: SessionStore(explicitPath: nil).ownFiles, force: force, direct: true)
         try checks.check(output)
-    }
-
-    /// The output keeps the encryption of `input` (its source), unless the user
-    /// asked for none (`decrypt`) or for passwords of their own; with `decrypt`
-    /// no warning says that encrypted pages were written unencrypted.
-    func keepingEncryption(of input: SourceID?, in settings: inout ExportSettings) {
-        if decrypt {
-            settings.warnsWhenDecrypting = false
-        } else if settings.outputEncryption == nil {
-            settings.keepEncryptionOf = input
-        }
     }
 }
 

@@ -56,7 +56,7 @@ extension PageEditor {
         chosen = try session.chosenDocument(document)
         let access = access
         return try access.surfacingLookupFailure { () throws(PDFEditError) in
-            try access.attachmentInfos(of: chosen, session: session)
+            try access.attachmentInfos(of: chosen, session: session, opened: openedFiles?.opened ?? [:])
         }
     }
 
@@ -79,9 +79,12 @@ extension PageEditor {
         let chosen: Document
         chosen = try session.chosenDocument(document)
         let access = access
+        // Direct mode's editor: a refusal to write over a source names it as the input file.
         let checks = OutputChecks(
-            sources: session.sources.map { access.absolutePath($0.path) }, protected: protectedFiles, force: force)
-        return try access.extractAttachments(of: chosen, names: names, to: directory, force: force, checks: checks)
+            sources: session.sources.map { access.absolutePath($0.path) }, protected: protectedFiles, force: force,
+            direct: openedFiles != nil)
+        return try access.extractAttachments(
+            of: chosen, names: names, to: directory, force: force, checks: checks, opened: openedFiles?.opened ?? [:])
     }
 }
 

@@ -48,18 +48,35 @@ public struct PageEditor: Sendable {
     /// The session's trusted cache folder (page facts, texts, thumbnails), for the
     /// command line's editor of a session file; nil: nothing is cached on disk.
     let cacheDirectory: String?
-    /// Files no output may replace besides the sources: the session's own.
-    let protectedFiles: [String]
+    /// Files no output may replace besides the sources: the session's own (for
+    /// direct mode's editor, those of the default session).
+    var protectedFiles: [String]
     /// The session file the command line's editor works on; nil for an editor in memory.
     package let sessionFile: String?
     /// The session's earlier exports (`ExportsList`), for the command line's editor.
     let exportsList: ExportsList?
+    /// The PDFs the editor opened, kept open for its write, by absolute path:
+    /// direct mode's editor (``init(opening:passwords:repair:scratch:)``) only;
+    /// nil: every write reads its sources again.
+    var openedFiles: OpenedFiles?
+    /// Files opened with `repair` and read from their redrawing: each may still be
+    /// replaced in place (`WriteOptions.replacingSource`).
+    var repairedFiles: [String] = []
+    /// What opening the editor's files found without failing, in the order of the
+    /// files: one warning per damaged file that qpdf recovered, and the redrawing
+    /// of a file opened with `repair` (first). Empty for an editor of bytes or of a session.
+    public internal(set) var openingWarnings: [Warning] = []
 
     /// An editor with one empty document named `main`.
     public init(passwords: PasswordBook = PasswordBook()) throws(PDFEditError) {
+        self.init(passwords: passwords, scratch: nil)
+    }
+
+    /// An editor with one empty document, its temporary folder `shared` when given.
+    init(passwords: PasswordBook, scratch shared: ScratchDirectory?) {
         session = Session()
         self.passwords = passwords
-        scratch = LazyScratch()
+        scratch = LazyScratch(shared: shared)
         baseDirectory = FileNames.currentDirectory
         cacheDirectory = nil
         protectedFiles = []
@@ -132,8 +149,7 @@ public struct PageEditor: Sendable {
     /// An editor holding the PDF (or image) at `url` as its one document.
     public init(contentsOf url: URL, password: String? = nil) throws(PDFEditError) {
         try self.init(passwords: PasswordBook(general: password.map { [$0] } ?? []))
-        let files = try importer.load([url.path])
-        try start(with: files)
+        try start(opening: [url.path], repair: false)
     }
 
     /// An editor holding a PDF (or an image) given as bytes, as its one document `name`.
@@ -202,7 +218,14 @@ public struct PageEditor: Sendable {
         session = try Session.opening(imported: files)
     }
 
-    var importer: Importer { Importer(baseDirectory: baseDirectory, passwords: passwords) }
+    /// The importer of the files the editor's edits read (insert, fill, stamp):
+    /// in direct mode's editor it keeps PDFs open for the write, and a file it
+    /// already opened (the input inserted into itself) is not read again.
+    package var importer: Importer {
+        var importer = Importer(baseDirectory: baseDirectory, passwords: passwords, keepOpen: openedFiles != nil)
+        importer.openedFiles = openedFiles
+        return importer
+    }
 
     /// The importer of `attach`: attached bytes are copied into the editor's
     /// private folder, so a later change of the file changes nothing written.
@@ -489,13 +512,7 @@ public struct PageEditor: Sendable {
     public func write(
         to url: URL, document: String? = nil, pages: PageSelection? = nil, settings: ExportSettings = ExportSettings()
     ) throws(PDFEditError) -> ExportResult {
-        let chosen = try session.chosenDocument(document)
-        let access = access
-        let picked = try Workspace.items(of: chosen, selection: pages, access: access)
-        let writer = ExportWriter(session: session, access: access, cacheDirectory: try scratch.path(), direct: true)
-        return try writer.write(
-            picked.items, document: chosen.name, to: url.path, settings: settings,
-            positions: picked.positions.first.map { $0...(picked.positions.last ?? $0) })
+        try write(try pick(pages, in: document), toPath: url.path, settings: settings, options: WriteOptions())
     }
 
     /// Writes a document (nil: the current one), or the selected pages of it, as
@@ -511,15 +528,10 @@ public struct PageEditor: Sendable {
         maximumBytes: Int64? = nil, document: String? = nil, pages: PageSelection? = nil,
         settings: ExportSettings = ExportSettings()
     ) throws(PDFEditError) -> [ExportResult] {
-        let chosen = try session.chosenDocument(document)
-        let access = access
-        let picked = try Workspace.items(of: chosen, selection: pages, access: access)
-        let writer = ExportWriter(session: session, access: access, cacheDirectory: try scratch.path(), direct: true)
         let request = SplitRequest(
             directory: folder.path, grouping: grouping, template: name, outlineLevel: outlineLevel,
             maxSize: maximumBytes)
-        return try writer.split(
-            picked.items, positions: picked.positions, document: chosen.name, request: request, settings: settings)
+        return try writeParts(try pick(pages, in: document), request: request, settings: settings, options: WriteOptions())
     }
 
     /// The files at `urls` joined in order into one PDF's bytes, every document
@@ -608,6 +620,9 @@ extension PageEditor {
 final class LazyScratch: Sendable {
     private let lock = Lock()
     nonisolated(unsafe) private var made: ScratchDirectory?
+
+    /// A folder to make when first needed, or `shared` (a batch's, standard input's).
+    init(shared: ScratchDirectory? = nil) { made = shared }
 
     /// The folder, made now if it was not yet.
     func path() throws(PDFEditError) -> String {

@@ -321,37 +321,31 @@ extension DirectMode {
     package func render(selection: PageSelection?, pattern: String, settings: RenderSettings) throws(PDFEditError)
         -> RenderResult
     {
-        let (session, files, repaired) = try loadedSession()
-        defer { withExtendedLifetime(repaired) {} }
-        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
-        let document = session.documents[0]
-        let chosen = try Self.naming(input) { () throws(PDFEditError) in
-            try Workspace.items(of: document, selection: selection, access: access)
-        }
-        var result = try renderImages(
-            chosen.items, positions: chosen.positions, session: session, document: document, access: access,
+        let editor = try open()
+        let name = editor.documentNames[0]
+        let chosen = try Self.naming(input) { () throws(PDFEditError) in try editor.pick(selection, in: name) }
+        var result = try editor.renderImages(
+            chosen.items, positions: chosen.positions, document: try editor.session.chosenDocument(name),
             pattern: pattern, settings: settings)
-        result.warnings = Warning.oneDamageWarningPerFile(
-            files.flatMap { file in Warning.damage(of: input, messages: file.warnings) })
-        if repaired != nil { result.warnings.insert(Self.repairWarning(input), at: 0) }
+        result.warnings = Warning.oneDamageWarningPerFile(editor.openingWarnings)
         return result
     }
+}
 
-    /// Draws `items` of `session`'s `document` into the files `pattern` names,
-    /// images converted in a scratch folder of this command's (or the batch's).
-    func renderImages(
-        _ items: [PageItem], positions: [Int], session: Session, document: Document, access: SourceAccess,
-        pattern: String, settings: RenderSettings
+extension PageEditor {
+    /// Draws `items` of `document` into the files `pattern` names (see
+    /// `PageImages.render`), images converted in the editor's folder: what
+    /// direct mode's `render FILE` and `apply`'s `render` line draw.
+    package func renderImages(
+        _ items: [PageItem], positions: [Int], document: Document, pattern: String, settings: RenderSettings
     ) throws(PDFEditError) -> RenderResult {
-        let scratch = try ScratchDirectory.forImages(of: session, shared: self.scratch)
-        let writer = ExportWriter(session: session, access: access, cacheDirectory: scratch?.path)
+        let access = access
+        let writer = ExportWriter(session: session, access: access, cacheDirectory: try imageFolder())
         let images = PageImages(
-            session: session, access: access, protected: SessionStore(explicitPath: nil).ownFiles,
+            session: session, access: access, protected: protectedFiles,
             imagePDF: { (source, fit) throws(PDFEditError) in try writer.imagePDF(source, fit: fit) })
-        return try withExtendedLifetime(scratch) { () throws(PDFEditError) in
-            try access.surfacingLookupFailure { () throws(PDFEditError) in
-                try images.render(items, positions: positions, document: document, pattern: pattern, settings: settings)
-            }
+        return try access.surfacingLookupFailure { () throws(PDFEditError) in
+            try images.render(items, positions: positions, document: document, pattern: pattern, settings: settings)
         }
     }
 }

@@ -352,40 +352,19 @@ extension SourceAccess {
 }
 
 extension DirectMode {
-    /// `attach list --from FILE`: the file's document-level embedded files.
+    /// `attach list --from FILE`: the file's document-level embedded files
+    /// (`PageEditor.attachments(in:)`, as `attach list` in a session).
     package func attachments() throws(PDFEditError) -> [AttachmentInfo] {
-        try reading { (session, access, opened) throws(PDFEditError) in
-            try access.attachmentInfos(of: session.documents[0], session: session, opened: opened)
-        }
+        let editor = try open(repairing: false)
+        return try Self.naming(input) { () throws(PDFEditError) in try editor.attachments() }
     }
 
-    /// `attach extract [NAME...] --to DIR --from FILE [--force]`: the files written.
+    /// `attach extract [NAME...] --to DIR --from FILE [--force]`: the files written
+    /// (`PageEditor.extractAttachments`, as in a session).
     package func extractAttachments(_ names: [String], to folder: String) throws(PDFEditError) -> [String] {
-        try reading { (session, access, opened) throws(PDFEditError) in
-            let checks = OutputChecks(
-                sources: [input], protected: SessionStore(explicitPath: nil).ownFiles, force: force, direct: true)
-            return try access.extractAttachments(
-                of: session.documents[0], names: names, to: folder, force: force, checks: checks, opened: opened)
-        }
-    }
-
-    /// Loads the input as an in-memory session and hands it, its access and the
-    /// documents the load opened to `body`.
-    private func reading<T>(
-        _ body: (Session, SourceAccess, [String: OpenedPDF]) throws(PDFEditError) -> T
-    ) throws(PDFEditError) -> T {
-        let files = try keepingImporter.load([input])
-        let session: Session
-        do throws(EditError) {
-            session = try Session.opening(
-                files.map { OpenedFile(documentName: $0.stem, source: $0.source, outline: $0.outline) },
-                limits: ProcessLimits.current)
-        } catch {
-            throw PDFEditError.edit(error)
-        }
-        let access = SourceAccess(session: session, baseDirectory: baseDirectory, passwords: passwords)
+        let editor = try open(repairing: false)
         return try Self.naming(input) { () throws(PDFEditError) in
-            try body(session, access, opened(files, access: access))
+            try editor.extractAttachments(names, toPath: folder, force: force, in: nil)
         }
     }
 }

@@ -97,8 +97,8 @@ extension DirectMode {
             EditFile.lines(of: info), document: Paths.stem(of: input), knownIDs: Set(ids), currentOrder: ids,
             at: kept, resume: resume, open: open)
         else { return .unchanged }
-        let (summary, result) = try run { (session, _, _) throws(PDFEditError) in
-            guard session.documents.first?.items.map(\.id) == ids else {
+        let (summary, result) = try run { (editor, _, _) throws(PDFEditError) in
+            guard editor.session.documents.first?.items.map(\.id) == ids else {
                 throw PDFEditError.usage("\(input) changed while it was being edited: run pdfedit edit again")
             }
             return .rearrange(arranged)

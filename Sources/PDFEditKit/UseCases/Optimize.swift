@@ -88,12 +88,43 @@ extension PageEditor {
         _ input: URL, to output: URL?, linearize: Bool = false, images: ImageResampling? = nil, decrypt: Bool = false,
         force: Bool = false, passwords: PasswordBook = PasswordBook()
     ) throws(PDFEditError) -> OptimizeReport {
-        var mode = DirectMode(
-            input: input.path, output: output?.path, inPlace: output == nil, force: force, passwords: passwords)
-        mode.linearize = linearize
-        mode.images = images
-        mode.decrypt = decrypt
-        return try mode.optimize()
+        let path = input.path
+        // Before the write, which replaces it in place (nil when it is not there:
+        // opening fails naming it, 66).
+        let measured = OptimizeReport.size(of: path)
+        let editor = try PageEditor(contentsOf: [input], passwords: passwords)
+        var settings = ExportSettings(force: force)
+        settings.compress = true
+        settings.linearize = linearize
+        settings.images = images
+        var result = try editor.write(
+            to: output ?? input, settings: settings,
+            options: WriteOptions(replacingSource: output == nil, encryption: decrypt ? .remove : .keep))
+        result.warnings = Warning.oneDamageWarningPerFile(editor.openingWarnings + result.warnings)
+        return OptimizeReport(input: path, written: result, bytesBefore: measured ?? 0, settings: settings)
+    }
+}
+
+extension OptimizeReport {
+    /// The report of `written`, the rewrite of `input` (`bytesBefore` long) with
+    /// `settings`: the output's size measured now, the savings the export counted.
+    init(input: String, written result: ExportResult, bytesBefore before: Int, settings: ExportSettings) {
+        let after = Self.size(of: result.output) ?? 0
+        let savings = result.savings ?? CompressionSavings(StreamSavings())
+        let saved = before - after
+        self.init(
+            input: input, output: result.output, pageCount: result.pageCount, bytesBefore: before, bytesAfter: after,
+            saved: saved, sharedDuplicates: savings.sharedDuplicates, recompression: savings.recompression,
+            images: savings.images, imageResampling: settings.images,
+            objectStreams: saved - savings.sharedDuplicates.bytes - savings.recompression.bytes - savings.images.bytes,
+            linearized: settings.linearize, warnings: result.warnings)
+    }
+
+    /// The size of the file at `path` (followed through links), for the report.
+    static func size(of path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
     }
 }
 
@@ -106,24 +137,8 @@ extension DirectMode {
         mode.compress = true
         // Before the edit, which replaces it with --in-place (nil when it is not
         // there: the edit fails naming it, 66).
-        let measured = Self.size(of: input)
-        let (_, result) = try mode.edit { _, _, _, _ in [] }
-        let after = Self.size(of: result.output) ?? 0
-        let before = measured ?? 0
-        let savings = result.savings ?? CompressionSavings(StreamSavings())
-        let saved = before - after
-        return OptimizeReport(
-            input: input, output: result.output, pageCount: result.pageCount, bytesBefore: before, bytesAfter: after, saved: saved,
-            sharedDuplicates: savings.sharedDuplicates, recompression: savings.recompression, images: savings.images,
-            imageResampling: images,
-            objectStreams: saved - savings.sharedDuplicates.bytes - savings.recompression.bytes - savings.images.bytes,
-            linearized: linearize, warnings: result.warnings)
-    }
-
-    /// The size of the file at `path` (followed through links), for the report.
-    private static func size(of path: String) -> Int? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Int(status.st_size)
+        let measured = OptimizeReport.size(of: input)
+        let (_, result) = try mode.edit { _, _, _ in [] }
+        return OptimizeReport(input: input, written: result, bytesBefore: measured ?? 0, settings: mode.settings)
     }
 }
