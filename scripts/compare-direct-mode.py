@@ -41,7 +41,9 @@ def setup():
                         os.path.join(WORK, "sigwork")], check=True)
     damaged = os.path.join(WORK, "damaged.pdf")
     if not os.path.exists(damaged):
-        subprocess.run(["python3", "-c", embedded_script("RepairTests.swift", r"let script = "), damaged], check=True)
+        # The tests' PDF writer (scripts/pdfbytes.py) is imported by the script.
+        subprocess.run(["python3", "-c", embedded_script("RepairTests.swift", r"let script = "), damaged], check=True,
+                       env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "scripts")))
     return signed, damaged
 
 
