@@ -193,6 +193,7 @@ import Testing
         let preserved = "<e:a>1</e:a>   <e:b>2</e:b>\n"
         let script = #"""
             import sys
+            from pdfbytes import pdf, stream
             literal, preserved = sys.argv[2], sys.argv[3]
             xmp = ('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
                    '<x:xmpmeta xmlns:x="adobe:ns:meta/">\n <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n'
@@ -201,29 +202,17 @@ import Testing
                    '   <e:Kept xml:space="preserve">' + preserved + '</e:Kept>\n'
                    '   <e:Spaced> <!-- c --> </e:Spaced>\n'
                    '  </rdf:Description>\n </rdf:RDF>\n</x:xmpmeta>\n' + ' ' * 1000 + '\n<?xpacket end="w"?>').encode()
-            def stream(dictionary, data):
-                return b"<< " + dictionary + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
-            objects = [
+            open(sys.argv[1], "wb").write(pdf([
                 b"<< /Type /Catalog /Pages 2 0 R /Metadata 6 0 R >>",
                 b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                 b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
                 stream(b"", b"BT /F1 18 Tf 72 700 Td (Literal page) Tj ET"),
                 b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
                 stream(b"/Type /Metadata /Subtype /XML", xmp),
-            ]
-            out = b"%PDF-1.7\n"
-            offsets = []
-            for number, body in enumerate(objects, 1):
-                offsets.append(len(out))
-                out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-            xref = len(out)
-            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-            out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-            open(sys.argv[1], "wb").write(out)
+            ]))
             """#
         let input = dir.appendingPathComponent("in.pdf").path
-        let made = try run("python3", ["-c", script, input, literal, preserved])
+        let made = try python(script, [input, literal, preserved])
         try #require(made.status == 0, "\(made.stderr)")
         try pdfeditOK("optimize", "in.pdf", "-o", "small.pdf", "-q", in: dir)
         let output = dir.appendingPathComponent("small.pdf").path
