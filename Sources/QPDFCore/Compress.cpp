@@ -326,21 +326,77 @@ Redirects share_identical(std::vector<QPDFObjectHandle> const &objects, pe_compr
 
 // A tag of an XMP packet, as without_white_space reads it.
 struct Tag {
-    enum Kind { open, close, empty, other } kind = other; // other: a comment or processing instruction
+    // other: a processing instruction (the packet's own <?xpacket ...?>).
+    // Comments are not kept as `previous`: they are not an element's content.
+    enum Kind { open, close, empty, comment, other } kind = other;
     std::string name;
+    // An open tag whose content is character data to keep as it is, white
+    // space included: rdf:parseType="Literal" (an XML literal: its text and
+    // markup are the value) or xml:space="preserve".
+    bool verbatim = false;
 };
+
+// Whether the attributes of the tag xmp[from, to) (after its name) make its
+// content verbatim (see Tag). The attribute's prefix of parseType is the
+// packet's own choice (rdf: by convention); xml: is fixed by XML.
+bool verbatim_attributes(std::string const &xmp, size_t from, size_t to)
+{
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    size_t at = from;
+    while (at < to) {
+        while (at < to && (space(xmp[at]) || xmp[at] == '/')) {
+            ++at;
+        }
+        size_t name = at;
+        while (at < to && !space(xmp[at]) && xmp[at] != '=' && xmp[at] != '/') {
+            ++at;
+        }
+        std::string attribute = xmp.substr(name, at - name);
+        while (at < to && space(xmp[at])) {
+            ++at;
+        }
+        if (at >= to || xmp[at] != '=') {
+            continue; // not name="value": the tag's end, or not XML this reads
+        }
+        ++at;
+        while (at < to && space(xmp[at])) {
+            ++at;
+        }
+        if (at >= to || (xmp[at] != '"' && xmp[at] != '\'')) {
+            continue;
+        }
+        size_t close = xmp.find(xmp[at], at + 1);
+        if (close == std::string::npos || close >= to) {
+            return false;
+        }
+        std::string value = xmp.substr(at + 1, close - at - 1);
+        at = close + 1;
+        size_t colon = attribute.rfind(':');
+        std::string local = colon == std::string::npos ? attribute : attribute.substr(colon + 1);
+        if ((local == "parseType" && value == "Literal") || (attribute == "xml:space" && value == "preserve")) {
+            return true;
+        }
+    }
+    return false;
+}
 
 // `xmp` without its insignificant white space: the padding before
 // `<?xpacket end=` (2 KB or more from most producers: room to edit the packet
 // in place, which a file written again does not need; one line break stays)
-// and the white space between tags (indentation: RDF/XML gives it no meaning)
-// unless it is an element's whole value (<a>  </a>). False when the packet is
-// not XML this reads (an unterminated tag or comment, CDATA, a DOCTYPE): then
-// it stays as it is.
+// and the white space between tags (indentation: RDF/XML gives it no meaning
+// between the elements of a property's element content). Character data is
+// never touched: text that is not all white space stays whole, and so does
+// white space that is an element's whole value (<a>  </a>, also around a
+// comment: <a> <!-- c --> </a>), and everything inside an element whose
+// content is verbatim (Tag), where white space between tags is part of the
+// value. False when the packet is not
+// XML this reads (an unterminated tag or comment, CDATA, a DOCTYPE): then it
+// stays as it is.
 bool without_white_space(std::string const &xmp, std::string &out)
 {
     auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
     Tag previous;
+    int verbatim_depth = 0; // open elements inside (and including) a verbatim one
     size_t at = 0;
     size_t const size = xmp.size();
     while (at < size) {
@@ -354,6 +410,7 @@ bool without_white_space(std::string const &xmp, std::string &out)
                     return false;
                 }
                 end += comment ? 3 : 2;
+                tag.kind = comment ? Tag::comment : Tag::other;
             } else if (xmp.compare(at, 2, "<!") == 0) {
                 return false; // CDATA or a DOCTYPE
             } else {
@@ -380,10 +437,18 @@ bool without_white_space(std::string const &xmp, std::string &out)
                 }
                 tag.name = xmp.substr(name, name_end - name);
                 tag.kind = closing ? Tag::close : xmp[end - 1] == '/' ? Tag::empty : Tag::open;
+                if (tag.kind == Tag::open) {
+                    tag.verbatim = verbatim_depth > 0 || verbatim_attributes(xmp, name_end, end);
+                    verbatim_depth += tag.verbatim ? 1 : 0;
+                } else if (tag.kind == Tag::close && verbatim_depth > 0) {
+                    --verbatim_depth;
+                }
                 ++end;
             }
             out.append(xmp, at, end - at);
-            previous = tag;
+            if (tag.kind != Tag::comment) {
+                previous = tag; // comments are not the element's content
+            }
             at = end;
             continue;
         }
@@ -392,10 +457,20 @@ bool without_white_space(std::string const &xmp, std::string &out)
         for (size_t i = at; i < next && blank; ++i) {
             blank = space(xmp[i]);
         }
+        // The next tag after any comments (and white space between them).
+        size_t tag_at = next;
+        while (xmp.compare(tag_at, 4, "<!--") == 0) {
+            size_t comment_end = xmp.find("-->", tag_at + 4);
+            tag_at = comment_end == std::string::npos ? size : comment_end + 3;
+            while (tag_at < size && space(xmp[tag_at])) {
+                ++tag_at;
+            }
+        }
         std::string const closing = "</" + previous.name;
-        bool value = !blank || (previous.kind == Tag::open && xmp.compare(next, closing.size(), closing) == 0 &&
-                                next + closing.size() < size &&
-                                (xmp[next + closing.size()] == '>' || space(xmp[next + closing.size()])));
+        bool value = !blank || verbatim_depth > 0 ||
+            (previous.kind == Tag::open && xmp.compare(tag_at, closing.size(), closing) == 0 &&
+             tag_at + closing.size() < size &&
+             (xmp[tag_at + closing.size()] == '>' || space(xmp[tag_at + closing.size()])));
         if (value) {
             out.append(xmp, at, next - at);
         } else if (xmp.compare(next, 14, "<?xpacket end=") == 0) {
@@ -512,11 +587,14 @@ void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &re
 
 } // namespace
 
-bool deflate_best(std::string const &data, std::string &into)
+namespace {
+
+// zlib's deflate of `data` at level 9 with `strategy`, appended to `into`.
+bool deflate_with(std::string const &data, int strategy, std::string &into)
 {
     z_stream stream;
     std::memset(&stream, 0, sizeof stream);
-    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15, 9, strategy) != Z_OK) {
         return false;
     }
     size_t offered = 0;
@@ -539,6 +617,30 @@ bool deflate_best(std::string const &data, std::string &into)
     }
     deflateEnd(&stream);
     return result == Z_STREAM_END;
+}
+
+// Data up to this size is also deflated with Z_FILTERED (see deflate_best).
+constexpr size_t filtered_trial_limit = 4096;
+
+} // namespace
+
+bool deflate_best(std::string const &data, std::string &into)
+{
+    std::string best;
+    if (!deflate_with(data, Z_DEFAULT_STRATEGY, best)) {
+        return false;
+    }
+    // Small streams (a Type 3 glyph's drawing, a short content stream) are often
+    // a few bytes smaller with Z_FILTERED, which favours Huffman coding over
+    // short matches: 49 bytes over the 146 glyph procedures of
+    // pdfjs-issue918.pdf. A second deflate of at most 4 KB costs microseconds.
+    std::string filtered;
+    if (data.size() <= filtered_trial_limit && deflate_with(data, Z_FILTERED, filtered) &&
+        filtered.size() < best.size()) {
+        best.swap(filtered);
+    }
+    into += best;
+    return true;
 }
 
 void compress_streams(QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report)

@@ -40,7 +40,8 @@ namespace pe {
 void compress_streams(QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report);
 
 // zlib's deflate of `data` at its best level (9, the largest window and
-// memory) into `into`; false if zlib fails.
+// memory) appended to `into`; data of at most 4 KB is also deflated with the
+// Z_FILTERED strategy and the smaller result kept. False if zlib fails.
 bool deflate_best(std::string const &data, std::string &into);
 
 // zlib's inflate of `data`, at most `limit` bytes (0: no bound); false when the

@@ -8,6 +8,7 @@
 #include "Encryption.hh"
 #include "Timing.hh"
 
+#include <qpdf/Pl_Flate.hh>
 #include <qpdf/QPDFWriter.hh>
 
 #include <memory>
@@ -84,3 +85,10 @@ void write_output(
 }
 
 } // namespace pe
+
+extern "C" void pe_set_process_flate_level(int level)
+{
+    if (level == -1 || (level >= 1 && level <= 9)) {
+        Pl_Flate::setCompressionLevel(level); // process-wide: see QPDFBridge.h
+    }
+}

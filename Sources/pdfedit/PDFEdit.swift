@@ -18,6 +18,9 @@ struct PDFEdit: ParsableCommand {
         WarningChannel.setReceiver { Console.warn([$0]) }
         do {
             var command = try ProcessTiming.parsing { try parseCommand(FileNameText.arguments) }
+            if asksForSmallerOutput(command) {
+                ProcessSettings.setWriterFlateLevel(9) // see AsksForSmallerOutput
+            }
             if !(command is Apply) {
                 ProcessLifetime.endsAfterOneCommand()
             }

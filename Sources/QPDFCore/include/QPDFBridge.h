@@ -22,6 +22,18 @@ const char *pe_qpdf_version(void);
 void pe_set_tree_depth_limit(int levels);
 int pe_tree_depth_limit(void);
 
+/* PROCESS-WIDE: the zlib level (1 fastest .. 9 smallest; -1 zlib's default, 6)
+ * at which qpdf deflates what its writer compresses itself — object streams,
+ * cross-reference streams, unfiltered streams — in every output this process
+ * writes from then on. It is qpdf's Pl_Flate::setCompressionLevel, a static of
+ * the library (qpdf 11 has no per-writer level); the bridge itself never calls
+ * it (a library leaves process-wide settings to its host: PDFEditKit's
+ * ProcessSettings.setWriterFlateLevel), and a host calls it once at start-up,
+ * before any thread writes. A value outside -1..9 is ignored. --compress
+ * deflates the streams it rewrites at level 9 whatever this is (zlib's own
+ * argument, Compress.cpp). */
+void pe_set_process_flate_level(int level);
+
 /* The clockwise turn, 0, 90, 180 or 270, a viewer gives a page whose /Rotate is
  * the integer `value` (`is_integer` nonzero) or a non-integer (`is_integer` zero):
  * an integer multiple of 90 normalised into 0..270 (-90 is 270, 450 is 90); any
