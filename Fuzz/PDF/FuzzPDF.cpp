@@ -1,5 +1,5 @@
 // libFuzzer harness over the code of ours that reads untrusted PDF bytes: the
-// bridge's open (page tree walk, depth limits, inherited attributes), the page
+// bridge's open (the lazy page tree walk, depth limits, inherited attributes), the page
 // check (PageWork.cpp: content tokenizer, forms, images, bounded inflate) and an
 // export through the copier (Copier.cpp), the structure, outline, form and label
 // code, and half the time `--images` (Images.cpp with ImageCodecs' JPEG decoder
@@ -96,7 +96,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pe_status status{};
     pe_document *document = nullptr;
     int pages = 0;
-    if (pe_document_open(input.c_str(), nullptr, PE_OPEN_EXPORT, &document, &pages, nullptr, nullptr, &status) != PE_OK)
+    // Half the inputs opened as direct mode opens them, the page tree read lazily
+    // (PageList.cpp), half with every page listed at opening, as a session's.
+    const int use = (size / 2) % 2 == 0 ? PE_OPEN_EXPORT_LAZY : PE_OPEN_EXPORT;
+    if (pe_document_open(input.c_str(), nullptr, use, &document, &pages, nullptr, nullptr, &status) != PE_OK)
         return 0;
     const int used = pages < 20 ? pages : 20;
 
@@ -129,6 +132,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         items.push_back(item);
     }
     if (used > 0) items.push_back(items.front());
+    if (pages > used) {
+        // The last page by /Count: the lazy page walk (PageList) goes down the
+        // tree's last branch, past the pages it met for the first ones.
+        pe_item last{};
+        last.kind = PE_ITEM_PAGE;
+        last.page = pages - 1;
+        items.push_back(last);
+    }
     pe_item blank{};
     blank.kind = PE_ITEM_BLANK;
     blank.width = 612;

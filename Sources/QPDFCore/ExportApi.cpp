@@ -267,14 +267,14 @@ extern "C" int pe_document_open(
         try {
             pe::require(path != nullptr && document != nullptr, "pe_document_open: no path or no result");
             made->for_export = use != PE_OPEN_READ;
-            pe::open_source_file(made->source, path, password, made->for_export);
+            pe::open_source_file(made->source, path, password, made->for_export, use == PE_OPEN_EXPORT_LAZY);
         } catch (...) {
             pe::pass_on_open_warnings(*made, warn, warn_context);
             throw;
         }
         pe::pass_on_open_warnings(*made, warn, warn_context);
         if (page_count != nullptr) {
-            *page_count = static_cast<int>(made->source.pages.size());
+            *page_count = static_cast<int>(made->source.page_count());
         }
         *document = made.release();
     });
@@ -287,12 +287,12 @@ extern "C" int pe_document_check_page(
     return pe::guarded(status, nullptr, 0, [&](pe::Where &where) {
         where = pe::Where{-1, page + 1};
         if (document == nullptr || !document->source.pdf || page < 0 ||
-            static_cast<size_t>(page) >= document->source.pages.size()) {
+            static_cast<size_t>(page) >= document->source.page_count()) {
             throw pe::PlanError("no such page");
         }
         pe::PageLimits limits{max_stream_bytes, max_pixels, max_operators};
         pe::PageWork work = pe::check_page_for_reader(
-            document->source.pages[static_cast<size_t>(page)], limits, document->reader_checked,
+            document->source.page(page), limits, document->reader_checked,
             document->reader_forms);
         if (result != nullptr) {
             result->largest_image = work.largest_image;

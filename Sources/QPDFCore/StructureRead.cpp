@@ -190,8 +190,9 @@ class Reader {
     {
         if (!annotation_pages_built) {
             annotation_pages_built = true;
-            for (size_t i = 0; i < source.pages.size(); ++i) {
-                QPDFObjectHandle annots = source.pages[i].getKey("/Annots");
+            std::vector<QPDFObjectHandle> pages = source.all_pages(); // handles: a cheap copy
+            for (size_t i = 0; i < pages.size(); ++i) {
+                QPDFObjectHandle annots = pages[i].getKey("/Annots");
                 if (!annots.isArray()) {
                     continue;
                 }
