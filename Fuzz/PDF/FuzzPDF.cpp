@@ -96,10 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pe_status status{};
     pe_document *document = nullptr;
     int pages = 0;
-    // Half the inputs opened as direct mode opens them, the page tree read lazily
-    // (PageList.cpp), half with every page listed at opening, as a session's.
-    const int use = (size / 2) % 2 == 0 ? PE_OPEN_EXPORT_LAZY : PE_OPEN_EXPORT;
-    if (pe_document_open(input.c_str(), nullptr, use, &document, &pages, nullptr, nullptr, &status) != PE_OK)
+    if (pe_document_open(input.c_str(), nullptr, PE_OPEN_EXPORT, &document, &pages, nullptr, nullptr, &status) != PE_OK)
         return 0;
     const int used = pages < 20 ? pages : 20;
 

@@ -267,7 +267,7 @@ extern "C" int pe_document_open(
         try {
             pe::require(path != nullptr && document != nullptr, "pe_document_open: no path or no result");
             made->for_export = use != PE_OPEN_READ;
-            pe::open_source_file(made->source, path, password, made->for_export, use == PE_OPEN_EXPORT_LAZY);
+            pe::open_source_file(made->source, path, password, made->for_export);
         } catch (...) {
             pe::pass_on_open_warnings(*made, warn, warn_context);
             throw;

@@ -251,7 +251,7 @@ PDFVersion pdf_version(std::string const &header_version, int extension_level)
     return PDFVersion(1, 3, extension_level);
 }
 
-void open_source_file(Source &source, char const *path, char const *password, bool for_export, bool lazy)
+void open_source_file(Source &source, char const *path, char const *password, bool for_export)
 {
     source.pdf = std::make_shared<QPDF>();
     QPDF &pdf = *source.pdf;
@@ -265,7 +265,7 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     // (inherit_attributes), so that a page looks the same out of its tree.
     check_tree_depths(pdf);
     source.page_list = std::make_shared<PageList>();
-    source.page_list->open(pdf, lazy, for_export, static_cast<long long>(table.size()));
+    source.page_list->open(pdf, true, for_export, static_cast<long long>(table.size()));
     if (!for_export) {
         return;
     }

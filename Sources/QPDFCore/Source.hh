@@ -1,6 +1,6 @@
 // Internal to QPDFBridge: an opened input of an export (Source) and how it is
 // read: the file as qpdf input (InputFile.cpp), the checks of its trees
-// (PageTree.cpp), its pages and what they inherit (PageList.cpp, Geometry.cpp), its
+// (PageTree.cpp), what its pages inherit (Values.cpp, Geometry.cpp), its
 // bookmarks and form fields read once (Outlines.cpp, Forms.cpp). Opening one for
 // an export is Inputs.cpp's.
 #ifndef PDFEDIT_QPDF_BRIDGE_SOURCE_HH
@@ -67,17 +67,15 @@ struct FieldTree {
 
 struct SourceStructure; // StructureTree.hh
 
-// The pages of an opened source (PageList.cpp). Opened for the exports of
-// one process (PE_OPEN_EXPORT_LAZY: direct mode), the page tree is walked
-// lazily when it looks regular: the page count is the root's /Count (no more
-// than the file's objects, no fewer than the root's kids), and a page is found
-// by the /Count of the nodes above it, resolving only those nodes' kids up to
-// the one that holds it (qpdf resolves objects from the cross-reference table
-// on first use), so an export of a few pages of a long file never parses the
-// other pages. Everything read is checked (a node is an indirect dictionary of
-// /Type /Pages, met once, nested no deeper than the limit, whose kids, once all
-// read, hold its /Count; a page an indirect dictionary of /Type /Page met
-// once); anything else, or a caller that wants every page
+// The pages of an opened source (PageList.cpp). Opened for an export, the
+// page tree is walked lazily when it looks regular: the page count is the root's
+// /Count, checked against the sum of what its /Kids hold, and a page is found by
+// reading only the /Pages nodes above it and their kids (qpdf resolves objects
+// from the cross-reference table on first use), so an export of a few pages of
+// a long file never parses the other pages. Every node read is checked (a
+// dictionary of /Type /Pages whose /Kids are indirect dictionaries, pages of
+// /Type /Page met once, nodes met once and nested no deeper than the limit, the
+// kids summing to its /Count); anything else, or a caller that wants every page
 // (all()), reads the whole list as qpdf's getAllPages gives it, as an eager
 // open does. A page found lazily is the page getAllPages lists at that index
 // whenever the tree's counts are true; when the whole list, read later,
@@ -249,13 +247,12 @@ struct Source {
 };
 
 // Opens `path` into `source`: pdf (with recovery), the depth checks, pages. For
-// an export (`for_export`) pages that are not dictionaries are refused, and the
-// version and whether the file has object streams are found; with `lazy` too
-// the page tree is read lazily (PageList: PE_OPEN_EXPORT_LAZY). For reading
-// alone (info, page sizes) the pages are listed whole, as qpdf lists them.
+// an export (`for_export`) the page tree is read lazily (PageList), pages that
+// are not dictionaries are refused, and the version and whether the file has
+// object streams are found; for reading alone (info, page sizes) the pages are
+// listed whole, as qpdf lists them.
 // Throws what qpdf throws; warnings stay in source.pdf.
-void open_source_file(
-    Source &source, char const *path, char const *password, bool for_export = true, bool lazy = false);
+void open_source_file(Source &source, char const *path, char const *password, bool for_export = true);
 
 // How deep /Pages nodes may nest. qpdf walks the page tree recursively
 // (QPDF::getAllPages, pushInheritedAttributesToPage), a few hundred bytes of stack

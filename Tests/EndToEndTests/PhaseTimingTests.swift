@@ -90,11 +90,9 @@ import Testing
     }
 
     /// A direct-mode export reads its input once: the export's look for digital
-    /// signatures uses the document the import opened. Opening the 20,000-page
-    /// file is the largest part of such a run even with its page tree read
-    /// lazily (about half of it: the cross-reference table of 40,000 entries), and
-    /// a second reading (outside every phase, as it was, and listing every page)
-    /// would take several times the first: the open would be a fifth of the total.
+    /// signatures uses the document the import opened. Reading a 20,000-page file
+    /// is most of such a run, so a second reading (outside every phase, as it was)
+    /// would leave half of the total unaccounted for.
     @Test func directExportOfABigFileReadsItOnce() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -107,7 +105,7 @@ import Testing
         let times = timings(result.stderr)
         let open = times["open"] ?? 0
         let total = times["total"] ?? 0
-        #expect(open > 0 && open >= 0.35 * total, "open \(open) ms of \(total) ms: \(result.stderr)")
+        #expect(open > 0 && open >= 0.7 * total, "open \(open) ms of \(total) ms: \(result.stderr)")
         #expect(try qpdfPageCount(out) == 51)
         #expect(try pageText(out, 1).contains("BIG-P1000"))
     }

@@ -28,13 +28,6 @@ package final class OpenedPDF: @unchecked Sendable, Equatable {
         /// To be read only (facts, page geometry, page checks), as `info` shows a
         /// file: the page list is left as qpdf builds it. Never given to an export.
         case reading
-        /// As `.export`, for the exports of this process alone (direct mode),
-        /// which may take a few pages of a long file: the page tree is read
-        /// lazily, by the `/Count` of the nodes above each page asked for
-        /// (`PE_OPEN_EXPORT_LAZY`), so a loop or a deep branch below pages no
-        /// export asks for is never met, and one below a page asked for is found
-        /// then.
-        case exportLazily
     }
 
     let handle: OpaquePointer
@@ -54,7 +47,7 @@ package final class OpenedPDF: @unchecked Sendable, Equatable {
         var pages: Int32 = 0
         let code = withExtendedLifetime(collector) {
             FileNames.withCString(path) { path in pe_document_open(
-                path, password ?? "", Int32(Self.openingUse(use)), &document, &pages,
+                path, password ?? "", Int32(use == .reading ? PE_OPEN_READ : PE_OPEN_EXPORT), &document, &pages,
                 { context, _, message in
                     guard let context, let message else { return }
                     Unmanaged<OpenWarnings>.fromOpaque(context).takeUnretainedValue().lines.append(String(cString: message))
@@ -71,15 +64,6 @@ package final class OpenedPDF: @unchecked Sendable, Equatable {
     }
 
     deinit { pe_document_close(handle) }
-
-    /// The bridge's `PE_OPEN_*` for `use`.
-    static func openingUse(_ use: Use) -> Int {
-        switch use {
-        case .export: Int(PE_OPEN_EXPORT)
-        case .reading: Int(PE_OPEN_READ)
-        case .exportLazily: Int(PE_OPEN_EXPORT_LAZY)
-        }
-    }
 
     package static func == (lhs: OpenedPDF, rhs: OpenedPDF) -> Bool { lhs === rhs }
 }

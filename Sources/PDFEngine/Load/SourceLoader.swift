@@ -77,13 +77,7 @@ package enum SourceLoader {
             // Hashed while qpdf opens it; the fingerprint's error, if any, is
             // the one reported (as when it was made first).
             let fingerprinting = Fingerprint.started(file: path)
-            // A document kept for this process's export (direct mode) reads its
-            // page tree lazily: an export of a few pages of a long file parses
-            // only the nodes above them. One a session keeps is read whole, so
-            // that a broken page tree is found now, not at an export.
-            let opening = Result { () throws(EngineError) in
-                try OpenedPDF(path: path, password: password, for: keepOpen ? .exportLazily : .export)
-            }
+            let opening = Result { () throws(EngineError) in try OpenedPDF(path: path, password: password) }
             let fingerprint = try fingerprinting.value()
             let document: OpenedPDF
             do {

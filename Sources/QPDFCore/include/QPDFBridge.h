@@ -577,16 +577,7 @@ enum {
     /* To be read only (facts, page geometry, page checks), as info shows a file:
      * the page list stays as qpdf builds it, whatever /Kids holds. An export
      * given such a document fails (PE_E_INTERNAL). */
-    PE_OPEN_READ = 1,
-    /* As PE_OPEN_EXPORT, for the exports of this process alone (direct mode),
-     * which may take only some of its pages: the page tree is read lazily, the
-     * page count being the root's /Count and a page found through the /Count of
-     * the nodes above it, so that only those nodes and their kids are parsed
-     * (anything irregular lists every page as PE_OPEN_EXPORT does). A loop, a
-     * tree nested too deep or a /Count that lies below the pages asked for is
-     * found when a page below it is asked for (PE_E_PAGES, PE_E_DAMAGED "its page
-     * tree is inconsistent"), not at opening. */
-    PE_OPEN_EXPORT_LAZY = 2
+    PE_OPEN_READ = 1
 };
 
 /* Opens `path` (qpdf with recovery; `password` may be NULL) for `use`
