@@ -1,5 +1,5 @@
 // libFuzzer harness over the code of ours that reads untrusted PDF bytes: the
-// bridge's open (the lazy page tree walk, depth limits, inherited attributes), the page
+// bridge's open (page tree walk, depth limits, inherited attributes), the page
 // check (PageWork.cpp: content tokenizer, forms, images, bounded inflate) and an
 // export through the copier (Copier.cpp), the structure, outline, form and label
 // code, and half the time `--images` (Images.cpp with ImageCodecs' JPEG decoder
@@ -129,14 +129,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         items.push_back(item);
     }
     if (used > 0) items.push_back(items.front());
-    if (pages > used) {
-        // The last page by /Count: the lazy page walk (PageList) goes down the
-        // tree's last branch, past the pages it met for the first ones.
-        pe_item last{};
-        last.kind = PE_ITEM_PAGE;
-        last.page = pages - 1;
-        items.push_back(last);
-    }
     pe_item blank{};
     blank.kind = PE_ITEM_BLANK;
     blank.width = 612;

@@ -63,7 +63,7 @@ Fate fate_of(Source &source, QPDFObjectHandle annot)
         return fate;
     }
     int page = destination_page(source, resolved.getArrayItem(0));
-    QPDFObjectHandle target = page < 0 ? QPDFObjectHandle::newNull() : source.page(page);
+    QPDFObjectHandle target = page < 0 ? QPDFObjectHandle::newNull() : source.pages[static_cast<size_t>(page)];
     if (page < 0 || source.first_copy.count(target.getObjGen()) == 0) {
         fate.keep = false;
         return fate;

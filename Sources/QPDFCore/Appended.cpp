@@ -415,18 +415,14 @@ std::unique_ptr<Appended> Appended::for_file(Inputs &inputs, std::string *why)
     int s = request.items[0].source;
     Source &source = inputs.sources[static_cast<size_t>(s)];
     pe_source const &arg = request.sources[s];
-    // Damage the update would point into, or an encryption it cannot add to
-    // (every page is read first: a lazily read page tree has not met them all).
-    if (source.pdf) {
-        source.all_pages();
-    }
-    if (!source.pdf || !source.opened_clean || source.page_list->completed_with_warnings()) {
+    // Damage the update would point into, or an encryption it cannot add to.
+    if (!source.pdf || !source.opened_clean) {
         return refuse("the file is damaged (qpdf repaired it while reading)");
     }
     if (source.pdf->isEncrypted()) {
         return refuse("the file is encrypted");
     }
-    std::vector<int> uses(static_cast<size_t>(source.page_count()), 0);
+    std::vector<int> uses(source.pages.size(), 0);
     for (int i = 0; i < request.item_count; ++i) {
         ++uses[static_cast<size_t>(request.items[i].page)];
     }
@@ -446,7 +442,7 @@ std::unique_ptr<Appended> Appended::for_file(Inputs &inputs, std::string *why)
     for (size_t page = 0; page < uses.size(); ++page) {
         if (uses[page] > 1) {
             repeated = true;
-            if (!twins_alone(source.page(static_cast<int>(page)).getKey("/Annots"))) {
+            if (!twins_alone(source.pages[page].getKey("/Annots"))) {
                 return refuse("a page with form fields is used twice");
             }
         }
@@ -537,10 +533,10 @@ void Appended::build(Dropped &dropped)
     // Kept only when its counts are right (a false /Count is rebuilt, as copying does).
     same_order = same_order && counted_pages(root.getKey("/Pages"), 0) == count;
     SharedInherited shared;
-    std::vector<int> placed_before(static_cast<size_t>(source.page_count()), 0);
+    std::vector<int> placed_before(source.pages.size(), 0);
     for (int i = 0; i < count; ++i) {
         where = Where{source_index, items[i].page + 1};
-        QPDFObjectHandle page = source.page(items[i].page);
+        QPDFObjectHandle page = source.pages[static_cast<size_t>(items[i].page)];
         int &before_this = placed_before[static_cast<size_t>(items[i].page)];
         if (before_this > 0) {
             // Not the first placement: links, bookmarks and the structure aim at

@@ -216,7 +216,7 @@ QPDFObjectHandle Assembly::blank_page(pe_item const &item)
 // copy stay off it), with the source's own boxes.
 QPDFObjectHandle Assembly::page_copy(Source &source, int page, bool &first)
 {
-    QPDFObjectHandle from = source.page(page);
+    QPDFObjectHandle from = source.pages[static_cast<size_t>(page)];
     QPDFObjGen og = from.getObjGen();
     auto known = source.first_copy.find(og);
     first = known == source.first_copy.end();
@@ -244,7 +244,7 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
     Source &source = sources[static_cast<size_t>(item.source)];
     inputs.check_page(item.source, item.page);
     where = Where{item.source, item.page + 1};
-    QPDFObjectHandle from = source.page(item.page);
+    QPDFObjectHandle from = source.pages[static_cast<size_t>(item.page)];
     QPDFObjGen og = from.getObjGen();
     InheritedFrame const *inherited = source.inherited(item.page);
     bool first = false;

@@ -100,7 +100,7 @@ class DocumentData {
         if (page < 0) {
             return;
         }
-        auto copy = source.first_copy.find(source.page(page).getObjGen());
+        auto copy = source.first_copy.find(source.pages[static_cast<size_t>(page)].getObjGen());
         if (copy == source.first_copy.end()) {
             return;
         }

@@ -274,7 +274,7 @@ extern "C" int pe_document_open(
         }
         pe::pass_on_open_warnings(*made, warn, warn_context);
         if (page_count != nullptr) {
-            *page_count = static_cast<int>(made->source.page_count());
+            *page_count = static_cast<int>(made->source.pages.size());
         }
         *document = made.release();
     });
@@ -287,12 +287,12 @@ extern "C" int pe_document_check_page(
     return pe::guarded(status, nullptr, 0, [&](pe::Where &where) {
         where = pe::Where{-1, page + 1};
         if (document == nullptr || !document->source.pdf || page < 0 ||
-            static_cast<size_t>(page) >= document->source.page_count()) {
+            static_cast<size_t>(page) >= document->source.pages.size()) {
             throw pe::PlanError("no such page");
         }
         pe::PageLimits limits{max_stream_bytes, max_pixels, max_operators};
         pe::PageWork work = pe::check_page_for_reader(
-            document->source.page(page), limits, document->reader_checked,
+            document->source.pages[static_cast<size_t>(page)], limits, document->reader_checked,
             document->reader_forms);
         if (result != nullptr) {
             result->largest_image = work.largest_image;

@@ -241,11 +241,11 @@ extern "C" int pe_document_page_fingerprint(
     return pe::reading(status, [&](pe::Where &) {
         pe::require(document != nullptr && hex != nullptr && clicks_hex != nullptr && annotations != nullptr,
                     "pe_document_page_fingerprint: no document or no result");
-        int count = static_cast<int>(document->source.page_count());
+        int count = static_cast<int>(document->source.pages.size());
         if (page < 0 || page >= count) {
             throw pe::PlanError("no such page", count);
         }
-        QPDFObjectHandle handle = document->source.page(page);
+        QPDFObjectHandle handle = document->source.pages[static_cast<size_t>(page)];
         pe::PageGeometry geometry = pe::page_geometry(handle);
         pe::PageDigest walker(document->page_digests);
         pe::Hasher digest;

@@ -90,7 +90,7 @@ BeforeChange BeforeChange::read(Inputs &inputs, Source &source)
     before.rotations.resize(static_cast<size_t>(count));
     for (int i = 0; i < count; ++i) {
         before.rotations[static_cast<size_t>(i)] =
-            page_rotation(source.page(items[i].page), source.inherited(items[i].page));
+            page_rotation(source.pages[static_cast<size_t>(items[i].page)], source.inherited(items[i].page));
     }
     return before;
 }
@@ -173,7 +173,7 @@ int InPlace::for_file(Inputs &inputs)
         return -1;
     }
     for (int i = 0; i < request.item_count; ++i) {
-        QPDFObjectHandle page = source.page(request.items[i].page);
+        QPDFObjectHandle page = source.pages[static_cast<size_t>(request.items[i].page)];
         if (page.hasKey("/Annots") || page.hasKey("/B") || page.hasKey("/AA")) {
             return -1;
         }
@@ -207,7 +207,7 @@ void InPlace::build()
     SharedInherited shared;
     for (int i = 0; i < count; ++i) {
         where = Where{items[i].source, items[i].page + 1};
-        QPDFObjectHandle from = source.page(items[i].page);
+        QPDFObjectHandle from = source.pages[static_cast<size_t>(items[i].page)];
         QPDFObjGen og = from.getObjGen();
         auto known = first.find(og);
         QPDFObjectHandle to;

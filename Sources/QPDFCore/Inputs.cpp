@@ -117,14 +117,14 @@ void Inputs::open(int first, int count)
         // The stamp's form XObject is its page's contents inflated (in memory,
         // by the writer): bounded before anything is written.
         where = Where{stamp.source, stamp.page + 1};
-        check_page_contents(source.page(stamp.page), limit);
+        check_page_contents(source.pages[static_cast<size_t>(stamp.page)], limit);
     });
     where = Where{};
 }
 
 void Inputs::check_page(int source, int page)
 {
-    int pages = static_cast<int>(sources[static_cast<size_t>(source)].page_count());
+    int pages = static_cast<int>(sources[static_cast<size_t>(source)].pages.size());
     if (page < 0 || page >= pages) {
         where = Where{source, page + 1};
         throw PlanError(
@@ -170,7 +170,9 @@ void Inputs::open_source(int index)
         }
         Source const &opened = arg.document->source;
         source.pdf = opened.pdf;
-        source.page_list = opened.page_list;
+        source.pages = opened.pages;
+        source.frames = opened.frames;
+        source.page_frame = opened.page_frame;
         source.version = opened.version;
         source.object_streams = opened.object_streams;
         source.xref = opened.xref;
@@ -260,15 +262,17 @@ void open_source_file(Source &source, char const *path, char const *password, bo
     open_pdf(pdf, path, password == nullptr ? "" : password);
     std::map<QPDFObjGen, QPDFXRefEntry> table = pdf.getXRefTable();
     // The page list is where page-tree damage shows. Inherited /MediaBox,
-    // /CropBox, /Resources and /Rotate are found here (for each page as it is
-    // found, when the tree is read lazily) and given to each copied page
-    // (inherit_attributes), so that a page looks the same out of its tree.
+    // /CropBox, /Resources and /Rotate are found once here and given to each
+    // copied page (inherit_attributes), so that a page looks the same out of its
+    // tree.
+    check_page_tree_depth(pdf);
     check_tree_depths(pdf);
-    source.page_list = std::make_shared<PageList>();
-    source.page_list->open(pdf, true, for_export, static_cast<long long>(table.size()));
+    source.pages = pdf.getAllPages();
     if (!for_export) {
         return;
     }
+    check_pages_are_dictionaries(pdf, source.pages);
+    source.find_inherited();
     source.version = pdf_version(pdf.getPDFVersion(), pdf.getExtensionLevel());
     for (auto const &entry : table) {
         if (entry.second.getType() == 2) {

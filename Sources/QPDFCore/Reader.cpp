@@ -71,7 +71,7 @@ extern "C" int pe_document_read_facts(
         QPDFObjectHandle root = pdf.getRoot();
         QPDFObjectHandle fields = pe::present_value(pe::present_value(root, "/AcroForm"), "/Fields");
         pe_document_facts made{};
-        made.page_count = static_cast<int>(document->source.page_count());
+        made.page_count = static_cast<int>(document->source.pages.size());
         made.encrypted = pdf.isEncrypted() ? 1 : 0;
         made.allows_assembly = pdf.allowModifyAssembly() ? 1 : 0;
         made.has_form = fields.isArray() && fields.getArrayNItems() > 0 ? 1 : 0;
@@ -156,11 +156,11 @@ extern "C" int pe_document_page_geometry(
 {
     return pe::reading(status, [&](pe::Where &) {
         pe::require(document != nullptr && geometry != nullptr, "pe_document_page_geometry: no document or no result");
-        int count = static_cast<int>(document->source.page_count());
+        int count = static_cast<int>(document->source.pages.size());
         if (page < 0 || page >= count) {
             throw pe::PlanError("no such page", count);
         }
-        pe::PageGeometry found = pe::page_geometry(document->source.page(page));
+        pe::PageGeometry found = pe::page_geometry(document->source.pages[static_cast<size_t>(page)]);
         pe::set_box(geometry->media_box, found.media);
         pe::set_box(geometry->crop_box, found.visible);
         geometry->rotation = found.rotation;

@@ -100,7 +100,7 @@ void Assembly::draw_cell(
     pe_sheet_cell const &cell = item.cells[index];
     Source &source = sources[static_cast<size_t>(cell.source)];
     where = Where{cell.source, cell.page + 1};
-    QPDFObjectHandle from = source.page(cell.page);
+    QPDFObjectHandle from = source.pages[static_cast<size_t>(cell.page)];
     QPDFObjGen og = from.getObjGen();
     InheritedFrame const *inherited = source.inherited(cell.page);
     bool first = false;

@@ -67,105 +67,20 @@ struct FieldTree {
 
 struct SourceStructure; // StructureTree.hh
 
-// The pages of an opened source (PageList.cpp). Opened for an export, the
-// page tree is walked lazily when it looks regular: the page count is the root's
-// /Count, checked against the sum of what its /Kids hold, and a page is found by
-// reading only the /Pages nodes above it and their kids (qpdf resolves objects
-// from the cross-reference table on first use), so an export of a few pages of
-// a long file never parses the other pages. Every node read is checked (a
-// dictionary of /Type /Pages whose /Kids are indirect dictionaries, pages of
-// /Type /Page met once, nodes met once and nested no deeper than the limit, the
-// kids summing to its /Count); anything else, or a caller that wants every page
-// (all()), reads the whole list as qpdf's getAllPages gives it, as an eager
-// open does. A page found lazily is the page getAllPages lists at that index
-// whenever the tree's counts are true; when the whole list, read later,
-// disagrees with a count or a page already given, the file is refused as
-// damaged (QPDFExc) rather than an output made of two different page lists.
-class PageList {
-  public:
-    // Reads `pdf`'s page tree: lazily when `lazy` and `for_export` and the tree's
-    // root looks regular, else whole (check_page_tree_depth, getAllPages; for an
-    // export the pages checked to be dictionaries and what each inherits found).
-    // `object_bound`: the file's number of objects, above any true page count.
-    // Throws what those throw.
-    void open(QPDF &pdf, bool lazy, bool for_export, long long object_bound);
-    int count() const { return page_count; }
-    // Page `index` (0-based, below count()).
-    QPDFObjectHandle page(int index);
-    // Every page, in order (reads the whole tree when it was read lazily).
-    std::vector<QPDFObjectHandle> const &all();
-    // What page `index` inherits (nullptr when nothing).
-    InheritedFrame const *inherited(int index);
-    // 0-based index of a page object, -1 when it is not one.
-    int index_of(QPDFObjectHandle page);
-    // Whether the tree is still read lazily (not every page listed yet).
-    bool is_lazy() const { return lazy_mode; }
-    // Whether reading the rest of the tree (all(), a fall-back) made qpdf warn:
-    // a damage an open that read every page would have seen.
-    bool completed_with_warnings() const { return completion_warned; }
-
-  private:
-    // A /Pages node met lazily; its kids are resolved in order, as far as a
-    // page asked for needs.
-    struct Node {
-        QPDFObjectHandle object;
-        QPDFObjectHandle kids_array;
-        int kid_count = 0;
-        long long expected = 0; // its /Count
-        long long base = 0;     // the index of its first page
-        int frame = 0;
-        int depth = 1;
-        std::vector<QPDFObjectHandle> kids; // the kids resolved so far
-        std::vector<long long> first;       // index of kid j's first page, from the node's first
-        std::vector<char> is_node;          // kid j is a /Pages node
-        long long held = 0;                 // pages in the kids resolved so far
-    };
-    QPDF *pdf = nullptr;
-    bool for_export = true;
-    bool lazy_mode = false;
-    bool completion_warned = false;
-    int page_count = 0;
-    int found = 0;            // pages met (lazily)
-    long long bound = 0;      // the file's number of objects
-    QPDFObjGen root_id;
-    // Whole: every page. Lazy: count() handles, those not met yet uninitialised.
-    std::vector<QPDFObjectHandle> pages;
-    std::vector<InheritedFrame> frames; // frames[0] inherits nothing
-    std::vector<int> page_frame;        // empty when nothing is inherited
-    std::map<QPDFObjGen, Node> nodes;   // the /Pages nodes read lazily
-    std::set<QPDFObjGen> node_refs;     // the /Pages nodes met as kids (and the root)
-    std::set<QPDFObjGen> leaves;        // the pages met lazily
-    std::map<QPDFObjGen, int> page_index;
-    bool page_index_built = false;
-
-    bool open_lazily(long long object_bound);
-    void reset();
-    void finish_whole_from_lazy();
-    void read_whole();
-    // Notes /Pages node `node` (under a node of frame `parent_frame`, at
-    // `depth`, holding `expected` pages from index `base`); false unless it
-    // looks regular.
-    bool enter_node(QPDFObjectHandle node, int parent_frame, int depth, long long expected, long long base);
-    // Resolves the next kid of `node`; false unless it is regular (and, after the
-    // last, unless the kids hold the node's /Count).
-    bool resolve_kid(Node &node);
-    // Finds page `index` by reading the nodes above it; false when one is not regular.
-    bool find(int index);
-    // Resolves every kid not resolved yet; false when one is not regular.
-    bool complete_nodes();
-    // Reads the whole tree instead, and refuses the file (QPDFExc) when its
-    // count or a page already given out differs.
-    void fall_back();
-};
-
 // One opened input.
 struct Source {
     // null when no item uses this source; shared with a pe_document when the
     // caller opened the file beforehand
     std::shared_ptr<QPDF> pdf;
-    // Its pages and what each inherits (shared with the pe_document it was
-    // opened as, if any).
-    std::shared_ptr<PageList> page_list;
+    std::vector<QPDFObjectHandle> pages;
+    // What each page inherits, found by one walk of the page tree in qpdf's page
+    // order, without changing the source (qpdf's pushInheritedAttributesToPage
+    // rewrites every page and, in qpdf 11.3, first parses every object of the
+    // file). page_frame[i] indexes frames; both are empty when no /Pages node
+    // holds an inheritable attribute (or the attributes were pushed onto the pages
+    // because the tree did not look as getAllPages left it).
+    std::vector<InheritedFrame> frames;
+    std::vector<int> page_frame;
     // The file's PDF version, read once: qpdf 11.3's getVersionAsPDFVersion
     // compiles a std::regex on every call (a third of the time of a 2,000-part
     // split when it was asked once per part).
@@ -208,19 +123,19 @@ struct Source {
     // least; 0 until the first is made.
     int made_objects_from = 0;
 
-    // Its page count, page `index` (0-based, below page_count()) and every page
-    // (which reads the whole page tree: see PageList).
-    int page_count() const { return page_list ? page_list->count() : 0; }
-    QPDFObjectHandle page(int index) { return page_list->page(index); }
-    std::vector<QPDFObjectHandle> const &all_pages() { return page_list->all(); }
     // 0-based index of a page object of this source, -1 when it is not one.
-    int index_of_page(QPDFObjectHandle page) { return page_list->index_of(page); }
+    int index_of_page(QPDFObjectHandle page);
+    // Fills frames and page_frame (after `pages` is set).
+    void find_inherited();
     // Gives page `index` of the source the attributes it inherits and lacks, as
     // qpdf's pushInheritedAttributesToPage would (for code that reads a source
     // page's own keys, such as a stamp's box and rotation).
     void push_inherited(int index);
     // What page `index` inherits (nullptr when nothing).
-    InheritedFrame const *inherited(int index) { return page_list->inherited(index); }
+    InheritedFrame const *inherited(int index) const
+    {
+        return page_frame.empty() ? nullptr : &frames[static_cast<size_t>(page_frame[static_cast<size_t>(index)])];
+    }
     // The source's bookmarks (read on first use).
     std::vector<OutlineEntry> const &outline();
     // The source's form fields (read on first use).
@@ -240,6 +155,8 @@ struct Source {
     QPDFObjectHandle catalog(char const *key);
 
   private:
+    bool page_index_built = false;
+    std::map<QPDFObjGen, int> page_index;
     std::unique_ptr<std::vector<OutlineEntry>> outline_entries;
     std::unique_ptr<FieldTree> field_tree;
     std::unique_ptr<std::map<std::string, QPDFObjectHandle>> destination_names;
@@ -247,10 +164,9 @@ struct Source {
 };
 
 // Opens `path` into `source`: pdf (with recovery), the depth checks, pages. For
-// an export (`for_export`) the page tree is read lazily (PageList), pages that
-// are not dictionaries are refused, and the version and whether the file has
-// object streams are found; for reading alone (info, page sizes) the pages are
-// listed whole, as qpdf lists them.
+// an export (`for_export`) also refuses pages that are not dictionaries and finds
+// what pages inherit, the version and whether the file has object streams; for
+// reading alone (info, page sizes) the pages are left as qpdf lists them.
 // Throws what qpdf throws; warnings stay in source.pdf.
 void open_source_file(Source &source, char const *path, char const *password, bool for_export = true);
 

@@ -244,7 +244,7 @@ class Stamper {
         where = Where{stamp.source, stamp.page + 1};
         Source &source = sources[static_cast<size_t>(stamp.source)];
         source.push_inherited(stamp.page); // its visible box is read from the page
-        QPDFObjectHandle page = source.page(stamp.page);
+        QPDFObjectHandle page = source.pages[static_cast<size_t>(stamp.page)];
         // Made in the source (its content stream is piped from the page's contents
         // when the output is written), then copied; annotations do not come along.
         QPDFObjectHandle form = QPDFPageObjectHelper(page).getFormXObjectForPage(false);

@@ -190,9 +190,8 @@ class Reader {
     {
         if (!annotation_pages_built) {
             annotation_pages_built = true;
-            std::vector<QPDFObjectHandle> pages = source.all_pages(); // handles: a cheap copy
-            for (size_t i = 0; i < pages.size(); ++i) {
-                QPDFObjectHandle annots = pages[i].getKey("/Annots");
+            for (size_t i = 0; i < source.pages.size(); ++i) {
+                QPDFObjectHandle annots = source.pages[i].getKey("/Annots");
                 if (!annots.isArray()) {
                     continue;
                 }

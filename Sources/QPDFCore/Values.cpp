@@ -264,7 +264,7 @@ int destination_page(Source &source, QPDFObjectHandle target)
         return source.index_of_page(target);
     }
     long long index = -1;
-    return read_integer(target, 0, static_cast<long long>(source.page_count()) - 1, index) ? static_cast<int>(index) : -1;
+    return read_integer(target, 0, static_cast<long long>(source.pages.size()) - 1, index) ? static_cast<int>(index) : -1;
 }
 
 std::vector<int> page_sources(pe_item const *items, int item_count)
@@ -314,12 +314,44 @@ QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value)
     return fresh_copy(value);
 }
 
+void Source::find_inherited()
+{
+    bool walked = find_inherited_frames(pdf->getRoot().getKey("/Pages"), pages, frames, page_frame);
+    if (!walked) {
+        // Not the tree getAllPages reported: let qpdf push the attributes itself.
+        frames.clear();
+        page_frame.clear();
+        pdf->pushInheritedAttributesToPage();
+        pages = pdf->getAllPages();
+        return;
+    }
+    if (frames.size() == 1) {
+        frames.clear(); // nothing to inherit
+        page_frame.clear();
+    }
+}
+
 void Source::push_inherited(int index)
 {
     InheritedFrame const *frame = inherited(index);
     if (frame != nullptr) {
-        push_inherited_attributes(page(index), *frame);
+        push_inherited_attributes(pages[static_cast<size_t>(index)], *frame);
     }
+}
+
+int Source::index_of_page(QPDFObjectHandle page)
+{
+    if (!page.isIndirect()) {
+        return -1;
+    }
+    if (!page_index_built) {
+        for (size_t i = 0; i < pages.size(); ++i) {
+            page_index.emplace(pages[i].getObjGen(), static_cast<int>(i));
+        }
+        page_index_built = true;
+    }
+    auto found = page_index.find(page.getObjGen());
+    return found == page_index.end() ? -1 : found->second;
 }
 
 } // namespace pe
