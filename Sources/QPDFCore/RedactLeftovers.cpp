@@ -236,9 +236,10 @@ void action_strings(
 
 // Every string of annotation `annot` (on the page `where` names) the search
 // reads: the one walk the report and `--scrub` share. A form field's widget
-// gives only its actions' strings: its /T is its field's name, what it shows
-// its field's value (other widgets share them), which the regions' rules
-// take with the field.
+// gives its actions' strings, the text its appearance draws (the widget goes
+// whole), and its field's value, default value and tooltips, on the widget or
+// on the fields above it (that key goes: every widget of the field draws the
+// value and goes by its own appearance). Its /T is the field's name, not read.
 std::vector<AnnotationString> annotation_strings(QPDFObjectHandle annot, std::string const &where, long long limit)
 {
     std::vector<AnnotationString> strings;
@@ -246,6 +247,27 @@ std::vector<AnnotationString> annotation_strings(QPDFObjectHandle annot, std::st
     std::string kind = subtype.isName() ? subtype.getName().substr(1) : "";
     if (kind == "Widget") {
         action_strings(annot.getKey("/A"), annot, "/A", where, strings);
+        std::string drawn;
+        std::set<QPDFObjGen> seen;
+        append_drawn_text(annot.getKey("/AP"), limit, 0, seen, drawn);
+        if (!drawn.empty()) {
+            strings.push_back(AnnotationString{"the form field widget" + where + " (what its appearance draws)", drawn,
+                                               AnnotationString::whole, annot, ""});
+        }
+        QPDFObjectHandle field = annot;
+        std::set<QPDFObjGen> fields;
+        for (int depth = 0; depth < 32 && field.isDictionary(); ++depth, field = field.getKey("/Parent")) {
+            if (field.isIndirect() && !fields.insert(field.getObjGen()).second) {
+                break;
+            }
+            for (char const *key : {"/V", "/DV", "/TU", "/TM"}) {
+                std::string text = text_of(field.getKey(key));
+                if (!text.empty()) {
+                    strings.push_back(AnnotationString{std::string("a form field's ") + (key + 1) + where, text,
+                                                       AnnotationString::own_key, field, key});
+                }
+            }
+        }
         return strings;
     }
     std::string whole = "the " + (kind.empty() ? std::string() : kind + " ") + "annotation" + where;
@@ -322,12 +344,12 @@ void search_annotations(QPDF &out, Search &search, long long limit)
                 }
                 break;
             }
-            if (dropped[a]) {
-                continue;
-            }
             for (AnnotationString const &string : strings) {
                 std::string text = search.found(string.text);
-                if (text.empty() || string.removal == AnnotationString::whole) {
+                // A dropped annotation's own keys go with it; a key of a field
+                // above a dropped widget still has to go.
+                if (text.empty() || string.removal == AnnotationString::whole ||
+                    (dropped[a] && string.holder.isSameObjectAs(annot))) {
                     continue;
                 }
                 search.say(string.what, text);
@@ -350,6 +372,12 @@ void search_annotations(QPDF &out, Search &search, long long limit)
             kept.push_back(annot);
         }
         page.replaceKey("/Annots", QPDFObjectHandle::newArray(kept));
+        // Out of /Annots is not out of the file: a reply's /IRT, a structure
+        // element's OBJR or another page's /Annots may still point at it, and
+        // qpdf writes what is pointed at. The object itself becomes null.
+        for (QPDFObjGen const &gone : removed) {
+            out.replaceObject(gone, QPDFObjectHandle::newNull());
+        }
     }
 }
 

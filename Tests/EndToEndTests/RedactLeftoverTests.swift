@@ -85,6 +85,47 @@ import Testing
         #expect(try pageText(out, 1).contains("Alpha"))
     }
 
+    /// Review: a Text note removed from /Annots was still written (a reply's
+    /// /IRT pointed at it), and a form field's value, tooltip and appearance
+    /// kept the text. Now the note's object is gone wherever it was pointed at,
+    /// and the widget drawing the text goes with its field's /V and /TU.
+    @Test func aRemovedNoteLeavesNoObjectAndFieldsAreScrubbed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try RedactPDF.write(
+            path("in.pdf"),
+            pages: [
+                .init(
+                    content: "BT /F1 12 Tf 20 100 Td (Hello Jane Doe here) Tj ET",
+                    extra: "/Annots [11 0 R 12 0 R 13 0 R]")
+            ],
+            objects: [
+                11: .dictionary("<< /Type /Annot /Subtype /Text /Rect [200 20 220 40] /Contents (Note about Jane Doe) >>"),
+                12: .dictionary("<< /Type /Annot /Subtype /Text /Rect [240 20 260 40] /Contents (I agree) /IRT 11 0 R >>"),
+                13: .dictionary(
+                    "<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /TU (Jane Doe tooltip) /V (Jane Doe) /Rect [20 150 200 180] /AP << /N 14 0 R >> >>"
+                ),
+                14: .stream(
+                    "/Type /XObject /Subtype /Form /BBox [0 0 180 30] /Resources << /Font << /F1 10 0 R >> >>",
+                    Array("/Tx BMC BT /F1 12 Tf 2 10 Td (Jane Doe) Tj ET EMC".utf8)),
+            ],
+            catalog: "/AcroForm << /Fields [13 0 R] >>")
+        let before = try RedactPDF.decodedFile(path("in.pdf"))
+        #expect(before.components(separatedBy: "Jane Doe").count - 1 == 5)
+        let scrubbed = try pdfeditOK(
+            "redact", "1", "--text", "Jane Doe", "--scrub", path("in.pdf"), "-o", path("out.pdf"))
+        #expect(scrubbed.stderr.contains("removed the Text annotation on page 1"), "\(scrubbed.stderr)")
+        #expect(scrubbed.stderr.contains("removed the form field widget on page 1"), "\(scrubbed.stderr)")
+        let out = path("out.pdf")
+        #expect(try qpdfCheck(out).status == 0)
+        #expect(!(try RedactPDF.decodedFile(out)).contains("Jane Doe"), "a copy is left")
+        #expect(!(try run("pdftotext", [out, "-"]).stdout.contains("Jane")))
+        // The reply stays, and the page's other words.
+        #expect(try RedactPDF.decodedFile(out).contains("I agree"))
+        #expect(try pageText(out, 1).contains("Hello"))
+    }
+
     /// The document information, the XMP packet and bookmarks holding the
     /// text: reported, and with --scrub the information key and the packet
     /// go, a bookmark's title loses the text (the bookmark and its children stay).
