@@ -96,4 +96,33 @@ import Testing
         #expect(result.stderr.hasPrefix("pdfedit: gone.pdf: "), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["gone.pdf"])
     }
+
+    /// Review: `--in-place --repair` of an encrypted file wrote it back
+    /// unencrypted with only the repair warning. The redrawing has no
+    /// encryption to keep: refused (64) naming --decrypt, the file untouched;
+    /// with --decrypt it is written, unencrypted, because the user asked.
+    @Test("--repair of an encrypted file in place: refused without --decrypt, never quietly decrypted")
+    func repairNeverQuietlyDecrypts() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("x.pdf").path, file = dir.appendingPathComponent("e.pdf").path
+        // A page tree whose second kid is a number: qpdf refuses it, poppler reads its one page.
+        let content = "BT /F1 18 Tf 40 400 Td (Encrypted and damaged) Tj ET"
+        try TestPDF.bytes([
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 7] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 500] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+            TestPDF.stream("", content), "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ]).write(to: URL(fileURLWithPath: plain))
+        try #require(try run("qpdf", ["--encrypt", "u", "o", "256", "--", plain, file]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let refused = try pdfedit(args: ["rotate", "1", "--by", "90", file, "--in-place", "--password", "u", "--repair"])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--decrypt"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "the input was changed")
+        let asked = try pdfedit(
+            args: ["rotate", "1", "--by", "90", file, "--in-place", "--password", "u", "--repair", "--decrypt"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(try run("qpdf", ["--show-encryption", file]).stdout.contains("not encrypted"))
+        #expect(try pageText(file, 1).contains("Encrypted and damaged"))
+    }
 }

@@ -39,7 +39,9 @@ public struct WriteOptions: Sendable, Equatable {
         /// when that file is encrypted: its method, permissions, user and owner
         /// passwords (what `pdfedit`'s direct mode does, so that replacing a
         /// file never quietly decrypts it). `ExportSettings.outputEncryption`,
-        /// when set, wins: the output then has passwords of its own.
+        /// when set, wins: the output then has passwords of its own. A write
+        /// is refused (`.usage`) when that file was opened with `repair` and
+        /// needed a password: its redrawing has no encryption to keep.
         case keep
     }
 
@@ -125,8 +127,9 @@ extension PageEditor {
         session = try Session.opening(imported: files)
         var warnings: [Warning] = []
         if let repaired {
-            repairedFiles = [repaired]
-            warnings.append(Self.repairWarning(repaired))
+            repairedFiles = [repaired.path]
+            if repaired.wasEncrypted { repairedEncryptedFiles = [repaired.path] }
+            warnings.append(Self.repairWarning(repaired.path))
         }
         for (path, file) in zip(paths, files) { warnings += Warning.damage(of: path, messages: file.warnings) }
         openingWarnings = warnings
@@ -135,7 +138,9 @@ extension PageEditor {
     /// The files read; with `repair`, a first file qpdf refuses as damaged
     /// beyond repair is read from its redrawing (in the editor's folder) instead,
     /// and its path returned.
-    private func load(_ paths: [String], repair: Bool) throws(PDFEditError) -> ([ImportedFile], String?) {
+    private func load(_ paths: [String], repair: Bool) throws(PDFEditError)
+        -> ([ImportedFile], (path: String, wasEncrypted: Bool)?)
+    {
         do throws(PDFEditError) {
             return (try importer.load(paths), nil)
         } catch {
@@ -150,15 +155,17 @@ extension PageEditor {
             throw StagedOutput.cannotWrite(folder, failure)
         }
         let redrawn = Paths.join(folder, Paths.name(of: first))
+        let wasEncrypted: Bool
         do throws(EngineError) {
-            let poppler = try passwords.open(first) { password throws(EngineError) in
+            let opened = try passwords.open(first) { password throws(EngineError) in
                 try PopplerPDF(path: first, password: password)
-            }.pdf
-            try poppler.redraw(to: redrawn)
+            }
+            wasEncrypted = opened.password != nil
+            try opened.pdf.redraw(to: redrawn)
         } catch {
             throw PDFEditError.engine(error)
         }
-        return (try importer.load([redrawn] + paths.dropFirst()), first)
+        return (try importer.load([redrawn] + paths.dropFirst()), (first, wasEncrypted))
     }
 
     /// What opening says when it redrew `file` (`repair`).
@@ -230,6 +237,7 @@ extension PageEditor {
         lastUse: Bool = false
     ) throws(PDFEditError) -> ExportResult {
         if options.replacingSource { try requireSource(output) }
+        try requireKeepableEncryption(options)
         let access = access
         let writer = ExportWriter(
             session: session, access: access, cacheDirectory: try imageFolder(), protected: protectedFiles,
@@ -253,6 +261,7 @@ extension PageEditor {
         _ picked: PickedPages, request: SplitRequest, settings: ExportSettings, options: WriteOptions
     ) throws(PDFEditError) -> [ExportResult] {
         if options.replacingSource { throw PDFEditError.usage("parts of a split replace no file") }
+        try requireKeepableEncryption(options)
         let access = access
         let writer = ExportWriter(
             session: session, access: access, cacheDirectory: try imageFolder(), protected: protectedFiles,
@@ -260,6 +269,16 @@ extension PageEditor {
         return try writer.split(
             picked.items, positions: picked.positions, document: picked.document, request: request,
             settings: options.applied(to: settings, firstSource: session.sources.first?.id))
+    }
+
+    /// `.keep` cannot keep the encryption of a file opened with `repair` that
+    /// needed a password: its redrawing has none, and an output (above all one
+    /// written in place) must never lose encryption quietly.
+    private func requireKeepableEncryption(_ options: WriteOptions) throws(PDFEditError) {
+        guard options.encryption == .keep, let file = repairedEncryptedFiles.first else { return }
+        throw PDFEditError.usage(
+            "\(file): --repair redraws it without its encryption, which the output cannot keep; "
+                + "add --decrypt to write it unencrypted")
     }
 
     /// `replacingSource` only replaces a file the editor reads: a source, or a

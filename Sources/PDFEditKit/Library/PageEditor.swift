@@ -62,6 +62,9 @@ public struct PageEditor: Sendable {
     /// Files opened with `repair` and read from their redrawing: each may still be
     /// replaced in place (`WriteOptions.replacingSource`).
     var repairedFiles: [String] = []
+    /// Of `repairedFiles`, those that opened only with a password: their
+    /// redrawing is not encrypted, so no write can keep their encryption.
+    var repairedEncryptedFiles: [String] = []
     /// What opening the editor's files found without failing, in the order of the
     /// files: one warning per damaged file that qpdf recovered, and the redrawing
     /// of a file opened with `repair` (first). Empty for an editor of bytes or of a session.
