@@ -369,7 +369,8 @@ Rewritten Redactor::run(
     bool clip_pending = false;
     bool in_text = false;
     // Marked-content spans open (BDC, BMC): where each was written, and how
-    // many cuts (shows that lost glyphs, forms redacted) came before it.
+    // many cuts (shows that lost glyphs, paths and inline images left out,
+    // forms redacted) came before it.
     struct Span {
         size_t at;
         size_t length;
@@ -637,6 +638,7 @@ Rewritten Redactor::run(
             if (paints(op) && have_path && inside_one(path)) {
                 keep = false;
                 result.changed = true;
+                ++cuts; // text drawn as outlines: its span's replacement text goes too
                 output += "n\n";
             }
             have_path = false;
@@ -683,6 +685,7 @@ Rewritten Redactor::run(
                     throw RedactRefused(what + " draws an inline image across a region's edge");
                 }
                 result.changed = true; // wholly inside: left out
+                ++cuts;
             } else {
                 output += "BI " + joined(operands) + "ID" + separator + image.getRawValue() + "EI\n";
             }

@@ -213,4 +213,29 @@ import Testing
         #expect(count("/ActualText (Kept words)", decoded) == 2 && count("/ActualText (Kept words)", rectDecoded) == 1)
         #expect(rectDecoded.contains("/ActualText (Secret)"))
     }
+
+    /// Review: a span's replacement text stayed when what the region removed
+    /// was a path (text drawn as outlines) or an inline image, not glyphs.
+    @Test func replacementTextsOfRemovedPathsAndImagesGo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try RedactPDF.write(
+            path("in.pdf"),
+            pages: [
+                .init(
+                    content: """
+                        /Span <</ActualText (Outlined name)>> BDC 0 g 50 100 80 20 re f EMC
+                        /Figure <</Alt (Pictured name)>> BDC q 20 0 0 20 50 40 cm BI /W 1 /H 1 /CS /G /BPC 8 ID \u{0} EI Q EMC
+                        /Span <</ActualText (Far away)>> BDC 0 g 200 150 20 20 re f EMC
+                        """)
+            ])
+        let before = try RedactPDF.decodedFile(path("in.pdf"))
+        #expect(before.contains("(Outlined name)") && before.contains("(Pictured name)"))
+        try pdfeditOK("redact", "1", "--rect", "40,30,120,100", path("in.pdf"), "-o", path("out.pdf"))
+        let decoded = try RedactPDF.decodedFile(path("out.pdf"))
+        #expect(!decoded.contains("Outlined name") && !decoded.contains("Pictured name"), "a replacement text is left")
+        #expect(decoded.contains("/ActualText (Far away)"), "a span outside the region lost its text")
+        #expect(try qpdfCheck(path("out.pdf")).status == 0)
+    }
 }

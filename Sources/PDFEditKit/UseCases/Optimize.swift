@@ -92,7 +92,9 @@ extension PageEditor {
         // Before the write, which replaces it in place (nil when it is not there:
         // opening fails naming it, 66).
         let measured = OptimizeReport.size(of: path)
-        let editor = try PageEditor(contentsOf: [input], passwords: passwords)
+        // Direct mode's editor: the file kept open for the one write, and the
+        // default session's own files protected as the command line protects them.
+        let editor = try PageEditor(opening: [path], passwords: passwords, repair: false)
         var settings = ExportSettings(force: force)
         settings.compress = true
         settings.linearize = linearize
