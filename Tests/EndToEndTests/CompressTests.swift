@@ -72,6 +72,7 @@ import Testing
     /// pdf:Producer and xmp:ModifyDate as elements and 2,000 bytes of padding.
     static let predictorScript = #"""
         import sys, zlib, math
+        import pdfbytes
         out_path = sys.argv[1]
         def up(rows, row_bytes):
             out, previous = bytearray(), bytes(row_bytes)
@@ -122,16 +123,7 @@ import Testing
             b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
             stream(b"/Type /Metadata /Subtype /XML", xmp),
         ]
-        out = b"%PDF-1.7\n"
-        offsets = []
-        for number, body in enumerate(objects, 1):
-            offsets.append(len(out))
-            out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-        xref = len(out)
-        out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-        out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-        out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-        open(out_path, "wb").write(out)
+        open(out_path, "wb").write(pdfbytes.pdf(objects, header=b"%PDF-1.7\n"))
         """#
 
     /// The XMP packet of `file` (pdfinfo -meta), checked to be well-formed XML.
@@ -156,7 +148,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in.pdf").path
-        let made = try run("python3", ["-c", Self.predictorScript, input])
+        let made = try python(Self.predictorScript, [input])
         try #require(made.status == 0, "\(made.stderr)")
         let original = try Self.xmp(input)
         try pdfeditOK("export", "plain.pdf", "--from", "in.pdf", "-q", in: dir)
@@ -232,7 +224,7 @@ import Testing
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in.pdf").path
-        let made = try run("python3", ["-c", Self.predictorScript, input])
+        let made = try python(Self.predictorScript, [input])
         try #require(made.status == 0, "\(made.stderr)")
         let output = dir.appendingPathComponent("small.pdf").path
         try pdfeditOK("optimize", input, "-o", output, "-q")
@@ -257,6 +249,7 @@ import Testing
         let input = dir.appendingPathComponent("in.pdf").path
         let script = #"""
             import sys, zlib
+            import pdfbytes
             def stream(dictionary, data):
                 return b"<< " + dictionary + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
             pixels = zlib.compress(bytes((x * 7 + y * 3) & 255 for y in range(64) for x in range(64 * 3)), 9)
@@ -274,18 +267,9 @@ import Testing
                 b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
                 stream(b"/Type /Metadata /Subtype /XML", xmp),
             ]
-            out = b"%PDF-1.7\n"
-            offsets = []
-            for number, body in enumerate(objects, 1):
-                offsets.append(len(out))
-                out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-            xref = len(out)
-            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-            out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-            open(sys.argv[1], "wb").write(out)
+            open(sys.argv[1], "wb").write(pdfbytes.pdf(objects, header=b"%PDF-1.7\n"))
             """#
-        let made = try run("python3", ["-c", script, input])
+        let made = try python(script, [input])
         try #require(made.status == 0, "\(made.stderr)")
         let output = dir.appendingPathComponent("small.pdf").path
         try pdfeditOK("optimize", input, "-o", output, "-q")
@@ -339,6 +323,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = #"""
             import sys, zlib
+            import pdfbytes
             content = b"q 100 0 0 100 50 50 cm /Im0 Do Q BT /F1 24 Tf 72 700 Td (Same text) Tj ET\n" * 40
             image = zlib.compress(bytes(range(256)) * 12, 1)
             objects = [
@@ -362,19 +347,10 @@ import Testing
             for _ in range(2):
                 objects.append(b"<< /Subtype /Link /Rect [72 72 200 100] /Border [0 0 0] "
                                b"/A << /S /URI /URI (https://example.org/) >> >>")
-            out = b"%PDF-1.7\n"
-            offsets = []
-            for number, body in enumerate(objects, 1):
-                offsets.append(len(out))
-                out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-            xref = len(out)
-            out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-            out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-            out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-            open(sys.argv[1], "wb").write(out)
+            open(sys.argv[1], "wb").write(pdfbytes.pdf(objects, header=b"%PDF-1.7\n"))
             """#
         let input = dir.appendingPathComponent("twins.pdf").path
-        let made = try run("python3", ["-c", script, input])
+        let made = try python(script, [input])
         #expect(made.status == 0, "\(made.stderr)")
         let output = dir.appendingPathComponent("small.pdf").path
         let report = try pdfeditOK("optimize", input, "-o", output, "--json")
