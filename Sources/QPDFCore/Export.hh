@@ -433,7 +433,15 @@ void build_structure_tree(
 // inside `regions` (its default user space) taken out of its content, its
 // forms and images (copies of its own), the fill boxes drawn over it, its
 // /Thumb removed. RedactRefused (Status.hh) when the page holds what cannot be judged.
-void redact_page(QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region> const &regions, long long stream_limit);
+// Returns the MCIDs of the page's marked-content spans that lost something.
+std::set<long long> redact_page(
+    QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region> const &regions, long long stream_limit);
+// The MCIDs that lost something, by output page.
+using CutMarks = std::map<QPDFObjGen, std::set<long long>>;
+// Once the output's structure tree is written (copy_document_data): the
+// elements owning `cut` marked content, and every element above them, lose
+// their /ActualText, /Alt and /E, which would read the removed content out.
+void forget_cut_replacement_texts(QPDF &out, CutMarks const &cut);
 // Whether an annotation's /Rect meets one of the regions.
 bool annotation_meets(QPDFObjectHandle annotation, std::vector<pe_redact_region> const &regions);
 // Where `out` still writes one of `texts` (redacted by text) outside the
@@ -444,7 +452,8 @@ std::vector<std::string> redaction_leftovers(
     QPDF &out, std::vector<std::string> const &texts, bool scrub, long long stream_limit);
 // Every placed page that carries regions (`redact`: one per item, NULL: none)
 // redacted; the annotations meeting them go in finish_pages.
-void redact_pages(QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where);
+CutMarks redact_pages(
+    QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where);
 
 // What `flatten` and `strip` do to the output's pages (`finish`: NULL, or one
 // per entry of `placed`) and the page-level part of the document-level strips

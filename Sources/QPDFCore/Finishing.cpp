@@ -509,11 +509,12 @@ FlattenedDrawing finish_cell_page(
     return drawing;
 }
 
-void redact_pages(
+CutMarks redact_pages(
     QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where)
 {
+    CutMarks cut;
     if (redact == nullptr) {
-        return;
+        return cut;
     }
     for (size_t i = 0; i < placed.size(); ++i) {
         if (redact[i].region_count <= 0) {
@@ -521,9 +522,13 @@ void redact_pages(
         }
         where = Where{placed[i].source, placed[i].page + 1};
         std::vector<pe_redact_region> regions(redact[i].regions, redact[i].regions + redact[i].region_count);
-        redact_page(out, placed[i].to, regions, stream_limit);
+        std::set<long long> marks = redact_page(out, placed[i].to, regions, stream_limit);
+        if (!marks.empty() && placed[i].to.isIndirect()) {
+            cut[placed[i].to.getObjGen()].insert(marks.begin(), marks.end());
+        }
     }
     where = Where{};
+    return cut;
 }
 
 void finish_pages(

@@ -35,6 +35,7 @@
 #include "Redact.hh"
 
 #include <qpdf/BufferInputSource.hh>
+#include <qpdf/QPDFNumberTreeObjectHelper.hh>
 #include <qpdf/QPDFPageObjectHelper.hh>
 #include <qpdf/QPDFTokenizer.hh>
 
@@ -93,6 +94,9 @@ struct Rewritten {
     bool changed = false;
     QPDFObjectHandle resources;
     bool own_resources = false;
+    // The MCIDs of the marked-content spans that lost something: the structure
+    // elements they belong to lose their replacement texts too (redact_pages).
+    std::set<long long> cut_marks;
 };
 
 
@@ -420,6 +424,27 @@ Rewritten Redactor::run(
         result.resources.getKey("/Properties").replaceKey(list.value, copy);
         return "";
     };
+    // The /MCID of a BDC's property list (inline, or named in /Properties); -1 for none.
+    auto mcid_of = [&](std::vector<Operand> const &operands) -> long long {
+        if (operands.size() != 2) {
+            return -1;
+        }
+        Operand const &list = operands[1];
+        if (list.type == QPDFTokenizer::tt_dict_open) {
+            for (size_t i = 0; i + 1 < list.items.size(); i += 2) {
+                if (list.items[i].type == QPDFTokenizer::tt_name && list.items[i].value == "/MCID" &&
+                    list.items[i + 1].type == QPDFTokenizer::tt_integer) {
+                    return static_cast<long long>(list.items[i + 1].number);
+                }
+            }
+            return -1;
+        }
+        if (list.type != QPDFTokenizer::tt_name) {
+            return -1;
+        }
+        QPDFObjectHandle mcid = dict_key(dict_key(dict_key(result.resources, "/Properties"), list.value), "/MCID");
+        return mcid.isInteger() ? mcid.getIntValue() : -1;
+    };
 
     auto add_point = [&](double x, double y) {
         double ux, uy;
@@ -662,6 +687,9 @@ Rewritten Redactor::run(
             Span span = std::move(spans.back());
             spans.pop_back();
             if (cuts > span.cuts) {
+                if (long long mcid = mcid_of(span.operands); mcid >= 0) {
+                    result.cut_marks.insert(mcid);
+                }
                 std::string rewritten = without_replacement_text(span.operands);
                 if (!rewritten.empty()) {
                     output.replace(span.at, span.length, rewritten);
@@ -695,6 +723,11 @@ Rewritten Redactor::run(
         }
         operands.clear();
     }
+    for (Span const &span : spans) { // left open at the end: cut all the same
+        if (long long mcid = mcid_of(span.operands); cuts > span.cuts && mcid >= 0) {
+            result.cut_marks.insert(mcid);
+        }
+    }
     // Balanced, so that what follows (the fill) is drawn outside any text
     // object in the state the content started with.
     if (in_text) {
@@ -708,10 +741,11 @@ Rewritten Redactor::run(
 
 } // namespace
 
-void redact_page(QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region> const &regions, long long stream_limit)
+std::set<long long> redact_page(
+    QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region> const &regions, long long stream_limit)
 {
     if (regions.empty()) {
-        return;
+        return {};
     }
     std::string data;
     for (QPDFObjectHandle stream : QPDFPageObjectHelper(page).getPageContents()) {
@@ -735,6 +769,42 @@ void redact_page(QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region>
         page.replaceKey("/Resources", rewritten.resources);
     }
     page.removeKey("/Thumb"); // a picture of what was there
+    return rewritten.cut_marks;
+}
+
+void forget_cut_replacement_texts(QPDF &out, CutMarks const &cut)
+{
+    QPDFObjectHandle tree = out.getRoot().getKey("/StructTreeRoot");
+    QPDFObjectHandle parents = tree.isDictionary() ? tree.getKey("/ParentTree") : QPDFObjectHandle::newNull();
+    if (cut.empty() || !parents.isDictionary()) {
+        return;
+    }
+    QPDFNumberTreeObjectHelper numbers(parents, out);
+    std::set<QPDFObjGen> seen;
+    for (auto const &[id, marks] : cut) {
+        QPDFObjectHandle key = out.getObject(id).getKey("/StructParents");
+        QPDFObjectHandle elements;
+        if (!key.isInteger() || !numbers.findObject(key.getIntValue(), elements) || !elements.isArray()) {
+            continue;
+        }
+        for (long long mcid : marks) {
+            if (mcid >= elements.getArrayNItems()) {
+                continue;
+            }
+            // The element and those above it: a /Figure's /Alt or a /Formula's
+            // /ActualText covers the content of every element inside it.
+            QPDFObjectHandle element = elements.getArrayItem(static_cast<int>(mcid));
+            for (int depth = 0; element.isDictionary() && element.hasKey("/S") && depth < 10'000; ++depth) {
+                if (element.isIndirect() && !seen.insert(element.getObjGen()).second) {
+                    break; // done already, with everything above it
+                }
+                for (char const *replacement : {"/ActualText", "/Alt", "/E"}) {
+                    element.removeKey(replacement);
+                }
+                element = element.getKey("/P");
+            }
+        }
+    }
 }
 
 bool annotation_meets(QPDFObjectHandle annotation, std::vector<pe_redact_region> const &regions)

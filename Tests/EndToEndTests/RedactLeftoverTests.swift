@@ -208,10 +208,14 @@ import Testing
         let rect = try pdfeditOK("redact", "1", "--rect", "15,145,150,20", path("in.pdf"), "-o", path("rect.pdf"))
         #expect(rect.status == 0)
         let rectDecoded = try RedactPDF.decodedFile(path("rect.pdf"))
-        // (The structure element's stays: a region is not matched to the structure tree.)
+        // The structure element owning the span (MCID 1, through the page's
+        // /StructParents) loses its replacement text as well; the /Figure's
+        // (MCID 0, outside the region) and the untouched spans' stay.
         func count(_ text: String, _ in: String) -> Int { `in`.components(separatedBy: text).count - 1 }
-        #expect(count("/ActualText (Kept words)", decoded) == 2 && count("/ActualText (Kept words)", rectDecoded) == 1)
-        #expect(rectDecoded.contains("/ActualText (Secret)"))
+        #expect(count("/ActualText (Kept words)", decoded) == 2 && count("Kept words)", rectDecoded) == 0)
+        #expect(rectDecoded.contains("/ActualText (Secret)") && rectDecoded.contains("/Alt (A secret drawing)"))
+        #expect(rectDecoded.contains("/StructTreeRoot") && rectDecoded.contains("/S /P"))
+        #expect(try qpdfCheck(path("rect.pdf")).status == 0)
     }
 
     /// Review: a span's replacement text stayed when what the region removed
@@ -238,4 +242,42 @@ import Testing
         #expect(decoded.contains("/ActualText (Far away)"), "a span outside the region lost its text")
         #expect(try qpdfCheck(path("out.pdf")).status == 0)
     }
+
+    /// A region matched to the structure tree: the element owning a span that
+    /// lost glyphs (a named property list's /MCID here) and the elements above
+    /// it lose their replacement texts; an element whose content was not cut
+    /// keeps its own.
+    @Test func aRegionTakesTheReplacementTextsOfTheElementsAboveItsSpans() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try RedactPDF.write(
+            path("in.pdf"),
+            pages: [
+                .init(
+                    content: """
+                        /Span /MC0 BDC BT /F1 12 Tf 20 100 Td (Hidden name) Tj ET EMC
+                        /P <</MCID 1>> BDC BT /F1 12 Tf 20 40 Td (Far words) Tj ET EMC
+                        """,
+                    resources: "/Font << /F1 10 0 R >> /Properties << /MC0 << /MCID 0 >> >>",
+                    extra: "/StructParents 0")
+            ],
+            objects: [
+                20: .dictionary("<< /Type /StructTreeRoot /K [21 0 R 23 0 R] /ParentTree 22 0 R >>"),
+                21: .dictionary("<< /Type /StructElem /S /Figure /P 20 0 R /Pg 3 0 R /K [24 0 R] /Alt (Portrait of the name) >>"),
+                24: .dictionary("<< /Type /StructElem /S /Span /P 21 0 R /Pg 3 0 R /K 0 /ActualText (Hidden name) /E (HN) >>"),
+                22: .dictionary("<< /Nums [0 [24 0 R 23 0 R]] >>"),
+                23: .dictionary("<< /Type /StructElem /S /P /P 20 0 R /Pg 3 0 R /K 1 /ActualText (Far words) >>"),
+            ],
+            catalog: "/MarkInfo << /Marked true >> /StructTreeRoot 20 0 R")
+        let before = try RedactPDF.decodedFile(path("in.pdf"))
+        #expect(before.contains("(Portrait of the name)") && before.contains("/E (HN)"))
+        try pdfeditOK("redact", "1", "--rect", "15,95,120,20", path("in.pdf"), "-o", path("out.pdf"))
+        let decoded = try RedactPDF.decodedFile(path("out.pdf"))
+        #expect(!decoded.contains("Hidden name") && !decoded.contains("Portrait of") && !decoded.contains("(HN)"), "\(decoded)")
+        #expect(decoded.contains("/ActualText (Far words)") && decoded.contains("/S /Figure") && decoded.contains("/S /Span"))
+        #expect(try pageText(path("out.pdf"), 1).contains("Far words"))
+        #expect(try qpdfCheck(path("out.pdf")).status == 0)
+    }
+
 }
