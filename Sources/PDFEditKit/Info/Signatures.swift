@@ -24,7 +24,14 @@ extension DigitalSignature {
     static func read(
         _ opened: OpenedPDF, password: String?, poppler: PopplerPDF? = nil
     ) throws(EngineError) -> [DigitalSignature] {
-        let signatures = try opened.signatures()
+        withSigners(try opened.signatures(), of: opened, password: password, poppler: poppler)
+    }
+
+    /// `signatures` (the signed fields `opened` holds) with the signer and
+    /// signing time poppler reads from each one's CMS data, as `read` gives them.
+    static func withSigners(
+        _ signatures: [DigitalSignature], of opened: OpenedPDF, password: String?, poppler: PopplerPDF? = nil
+    ) -> [DigitalSignature] {
         guard !signatures.isEmpty else { return [] }
         // A file poppler cannot open keeps what the dictionaries say (/Name, /M).
         guard let reader = poppler ?? (try? PopplerPDF(path: opened.path, password: password)) else {
@@ -36,8 +43,8 @@ extension DigitalSignature {
 
 extension SourceAccess {
     /// The digital signatures of a PDF source (cached by its SHA-256); empty for
-    /// an image, or when they cannot be read (damage is reported where the file
-    /// is used). A changed source is kept for `surfacingLookupFailure` (75).
+    /// an image. A changed source, or signature fields that cannot be read, is
+    /// kept for `surfacingLookupFailure` (75, or the file's own error).
     /// With `opened` (the source already open for this command: direct mode's
     /// export), that handle is read instead of opening the file a second time;
     /// the password is looked up (which opens the file through the book) only
@@ -52,19 +59,13 @@ extension SourceAccess {
             if let cached = pageFacts.record(known.sha256).signatures { return cached }
             let reader: OpenedPDF
             if let opened { reader = opened } else { reader = try document(source) }
+            // A form whose signature fields cannot be read is not taken for an
+            // unsigned one: the failure is kept (surfaced as the command ends).
             let fields: [DigitalSignature]
-            do throws(EngineError) { fields = try reader.signatures() } catch { return [] }
-            let found: [DigitalSignature]
-            if fields.isEmpty {
-                found = []
-            } else {
-                let password = try password(for: source)
-                do throws(EngineError) {
-                    found = try DigitalSignature.read(reader, password: password)
-                } catch {
-                    return []
-                }
-            }
+            do throws(EngineError) { fields = try reader.signatures() } catch { throw .engine(error) }
+            let found =
+                fields.isEmpty
+                ? [] : DigitalSignature.withSigners(fields, of: reader, password: try password(for: source))
             pageFacts.update(known.sha256) { $0.signatures = found }
             return found
         } ?? []
