@@ -152,6 +152,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.images_dpi = size % 4 < 2 ? 36 : 0;
     options.images_quality = 50;
     options.max_pixels = 4 << 20;
+    // A fifth of the inputs redacted (Redact.cpp's content interpreter on every
+    // page, the structure tree's replacement texts), with the leftover search
+    // (RedactLeftovers.cpp: annotation strings, appearance text through
+    // ToUnicode.cpp's map reader), scrubbing every other time.
+    const pe_redact_region region{100, 100, 400, 500, 0, 0, 0};
+    std::vector<pe_item_redact> redact(items.size());
+    const char *const texts[] = {"e", "Secret"};
+    if (size % 5 == 0) {
+        for (size_t i = 0; i + 1 < items.size(); i++) redact[i] = pe_item_redact{&region, 1};
+        options.redact = redact.data();
+        options.redacted_texts = texts;
+        options.redacted_text_count = 2;
+        options.scrub = size % 2;
+    }
     pe_status export_status{};
     const int code = pe_export(&source, 1, items.data(), int(items.size()), nullptr, 0, output.c_str(), &options,
                                nullptr, nullptr, &export_status);

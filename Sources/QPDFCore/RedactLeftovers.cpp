@@ -22,6 +22,7 @@
 #include "Export.hh"
 
 #include "Limits.hh"
+#include "ToUnicode.hh"
 
 #include <qpdf/BufferInputSource.hh>
 #include <qpdf/QPDFEmbeddedFileDocumentHelper.hh>
@@ -130,12 +131,23 @@ std::string text_of(QPDFObjectHandle value)
     return value.isString() ? value.getUTF8Value() : "";
 }
 
+// The fonts of an appearance stream's resources, by resource name: each one's
+// /ToUnicode map (read once per font object in `maps`), and whether it is a
+// composite (Type0) font, whose codes are not ASCII.
+struct AppearanceFont {
+    ToUnicode const *map = nullptr;
+    bool composite = false;
+};
+
 // What the streams of an appearance (a stream or a dictionary of appearance
-// states) write as string operands — the text it draws, as far as its
-// fonts' codes are ASCII-compatible (simple fonts; a CID font's codes are
-// not read) — with the forms it names among its resources, to `depth`.
+// states) draw as text, with the forms it names among its resources, to
+// `depth`: each shown string read through its font's /ToUnicode map, or as
+// PDFDocEncoding where the font has none (a simple font's codes are mostly
+// ASCII); a composite font without a map draws codes no text can be read
+// from, and those are left out.
 void append_drawn_text(
-    QPDFObjectHandle appearance, long long limit, int depth, std::set<QPDFObjGen> &seen, std::string &text)
+    QPDFObjectHandle appearance, long long limit, int depth, std::set<QPDFObjGen> &seen,
+    std::map<QPDFObjGen, ToUnicode> &maps, std::string &text)
 {
     if (depth > 8 || appearance.isNull()) {
         return;
@@ -145,7 +157,7 @@ void append_drawn_text(
     }
     if (appearance.isDictionary() && !appearance.isStream()) {
         for (auto const &entry : appearance.ditems()) {
-            append_drawn_text(entry.second, limit, depth + 1, seen, text);
+            append_drawn_text(entry.second, limit, depth + 1, seen, maps, text);
         }
         return;
     }
@@ -156,28 +168,57 @@ void append_drawn_text(
     if (!decode_bounded(appearance, limit, "an annotation's appearance", &content)) {
         return;
     }
+    QPDFObjectHandle resources = appearance.getDict().getKey("/Resources");
+    QPDFObjectHandle fonts = resources.isDictionary() ? resources.getKey("/Font") : QPDFObjectHandle::newNull();
+    auto font_named = [&](std::string const &name) {
+        AppearanceFont font;
+        QPDFObjectHandle dict = fonts.isDictionary() ? fonts.getKey(name) : QPDFObjectHandle::newNull();
+        if (!dict.isDictionary()) {
+            return font;
+        }
+        font.composite = dict.getKey("/Subtype").isNameAndEquals("/Type0");
+        QPDFObjectHandle stream = dict.getKey("/ToUnicode");
+        if (stream.isStream() && stream.isIndirect()) {
+            auto found = maps.find(stream.getObjGen());
+            if (found == maps.end()) {
+                found = maps.emplace(stream.getObjGen(), ToUnicode::read(stream, limit)).first;
+            }
+            font.map = found->second.empty() ? nullptr : &found->second;
+        }
+        return font;
+    };
+    AppearanceFont font;
+    std::string last_name; // the name operand before a Tf
     auto input = std::make_shared<BufferInputSource>("appearance", content);
     QPDFTokenizer tokenizer;
     tokenizer.allowEOF();
     while (true) {
         QPDFTokenizer::Token token = tokenizer.readToken(input, "appearance", true);
-        if (token.getType() == QPDFTokenizer::tt_eof || token.getType() == QPDFTokenizer::tt_bad) {
+        QPDFTokenizer::token_type_e type = token.getType();
+        if (type == QPDFTokenizer::tt_eof || type == QPDFTokenizer::tt_bad) {
             break;
         }
-        if (token.getType() == QPDFTokenizer::tt_string) {
-            text += text_of(QPDFObjectHandle::newString(token.getValue()));
-        } else if (token.getType() == QPDFTokenizer::tt_word && token.getValue() == "ET") {
+        if (type == QPDFTokenizer::tt_name) {
+            last_name = token.getValue();
+        } else if (type == QPDFTokenizer::tt_string) {
+            if (font.map != nullptr) {
+                text += font.map->text(token.getValue());
+            } else if (!font.composite) {
+                text += text_of(QPDFObjectHandle::newString(token.getValue()));
+            }
+        } else if (type == QPDFTokenizer::tt_word && token.getValue() == "Tf") {
+            font = font_named(last_name);
+        } else if (type == QPDFTokenizer::tt_word && token.getValue() == "ET") {
             text += '\n';
         }
     }
     text += '\n';
-    QPDFObjectHandle xobjects = appearance.getDict().getKey("/Resources");
-    xobjects = xobjects.isDictionary() ? xobjects.getKey("/XObject") : QPDFObjectHandle::newNull();
+    QPDFObjectHandle xobjects = resources.isDictionary() ? resources.getKey("/XObject") : QPDFObjectHandle::newNull();
     if (xobjects.isDictionary()) {
         for (auto const &entry : xobjects.ditems()) {
             QPDFObjectHandle form = entry.second;
             if (form.isStream() && form.getDict().getKey("/Subtype").isNameAndEquals("/Form")) {
-                append_drawn_text(form, limit, depth + 1, seen, text);
+                append_drawn_text(form, limit, depth + 1, seen, maps, text);
             }
         }
     }
@@ -249,7 +290,8 @@ std::vector<AnnotationString> annotation_strings(QPDFObjectHandle annot, std::st
         action_strings(annot.getKey("/A"), annot, "/A", where, strings);
         std::string drawn;
         std::set<QPDFObjGen> seen;
-        append_drawn_text(annot.getKey("/AP"), limit, 0, seen, drawn);
+        std::map<QPDFObjGen, ToUnicode> maps;
+        append_drawn_text(annot.getKey("/AP"), limit, 0, seen, maps, drawn);
         if (!drawn.empty()) {
             strings.push_back(AnnotationString{"the form field widget" + where + " (what its appearance draws)", drawn,
                                                AnnotationString::whole, annot, ""});
@@ -295,7 +337,8 @@ std::vector<AnnotationString> annotation_strings(QPDFObjectHandle annot, std::st
     add(whole + " (its rich text)", rich_text, AnnotationString::whole, "");
     std::string drawn;
     std::set<QPDFObjGen> seen;
-    append_drawn_text(annot.getKey("/AP"), limit, 0, seen, drawn);
+    std::map<QPDFObjGen, ToUnicode> maps;
+    append_drawn_text(annot.getKey("/AP"), limit, 0, seen, maps, drawn);
     add(whole + " (what its appearance draws)", drawn, AnnotationString::whole, "");
     add("an annotation's author" + where, text_of(annot.getKey("/T")), AnnotationString::own_key, "/T");
     add("an annotation's subject" + where, text_of(annot.getKey("/Subj")), AnnotationString::own_key, "/Subj");

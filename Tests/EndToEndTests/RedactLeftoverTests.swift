@@ -280,4 +280,48 @@ import Testing
         #expect(try qpdfCheck(path("out.pdf")).status == 0)
     }
 
+
+    /// Appearance text in a CID font (two-byte codes, Identity-H) is read
+    /// through the font's /ToUnicode map (bfrange and bfchar entries): a
+    /// FreeText drawing the redacted words that way is reported, and scrubbed.
+    @Test func appearanceTextInACIDFontIsReadThroughItsToUnicodeMap() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        // Codes 0x0100 + the character: A–Z and a–z by two ranges, the space by one code.
+        let codes = "Secret plan".unicodeScalars.map { String(format: "%04X", 0x100 + Int($0.value)) }.joined()
+        let map = """
+            /CIDInit /ProcSet findresource begin 12 dict begin begincmap
+            /CMapName /Adobe-Identity-UCS def /CMapType 2 def
+            1 begincodespacerange <0000> <FFFF> endcodespacerange
+            2 beginbfrange <0141> <015A> <0041> <0161> <017A> [<0061> <0062> <0063> <0064> <0065> <0066> <0067> <0068> <0069> <006A> <006B> <006C> <006D> <006E> <006F> <0070> <0071> <0072> <0073> <0074> <0075> <0076> <0077> <0078> <0079> <007A>] endbfrange
+            1 beginbfchar <0120> <0020> endbfchar
+            endcmap CMapName currentdict /CMap defineresource pop end end
+            """
+        try RedactPDF.write(
+            path("in.pdf"),
+            pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET", extra: "/Annots [30 0 R]")],
+            objects: [
+                30: .dictionary(
+                    "<< /Type /Annot /Subtype /FreeText /Rect [50 20 250 50] /Contents (a note) /DA (/Helv 12 Tf 0 g) /AP << /N 31 0 R >> >>"),
+                31: .stream(
+                    "/Type /XObject /Subtype /Form /BBox [0 0 200 30] /Resources << /Font << /C1 32 0 R >> >>",
+                    Array("BT /C1 12 Tf 5 5 Td <\(codes)> Tj ET".utf8)),
+                32: .dictionary(
+                    "<< /Type /Font /Subtype /Type0 /BaseFont /ArialMT /Encoding /Identity-H /DescendantFonts [33 0 R] /ToUnicode 34 0 R >>"),
+                33: .dictionary(
+                    "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ArialMT /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 >>"),
+                34: .stream("", Array(map.utf8)),
+            ])
+        // poppler reads the appearance's words (what a reader extracts).
+        #expect(try run("pdftotext", [path("in.pdf"), "-"]).stdout.contains("Secret plan"))
+        let warned = try pdfeditOK("redact", "1", "--text", "secret", path("in.pdf"), "-o", path("warned.pdf"))
+        #expect(warned.stderr.contains("the FreeText annotation on page 1 (what its appearance draws) still holds"), "\(warned.stderr)")
+        let scrubbed = try pdfeditOK("redact", "1", "--text", "secret", "--scrub", path("in.pdf"), "-o", path("out.pdf"))
+        #expect(scrubbed.stderr.contains("removed the FreeText annotation on page 1 (what its appearance draws)"), "\(scrubbed.stderr)")
+        #expect(try qpdfCheck(path("out.pdf")).status == 0)
+        let text = try run("pdftotext", [path("out.pdf"), "-"]).stdout
+        #expect(!text.lowercased().contains("secret") && !text.contains("plan") && text.contains("Alpha"), "\(text)")
+    }
+
 }
