@@ -3,7 +3,8 @@
 // check (PageWork.cpp: content tokenizer, forms, images, bounded inflate) and an
 // export through the copier (Copier.cpp), the structure, outline, form and label
 // code, and half the time `--images` (Images.cpp with ImageCodecs' JPEG decoder
-// and resampler), as `pdfedit` runs them. Built by scripts/fuzz.sh with clang++
+// and resampler), a fifth of the time a redaction (Redact.cpp, RedactLeftovers.cpp)
+// and every font's /ToUnicode map (ToUnicode.cpp), as `pdfedit` runs them. Built by scripts/fuzz.sh with clang++
 // -fsanitize=fuzzer,address over Sources/QPDFCore and the system libqpdf.
 //
 // A run fails (trap) when:
@@ -14,6 +15,7 @@
 // Crashes, leaks of the sanitizer's kind and hangs (libFuzzer's -timeout) are
 // found by libFuzzer itself. A refusal (any PE_E_* status) is a good answer.
 #include "QPDFBridge.h"
+#include "ToUnicode.hh"
 
 #include <qpdf/Pl_Discard.hh>
 #include <qpdf/QPDF.hh>
@@ -57,6 +59,29 @@ int page_count(const std::string &path) {
         return int(QPDFPageDocumentHelper(pdf).getAllPages().size());
     } catch (...) {
         return -1;
+    }
+}
+
+// Every /ToUnicode map the fonts of the first pages name, read by ToUnicode.cpp
+// (what redaction's leftover search reads appearance text with) and used once.
+void read_text_maps(const std::string &path) {
+    try {
+        QPDF pdf;
+        pdf.setSuppressWarnings(true);
+        pdf.processFile(path.c_str());
+        std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(pdf).getAllPages();
+        for (size_t page = 0; page < pages.size() && page < 20; page++) {
+            QPDFObjectHandle fonts = pages[page].getAttribute("/Resources", false).getKey("/Font");
+            if (!fonts.isDictionary()) continue;
+            for (auto const &entry : fonts.ditems()) {
+                QPDFObjectHandle font = entry.second;
+                if (!font.isDictionary()) continue;
+                pe::ToUnicode map = pe::ToUnicode::read(font.getKey("/ToUnicode"), 16 << 20);
+                (void)map.text(std::string("\x00\x41\x01\x20\xff\xfe Secret", 13));
+            }
+        }
+    } catch (...) {
+        // a refusal (a damaged file, a map over the limit) is a good answer
     }
 }
 
@@ -112,6 +137,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pe_status fingerprint_status{};
         pe_document_page_fingerprint(document, page, digest, clicks, &annotations, &fingerprint_status);
     }
+
+    read_text_maps(input);
 
     // What `info` and `list` read of signatures: the field tree walked, each
     // /ByteRange checked against the file's size (here the input's).
