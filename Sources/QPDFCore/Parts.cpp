@@ -259,12 +259,17 @@ void export_parts(
     Dropped dropped;
     for (int p = 0; p <= last; ++p) {
         PartOutcome const &outcome = outcomes[static_cast<size_t>(p)];
+        std::string const leftover = PE_REDACTED_LEFTOVER;
         for (auto const &warning : outcome.warnings) {
             if (warning.first >= 0 && !given.insert(warning).second) {
                 continue;
             }
+            std::string message = warning.second;
+            if (warning.first < 0 && message.compare(0, leftover.size(), leftover) == 0) {
+                message.insert(leftover.size(), std::to_string(p) + ": "); // which part still holds it
+            }
             if (request.warn != nullptr) {
-                request.warn(request.warn_context, warning.first, warning.second.c_str());
+                request.warn(request.warn_context, warning.first, message.c_str());
             }
         }
         dropped.merge(outcome.dropped);

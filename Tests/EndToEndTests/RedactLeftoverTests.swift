@@ -324,4 +324,35 @@ import Testing
         #expect(!text.lowercased().contains("secret") && !text.contains("plan") && text.contains("Alpha"), "\(text)")
     }
 
+
+    /// Review: a split's leftover lines named the folder, once per part, so
+    /// that two parts' lines read the same. Each now names its part's file.
+    @Test func aSplitsLeftoversNameTheirPart() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try RedactPDF.write(
+            path("two.pdf"),
+            pages: [
+                .init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret) Tj ET", extra: "/Annots [30 0 R]"),
+                .init(content: "BT /F1 12 Tf 20 100 Td (Beta Secret) Tj ET", extra: "/Annots [31 0 R]"),
+            ],
+            objects: [
+                30: .dictionary("<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /A << /S /URI /URI (http://secret.example/1) >> >>"),
+                31: .dictionary("<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /A << /S /URI /URI (http://secret.example/2) >> >>"),
+            ])
+        try pdfeditOK("open", "two.pdf", in: directory)
+        try pdfeditOK("redact", "all", "--text", "Secret", in: directory)
+        let split = try pdfeditOK("export", "--split", "--every", "1", "parts/", in: directory)
+        for part in ["parts/two-1.pdf", "parts/two-2.pdf"] {
+            #expect(
+                split.stderr.contains("pdfedit: warning: \(part): a link's address on page 1 still holds \"Secret\""),
+                "\(split.stderr)")
+        }
+        #expect(!split.stderr.contains("parts/: a link"), "\(split.stderr)")
+        let scrubbed = try pdfeditOK("export", "--split", "--every", "1", "--scrub", "clean/", in: directory)
+        #expect(scrubbed.stderr.contains("pdfedit: warning: clean/two-2.pdf: removed a link's address on page 1"), "\(scrubbed.stderr)")
+        #expect(try !RedactPDF.decodedFile(path("clean/two-2.pdf")).lowercased().contains("secret"))
+    }
+
 }

@@ -568,7 +568,7 @@ struct ExportWriter {
         let folder = parts.first.map { Paths.quickFolder(of: $0.output) } ?? "."
         let shownFolder = folder.hasSuffix("/") ? folder : folder + "/"
         let warnings =
-            report.warnings.map { describe($0, output: shownFolder) }
+            report.warnings.map { describe($0, output: shownFolder, parts: parts.map(\.output)) }
             + decryptionWarning(report, output: shownFolder, settings: settings)
             + signatureWarnings(signed, plan: plan, appendedTo: nil, output: shownFolder)
         return parts.enumerated().map { index, part in
@@ -645,9 +645,17 @@ struct ExportWriter {
 
     /// An engine warning as the kit's `Warning`, naming the source as the session
     /// stores it (as the user gave it), not by the absolute path the engine was handed.
-    func describe(_ warning: ExportWarning, output: String = "output") -> Warning {
+    /// A split's redaction leftovers name their part (`parts`: the parts' outputs, in order).
+    func describe(_ warning: ExportWarning, output: String = "output", parts: [String] = []) -> Warning {
         if warning.file == nil, warning.message.hasPrefix(ExportWarning.redactedLeftoverPrefix) {
-            return .exportNotice(file: output, message: String(warning.message.dropFirst(ExportWarning.redactedLeftoverPrefix.count)))
+            let line = warning.message.dropFirst(ExportWarning.redactedLeftoverPrefix.count)
+            if !parts.isEmpty, let colon = line.firstIndex(of: ":"), let index = Int(line[..<colon]),
+                parts.indices.contains(index)
+            {
+                let message = line[line.index(after: colon)...].drop { $0 == " " }
+                return .exportNotice(file: parts[index], message: String(message))
+            }
+            return .exportNotice(file: output, message: String(line))
         }
         guard let file = warning.file else { return Warning(warning, file: "output") }
         let shown = session.sources.first { access.absolutePath($0.path) == file }?.path ?? file

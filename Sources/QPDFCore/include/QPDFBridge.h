@@ -412,7 +412,9 @@ typedef struct pe_export_options {
     int scrub;
 } pe_export_options;
 
-/* How each warning line of pe_export_options.redacted_texts starts. */
+/* How each warning line of pe_export_options.redacted_texts starts. In a
+ * split (pe_export_parts) the prefix is followed by the part's index (from 0)
+ * and ": ", so that the line names the part's file. */
 #define PE_REDACTED_LEFTOVER "redacted text: "
 
 /* One step of pe_item_finish. */
