@@ -77,7 +77,9 @@ void read_text_maps(const std::string &path) {
                 QPDFObjectHandle font = entry.second;
                 if (!font.isDictionary()) continue;
                 pe::ToUnicode map = pe::ToUnicode::read(font.getKey("/ToUnicode"), 16 << 20);
-                (void)map.text(std::string("\x00\x41\x01\x20\xff\xfe Secret", 13));
+                std::string const codes("\x00\x41\x01\x20\xff\xfe Secret", 13);
+                (void)map.text(codes, true);
+                (void)map.text(codes, false);
             }
         }
     } catch (...) {

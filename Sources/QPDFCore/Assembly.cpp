@@ -36,9 +36,9 @@ void Assembly::build(Dropped &dropped)
     cells.clear();
     PhaseClock pages(Phase::pages);
     place_pages();
-    CutMarks cut;
+    RedactedPages redacted;
     if (pe_export_options const *asked = inputs.request.options; asked != nullptr && asked->redact != nullptr) {
-        cut = redact_pages(out, placed, asked->redact + (items - inputs.request.items), asked->max_stream_bytes, where);
+        redacted = redact_pages(out, placed, asked->redact + (items - inputs.request.items), asked->max_stream_bytes, where);
     }
     pages.stop();
     PhaseClock stamps(Phase::stamps);
@@ -87,7 +87,7 @@ void Assembly::build(Dropped &dropped)
     labels.stop();
     copy_document_data(
         out, sources, items, static_cast<int>(items - inputs.request.items), item_count, placed, annotations, options, !outline.empty(), dropped, where);
-    forget_cut_replacement_texts(out, cut);
+    forget_cut_replacement_texts(out, redacted.cut, redacted.replaced);
     if (options != nullptr) {
         finish_pages(
             out, placed, options->finish == nullptr ? nullptr : options->finish + (items - inputs.request.items),

@@ -433,15 +433,31 @@ void build_structure_tree(
 // inside `regions` (its default user space) taken out of its content, its
 // forms and images (copies of its own), the fill boxes drawn over it, its
 // /Thumb removed. RedactRefused (Status.hh) when the page holds what cannot be judged.
-// Returns the MCIDs of the page's marked-content spans that lost something.
-std::set<long long> redact_page(
+// Returns the MCIDs of the page's marked-content spans that lost something,
+// and the XObjects it drew that were replaced by redacted copies.
+struct RedactedPage {
+    std::set<long long> cut_marks;
+    std::map<QPDFObjGen, QPDFObjectHandle> replaced; // original -> the page's copy
+};
+RedactedPage redact_page(
     QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region> const &regions, long long stream_limit);
-// The MCIDs that lost something, by output page.
+// The MCIDs that lost something, and the XObjects replaced, by output page.
 using CutMarks = std::map<QPDFObjGen, std::set<long long>>;
+using ReplacedObjects = std::map<QPDFObjGen, std::map<QPDFObjGen, QPDFObjectHandle>>;
+struct RedactedPages {
+    CutMarks cut;
+    ReplacedObjects replaced;
+};
 // Once the output's structure tree is written (copy_document_data): the
 // elements owning `cut` marked content, and every element above them, lose
-// their /ActualText, /Alt and /E, which would read the removed content out.
-void forget_cut_replacement_texts(QPDF &out, CutMarks const &cut);
+// their /ActualText, /Alt and /E, which would read the removed content out;
+// a marked-content reference (/Stm) or object reference (/Obj) to a replaced
+// XObject points at the page's redacted copy, its element losing them too (the
+// original, unredacted, is then written only if something else draws it).
+void forget_cut_replacement_texts(QPDF &out, CutMarks const &cut, ReplacedObjects const &replaced);
+// The same for the element that refers to `object` (an annotation a region
+// removed) through its /StructParent.
+void forget_object_replacement_texts(QPDF &out, QPDFObjectHandle object);
 // Whether an annotation's /Rect meets one of the regions.
 bool annotation_meets(QPDFObjectHandle annotation, std::vector<pe_redact_region> const &regions);
 // Where `out` still writes one of `texts` (redacted by text) outside the
@@ -452,7 +468,7 @@ std::vector<std::string> redaction_leftovers(
     QPDF &out, std::vector<std::string> const &texts, bool scrub, long long stream_limit);
 // Every placed page that carries regions (`redact`: one per item, NULL: none)
 // redacted; the annotations meeting them go in finish_pages.
-CutMarks redact_pages(
+RedactedPages redact_pages(
     QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where);
 
 // What `flatten` and `strip` do to the output's pages (`finish`: NULL, or one

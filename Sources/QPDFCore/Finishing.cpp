@@ -107,10 +107,35 @@ class PageFinisher {
     }
 
     // The annotations meeting a redacted region, with their fields.
+    // An annotation meeting a region leaves the page, and the file: its
+    // object becomes null (a structure element's /OBJR, a reply's /IRT would
+    // still reach it and its text), and the element that referred to it loses
+    // its replacement texts. A widget's object stays for the form's pruning
+    // (a field with no widget left leaves the form).
     void redact_annotations(QPDFObjectHandle page, pe_item_redact const &redact)
     {
         std::vector<pe_redact_region> regions(redact.regions, redact.regions + redact.region_count);
-        remove_annotations(page, [&regions](QPDFObjectHandle a) { return annotation_meets(a, regions); });
+        auto meets = [&regions](QPDFObjectHandle a) { return annotation_meets(a, regions); };
+        std::vector<QPDFObjectHandle> doomed;
+        QPDFObjectHandle annots = page.getKey("/Annots");
+        if (annots.isArray()) {
+            for (QPDFObjectHandle annotation : annots.getArrayAsVector()) {
+                if (annotation.isDictionary() && meets(annotation)) {
+                    doomed.push_back(annotation);
+                }
+            }
+        }
+        remove_annotations(page, meets);
+        for (QPDFObjectHandle annotation : doomed) {
+            forget_object_replacement_texts(out, annotation);
+            QPDFObjectHandle popup = annotation.getKey("/Popup");
+            if (annotation.isIndirect() && subtype_of(annotation) != "Widget") {
+                out.replaceObject(annotation.getObjGen(), QPDFObjectHandle::newNull());
+            }
+            if (popup.isIndirect() && popup.isDictionary() && subtype_of(popup) == "Popup") {
+                out.replaceObject(popup.getObjGen(), QPDFObjectHandle::newNull());
+            }
+        }
     }
 
     // The page-level part of the document-level strips.
@@ -509,12 +534,12 @@ FlattenedDrawing finish_cell_page(
     return drawing;
 }
 
-CutMarks redact_pages(
+RedactedPages redact_pages(
     QPDF &out, std::vector<PlacedPage> const &placed, pe_item_redact const *redact, long long stream_limit, Where &where)
 {
-    CutMarks cut;
+    RedactedPages done;
     if (redact == nullptr) {
-        return cut;
+        return done;
     }
     for (size_t i = 0; i < placed.size(); ++i) {
         if (redact[i].region_count <= 0) {
@@ -522,13 +547,19 @@ CutMarks redact_pages(
         }
         where = Where{placed[i].source, placed[i].page + 1};
         std::vector<pe_redact_region> regions(redact[i].regions, redact[i].regions + redact[i].region_count);
-        std::set<long long> marks = redact_page(out, placed[i].to, regions, stream_limit);
-        if (!marks.empty() && placed[i].to.isIndirect()) {
-            cut[placed[i].to.getObjGen()].insert(marks.begin(), marks.end());
+        RedactedPage page = redact_page(out, placed[i].to, regions, stream_limit);
+        if (placed[i].to.isIndirect()) {
+            QPDFObjGen id = placed[i].to.getObjGen();
+            if (!page.cut_marks.empty()) {
+                done.cut[id].insert(page.cut_marks.begin(), page.cut_marks.end());
+            }
+            if (!page.replaced.empty()) {
+                done.replaced[id].insert(page.replaced.begin(), page.replaced.end());
+            }
         }
     }
     where = Where{};
-    return cut;
+    return done;
 }
 
 void finish_pages(

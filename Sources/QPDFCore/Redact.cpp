@@ -113,6 +113,11 @@ class Redactor {
     Rewritten run(
         std::string const &data, QPDFObjectHandle resources, Matrix const &ctm, int depth, std::string const &what);
 
+    // The XObjects (forms, images) the page drew that were replaced by redacted
+    // copies, by the original's object: what still refers to an original (a
+    // structure element's /Stm or /Obj) is pointed at the copy.
+    std::map<QPDFObjGen, QPDFObjectHandle> replaced;
+
   private:
     QPDF &out;
     std::vector<pe_redact_region> const &regions;
@@ -277,6 +282,9 @@ QPDFObjectHandle Redactor::redact_xobject(
         }
         QPDFObjectHandle own = xobject.copyStream();
         redact_image(own, ctm, regions, stream_limit, "image " + name + " of " + what, false);
+        if (xobject.isIndirect()) {
+            replaced[xobject.getObjGen()] = own;
+        }
         return own;
     }
     if (kind != "/Form") {
@@ -309,6 +317,9 @@ QPDFObjectHandle Redactor::redact_xobject(
     own.replaceStreamData(rewritten.content, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
     if (rewritten.own_resources) {
         own.getDict().replaceKey("/Resources", rewritten.resources);
+    }
+    if (xobject.isIndirect()) {
+        replaced[xobject.getObjGen()] = own;
     }
     return own;
 }
@@ -741,7 +752,7 @@ Rewritten Redactor::run(
 
 } // namespace
 
-std::set<long long> redact_page(
+RedactedPage redact_page(
     QPDF &out, QPDFObjectHandle page, std::vector<pe_redact_region> const &regions, long long stream_limit)
 {
     if (regions.empty()) {
@@ -769,42 +780,102 @@ std::set<long long> redact_page(
         page.replaceKey("/Resources", rewritten.resources);
     }
     page.removeKey("/Thumb"); // a picture of what was there
-    return rewritten.cut_marks;
+    return RedactedPage{rewritten.cut_marks, redactor.replaced};
 }
 
-void forget_cut_replacement_texts(QPDF &out, CutMarks const &cut)
+namespace {
+
+// The parent tree's entry `key` of `out`'s structure tree; null when none.
+QPDFObjectHandle parent_tree_entry(QPDF &out, QPDFObjectHandle key)
 {
     QPDFObjectHandle tree = out.getRoot().getKey("/StructTreeRoot");
     QPDFObjectHandle parents = tree.isDictionary() ? tree.getKey("/ParentTree") : QPDFObjectHandle::newNull();
-    if (cut.empty() || !parents.isDictionary()) {
-        return;
+    QPDFObjectHandle entry = QPDFObjectHandle::newNull();
+    if (key.isInteger() && parents.isDictionary()) {
+        QPDFNumberTreeObjectHelper(parents, out).findObject(key.getIntValue(), entry);
     }
-    QPDFNumberTreeObjectHelper numbers(parents, out);
+    return entry;
+}
+
+// `element` and every element above it lose /ActualText, /Alt and /E: a
+// /Figure's alternate text covers the content of every element inside it.
+void forget_upwards(QPDFObjectHandle element, std::set<QPDFObjGen> &seen)
+{
+    for (int depth = 0; element.isDictionary() && element.hasKey("/S") && depth < 10'000; ++depth) {
+        if (element.isIndirect() && !seen.insert(element.getObjGen()).second) {
+            break; // done already, with everything above it
+        }
+        for (char const *replacement : {"/ActualText", "/Alt", "/E"}) {
+            element.removeKey(replacement);
+        }
+        element = element.getKey("/P");
+    }
+}
+
+} // namespace
+
+void forget_cut_replacement_texts(QPDF &out, CutMarks const &cut, ReplacedObjects const &replaced)
+{
     std::set<QPDFObjGen> seen;
+    if (!replaced.empty()) {
+        // Marked-content references into a redacted form (/Stm) and object
+        // references to a redacted image or form (/Obj) are pointed at the
+        // copy the page draws now; their element loses its replacement texts.
+        QPDFObjectHandle tree = out.getRoot().getKey("/StructTreeRoot");
+        std::vector<QPDFObjectHandle> pending;
+        if (tree.isDictionary()) {
+            pending.push_back(tree);
+        }
+        std::set<QPDFObjGen> walked;
+        for (size_t count = 0; !pending.empty() && count < 10'000'000; ++count) {
+            QPDFObjectHandle element = pending.back();
+            pending.pop_back();
+            if (!element.isDictionary() || (element.isIndirect() && !walked.insert(element.getObjGen()).second)) {
+                continue;
+            }
+            QPDFObjectHandle kids = element.getKey("/K");
+            std::vector<QPDFObjectHandle> items = kids.isArray() ? kids.getArrayAsVector() : std::vector{kids};
+            for (QPDFObjectHandle item : items) {
+                if (!item.isDictionary()) {
+                    continue;
+                }
+                if (!item.hasKey("/S")) { // a marked-content or object reference, not an element
+                    QPDFObjectHandle page = item.hasKey("/Pg") ? item.getKey("/Pg") : element.getKey("/Pg");
+                    auto on_page = page.isIndirect() ? replaced.find(page.getObjGen()) : replaced.end();
+                    for (char const *key : {"/Stm", "/Obj"}) {
+                        QPDFObjectHandle target = item.getKey(key);
+                        if (on_page == replaced.end() || !target.isIndirect()) {
+                            continue;
+                        }
+                        auto copy = on_page->second.find(target.getObjGen());
+                        if (copy != on_page->second.end()) {
+                            item.replaceKey(key, copy->second);
+                            forget_upwards(element, seen);
+                        }
+                    }
+                    continue;
+                }
+                pending.push_back(item); // a child element
+            }
+        }
+    }
     for (auto const &[id, marks] : cut) {
-        QPDFObjectHandle key = out.getObject(id).getKey("/StructParents");
-        QPDFObjectHandle elements;
-        if (!key.isInteger() || !numbers.findObject(key.getIntValue(), elements) || !elements.isArray()) {
+        QPDFObjectHandle elements = parent_tree_entry(out, out.getObject(id).getKey("/StructParents"));
+        if (!elements.isArray()) {
             continue;
         }
         for (long long mcid : marks) {
-            if (mcid >= elements.getArrayNItems()) {
-                continue;
-            }
-            // The element and those above it: a /Figure's /Alt or a /Formula's
-            // /ActualText covers the content of every element inside it.
-            QPDFObjectHandle element = elements.getArrayItem(static_cast<int>(mcid));
-            for (int depth = 0; element.isDictionary() && element.hasKey("/S") && depth < 10'000; ++depth) {
-                if (element.isIndirect() && !seen.insert(element.getObjGen()).second) {
-                    break; // done already, with everything above it
-                }
-                for (char const *replacement : {"/ActualText", "/Alt", "/E"}) {
-                    element.removeKey(replacement);
-                }
-                element = element.getKey("/P");
+            if (mcid < elements.getArrayNItems()) {
+                forget_upwards(elements.getArrayItem(static_cast<int>(mcid)), seen);
             }
         }
     }
+}
+
+void forget_object_replacement_texts(QPDF &out, QPDFObjectHandle object)
+{
+    std::set<QPDFObjGen> seen;
+    forget_upwards(parent_tree_entry(out, object.getKey("/StructParent")), seen);
 }
 
 bool annotation_meets(QPDFObjectHandle annotation, std::vector<pe_redact_region> const &regions)

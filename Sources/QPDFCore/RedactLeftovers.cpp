@@ -142,9 +142,9 @@ struct AppearanceFont {
 // What the streams of an appearance (a stream or a dictionary of appearance
 // states) draw as text, with the forms it names among its resources, to
 // `depth`: each shown string read through its font's /ToUnicode map, or as
-// PDFDocEncoding where the font has none (a simple font's codes are mostly
-// ASCII); a composite font without a map draws codes no text can be read
-// from, and those are left out.
+// PDFDocEncoding where the font has none or its map lacks a code (a simple
+// font's codes are mostly ASCII); a composite font without a map draws codes
+// no text can be read from, and those are left out.
 void append_drawn_text(
     QPDFObjectHandle appearance, long long limit, int depth, std::set<QPDFObjGen> &seen,
     std::map<QPDFObjGen, ToUnicode> &maps, std::string &text)
@@ -202,7 +202,7 @@ void append_drawn_text(
             last_name = token.getValue();
         } else if (type == QPDFTokenizer::tt_string) {
             if (font.map != nullptr) {
-                text += font.map->text(token.getValue());
+                text += font.map->text(token.getValue(), !font.composite);
             } else if (!font.composite) {
                 text += text_of(QPDFObjectHandle::newString(token.getValue()));
             }
@@ -281,7 +281,8 @@ void action_strings(
 // whole), and its field's value, default value and tooltips, on the widget or
 // on the fields above it (that key goes: every widget of the field draws the
 // value and goes by its own appearance). Its /T is the field's name, not read.
-std::vector<AnnotationString> annotation_strings(QPDFObjectHandle annot, std::string const &where, long long limit)
+std::vector<AnnotationString> annotation_strings(
+    QPDFObjectHandle annot, std::string const &where, long long limit, std::map<QPDFObjGen, ToUnicode> &maps)
 {
     std::vector<AnnotationString> strings;
     QPDFObjectHandle subtype = annot.getKey("/Subtype");
@@ -290,7 +291,6 @@ std::vector<AnnotationString> annotation_strings(QPDFObjectHandle annot, std::st
         action_strings(annot.getKey("/A"), annot, "/A", where, strings);
         std::string drawn;
         std::set<QPDFObjGen> seen;
-        std::map<QPDFObjGen, ToUnicode> maps;
         append_drawn_text(annot.getKey("/AP"), limit, 0, seen, maps, drawn);
         if (!drawn.empty()) {
             strings.push_back(AnnotationString{"the form field widget" + where + " (what its appearance draws)", drawn,
@@ -337,7 +337,6 @@ std::vector<AnnotationString> annotation_strings(QPDFObjectHandle annot, std::st
     add(whole + " (its rich text)", rich_text, AnnotationString::whole, "");
     std::string drawn;
     std::set<QPDFObjGen> seen;
-    std::map<QPDFObjGen, ToUnicode> maps;
     append_drawn_text(annot.getKey("/AP"), limit, 0, seen, maps, drawn);
     add(whole + " (what its appearance draws)", drawn, AnnotationString::whole, "");
     add("an annotation's author" + where, text_of(annot.getKey("/T")), AnnotationString::own_key, "/T");
@@ -355,6 +354,7 @@ std::vector<AnnotationString> annotation_strings(QPDFObjectHandle annot, std::st
 void search_annotations(QPDF &out, Search &search, long long limit)
 {
     std::vector<QPDFPageObjectHelper> pages = QPDFPageDocumentHelper(out).getAllPages();
+    std::map<QPDFObjGen, ToUnicode> maps; // each font's map read once, however many annotations use it
     for (size_t i = 0; i < pages.size(); ++i) {
         QPDFObjectHandle page = pages[i].getObjectHandle();
         QPDFObjectHandle annots = page.getKey("/Annots");
@@ -370,7 +370,7 @@ void search_annotations(QPDF &out, Search &search, long long limit)
             if (!annot.isDictionary()) {
                 continue;
             }
-            std::vector<AnnotationString> strings = annotation_strings(annot, where, limit);
+            std::vector<AnnotationString> strings = annotation_strings(annot, where, limit, maps);
             // The annotation goes whole when what it shows holds the text:
             // one line for it, none for its other strings.
             for (AnnotationString const &string : strings) {

@@ -25,11 +25,14 @@ class ToUnicode {
     // codes are bounded, and what is malformed is skipped.
     static ToUnicode read(QPDFObjectHandle stream, long long limit);
 
-    bool empty() const { return entries.empty(); }
+    bool empty() const { return entries.empty() && singles.empty(); }
 
-    // `codes` (a shown string's bytes) as UTF-8: each code, as long as the
-    // code space says, becomes its mapped text; a code with none is left out.
-    std::string text(std::string const &codes) const;
+    // `codes` (a shown string's bytes) as UTF-8: each code becomes its mapped
+    // text. A `simple` font's codes are one byte whatever the map's code space
+    // says, and a code the map lacks is read as PDFDocEncoding (as without a
+    // map); a composite font's codes are as long as the code space says, and
+    // one the map lacks is left out.
+    std::string text(std::string const &codes, bool simple) const;
 
   private:
     // A code space range: codes of `bytes` bytes, each byte within its bounds.
@@ -46,9 +49,12 @@ class ToUnicode {
     };
 
     std::vector<Space> spaces;
-    std::map<std::pair<int, uint32_t>, Entry> entries; // by (bytes, low)
+    std::map<std::pair<int, uint32_t>, std::string> singles; // bfchar, by (bytes, code): first over ranges
+    std::map<std::pair<int, uint32_t>, Entry> entries;       // bfrange, by (bytes, low)
+    size_t stored = 0;                                       // strings kept, bounded
 
     int code_length(std::string const &codes, size_t at) const;
+    std::string const *mapped(int bytes, uint32_t code, std::string &counted) const;
     void add(std::string const &low, std::string const &high, std::string const &first, std::vector<std::string> each);
 };
 

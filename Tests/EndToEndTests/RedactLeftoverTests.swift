@@ -355,4 +355,87 @@ import Testing
         #expect(try !RedactPDF.decodedFile(path("clean/two-2.pdf")).lowercased().contains("secret"))
     }
 
+
+    /// Review: an annotation a region removed was still in the file through a
+    /// structure element's /OBJR, and the unredacted original of a form the
+    /// page drew through a marked-content reference's /Stm. The annotation's
+    /// object is now null, the reference points at the page's redacted copy,
+    /// and both elements lose their replacement texts.
+    @Test func nothingRedactedStaysReachableThroughTheStructureTree() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try RedactPDF.write(
+            path("in.pdf"),
+            pages: [
+                .init(
+                    content: "/Span <</MCID 0>> BDC BT /F1 12 Tf 20 150 Td (Public words) Tj ET EMC q /Fm1 Do Q",
+                    resources: "/Font << /F1 10 0 R >> /XObject << /Fm1 30 0 R >>",
+                    extra: "/StructParents 0 /Annots [31 0 R]")
+            ],
+            objects: [
+                30: .stream(
+                    "/Type /XObject /Subtype /Form /BBox [0 0 300 200] /Resources << /Font << /F1 10 0 R >> >> /StructParents 1",
+                    Array("/P <</MCID 0>> BDC BT /F1 12 Tf 20 100 Td (Secret words) Tj ET EMC".utf8)),
+                31: .dictionary("<< /Type /Annot /Subtype /Text /Rect [30 95 50 115] /Contents (Secret note) /StructParent 2 >>"),
+                20: .dictionary("<< /Type /StructTreeRoot /K [21 0 R] /ParentTree 22 0 R /ParentTreeNextKey 3 >>"),
+                21: .dictionary("<< /Type /StructElem /S /Document /P 20 0 R /K [23 0 R 24 0 R 25 0 R] >>"),
+                22: .dictionary("<< /Nums [0 [23 0 R] 1 [24 0 R] 2 25 0 R] >>"),
+                23: .dictionary("<< /Type /StructElem /S /Span /P 21 0 R /Pg 3 0 R /K 0 /ActualText (Public words) >>"),
+                24: .dictionary(
+                    "<< /Type /StructElem /S /P /P 21 0 R /Pg 3 0 R /K << /Type /MCR /MCID 0 /Stm 30 0 R /Pg 3 0 R >> /ActualText (Secret form words) >>"),
+                25: .dictionary(
+                    "<< /Type /StructElem /S /Annot /P 21 0 R /Pg 3 0 R /K << /Type /OBJR /Obj 31 0 R /Pg 3 0 R >> /Alt (Secret note alt) >>"),
+            ],
+            catalog: "/MarkInfo << /Marked true >> /StructTreeRoot 20 0 R")
+        #expect(try RedactPDF.decodedFile(path("in.pdf")).contains("(Secret words) Tj"))
+        try pdfeditOK("redact", "1", "--rect", "15,90,150,30", path("in.pdf"), "-o", path("out.pdf"))
+        let decoded = try RedactPDF.decodedFile(path("out.pdf"))
+        #expect(!decoded.contains("Secret"), "\(decoded)")
+        #expect(decoded.contains("/ActualText (Public words)") && decoded.contains("/Stm") && decoded.contains("/S /Annot"))
+        #expect(try pageText(path("out.pdf"), 1).contains("Public words"))
+        #expect(try qpdfCheck(path("out.pdf")).status == 0)
+    }
+
+    /// Review: three maps the first /ToUnicode reader misread, where poppler
+    /// reads "Secret plan" — a single code inside a range of the same map; a
+    /// simple font whose map lacks most of its codes (those read as
+    /// PDFDocEncoding, as without a map); a simple font whose map declares a
+    /// two-byte code space (a simple font's codes are one byte).
+    @Test func appearanceMapsWithOverlapsGapsAndWideCodeSpacesAreReadAsPopplerReadsThem() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let wide = "Secret plan".unicodeScalars.map { String(format: "%04X", 0x100 + Int($0.value)) }.joined()
+        let cases: [(name: String, font: String, shown: String, map: String)] = [
+            ("overlap", "/Subtype /Type0 /BaseFont /ArialMT /Encoding /Identity-H /DescendantFonts [33 0 R]", "<\(wide)>",
+             "1 begincodespacerange <0000> <FFFF> endcodespacerange 3 beginbfrange <0141> <015A> <0041> <0161> <017A> <0061> <0120> <0120> <0020> endbfrange 1 beginbfchar <0153> <0053> endbfchar"),
+            ("partial", "/Subtype /Type1 /BaseFont /Helvetica", "(Secret plan)",
+             "1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <53> <0053> endbfchar"),
+            ("wide", "/Subtype /Type1 /BaseFont /Helvetica", "(Secret plan)",
+             "1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <20> <7E> <0020> endbfrange"),
+        ]
+        for (name, font, shown, map) in cases {
+            try RedactPDF.write(
+                path("\(name).pdf"),
+                pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET", extra: "/Annots [30 0 R]")],
+                objects: [
+                    30: .dictionary(
+                        "<< /Type /Annot /Subtype /FreeText /Rect [50 20 250 50] /Contents (a note) /DA (/Helv 12 Tf 0 g) /AP << /N 31 0 R >> >>"),
+                    31: .stream(
+                        "/Type /XObject /Subtype /Form /BBox [0 0 200 30] /Resources << /Font << /C1 32 0 R >> >>",
+                        Array("BT /C1 12 Tf 5 5 Td \(shown) Tj ET".utf8)),
+                    32: .dictionary("<< /Type /Font \(font) /ToUnicode 34 0 R >>"),
+                    33: .dictionary(
+                        "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ArialMT /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 >>"),
+                    34: .stream("", Array("begincmap \(map) endcmap".utf8)),
+                ])
+            #expect(try run("pdftotext", [path("\(name).pdf"), "-"]).stdout.contains("Secret plan"), "\(name)")
+            let warned = try pdfeditOK("redact", "1", "--text", "secret", path("\(name).pdf"), "-o", path("\(name)-out.pdf"))
+            #expect(
+                warned.stderr.contains("the FreeText annotation on page 1 (what its appearance draws) still holds"),
+                "\(name): \(warned.stderr)")
+        }
+    }
+
 }

@@ -447,7 +447,7 @@ struct ExportWriter {
         let request = try request(items, document: name, settings: settings)
         var plan = request.plan
         var options = request.options
-        let signed = signedSources(of: plan)
+        let signed = try signedSources(of: plan)
         if settings.keepSignatures, !signed.isEmpty {
             options.appendUpdate = true
             try requireKeptSignatures(signed, plan: plan, options: options)
@@ -525,7 +525,7 @@ struct ExportWriter {
         options.redactedTexts = RedactionProof.texts(in: items)
         options.scrub = settings.scrub
         var plan = try plan(items, document: name, settings: settings)
-        let signed = signedSources(of: plan)
+        let signed = try signedSources(of: plan)
         if settings.keepSignatures, let first = signed.first {
             throw PDFEditError.usage(
                 "\(session.source(first.id)?.path ?? first.id.description): --keep-signatures: parts of a split are"

@@ -11,12 +11,15 @@ struct SignedPlanSource {
 
 extension ExportWriter {
     /// The plan's sources that carry digital signatures (images never do).
-    func signedSources(of plan: EnginePlan) -> [SignedPlanSource] {
-        plan.sessionSources.enumerated().compactMap { index, id in
-            guard let id else { return nil }
-            let signatures = access.signatures(of: id, opened: access.path(of: id).flatMap { preopened[$0] })
-            return signatures.isEmpty ? nil : SignedPlanSource(index: index, id: id, signatures: signatures)
+    /// A source whose signature fields cannot be read stops the export (its error).
+    func signedSources(of plan: EnginePlan) throws(PDFEditError) -> [SignedPlanSource] {
+        var signed: [SignedPlanSource] = []
+        for (index, id) in plan.sessionSources.enumerated() {
+            guard let id else { continue }
+            let signatures = try access.readSignatures(of: id, opened: access.path(of: id).flatMap { preopened[$0] })
+            if !signatures.isEmpty { signed.append(SignedPlanSource(index: index, id: id, signatures: signatures)) }
         }
+        return signed
     }
 
     /// The source as the session stores it (as the user named it).

@@ -44,7 +44,8 @@ extension DigitalSignature {
 extension SourceAccess {
     /// The digital signatures of a PDF source (cached by its SHA-256); empty for
     /// an image. A changed source, or signature fields that cannot be read, is
-    /// kept for `surfacingLookupFailure` (75, or the file's own error).
+    /// kept for `surfacingLookupFailure` (75, or the file's own error); an
+    /// export reads them with `readSignatures`, which throws it.
     /// With `opened` (the source already open for this command: direct mode's
     /// export), that handle is read instead of opening the file a second time;
     /// the password is looked up (which opens the file through the book) only
@@ -54,21 +55,26 @@ extension SourceAccess {
     /// `signatures(of:)`, reading `opened` when the command has the source open.
     func signatures(of source: SourceID, opened: OpenedPDF?) -> [DigitalSignature] {
         recordingLookupFailure { () throws(PDFEditError) -> [DigitalSignature]? in
-            guard let known = self.source(source), known.kind == .pdf else { return [] }
-            try checked(source)
-            if let cached = pageFacts.record(known.sha256).signatures { return cached }
-            let reader: OpenedPDF
-            if let opened { reader = opened } else { reader = try document(source) }
-            // A form whose signature fields cannot be read is not taken for an
-            // unsigned one: the failure is kept (surfaced as the command ends).
-            let fields: [DigitalSignature]
-            do throws(EngineError) { fields = try reader.signatures() } catch { throw .engine(error) }
-            let found =
-                fields.isEmpty
-                ? [] : DigitalSignature.withSigners(fields, of: reader, password: try password(for: source))
-            pageFacts.update(known.sha256) { $0.signatures = found }
-            return found
+            try readSignatures(of: source, opened: opened)
         } ?? []
+    }
+
+    /// `signatures(of:opened:)`, throwing what stops it: an export must not
+    /// take a file whose signature fields cannot be read for an unsigned one
+    /// (it would be rewritten with no word that its signatures break).
+    func readSignatures(of source: SourceID, opened: OpenedPDF?) throws(PDFEditError) -> [DigitalSignature] {
+        guard let known = self.source(source), known.kind == .pdf else { return [] }
+        try checked(source)
+        if let cached = pageFacts.record(known.sha256).signatures { return cached }
+        let reader: OpenedPDF
+        if let opened { reader = opened } else { reader = try document(source) }
+        let fields: [DigitalSignature]
+        do throws(EngineError) { fields = try reader.signatures() } catch { throw .engine(error) }
+        let found =
+            fields.isEmpty
+            ? [] : DigitalSignature.withSigners(fields, of: reader, password: try password(for: source))
+        pageFacts.update(known.sha256) { $0.signatures = found }
+        return found
     }
 
     /// The signed sources among `ids` (in that order, each once), named as the session stores them.
