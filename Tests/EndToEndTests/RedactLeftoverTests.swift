@@ -298,21 +298,9 @@ import Testing
             1 beginbfchar <0120> <0020> endbfchar
             endcmap CMapName currentdict /CMap defineresource pop end end
             """
-        try RedactPDF.write(
-            path("in.pdf"),
-            pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET", extra: "/Annots [30 0 R]")],
-            objects: [
-                30: .dictionary(
-                    "<< /Type /Annot /Subtype /FreeText /Rect [50 20 250 50] /Contents (a note) /DA (/Helv 12 Tf 0 g) /AP << /N 31 0 R >> >>"),
-                31: .stream(
-                    "/Type /XObject /Subtype /Form /BBox [0 0 200 30] /Resources << /Font << /C1 32 0 R >> >>",
-                    Array("BT /C1 12 Tf 5 5 Td <\(codes)> Tj ET".utf8)),
-                32: .dictionary(
-                    "<< /Type /Font /Subtype /Type0 /BaseFont /ArialMT /Encoding /Identity-H /DescendantFonts [33 0 R] /ToUnicode 34 0 R >>"),
-                33: .dictionary(
-                    "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ArialMT /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 >>"),
-                34: .stream("", Array(map.utf8)),
-            ])
+        try Self.writeFreeText(
+            path("in.pdf"), font: "/Subtype /Type0 /BaseFont /ArialMT /Encoding /Identity-H /DescendantFonts [33 0 R]",
+            shown: "<\(codes)>", map: map)
         // poppler reads the appearance's words (what a reader extracts).
         #expect(try run("pdftotext", [path("in.pdf"), "-"]).stdout.contains("Secret plan"))
         let warned = try pdfeditOK("redact", "1", "--text", "secret", path("in.pdf"), "-o", path("warned.pdf"))
@@ -323,7 +311,6 @@ import Testing
         let text = try run("pdftotext", [path("out.pdf"), "-"]).stdout
         #expect(!text.lowercased().contains("secret") && !text.contains("plan") && text.contains("Alpha"), "\(text)")
     }
-
 
     /// Review: a split's leftover lines named the folder, once per part, so
     /// that two parts' lines read the same. Each now names its part's file.
@@ -416,26 +403,34 @@ import Testing
              "1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <20> <7E> <0020> endbfrange"),
         ]
         for (name, font, shown, map) in cases {
-            try RedactPDF.write(
-                path("\(name).pdf"),
-                pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET", extra: "/Annots [30 0 R]")],
-                objects: [
-                    30: .dictionary(
-                        "<< /Type /Annot /Subtype /FreeText /Rect [50 20 250 50] /Contents (a note) /DA (/Helv 12 Tf 0 g) /AP << /N 31 0 R >> >>"),
-                    31: .stream(
-                        "/Type /XObject /Subtype /Form /BBox [0 0 200 30] /Resources << /Font << /C1 32 0 R >> >>",
-                        Array("BT /C1 12 Tf 5 5 Td \(shown) Tj ET".utf8)),
-                    32: .dictionary("<< /Type /Font \(font) /ToUnicode 34 0 R >>"),
-                    33: .dictionary(
-                        "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ArialMT /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 >>"),
-                    34: .stream("", Array("begincmap \(map) endcmap".utf8)),
-                ])
+            try Self.writeFreeText(path("\(name).pdf"), font: font, shown: shown, map: "begincmap \(map) endcmap")
             #expect(try run("pdftotext", [path("\(name).pdf"), "-"]).stdout.contains("Secret plan"), "\(name)")
             let warned = try pdfeditOK("redact", "1", "--text", "secret", path("\(name).pdf"), "-o", path("\(name)-out.pdf"))
             #expect(
                 warned.stderr.contains("the FreeText annotation on page 1 (what its appearance draws) still holds"),
                 "\(name): \(warned.stderr)")
         }
+    }
+
+
+    /// One page drawing "Alpha Secret Omega" with a FreeText whose appearance
+    /// shows `shown` in font 32 (`font`: its entries after /Type; 33 is a
+    /// CIDFontType2 a Type0 can name) with `map` as its /ToUnicode.
+    static func writeFreeText(_ path: String, font: String, shown: String, map: String) throws {
+        try RedactPDF.write(
+            path,
+            pages: [.init(content: "BT /F1 12 Tf 20 100 Td (Alpha Secret Omega) Tj ET", extra: "/Annots [30 0 R]")],
+            objects: [
+                30: .dictionary(
+                    "<< /Type /Annot /Subtype /FreeText /Rect [50 20 250 50] /Contents (a note) /DA (/Helv 12 Tf 0 g) /AP << /N 31 0 R >> >>"),
+                31: .stream(
+                    "/Type /XObject /Subtype /Form /BBox [0 0 200 30] /Resources << /Font << /C1 32 0 R >> >>",
+                    Array("BT /C1 12 Tf 5 5 Td \(shown) Tj ET".utf8)),
+                32: .dictionary("<< /Type /Font \(font) /ToUnicode 34 0 R >>"),
+                33: .dictionary(
+                    "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ArialMT /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 600 >>"),
+                34: .stream("", Array(map.utf8)),
+            ])
     }
 
 }
