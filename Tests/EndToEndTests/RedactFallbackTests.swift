@@ -72,12 +72,10 @@ import Testing
                     content: "q 40 90 100 20 re W n /Sh1 sh Q BT /F1 12 Tf 20 95 Td (Alpha Secret) Tj ET",
                     resources: "/Font << /F1 10 0 R >> /Shading << /Sh1 11 0 R >>", extra: "/Annots [12 0 R]")
             ],
-            objects: [
+            objects: Self.blackSquare.merging([
                 11: .dictionary(
-                    "<< /ShadingType 2 /ColorSpace /DeviceGray /Coords [0 0 300 0] /Function << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >> >>"),
-                12: .dictionary("<< /Type /Annot /Subtype /Square /Rect [200 20 260 60] /F 4 /AP << /N 13 0 R >> >>"),
-                13: .stream("/Type /XObject /Subtype /Form /BBox [0 0 60 40]", Array("0 g 0 0 60 40 re f".utf8)),
-            ])
+                    "<< /ShadingType 2 /ColorSpace /DeviceGray /Coords [0 0 300 0] /Function << /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >> >>")
+            ]) { kept, _ in kept })
         try pdfeditOK("open", input, in: directory)
         try pdfeditOK("redact", "1", "--rect", "50,95,40,10", in: directory)
         try pdfeditOK("export", "with.pdf", "--rasterize-redacted", "72", in: directory)
@@ -103,10 +101,7 @@ import Testing
                 .init(content: "BT /F1 12 Tf 20 95 Td (Alpha) Tj ET", extra: "/Annots [12 0 R]"),
                 .init(content: "BT /F1 12 Tf 20 95 Td (Beta) Tj ET", extra: "/Annots [12 0 R]"),
             ],
-            objects: [
-                12: .dictionary("<< /Type /Annot /Subtype /Square /Rect [200 20 260 60] /F 4 /AP << /N 13 0 R >> >>"),
-                13: .stream("/Type /XObject /Subtype /Form /BBox [0 0 60 40]", Array("0 g 0 0 60 40 re f".utf8)),
-            ])
+            objects: Self.blackSquare)
         try pdfeditOK("open", input, in: directory)
         try pdfeditOK("strip", "annotations", "1", in: directory)
         try pdfeditOK("render", "all", "-o", "p-{n}.png", "--dpi", "72", in: directory)
@@ -223,6 +218,13 @@ import Testing
         let outside = try Pixels.png(directory.appendingPathComponent("after.png").path, at: [(x: 250, y: 20)])
         #expect(outside.first.map { $0 == (red: 255, green: 255, blue: 255) } == true)
     }
+
+    /// A Square annotation (object 12) whose appearance (13) fills x 200…260,
+    /// y 20…60 black: what a picture of the page draws unless it was stripped.
+    static let blackSquare: [Int: RedactPDF.Object] = [
+        12: .dictionary("<< /Type /Annot /Subtype /Square /Rect [200 20 260 60] /F 4 /AP << /N 13 0 R >> >>"),
+        13: .stream("/Type /XObject /Subtype /Form /BBox [0 0 60 40]", Array("0 g 0 0 60 40 re f".utf8)),
+    ]
 }
 
 /// What a redaction by text leaves outside the pages (issue 45): link
