@@ -309,7 +309,7 @@ void attach(
     std::map<QPDFObjGen, QPDFObjectHandle> copy_of;
     for (size_t i = 0; i < copies.size(); ++i) {
         if (!copies[i].isIndirect()) {
-            copies[i] = out.makeIndirectObject(copies[i]);
+            copies[i] = make_indirect(out, copies[i]);
         }
         copies[i].replaceKey("/P", page.to);
         QPDFObjectHandle original = plan.kept[i];
@@ -396,6 +396,35 @@ void copy_annotations(
                 first, first + static_cast<std::ptrdiff_t>(plan.kept.size())),
             widgets,
             all);
+    }
+    where = Where{};
+}
+
+void keep_annotations(
+    QPDF &pdf,
+    std::vector<Source> &sources,
+    std::vector<PlacedPage> const &placed,
+    Where &where)
+{
+    std::vector<std::set<QPDFObjGen>> claimed(sources.size());
+    std::vector<CopiedAnnotation> widgets;
+    std::vector<CopiedAnnotation> all;
+    for (size_t i = 0; i < placed.size(); ++i) {
+        PlacedPage page = placed[i]; // handles: a copy is cheap
+        if (page.source < 0 || !page.from.hasKey("/Annots")) {
+            continue;
+        }
+        where = Where{page.source, page.page + 1};
+        size_t s = static_cast<size_t>(page.source);
+        // As copy_annotations decides, but the first placement of a source
+        // annotation is the annotation itself: its copy is `batch`'s entry.
+        std::vector<QPDFObjectHandle> batch;
+        PageAnnotations plan = plan_page(sources[s], page, i, claimed[s], batch);
+        if (plan.kept.empty()) {
+            page.to.removeKey("/Annots");
+            continue;
+        }
+        attach(pdf, sources[s], plan, page, std::move(batch), widgets, all);
     }
     where = Where{};
 }

@@ -78,37 +78,17 @@ class DocumentData {
     }
 
     // The first source's open action when it only shows one of the exported
-    // pages (an explicit or named destination, or a GoTo action).
+    // pages (kept_open_destination).
     void copy_open_action()
     {
         if (order.empty()) {
             return;
         }
         where = Where{order.front(), 0};
-        Source &source = first_source();
-        QPDFObjectHandle open = source.catalog("/OpenAction");
-        QPDFObjectHandle dest = open.isArray() ? open : QPDFObjectHandle::newNull();
-        if (dict_key(open, "/S").isNameAndEquals("/GoTo")) {
-            dest = open.getKey("/D");
+        QPDFObjectHandle dest = kept_open_destination(first_source());
+        if (!dest.isNull()) {
+            out.getRoot().replaceKey("/OpenAction", dest);
         }
-        QPDFObjectHandle resolved = explicit_destination(source, dest);
-        if (!resolved.isArray() || resolved.getArrayNItems() == 0) {
-            return;
-        }
-        std::vector<QPDFObjectHandle> parts = resolved.getArrayAsVector();
-        int page = destination_page(source, parts[0]);
-        if (page < 0) {
-            return;
-        }
-        auto copy = source.first_copy.find(source.pages[static_cast<size_t>(page)].getObjGen());
-        if (copy == source.first_copy.end()) {
-            return;
-        }
-        parts[0] = copy->second;
-        for (size_t i = 1; i < parts.size(); ++i) {
-            parts[i] = fresh_copy(parts[i]);
-        }
-        out.getRoot().replaceKey("/OpenAction", QPDFObjectHandle::newArray(parts));
         where = Where{};
     }
 
@@ -220,6 +200,33 @@ class DocumentData {
 };
 
 } // namespace
+
+QPDFObjectHandle kept_open_destination(Source &source)
+{
+    QPDFObjectHandle open = source.catalog("/OpenAction");
+    QPDFObjectHandle dest = open.isArray() ? open : QPDFObjectHandle::newNull();
+    if (dict_key(open, "/S").isNameAndEquals("/GoTo")) {
+        dest = open.getKey("/D");
+    }
+    QPDFObjectHandle resolved = explicit_destination(source, dest);
+    if (!resolved.isArray() || resolved.getArrayNItems() == 0) {
+        return QPDFObjectHandle::newNull();
+    }
+    std::vector<QPDFObjectHandle> parts = resolved.getArrayAsVector();
+    int page = destination_page(source, parts[0]);
+    if (page < 0) {
+        return QPDFObjectHandle::newNull();
+    }
+    auto copy = source.first_copy.find(source.pages[static_cast<size_t>(page)].getObjGen());
+    if (copy == source.first_copy.end()) {
+        return QPDFObjectHandle::newNull();
+    }
+    parts[0] = copy->second;
+    for (size_t i = 1; i < parts.size(); ++i) {
+        parts[i] = fresh_copy(parts[i]);
+    }
+    return QPDFObjectHandle::newArray(parts);
+}
 
 MetadataFields MetadataFields::of(pe_export_options const *options)
 {

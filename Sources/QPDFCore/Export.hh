@@ -143,6 +143,11 @@ QPDFObjectHandle import_value(QPDF &out, QPDFObjectHandle value);
 // /D). Null when it cannot be resolved.
 QPDFObjectHandle explicit_destination(Source &source, QPDFObjectHandle dest);
 
+// The open action of `source` as the output keeps it: when it only shows a
+// page of the output (an explicit or named destination, or a GoTo action), an
+// explicit destination on that page's first copy (source.first_copy); else null.
+QPDFObjectHandle kept_open_destination(Source &source);
+
 // The sources the pages of `items` come from (a sheet's: its cells'), in order
 // of first use, each once.
 std::vector<int> page_sources(pe_item const *items, int item_count);
@@ -194,6 +199,19 @@ void copy_annotations(
     Where &where,
     std::vector<CopiedAnnotation> &widgets,
     std::vector<CopiedAnnotation> &all);
+
+// For an output that is its one source rearranged in place (InPlace.cpp;
+// `placed[i].to` is `from` itself at a page's first placement, and
+// source.first_copy maps every kept page to itself): the annotations as
+// copy_annotations leaves them, without copying: internal links to pages not
+// in the output leave /Annots, named destinations become explicit, each
+// annotation gets /P; a page placed again gets new objects (twins), as does an
+// annotation a second page holds.
+void keep_annotations(
+    QPDF &pdf,
+    std::vector<Source> &sources,
+    std::vector<PlacedPage> const &placed,
+    Where &where);
 
 // Gives `out` one /AcroForm holding the fields of the copied widgets (see
 // Forms.cpp). Does nothing when no widget belongs to a field.

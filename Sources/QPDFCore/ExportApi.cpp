@@ -118,9 +118,10 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
     if (in_place >= 0) {
         PhaseClock strategy(Phase::in_place);
         InPlace rearranged(inputs, in_place);
-        rearranged.build();
+        rearranged.build(dropped);
         write_or_remove(out_path, written, [&](bool &started) { rearranged.write(out_path, started); });
-        return; // nothing is dropped: the catalog holds nothing that would be
+        report_dropped(inputs, dropped); // a given bookmark's script at most: the catalog holds nothing else
+        return;
     }
     Assembly assembly(inputs, 0, request.item_count);
     assembly.build(dropped);

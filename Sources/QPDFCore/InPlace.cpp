@@ -10,6 +10,7 @@
 #include "Writer.hh"
 
 #include <algorithm>
+#include <deque>
 #include <iterator>
 #include <map>
 
@@ -41,13 +42,15 @@ bool catalog_allows_in_place(QPDFObjectHandle root)
 // For an output that is its source rearranged in place, with `pdf.getRoot()`
 // already the new catalog: the document information (old_info, from the old
 // trailer), XMP and catalog entries of `old_root`, as copy_document_data gives
-// them to a copy (options->title included; `modified`: the date for the XMP).
+// them to a copy (options->title included; `modified`: the date for the XMP;
+// `has_outline`: the output has bookmarks).
 void settle_in_place(
     QPDF &pdf,
     QPDFObjectHandle old_root,
     QPDFObjectHandle old_info,
     pe_export_options const *options,
-    long long modified)
+    long long modified,
+    bool has_outline)
 {
     QPDFObjectHandle root = pdf.getRoot();
     settle_metadata(pdf, old_root.getKey("/Metadata"), old_info, options, modified);
@@ -65,7 +68,7 @@ void settle_in_place(
     QPDFObjectHandle mode = old_root.getKey("/PageMode");
     if (mode.isName()) {
         std::string name = mode.getName();
-        if (name == "/UseThumbs" || name == "/FullScreen") {
+        if (name == "/UseThumbs" || name == "/FullScreen" || (name == "/UseOutlines" && has_outline)) {
             root.replaceKey("/PageMode", QPDFObjectHandle::newName(name));
         }
     }
@@ -169,7 +172,13 @@ int InPlace::for_file(Inputs &inputs)
     Request const &request = inputs.request;
     int s = request.items[0].source;
     Source &source = inputs.sources[static_cast<size_t>(s)];
-    if (!source.pdf || !catalog_allows_in_place(source.pdf->getRoot())) {
+    if (!source.pdf) {
+        return -1;
+    }
+    if ((request.options->strategies & PE_STRATEGY_IN_PLACE_CONTENTS) != 0) {
+        return s; // the caller read the catalog and pages (pe_document_read_contents)
+    }
+    if (!catalog_allows_in_place(source.pdf->getRoot())) {
         return -1;
     }
     for (int i = 0; i < request.item_count; ++i) {
@@ -181,7 +190,7 @@ int InPlace::for_file(Inputs &inputs)
     return s;
 }
 
-void InPlace::build()
+void InPlace::build(Dropped &dropped)
 {
     PhaseClock clock(Phase::pages);
     QPDF &pdf = *source.pdf;
@@ -203,7 +212,10 @@ void InPlace::build()
 
     std::vector<QPDFObjectHandle> kids;
     kids.reserve(static_cast<size_t>(count));
-    std::map<QPDFObjGen, QPDFObjectHandle> first;
+    std::vector<PlacedPage> placed;
+    placed.reserve(static_cast<size_t>(count));
+    std::map<QPDFObjGen, QPDFObjectHandle> &first = source.first_copy; // every page its own first copy
+    first.clear();
     SharedInherited shared;
     for (int i = 0; i < count; ++i) {
         where = Where{items[i].source, items[i].page + 1};
@@ -211,7 +223,8 @@ void InPlace::build()
         QPDFObjGen og = from.getObjGen();
         auto known = first.find(og);
         QPDFObjectHandle to;
-        if (known == first.end()) {
+        bool first_use = known == first.end();
+        if (first_use) {
             to = from;
             inherit_in_place(pdf, to, source.inherited(items[i].page), shared);
             first.emplace(og, to);
@@ -220,7 +233,25 @@ void InPlace::build()
         }
         set_rotation(to, rotations[static_cast<size_t>(i)], items[i].quarter_turns);
         kids.push_back(to);
+        placed.push_back(PlacedPage{items[i].source, items[i].page, from, to, first_use});
     }
+    where = Where{items[0].source, 0};
+    // What copying carries of the links, bookmarks and open action (none in a
+    // file the caller did not read: for_file), read while the old catalog is
+    // the file's (named destinations, bookmarks): links to pages left out
+    // leave the pages, named destinations become explicit (the old catalog's
+    // /Dests and /Names are not written), the outline is written new, pruned
+    // to the output's pages.
+    PhaseClock links(Phase::links);
+    keep_annotations(pdf, inputs.sources, placed, where);
+    links.stop();
+    PhaseClock arranging(Phase::outlines);
+    std::deque<OutlineEntry> given; // the entries of a given outline
+    std::vector<OutlineNode> outline = options != nullptr && options->outline_given != 0
+        ? given_outline(options->outline, options->outline_count, count, given)
+        : arrange_outline(inputs.sources, inputs.request.sources, items, count);
+    arranging.stop();
+    QPDFObjectHandle open = kept_open_destination(source);
     where = Where{items[0].source, 0};
     QPDFObjectHandle root = QPDFObjectHandle::newDictionary();
     root.replaceKey("/Type", QPDFObjectHandle::newName("/Catalog"));
@@ -238,7 +269,15 @@ void InPlace::build()
     trailer.replaceKey("/Root", root);
     pdf.updateAllPagesCache();
     before.set_page_labels(root);
-    settle_in_place(pdf, old_root, old_info, options, source.modified);
+    PhaseClock outlines(Phase::outlines);
+    bool keep_scripts =
+        options != nullptr && options->keep_scripts != 0 && (options->strip & PE_STRIP_JAVASCRIPT) == 0;
+    write_outline(pdf, outline, placed, keep_scripts, dropped);
+    outlines.stop();
+    if (!open.isNull()) {
+        root.replaceKey("/OpenAction", open);
+    }
+    settle_in_place(pdf, old_root, old_info, options, source.modified, !outline.empty());
     page_count = static_cast<size_t>(count);
     where = Where{};
 }

@@ -20,14 +20,17 @@ class InPlace {
     InPlace(Inputs &opened, int source);
 
     // The source of a plan the caller allowed this strategy for
-    // (PE_STRATEGY_IN_PLACE), or -1 when the file holds what copying carries
-    // differently: a catalog entry other than those copying carries the same
-    // way, or a used page with annotations, article beads or page actions
-    // (they point at other pages, which copying would cut).
+    // (PE_STRATEGY_IN_PLACE). When the caller read the file's contents and
+    // allowed them (PE_STRATEGY_IN_PLACE_CONTENTS), that source; else -1 when
+    // the file holds what copying carries differently: a catalog entry other
+    // than those copying carries the same way, or a used page with
+    // annotations, article beads or page actions (they point at other pages,
+    // which copying would cut).
     static int for_file(Inputs &inputs);
 
-    // Rearranges the source into the output.
-    void build();
+    // Rearranges the source into the output; notes in `dropped` a given
+    // bookmark's script it leaves out, as copying does.
+    void build(Dropped &dropped);
 
     // Writes it to `out_path`; `started` is set once the file may exist.
     void write(char const *out_path, bool &started);

@@ -199,6 +199,11 @@ QPDFObjectHandle output_item(
     } else if (entry != nullptr && entry->action.isInitialized()) {
         if (!scripts.keep && runs_script(entry->action)) {
             scripts.dropped.add("JavaScript", node.source, "bookmark \u201c" + entry->title_utf8 + "\u201d");
+        } else if (entry->action.isIndirect() && entry->action.getOwningQPDF() == &out) {
+            // The source rearranged in place: its own action, a URI action of
+            // scalars only (ExportStrategy allows no other), as new values.
+            QPDFObjectHandle action = entry->action; // handles: a copy is cheap
+            item.replaceKey("/A", make_indirect(out, fresh_copy(action.shallowCopy())));
         } else {
             // A source's own (indirect) action is copied with what it refers to;
             // a given entry's was parsed from its text and is already whole.

@@ -58,6 +58,60 @@ void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outlin
     }
 }
 
+// Whether every key of `object` (a dictionary) is one of `keys`.
+template <size_t N>
+bool only_keys(QPDFObjectHandle object, char const *const (&keys)[N])
+{
+    for (std::string const &key : object.getKeys()) {
+        bool known = false;
+        for (char const *allowed : keys) {
+            known = known || key == allowed;
+        }
+        if (!known) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// A GoTo action of /S and /D only (and /Type).
+bool plain_goto(QPDFObjectHandle action)
+{
+    static char const *const keys[] = {"/Type", "/S", "/D"};
+    return action.isDictionary() && action.getKey("/S").isNameAndEquals("/GoTo") && only_keys(action, keys);
+}
+
+// A URI action of /S, /URI and /IsMap only (and /Type).
+bool plain_uri(QPDFObjectHandle action)
+{
+    static char const *const keys[] = {"/Type", "/S", "/URI", "/IsMap"};
+    return action.isDictionary() && action.getKey("/S").isNameAndEquals("/URI") && only_keys(action, keys);
+}
+
+// See pe_document_contents.plain_links.
+bool plain_link(QPDFObjectHandle annot)
+{
+    static char const *const keys[] = {"/Type", "/Subtype", "/Rect", "/Contents", "/P", "/NM", "/M", "/F", "/AP",
+                                       "/AS", "/Border", "/C", "/BS", "/H", "/QuadPoints", "/Dest", "/A"};
+    if (!annot.getKey("/Subtype").isNameAndEquals("/Link") || !only_keys(annot, keys)) {
+        return false;
+    }
+    QPDFObjectHandle action = annot.getKey("/A");
+    return action.isNull() || plain_goto(action) || plain_uri(action);
+}
+
+int outline_actions(std::vector<OutlineEntry> const &entries)
+{
+    int count = 0;
+    for (OutlineEntry const &entry : entries) {
+        if (entry.action.isInitialized() && !plain_uri(entry.action)) {
+            ++count;
+        }
+        count += outline_actions(entry.kids);
+    }
+    return count;
+}
+
 } // namespace
 } // namespace pe
 
@@ -165,5 +219,53 @@ extern "C" int pe_document_page_geometry(
         pe::set_box(geometry->crop_box, found.visible);
         geometry->rotation = found.rotation;
         geometry->user_unit = found.unit;
+    });
+}
+
+extern "C" int pe_document_read_contents(
+    pe_document *document, pe_document_contents *contents, pe_text_fn each, void *context, pe_status *status)
+{
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && document->source.pdf && contents != nullptr,
+                    "pe_document_read_contents: no document or no result");
+        pe::Source &source = document->source;
+        QPDFObjectHandle root = source.pdf->getRoot();
+        pe_document_contents made{};
+        for (QPDFObjectHandle page : source.pages) {
+            if (page.hasKey("/AA") || page.hasKey("/B")) {
+                ++made.page_actions;
+            }
+            QPDFObjectHandle annots = page.getKey("/Annots");
+            if (!annots.isArray()) {
+                continue;
+            }
+            for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
+                if (annot.isDictionary()) {
+                    ++made.annotations;
+                    made.plain_links += pe::plain_link(annot) ? 1 : 0;
+                }
+            }
+        }
+        QPDFObjectHandle open = pe::present_value(root, "/OpenAction");
+        if (!open.isNull()) {
+            made.open_action = open.isArray() || open.isName() || open.isString() || pe::plain_goto(open) ? 1 : 2;
+        }
+        made.outline_actions = pe::outline_actions(source.outline());
+        QPDFObjectHandle form = pe::present_value(root, "/AcroForm");
+        QPDFObjectHandle fields = pe::present_value(form, "/Fields");
+        made.form_fields = fields.isArray() && fields.getArrayNItems() > 0 ? 1 : 0;
+        made.xfa = pe::present_value(form, "/XFA").isNull() ? 0 : 1;
+        *contents = made;
+        if (each != nullptr && root.isDictionary()) {
+            for (std::string const &key : root.getKeys()) {
+                each(context, "catalog", key.c_str());
+            }
+            QPDFObjectHandle names = pe::present_value(root, "/Names");
+            if (names.isDictionary()) {
+                for (std::string const &key : names.getKeys()) {
+                    each(context, "names", key.c_str());
+                }
+            }
+        }
     });
 }

@@ -114,7 +114,7 @@ struct EditStrategyTests {
         // Old values would stay readable in the source's bytes: rewritten, not appended.
         case .metadata: return ([.metadata(DocumentMetadata(title: "New title"))], [.inPlace])
         // Bookmarks are written by the update; the rewrite in place writes none.
-        case .outline: return ([.outline(.add(title: "Start", at: .number(1), parent: nil), sources: [])], [.appendedUpdate])
+        case .outline: return ([.outline(.add(title: "Start", at: .number(1), parent: nil), sources: [])], both)
         case .crop:
             return ([.crop(first, .margins(Margins(top: 10, right: 10, bottom: 10, left: 10)))], copying)
         case .splitPage: return ([.splitPage(first, columns: 2, rows: 1)], copying)

@@ -13,9 +13,9 @@ import Testing
 
     static func allowed(
         _ items: [ExportItem], sources: [ExportSource] = [book], stamps: [ExportStamp] = [],
-        options: ExportOptions = ExportOptions()
+        options: ExportOptions = ExportOptions(), contents: SourceContents? = nil
     ) -> ExportStrategies {
-        ExportStrategy.allowed(sources: sources, items: items, stamps: stamps, options: options)
+        ExportStrategy.allowed(sources: sources, items: items, stamps: stamps, options: options) { _ in contents }
     }
 
     /// A request making exactly `change`, and nothing else, of the 10-page book.
@@ -32,8 +32,52 @@ import Testing
             options.outline = [ExportedOutlineEntry(level: 0, title: "Start", item: 0, isOpen: false)]
         case .metadata: options.title = "New"
         case .encryption: options.encryption = ExportEncryption(userPassword: "u", ownerPassword: "o")
+        case .links, .sourceOutline, .namedDestinations, .openDestination, .otherContents:
+            break  // what the file holds: `contents(making:)`
         }
         return (items, options)
+    }
+
+    /// A plain catalog, and what a source holding exactly `change` besides
+    /// its pages reads as (nil for a change a request makes).
+    static let plain: Set<String> = ["/Type", "/Pages"]
+    static func contents(making change: SourceChange) -> SourceContents? {
+        switch change {
+        case .links: SourceContents(catalogKeys: plain, annotations: 3, plainLinks: 3)
+        case .sourceOutline: SourceContents(catalogKeys: plain.union(["/Outlines"]))
+        case .namedDestinations: SourceContents(catalogKeys: plain.union(["/Names"]), nameTrees: ["/Dests"])
+        case .openDestination: SourceContents(catalogKeys: plain.union(["/OpenAction"]), openAction: .destination)
+        case .otherContents: SourceContents(catalogKeys: plain.union(["/StructTreeRoot"]))
+        default: nil
+        }
+    }
+
+    /// What a source holds is its own change, and copied unless listed: a
+    /// form, scripts, other annotations, page actions, bookmarks that run an
+    /// action, a catalog entry not known.
+    @Test func whatTheSourceHolds() {
+        let plain = SourceContents(catalogKeys: Self.plain)
+        #expect(plain.changes.isEmpty)
+        let emptyForm = SourceContents(catalogKeys: Self.plain.union(["/AcroForm", "/JT", "/Metadata", "/Dests"]))
+        #expect(emptyForm.changes == [.namedDestinations], "a form without fields is written by neither")
+        let other: [SourceContents] = [
+            SourceContents(catalogKeys: Self.plain.union(["/AcroForm"]), formFields: true),
+            SourceContents(catalogKeys: Self.plain.union(["/AcroForm"]), xfa: true),
+            SourceContents(catalogKeys: Self.plain.union(["/Names"]), nameTrees: ["/Dests", "/JavaScript"]),
+            SourceContents(catalogKeys: Self.plain.union(["/OpenAction"]), openAction: .other),
+            SourceContents(catalogKeys: Self.plain, annotations: 3, plainLinks: 2),
+            SourceContents(catalogKeys: Self.plain, pageActions: true),
+            SourceContents(catalogKeys: Self.plain.union(["/Outlines"]), outlineActions: 1),
+            SourceContents(catalogKeys: Self.plain.union(["/OCProperties"])),
+        ]
+        for contents in other {
+            #expect(contents.changes.contains(.otherContents), "\(contents)")
+            #expect(Self.allowed(Array(Self.pages.prefix(8)), contents: contents) == [], "\(contents)")
+        }
+        // Not read (no opened document): the bridge takes only a plain file in place.
+        #expect(Self.allowed(Array(Self.pages.prefix(8)), contents: nil) == [.inPlace])
+        #expect(
+            Self.allowed(Array(Self.pages.prefix(8)), contents: plain) == [.inPlace, .inPlaceWithContents])
     }
 
     /// Every change alone: taken by the strategies whose list holds it (each
@@ -42,9 +86,17 @@ import Testing
     @Test(arguments: SourceChange.allCases)
     func eachChangeTakesTheStrategiesThatListIt(change: SourceChange) {
         let (items, options) = Self.request(making: change)
+        var expected: ExportStrategies = []
+        if let contents = Self.contents(making: change) {
+            // What the file holds: every page kept, so the update may take it too.
+            #expect(contents.changes == [change], "\(change)")
+            expected.insert(.appendedUpdate)
+            if ExportStrategy.inPlace.supports(change) { expected.formUnion([.inPlace, .inPlaceWithContents]) }
+            #expect(Self.allowed(items, options: options, contents: contents) == expected, "\(change)")
+            return
+        }
         let found = ExportStrategy.changes(sources: [Self.book], items: items, stamps: [], options: options)
         #expect(found?.changes == [change], "\(change)")
-        var expected: ExportStrategies = []
         if ExportStrategy.appendedUpdate.supports(change) { expected.insert(.appendedUpdate) }
         if ExportStrategy.inPlace.supports(change) { expected.insert(.inPlace) }
         #expect(Self.allowed(items, options: options) == expected, "\(change)")
@@ -52,12 +104,22 @@ import Testing
 
     /// The lists as the bridge accepted them before the decision moved here:
     /// the update adds (order, turns, repeats, labels, bookmarks) and takes
-    /// nothing out; the rewrite in place writes no bookmarks.
+    /// nothing out and keeps what the file holds; the rewrite in place writes
+    /// bookmarks and carries links, the source's bookmarks, named destinations
+    /// and an open destination as copying does, nothing else the file holds.
     @Test func theListsAreWhatTheWritersSupport() {
         let appended = Set(SourceChange.allCases.filter(ExportStrategy.appendedUpdate.supports))
         let inPlace = Set(SourceChange.allCases.filter(ExportStrategy.inPlace.supports))
-        #expect(appended == [.order, .rotation, .repeatedPages, .labels, .outline])
-        #expect(inPlace == [.order, .rotation, .repeatedPages, .leftOutPages, .labels, .metadata, .encryption])
+        #expect(
+            appended == [
+                .order, .rotation, .repeatedPages, .labels, .outline, .links, .sourceOutline, .namedDestinations,
+                .openDestination, .otherContents,
+            ])
+        #expect(
+            inPlace == [
+                .order, .rotation, .repeatedPages, .leftOutPages, .labels, .metadata, .encryption, .outline, .links,
+                .sourceOutline, .namedDestinations, .openDestination,
+            ])
         #expect(SourceChange.allCases.allSatisfy(ExportStrategy.copy.supports))
         #expect(Self.allowed(Self.pages) == [.appendedUpdate, .inPlace])
     }

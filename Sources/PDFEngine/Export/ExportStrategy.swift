@@ -39,6 +39,101 @@ package enum SourceChange: Hashable, Sendable, CaseIterable {
     case metadata
     /// The output encrypted with passwords of its own.
     case encryption
+    /// Links on the source's pages, all plain ones (a destination or an
+    /// address, `SourceContents.plainLinks`): kept where their target page is
+    /// in the output, removed where it is not, named destinations made explicit.
+    case links
+    /// The source's own bookmarks, pruned to the output's pages.
+    case sourceOutline
+    /// The source's named destinations (catalog /Dests, /Names /Dests): not
+    /// kept; links, bookmarks and the open action get explicit ones.
+    case namedDestinations
+    /// An open action that shows a page: kept when the output has that page.
+    case openDestination
+    /// Whatever else the source's catalog or pages hold (a form, a structure
+    /// tree, layers, attachments, scripts, annotations other than plain links,
+    /// page actions, beads, bookmarks that run an action, an entry not known
+    /// here): what copying carries, cuts or names as dropped.
+    case otherContents
+}
+
+/// What a source holds besides its pages, read from its opened document
+/// (`OpenedPDF.contents()`, `pe_document_read_contents`): the facts the
+/// in-place rewrite's allow-list is checked against.
+package struct SourceContents: Sendable, Equatable {
+    package enum OpenAction: Sendable, Equatable {
+        case none
+        /// An array, a name, a string, or a GoTo action of /S and /D only.
+        case destination
+        case other
+    }
+
+    package var catalogKeys: Set<String>
+    /// The keys of the catalog's /Names dictionary.
+    package var nameTrees: Set<String>
+    /// Annotation dictionaries on the pages, and how many of them are plain
+    /// links (nothing in them but a destination, an address and their page
+    /// reaches another object of the file that could be a page).
+    package var annotations: Int
+    package var plainLinks: Int
+    /// Some page has additional actions (/AA) or article beads (/B).
+    package var pageActions: Bool
+    package var openAction: OpenAction
+    /// Bookmarks with an action that is neither a destination nor a plain URI.
+    package var outlineActions: Int
+    /// /AcroForm has fields, resp. an XFA form.
+    package var formFields: Bool
+    package var xfa: Bool
+
+    package init(
+        catalogKeys: Set<String>, nameTrees: Set<String> = [], annotations: Int = 0, plainLinks: Int = 0,
+        pageActions: Bool = false, openAction: OpenAction = .none, outlineActions: Int = 0, formFields: Bool = false,
+        xfa: Bool = false
+    ) {
+        self.catalogKeys = catalogKeys
+        self.nameTrees = nameTrees
+        self.annotations = annotations
+        self.plainLinks = plainLinks
+        self.pageActions = pageActions
+        self.openAction = openAction
+        self.outlineActions = outlineActions
+        self.formFields = formFields
+        self.xfa = xfa
+    }
+
+    /// What an output of the source carries of these contents. Catalog
+    /// entries that copying writes as the in-place rewrite does (or leaves out
+    /// without a word) add nothing; an entry not named here is `otherContents`.
+    package var changes: Set<SourceChange> {
+        var changes: Set<SourceChange> = []
+        for key in catalogKeys {
+            switch key {
+            case "/Type", "/Pages", "/PageLabels", "/Metadata", "/Lang", "/PageLayout", "/PageMode",
+                "/ViewerPreferences", "/Version", "/Extensions", "/MarkInfo",
+                "/JT":  // a job ticket: print production data, which copying leaves out too
+                break
+            case "/Outlines": changes.insert(.sourceOutline)
+            case "/Dests": changes.insert(.namedDestinations)
+            case "/Names":
+                if !nameTrees.isEmpty { changes.insert(.namedDestinations) }
+                if !nameTrees.isSubset(of: ["/Dests"]) { changes.insert(.otherContents) }
+            case "/OpenAction":
+                switch openAction {
+                case .none: break
+                case .destination: changes.insert(.openDestination)
+                case .other: changes.insert(.otherContents)
+                }
+            case "/AcroForm":
+                // A form without fields: copying writes no /AcroForm, silently.
+                if formFields || xfa { changes.insert(.otherContents) }
+            default:
+                changes.insert(.otherContents)
+            }
+        }
+        if annotations > 0 { changes.insert(.links) }
+        if annotations > plainLinks || pageActions || outlineActions > 0 { changes.insert(.otherContents) }
+        return changes
+    }
 }
 
 /// The strategies an export may take, fastest first; copying is always one.
@@ -48,6 +143,12 @@ package struct ExportStrategies: OptionSet, Sendable, Hashable {
 
     package static let appendedUpdate = ExportStrategies(rawValue: 1)
     package static let inPlace = ExportStrategies(rawValue: 2)
+    /// With `inPlace`: the source's contents were read and are on the
+    /// in-place list (`SourceContents.changes`), so the bridge rearranges it
+    /// with its links, bookmarks and open action (PE_STRATEGY_IN_PLACE_CONTENTS).
+    /// Without it, the bridge takes only a source whose catalog and pages hold
+    /// nothing of these (a document the caller did not open: not read).
+    package static let inPlaceWithContents = ExportStrategies(rawValue: 4)
 }
 
 extension ExportStrategy {
@@ -60,14 +161,17 @@ extension ExportStrategy {
     package func supports(_ change: SourceChange) -> Bool {
         switch self {
         case .appendedUpdate:
+            // The document's own contents stay as they are, every page kept.
             switch change {
             case .order, .rotation, .repeatedPages, .labels, .outline: true
+            case .links, .sourceOutline, .namedDestinations, .openDestination, .otherContents: true
             case .leftOutPages, .metadata, .encryption: false
             }
         case .inPlace:
             switch change {
             case .order, .rotation, .repeatedPages, .leftOutPages, .labels, .metadata, .encryption: true
-            case .outline: false
+            case .outline, .links, .sourceOutline, .namedDestinations, .openDestination: true
+            case .otherContents: false
             }
         case .copy:
             true
@@ -79,9 +183,12 @@ extension ExportStrategy {
     /// (`changes`), when it is one source's pages and nothing else, and the
     /// source's document may be changed in memory (not opened for a later
     /// export too). The in-place rewrite only for at least half of the
-    /// source's pages (below that, copying what is kept is faster). Empty: copy.
+    /// source's pages (below that, copying what is kept is faster), and only
+    /// when what the source holds besides its pages (`contents`, read from its
+    /// opened document; nil: not opened, not read) is on its list too. Empty: copy.
     package static func allowed(
-        sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions
+        sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions,
+        contents: (ExportSource) -> SourceContents? = { try? $0.document?.contents() }
     ) -> ExportStrategies {
         guard let (source, changes) = changes(sources: sources, items: items, stamps: stamps, options: options) else {
             return []
@@ -93,7 +200,13 @@ extension ExportStrategy {
             allowed.insert(.appendedUpdate)
         }
         if options.inPlace, changes.allSatisfy(ExportStrategy.inPlace.supports), items.count * 2 >= pageCount {
-            allowed.insert(.inPlace)
+            if let contents = contents(given) {
+                if contents.changes.allSatisfy(ExportStrategy.inPlace.supports) {
+                    allowed.formUnion([.inPlace, .inPlaceWithContents])
+                }
+            } else {
+                allowed.insert(.inPlace)
+            }
         }
         return allowed
     }

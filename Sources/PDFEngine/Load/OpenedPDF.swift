@@ -157,6 +157,33 @@ extension OpenedPDF {
             information: texts.values.filter { $0.key != "Version" })
     }
 
+    /// What the document holds besides its pages (`pe_document_read_contents`),
+    /// for `ExportStrategy.allowed`.
+    package func contents() throws(EngineError) -> SourceContents {
+        var status = pe_status()
+        var read = pe_document_contents()
+        let keys = CatalogKeys()
+        let code = withExtendedLifetime(keys) {
+            pe_document_read_contents(
+                handle, &read,
+                { context, kind, key in
+                    guard let context, let kind, let key else { return }
+                    let keys = Unmanaged<CatalogKeys>.fromOpaque(context).takeUnretainedValue()
+                    if String(cString: kind) == "names" {
+                        keys.names.insert(String(cString: key))
+                    } else {
+                        keys.catalog.insert(String(cString: key))
+                    }
+                }, Unmanaged.passUnretained(keys).toOpaque(), &status)
+        }
+        guard code == Int32(PE_OK) else { throw EngineError(status: status, about: BridgeFailure(file: path)) }
+        return SourceContents(
+            catalogKeys: keys.catalog, nameTrees: keys.names, annotations: Int(read.annotations),
+            plainLinks: Int(read.plain_links), pageActions: read.page_actions != 0,
+            openAction: read.open_action == 0 ? .none : read.open_action == 1 ? .destination : .other,
+            outlineActions: Int(read.outline_actions), formFields: read.form_fields != 0, xfa: read.xfa != 0)
+    }
+
     /// Effective attributes of the page at 0-based `index`, inherited values
     /// resolved (`pe_document_page_geometry`, the bridge's geometry rules).
     package func attributes(ofPage index: Int) throws(EngineError) -> PageAttributes {
@@ -299,4 +326,10 @@ private final class OutlineItems {
 /// The texts `pe_document_read_facts` hands over, by key.
 private final class NamedTexts {
     var values: [String: String] = [:]
+}
+
+/// The keys `pe_document_read_contents` hands over: the catalog's and its /Names dictionary's.
+private final class CatalogKeys {
+    var catalog: Set<String> = []
+    var names: Set<String> = []
 }

@@ -214,6 +214,13 @@ enum { PE_LABELS_KEEP = 0, PE_LABELS_RENUMBER = 1, PE_LABELS_NONE = 2 };
  * (if any) at its last use. APPENDED_UPDATE: the source's bytes followed by an
  * update, so nothing may be taken out; IN_PLACE: the source rewritten whole. */
 enum { PE_STRATEGY_APPENDED_UPDATE = 1, PE_STRATEGY_IN_PLACE = 2 };
+/* With PE_STRATEGY_IN_PLACE: the caller read the source's contents
+ * (pe_document_read_contents) and allows its links, bookmarks, named
+ * destinations and destination open action: the bridge rearranges it in place
+ * with them (links to pages left out removed, named destinations made
+ * explicit, the outline written new, as copying does) instead of copying a
+ * file whose catalog or pages hold more than plain pages. */
+enum { PE_STRATEGY_IN_PLACE_CONTENTS = 8 };
 /* With PE_STRATEGY_APPENDED_UPDATE: the output must be the appended update (a
  * signed file's bytes kept, `--keep-signatures`); a file that cannot take one
  * fails with PE_E_PLAN, PE_MESSAGE_NOT_APPENDED and why, instead of falling

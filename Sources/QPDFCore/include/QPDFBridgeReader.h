@@ -34,6 +34,34 @@ typedef void (*pe_text_fn)(void *context, const char *key, const char *text);
 int pe_document_read_facts(pe_document *document, pe_document_facts *facts, pe_text_fn text, void *context,
                            pe_status *status);
 
+/* What a document holds besides its pages that an output of it carries or
+ * leaves out (PDFEngine's ExportStrategy decides from these whether its pages
+ * may be rearranged in place, and the bridge then carries its links, bookmarks
+ * and open action as copying does). Counts over every page of the document. */
+typedef struct pe_document_contents {
+    int annotations;     /* dictionaries in the pages' /Annots arrays */
+    int plain_links;     /* of them, /Link annotations with no entry but /Type,
+                            /Subtype, /Rect, /Contents, /P, /NM, /M, /F, /AP, /AS,
+                            /Border, /C, /BS, /H, /QuadPoints, /Dest and an /A that is
+                            a GoTo (/S, /D) or a URI (/S, /URI, /IsMap) action: nothing
+                            in them but their destination and their page reaches a page */
+    int page_actions;    /* pages with additional actions (/AA) or article beads (/B) */
+    int open_action;     /* the catalog's /OpenAction: 0 none; 1 a destination (an
+                            array, a name, a string, or a GoTo action of /S and /D
+                            only); 2 anything else */
+    int outline_actions; /* bookmarks (as pe_document_read_outline reads them) with an
+                            action that is neither a destination nor a URI action of /S,
+                            /URI and /IsMap only */
+    int form_fields;     /* /AcroForm /Fields is a non-empty array */
+    int xfa;             /* /AcroForm has /XFA */
+} pe_document_contents;
+
+/* Fills *contents and passes `each` every key of the catalog as ("catalog",
+ * "/Key") and of its /Names dictionary as ("names", "/Key"). Returns
+ * status->code. */
+int pe_document_read_contents(pe_document *document, pe_document_contents *contents, pe_text_fn each, void *context,
+                              pe_status *status);
+
 /* Receives one bookmark; items come depth first, each after its parent. */
 typedef void (*pe_outline_item_fn)(void *context, const pe_outline_item *item);
 
