@@ -104,6 +104,24 @@ const std::string &scratch() {
 
 } // namespace
 
+namespace {
+
+// An export's outcome: a failure leaves no output; a success has `count`
+// pages and passes qpdf --check where the input does.
+void check_export(int code, pe_status const &status, std::string const &input, std::string const &output, int count) {
+    if (code != PE_OK) {
+        if (access(output.c_str(), F_OK) == 0) fail("a failed export left its output behind: ", status.message);
+        return;
+    }
+    const int written = page_count(output);
+    if (written != count)
+        fail("the output's page count is not the items': ", std::to_string(written) + " for " + std::to_string(count));
+    if (check_like_qpdf(output) != 0 && check_like_qpdf(input) == 0)
+        fail("a sound input gave an output qpdf --check does not pass", "");
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     // The limits `pdfedit` runs with, small enough that a mutant cannot make a run
     // take minutes: a fuzzer is after crashes and wrong answers, not slow files.
@@ -198,15 +216,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pe_status export_status{};
     const int code = pe_export(&source, 1, items.data(), int(items.size()), nullptr, 0, output.c_str(), &options,
                                nullptr, nullptr, &export_status);
-    pe_document_close(document);
-    if (code != PE_OK) {
-        if (access(output.c_str(), F_OK) == 0) fail("a failed export left its output behind: ", export_status.message);
-        return 0;
+    check_export(code, export_status, input, output, int(items.size()));
+
+    // What the kit reads of a file to choose the in-place rewrite, and that
+    // rewrite with the file's links, bookmarks and open action (InPlace.cpp,
+    // Annotations.cpp's keep_annotations): every page but the last, the
+    // document changed in memory (its last use).
+    pe_document_contents contents{};
+    pe_status contents_status{};
+    pe_document_read_contents(
+        document, &contents, [](void *, const char *, const char *) {}, nullptr, &contents_status);
+    if (pages >= 2) {
+        std::vector<pe_item> kept;
+        for (int page = 0; page + 1 < pages; page++) {
+            pe_item item{};
+            item.kind = PE_ITEM_PAGE;
+            item.page = page;
+            kept.push_back(item);
+        }
+        source.document_last_use = 1;
+        pe_export_options in_place{};
+        in_place.deterministic_id = 1;
+        in_place.max_stream_bytes = 16 << 20;
+        in_place.strategies = PE_STRATEGY_IN_PLACE | PE_STRATEGY_IN_PLACE_CONTENTS;
+        std::remove(output.c_str());
+        pe_status in_place_status{};
+        const int rearranged = pe_export(&source, 1, kept.data(), int(kept.size()), nullptr, 0, output.c_str(),
+                                         &in_place, nullptr, nullptr, &in_place_status);
+        check_export(rearranged, in_place_status, input, output, int(kept.size()));
     }
-    const int written = page_count(output);
-    if (written != int(items.size()))
-        fail("the output's page count is not the items': ", std::to_string(written) + " for " + std::to_string(items.size()));
-    if (check_like_qpdf(output) != 0 && check_like_qpdf(input) == 0)
-        fail("a sound input gave an output qpdf --check does not pass", "");
+    pe_document_close(document);
     return 0;
 }

@@ -416,15 +416,63 @@ void keep_annotations(
         }
         where = Where{page.source, page.page + 1};
         size_t s = static_cast<size_t>(page.source);
-        // As copy_annotations decides, but the first placement of a source
-        // annotation is the annotation itself: its copy is `batch`'s entry.
+        Source &source = sources[s];
+        std::vector<QPDFObjectHandle> annots = page.from.getKey("/Annots").getArrayAsVector();
+        // The first placement of a page whose annotations are its own objects,
+        // not on an earlier page (every page of a TeX book): each kept
+        // annotation stays itself, given /P and its explicit destination, as
+        // attach gives its copy; its destination names the page object itself,
+        // which is the output's.
+        bool own = page.first;
+        std::set<QPDFObjGen> listed;
+        for (size_t k = 0; own && k < annots.size(); ++k) {
+            own = !annots[k].isDictionary() ||
+                (annots[k].isIndirect() && claimed[s].count(annots[k].getObjGen()) == 0 &&
+                 listed.insert(annots[k].getObjGen()).second);
+        }
+        if (own) {
+            std::vector<QPDFObjectHandle> kept;
+            kept.reserve(annots.size());
+            for (QPDFObjectHandle &annot : annots) {
+                if (!annot.isDictionary()) {
+                    continue;
+                }
+                Fate fate = fate_of(source, annot);
+                if (!fate.keep) {
+                    continue;
+                }
+                claimed[s].insert(annot.getObjGen());
+                annot.replaceKey("/P", page.to);
+                if (!fate.new_dest.isNull()) {
+                    if (fate.dest_in_action) {
+                        // The action may be shared with other annotations: this one gets its own.
+                        QPDFObjectHandle action = annot.getKey("/A").shallowCopy();
+                        action.replaceKey("/D", fate.new_dest);
+                        annot.replaceKey("/A", action);
+                    } else {
+                        annot.replaceKey("/Dest", fate.new_dest);
+                    }
+                }
+                kept.push_back(annot);
+            }
+            if (kept.empty()) {
+                page.to.removeKey("/Annots");
+            } else {
+                page.to.replaceKey("/Annots", QPDFObjectHandle::newArray(kept));
+            }
+            continue;
+        }
+        // A page placed again, or one sharing annotations with another: as
+        // copy_annotations decides, the first placement of a source annotation
+        // the annotation itself (its "copy" is `batch`'s entry), the others
+        // twins made new objects.
         std::vector<QPDFObjectHandle> batch;
-        PageAnnotations plan = plan_page(sources[s], page, i, claimed[s], batch);
+        PageAnnotations plan = plan_page(source, page, i, claimed[s], batch);
         if (plan.kept.empty()) {
             page.to.removeKey("/Annots");
             continue;
         }
-        attach(pdf, sources[s], plan, page, std::move(batch), widgets, all);
+        attach(pdf, source, plan, page, std::move(batch), widgets, all);
     }
     where = Where{};
 }

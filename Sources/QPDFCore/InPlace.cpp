@@ -63,7 +63,9 @@ void settle_in_place(
     }
     QPDFObjectHandle preferences = old_root.getKey("/ViewerPreferences");
     if (preferences.isDictionary()) {
-        root.replaceKey("/ViewerPreferences", preferences.isIndirect() ? preferences : preferences.shallowCopy());
+        // Indirect, as copying's import_value makes a direct one.
+        root.replaceKey(
+            "/ViewerPreferences", preferences.isIndirect() ? preferences : make_indirect(pdf, preferences.shallowCopy()));
     }
     QPDFObjectHandle mode = old_root.getKey("/PageMode");
     if (mode.isName()) {
@@ -75,7 +77,7 @@ void settle_in_place(
     // A source rearranged in place has no structure tree (catalog_allows_in_place).
     QPDFObjectHandle mark_info = old_root.getKey("/MarkInfo");
     if (mark_info.isDictionary()) {
-        root.replaceKey("/MarkInfo", mark_info.isIndirect() ? mark_info : mark_info.shallowCopy());
+        root.replaceKey("/MarkInfo", mark_info.isIndirect() ? mark_info : make_indirect(pdf, mark_info.shallowCopy()));
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <qpdf/QPDFNumberTreeObjectHelper.hh>
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,15 +60,10 @@ void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outlin
 }
 
 // Whether every key of `object` (a dictionary) is one of `keys`.
-template <size_t N>
-bool only_keys(QPDFObjectHandle object, char const *const (&keys)[N])
+bool only_keys(QPDFObjectHandle object, std::set<std::string> const &keys)
 {
     for (std::string const &key : object.getKeys()) {
-        bool known = false;
-        for (char const *allowed : keys) {
-            known = known || key == allowed;
-        }
-        if (!known) {
+        if (keys.count(key) == 0) {
             return false;
         }
     }
@@ -77,22 +73,22 @@ bool only_keys(QPDFObjectHandle object, char const *const (&keys)[N])
 // A GoTo action of /S and /D only (and /Type).
 bool plain_goto(QPDFObjectHandle action)
 {
-    static char const *const keys[] = {"/Type", "/S", "/D"};
+    static std::set<std::string> const keys{"/Type", "/S", "/D"};
     return action.isDictionary() && action.getKey("/S").isNameAndEquals("/GoTo") && only_keys(action, keys);
 }
 
 // A URI action of /S, /URI and /IsMap only (and /Type).
 bool plain_uri(QPDFObjectHandle action)
 {
-    static char const *const keys[] = {"/Type", "/S", "/URI", "/IsMap"};
+    static std::set<std::string> const keys{"/Type", "/S", "/URI", "/IsMap"};
     return action.isDictionary() && action.getKey("/S").isNameAndEquals("/URI") && only_keys(action, keys);
 }
 
 // See pe_document_contents.plain_links.
 bool plain_link(QPDFObjectHandle annot)
 {
-    static char const *const keys[] = {"/Type", "/Subtype", "/Rect", "/Contents", "/P", "/NM", "/M", "/F", "/AP",
-                                       "/AS", "/Border", "/C", "/BS", "/H", "/QuadPoints", "/Dest", "/A"};
+    static std::set<std::string> const keys{"/Type", "/Subtype", "/Rect", "/Contents", "/P", "/NM", "/M", "/F",
+                                            "/AP", "/AS", "/Border", "/C", "/BS", "/H", "/QuadPoints", "/Dest", "/A"};
     if (!annot.getKey("/Subtype").isNameAndEquals("/Link") || !only_keys(annot, keys)) {
         return false;
     }

@@ -183,9 +183,11 @@ extension ExportStrategy {
     /// (`changes`), when it is one source's pages and nothing else, and the
     /// source's document may be changed in memory (not opened for a later
     /// export too). The in-place rewrite only for at least half of the
-    /// source's pages (below that, copying what is kept is faster), and only
-    /// when what the source holds besides its pages (`contents`, read from its
-    /// opened document; nil: not opened, not read) is on its list too. Empty: copy.
+    /// source's pages (below that, copying what is kept is faster), and, for
+    /// an output the update does not take, only when what the source holds
+    /// besides its pages (`contents`, read from its opened document; nil: not
+    /// opened, not read) is on its list too; unread, the bridge takes in place
+    /// only a file whose catalog and pages hold none of it. Empty: copy.
     package static func allowed(
         sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions,
         contents: (ExportSource) -> SourceContents? = { try? $0.document?.contents() }
@@ -200,7 +202,9 @@ extension ExportStrategy {
             allowed.insert(.appendedUpdate)
         }
         if options.inPlace, changes.allSatisfy(ExportStrategy.inPlace.supports), items.count * 2 >= pageCount {
-            if let contents = contents(given) {
+            // Read only for an output the update does not take (an output that
+            // leaves pages out): reading touches every annotation of the file.
+            if !allowed.contains(.appendedUpdate), let contents = contents(given) {
                 if contents.changes.allSatisfy(ExportStrategy.inPlace.supports) {
                     allowed.formUnion([.inPlace, .inPlaceWithContents])
                 }
