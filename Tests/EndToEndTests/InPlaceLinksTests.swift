@@ -150,4 +150,38 @@ import Testing
         #expect(links?.first?.count == 5)
         #expect(try qpdfCheck(fast).status == 0)
     }
+
+    /// Every corpus file, a third of its pages removed from the middle both
+    /// ways: where the removal was rearranged in place, it means what the copy
+    /// means and keeps nothing of the removed pages (scripts/same-removal.py).
+    /// Long (a minute): PDFEDIT_LONG_TESTS=1.
+    @Test(.enabled(
+        if: Paths.corpusAvailable && ProcessInfo.processInfo.environment["PDFEDIT_LONG_TESTS"] == "1",
+        "the corpus sweep runs with PDFEDIT_LONG_TESTS=1 and ../shared/corpus"))
+    func corpusRemovalsMeanWhatCopiesMean() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = Paths.root.appendingPathComponent("scripts/same-removal.py").path
+        var rearranged: [String] = []
+        let names = try FileManager.default.contentsOfDirectory(atPath: Paths.corpus.path).filter { $0.hasSuffix(".pdf") }
+        for name in names.sorted() {
+            guard let pages = try qpdfPageCount(Paths.corpus(name)), pages >= 3 else { continue }
+            let file = dir.appendingPathComponent(name)
+            try? FileManager.default.removeItem(at: file)
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: Paths.corpus(name)), to: file)
+            let range = "\(pages / 3 + 1)..\(pages / 3 + max(1, pages / 3))"
+            let fast = dir.appendingPathComponent("fast.pdf").path
+            let slow = dir.appendingPathComponent("slow.pdf").path
+            let a = try pdfedit(
+                "remove", range, file.path, "-o", fast, "--force", in: dir, environment: ["PDFEDIT_TIMING": "1"])
+            let b = try pdfedit(
+                "remove", range, file.path, "-o", slow, "--force", in: dir, environment: ["PDFEDIT_NO_IN_PLACE": "1"])
+            #expect(a.status == b.status, "\(name)")
+            guard a.status == 0, b.status == 0, InPlaceExportTests.withoutTiming(a.stderr).inPlace else { continue }
+            rearranged.append(name)
+            let same = try run("python3", [script, file.path, fast, slow, range])
+            #expect(same.status == 0, "\(name): \(same.stdout) \(same.stderr)")
+        }
+        #expect(rearranged.contains("tbt-TeXbyTopic.pdf") && rearranged.contains("pdfjs-freeculture.pdf"), "\(rearranged)")
+    }
 }
