@@ -1,6 +1,7 @@
 // An output made by rearranging its only source in place (see InPlace.hh):
 // whether the file allows it (for_file, catalog_allows_in_place), the new page tree and
-// catalog (build), and the document data a copy would get (settle_in_place).
+// catalog with the links, bookmarks and open action copying would keep (build), and
+// the document data a copy would get (settle_in_place).
 #include "InPlace.hh"
 #include "Timing.hh"
 
@@ -17,10 +18,12 @@
 namespace pe {
 namespace {
 
-// Whether a source's catalog has only entries that the copying export either
-// carries as the in-place rewrite does (settle_in_place) or leaves out without
-// a word; anything else (bookmarks, forms, names, actions, structure, optional
-// content, threads...) takes the copying path.
+// For a source whose contents the caller did not read (no
+// PE_STRATEGY_IN_PLACE_CONTENTS): whether its catalog has only entries that
+// the copying export either carries as the in-place rewrite does
+// (settle_in_place) or leaves out without a word; anything else (bookmarks,
+// forms, names, actions, structure, optional content, threads...) takes the
+// copying path. With the contents read, Swift's ExportStrategy decided.
 bool catalog_allows_in_place(QPDFObjectHandle root)
 {
     static char const *const allowed[] = {

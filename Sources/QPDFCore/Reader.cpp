@@ -228,8 +228,12 @@ extern "C" int pe_document_read_contents(
         QPDFObjectHandle root = source.pdf->getRoot();
         pe_document_contents made{};
         for (QPDFObjectHandle page : source.pages) {
-            if (page.hasKey("/AA") || page.hasKey("/B")) {
-                ++made.page_actions;
+            // What can name another page from a page but its annotations.
+            for (char const *key : {"/AA", "/B", "/SeparationInfo", "/PresSteps", "/PieceInfo", "/DPart"}) {
+                if (page.hasKey(key)) {
+                    ++made.page_actions;
+                    break;
+                }
             }
             QPDFObjectHandle annots = page.getKey("/Annots");
             if (!annots.isArray()) {

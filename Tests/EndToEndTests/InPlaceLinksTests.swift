@@ -15,7 +15,10 @@ import Testing
     /// of pages 4 and 5 (a /GoTo action and a /Dest), and to an address.
     /// Bookmarks go to pages 1, 4 (Removed-Chapter) and 5 (by name); the open
     /// action to page 4.
-    static let file: Data = {
+    static let file = linked()
+
+    /// That file, page 2 given `pageTwo`'s entries besides.
+    static func linked(pageTwo: String = "") -> Data {
         func page(_ n: Int) -> Int { 2 + n }       // objects 3...8
         func content(_ n: Int) -> Int { 8 + n }    // objects 9...14
         var objects: [Int: String] = [
@@ -38,12 +41,13 @@ import Testing
         ]
         for n in 1...6 {
             let annots = n == 1 ? " /Annots [50 0 R 51 0 R 52 0 R 53 0 R 54 0 R]" : n == 4 ? " /Annots [55 0 R]" : ""
-            objects[page(n)] = "<< /Type /Page /Parent 2 0 R /Contents \(content(n)) 0 R\(annots) >>"
+            let extra = n == 2 && !pageTwo.isEmpty ? " " + pageTwo : ""
+            objects[page(n)] = "<< /Type /Page /Parent 2 0 R /Contents \(content(n)) 0 R\(annots)\(extra) >>"
             let secret = n == 4 ? " (SECRET-CONTENT-4) Tj" : ""
             objects[content(n)] = TestPDF.stream("", "BT /F1 12 Tf 20 100 Td (PAGE-\(n)) Tj\(secret) ET")
         }
         return TestPDF.bytes(numbered: objects)
-    }()
+    }
 
     /// What an output means, read by pikepdf: per page its text token and its
     /// links' targets (0-based page, or the address), the bookmarks (title,
@@ -122,6 +126,25 @@ import Testing
         for leftover in ["SECRET-CONTENT-4", "SECRET-LINK-4", "PAGE-3", "PAGE-4", "Removed-Chapter", "(four)", "(five)"] {
             #expect(!bytes.contains(leftover), "\(leftover) is still in the file")
         }
+        #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 4, "four page objects")
+    }
+
+    /// A kept page with an entry that may name another page (/PieceInfo here,
+    /// naming the removed page 4) is on no list: the file is copied, and the
+    /// copy leaves the removed page out (qpdf's copier nulls the reference).
+    @Test func aPageNamingAnotherPageIsCopied() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("named.pdf")
+        try Self.linked(pageTwo: "/PieceInfo << /X << /Private 6 0 R >> >>").write(to: source)
+        let fast = dir.appendingPathComponent("fast.pdf").path
+        let a = try pdfeditOK("remove", "3..4", source.path, "-o", fast, in: dir, environment: ["PDFEDIT_TIMING": "1"])
+        #expect(!InPlaceExportTests.withoutTiming(a.stderr).inPlace, "copied")
+        #expect(try qpdfCheck(fast).status == 0)
+        let qdf = dir.appendingPathComponent("fast-qdf.pdf").path
+        #expect(try run("qpdf", ["--qdf", "--object-streams=disable", fast, qdf]).status == 0)
+        let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+        #expect(!bytes.contains("SECRET-CONTENT-4"))
         #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 4, "four page objects")
     }
 

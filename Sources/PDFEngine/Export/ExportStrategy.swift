@@ -76,7 +76,9 @@ package struct SourceContents: Sendable, Equatable {
     /// reaches another object of the file that could be a page).
     package var annotations: Int
     package var plainLinks: Int
-    /// Some page has additional actions (/AA) or article beads (/B).
+    /// Some page has additional actions (/AA), article beads (/B) or another
+    /// entry that may name other pages (/SeparationInfo, /PresSteps,
+    /// /PieceInfo, /DPart).
     package var pageActions: Bool
     package var openAction: OpenAction
     /// Bookmarks with an action that is neither a destination nor a plain URI.

@@ -45,7 +45,9 @@ typedef struct pe_document_contents {
                             /Border, /C, /BS, /H, /QuadPoints, /Dest and an /A that is
                             a GoTo (/S, /D) or a URI (/S, /URI, /IsMap) action: nothing
                             in them but their destination and their page reaches a page */
-    int page_actions;    /* pages with additional actions (/AA) or article beads (/B) */
+    int page_actions;    /* pages with additional actions (/AA), article beads (/B) or
+                            another entry that may name other pages (/SeparationInfo,
+                            /PresSteps, /PieceInfo, /DPart) */
     int open_action;     /* the catalog's /OpenAction: 0 none; 1 a destination (an
                             array, a name, a string, or a GoTo action of /S and /D
                             only); 2 anything else */
