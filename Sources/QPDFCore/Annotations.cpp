@@ -124,6 +124,9 @@ PageAnnotations plan_page(
     std::vector<QPDFObjectHandle> &batch)
 {
     PageAnnotations plan{index, {}, {}, {}, {}};
+    if (!page.from.hasKey("/Annots")) {
+        return plan; // most pages: not asked with getKey, which makes a null object for it
+    }
     QPDFObjectHandle annots = page.from.getKey("/Annots");
     if (!annots.isArray()) {
         return plan;

@@ -230,15 +230,24 @@ QPDFObjectHandle Assembly::page_copy(Source &source, int page, bool &first)
             return import_value(out, value);
         });
         source.first_copy.emplace(og, copy);
-        source.first_copy_boxes.emplace(og, own_box_keys(copy));
         return copy;
     }
     auto plain = source.plain_copy.find(og);
     QPDFObjectHandle copy =
         out.makeIndirectObject((plain != source.plain_copy.end() ? plain->second : known->second).shallowCopy());
     copy.removeKey("/Annots");
-    restore_box_keys(copy, source.first_copy_boxes.at(og));
+    restore_first_boxes(source, og, copy);
     return copy;
+}
+
+// Gives `page`, a later copy of source page `og`, the box keys its first copy
+// had before an item's boxes changed them; nothing when they never changed.
+void Assembly::restore_first_boxes(Source const &source, QPDFObjGen og, QPDFObjectHandle page)
+{
+    auto kept = source.first_copy_boxes.find(og);
+    if (kept != source.first_copy_boxes.end()) {
+        restore_box_keys(page, kept->second);
+    }
 }
 
 QPDFObjectHandle Assembly::copied_page(pe_item const &item)
@@ -251,6 +260,12 @@ QPDFObjectHandle Assembly::copied_page(pe_item const &item)
     InheritedFrame const *inherited = source.inherited(item.page);
     bool first = false;
     QPDFObjectHandle to = page_copy(source, item.page, first);
+    if (first && item.boxes != nullptr) {
+        // The first copy's boxes are about to change: what they were is what
+        // later copies of the page start from. Kept only then: a record for
+        // every copied page was a twelfth of a merge's memory.
+        source.first_copy_boxes.emplace(og, own_box_keys(to));
+    }
     if (resize_of(item) != nullptr) {
         resize_page(to, plain_copy(source, og, to), item);
         set_rotation(to, 0, item.quarter_turns);
@@ -274,7 +289,7 @@ QPDFObjectHandle Assembly::plain_copy(Source &source, QPDFObjGen og, QPDFObjectH
     }
     QPDFObjectHandle plain = out.makeIndirectObject(copy.shallowCopy());
     plain.removeKey("/Annots");
-    restore_box_keys(plain, source.first_copy_boxes.at(og));
+    restore_first_boxes(source, og, plain);
     plain.removeKey("/Rotate");
     return source.plain_copy.emplace(og, plain).first->second;
 }

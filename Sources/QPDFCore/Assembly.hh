@@ -103,6 +103,7 @@ class Assembly {
     QPDFObjectHandle page_copy(Source &source, int page, bool &first);
     QPDFObjectHandle copied_page(pe_item const &item);
     QPDFObjectHandle plain_copy(Source &source, QPDFObjGen og, QPDFObjectHandle first_copy);
+    static void restore_first_boxes(Source const &source, QPDFObjGen og, QPDFObjectHandle page);
     void resize_page(QPDFObjectHandle page, QPDFObjectHandle plain, pe_item const &item);
     QPDFObjectHandle copy_without_annotations(QPDFObjectHandle from);
 };

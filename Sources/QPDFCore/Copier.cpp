@@ -71,6 +71,9 @@ struct Copies {
     std::map<unsigned long long, std::unordered_map<QPDFObjGen, QPDFObjectHandle, ObjGenHash>> made;
     std::shared_ptr<SourceStreams> streams;
     std::set<unsigned long long> streams_from; // sources the output reads stream data from
+    // A null given where qpdf only removes a key for it (replaceStreamData's
+    // missing /DecodeParms), never put into an object: one, not one per stream.
+    QPDFObjectHandle null;
 };
 
 thread_local Copies copies;
@@ -106,6 +109,9 @@ class Copier {
     QPDFObjectHandle copy(QPDFObjectHandle foreign)
     {
         QPDFObjectHandle top = value(foreign, true, true);
+        if (!top.isInitialized()) {
+            top = QPDFObjectHandle::newNull();
+        }
         while (!frames.empty()) {
             size_t owner = frames.size() - 1;
             Frame &frame = frames[owner];
@@ -142,20 +148,23 @@ class Copier {
     };
 
     // Puts `copied`, the copy of the `at`th value of `frame`, into its array or
-    // dictionary.
+    // dictionary; an uninitialised one is null: an array gets a null, a
+    // dictionary not the key (as qpdf's replaceKey with a null).
     static void place(Frame &frame, size_t at, QPDFObjectHandle copied)
     {
         if (frame.array) {
-            frame.into.appendItem(copied);
-        } else {
+            frame.into.appendItem(copied.isInitialized() ? copied : QPDFObjectHandle::newNull());
+        } else if (copied.isInitialized()) {
             std::string const &key = frame.values[at].first;
             frame.into.replaceKey(key, copied); // null drops the key, as qpdf
         }
     }
 
     // The copy of `foreign`, a value met in the walk (`top`: the object asked
-    // for). A copied array, dictionary or stream is made empty here and filled by
-    // the frame pushed for it.
+    // for), or an uninitialised handle for null where qpdf's copier gives a
+    // null (a page tree node, another page): no null object made for a key
+    // that is then dropped (every page's /Parent). A copied array, dictionary
+    // or stream is made empty here and filled by the frame pushed for it.
     QPDFObjectHandle value(QPDFObjectHandle foreign, bool top, bool reserving)
     {
         if (foreign.isIndirect()) {
@@ -165,7 +174,7 @@ class Copier {
                 return found->second;
             }
             if (!reserving) {
-                return QPDFObjectHandle::newNull();
+                return QPDFObjectHandle();
             }
         }
         qpdf_object_type_e type = foreign.getTypeCode();
@@ -195,7 +204,7 @@ class Copier {
         bool dictionary = type == ::ot_dictionary;
         bool stops = dictionary && (is_pages_node(foreign) || (!top && is_page(foreign)));
         if (stops && foreign.isIndirect()) {
-            return QPDFObjectHandle::newNull(); // not copied, not mapped
+            return QPDFObjectHandle(); // null: not copied, not mapped
         }
         Frame frame;
         frame.reserving = reserving && !stops;
@@ -203,19 +212,17 @@ class Copier {
             frame.stream = out.newStream();
             frame.original = foreign;
             frame.into = frame.stream.getDict();
-            for (auto &entry : foreign.getDict().getDictAsMap()) {
-                frame.values.emplace_back(entry.first, entry.second);
-            }
+            take_entries(foreign.getDict().getDictAsMap(), frame.values);
         } else if (dictionary) {
             frame.into = QPDFObjectHandle::newDictionary();
-            for (auto &entry : foreign.getDictAsMap()) {
-                frame.values.emplace_back(entry.first, entry.second);
-            }
+            take_entries(foreign.getDictAsMap(), frame.values);
         } else {
             frame.array = true;
             frame.into = QPDFObjectHandle::newArray();
-            for (QPDFObjectHandle &item : foreign.getArrayAsVector()) {
-                frame.values.emplace_back(std::string(), item);
+            std::vector<QPDFObjectHandle> items = foreign.getArrayAsVector();
+            frame.values.reserve(items.size());
+            for (QPDFObjectHandle &item : items) {
+                frame.values.emplace_back(std::string(), std::move(item));
             }
         }
         QPDFObjectHandle copy = frame.stream.isInitialized() ? frame.stream : frame.into;
@@ -228,6 +235,17 @@ class Copier {
         }
         push(std::move(frame));
         return copy;
+    }
+
+    // A dictionary's entries (the copy qpdf's getDictAsMap made) as a frame's
+    // values, in its key order.
+    static void take_entries(
+        std::map<std::string, QPDFObjectHandle> entries, std::vector<std::pair<std::string, QPDFObjectHandle>> &values)
+    {
+        values.reserve(entries.size());
+        for (auto &entry : entries) {
+            values.emplace_back(entry.first, std::move(entry.second));
+        }
     }
 
     void push(Frame frame)
@@ -248,8 +266,21 @@ class Copier {
             copies.streams->add(frame.stream.getObjGen(), frame.original);
             copies.streams_from.insert(from.getUniqueId());
             frame.stream.replaceStreamData(
-                copies.streams, frame.into.getKey("/Filter"), frame.into.getKey("/DecodeParms"));
+                copies.streams, key_or_null(frame.into, "/Filter"), key_or_null(frame.into, "/DecodeParms"));
         }
+    }
+
+    // The value of `key` in `dictionary`, or the one shared null (qpdf's getKey
+    // makes a new null object for each missing key).
+    static QPDFObjectHandle key_or_null(QPDFObjectHandle dictionary, char const *key)
+    {
+        if (dictionary.hasKey(key)) {
+            return dictionary.getKey(key);
+        }
+        if (!copies.null.isInitialized()) {
+            copies.null = QPDFObjectHandle::newNull();
+        }
+        return copies.null;
     }
 
     QPDF &out;

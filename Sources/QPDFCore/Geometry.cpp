@@ -279,11 +279,14 @@ void push_inherited_attributes(QPDFObjectHandle page, InheritedFrame const &fram
 
 int page_rotation(QPDFObjectHandle page, InheritedFrame const *inherited)
 {
-    QPDFObjectHandle rotate = page.getKey("/Rotate");
-    if (!page.hasKey("/Rotate") && inherited != nullptr && inherited->values[inherited_rotate].isInitialized()) {
-        rotate = inherited->values[inherited_rotate];
+    // hasKey first: qpdf's getKey makes a new null object for a missing key.
+    if (page.hasKey("/Rotate")) {
+        return displayed_rotation(page.getKey("/Rotate"));
     }
-    return displayed_rotation(rotate);
+    if (inherited != nullptr) {
+        return displayed_rotation(inherited->values[inherited_rotate]);
+    }
+    return 0;
 }
 
 void set_rotation(QPDFObjectHandle page, int base, int quarter_turns)

@@ -111,6 +111,7 @@ struct Source {
     std::map<QPDFObjGen, QPDFObjectHandle> first_copy;
     // Source page -> the box keys of its first copy before an item's boxes
     // changed them: later copies (shallow copies of the first) start from these.
+    // Only pages whose first copy's boxes an item changed are here.
     std::map<QPDFObjGen, BoxKeys> first_copy_boxes;
     // Source page -> an indirect copy of it in the output that is on no page
     // list, as it was copied: the page a form XObject of it is made from
