@@ -417,10 +417,15 @@ void keep_annotations(
         if (page.source < 0 || !page.from.hasKey("/Annots")) {
             continue;
         }
+        QPDFObjectHandle listed_annots = page.from.getKey("/Annots");
+        if (!listed_annots.isArray()) {
+            page.to.removeKey("/Annots"); // as copying: no annotations (plan_page)
+            continue;
+        }
         where = Where{page.source, page.page + 1};
         size_t s = static_cast<size_t>(page.source);
         Source &source = sources[s];
-        std::vector<QPDFObjectHandle> annots = page.from.getKey("/Annots").getArrayAsVector();
+        std::vector<QPDFObjectHandle> annots = listed_annots.getArrayAsVector();
         // The first placement of a page whose annotations are its own objects,
         // not on an earlier page (every page of a TeX book): each kept
         // annotation stays itself, given /P and its explicit destination, as

@@ -106,9 +106,11 @@ class Copier {
         }
     }
 
-    QPDFObjectHandle copy(QPDFObjectHandle foreign)
+    // `asked`: `foreign` is the object asked for (a page is copied whole);
+    // else it is a value met below some object (a page not copied before is null).
+    QPDFObjectHandle copy(QPDFObjectHandle foreign, bool asked)
     {
-        QPDFObjectHandle top = value(foreign, true, true);
+        QPDFObjectHandle top = value(foreign, asked, true);
         if (!top.isInitialized()) {
             top = QPDFObjectHandle::newNull();
         }
@@ -292,7 +294,9 @@ class Copier {
 
 } // namespace
 
-QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign)
+namespace {
+
+QPDFObjectHandle copy_from_source(QPDF &out, QPDFObjectHandle foreign, bool asked)
 {
     if (!foreign.isIndirect()) {
         throw std::logic_error("copy_foreign called with a direct object");
@@ -307,7 +311,25 @@ QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign)
     }
     // Pages are known by their /Type: a source's pages were listed when it was
     // opened, by getAllPages, which sets a missing /Type. Not listed again here.
-    return Copier(out, *from).copy(foreign);
+    return Copier(out, *from).copy(foreign, asked);
+}
+
+} // namespace
+
+QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign)
+{
+    return copy_from_source(out, foreign, true);
+}
+
+bool is_page_tree_object(QPDFObjectHandle value)
+{
+    return value.isIndirect() && value.isDictionary() && (is_pages_node(value) || is_page(value));
+}
+
+QPDFObjectHandle copy_foreign_value(QPDF &out, QPDFObjectHandle foreign)
+{
+    QPDFObjectHandle copy = copy_from_source(out, foreign, false);
+    return copy.isInitialized() ? copy : QPDFObjectHandle::newNull();
 }
 
 void forget_copies(QPDF &out)

@@ -105,8 +105,9 @@ class NewNumbers {
 };
 
 // A source value as an object of `out` without making anything indirect in the
-// source: indirect objects through copyForeignObject, direct arrays and
-// dictionaries rebuilt around them, scalars as fresh copies.
+// source: indirect objects through copy_foreign_value (a page not copied
+// before is null), direct arrays and dictionaries rebuilt around them, scalars
+// as fresh copies.
 QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value);
 
 // `foreign`, an indirect object of a source, as an object of `out`, with
@@ -121,6 +122,18 @@ QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value);
 // copier would have overflowed the stack. Use this, never copyForeignObject.
 QPDFObjectHandle copy_foreign(QPDF &out, QPDFObjectHandle foreign);
 
+// `foreign` as copy_foreign copies a value it meets below the object asked
+// for: a page is its copy when it was copied before, else null, as a page tree
+// node always is. For a source value that is not a page (a catalog entry,
+// /Info, an inherited attribute, a form's entry), where a hostile file may
+// point at a page the output leaves out: copied whole, it would carry that
+// page's content into the output.
+QPDFObjectHandle copy_foreign_value(QPDF &out, QPDFObjectHandle foreign);
+
+// Whether `value` is an indirect page or page tree node, as the copier knows
+// them (by /Type): where it stops.
+bool is_page_tree_object(QPDFObjectHandle value);
+
 // Whether `out` has streams copied (copy_foreign, on this thread) whose data is
 // read from `from` when `out` is written: `from` must live until then.
 bool reads_streams_of(QPDF &out, QPDF &from);
@@ -132,7 +145,7 @@ bool reads_streams_of(QPDF &out, QPDF &from);
 void forget_copies(QPDF &out);
 
 // A source value as an object of `out`: indirect objects through
-// copyForeignObject; a direct array or dictionary becomes an indirect object of
+// copy_foreign_value (a page not copied before is null); a direct array or dictionary becomes an indirect object of
 // `out` rebuilt around the copies of what it refers to (import_direct); nothing
 // is added to the source.
 QPDFObjectHandle import_value(QPDF &out, QPDFObjectHandle value);

@@ -14,6 +14,7 @@
 #include <deque>
 #include <iterator>
 #include <map>
+#include <set>
 
 namespace pe {
 namespace {
@@ -40,6 +41,60 @@ bool catalog_allows_in_place(QPDFObjectHandle root)
         }
     }
     return true;
+}
+
+// Cuts, in everything `trailer` reaches, each reference to a page or page tree
+// node that is not in the output's page tree (`kept`): the copier's rule
+// (copy_foreign), for the file's own objects, which the in-place rewrite
+// writes as they are. A kept link's action or border, a page's private key,
+// /Info, a thumbnail, a metadata stream's dictionary pointing at a page left
+// out would otherwise carry that page, its content and the old page tree into
+// the output. An array gets a null, a dictionary loses the key (as copying).
+// Without recursion; each indirect object walked once.
+void cut_left_out_pages(QPDFObjectHandle trailer, std::set<QPDFObjGen> const &kept)
+{
+    std::set<QPDFObjGen> seen;
+    std::vector<QPDFObjectHandle> pending{trailer};
+    auto left_out = [&kept](QPDFObjectHandle value) {
+        return is_page_tree_object(value) && kept.count(value.getObjGen()) == 0;
+    };
+    auto visit = [&seen, &pending](QPDFObjectHandle value) {
+        if (value.isIndirect()) {
+            if (!seen.insert(value.getObjGen()).second) {
+                return;
+            }
+        }
+        if (value.isArray() || value.isDictionary() || value.isStream()) {
+            pending.push_back(value);
+        }
+    };
+    while (!pending.empty()) {
+        QPDFObjectHandle node = pending.back();
+        pending.pop_back();
+        if (node.isStream()) {
+            node = node.getDict();
+        }
+        if (node.isArray()) {
+            int count = node.getArrayNItems();
+            for (int i = 0; i < count; ++i) {
+                QPDFObjectHandle item = node.getArrayItem(i);
+                if (left_out(item)) {
+                    node.setArrayItem(i, QPDFObjectHandle::newNull());
+                } else {
+                    visit(item);
+                }
+            }
+        } else if (node.isDictionary()) {
+            for (std::string const &key : node.getKeys()) {
+                QPDFObjectHandle item = node.getKey(key);
+                if (left_out(item)) {
+                    node.removeKey(key);
+                } else {
+                    visit(item);
+                }
+            }
+        }
+    }
 }
 
 // For an output that is its source rearranged in place, with `pdf.getRoot()`
@@ -283,6 +338,11 @@ void InPlace::build(Dropped &dropped)
         root.replaceKey("/OpenAction", open);
     }
     settle_in_place(pdf, old_root, old_info, options, source.modified, !outline.empty());
+    std::set<QPDFObjGen> kept{root.getKey("/Pages").getObjGen()};
+    for (QPDFObjectHandle const &kid : kids) {
+        kept.insert(kid.getObjGen());
+    }
+    cut_left_out_pages(pdf.getTrailer(), kept);
     page_count = static_cast<size_t>(count);
     where = Where{};
 }

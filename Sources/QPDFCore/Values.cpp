@@ -152,7 +152,7 @@ QPDFObjectHandle import_value(QPDF &out, QPDFObjectHandle value)
         return QPDFObjectHandle::newNull();
     }
     if (value.isIndirect()) {
-        return copy_foreign(out, value);
+        return copy_foreign_value(out, value);
     }
     if (value.isArray() || value.isDictionary()) {
         // Not through an indirect object made in the source: qpdf 11.3's
@@ -295,7 +295,7 @@ std::string file_name(char const *path)
 QPDFObjectHandle import_direct(QPDF &out, QPDFObjectHandle value)
 {
     if (value.isIndirect()) {
-        return copy_foreign(out, value);
+        return copy_foreign_value(out, value);
     }
     if (value.isArray()) {
         std::vector<QPDFObjectHandle> items;

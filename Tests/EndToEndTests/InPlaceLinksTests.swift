@@ -17,8 +17,10 @@ import Testing
     /// action to page 4.
     static let file = linked()
 
-    /// That file, page 2 given `pageTwo`'s entries besides.
-    static func linked(pageTwo: String = "") -> Data {
+    /// That file, page 2 given `pageTwo`'s entries besides, and `replacing`'s
+    /// objects (by number) instead of its own or besides them, `trailer`'s
+    /// entries in its trailer.
+    static func linked(pageTwo: String = "", replacing: [Int: String] = [:], trailer: String = "") -> Data {
         func page(_ n: Int) -> Int { 2 + n }       // objects 3...8
         func content(_ n: Int) -> Int { 8 + n }    // objects 9...14
         var objects: [Int: String] = [
@@ -46,7 +48,8 @@ import Testing
             let secret = n == 4 ? " (SECRET-CONTENT-4) Tj" : ""
             objects[content(n)] = TestPDF.stream("", "BT /F1 12 Tf 20 100 Td (PAGE-\(n)) Tj\(secret) ET")
         }
-        return TestPDF.bytes(numbered: objects)
+        objects.merge(replacing) { $1 }
+        return TestPDF.bytes(numbered: objects, trailer: trailer)
     }
 
     /// What an output means, read by pikepdf: per page its text token and its
@@ -146,6 +149,52 @@ import Testing
         let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
         #expect(!bytes.contains("SECRET-CONTENT-4"))
         #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 4, "four page objects")
+    }
+
+    /// Hostile references from what an output keeps to the removed page 4
+    /// (object 6): in a kept link's action, border style or appearance, in a
+    /// kept page's own key or transparency group, in the catalog's viewer
+    /// preferences, the metadata stream's dictionary, the document
+    /// information. Whichever way the removal is written (in place, where the
+    /// file's own objects are written as they are, or copied), the reference
+    /// is cut, as qpdf's copier cuts a reference to a page it does not copy:
+    /// page 4, its content and the old page tree are not in the file.
+    @Test(arguments: [
+        ("a link's action", "", [50: "<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /Dest [4 0 R /Fit] /A << /S /GoTo /D [6 0 R /Fit] >> >>"], ""),
+        ("a link's border style", "", [50: "<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /Dest [4 0 R /Fit] /BS << /W 1 /X 6 0 R >> >>"], ""),
+        ("a link's appearance", "", [
+            50: "<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] /Dest [4 0 R /Fit] /AP << /N 60 0 R >> >>",
+            60: TestPDF.stream("/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Ref 6 0 R", ""),
+        ], ""),
+        ("a page's own key", "/Foo 6 0 R", [:], ""),
+        ("a transparency group", "/Group << /S /Transparency /X 6 0 R >>", [:], ""),
+        ("an /Annots that is a page", "", [3: "<< /Type /Page /Parent 2 0 R /Contents 9 0 R /Annots 6 0 R >>"], ""),
+        ("viewer preferences", "", [1: "<< /Type /Catalog /Pages 2 0 R /ViewerPreferences << /X 6 0 R >> /MarkInfo << /Marked true /X 6 0 R >> >>"], ""),
+        ("the metadata's dictionary", "", [
+            1: "<< /Type /Catalog /Pages 2 0 R /Metadata 61 0 R >>",
+            61: TestPDF.stream("/Type /Metadata /Subtype /XML /X 6 0 R", "<x/>"),
+        ], ""),
+        ("the document information", "", [62: "<< /Title (Linked) /X 6 0 R >>"], "/Info 62 0 R"),
+    ])
+    func nothingReachesARemovedPage(_ way: String, _ pageTwo: String, _ replacing: [Int: String], _ trailer: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("hostile.pdf")
+        try Self.linked(pageTwo: pageTwo, replacing: replacing, trailer: trailer).write(to: source)
+        for copying in [false, true] {
+            let output = dir.appendingPathComponent("out-\(copying).pdf").path
+            try pdfeditOK(
+                "remove", "3..4", source.path, "-o", output, in: dir,
+                environment: copying ? ["PDFEDIT_NO_IN_PLACE": "1"] : [:])
+            #expect(try qpdfCheck(output).status == 0, "\(way), copying: \(copying)")
+            let qdf = dir.appendingPathComponent("out-\(copying)-qdf.pdf").path
+            #expect(try run("qpdf", ["--qdf", "--object-streams=disable", output, qdf]).status == 0)
+            let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+            #expect(!bytes.contains("SECRET-CONTENT-4"), "\(way), copying: \(copying): the removed page's content")
+            #expect(!bytes.contains("PAGE-3"), "\(way), copying: \(copying)")
+            #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 4, "\(way), copying: \(copying): four pages")
+            #expect(bytes.components(separatedBy: "/Type /Pages\n").count - 1 == 1, "\(way), copying: \(copying): one page tree node")
+        }
     }
 
     /// A page shown twice gets links of its own on its second placement (new
