@@ -6,18 +6,81 @@
 #include "CheckedFile.hh"
 #include "Compress.hh"
 #include "Encryption.hh"
+#include "Limits.hh"
 #include "Timing.hh"
 
 #include <qpdf/Pl_Flate.hh>
 #include <qpdf/QPDFWriter.hh>
 
+#include <pthread.h>
+
+#include <algorithm>
+#include <exception>
 #include <memory>
+#include <string>
 
 namespace pe {
 namespace {
 
 // Outputs with fewer pages are written without object streams.
 constexpr size_t object_stream_minimum = 16;
+
+// qpdf 11.3 linearizes through a recursive walk of the object graph
+// (updateObjectMaps): a stack frame of about 350 bytes for each object on the
+// path it follows, so a chain of 24,000 bookmarks (/Next) overflowed the
+// default 8 MB stack and ended the process (qpdf's own command too). The path
+// never holds an object twice, so never more objects than the output has: a
+// linearized output is written on a thread of its own whose stack has 1 KB for
+// each object (at least 8 MB, at most 512 MB); one with more objects than that
+// is refused before a byte is written.
+constexpr size_t linearize_stack_per_object = 1024;
+constexpr size_t linearize_stack_least = size_t(8) << 20;
+constexpr size_t linearize_stack_most = size_t(512) << 20;
+
+void write_linearized(QPDF &pdf, QPDFWriter &writer)
+{
+    size_t objects = static_cast<size_t>(pdf.getObjectCount());
+    if (objects > linearize_stack_most / linearize_stack_per_object) {
+        throw OverLimit(
+            "over a limit: the output has " + std::to_string(objects) + " objects, more than --linearize can take (" +
+            std::to_string(linearize_stack_most / linearize_stack_per_object) + ")");
+    }
+    struct Job {
+        QPDFWriter *writer;
+        std::exception_ptr failure;
+    } job{&writer, nullptr};
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) {
+        throw std::runtime_error("cannot start the linearizing writer");
+    }
+    size_t stack = std::max(linearize_stack_least, objects * linearize_stack_per_object);
+    pthread_t thread;
+    int started = pthread_attr_setstacksize(&attributes, stack);
+    if (started == 0) {
+        started = pthread_create(
+            &thread, &attributes,
+            [](void *argument) -> void * {
+                Job &running = *static_cast<Job *>(argument);
+                try {
+                    running.writer->write();
+                } catch (...) {
+                    running.failure = std::current_exception();
+                }
+                return nullptr;
+            },
+            &job);
+    }
+    pthread_attr_destroy(&attributes);
+    if (started != 0) {
+        throw std::runtime_error(
+            "not enough memory to linearize " + std::to_string(objects) + " objects (a stack of " +
+            std::to_string(stack >> 20) + " MB)");
+    }
+    pthread_join(thread, nullptr);
+    if (job.failure) {
+        std::rethrow_exception(job.failure);
+    }
+}
 
 } // namespace
 
@@ -80,7 +143,11 @@ void write_output(
         // same output (qpdf cannot make one for encrypted output).
         writer.setDeterministicID(true);
     }
-    writer.write();
+    if (options != nullptr && options->linearize != 0) {
+        write_linearized(pdf, writer);
+    } else {
+        writer.write();
+    }
     file.close();
 }
 

@@ -448,6 +448,41 @@ import Testing
         #expect(plain.stdout.contains("is not linearized"), "\(plain.stdout)")
     }
 
+    /// qpdf 11.3 linearizes through a recursive walk of the object graph: a
+    /// chain of 30,000 bookmarks (each the /Next of the one before; 24,000
+    /// were enough) overflowed the default stack and ended the process with a
+    /// signal (qpdf's own `--linearize` still does, and so do its `--check` and
+    /// `--check-linearization` of the output: pdfinfo and qpdf's JSON read it).
+    /// The linearized write runs on a stack sized for the output's objects: the
+    /// output is written, linearized, with every bookmark.
+    @Test func aLongChainOfBookmarksIsLinearized() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let count = 30_000
+        var objects: [Int: String] = [
+            1: "<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>",
+            2: "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Contents 4 0 R >>",
+            4: TestPDF.stream("", ""),
+            5: "<< /Type /Outlines /First 100 0 R /Last \(99 + count) 0 R /Count \(count) >>",
+        ]
+        for i in 0..<count {
+            let previous = i > 0 ? " /Prev \(99 + i) 0 R" : ""
+            let next = i + 1 < count ? " /Next \(101 + i) 0 R" : ""
+            objects[100 + i] = "<< /Title (b\(i)) /Parent 5 0 R\(previous)\(next) /Dest [3 0 R /Fit] >>"
+        }
+        let input = dir.appendingPathComponent("chain.pdf")
+        try TestPDF.bytes(numbered: objects).write(to: input)
+        let output = dir.appendingPathComponent("out.pdf").path
+        let result = try pdfedit("rotate", "1", "--by", "90", input.path, "-o", output, "--linearize", "-q", in: dir)
+        #expect(result.status == 0, "\(result.status): \(result.stderr)")
+        let info = try run("pdfinfo", [output]).stdout
+        #expect(info.contains(/Optimized:\s+yes/), "linearized: \(info)")
+        #expect(info.contains(/Page rot:\s+90/), "\(info)")
+        let outline = try run("qpdf", ["--json", "--json-key=outlines", output]).stdout
+        #expect(outline.components(separatedBy: "\"title\": \"b").count - 1 == count, "every bookmark kept")
+    }
+
     /// Direct-mode edits and `apply` take --compress: object streams in the output.
     @Test func directModeAndApplyCompress() throws {
         let dir = try scratchDirectory(with: "alpha.pdf", "beta.pdf")
