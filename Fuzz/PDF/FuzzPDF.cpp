@@ -62,6 +62,27 @@ int page_count(const std::string &path) {
     }
 }
 
+// How many page objects (/Type /Page, or the string qpdf takes as one) the file
+// at `path` holds, reachable or not: an output holds no page but its own, and a
+// page of the source it leaves out (reached through a kept link's action, /Info,
+// a page's private key...) would be one more.
+int page_objects(const std::string &path) {
+    try {
+        QPDF pdf;
+        pdf.setSuppressWarnings(true);
+        pdf.processFile(path.c_str());
+        int found = 0;
+        for (QPDFObjectHandle &object : pdf.getAllObjects()) {
+            if (!object.isDictionary()) continue;
+            QPDFObjectHandle type = object.getKey("/Type");
+            if (type.isNameAndEquals("/Page") || (type.isString() && type.getStringValue() == "Page")) found++;
+        }
+        return found;
+    } catch (...) {
+        return -1;
+    }
+}
+
 // Every /ToUnicode map the fonts of the first pages name, read by ToUnicode.cpp
 // (what redaction's leftover search reads appearance text with) and used once.
 void read_text_maps(const std::string &path) {
@@ -107,7 +128,7 @@ const std::string &scratch() {
 namespace {
 
 // An export's outcome: a failure leaves no output; a success has `count`
-// pages and passes qpdf --check where the input does.
+// pages, no other page object, and passes qpdf --check where the input does.
 void check_export(int code, pe_status const &status, std::string const &input, std::string const &output, int count) {
     if (code != PE_OK) {
         if (access(output.c_str(), F_OK) == 0) fail("a failed export left its output behind: ", status.message);
@@ -118,6 +139,10 @@ void check_export(int code, pe_status const &status, std::string const &input, s
         fail("the output's page count is not the items': ", std::to_string(written) + " for " + std::to_string(count));
     if (check_like_qpdf(output) != 0 && check_like_qpdf(input) == 0)
         fail("a sound input gave an output qpdf --check does not pass", "");
+    const int objects = page_objects(output);
+    if (objects > count)
+        fail("the output holds a page it does not show: ", std::to_string(objects) + " page objects for " +
+                                                              std::to_string(count) + " pages");
 }
 
 } // namespace

@@ -138,8 +138,8 @@ PageAnnotations plan_page(
         }
     }
     for (QPDFObjectHandle &annot : originals) {
-        if (!annot.isDictionary()) {
-            continue;
+        if (!annot.isDictionary() || is_page_tree_object(annot)) {
+            continue; // a page (its own, another) listed in /Annots is no annotation
         }
         Fate fate = fate_of(source, annot);
         if (!fate.keep) {
@@ -442,8 +442,8 @@ void keep_annotations(
             std::vector<QPDFObjectHandle> kept;
             kept.reserve(annots.size());
             for (QPDFObjectHandle &annot : annots) {
-                if (!annot.isDictionary()) {
-                    continue;
+                if (!annot.isDictionary() || is_page_tree_object(annot)) {
+                    continue; // no annotation, as plan_page
                 }
                 Fate fate = fate_of(source, annot);
                 if (!fate.keep) {

@@ -197,6 +197,29 @@ import Testing
         }
     }
 
+    /// A page listed in an /Annots array (its own here, as a fuzzed file had
+    /// it) is no annotation: a page shown twice got, on its second placement,
+    /// a copy of that page as an "annotation" — a page object the output does
+    /// not show. Whichever way the output is written, it holds its pages and
+    /// no other page object, and keeps the page's real link.
+    @Test func aPageListedAsAnAnnotationIsNone() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("self.pdf")
+        let pageOne = "<< /Type /Page /Parent 2 0 R /Contents 9 0 R /Annots [3 0 R 50 0 R] >>"
+        try Self.linked(replacing: [3: pageOne]).write(to: source)
+        for environment in [["PDFEDIT_NO_APPEND": "1"], ["PDFEDIT_NO_APPEND": "1", "PDFEDIT_NO_IN_PLACE": "1"]] {
+            let output = dir.appendingPathComponent("out-\(environment.count).pdf").path
+            try pdfeditOK("duplicate", "1", source.path, "-o", output, in: dir, environment: environment)
+            #expect(try qpdfCheck(output).status == 0)
+            let qdf = dir.appendingPathComponent("out-\(environment.count)-qdf.pdf").path
+            #expect(try run("qpdf", ["--qdf", "--object-streams=disable", output, qdf]).status == 0)
+            let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+            #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 7, "\(environment): seven pages, no other")
+            #expect(bytes.components(separatedBy: "/Subtype /Link").count - 1 == 3, "\(environment): page 1's link on both placements, page 4's")
+        }
+    }
+
     /// A page shown twice gets links of its own on its second placement (new
     /// objects whose /P is that page), as copying gives it.
     @Test func aRepeatedPageGetsItsOwnLinks() throws {
