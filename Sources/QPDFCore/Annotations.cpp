@@ -38,6 +38,20 @@ struct Fate {
     bool dest_in_action = false; // the destination is /A /D rather than /Dest
 };
 
+// Stores `dest` as the destination of `annot`: its /Dest, or (`in_action`) its
+// /A's /D, in an action of its own (the action may be shared with other
+// annotations).
+void store_destination(QPDFObjectHandle annot, QPDFObjectHandle dest, bool in_action)
+{
+    if (in_action) {
+        QPDFObjectHandle action = annot.getKey("/A").shallowCopy();
+        action.replaceKey("/D", dest);
+        annot.replaceKey("/A", action);
+    } else {
+        annot.replaceKey("/Dest", dest);
+    }
+}
+
 // Links inside the document keep their target when it is in the output and are
 // left out when it is not (or cannot be found); all other annotations are kept.
 Fate fate_of(Source &source, QPDFObjectHandle annot)
@@ -90,13 +104,7 @@ QPDFObjectHandle twin_of(QPDFObjectHandle annot, Fate fate, std::set<QPDFObjGen>
         }
     }
     if (!fate.new_dest.isNull()) {
-        if (fate.dest_in_action) {
-            QPDFObjectHandle action = twin.getKey("/A").shallowCopy();
-            action.replaceKey("/D", fate.new_dest);
-            twin.replaceKey("/A", action);
-        } else {
-            twin.replaceKey("/Dest", fate.new_dest);
-        }
+        store_destination(twin, fate.new_dest, fate.dest_in_action);
     }
     return twin;
 }
@@ -286,15 +294,7 @@ QPDFObjectHandle output_destination(Source &source, QPDFObjectHandle dest)
 // Stores the rewritten destination of an annotation copied as itself.
 void set_destination(Source &source, QPDFObjectHandle copy, Fate fate)
 {
-    QPDFObjectHandle dest = output_destination(source, fate.new_dest);
-    if (fate.dest_in_action) {
-        // The action may be shared with other annotations: this one gets its own.
-        QPDFObjectHandle action = copy.getKey("/A").shallowCopy();
-        action.replaceKey("/D", dest);
-        copy.replaceKey("/A", action);
-    } else {
-        copy.replaceKey("/Dest", dest);
-    }
+    store_destination(copy, output_destination(source, fate.new_dest), fate.dest_in_action);
 }
 
 // Gives `page` the copies (in order) of what plan_page kept, each an indirect
@@ -452,14 +452,7 @@ void keep_annotations(
                 claimed[s].insert(annot.getObjGen());
                 annot.replaceKey("/P", page.to);
                 if (!fate.new_dest.isNull()) {
-                    if (fate.dest_in_action) {
-                        // The action may be shared with other annotations: this one gets its own.
-                        QPDFObjectHandle action = annot.getKey("/A").shallowCopy();
-                        action.replaceKey("/D", fate.new_dest);
-                        annot.replaceKey("/A", action);
-                    } else {
-                        annot.replaceKey("/Dest", fate.new_dest);
-                    }
+                    store_destination(annot, fate.new_dest, fate.dest_in_action);
                 }
                 kept.push_back(annot);
             }
