@@ -82,6 +82,11 @@ import Testing
                           'mode': str(pdf.Root.get('/PageMode'))}))
         """
 
+    /// How many page objects a file decoded by `RedactPDF.decodedFile` holds.
+    static func pageObjects(_ decoded: String) -> Int {
+        decoded.components(separatedBy: "/Type /Page\n").count - 1
+    }
+
     @Test("a removal from a file with links, bookmarks and names is rearranged in place, meaning what the copy means")
     func removalKeepsWhatCopyingKeeps() throws {
         let dir = try temporaryDirectory()
@@ -123,13 +128,11 @@ import Testing
         #expect(read?["mode"] as? String == "/UseOutlines")
 
         // Nothing of the removed pages is left in the file, decompressed.
-        let qdf = dir.appendingPathComponent("fast-qdf.pdf").path
-        #expect(try run("qpdf", ["--qdf", "--object-streams=disable", fast, qdf]).status == 0)
-        let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+        let bytes = try RedactPDF.decodedFile(fast)
         for leftover in ["SECRET-CONTENT-4", "SECRET-LINK-4", "PAGE-3", "PAGE-4", "Removed-Chapter", "(four)", "(five)"] {
             #expect(!bytes.contains(leftover), "\(leftover) is still in the file")
         }
-        #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 4, "four page objects")
+        #expect(Self.pageObjects(bytes) == 4, "four page objects")
     }
 
     /// A kept page with an entry that may name another page (/PieceInfo here,
@@ -144,11 +147,9 @@ import Testing
         let a = try pdfeditOK("remove", "3..4", source.path, "-o", fast, in: dir, environment: ["PDFEDIT_TIMING": "1"])
         #expect(!InPlaceExportTests.withoutTiming(a.stderr).inPlace, "copied")
         #expect(try qpdfCheck(fast).status == 0)
-        let qdf = dir.appendingPathComponent("fast-qdf.pdf").path
-        #expect(try run("qpdf", ["--qdf", "--object-streams=disable", fast, qdf]).status == 0)
-        let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+        let bytes = try RedactPDF.decodedFile(fast)
         #expect(!bytes.contains("SECRET-CONTENT-4"))
-        #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 4, "four page objects")
+        #expect(Self.pageObjects(bytes) == 4, "four page objects")
     }
 
     /// Hostile references from what an output keeps to the removed page 4
@@ -187,12 +188,10 @@ import Testing
                 "remove", "3..4", source.path, "-o", output, in: dir,
                 environment: copying ? ["PDFEDIT_NO_IN_PLACE": "1"] : [:])
             #expect(try qpdfCheck(output).status == 0, "\(way), copying: \(copying)")
-            let qdf = dir.appendingPathComponent("out-\(copying)-qdf.pdf").path
-            #expect(try run("qpdf", ["--qdf", "--object-streams=disable", output, qdf]).status == 0)
-            let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+            let bytes = try RedactPDF.decodedFile(output)
             #expect(!bytes.contains("SECRET-CONTENT-4"), "\(way), copying: \(copying): the removed page's content")
             #expect(!bytes.contains("PAGE-3"), "\(way), copying: \(copying)")
-            #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 4, "\(way), copying: \(copying): four pages")
+            #expect(Self.pageObjects(bytes) == 4, "\(way), copying: \(copying): four pages")
             #expect(bytes.components(separatedBy: "/Type /Pages\n").count - 1 == 1, "\(way), copying: \(copying): one page tree node")
         }
     }
@@ -212,10 +211,8 @@ import Testing
             let output = dir.appendingPathComponent("out-\(environment.count).pdf").path
             try pdfeditOK("duplicate", "1", source.path, "-o", output, in: dir, environment: environment)
             #expect(try qpdfCheck(output).status == 0)
-            let qdf = dir.appendingPathComponent("out-\(environment.count)-qdf.pdf").path
-            #expect(try run("qpdf", ["--qdf", "--object-streams=disable", output, qdf]).status == 0)
-            let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
-            #expect(bytes.components(separatedBy: "/Type /Page\n").count - 1 == 7, "\(environment): seven pages, no other")
+            let bytes = try RedactPDF.decodedFile(output)
+            #expect(Self.pageObjects(bytes) == 7, "\(environment): seven pages, no other")
             #expect(bytes.components(separatedBy: "/Subtype /Link").count - 1 == 3, "\(environment): page 1's link on both placements, page 4's")
         }
     }
