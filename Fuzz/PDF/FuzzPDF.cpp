@@ -51,36 +51,31 @@ int check_like_qpdf(const std::string &path) {
     }
 }
 
-int page_count(const std::string &path) {
-    try {
-        QPDF pdf;
-        pdf.setSuppressWarnings(true);
-        pdf.processFile(path.c_str());
-        return int(QPDFPageDocumentHelper(pdf).getAllPages().size());
-    } catch (...) {
-        return -1;
-    }
-}
+// The pages a file shows, and how many page objects (/Type /Page, or the string
+// qpdf takes as one) it holds, reachable or not: an output holds no page but its
+// own, and a page of the source it leaves out (reached through a kept link's
+// action, /Info, a page's private key...) would be one more. -1: unreadable.
+struct PagesOf {
+    int shown = -1;
+    int objects = -1;
+};
 
-// How many page objects (/Type /Page, or the string qpdf takes as one) the file
-// at `path` holds, reachable or not: an output holds no page but its own, and a
-// page of the source it leaves out (reached through a kept link's action, /Info,
-// a page's private key...) would be one more.
-int page_objects(const std::string &path) {
+PagesOf pages_of(const std::string &path) {
+    PagesOf found;
     try {
         QPDF pdf;
         pdf.setSuppressWarnings(true);
         pdf.processFile(path.c_str());
-        int found = 0;
+        found.shown = int(QPDFPageDocumentHelper(pdf).getAllPages().size());
+        found.objects = 0;
         for (QPDFObjectHandle &object : pdf.getAllObjects()) {
             if (!object.isDictionary()) continue;
             QPDFObjectHandle type = object.getKey("/Type");
-            if (type.isNameAndEquals("/Page") || (type.isString() && type.getStringValue() == "Page")) found++;
+            if (type.isNameAndEquals("/Page") || (type.isString() && type.getStringValue() == "Page")) found.objects++;
         }
-        return found;
     } catch (...) {
-        return -1;
     }
+    return found;
 }
 
 // Every /ToUnicode map the fonts of the first pages name, read by ToUnicode.cpp
@@ -134,14 +129,13 @@ void check_export(int code, pe_status const &status, std::string const &input, s
         if (access(output.c_str(), F_OK) == 0) fail("a failed export left its output behind: ", status.message);
         return;
     }
-    const int written = page_count(output);
-    if (written != count)
-        fail("the output's page count is not the items': ", std::to_string(written) + " for " + std::to_string(count));
+    const PagesOf written = pages_of(output);
+    if (written.shown != count)
+        fail("the output's page count is not the items': ", std::to_string(written.shown) + " for " + std::to_string(count));
     if (check_like_qpdf(output) != 0 && check_like_qpdf(input) == 0)
         fail("a sound input gave an output qpdf --check does not pass", "");
-    const int objects = page_objects(output);
-    if (objects > count)
-        fail("the output holds a page it does not show: ", std::to_string(objects) + " page objects for " +
+    if (written.objects > count)
+        fail("the output holds a page it does not show: ", std::to_string(written.objects) + " page objects for " +
                                                               std::to_string(count) + " pages");
 }
 
