@@ -1,5 +1,5 @@
 // An output made by rearranging its only source in place (see InPlace.hh):
-// whether the file allows it (for_file, catalog_allows_in_place), the new page tree and
+// whether the file was opened (for_file), the new page tree and
 // catalog with the links, bookmarks and open action copying would keep (build), and
 // the document data a copy would get (settle_in_place).
 #include "InPlace.hh"
@@ -18,30 +18,6 @@
 
 namespace pe {
 namespace {
-
-// For a source whose contents the caller did not read (no
-// PE_STRATEGY_IN_PLACE_CONTENTS): whether its catalog has only entries that
-// the copying export either carries as the in-place rewrite does
-// (settle_in_place) or leaves out without a word; anything else (bookmarks,
-// forms, names, actions, structure, optional content, threads...) takes the
-// copying path. With the contents read, Swift's ExportStrategy decided.
-bool catalog_allows_in_place(QPDFObjectHandle root)
-{
-    static char const *const allowed[] = {
-        "/Type", "/Pages", "/PageLabels", "/Metadata", "/Lang", "/PageLayout", "/PageMode",
-        "/ViewerPreferences", "/Version", "/Extensions", "/MarkInfo", "/Dests"};
-    if (!root.isDictionary()) {
-        return false;
-    }
-    for (std::string const &key : root.getKeys()) {
-        if (std::find_if(std::begin(allowed), std::end(allowed), [&key](char const *known) {
-                return key == known;
-            }) == std::end(allowed)) {
-            return false;
-        }
-    }
-    return true;
-}
 
 // Cuts, in everything `trailer` reaches, each reference to a page or page tree
 // node that is not in the output's page tree (`kept`): the copier's rule
@@ -132,7 +108,7 @@ void settle_in_place(
             root.replaceKey("/PageMode", QPDFObjectHandle::newName(name));
         }
     }
-    // A source rearranged in place has no structure tree (catalog_allows_in_place).
+    // A source rearranged in place has no structure tree (ExportStrategy: other contents).
     QPDFObjectHandle mark_info = old_root.getKey("/MarkInfo");
     if (mark_info.isDictionary()) {
         root.replaceKey("/MarkInfo", mark_info.isIndirect() ? mark_info : make_indirect(pdf, mark_info.shallowCopy()));
@@ -229,25 +205,8 @@ InPlace::InPlace(Inputs &opened, int s) :
 
 int InPlace::for_file(Inputs &inputs)
 {
-    Request const &request = inputs.request;
-    int s = request.items[0].source;
-    Source &source = inputs.sources[static_cast<size_t>(s)];
-    if (!source.pdf) {
-        return -1;
-    }
-    if ((request.options->strategies & PE_STRATEGY_IN_PLACE_CONTENTS) != 0) {
-        return s; // the caller read the catalog and pages (pe_document_read_contents)
-    }
-    if (!catalog_allows_in_place(source.pdf->getRoot())) {
-        return -1;
-    }
-    for (int i = 0; i < request.item_count; ++i) {
-        QPDFObjectHandle page = source.pages[static_cast<size_t>(request.items[i].page)];
-        if (page.hasKey("/Annots") || page.hasKey("/B") || page.hasKey("/AA")) {
-            return -1;
-        }
-    }
-    return s;
+    int s = inputs.request.items[0].source;
+    return inputs.sources[static_cast<size_t>(s)].pdf ? s : -1;
 }
 
 void InPlace::build(Dropped &dropped)
@@ -296,8 +255,7 @@ void InPlace::build(Dropped &dropped)
         placed.push_back(PlacedPage{items[i].source, items[i].page, from, to, first_use});
     }
     where = Where{items[0].source, 0};
-    // What copying carries of the links, bookmarks and open action (none in a
-    // file the caller did not read: for_file), read while the old catalog is
+    // What copying carries of the links, bookmarks and open action, read while the old catalog is
     // the file's (named destinations, bookmarks): links to pages left out
     // leave the pages, named destinations become explicit (the old catalog's
     // /Dests and /Names are not written), the outline is written new, pruned

@@ -16,19 +16,15 @@ namespace pe {
 // keeps them (keep_annotations, write_outline, kept_open_destination): links
 // to pages left out removed, named destinations made explicit, the outline
 // written new. Only where the caller allows it (Swift's ExportStrategy.allowed,
-// from what the file holds) or, for a file the caller did not read, where it
-// holds none of these (for_file); everything else is copied by Assembly.
+// from what the file holds, pe_document_read_contents); everything else is
+// copied by Assembly.
 class InPlace {
   public:
     InPlace(Inputs &opened, int source);
 
     // The source of a plan the caller allowed this strategy for
-    // (PE_STRATEGY_IN_PLACE). When the caller read the file's contents and
-    // allowed them (PE_STRATEGY_IN_PLACE_CONTENTS), that source; else -1 when
-    // the file holds what copying carries differently: a catalog entry other
-    // than those copying carries the same way, or a used page with
-    // annotations, article beads or page actions (they point at other pages,
-    // which copying would cut).
+    // (PE_STRATEGY_IN_PLACE); -1 when it could not be opened (copying then
+    // reports why). The caller judged what the file holds: nothing is judged here.
     static int for_file(Inputs &inputs);
 
     // Rearranges the source into the output; notes in `dropped` a given

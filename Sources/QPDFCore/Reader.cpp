@@ -59,53 +59,40 @@ void pass_entries(std::vector<OutlineEntry> const &entries, int level, pe_outlin
     }
 }
 
-// Whether every key of `object` (a dictionary) is one of `keys`.
-bool only_keys(QPDFObjectHandle object, std::set<std::string> const &keys)
+// A name as PDF syntax (qpdf's unparse: a space, a tab or a delimiter in it
+// written as #xx), so that a shape's words never hold a separator.
+std::string name_text(std::string const &name)
 {
-    for (std::string const &key : object.getKeys()) {
-        if (keys.count(key) == 0) {
-            return false;
+    return QPDFObjectHandle::newName(name).unparse();
+}
+
+// See pe_document_read_contents: a dictionary (or a stream's dictionary) as
+// "dict", its `kind_key` entry when it is a name ("-" when not) and its keys;
+// "array", "name", "string" or "other" for any other value.
+std::string shape(QPDFObjectHandle value, char const *kind_key)
+{
+    if (value.isStream()) {
+        value = value.getDict();
+    }
+    if (value.isDictionary()) {
+        QPDFObjectHandle kind = value.getKey(kind_key);
+        std::string text = "dict " + (kind.isName() ? name_text(kind.getName()) : std::string("-"));
+        for (std::string const &key : value.getKeys()) {
+            text += " " + name_text(key);
         }
+        return text;
     }
-    return true;
+    return value.isArray() ? "array" : value.isName() ? "name" : value.isString() ? "string" : "other";
 }
 
-// A GoTo action of /S and /D only (and /Type).
-bool plain_goto(QPDFObjectHandle action)
+void outline_action_shapes(std::vector<OutlineEntry> const &entries, std::set<std::string> &shapes)
 {
-    static std::set<std::string> const keys{"/Type", "/S", "/D"};
-    return action.isDictionary() && action.getKey("/S").isNameAndEquals("/GoTo") && only_keys(action, keys);
-}
-
-// A URI action of /S, /URI and /IsMap only (and /Type).
-bool plain_uri(QPDFObjectHandle action)
-{
-    static std::set<std::string> const keys{"/Type", "/S", "/URI", "/IsMap"};
-    return action.isDictionary() && action.getKey("/S").isNameAndEquals("/URI") && only_keys(action, keys);
-}
-
-// See pe_document_contents.plain_links.
-bool plain_link(QPDFObjectHandle annot)
-{
-    static std::set<std::string> const keys{"/Type", "/Subtype", "/Rect", "/Contents", "/P", "/NM", "/M", "/F",
-                                            "/AP", "/AS", "/Border", "/C", "/BS", "/H", "/QuadPoints", "/Dest", "/A"};
-    if (!annot.getKey("/Subtype").isNameAndEquals("/Link") || !only_keys(annot, keys)) {
-        return false;
-    }
-    QPDFObjectHandle action = annot.getKey("/A");
-    return action.isNull() || plain_goto(action) || plain_uri(action);
-}
-
-int outline_actions(std::vector<OutlineEntry> const &entries)
-{
-    int count = 0;
     for (OutlineEntry const &entry : entries) {
-        if (entry.action.isInitialized() && !plain_uri(entry.action)) {
-            ++count;
+        if (entry.action.isInitialized()) {
+            shapes.insert(shape(entry.action, "/S"));
         }
-        count += outline_actions(entry.kids);
+        outline_action_shapes(entry.kids, shapes);
     }
-    return count;
 }
 
 } // namespace
@@ -227,13 +214,11 @@ extern "C" int pe_document_read_contents(
         pe::Source &source = document->source;
         QPDFObjectHandle root = source.pdf->getRoot();
         pe_document_contents made{};
+        // Each distinct shape once: a book's thousands of links have a handful.
+        std::set<std::string> page_keys, annotations, outline_actions;
         for (QPDFObjectHandle page : source.pages) {
-            // What can name another page from a page but its annotations.
-            for (char const *key : {"/AA", "/B", "/SeparationInfo", "/PresSteps", "/PieceInfo", "/DPart"}) {
-                if (page.hasKey(key)) {
-                    ++made.page_actions;
-                    break;
-                }
+            for (std::string const &key : page.getKeys()) {
+                page_keys.insert(key);
             }
             QPDFObjectHandle annots = page.getKey("/Annots");
             if (!annots.isArray()) {
@@ -242,21 +227,22 @@ extern "C" int pe_document_read_contents(
             for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
                 if (annot.isDictionary()) {
                     ++made.annotations;
-                    made.plain_links += pe::plain_link(annot) ? 1 : 0;
+                    QPDFObjectHandle action = annot.getKey("/A");
+                    annotations.insert(
+                        pe::shape(annot, "/Subtype") + "\t" + (action.isNull() ? std::string("none") : pe::shape(action, "/S")));
                 }
             }
         }
-        QPDFObjectHandle open = pe::present_value(root, "/OpenAction");
-        if (!open.isNull()) {
-            made.open_action = open.isArray() || open.isName() || open.isString() || pe::plain_goto(open) ? 1 : 2;
-        }
-        made.outline_actions = pe::outline_actions(source.outline());
+        pe::outline_action_shapes(source.outline(), outline_actions);
         QPDFObjectHandle form = pe::present_value(root, "/AcroForm");
         QPDFObjectHandle fields = pe::present_value(form, "/Fields");
         made.form_fields = fields.isArray() && fields.getArrayNItems() > 0 ? 1 : 0;
         made.xfa = pe::present_value(form, "/XFA").isNull() ? 0 : 1;
         *contents = made;
-        if (each != nullptr && root.isDictionary()) {
+        if (each == nullptr) {
+            return;
+        }
+        if (root.isDictionary()) {
             for (std::string const &key : root.getKeys()) {
                 each(context, "catalog", key.c_str());
             }
@@ -266,6 +252,19 @@ extern "C" int pe_document_read_contents(
                     each(context, "names", key.c_str());
                 }
             }
+        }
+        for (std::string const &key : page_keys) {
+            each(context, "page", key.c_str());
+        }
+        for (std::string const &annotation : annotations) {
+            each(context, "annotation", annotation.c_str());
+        }
+        QPDFObjectHandle open = pe::present_value(root, "/OpenAction");
+        if (!open.isNull()) {
+            each(context, "open", pe::shape(open, "/S").c_str());
+        }
+        for (std::string const &action : outline_actions) {
+            each(context, "outline action", action.c_str());
         }
     });
 }

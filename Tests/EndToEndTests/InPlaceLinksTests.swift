@@ -135,6 +135,30 @@ import Testing
         #expect(Self.pageObjects(bytes) == 4, "four page objects")
     }
 
+    /// A session's export judges the file as direct mode does: the source,
+    /// which the session did not open, is opened for the decision and read
+    /// for what it holds (the bridge judges nothing), so the same removal is
+    /// rearranged in place and writes the same bytes.
+    @Test func aSessionExportIsJudgedAsDirectMode() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.file.write(to: dir.appendingPathComponent("linked.pdf"))
+        let direct = try pdfeditOK("remove", "3..4", "linked.pdf", "-o", "direct.pdf", in: dir, environment: ["PDFEDIT_TIMING": "1"])
+        try pdfeditOK("open", "linked.pdf", in: dir)
+        try pdfeditOK("remove", "3..4", in: dir)
+        let session = try pdfeditOK("export", "session.pdf", in: dir, environment: ["PDFEDIT_TIMING": "1"])
+        let copied = try pdfeditOK(
+            "export", "copied.pdf", in: dir, environment: ["PDFEDIT_TIMING": "1", "PDFEDIT_NO_IN_PLACE": "1"])
+        #expect(InPlaceExportTests.withoutTiming(direct.stderr).inPlace)
+        #expect(InPlaceExportTests.withoutTiming(session.stderr).inPlace, "\(session.stderr)")
+        #expect(!InPlaceExportTests.withoutTiming(copied.stderr).inPlace)
+        let written = try Data(contentsOf: dir.appendingPathComponent("session.pdf"))
+        #expect(written == (try Data(contentsOf: dir.appendingPathComponent("direct.pdf"))))
+        let meaning = try python(Self.meaning, [dir.appendingPathComponent("session.pdf").path])
+        #expect(meaning.status == 0, "\(meaning.stderr)")
+        #expect(meaning.stdout == (try python(Self.meaning, [dir.appendingPathComponent("copied.pdf").path])).stdout)
+    }
+
     /// A kept page with an entry that may name another page (/PieceInfo here,
     /// naming the removed page 4) is on no list: the file is copied, and the
     /// copy leaves the removed page out (qpdf's copier nulls the reference).

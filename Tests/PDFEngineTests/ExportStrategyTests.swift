@@ -14,9 +14,12 @@ import Testing
 
     static func allowed(
         _ items: [ExportItem], sources: [ExportSource] = [book], stamps: [ExportStamp] = [],
-        options: ExportOptions = ExportOptions(), contents: SourceContents? = nil
+        options: ExportOptions = ExportOptions(), contents: SourceContents? = SourceContents(catalogKeys: plain),
+        updateRefuses: Bool = true
     ) -> ExportStrategies {
-        ExportStrategy.allowed(sources: sources, items: items, stamps: stamps, options: options) { _ in contents }
+        ExportStrategy.allowed(
+            sources: sources, items: items, stamps: stamps, options: options, contents: { _ in contents },
+            updateRefuses: { _ in updateRefuses })
     }
 
     /// A request making exactly `change`, and nothing else, of the 10-page book.
@@ -42,12 +45,18 @@ import Testing
     /// A plain catalog, and what a source holding exactly `change` besides
     /// its pages reads as (nil for a change a request makes).
     static let plain: Set<String> = ["/Type", "/Pages"]
+    /// Annotations as the reader reports them: a link to a page, a link to an
+    /// address, a form field's widget.
+    static let link = AnnotationShape(.dictionary("/Link", ["/Type", "/Subtype", "/Rect", "/Border", "/Dest"]))
+    static let uriLink = AnnotationShape(
+        .dictionary("/Link", ["/Subtype", "/Rect", "/A"]), action: .dictionary("/URI", ["/S", "/URI"]))
+    static let widget = AnnotationShape(.dictionary("/Widget", ["/Subtype", "/Rect", "/FT", "/T"]))
     static func contents(making change: SourceChange) -> SourceContents? {
         switch change {
-        case .links: SourceContents(catalogKeys: plain, annotations: 3, plainLinks: 3)
+        case .links: SourceContents(catalogKeys: plain, annotations: [link, link, uriLink])
         case .sourceOutline: SourceContents(catalogKeys: plain.union(["/Outlines"]))
         case .namedDestinations: SourceContents(catalogKeys: plain.union(["/Names"]), nameTrees: ["/Dests"])
-        case .openDestination: SourceContents(catalogKeys: plain.union(["/OpenAction"]), openAction: .destination)
+        case .openDestination: SourceContents(catalogKeys: plain.union(["/OpenAction"]), openAction: ObjectShape(.array))
         case .otherContents: SourceContents(catalogKeys: plain.union(["/StructTreeRoot"]))
         default: nil
         }
@@ -65,20 +74,62 @@ import Testing
             SourceContents(catalogKeys: Self.plain.union(["/AcroForm"]), formFields: true),
             SourceContents(catalogKeys: Self.plain.union(["/AcroForm"]), xfa: true),
             SourceContents(catalogKeys: Self.plain.union(["/Names"]), nameTrees: ["/Dests", "/JavaScript"]),
-            SourceContents(catalogKeys: Self.plain.union(["/OpenAction"]), openAction: .other),
-            SourceContents(catalogKeys: Self.plain, annotations: 3, plainLinks: 2),
-            SourceContents(catalogKeys: Self.plain, pageActions: true),
-            SourceContents(catalogKeys: Self.plain.union(["/Outlines"]), outlineActions: 1),
+            SourceContents(
+                catalogKeys: Self.plain.union(["/OpenAction"]), openAction: .dictionary("/JavaScript", ["/S", "/JS"])),
+            SourceContents(catalogKeys: Self.plain, annotations: [Self.link, Self.link, Self.widget]),
+            SourceContents(catalogKeys: Self.plain, pageKeys: ["/Type", "/Parent", "/Contents", "/AA"]),
+            SourceContents(
+                catalogKeys: Self.plain.union(["/Outlines"]), outlineActions: [.dictionary("/Launch", ["/S", "/F"])]),
             SourceContents(catalogKeys: Self.plain.union(["/OCProperties"])),
         ]
         for contents in other {
             #expect(contents.changes.contains(.otherContents), "\(contents)")
             #expect(Self.allowed(Array(Self.pages.prefix(8)), contents: contents) == [], "\(contents)")
         }
-        // Not read (no opened document): the bridge takes only a plain file in place.
-        #expect(Self.allowed(Array(Self.pages.prefix(8)), contents: nil) == [.inPlace])
+        // Not read (no opened document): copied, for nothing is judged in the bridge.
+        #expect(Self.allowed(Array(Self.pages.prefix(8)), contents: nil) == [])
+        #expect(Self.allowed(Array(Self.pages.prefix(8)), contents: plain) == [.inPlace])
+    }
+
+    /// What the reader reports is judged here: a plain link has nothing but its
+    /// destination, looks and page, and an action that only goes to a page or
+    /// an address; anything more is other contents (copied).
+    @Test func whatAPlainLinkIs() throws {
+        let goTo = ObjectShape.dictionary("/GoTo", ["/S", "/D"])
+        #expect(AnnotationShape(.dictionary("/Link", ["/Subtype", "/Rect", "/A"]), action: goTo).isPlainLink)
+        #expect(Self.uriLink.isPlainLink)
+        #expect(Self.link.isPlainLink)
+        let notPlain: [AnnotationShape] = [
+            Self.widget,
+            // a link with additional actions, or an action that runs something
+            AnnotationShape(.dictionary("/Link", ["/Subtype", "/Rect", "/Dest", "/AA"])),
+            AnnotationShape(.dictionary("/Link", ["/Subtype", "/A"]), action: .dictionary("/GoTo", ["/S", "/D", "/Next"])),
+            AnnotationShape(.dictionary("/Link", ["/Subtype", "/A"]), action: .dictionary("/JavaScript", ["/S", "/JS"])),
+            AnnotationShape(.dictionary("/Link", ["/Subtype", "/A"]), action: ObjectShape(.array)),
+            AnnotationShape(.dictionary(nil, ["/Rect", "/Dest"])),
+            AnnotationShape(ObjectShape(.other)),
+        ]
+        for shape in notPlain {
+            #expect(!shape.isPlainLink, "\(shape)")
+            #expect(SourceContents(catalogKeys: Self.plain, annotations: [Self.link, shape]).changes == [.links, .otherContents])
+        }
+        // The reader's words, parsed.
         #expect(
-            Self.allowed(Array(Self.pages.prefix(8)), contents: plain) == [.inPlace, .inPlaceWithContents])
+            AnnotationShape(reported: "dict /Link /A /Rect /Subtype\tdict /URI /S /URI")
+                == AnnotationShape(.dictionary("/Link", ["/A", "/Rect", "/Subtype"]), action: .dictionary("/URI", ["/S", "/URI"])))
+        #expect(AnnotationShape(reported: "dict - /Rect\tnone") == AnnotationShape(.dictionary(nil, ["/Rect"])))
+        #expect(AnnotationShape(reported: "dict /Link /Rect") == nil, "no action part")
+        #expect(ObjectShape(reported: "array") == ObjectShape(.array))
+        #expect(ObjectShape(reported: "array /D") == nil)
+        #expect(ObjectShape(reported: "stream") == nil)
+        // Open actions: a destination, or anything else.
+        for destination in [ObjectShape(.array), ObjectShape(.name), ObjectShape(.string), goTo] {
+            #expect(SourceContents(catalogKeys: ["/OpenAction"], openAction: destination).changes == [.openDestination])
+        }
+        #expect(SourceContents(catalogKeys: ["/OpenAction"]).changes.isEmpty, "an /OpenAction of null")
+        // Bookmarks: an address is carried, anything else is not.
+        #expect(SourceContents(catalogKeys: ["/Outlines"], outlineActions: [.dictionary("/URI", ["/S", "/URI"])]).changes
+            == [.sourceOutline])
     }
 
     /// Every change alone: taken by the strategies whose list holds it (each
@@ -92,12 +143,17 @@ import Testing
             // What the file holds is read for an output the update does not
             // take: one that leaves pages out.
             #expect(contents.changes == [change], "\(change)")
-            if ExportStrategy.inPlace.supports(change) { expected.formUnion([.inPlace, .inPlaceWithContents]) }
+            if ExportStrategy.inPlace.supports(change) { expected.insert(.inPlace) }
             let fewer = Array(items.prefix(8))
             #expect(Self.allowed(fewer, options: options, contents: contents) == expected, "\(change)")
             // All pages: the update (which keeps what the file holds) is tried
-            // first, and nothing is read.
-            #expect(Self.allowed(items, options: options, contents: contents) == Self.both, "\(change)")
+            // first; the rewrite in place beside it only for a file the update
+            // cannot take (repaired, encrypted), and only then is it read.
+            #expect(
+                Self.allowed(items, options: options, contents: contents, updateRefuses: false) == [.appendedUpdate],
+                "\(change)")
+            expected.insert(.appendedUpdate)
+            #expect(Self.allowed(items, options: options, contents: contents) == expected, "\(change)")
             return
         }
         let found = ExportStrategy.changes(sources: [Self.book], items: items, stamps: [], options: options)
@@ -127,7 +183,17 @@ import Testing
             ])
         #expect(SourceChange.allCases.allSatisfy(ExportStrategy.copy.supports))
         #expect(Self.allowed(Self.pages) == [.appendedUpdate, .inPlace])
+        // A file the update takes is not read for the rewrite in place.
+        let read = Counter()
+        let strategies = ExportStrategy.allowed(
+            sources: [Self.book], items: Self.pages, stamps: [], options: ExportOptions(),
+            contents: { _ in read.count += 1; return SourceContents(catalogKeys: Self.plain) },
+            updateRefuses: { _ in false })
+        #expect(strategies == [.appendedUpdate])
+        #expect(read.count == 0)
     }
+
+    final class Counter { var count = 0 }
 
     /// What is on no list is copied: other items, item boxes and resizes,
     /// stamps, a second source.

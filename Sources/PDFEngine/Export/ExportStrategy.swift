@@ -57,51 +57,143 @@ package enum SourceChange: Hashable, Sendable, CaseIterable {
     case otherContents
 }
 
+/// A value of a source as the reader reports it (`pe_document_read_contents`):
+/// a dictionary by its kind (an annotation's /Subtype, an action's /S) and its
+/// keys; any other value by its type. What it means is judged here, not in the
+/// bridge.
+package struct ObjectShape: Hashable, Sendable {
+    package enum ValueType: String, Hashable, Sendable {
+        case dictionary = "dict", array, name, string, other
+    }
+
+    package var type: ValueType
+    /// The kind entry when it is a name ("/Link", "/GoTo"); nil when absent or not a name.
+    package var kind: String?
+    /// A dictionary's keys ("/Rect"), as PDF syntax.
+    package var keys: Set<String>
+
+    package init(_ type: ValueType, kind: String? = nil, keys: Set<String> = []) {
+        self.type = type
+        self.kind = kind
+        self.keys = keys
+    }
+
+    /// A dictionary of `kind` with these keys.
+    package static func dictionary(_ kind: String?, _ keys: Set<String>) -> ObjectShape {
+        ObjectShape(.dictionary, kind: kind, keys: keys)
+    }
+
+    /// The reader's text: "dict KIND KEY..." ("-": no kind), or the type's word.
+    /// nil when it is neither.
+    package init?(reported text: Substring) {
+        let words = text.split(separator: " ")
+        guard let first = words.first, let type = ValueType(rawValue: String(first)) else { return nil }
+        guard type == .dictionary else {
+            guard words.count == 1 else { return nil }
+            self.init(type)
+            return
+        }
+        guard words.count >= 2 else { return nil }
+        self.init(.dictionary, kind: words[1] == "-" ? nil : String(words[1]), keys: Set(words.dropFirst(2).map(String.init)))
+    }
+
+    /// A GoTo action of /S and /D only (and /Type).
+    package var isPlainGoTo: Bool {
+        type == .dictionary && kind == "/GoTo" && keys.isSubset(of: ["/Type", "/S", "/D"])
+    }
+
+    /// A URI action of /S, /URI and /IsMap only (and /Type).
+    package var isPlainURI: Bool {
+        type == .dictionary && kind == "/URI" && keys.isSubset(of: ["/Type", "/S", "/URI", "/IsMap"])
+    }
+
+    /// What an open action or a link may be to show a page: a destination (an
+    /// array, a named one as a name or a string) or a plain GoTo action.
+    package var isDestination: Bool {
+        type == .array || type == .name || type == .string || isPlainGoTo
+    }
+}
+
+/// An annotation dictionary and its /A action (nil: none), as reported.
+package struct AnnotationShape: Hashable, Sendable {
+    package var annotation: ObjectShape
+    package var action: ObjectShape?
+
+    package init(_ annotation: ObjectShape, action: ObjectShape? = nil) {
+        self.annotation = annotation
+        self.action = action
+    }
+
+    /// The reader's text: the annotation's shape, a tab, the action's or "none".
+    package init?(reported text: String) {
+        let parts = text.split(separator: "\t", omittingEmptySubsequences: false)
+        guard parts.count == 2, let annotation = ObjectShape(reported: parts[0]) else { return nil }
+        if parts[1] == "none" {
+            self.init(annotation)
+        } else {
+            guard let action = ObjectShape(reported: parts[1]) else { return nil }
+            self.init(annotation, action: action)
+        }
+    }
+
+    /// The keys a plain link may have: nothing in it but its destination, its
+    /// looks and its page (which `cut_left_out_pages` keeps from reaching a
+    /// page left out).
+    static let linkKeys: Set<String> = [
+        "/Type", "/Subtype", "/Rect", "/Contents", "/P", "/NM", "/M", "/F", "/AP", "/AS", "/Border", "/C", "/BS",
+        "/H", "/QuadPoints", "/Dest", "/A",
+    ]
+
+    /// A /Link annotation of those keys whose action, if any, is a plain GoTo
+    /// or URI action: what the in-place rewrite keeps or removes as copying does.
+    package var isPlainLink: Bool {
+        annotation.type == .dictionary && annotation.kind == "/Link" && annotation.keys.isSubset(of: Self.linkKeys)
+            && (action.map { $0.isPlainGoTo || $0.isPlainURI } ?? true)
+    }
+}
+
 /// What a source holds besides its pages, read from its opened document
 /// (`OpenedPDF.contents()`, `pe_document_read_contents`): the facts the
 /// in-place rewrite's allow-list is checked against.
 package struct SourceContents: Sendable, Equatable {
-    package enum OpenAction: Sendable, Equatable {
-        case none
-        /// An array, a name, a string, or a GoTo action of /S and /D only.
-        case destination
-        case other
-    }
-
     package var catalogKeys: Set<String>
     /// The keys of the catalog's /Names dictionary.
     package var nameTrees: Set<String>
-    /// Annotation dictionaries on the pages, and how many of them are plain
-    /// links (nothing in them but a destination, an address and their page
-    /// reaches another object of the file that could be a page).
+    /// Annotation dictionaries on the pages, and their distinct shapes.
     package var annotations: Int
-    package var plainLinks: Int
-    /// Some page has additional actions (/AA), article beads (/B) or another
-    /// entry that may name other pages (/SeparationInfo, /PresSteps,
-    /// /PieceInfo, /DPart).
-    package var pageActions: Bool
-    package var openAction: OpenAction
-    /// Bookmarks with an action that is neither a destination nor a plain URI.
-    package var outlineActions: Int
+    package var annotationShapes: Set<AnnotationShape>
+    /// Every key some page dictionary has.
+    package var pageKeys: Set<String>
+    /// The catalog's /OpenAction; nil when it has none.
+    package var openAction: ObjectShape?
+    /// The actions of bookmarks that are not destinations in the file (URI,
+    /// GoToR, named, JavaScript ...), each distinct shape.
+    package var outlineActions: Set<ObjectShape>
     /// /AcroForm has fields, resp. an XFA form.
     package var formFields: Bool
     package var xfa: Bool
 
     package init(
-        catalogKeys: Set<String>, nameTrees: Set<String> = [], annotations: Int = 0, plainLinks: Int = 0,
-        pageActions: Bool = false, openAction: OpenAction = .none, outlineActions: Int = 0, formFields: Bool = false,
+        catalogKeys: Set<String>, nameTrees: Set<String> = [], annotations: [AnnotationShape] = [],
+        pageKeys: Set<String> = ["/Type", "/Parent", "/MediaBox", "/Contents", "/Resources"],
+        openAction: ObjectShape? = nil, outlineActions: Set<ObjectShape> = [], formFields: Bool = false,
         xfa: Bool = false
     ) {
         self.catalogKeys = catalogKeys
         self.nameTrees = nameTrees
-        self.annotations = annotations
-        self.plainLinks = plainLinks
-        self.pageActions = pageActions
+        self.annotations = annotations.count
+        annotationShapes = Set(annotations)
+        self.pageKeys = pageKeys
         self.openAction = openAction
         self.outlineActions = outlineActions
         self.formFields = formFields
         self.xfa = xfa
     }
+
+    /// Page entries besides annotations that may name other pages: additional
+    /// actions, article beads, and entries of print production and
+    /// presentations that the in-place rewrite does not carry as copying does.
+    static let pageActionKeys: Set<String> = ["/AA", "/B", "/SeparationInfo", "/PresSteps", "/PieceInfo", "/DPart"]
 
     /// What an output of the source carries of these contents. Catalog
     /// entries that copying writes as the in-place rewrite does (or leaves out
@@ -120,11 +212,8 @@ package struct SourceContents: Sendable, Equatable {
                 if !nameTrees.isEmpty { changes.insert(.namedDestinations) }
                 if !nameTrees.isSubset(of: ["/Dests"]) { changes.insert(.otherContents) }
             case "/OpenAction":
-                switch openAction {
-                case .none: break
-                case .destination: changes.insert(.openDestination)
-                case .other: changes.insert(.otherContents)
-                }
+                // An /OpenAction of null is none.
+                if let openAction { changes.insert(openAction.isDestination ? .openDestination : .otherContents) }
             case "/AcroForm":
                 // A form without fields: copying writes no /AcroForm, silently.
                 if formFields || xfa { changes.insert(.otherContents) }
@@ -133,7 +222,11 @@ package struct SourceContents: Sendable, Equatable {
             }
         }
         if annotations > 0 { changes.insert(.links) }
-        if annotations > plainLinks || pageActions || outlineActions > 0 { changes.insert(.otherContents) }
+        if !annotationShapes.allSatisfy(\.isPlainLink) || !pageKeys.isDisjoint(with: Self.pageActionKeys)
+            || outlineActions.contains(where: { !$0.isPlainURI })
+        {
+            changes.insert(.otherContents)
+        }
         return changes
     }
 }
@@ -145,12 +238,6 @@ package struct ExportStrategies: OptionSet, Sendable, Hashable {
 
     package static let appendedUpdate = ExportStrategies(rawValue: 1)
     package static let inPlace = ExportStrategies(rawValue: 2)
-    /// With `inPlace`: the source's contents were read and are on the
-    /// in-place list (`SourceContents.changes`), so the bridge rearranges it
-    /// with its links, bookmarks and open action (PE_STRATEGY_IN_PLACE_CONTENTS).
-    /// Without it, the bridge takes only a source whose catalog and pages hold
-    /// nothing of these (a document the caller did not open: not read).
-    package static let inPlaceWithContents = ExportStrategies(rawValue: 4)
 }
 
 extension ExportStrategy {
@@ -184,37 +271,64 @@ extension ExportStrategy {
     /// copying: those whose allow-list holds every change the output makes
     /// (`changes`), when it is one source's pages and nothing else, and the
     /// source's document may be changed in memory (not opened for a later
-    /// export too). The in-place rewrite only for at least half of the
-    /// source's pages (below that, copying what is kept is faster), and, for
-    /// an output the update does not take, only when what the source holds
-    /// besides its pages (`contents`, read from its opened document; nil: not
-    /// opened, not read) is on its list too; unread, the bridge takes in place
-    /// only a file whose catalog and pages hold none of it. Empty: copy.
+    /// export too). The in-place rewrite (taken too where the update cannot
+    /// take the file: damaged, encrypted, no cross-reference section to follow)
+    /// only for at least half of the source's pages (below that, copying what is
+    /// kept is faster), and only when what the source holds besides its pages
+    /// (`contents`, read from its opened document; nil: not opened, not read) is
+    /// on its list too. Empty: copy.
+    ///
+    /// Beside the update, the in-place rewrite is a way out only for a file
+    /// the update cannot take as its opening shows (`updateRefuses`: qpdf
+    /// repaired it, or it is encrypted): reading what a file holds touches every
+    /// annotation, a tenth of the time of turning the pages of a book of links.
+    /// A file the update refuses for what only writing it finds (no
+    /// cross-reference section to follow) is then copied.
     package static func allowed(
         sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions,
-        contents: (ExportSource) -> SourceContents? = { try? $0.document?.contents() }
+        contents: (ExportSource) -> SourceContents? = { try? $0.document?.contents() },
+        updateRefuses: (ExportSource) -> Bool = { $0.document?.updateRefuses ?? true }
     ) -> ExportStrategies {
-        guard let (source, changes) = changes(sources: sources, items: items, stamps: stamps, options: options) else {
-            return []
-        }
-        let given = sources[source]
-        guard given.document == nil || given.lastUseOfDocument, let pageCount = given.pageCount else { return [] }
+        guard let (source, changes) = candidate(sources: sources, items: items, stamps: stamps, options: options)
+        else { return [] }
         var allowed: ExportStrategies = []
         if options.appendUpdate, changes.allSatisfy(ExportStrategy.appendedUpdate.supports) {
             allowed.insert(.appendedUpdate)
         }
-        if options.inPlace, changes.allSatisfy(ExportStrategy.inPlace.supports), items.count * 2 >= pageCount {
-            // Read only for an output the update does not take (an output that
-            // leaves pages out): reading touches every annotation of the file.
-            if !allowed.contains(.appendedUpdate), let contents = contents(given) {
-                if contents.changes.allSatisfy(ExportStrategy.inPlace.supports) {
-                    allowed.formUnion([.inPlace, .inPlaceWithContents])
-                }
-            } else {
-                allowed.insert(.inPlace)
-            }
+        let given = sources[source]
+        if inPlaceMayTake(changes, items: items, sources: sources, source: source, options: options),
+            !allowed.contains(.appendedUpdate) || updateRefuses(given),
+            let contents = contents(given), contents.changes.allSatisfy(ExportStrategy.inPlace.supports)
+        {
+            allowed.insert(.inPlace)
         }
         return allowed
+    }
+
+    /// The source an export may write other than by copying, and what it
+    /// changes of it: nil when no strategy but copying lists every change, or
+    /// the source's document is kept for a later export or its page count is
+    /// not known. `PDFExporter.write` opens that source first when the caller
+    /// did not, so that what it holds is read and judged here.
+    package static func candidate(
+        sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions
+    ) -> (source: Int, changes: Set<SourceChange>)? {
+        guard let (source, changes) = changes(sources: sources, items: items, stamps: stamps, options: options) else {
+            return nil
+        }
+        let given = sources[source]
+        guard given.document == nil || given.lastUseOfDocument, given.pageCount != nil else { return nil }
+        let appended = options.appendUpdate && changes.allSatisfy(ExportStrategy.appendedUpdate.supports)
+        guard appended || inPlaceMayTake(changes, items: items, sources: sources, source: source, options: options)
+        else { return nil }
+        return (source, changes)
+    }
+
+    private static func inPlaceMayTake(
+        _ changes: Set<SourceChange>, items: [ExportItem], sources: [ExportSource], source: Int, options: ExportOptions
+    ) -> Bool {
+        guard options.inPlace, let pageCount = sources[source].pageCount else { return false }
+        return changes.allSatisfy(ExportStrategy.inPlace.supports) && items.count * 2 >= pageCount
     }
 
     /// The one source (its index) whose pages the output shows, and what it

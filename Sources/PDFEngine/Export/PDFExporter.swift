@@ -43,6 +43,16 @@ package enum PDFExporter {
         options: ExportOptions = ExportOptions(),
         to path: String
     ) throws(EngineError) -> ExportReport {
+        var sources = sources
+        // What the source holds is judged in Swift (ExportStrategy), from its
+        // opened document: one the caller did not open (a session's export) is
+        // opened here and handed to the bridge, which then reads it no more.
+        if let (source, _) = ExportStrategy.candidate(sources: sources, items: items, stamps: stamps, options: options),
+            sources[source].document == nil, let opened = OpenedPDF.opening(sources[source])
+        {
+            sources[source].document = opened
+            sources[source].lastUseOfDocument = true
+        }
         let collector = WarningCollector(paths: sources.map(\.path))
         var status = pe_status()
         let strategies = ExportStrategy.allowed(sources: sources, items: items, stamps: stamps, options: options)

@@ -65,6 +65,29 @@ package final class OpenedPDF: @unchecked Sendable, Equatable {
 
     deinit { pe_document_close(handle) }
 
+    /// Whether an appended update cannot follow this file, as its opening
+    /// shows: qpdf repaired it, or it is encrypted (`Appended::for_file`'s
+    /// first refusals; what only writing finds is not known here).
+    package var updateRefuses: Bool {
+        !warnings.isEmpty || ((try? facts().encrypted) ?? true)
+    }
+
+    /// `source` opened for an export with its password, else the first of its
+    /// alternatives that opens it, as the bridge tries them; nil when none
+    /// does, the file cannot be read or qpdf repaired it (copying then opens it
+    /// and says why, or passes on qpdf's warnings as the export's).
+    package static func opening(_ source: ExportSource) -> OpenedPDF? {
+        for password in [source.password ?? ""] + source.alternatives {
+            do {
+                let opened = try OpenedPDF(path: source.path, password: password)
+                return opened.warnings.isEmpty ? opened : nil
+            } catch {
+                guard case .password = error else { return nil }
+            }
+        }
+        return nil
+    }
+
     package static func == (lhs: OpenedPDF, rhs: OpenedPDF) -> Bool { lhs === rhs }
 }
 
@@ -162,26 +185,24 @@ extension OpenedPDF {
     package func contents() throws(EngineError) -> SourceContents {
         var status = pe_status()
         var read = pe_document_contents()
-        let keys = CatalogKeys()
-        let code = withExtendedLifetime(keys) {
+        let reported = ReportedContents()
+        let code = withExtendedLifetime(reported) {
             pe_document_read_contents(
                 handle, &read,
-                { context, kind, key in
-                    guard let context, let kind, let key else { return }
-                    let keys = Unmanaged<CatalogKeys>.fromOpaque(context).takeUnretainedValue()
-                    if String(cString: kind) == "names" {
-                        keys.names.insert(String(cString: key))
-                    } else {
-                        keys.catalog.insert(String(cString: key))
-                    }
-                }, Unmanaged.passUnretained(keys).toOpaque(), &status)
+                { context, kind, text in
+                    guard let context, let kind, let text else { return }
+                    Unmanaged<ReportedContents>.fromOpaque(context).takeUnretainedValue().add(
+                        kind: String(cString: kind), String(cString: text))
+                }, Unmanaged.passUnretained(reported).toOpaque(), &status)
         }
         guard code == Int32(PE_OK) else { throw EngineError(status: status, about: BridgeFailure(file: path)) }
-        return SourceContents(
-            catalogKeys: keys.catalog, nameTrees: keys.names, annotations: Int(read.annotations),
-            plainLinks: Int(read.plain_links), pageActions: read.page_actions != 0,
-            openAction: read.open_action == 0 ? .none : read.open_action == 1 ? .destination : .other,
-            outlineActions: Int(read.outline_actions), formFields: read.form_fields != 0, xfa: read.xfa != 0)
+        var contents = SourceContents(
+            catalogKeys: reported.catalog, nameTrees: reported.names, pageKeys: reported.pageKeys,
+            openAction: reported.openAction, outlineActions: reported.outlineActions,
+            formFields: read.form_fields != 0, xfa: read.xfa != 0)
+        contents.annotations = Int(read.annotations)
+        contents.annotationShapes = reported.annotations
+        return contents
     }
 
     /// Effective attributes of the page at 0-based `index`, inherited values
@@ -329,7 +350,27 @@ private final class NamedTexts {
 }
 
 /// The keys `pe_document_read_contents` hands over: the catalog's and its /Names dictionary's.
-private final class CatalogKeys {
+/// What `pe_document_read_contents` reports, gathered (its `each` context).
+private final class ReportedContents {
     var catalog: Set<String> = []
     var names: Set<String> = []
+    var pageKeys: Set<String> = []
+    var annotations: Set<AnnotationShape> = []
+    var openAction: ObjectShape?
+    var outlineActions: Set<ObjectShape> = []
+
+    /// A shape the reader words in a way not known here is "other": never on
+    /// a list, so the output is copied.
+    func add(kind: String, _ text: String) {
+        switch kind {
+        case "catalog": catalog.insert(text)
+        case "names": names.insert(text)
+        case "page": pageKeys.insert(text)
+        case "annotation":
+            annotations.insert(AnnotationShape(reported: text) ?? AnnotationShape(ObjectShape(.other)))
+        case "open": openAction = ObjectShape(reported: Substring(text)) ?? ObjectShape(.other)
+        case "outline action": outlineActions.insert(ObjectShape(reported: Substring(text)) ?? ObjectShape(.other))
+        default: catalog.insert(kind)  // a kind of fact not known here: judged as an unknown catalog entry
+        }
+    }
 }

@@ -212,15 +212,13 @@ enum { PE_LABELS_KEEP = 0, PE_LABELS_RENUMBER = 1, PE_LABELS_NONE = 2 };
  * ExportStrategy.allowed) only for a plan of one source's plain pages, no
  * stamps, whose changes that strategy writes as copying would, its document
  * (if any) at its last use. APPENDED_UPDATE: the source's bytes followed by an
- * update, so nothing may be taken out; IN_PLACE: the source rewritten whole. */
+ * update, so nothing may be taken out; IN_PLACE: the source rearranged in
+ * memory and written whole, its links, bookmarks, named destinations and
+ * destination open action carried as copying carries them (links to pages
+ * left out removed, named destinations made explicit, the outline written new)
+ * — the caller read what the file holds (pe_document_read_contents) and judged
+ * it. The bridge falls back to copying only when the file cannot be opened. */
 enum { PE_STRATEGY_APPENDED_UPDATE = 1, PE_STRATEGY_IN_PLACE = 2 };
-/* With PE_STRATEGY_IN_PLACE: the caller read the source's contents
- * (pe_document_read_contents) and allows its links, bookmarks, named
- * destinations and destination open action: the bridge rearranges it in place
- * with them (links to pages left out removed, named destinations made
- * explicit, the outline written new, as copying does) instead of copying a
- * file whose catalog or pages hold more than plain pages. */
-enum { PE_STRATEGY_IN_PLACE_CONTENTS = 8 };
 /* With PE_STRATEGY_APPENDED_UPDATE: the output must be the appended update (a
  * signed file's bytes kept, `--keep-signatures`); a file that cannot take one
  * fails with PE_E_PLAN, PE_MESSAGE_NOT_APPENDED and why, instead of falling

@@ -35,31 +35,31 @@ int pe_document_read_facts(pe_document *document, pe_document_facts *facts, pe_t
                            pe_status *status);
 
 /* What a document holds besides its pages that an output of it carries or
- * leaves out (PDFEngine's ExportStrategy decides from these whether its pages
- * may be rearranged in place, and the bridge then carries its links, bookmarks
- * and open action as copying does). Counts over every page of the document. */
+ * leaves out, as facts: PDFEngine's ExportStrategy (SourceContents) judges
+ * from them whether its pages may be rearranged in place, and the bridge then
+ * carries its links, bookmarks and open action as copying does. */
 typedef struct pe_document_contents {
-    int annotations;     /* dictionaries in the pages' /Annots arrays */
-    int plain_links;     /* of them, /Link annotations with no entry but /Type,
-                            /Subtype, /Rect, /Contents, /P, /NM, /M, /F, /AP, /AS,
-                            /Border, /C, /BS, /H, /QuadPoints, /Dest and an /A that is
-                            a GoTo (/S, /D) or a URI (/S, /URI, /IsMap) action: nothing
-                            in them but their destination and their page reaches a page */
-    int page_actions;    /* pages with additional actions (/AA), article beads (/B) or
-                            another entry that may name other pages (/SeparationInfo,
-                            /PresSteps, /PieceInfo, /DPart) */
-    int open_action;     /* the catalog's /OpenAction: 0 none; 1 a destination (an
-                            array, a name, a string, or a GoTo action of /S and /D
-                            only); 2 anything else */
-    int outline_actions; /* bookmarks (as pe_document_read_outline reads them) with an
-                            action that is neither a destination nor a URI action of /S,
-                            /URI and /IsMap only */
-    int form_fields;     /* /AcroForm /Fields is a non-empty array */
-    int xfa;             /* /AcroForm has /XFA */
+    int annotations; /* dictionaries in the pages' /Annots arrays, over every page */
+    int form_fields; /* /AcroForm /Fields is a non-empty array */
+    int xfa;         /* /AcroForm has /XFA */
 } pe_document_contents;
 
-/* Fills *contents and passes `each` every key of the catalog as ("catalog",
- * "/Key") and of its /Names dictionary as ("names", "/Key"). Returns
+/* Fills *contents and passes `each` (when not NULL) what the document holds,
+ * each distinct text once, as (kind, text):
+ *   ("catalog", key) and ("names", key): the keys of the catalog and of its
+ *     /Names dictionary ("/Type");
+ *   ("page", key): every key of some page dictionary;
+ *   ("annotation", shape TAB action): each distinct shape of an annotation
+ *     dictionary (its kind the /Subtype) and of its /A action (its kind the
+ *     /S), "none" when it has no /A;
+ *   ("open", shape): the catalog's /OpenAction when it has one (kind /S);
+ *   ("outline action", shape): the action of a bookmark that is not a
+ *     destination in this file (as pe_document_read_outline reads them:
+ *     URI, GoToR, named, JavaScript ...; kind /S).
+ * A shape is "dict KIND KEY..." for a dictionary (or a stream's), KIND its
+ * kind entry when a name, "-" when not, then its keys, each word PDF syntax
+ * ("/Link", "/A#20B": no space or tab in a word) and one space between
+ * words; "array", "name", "string" or "other" for any other value. Returns
  * status->code. */
 int pe_document_read_contents(pe_document *document, pe_document_contents *contents, pe_text_fn each, void *context,
                               pe_status *status);
