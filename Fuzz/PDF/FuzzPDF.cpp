@@ -244,7 +244,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pe_document_contents contents{};
     pe_status contents_status{};
     pe_document_read_contents(
-        document, &contents, [](void *, const char *, const char *) {}, nullptr, &contents_status);
+        document, 1, &contents, [](void *, const char *, const char *) {}, nullptr, &contents_status);
     if (pages >= 2) {
         std::vector<pe_item> kept;
         for (int page = 0; page + 1 < pages; page++) {

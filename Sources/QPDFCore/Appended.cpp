@@ -108,47 +108,6 @@ bool read_tail(char const *path, FileTail &tail)
     return true;
 }
 
-// Whether the source's catalog holds something the copying export would leave
-// out and name in its dropped-data warning (JavaScript and document actions
-// without keep_scripts, an XFA form, a portfolio): such an output is copied.
-// A structure tree is not: every page stays the object it was, so its elements,
-// /StructParents numbers and parent tree stay right without being read (the
-// copying export reads the tree to prune and renumber it, and checks its depth
-// on the way because it walks it).
-bool catalog_drops_something(QPDFObjectHandle root, bool keep_scripts)
-{
-    if (!keep_scripts) {
-        QPDFObjectHandle open = root.getKey("/OpenAction");
-        bool action = open.isDictionary() && !dict_key(open, "/S").isNameAndEquals("/GoTo");
-        if (dict_key(root.getKey("/Names"), "/JavaScript").isDictionary() || action || root.hasKey("/AA")) {
-            return true;
-        }
-    }
-    return !dict_key(root.getKey("/AcroForm"), "/XFA").isNull() || root.hasKey("/Collection");
-}
-
-// Whether a page's annotations (`annots`, its /Annots) can be given to a second
-// placement of the page as twins, new annotation objects that differ only in /P
-// and siblings: not when one is a field or a widget (copying rebuilds the field
-// tree for a repeated page's widgets).
-bool twins_alone(QPDFObjectHandle annots)
-{
-    if (!annots.isArray()) {
-        return annots.isNull();
-    }
-    for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
-        if (!annot.isDictionary()) {
-            continue;
-        }
-        bool popup = annot.getKey("/Subtype").isNameAndEquals("/Popup");
-        if (annot.getKey("/Subtype").isNameAndEquals("/Widget") || annot.hasKey("/FT") ||
-            (annot.hasKey("/Parent") && !popup)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 // Whether the source's cross-reference table gives an object an offset outside
 // its file (`size` bytes; 0 too, where the header is): damage qpdf meets only
 // when it reads that object (qpdf --check does), which the update would keep
@@ -433,20 +392,10 @@ std::unique_ptr<Appended> Appended::for_file(Inputs &inputs, std::string *why)
     }
     bool keep_scripts = options != nullptr && options->keep_scripts != 0;
     QPDFObjectHandle root = source.pdf->getRoot();
-    if (catalog_drops_something(root, keep_scripts)) {
-        return refuse("the file holds scripts, XFA or a portfolio the output drops");
-    }
-    // A page used again gets a twin (Appended::twin); not a page with form
-    // fields, whose copies copying gives fields of their own.
-    bool repeated = false;
-    for (size_t page = 0; page < uses.size(); ++page) {
-        if (uses[page] > 1) {
-            repeated = true;
-            if (!twins_alone(source.pages[page].getKey("/Annots"))) {
-                return refuse("a page with form fields is used twice");
-            }
-        }
-    }
+    // A page used again gets a twin (Appended::twin). What the file holds
+    // (scripts, XFA, a portfolio, form fields on a page used again) Swift
+    // judged (ExportStrategy: droppedContents, repeatedFields).
+    bool repeated = std::find_if(uses.begin(), uses.end(), [](int used) { return used > 1; }) != uses.end();
     FileTail tail;
     if (!read_tail(arg.path, tail) || xref_points_nowhere(source.xref, tail.size)) {
         return refuse("the file does not end in a cross-reference section an update can follow");

@@ -41,13 +41,13 @@ struct FileTail {
 // the structure of its content cloned (clone_structure).
 //
 // Written when the caller allows it (PE_STRATEGY_APPENDED_UPDATE, decided in
-// Swift by ExportStrategy.allowed from what the edit does) and the file can take
-// it (for_file): never for a source qpdf read with warnings (damage: the update
-// would point into it) or whose cross-reference table points outside the file,
-// an encrypted one, one with JavaScript or document actions the output must
-// drop, an XFA form, a portfolio or a structure tree copying could not read, nor
-// one with form fields on a page used twice (copying rebuilds their field tree)
-// or bookmarks the given outline removes or renames; Assembly copies those.
+// Swift by ExportStrategy.allowed from what the edit does and what the file
+// holds: scripts the output drops, XFA, a portfolio, form fields on a page used
+// twice keep it away) and the file can take it (for_file): never for a source
+// qpdf read with warnings (damage: the update would point into it) or whose
+// cross-reference table points outside the file, an encrypted one, one with a
+// structure tree copying could not read, nor one whose bookmarks the given
+// outline removes or renames; Assembly copies those.
 class Appended {
   public:
     // The output made this way, for a plan the caller allowed it for; nullptr

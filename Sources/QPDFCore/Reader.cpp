@@ -206,7 +206,8 @@ extern "C" int pe_document_page_geometry(
 }
 
 extern "C" int pe_document_read_contents(
-    pe_document *document, pe_document_contents *contents, pe_text_fn each, void *context, pe_status *status)
+    pe_document *document, int pages, pe_document_contents *contents, pe_text_fn each, void *context,
+    pe_status *status)
 {
     return pe::reading(status, [&](pe::Where &) {
         pe::require(document != nullptr && document->source.pdf && contents != nullptr,
@@ -214,26 +215,31 @@ extern "C" int pe_document_read_contents(
         pe::Source &source = document->source;
         QPDFObjectHandle root = source.pdf->getRoot();
         pe_document_contents made{};
-        // Each distinct shape once: a book's thousands of links have a handful.
+        // Each distinct shape once (per page for annotations): a book's
+        // thousands of links have a handful.
         std::set<std::string> page_keys, annotations, outline_actions;
-        for (QPDFObjectHandle page : source.pages) {
-            for (std::string const &key : page.getKeys()) {
-                page_keys.insert(key);
-            }
-            QPDFObjectHandle annots = page.getKey("/Annots");
-            if (!annots.isArray()) {
-                continue;
-            }
-            for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
-                if (annot.isDictionary()) {
-                    ++made.annotations;
-                    QPDFObjectHandle action = annot.getKey("/A");
-                    annotations.insert(
-                        pe::shape(annot, "/Subtype") + "\t" + (action.isNull() ? std::string("none") : pe::shape(action, "/S")));
+        if (pages != 0) {
+            for (size_t index = 0; index < source.pages.size(); ++index) {
+                QPDFObjectHandle page = source.pages[index];
+                for (std::string const &key : page.getKeys()) {
+                    page_keys.insert(key);
+                }
+                QPDFObjectHandle annots = page.getKey("/Annots");
+                if (!annots.isArray()) {
+                    continue;
+                }
+                for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
+                    if (annot.isDictionary()) {
+                        ++made.annotations;
+                        QPDFObjectHandle action = annot.getKey("/A");
+                        std::string acting = action.isNull() ? std::string("none") : pe::shape(action, "/S");
+                        annotations.insert(
+                            std::to_string(index) + "\t" + pe::shape(annot, "/Subtype") + "\t" + acting);
+                    }
                 }
             }
+            pe::outline_action_shapes(source.outline(), outline_actions);
         }
-        pe::outline_action_shapes(source.outline(), outline_actions);
         QPDFObjectHandle form = pe::present_value(root, "/AcroForm");
         QPDFObjectHandle fields = pe::present_value(form, "/Fields");
         made.form_fields = fields.isArray() && fields.getArrayNItems() > 0 ? 1 : 0;

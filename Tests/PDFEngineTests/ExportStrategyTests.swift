@@ -18,7 +18,7 @@ import Testing
         updateRefuses: Bool = true
     ) -> ExportStrategies {
         ExportStrategy.allowed(
-            sources: sources, items: items, stamps: stamps, options: options, contents: { _ in contents },
+            sources: sources, items: items, stamps: stamps, options: options, contents: { _, _ in contents },
             updateRefuses: { _ in updateRefuses })
     }
 
@@ -36,8 +36,10 @@ import Testing
             options.outline = [ExportedOutlineEntry(level: 0, title: "Start", item: 0, isOpen: false)]
         case .metadata: options.title = "New"
         case .encryption: options.encryption = ExportEncryption(userPassword: "u", ownerPassword: "o")
-        case .links, .sourceOutline, .namedDestinations, .openDestination, .otherContents:
+        case .links, .sourceOutline, .namedDestinations, .openDestination, .otherContents, .droppedContents:
             break  // what the file holds: `contents(making:)`
+        case .repeatedFields:
+            items.append(.page(source: 0, index: 2))  // and a field: `contents(making:)`
         }
         return (items, options)
     }
@@ -58,6 +60,8 @@ import Testing
         case .namedDestinations: SourceContents(catalogKeys: plain.union(["/Names"]), nameTrees: ["/Dests"])
         case .openDestination: SourceContents(catalogKeys: plain.union(["/OpenAction"]), openAction: ObjectShape(.array))
         case .otherContents: SourceContents(catalogKeys: plain.union(["/StructTreeRoot"]))
+        case .droppedContents: SourceContents(catalogKeys: plain.union(["/Collection"]))
+        case .repeatedFields: SourceContents(catalogKeys: plain, annotations: [widget], fieldPages: [2])
         default: nil
         }
     }
@@ -83,7 +87,7 @@ import Testing
             SourceContents(catalogKeys: Self.plain.union(["/OCProperties"])),
         ]
         for contents in other {
-            #expect(contents.changes.contains(.otherContents), "\(contents)")
+            #expect(!contents.changes.isDisjoint(with: [.otherContents, .droppedContents]), "\(contents)")
             #expect(Self.allowed(Array(Self.pages.prefix(8)), contents: contents) == [], "\(contents)")
         }
         // Not read (no opened document): copied, for nothing is judged in the bridge.
@@ -132,6 +136,55 @@ import Testing
             == [.sourceOutline])
     }
 
+    /// What copying drops and names (scripts without --keep-scripts, XFA, a
+    /// portfolio), and form fields on a page placed twice, keep the update
+    /// away, judged here from the catalog (and the annotations' shapes).
+    @Test func scriptsXFAPortfoliosAndRepeatedFieldsKeepTheUpdateAway() {
+        let script = ObjectShape.dictionary("/JavaScript", ["/S", "/JS"])
+        let dropped: [SourceContents] = [
+            SourceContents(catalogKeys: Self.plain.union(["/AA"])),
+            SourceContents(catalogKeys: Self.plain.union(["/Names"]), nameTrees: ["/JavaScript"]),
+            SourceContents(catalogKeys: Self.plain.union(["/OpenAction"]), openAction: script),
+            SourceContents(catalogKeys: Self.plain.union(["/AcroForm"]), xfa: true),
+            SourceContents(catalogKeys: Self.plain.union(["/Collection"])),
+        ]
+        for contents in dropped {
+            #expect(contents.changes == [.droppedContents], "\(contents)")
+            #expect(Self.allowed(Self.pages, contents: contents) == [], "\(contents)")
+        }
+        // Kept scripts are the file's own contents, which the update keeps.
+        for contents in dropped.prefix(3) {
+            #expect(contents.changes(keepScripts: true, repeatedPages: []) == [.otherContents], "\(contents)")
+            var options = ExportOptions()
+            options.keepScripts = true
+            #expect(Self.allowed(Self.pages, options: options, contents: contents) == [.appendedUpdate], "\(contents)")
+        }
+        // A GoTo that goes on to another action is no script: the update keeps it.
+        let chained = SourceContents(
+            catalogKeys: Self.plain.union(["/OpenAction"]), openAction: .dictionary("/GoTo", ["/S", "/D", "/Next"]))
+        #expect(chained.changes == [.otherContents])
+        // Fields: a widget, an entry /FT, a /Parent that is not a pop-up's.
+        for field in [
+            Self.widget, AnnotationShape(.dictionary("/Text", ["/Subtype", "/FT"])),
+            AnnotationShape(.dictionary("/Square", ["/Subtype", "/Parent"])),
+        ] {
+            #expect(field.isField, "\(field)")
+            // on page 2 (index 1)
+            let contents = SourceContents(catalogKeys: Self.plain, annotations: [Self.link, field], fieldPages: [1])
+            #expect(contents.changes(keepScripts: false, repeatedPages: [1]).contains(.repeatedFields))
+            #expect(!contents.changes(keepScripts: false, repeatedPages: [0, 2]).contains(.repeatedFields))
+            #expect(Self.allowed(Self.pages + [.page(source: 0, index: 1)], contents: contents) == [], "\(field)")
+            // Page 1 placed twice: its twin has no field.
+            #expect(
+                Self.allowed(Self.pages + [.page(source: 0, index: 0)], contents: contents, updateRefuses: false)
+                    == [.appendedUpdate], "\(field)")
+        }
+        #expect(!AnnotationShape(.dictionary("/Popup", ["/Subtype", "/Parent"])).isField)
+        #expect(!Self.link.isField)
+        let links = SourceContents(catalogKeys: Self.plain, annotations: [Self.link])
+        #expect(Self.allowed(Self.pages + [.page(source: 0, index: 1)], contents: links) == [.appendedUpdate, .inPlace])
+    }
+
     /// Every change alone: taken by the strategies whose list holds it (each
     /// strategy's `supports` is a switch without default, so a new change must
     /// be placed on or off each list).
@@ -140,20 +193,25 @@ import Testing
         let (items, options) = Self.request(making: change)
         var expected: ExportStrategies = []
         if let contents = Self.contents(making: change) {
-            // What the file holds is read for an output the update does not
-            // take: one that leaves pages out.
-            #expect(contents.changes == [change], "\(change)")
-            if ExportStrategy.inPlace.supports(change) { expected.insert(.inPlace) }
-            let fewer = Array(items.prefix(8))
-            #expect(Self.allowed(fewer, options: options, contents: contents) == expected, "\(change)")
+            // A field counts where the output places a page twice (the request
+            // for `repeatedFields` does).
+            let repeated = change == .repeatedFields
+            let held = contents.changes(keepScripts: false, repeatedPages: repeated ? [2] : [])
+            // (a field is no plain link either: the rewrite in place does not take it anyway)
+            #expect(repeated ? held.contains(change) : held == [change], "\(change)")
+            let update: ExportStrategies = ExportStrategy.appendedUpdate.supports(change) ? .appendedUpdate : []
+            let inPlace: ExportStrategies = ExportStrategy.inPlace.supports(change) ? .inPlace : []
+            // Pages left out: only the rewrite in place may take it.
+            var fewer = Array(Self.pages.prefix(8))
+            if repeated { fewer.append(.page(source: 0, index: 2)) }
+            #expect(Self.allowed(fewer, options: options, contents: contents) == inPlace, "\(change)")
             // All pages: the update (which keeps what the file holds) is tried
             // first; the rewrite in place beside it only for a file the update
-            // cannot take (repaired, encrypted), and only then is it read.
+            // cannot take (repaired, encrypted).
             #expect(
-                Self.allowed(items, options: options, contents: contents, updateRefuses: false) == [.appendedUpdate],
+                Self.allowed(items, options: options, contents: contents, updateRefuses: false) == update,
                 "\(change)")
-            expected.insert(.appendedUpdate)
-            #expect(Self.allowed(items, options: options, contents: contents) == expected, "\(change)")
+            #expect(Self.allowed(items, options: options, contents: contents) == update.union(inPlace), "\(change)")
             return
         }
         let found = ExportStrategy.changes(sources: [Self.book], items: items, stamps: [], options: options)
@@ -187,7 +245,10 @@ import Testing
         let read = Counter()
         let strategies = ExportStrategy.allowed(
             sources: [Self.book], items: Self.pages, stamps: [], options: ExportOptions(),
-            contents: { _ in read.count += 1; return SourceContents(catalogKeys: Self.plain) },
+            contents: { _, pages in
+                if pages { read.count += 1 }
+                return SourceContents(catalogKeys: Self.plain)
+            },
             updateRefuses: { _ in false })
         #expect(strategies == [.appendedUpdate])
         #expect(read.count == 0)

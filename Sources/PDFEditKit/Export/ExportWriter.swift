@@ -450,6 +450,8 @@ struct ExportWriter {
         let signed = try signedSources(of: plan)
         if settings.keepSignatures, !signed.isEmpty {
             options.appendUpdate = true
+            plan.sources = PDFExporter.withCandidateOpened(
+                sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options)
             try requireKeptSignatures(signed, plan: plan, options: options)
             options.requireAppendedUpdate = true
         }

@@ -52,6 +52,11 @@ extension ExportWriter {
         let allowed = ExportStrategy.allowed(
             sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options)
         guard allowed.contains(.appendedUpdate) else {
+            let repeated = ExportStrategy.placedTwice(plan.items, source: index)
+            let held = (try? plan.sources[index].document?.contents(pages: !repeated.isEmpty))?
+                .changes(keepScripts: options.keepScripts, repeatedPages: repeated) ?? []
+            if held.contains(.droppedContents) { throw refuse("the file holds scripts, XFA or a portfolio the output drops") }
+            if held.contains(.repeatedFields) { throw refuse("a page with form fields is used twice (copying gives each its own)") }
             throw refuse("this export cannot be written as an appended update")
         }
         for signature in first.signatures {

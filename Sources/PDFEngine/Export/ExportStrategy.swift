@@ -55,6 +55,14 @@ package enum SourceChange: Hashable, Sendable, CaseIterable {
     /// page actions, beads, bookmarks that run an action, an entry not known
     /// here): what copying carries, cuts or names as dropped.
     case otherContents
+    /// What copying drops and names, which the appended update (keeping the
+    /// file's bytes) would keep: scripts without `keepScripts` (a /JavaScript
+    /// name tree, document actions, an open action other than a GoTo), an XFA
+    /// form, a portfolio.
+    case droppedContents
+    /// A page with form fields or widgets placed more than once: copying gives
+    /// each placement fields of its own.
+    case repeatedFields
 }
 
 /// A value of a source as the reader reports it (`pe_document_read_contents`):
@@ -144,6 +152,13 @@ package struct AnnotationShape: Hashable, Sendable {
         "/H", "/QuadPoints", "/Dest", "/A",
     ]
 
+    /// A form field or its widget (a /Widget, an entry /FT, or a /Parent that
+    /// is not a pop-up's): copying gives a placed-again page fields of its own.
+    package var isField: Bool {
+        annotation.type != .dictionary || annotation.kind == "/Widget" || annotation.keys.contains("/FT")
+            || (annotation.keys.contains("/Parent") && annotation.kind != "/Popup")
+    }
+
     /// A /Link annotation of those keys whose action, if any, is a plain GoTo
     /// or URI action: what the in-place rewrite keeps or removes as copying does.
     package var isPlainLink: Bool {
@@ -162,6 +177,9 @@ package struct SourceContents: Sendable, Equatable {
     /// Annotation dictionaries on the pages, and their distinct shapes.
     package var annotations: Int
     package var annotationShapes: Set<AnnotationShape>
+    /// The pages (0-based) with an annotation that is a form field or its
+    /// widget (`AnnotationShape.isField`).
+    package var fieldPages: Set<Int>
     /// Every key some page dictionary has.
     package var pageKeys: Set<String>
     /// The catalog's /OpenAction; nil when it has none.
@@ -175,6 +193,7 @@ package struct SourceContents: Sendable, Equatable {
 
     package init(
         catalogKeys: Set<String>, nameTrees: Set<String> = [], annotations: [AnnotationShape] = [],
+        fieldPages: Set<Int> = [],
         pageKeys: Set<String> = ["/Type", "/Parent", "/MediaBox", "/Contents", "/Resources"],
         openAction: ObjectShape? = nil, outlineActions: Set<ObjectShape> = [], formFields: Bool = false,
         xfa: Bool = false
@@ -183,6 +202,7 @@ package struct SourceContents: Sendable, Equatable {
         self.nameTrees = nameTrees
         self.annotations = annotations.count
         annotationShapes = Set(annotations)
+        self.fieldPages = fieldPages
         self.pageKeys = pageKeys
         self.openAction = openAction
         self.outlineActions = outlineActions
@@ -195,11 +215,19 @@ package struct SourceContents: Sendable, Equatable {
     /// presentations that the in-place rewrite does not carry as copying does.
     static let pageActionKeys: Set<String> = ["/AA", "/B", "/SeparationInfo", "/PresSteps", "/PieceInfo", "/DPart"]
 
+    /// What an output of the source carries of these contents, its scripts
+    /// dropped and no page placed twice (`changes(keepScripts:repeatedPages:)`).
+    package var changes: Set<SourceChange> { changes(keepScripts: false, repeatedPages: []) }
+
     /// What an output of the source carries of these contents. Catalog
     /// entries that copying writes as the in-place rewrite does (or leaves out
-    /// without a word) add nothing; an entry not named here is `otherContents`.
-    package var changes: Set<SourceChange> {
+    /// without a word) add nothing; what copying drops and names is
+    /// `droppedContents`; an entry not named here is `otherContents`.
+    /// `repeatedPages`: the pages (0-based) the output places more than once
+    /// (a field on one of them is `repeatedFields`).
+    package func changes(keepScripts: Bool, repeatedPages: Set<Int>) -> Set<SourceChange> {
         var changes: Set<SourceChange> = []
+        let scripts: SourceChange = keepScripts ? .otherContents : .droppedContents
         for key in catalogKeys {
             switch key {
             case "/Type", "/Pages", "/PageLabels", "/Metadata", "/Lang", "/PageLayout", "/PageMode",
@@ -209,14 +237,24 @@ package struct SourceContents: Sendable, Equatable {
             case "/Outlines": changes.insert(.sourceOutline)
             case "/Dests": changes.insert(.namedDestinations)
             case "/Names":
-                if !nameTrees.isEmpty { changes.insert(.namedDestinations) }
-                if !nameTrees.isSubset(of: ["/Dests"]) { changes.insert(.otherContents) }
+                if nameTrees.contains("/Dests") { changes.insert(.namedDestinations) }
+                if nameTrees.contains("/JavaScript") { changes.insert(scripts) }
+                if !nameTrees.isSubset(of: ["/Dests", "/JavaScript"]) { changes.insert(.otherContents) }
             case "/OpenAction":
                 // An /OpenAction of null is none.
-                if let openAction { changes.insert(openAction.isDestination ? .openDestination : .otherContents) }
+                if let openAction {
+                    if openAction.isDestination {
+                        changes.insert(.openDestination)
+                    } else {
+                        changes.insert(openAction.type == .dictionary && openAction.kind != "/GoTo" ? scripts : .otherContents)
+                    }
+                }
+            case "/AA": changes.insert(scripts)
             case "/AcroForm":
                 // A form without fields: copying writes no /AcroForm, silently.
-                if formFields || xfa { changes.insert(.otherContents) }
+                if xfa { changes.insert(.droppedContents) }
+                if formFields { changes.insert(.otherContents) }
+            case "/Collection": changes.insert(.droppedContents)
             default:
                 changes.insert(.otherContents)
             }
@@ -227,6 +265,7 @@ package struct SourceContents: Sendable, Equatable {
         {
             changes.insert(.otherContents)
         }
+        if !fieldPages.isDisjoint(with: repeatedPages) { changes.insert(.repeatedFields) }
         return changes
     }
 }
@@ -254,13 +293,13 @@ extension ExportStrategy {
             switch change {
             case .order, .rotation, .repeatedPages, .labels, .outline: true
             case .links, .sourceOutline, .namedDestinations, .openDestination, .otherContents: true
-            case .leftOutPages, .metadata, .encryption: false
+            case .leftOutPages, .metadata, .encryption, .droppedContents, .repeatedFields: false
             }
         case .inPlace:
             switch change {
             case .order, .rotation, .repeatedPages, .leftOutPages, .labels, .metadata, .encryption: true
             case .outline, .links, .sourceOutline, .namedDestinations, .openDestination: true
-            case .otherContents: false
+            case .otherContents, .droppedContents, .repeatedFields: false
             }
         case .copy:
             true
@@ -269,39 +308,40 @@ extension ExportStrategy {
 
     /// The strategies `PDFExporter.write` may take for this export besides
     /// copying: those whose allow-list holds every change the output makes
-    /// (`changes`), when it is one source's pages and nothing else, and the
+    /// (`changes`) and every change of what the source holds besides its pages
+    /// (`contents`, read from its opened document; nil: not opened, not read:
+    /// copied), when it is one source's pages and nothing else, and the
     /// source's document may be changed in memory (not opened for a later
-    /// export too). The in-place rewrite (taken too where the update cannot
-    /// take the file: damaged, encrypted, no cross-reference section to follow)
-    /// only for at least half of the source's pages (below that, copying what is
-    /// kept is faster), and only when what the source holds besides its pages
-    /// (`contents`, read from its opened document; nil: not opened, not read) is
-    /// on its list too. Empty: copy.
+    /// export too). The in-place rewrite only for at least half of the
+    /// source's pages (below that, copying what is kept is faster).
     ///
-    /// Beside the update, the in-place rewrite is a way out only for a file
-    /// the update cannot take as its opening shows (`updateRefuses`: qpdf
-    /// repaired it, or it is encrypted): reading what a file holds touches every
-    /// annotation, a tenth of the time of turning the pages of a book of links.
-    /// A file the update refuses for what only writing it finds (no
+    /// For the update, only the catalog is read (`contents(source, false)`),
+    /// and the pages too for an output that places a page twice (a field on
+    /// it is copied). Beside the update, the in-place rewrite is a way out
+    /// only for a file the update cannot take as its opening shows
+    /// (`updateRefuses`: qpdf repaired it, or it is encrypted), and only then
+    /// are the pages read (`contents(source, true)`): that touches every
+    /// annotation, a tenth of the time of turning the pages of a book of
+    /// links. A file the update refuses for what only writing it finds (no
     /// cross-reference section to follow) is then copied.
     package static func allowed(
         sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions,
-        contents: (ExportSource) -> SourceContents? = { try? $0.document?.contents() },
+        contents: (ExportSource, _ pages: Bool) -> SourceContents? = { try? $0.document?.contents(pages: $1) },
         updateRefuses: (ExportSource) -> Bool = { $0.document?.updateRefuses ?? true }
     ) -> ExportStrategies {
         guard let (source, changes) = candidate(sources: sources, items: items, stamps: stamps, options: options)
         else { return [] }
-        var allowed: ExportStrategies = []
-        if options.appendUpdate, changes.allSatisfy(ExportStrategy.appendedUpdate.supports) {
-            allowed.insert(.appendedUpdate)
-        }
         let given = sources[source]
-        if inPlaceMayTake(changes, items: items, sources: sources, source: source, options: options),
-            !allowed.contains(.appendedUpdate) || updateRefuses(given),
-            let contents = contents(given), contents.changes.allSatisfy(ExportStrategy.inPlace.supports)
-        {
-            allowed.insert(.inPlace)
-        }
+        let update = options.appendUpdate && changes.allSatisfy(ExportStrategy.appendedUpdate.supports)
+        let inPlace =
+            inPlaceMayTake(changes, items: items, sources: sources, source: source, options: options)
+            && (!update || updateRefuses(given))
+        let repeated = changes.contains(.repeatedPages) ? placedTwice(items, source: source) : []
+        guard update || inPlace, let held = contents(given, inPlace || !repeated.isEmpty) else { return [] }
+        let all = changes.union(held.changes(keepScripts: options.keepScripts, repeatedPages: repeated))
+        var allowed: ExportStrategies = []
+        if update, all.allSatisfy(ExportStrategy.appendedUpdate.supports) { allowed.insert(.appendedUpdate) }
+        if inPlace, all.allSatisfy(ExportStrategy.inPlace.supports) { allowed.insert(.inPlace) }
         return allowed
     }
 
@@ -322,6 +362,16 @@ extension ExportStrategy {
         guard appended || inPlaceMayTake(changes, items: items, sources: sources, source: source, options: options)
         else { return nil }
         return (source, changes)
+    }
+
+    /// The pages of `source` that `items` place more than once.
+    package static func placedTwice(_ items: [ExportItem], source: Int) -> Set<Int> {
+        var seen: Set<Int> = []
+        var twice: Set<Int> = []
+        for case .page(let from, let index, _, _, _) in items where from == source {
+            if !seen.insert(index).inserted { twice.insert(index) }
+        }
+        return twice
     }
 
     private static func inPlaceMayTake(

@@ -43,16 +43,7 @@ package enum PDFExporter {
         options: ExportOptions = ExportOptions(),
         to path: String
     ) throws(EngineError) -> ExportReport {
-        var sources = sources
-        // What the source holds is judged in Swift (ExportStrategy), from its
-        // opened document: one the caller did not open (a session's export) is
-        // opened here and handed to the bridge, which then reads it no more.
-        if let (source, _) = ExportStrategy.candidate(sources: sources, items: items, stamps: stamps, options: options),
-            sources[source].document == nil, let opened = OpenedPDF.opening(sources[source])
-        {
-            sources[source].document = opened
-            sources[source].lastUseOfDocument = true
-        }
+        let sources = withCandidateOpened(sources: sources, items: items, stamps: stamps, options: options)
         let collector = WarningCollector(paths: sources.map(\.path))
         var status = pe_status()
         let strategies = ExportStrategy.allowed(sources: sources, items: items, stamps: stamps, options: options)
@@ -72,6 +63,25 @@ package enum PDFExporter {
             warnings: collector.warnings, decryptedSources: collector.decrypted, savings: arguments.savings)
         report.appendedTo = collector.appendedTo
         return report
+    }
+
+    /// `sources` with the one an export may write other than by copying
+    /// (`ExportStrategy.candidate`) opened, when the caller did not open it (a
+    /// session's export): what it holds is judged in Swift, from its opened
+    /// document (`ExportStrategy.allowed`), which is then handed to the bridge,
+    /// so the file is read once. Unchanged when there is no such source, or it
+    /// does not open cleanly (copying then opens it and says why).
+    package static func withCandidateOpened(
+        sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions
+    ) -> [ExportSource] {
+        var sources = sources
+        if let (source, _) = ExportStrategy.candidate(sources: sources, items: items, stamps: stamps, options: options),
+            sources[source].document == nil, let opened = OpenedPDF.opening(sources[source])
+        {
+            sources[source].document = opened
+            sources[source].lastUseOfDocument = true
+        }
+        return sources
     }
 
     /// Writes several files from one opening of the sources by calling

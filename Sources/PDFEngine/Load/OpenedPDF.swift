@@ -181,14 +181,15 @@ extension OpenedPDF {
     }
 
     /// What the document holds besides its pages (`pe_document_read_contents`),
-    /// for `ExportStrategy.allowed`.
-    package func contents() throws(EngineError) -> SourceContents {
+    /// for `ExportStrategy.allowed`; with `pages` false, what the catalog holds
+    /// only (no page keys, annotations or bookmark actions read).
+    package func contents(pages: Bool = true) throws(EngineError) -> SourceContents {
         var status = pe_status()
         var read = pe_document_contents()
         let reported = ReportedContents()
         let code = withExtendedLifetime(reported) {
             pe_document_read_contents(
-                handle, &read,
+                handle, pages ? 1 : 0, &read,
                 { context, kind, text in
                     guard let context, let kind, let text else { return }
                     Unmanaged<ReportedContents>.fromOpaque(context).takeUnretainedValue().add(
@@ -202,6 +203,7 @@ extension OpenedPDF {
             formFields: read.form_fields != 0, xfa: read.xfa != 0)
         contents.annotations = Int(read.annotations)
         contents.annotationShapes = reported.annotations
+        contents.fieldPages = reported.fieldPages
         return contents
     }
 
@@ -349,13 +351,13 @@ private final class NamedTexts {
     var values: [String: String] = [:]
 }
 
-/// The keys `pe_document_read_contents` hands over: the catalog's and its /Names dictionary's.
 /// What `pe_document_read_contents` reports, gathered (its `each` context).
 private final class ReportedContents {
     var catalog: Set<String> = []
     var names: Set<String> = []
     var pageKeys: Set<String> = []
     var annotations: Set<AnnotationShape> = []
+    var fieldPages: Set<Int> = []
     var openAction: ObjectShape?
     var outlineActions: Set<ObjectShape> = []
 
@@ -367,7 +369,11 @@ private final class ReportedContents {
         case "names": names.insert(text)
         case "page": pageKeys.insert(text)
         case "annotation":
-            annotations.insert(AnnotationShape(reported: text) ?? AnnotationShape(ObjectShape(.other)))
+            // "PAGE<tab>shape<tab>action"
+            let page = text.prefix { $0 != "\t" }
+            let shape = AnnotationShape(reported: String(text.dropFirst(page.count + 1))) ?? AnnotationShape(ObjectShape(.other))
+            annotations.insert(shape)
+            if shape.isField { fieldPages.insert(Int(page) ?? -1) }
         case "open": openAction = ObjectShape(reported: Substring(text)) ?? ObjectShape(.other)
         case "outline action": outlineActions.insert(ObjectShape(reported: Substring(text)) ?? ObjectShape(.other))
         default: catalog.insert(kind)  // a kind of fact not known here: judged as an unknown catalog entry

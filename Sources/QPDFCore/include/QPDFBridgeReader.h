@@ -39,19 +39,22 @@ int pe_document_read_facts(pe_document *document, pe_document_facts *facts, pe_t
  * from them whether its pages may be rearranged in place, and the bridge then
  * carries its links, bookmarks and open action as copying does. */
 typedef struct pe_document_contents {
-    int annotations; /* dictionaries in the pages' /Annots arrays, over every page */
+    int annotations; /* dictionaries in the pages' /Annots arrays, over every page (0
+                        when the pages are not read) */
     int form_fields; /* /AcroForm /Fields is a non-empty array */
     int xfa;         /* /AcroForm has /XFA */
 } pe_document_contents;
 
 /* Fills *contents and passes `each` (when not NULL) what the document holds,
- * each distinct text once, as (kind, text):
+ * each distinct text once, as (kind, text) — with `pages` 0 only what the
+ * catalog holds ("catalog", "names", "open"; no walk over every page and
+ * annotation, which a book's thousands of links make cost a tenth of an edit):
  *   ("catalog", key) and ("names", key): the keys of the catalog and of its
  *     /Names dictionary ("/Type");
  *   ("page", key): every key of some page dictionary;
- *   ("annotation", shape TAB action): each distinct shape of an annotation
- *     dictionary (its kind the /Subtype) and of its /A action (its kind the
- *     /S), "none" when it has no /A;
+ *   ("annotation", page TAB shape TAB action): each distinct shape of an
+ *     annotation dictionary (its kind the /Subtype) and of its /A action (its
+ *     kind the /S; "none" when it has no /A) on each page (0-based, decimal);
  *   ("open", shape): the catalog's /OpenAction when it has one (kind /S);
  *   ("outline action", shape): the action of a bookmark that is not a
  *     destination in this file (as pe_document_read_outline reads them:
@@ -61,8 +64,8 @@ typedef struct pe_document_contents {
  * ("/Link", "/A#20B": no space or tab in a word) and one space between
  * words; "array", "name", "string" or "other" for any other value. Returns
  * status->code. */
-int pe_document_read_contents(pe_document *document, pe_document_contents *contents, pe_text_fn each, void *context,
-                              pe_status *status);
+int pe_document_read_contents(pe_document *document, int pages, pe_document_contents *contents, pe_text_fn each,
+                              void *context, pe_status *status);
 
 /* Receives one bookmark; items come depth first, each after its parent. */
 typedef void (*pe_outline_item_fn)(void *context, const pe_outline_item *item);
