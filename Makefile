@@ -21,8 +21,9 @@ setup:
 	@command -v $(SWIFT) >/dev/null || { echo "make setup: swift not found (Swift 6.1 or later is needed)"; exit 1; }
 
 # Fonts the tests of Unicode text stamps draw with (Latin, Greek, Cyrillic,
-# Hebrew and Arabic in DejaVu; Japanese in WenQuanYi Micro Hei).
-TEST_PACKAGES := fonts-dejavu-core fonts-wqy-microhei
+# Hebrew and Arabic in DejaVu; Japanese in WenQuanYi Micro Hei), and libtiff's
+# tiffinfo, which reads back the TIFF files `render` writes.
+TEST_PACKAGES := fonts-dejavu-core fonts-wqy-microhei libtiff-tools
 setup-test: setup
 	@missing=""; for p in $(TEST_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \

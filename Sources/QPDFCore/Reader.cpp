@@ -66,6 +66,11 @@ std::string name_text(std::string const &name)
     return QPDFObjectHandle::newName(name).unparse();
 }
 
+// Keys are listed as written, their values not resolved (getDictAsMap, not
+// getKeys, which resolves every value to leave out nulls: parsing a page's
+// content streams, an annotation's appearances, or a damaged catalog entry no
+// export uses and warning about it). A key whose value is null is listed.
+//
 // See pe_document_read_contents: a dictionary (or a stream's dictionary) as
 // "dict", its `kind_key` entry when it is a name ("-" when not) and its keys;
 // "array", "name", "string" or "other" for any other value.
@@ -77,8 +82,8 @@ std::string shape(QPDFObjectHandle value, char const *kind_key)
     if (value.isDictionary()) {
         QPDFObjectHandle kind = value.getKey(kind_key);
         std::string text = "dict " + (kind.isName() ? name_text(kind.getName()) : std::string("-"));
-        for (std::string const &key : value.getKeys()) {
-            text += " " + name_text(key);
+        for (auto const &entry : value.getDictAsMap()) {
+            text += " " + name_text(entry.first);
         }
         return text;
     }
@@ -221,8 +226,8 @@ extern "C" int pe_document_read_contents(
         if (pages != 0) {
             for (size_t index = 0; index < source.pages.size(); ++index) {
                 QPDFObjectHandle page = source.pages[index];
-                for (std::string const &key : page.getKeys()) {
-                    page_keys.insert(key);
+                for (auto const &entry : page.getDictAsMap()) {
+                    page_keys.insert(entry.first);
                 }
                 QPDFObjectHandle annots = page.getKey("/Annots");
                 if (!annots.isArray()) {
@@ -249,13 +254,13 @@ extern "C" int pe_document_read_contents(
             return;
         }
         if (root.isDictionary()) {
-            for (std::string const &key : root.getKeys()) {
-                each(context, "catalog", key.c_str());
+            for (auto const &entry : root.getDictAsMap()) {
+                each(context, "catalog", entry.first.c_str());
             }
             QPDFObjectHandle names = pe::present_value(root, "/Names");
             if (names.isDictionary()) {
-                for (std::string const &key : names.getKeys()) {
-                    each(context, "names", key.c_str());
+                for (auto const &entry : names.getDictAsMap()) {
+                    each(context, "names", entry.first.c_str());
                 }
             }
         }

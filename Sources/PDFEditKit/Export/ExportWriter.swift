@@ -430,7 +430,10 @@ struct ExportWriter {
         _ items: [PageItem], document name: String, settings: ExportSettings
     ) throws(PDFEditError) -> ExportStrategies {
         let (plan, options) = try request(items, document: name, settings: settings)
-        return ExportStrategy.allowed(sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options)
+        // As `PDFExporter.write` decides: with the source opened, and read.
+        let sources = PDFExporter.withCandidateOpened(
+            sources: plan.sources, items: plan.items, stamps: plan.stamps, options: options)
+        return ExportStrategy.allowed(sources: sources, items: plan.items, stamps: plan.stamps, options: options)
     }
 
     /// Writes `items` (of document `name`) to `output`.

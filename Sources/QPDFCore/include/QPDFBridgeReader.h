@@ -52,6 +52,8 @@ typedef struct pe_document_contents {
  *   ("catalog", key) and ("names", key): the keys of the catalog and of its
  *     /Names dictionary ("/Type");
  *   ("page", key): every key of some page dictionary;
+ * (keys as written, their values not resolved: a key whose value is null is
+ * listed, and nothing else of the file is parsed for it);
  *   ("annotation", page TAB shape TAB action): each distinct shape of an
  *     annotation dictionary (its kind the /Subtype) and of its /A action (its
  *     kind the /S; "none" when it has no /A) on each page (0-based, decimal);
