@@ -7,7 +7,11 @@
 
 #include "Export.hh"
 
+#include <condition_variable>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +31,10 @@ struct StructureItem {
     long long mcid = -1;     // marked, reference
     QPDFObjectHandle stream; // reference: the form XObject (/Stm); uninitialised: the page
     QPDFObjectHandle target; // object: /Obj
+    // The objects stream and target are (both always indirect), kept so that
+    // another opening of the same file can find them (StructureShare).
+    QPDFObjGen stream_og;
+    QPDFObjGen target_og;
 };
 
 // One structure element of a source.
@@ -38,6 +46,11 @@ struct StructureNode {
     bool contentless = true; // no content item anywhere in its subtree
     std::vector<StructureItem> items;
     std::vector<int> empty_kids; // positions of its contentless child elements
+    // Where another opening of the same file finds dict (StructureShare): its
+    // object when it is indirect, else its index in its parent's /K list (the
+    // root's for a top-level element).
+    QPDFObjGen og;
+    int raw = -1;
 };
 
 // Where a content item is: node and item index.
@@ -107,6 +120,34 @@ void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<Pl
 // element once, anything that is not an element, MCID, MCR or OBJR ignored).
 // Never throws: a tree it cannot read comes back unusable.
 SourceStructure read_structure(Source &source);
+
+// One source's structure tree read once by the threads of a split together,
+// each with its own opening of the file (Parts.cpp gives every worker's Source
+// the same share). The tree is cut at the root's kids: each thread that needs
+// the tree reads the subtrees no thread has taken yet, one at a time, then waits
+// for the others and makes its own SourceStructure from all of them (the other
+// threads' elements found again in its own opening by object number, read when
+// an output uses them). The result is the tree read_structure gives: when an
+// element is reached from two subtrees (which one a lone reader would keep
+// depends on the order it walks them), or a subtree cannot be read, every
+// thread reads the whole tree itself instead, as read_structure.
+class StructureShare {
+  public:
+    // The tree of `source` (this thread's opening of the shared file).
+    std::shared_ptr<SourceStructure const> take(Source &source);
+
+    struct Piece; // one subtree as read by one thread, without its objects
+  private:
+    std::mutex lock;
+    std::condition_variable finished;
+    bool begun = false;
+    bool whole = false;          // read the whole tree alone (read_structure)
+    size_t top_count = 0;        // the root's kid elements
+    std::vector<std::shared_ptr<Piece>> pieces; // by top-level element
+    size_t next = 0;             // the next subtree nobody took
+    size_t done = 0;             // the subtrees read
+    bool checked = false;        // pieces checked for elements reached twice
+};
 
 } // namespace pe
 
