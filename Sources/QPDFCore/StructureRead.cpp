@@ -91,48 +91,80 @@ class Reader {
         return std::move(tree);
     }
 
-    // The root's kid elements alone (usable when there is a root): for each, its
-    // object or its index in the root's /K.
-    SourceStructure read_top_only()
+    // Reads the root, its kid elements and, level by level, the elements below
+    // them until `wanted` elements wait to be read (or `levels` levels are
+    // read): the upper tree, the same in every opening of the file. The elements
+    // left waiting are the frontier, whose subtrees the threads share out.
+    // False when there is no root; throws when the upper tree is nested too
+    // deep.
+    bool read_upper(size_t wanted, int levels)
     {
-        tree.usable = read_top();
-        return std::move(tree);
-    }
-
-    // Reads the subtree of top-level element `top` alone into `piece` (see
-    // StructureShare::Piece), and the same with this opening's objects into
-    // `objects`. Throws when the root's kids are not `top_count` elements.
-    void read_piece(size_t top, size_t top_count, StructureShare::Piece &piece, std::vector<StructureNode> &objects)
-    {
-        if (!read_top() || tree.top.size() != top_count || top >= top_count) {
-            throw std::runtime_error("the structure tree's root reads differently");
+        if (!read_top()) {
+            return false;
         }
-        std::vector<Pending> mine;
-        for (Pending const &next : pending) {
-            if (next.node == static_cast<int>(top)) {
-                mine.push_back(next);
+        for (int level = 1; level < levels && !pending.empty() && pending.size() < wanted; ++level) {
+            std::vector<Pending> reading = std::move(pending);
+            pending.clear();
+            for (Pending const &next : reading) {
+                if (next.depth > depth_limit) {
+                    throw std::runtime_error("nested too deep");
+                }
+                read_kids(next);
             }
         }
-        pending = std::move(mine);
-        if (!expand()) {
+        upper = tree.nodes.size();
+        frontier = std::move(pending);
+        pending.clear();
+        return true;
+    }
+
+    size_t upper_count() const { return upper; }
+    std::vector<int> frontier_nodes() const
+    {
+        std::vector<int> nodes;
+        for (Pending const &next : frontier) {
+            nodes.push_back(next.node);
+        }
+        return nodes;
+    }
+    std::vector<StructureNode> const &nodes() const { return tree.nodes; }
+    // An element was reached twice (a lone reader keeps the first it meets,
+    // which depends on the order it reads the subtrees in).
+    bool reached_twice() const { return twice; }
+
+    // Reads the subtree of frontier element `index` into `piece` (see
+    // StructureShare::Piece) and the same with this opening's objects into
+    // `objects`; piece.failed when it is nested too deep or an element is
+    // reached twice.
+    void read_piece(size_t index, StructureShare::Piece &piece, std::vector<StructureNode> &objects)
+    {
+        if (index >= frontier.size() || twice || broken) {
             piece.failed = true;
             return;
         }
-        int first = static_cast<int>(top_count);
-        auto local = [first, top](int node) { return node == static_cast<int>(top) ? 0 : node - first + 1; };
-        objects.reserve(tree.nodes.size() - top_count + 1);
-        for (size_t i = 0; i < tree.nodes.size(); ++i) {
-            if (i < top_count && i != top) {
-                continue;
-            }
-            StructureNode node = std::move(tree.nodes[i]);
-            node.parent = node.parent < 0 ? -1 : local(node.parent);
+        size_t begin = tree.nodes.size();
+        int top = frontier[index].node;
+        pending = {frontier[index]};
+        met.clear();
+        if (!expand() || twice) {
+            broken = true; // expand emptied the nodes: no further piece
+            piece.failed = true;
+            return;
+        }
+        auto local = [begin, top](int node) { return node == top ? 0 : node - static_cast<int>(begin) + 1; };
+        objects.reserve(tree.nodes.size() - begin + 1);
+        objects.push_back(tree.nodes[static_cast<size_t>(top)]);
+        for (size_t i = begin; i < tree.nodes.size(); ++i) {
+            objects.push_back(std::move(tree.nodes[i]));
+        }
+        tree.nodes.resize(begin);
+        for (StructureNode &node : objects) {
+            node.parent = &node == &objects.front() ? -1 : local(node.parent);
             for (StructureItem &item : node.items) {
                 if (item.kind == StructureItem::element) {
                     item.node = local(item.node);
                 }
             }
-            objects.push_back(std::move(node));
         }
         piece.nodes.reserve(objects.size());
         for (StructureNode const &node : objects) {
@@ -144,11 +176,8 @@ class Reader {
             }
             piece.nodes.push_back(std::move(bare));
         }
-        for (QPDFObjGen const &og : seen) {
-            if (og != root_og && top_ogs.count(og) == 0) {
-                piece.reached.push_back(key_of(og));
-            }
-        }
+        piece.reached = std::move(met);
+        met.clear();
     }
 
     // The root and its kid elements, nodes 0 to top - 1, each waiting in
@@ -173,9 +202,6 @@ class Reader {
             }
             int node = add_node(kid, -1, static_cast<int>(tree.top.size()), -1, 1, static_cast<int>(raw));
             tree.top.push_back(node);
-            if (kid.isIndirect()) {
-                top_ogs.insert(kid.getObjGen());
-            }
         }
         return true;
     }
@@ -208,7 +234,11 @@ class Reader {
     SourceStructure tree;
     std::set<QPDFObjGen> seen;
     QPDFObjGen root_og;
-    std::set<QPDFObjGen> top_ogs;
+    bool twice = false;             // an element reached twice
+    std::vector<std::uint64_t> met; // elements first reached since read_piece began
+    size_t upper = 0;
+    std::vector<Pending> frontier;
+    bool broken = false;
     std::vector<Pending> pending;
     int depth_limit = 0;
     bool annotation_pages_built = false;
@@ -244,7 +274,16 @@ class Reader {
         if (!is_element(element)) {
             return false;
         }
-        return !element.isIndirect() || seen.insert(element.getObjGen()).second;
+        if (!element.isIndirect()) {
+            return true;
+        }
+        QPDFObjGen og = element.getObjGen();
+        if (!seen.insert(og).second) {
+            twice = true;
+            return false;
+        }
+        met.push_back(key_of(og));
+        return true;
     }
 
     int page_of(QPDFObjectHandle page) { return page.isDictionary() ? source.index_of_page(page) : -1; }
@@ -365,56 +404,64 @@ SourceStructure read_structure(Source &source)
 
 std::shared_ptr<SourceStructure const> StructureShare::take(Source &source)
 {
+    // Every thread reads the upper tree itself (a few levels, a few hundred
+    // elements at most), then takes subtrees of the frontier.
+    Reader reader(source);
+    bool upper_read = false;
+    try {
+        upper_read = reader.read_upper(pieces_wanted, upper_levels) && !reader.reached_twice();
+    } catch (...) {
+        upper_read = false;
+    }
+    std::vector<int> frontier = upper_read ? reader.frontier_nodes() : std::vector<int>{};
     {
         std::lock_guard<std::mutex> hold(lock);
-        if (!begun) {
+        if (!upper_read) {
+            whole = true;
+        } else if (!begun) {
             begun = true;
-            try {
-                SourceStructure top = Reader(source).read_top_only();
-                if (!top.usable) {
-                    whole = true;
-                } else {
-                    top_count = top.top.size();
-                    pieces.resize(top_count);
-                }
-            } catch (...) {
-                whole = true;
-                top_count = 0;
-            }
+            upper = reader.upper_count();
+            tops = frontier;
+            pieces.resize(tops.size());
+        } else if (upper != reader.upper_count() || tops != frontier) {
+            whole = true; // cannot happen: the same file read the same way
+        }
+        if (whole) {
+            finished.notify_all();
         }
     }
     // This thread's subtrees, with its own objects.
     std::map<size_t, std::vector<StructureNode>> own;
     for (;;) {
         auto piece = std::make_shared<Piece>(); // made before a subtree is taken
-        size_t top = 0;
+        size_t index = 0;
         {
             std::lock_guard<std::mutex> hold(lock);
-            if (whole || next >= top_count) {
+            if (whole || next >= tops.size()) {
                 break;
             }
-            top = next++;
+            index = next++;
         }
         // A subtree taken is always handed back, read or failed: the other
         // threads wait for every one.
         try {
             std::vector<StructureNode> objects;
-            Reader(source).read_piece(top, top_count, *piece, objects);
+            reader.read_piece(index, *piece, objects);
             if (!piece->failed) {
-                own.emplace(top, std::move(objects));
+                own.emplace(index, std::move(objects));
             }
         } catch (...) {
             piece->failed = true;
         }
         std::lock_guard<std::mutex> hold(lock);
-        pieces[top] = std::move(piece);
-        if (++done == top_count) {
+        pieces[index] = std::move(piece);
+        if (++done == tops.size()) {
             finished.notify_all();
         }
     }
     {
         std::unique_lock<std::mutex> hold(lock);
-        finished.wait(hold, [this] { return whole || done == top_count; });
+        finished.wait(hold, [this] { return whole || done == tops.size(); });
         if (!checked && !whole) {
             checked = true;
             // An element reached from two subtrees, or a subtree that could not
@@ -455,31 +502,21 @@ std::shared_ptr<SourceStructure const> StructureShare::take(Source &source)
     auto tree = std::make_shared<SourceStructure>();
     try {
         QPDF &pdf = *source.pdf;
-        QPDFObjectHandle root_kids;
-        auto root_kid = [&](int raw) {
-            if (!root_kids.isInitialized()) {
-                root_kids = dict_key(dict_key(pdf.getRoot(), "/StructTreeRoot"), "/K");
+        tree->nodes.assign(reader.nodes().begin(), reader.nodes().begin() + static_cast<long>(upper));
+        for (size_t i = 0; i < tree->nodes.size(); ++i) {
+            if (tree->nodes[i].parent < 0) {
+                tree->top.push_back(static_cast<int>(i));
             }
-            std::vector<QPDFObjectHandle> kids = kids_of(root_kids);
-            if (raw < 0 || static_cast<size_t>(raw) >= kids.size()) {
-                throw std::runtime_error("the structure tree reads differently");
-            }
-            return kids[static_cast<size_t>(raw)];
-        };
-        tree->nodes.resize(top_count);
-        for (size_t t = 0; t < top_count; ++t) {
-            tree->top.push_back(static_cast<int>(t));
         }
-        for (size_t t = 0; t < top_count; ++t) {
-            Piece const &piece = *pieces[t];
-            auto mine = own.find(t);
-            std::vector<StructureNode> const *objects = mine == own.end() ? nullptr : &mine->second;
+        for (size_t index = 0; index < tops.size(); ++index) {
+            Piece const &piece = *pieces[index];
+            auto mine = own.find(index);
+            std::vector<StructureNode> *objects = mine == own.end() ? nullptr : &mine->second;
+            int top = tops[index];
             int base = static_cast<int>(tree->nodes.size());
-            auto global = [base, t](int node) { return node == 0 ? static_cast<int>(t) : base + node - 1; };
+            auto global = [base, top](int node) { return node == 0 ? top : base + node - 1; };
             for (size_t i = 0; i < piece.nodes.size(); ++i) {
-                StructureNode node = objects != nullptr ? (*objects)[i] : piece.nodes[i];
-                node.parent = node.parent < 0 ? -1 : global(node.parent);
-                node.position = i == 0 ? static_cast<int>(t) : node.position;
+                StructureNode node = objects != nullptr ? std::move((*objects)[i]) : piece.nodes[i];
                 for (StructureItem &item : node.items) {
                     if (item.kind == StructureItem::element) {
                         item.node = global(item.node);
@@ -492,11 +529,16 @@ std::shared_ptr<SourceStructure const> StructureShare::take(Source &source)
                         }
                     }
                 }
+                if (i == 0) {
+                    // The frontier element itself: read as part of the upper
+                    // tree; its items are the piece's.
+                    tree->nodes[static_cast<size_t>(top)].items = std::move(node.items);
+                    continue;
+                }
+                node.parent = global(node.parent);
                 if (objects == nullptr) {
                     if (node.og.isIndirect()) {
                         node.dict = pdf.getObject(node.og);
-                    } else if (node.parent < 0) {
-                        node.dict = root_kid(node.raw);
                     } else {
                         // A direct element: in its parent's /K (made before it).
                         QPDFObjectHandle parent = tree->nodes[static_cast<size_t>(node.parent)].dict;
@@ -507,11 +549,7 @@ std::shared_ptr<SourceStructure const> StructureShare::take(Source &source)
                         node.dict = kids[static_cast<size_t>(node.raw)];
                     }
                 }
-                if (i == 0) {
-                    tree->nodes[t] = std::move(node);
-                } else {
-                    tree->nodes.push_back(std::move(node));
-                }
+                tree->nodes.push_back(std::move(node));
             }
         }
         for (size_t i = 0; i < tree->nodes.size(); ++i) {

@@ -123,30 +123,35 @@ SourceStructure read_structure(Source &source);
 
 // One source's structure tree read once by the threads of a split together,
 // each with its own opening of the file (Parts.cpp gives every worker's Source
-// the same share). The tree is cut at the root's kids: each thread that needs
-// the tree reads the subtrees no thread has taken yet, one at a time, then waits
-// for the others and makes its own SourceStructure from all of them (the other
-// threads' elements found again in its own opening by object number, read when
-// an output uses them). The result is the tree read_structure gives: when an
-// element is reached from two subtrees (which one a lone reader would keep
-// depends on the order it walks them), or a subtree cannot be read, every
-// thread reads the whole tree itself instead, as read_structure.
+// the same share). Each thread that needs the tree reads its upper levels (the
+// root's kids, then level by level until some dozens of elements wait to be
+// read: the frontier), then reads the subtrees of the frontier no thread has
+// taken yet, one at a time, waits for the others, and makes its own
+// SourceStructure of all of them (the other threads' elements found again in
+// its own opening by object number, read when an output uses them). The result
+// is the tree read_structure gives: when an element is reached twice (which
+// one a lone reader keeps depends on the order it walks the subtrees in) or a
+// subtree cannot be read, every thread reads the whole tree itself instead.
 class StructureShare {
   public:
     // The tree of `source` (this thread's opening of the shared file).
     std::shared_ptr<SourceStructure const> take(Source &source);
 
     struct Piece; // one subtree as read by one thread, without its objects
+
   private:
+    static constexpr size_t pieces_wanted = 64;
+    static constexpr int upper_levels = 8;
     std::mutex lock;
     std::condition_variable finished;
     bool begun = false;
-    bool whole = false;          // read the whole tree alone (read_structure)
-    size_t top_count = 0;        // the root's kid elements
-    std::vector<std::shared_ptr<Piece>> pieces; // by top-level element
-    size_t next = 0;             // the next subtree nobody took
-    size_t done = 0;             // the subtrees read
-    bool checked = false;        // pieces checked for elements reached twice
+    bool whole = false;       // each thread reads the whole tree (read_structure)
+    size_t upper = 0;         // elements in the upper tree
+    std::vector<int> tops;    // the frontier: node indices of the subtrees to read
+    std::vector<std::shared_ptr<Piece>> pieces; // by frontier element
+    size_t next = 0;          // the next subtree nobody took
+    size_t done = 0;          // the subtrees read
+    bool checked = false;     // pieces checked for elements reached twice
 };
 
 } // namespace pe
