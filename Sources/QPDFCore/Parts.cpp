@@ -276,7 +276,7 @@ void export_parts(
     // the time of its split, and of its memory, per thread).
     if (workers.size() > 1) {
         for (int s = 0; s < request.source_count; ++s) {
-            auto share = std::make_shared<StructureShare>();
+            auto share = std::make_shared<StructureShare>(workers.size());
             for (auto &worker : workers) {
                 worker->inputs->sources.resize(static_cast<size_t>(request.source_count));
                 worker->inputs->sources[static_cast<size_t>(s)].structure_share = share;

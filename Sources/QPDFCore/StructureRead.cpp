@@ -567,6 +567,17 @@ std::shared_ptr<SourceStructure const> StructureShare::take(Source &source)
         settle_contentless(*tree);
         tree->usable = true;
     } catch (std::exception const &) {
+        tree = nullptr;
+    }
+    {
+        // The last thread to take the tree frees the subtrees as read.
+        std::lock_guard<std::mutex> hold(lock);
+        if (takers > 0 && --takers == 0) {
+            pieces.clear();
+            pieces.shrink_to_fit();
+        }
+    }
+    if (!tree) {
         return std::make_shared<SourceStructure const>(read_structure(source));
     }
     return tree;

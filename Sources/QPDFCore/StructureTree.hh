@@ -134,6 +134,10 @@ SourceStructure read_structure(Source &source);
 // subtree cannot be read, every thread reads the whole tree itself instead.
 class StructureShare {
   public:
+    // `threads`: how many threads may take the tree; the subtrees as read are
+    // freed once that many took it.
+    explicit StructureShare(size_t threads) : takers(threads) {}
+
     // The tree of `source` (this thread's opening of the shared file).
     std::shared_ptr<SourceStructure const> take(Source &source);
 
@@ -152,6 +156,7 @@ class StructureShare {
     size_t next = 0;          // the next subtree nobody took
     size_t done = 0;          // the subtrees read
     bool checked = false;     // pieces checked for elements reached twice
+    size_t takers;            // threads that have yet to take the tree
 };
 
 } // namespace pe
