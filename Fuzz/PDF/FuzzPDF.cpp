@@ -264,6 +264,44 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                          &in_place, nullptr, nullptr, &in_place_status);
         check_export(rearranged, in_place_status, input, output, int(kept.size()));
     }
+    // A split of the first pages (one per part) on two threads, each with its
+    // own opening of the file: a tagged input's structure tree is read by the
+    // threads together (StructureShare in StructureRead.cpp) and each part
+    // checked as an export of its own.
+    if (pages >= 2) {
+        const int count = pages < 4 ? pages : 4;
+        std::vector<pe_item> split_items;
+        std::vector<std::string> part_paths;
+        for (int page = 0; page < count; page++) {
+            pe_item item{};
+            item.kind = PE_ITEM_PAGE;
+            item.page = page;
+            split_items.push_back(item);
+            part_paths.push_back(output + ".part" + std::to_string(page) + ".pdf");
+        }
+        std::vector<pe_part> parts;
+        for (int page = 0; page < count; page++) {
+            pe_part part{};
+            part.first_item = page;
+            part.item_count = 1;
+            part.out_path = part_paths[size_t(page)].c_str();
+            parts.push_back(part);
+        }
+        pe_source from_path{};
+        from_path.path = input.c_str();
+        from_path.name = "in";
+        pe_export_options split{};
+        split.deterministic_id = 1;
+        split.max_stream_bytes = 16 << 20;
+        split.threads = 2;
+        pe_status split_status{};
+        const int code_split = pe_export_parts(&from_path, 1, split_items.data(), count, nullptr, 0, parts.data(),
+                                               count, &split, nullptr, nullptr, &split_status);
+        for (std::string const &path : part_paths) {
+            check_export(code_split, split_status, input, path, 1);
+            std::remove(path.c_str());
+        }
+    }
     pe_document_close(document);
     return 0;
 }

@@ -66,6 +66,7 @@ struct FieldTree {
 };
 
 struct SourceStructure; // StructureTree.hh
+class StructureShare;   // StructureTree.hh
 
 // One opened input.
 struct Source {
@@ -120,6 +121,13 @@ struct Source {
     // Its structure tree as read once for every output (StructureTree.cpp); null
     // until an output of a tagged source's pages needs it.
     std::shared_ptr<SourceStructure const> structure;
+    // Set for each thread's copy of a source of a split: the tree is read once
+    // by the threads together (StructureShare), not by each of them.
+    std::shared_ptr<StructureShare> structure_share;
+    // With a share, once the tree is taken: the pages with content in the
+    // subtrees this thread read itself (their objects are in its opening), by
+    // 0-based page. The split gives the thread parts of these pages first.
+    std::vector<bool> structure_pages;
     // The number the next object made in it gets (make_source_object), at
     // least; 0 until the first is made.
     int made_objects_from = 0;

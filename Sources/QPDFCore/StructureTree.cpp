@@ -631,7 +631,8 @@ void build_structure_tree(
             continue;
         }
         if (!source.structure) {
-            source.structure = std::make_shared<SourceStructure const>(read_structure(source));
+            source.structure = source.structure_share ? source.structure_share->take(source)
+                                                      : std::make_shared<SourceStructure const>(read_structure(source));
         }
         SourceStructure const &tree = *source.structure;
         bool built = false;

@@ -7,7 +7,11 @@
 
 #include "Export.hh"
 
+#include <condition_variable>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +31,10 @@ struct StructureItem {
     long long mcid = -1;     // marked, reference
     QPDFObjectHandle stream; // reference: the form XObject (/Stm); uninitialised: the page
     QPDFObjectHandle target; // object: /Obj
+    // The objects stream and target are (both always indirect), kept so that
+    // another opening of the same file can find them (StructureShare).
+    QPDFObjGen stream_og;
+    QPDFObjGen target_og;
 };
 
 // One structure element of a source.
@@ -38,6 +46,11 @@ struct StructureNode {
     bool contentless = true; // no content item anywhere in its subtree
     std::vector<StructureItem> items;
     std::vector<int> empty_kids; // positions of its contentless child elements
+    // Where another opening of the same file finds dict (StructureShare): its
+    // object when it is indirect, else its index in its parent's /K list (the
+    // root's for a top-level element).
+    QPDFObjGen og;
+    int raw = -1;
 };
 
 // Where a content item is: node and item index.
@@ -107,6 +120,44 @@ void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<Pl
 // element once, anything that is not an element, MCID, MCR or OBJR ignored).
 // Never throws: a tree it cannot read comes back unusable.
 SourceStructure read_structure(Source &source);
+
+// One source's structure tree read once by the threads of a split together,
+// each with its own opening of the file (Parts.cpp gives every worker's Source
+// the same share). Each thread that needs the tree reads its upper levels (the
+// root's kids, then level by level until some dozens of elements wait to be
+// read: the frontier), then reads the subtrees of the frontier no thread has
+// taken yet, one at a time, waits for the others, and makes its own
+// SourceStructure of all of them (the other threads' elements found again in
+// its own opening by object number, read when an output uses them). The result
+// is the tree read_structure gives: when an element is reached twice (which
+// one a lone reader keeps depends on the order it walks the subtrees in) or a
+// subtree cannot be read, every thread reads the whole tree itself instead.
+class StructureShare {
+  public:
+    // `threads`: how many threads may take the tree; the subtrees as read are
+    // freed once that many took it.
+    explicit StructureShare(size_t threads) : takers(threads) {}
+
+    // The tree of `source` (this thread's opening of the shared file).
+    std::shared_ptr<SourceStructure const> take(Source &source);
+
+    struct Piece; // one subtree as read by one thread, without its objects
+
+  private:
+    static constexpr size_t pieces_wanted = 64;
+    static constexpr int upper_levels = 8;
+    std::mutex lock;
+    std::condition_variable finished;
+    bool begun = false;
+    bool whole = false;       // each thread reads the whole tree (read_structure)
+    size_t upper = 0;         // elements in the upper tree
+    std::vector<int> tops;    // the frontier: node indices of the subtrees to read
+    std::vector<std::shared_ptr<Piece>> pieces; // by frontier element
+    size_t next = 0;          // the next subtree nobody took
+    size_t done = 0;          // the subtrees read
+    bool checked = false;     // pieces checked for elements reached twice
+    size_t takers;            // threads that have yet to take the tree
+};
 
 } // namespace pe
 
