@@ -108,6 +108,11 @@ void write_tree(QPDF &out, QPDFObjectHandle root, Merged &merged, std::vector<Pl
 // Never throws: a tree it cannot read comes back unusable.
 SourceStructure read_structure(Source &source);
 
+// What read_structure would make of `source`'s tree, by the same walk over its
+// elements only: 0 no /StructTreeRoot dictionary, 1 readable, 2 unusable (too
+// deep, or the walk failed), which copying drops with a warning.
+int structure_readability(Source &source);
+
 } // namespace pe
 
 #endif
