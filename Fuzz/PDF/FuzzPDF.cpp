@@ -245,7 +245,36 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pe_status contents_status{};
     pe_document_read_contents(
         document, 1, &contents, [](void *, const char *, const char *) {}, nullptr, &contents_status);
-    if (pages >= 2) {
+    // What the kit reads to choose writing the whole file as its own document
+    // (WholeFile.cpp), and that strategy for every other input its facts allow
+    // (as ExportStrategy's WholeFileFacts.keptWhole): every page, compressed,
+    // the document changed in memory (its last use); else the in-place rewrite.
+    pe_whole_file_facts facts{};
+    pe_status facts_status{};
+    const bool whole = pe_document_read_whole_file_facts(document, &facts, &facts_status) == PE_OK &&
+        size % 2 == 1 && pages >= 1 && facts.repaired == 0 && facts.page_tree_count == pages && facts.structure != 2 &&
+        facts.scripts == 0 && facts.xfa == 0 && facts.optional_content == 0 && facts.shared_annotations == 0;
+    if (whole) {
+        std::vector<pe_item> every;
+        for (int page = 0; page < pages; page++) {
+            pe_item item{};
+            item.kind = PE_ITEM_PAGE;
+            item.page = page;
+            every.push_back(item);
+        }
+        source.document_last_use = 1;
+        pe_export_options whole_file{};
+        whole_file.deterministic_id = 1;
+        whole_file.max_stream_bytes = 16 << 20;
+        whole_file.compress = 1;
+        whole_file.linearize = size % 3 == 0;
+        whole_file.strategies = PE_STRATEGY_WHOLE_FILE;
+        std::remove(output.c_str());
+        pe_status whole_status{};
+        const int written = pe_export(&source, 1, every.data(), int(every.size()), nullptr, 0, output.c_str(),
+                                      &whole_file, nullptr, nullptr, &whole_status);
+        check_export(written, whole_status, input, output, int(every.size()));
+    } else if (pages >= 2) {
         std::vector<pe_item> kept;
         for (int page = 0; page + 1 < pages; page++) {
             pe_item item{};

@@ -12,7 +12,7 @@ import Synchronization
 ///     pdfedit: time total 48.0
 ///
 /// Every phase of `phases` gets its line (0.0 when it did not run). The bridge
-/// also reports `appended` or `in-place` when an export was written that way
+/// also reports `appended`, `in-place` or `whole-file` when an export was written that way
 /// (the whole export's time, inside the phases above): a line only then. Costs
 /// one cached check when the variable is not set.
 package enum PhaseTiming {

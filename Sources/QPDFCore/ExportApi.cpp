@@ -12,6 +12,7 @@
 #include "Limits.hh"
 #include "Parts.hh"
 #include "Timing.hh"
+#include "WholeFile.hh"
 #include "Writer.hh"
 
 #include <atomic>
@@ -113,6 +114,23 @@ void export_one(Request const &request, char const *out_path, Where &where, Writ
             where.source = request.items[0].source;
             throw PlanError(PE_MESSAGE_NOT_APPENDED + why);
         }
+    }
+    if ((strategies & PE_STRATEGY_WHOLE_FILE) != 0 && inputs.sources[static_cast<size_t>(request.items[0].source)].pdf) {
+        PhaseClock strategy(Phase::whole_file);
+        // The caller's contract (PE_STRATEGY_WHOLE_FILE): every page, in order, unturned.
+        Source const &source = inputs.sources[static_cast<size_t>(request.items[0].source)];
+        bool whole_plan = static_cast<size_t>(request.item_count) == source.pages.size();
+        for (int i = 0; whole_plan && i < request.item_count; ++i) {
+            whole_plan = request.items[i].page == i && request.items[i].quarter_turns % 4 == 0;
+        }
+        if (!whole_plan) {
+            throw std::logic_error("pe_export: the whole file written for a plan that is not every page in order");
+        }
+        WholeFile whole(inputs, request.items[0].source);
+        whole.build(dropped);
+        write_or_remove(out_path, written, [&](bool &started) { whole.write(out_path, started); });
+        report_dropped(inputs, dropped);
+        return;
     }
     int in_place = (strategies & PE_STRATEGY_IN_PLACE) != 0 ? InPlace::for_file(inputs) : -1;
     if (in_place >= 0) {

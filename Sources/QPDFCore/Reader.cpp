@@ -4,6 +4,7 @@
 // the geometry rules of Geometry.hh.
 #include "Geometry.hh"
 #include "Inputs.hh"
+#include "StructureTree.hh"
 
 #include <qpdf/QPDFNumberTreeObjectHelper.hh>
 
@@ -98,6 +99,16 @@ void outline_action_shapes(std::vector<OutlineEntry> const &entries, std::set<st
         }
         outline_action_shapes(entry.kids, shapes);
     }
+}
+
+bool outline_scripts(std::vector<OutlineEntry> const &entries)
+{
+    for (OutlineEntry const &entry : entries) {
+        if ((entry.action.isInitialized() && runs_script(entry.action)) || outline_scripts(entry.kids)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -277,5 +288,45 @@ extern "C" int pe_document_read_contents(
         for (std::string const &action : outline_actions) {
             each(context, "outline action", action.c_str());
         }
+    });
+}
+
+extern "C" int pe_document_read_whole_file_facts(pe_document *document, pe_whole_file_facts *facts, pe_status *status)
+{
+    return pe::reading(status, [&](pe::Where &) {
+        pe::require(document != nullptr && document->source.pdf && document->for_export && facts != nullptr,
+                    "pe_document_read_whole_file_facts: no document opened for export or no result");
+        pe::Source &source = document->source;
+        QPDFObjectHandle root = source.pdf->getRoot();
+        pe_whole_file_facts made{};
+        made.repaired = source.opened_clean ? 0 : 1;
+        QPDFObjectHandle count = pe::present_value(pe::present_value(root, "/Pages"), "/Count");
+        made.page_tree_count = count.isInteger() && count.getIntValue() >= 0 && count.getIntValue() <= INT_MAX
+            ? static_cast<int>(count.getIntValue())
+            : -1;
+        made.structure = pe::structure_readability(source);
+        // As Document.cpp's note_dropped and write_outline name them.
+        QPDFObjectHandle open = pe::present_value(root, "/OpenAction");
+        bool open_action = !open.isNull() && !open.isArray() && !pe::dict_key(open, "/S").isNameAndEquals("/GoTo");
+        made.scripts = pe::dict_key(pe::present_value(root, "/Names"), "/JavaScript").isDictionary() ||
+                open_action || !pe::present_value(root, "/AA").isNull() || pe::outline_scripts(source.outline())
+            ? 1
+            : 0;
+        made.xfa = pe::present_value(pe::present_value(root, "/AcroForm"), "/XFA").isNull() ? 0 : 1;
+        made.optional_content = pe::present_value(root, "/OCProperties").isNull() ? 0 : 1;
+        std::set<QPDFObjGen> listed;
+        for (size_t i = 0; i < source.pages.size() && made.shared_annotations == 0; ++i) {
+            QPDFObjectHandle annots = source.pages[i].getKey("/Annots");
+            if (!annots.isArray()) {
+                continue;
+            }
+            for (QPDFObjectHandle annot : annots.getArrayAsVector()) {
+                if (annot.isDictionary() && (!annot.isIndirect() || !listed.insert(annot.getObjGen()).second)) {
+                    made.shared_annotations = 1;
+                    break;
+                }
+            }
+        }
+        *facts = made;
     });
 }

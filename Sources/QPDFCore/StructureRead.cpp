@@ -223,6 +223,40 @@ class Reader {
         return true;
     }
 
+    // Whether read() would find the tree usable as far as its shape goes: the
+    // same walk over the elements (same order, each taken the first time it is
+    // met, the same depth limit), without reading their content items.
+    bool shape_readable()
+    {
+        QPDFObjectHandle root = dict_key(source.pdf->getRoot(), "/StructTreeRoot");
+        if (!root.isDictionary()) {
+            return false;
+        }
+        if (root.isIndirect()) {
+            seen.insert(root.getObjGen());
+        }
+        depth_limit = page_tree_maximum_depth();
+        std::vector<std::pair<QPDFObjectHandle, int>> walk;
+        for (QPDFObjectHandle kid : kids_of(root.getKey("/K"))) {
+            if (kind_of(kid) == StructureItem::element && first_time(kid)) {
+                walk.emplace_back(kid, 1);
+            }
+        }
+        while (!walk.empty()) {
+            auto [element, depth] = walk.back();
+            walk.pop_back();
+            if (depth > depth_limit) {
+                return false;
+            }
+            for (QPDFObjectHandle kid : kids_of(element.getKey("/K"))) {
+                if (kind_of(kid) == StructureItem::element && first_time(kid)) {
+                    walk.emplace_back(kid, depth + 1);
+                }
+            }
+        }
+        return true;
+    }
+
   private:
     struct Pending {
         int node;
@@ -390,6 +424,18 @@ class Reader {
 };
 
 } // namespace
+
+int structure_readability(Source &source)
+{
+    if (!dict_key(source.pdf->getRoot(), "/StructTreeRoot").isDictionary()) {
+        return 0;
+    }
+    try {
+        return Reader(source).shape_readable() ? 1 : 2;
+    } catch (std::exception const &) {
+        return 2;
+    }
+}
 
 SourceStructure read_structure(Source &source)
 {

@@ -159,6 +159,11 @@ class StructureShare {
     size_t takers;            // threads that have yet to take the tree
 };
 
+// What read_structure would make of `source`'s tree, by the same walk over its
+// elements only: 0 no /StructTreeRoot dictionary, 1 readable, 2 unusable (too
+// deep, or the walk failed), which copying drops with a warning.
+int structure_readability(Source &source);
+
 } // namespace pe
 
 #endif

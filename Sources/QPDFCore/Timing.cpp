@@ -9,7 +9,7 @@ namespace {
 
 char const *const phase_names[] = {
     "open", "plan", "pages", "stamps", "links", "fields", "outlines", "labels", "document", "structure", "layers",
-    "metadata", "write", "appended", "in-place"};
+    "metadata", "write", "appended", "in-place", "whole-file"};
 static_assert(sizeof phase_names / sizeof phase_names[0] == static_cast<size_t>(Phase::count));
 
 bool timed(pe_export_options const *options)

@@ -28,6 +28,7 @@ enum class Phase {
     write,     // QPDFWriter
     appended,  // the whole export, when written as an update appended to its source
     in_place,  // the whole export, when its source was rearranged in place
+    whole_file, // the whole export, when its source was written whole (WholeFile.cpp)
     count
 };
 

@@ -36,6 +36,9 @@ import Testing
             options.outline = [ExportedOutlineEntry(level: 0, title: "Start", item: 0, isOpen: false)]
         case .metadata: options.title = "New"
         case .encryption: options.encryption = ExportEncryption(userPassword: "u", ownerPassword: "o")
+        case .compression: options.compress = true
+        case .linearization: options.linearize = true
+        case .imageResampling: options.images = ImageResampling(dpi: 150)
         case .links, .sourceOutline, .namedDestinations, .openDestination, .otherContents, .droppedContents:
             break  // what the file holds: `contents(making:)`
         case .repeatedFields:

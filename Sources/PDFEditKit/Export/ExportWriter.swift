@@ -386,7 +386,7 @@ struct ExportWriter {
         options.finish = items.contains { !$0.finish.isEmpty } ? items.map(\.finish) : nil
         options.stripped = session.document(named: name)?.stripped ?? []
         // `optimize` in a session: added to what the export itself asks (its
-        // own --images wins). No strategy list knows these: such outputs are copied.
+        // own --images wins). Only the whole-file strategy's list knows these.
         if let optimize = session.document(named: name)?.optimize {
             options.compress = options.compress || optimize.compress
             options.linearize = options.linearize || optimize.linearize

@@ -81,6 +81,7 @@ final class BridgeArguments {
             bridgedOptions.strategies =
                 (strategies.contains(.appendedUpdate) ? Int32(PE_STRATEGY_APPENDED_UPDATE) : 0)
                 | (strategies.contains(.inPlace) ? Int32(PE_STRATEGY_IN_PLACE) : 0)
+                | (strategies.contains(.wholeFile) ? Int32(PE_STRATEGY_WHOLE_FILE) : 0)
                 | (strategies.contains(.appendedUpdate) && options.requireAppendedUpdate
                     ? Int32(PE_STRATEGY_REQUIRED) : 0)
             pointers.options = array([bridgedOptions])

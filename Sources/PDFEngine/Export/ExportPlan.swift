@@ -169,13 +169,14 @@ package struct ExportOptions: Sendable, Equatable {
     /// (its parts removed). Not part of equality.
     package var cancel: CancelFlag?
     /// Written as small as it losslessly can be (`--compress`): identical streams
-    /// once, Flate at zlib's best level, object streams (Compress.cpp). Not on
-    /// any strategy's list: such an output is always copied.
+    /// once, Flate at zlib's best level, object streams (Compress.cpp). Only on
+    /// the whole-file strategy's list (every page of one source in order);
+    /// otherwise copied.
     package var compress = false
-    /// Linearized for fast web view (`--linearize`); copied, as `compress`.
+    /// Linearized for fast web view (`--linearize`); written whole or copied, as `compress`.
     package var linearize = false
     /// Raster images drawn finer than this resampled (`--images`, Images.cpp),
-    /// before `compress`, which the bridge then applies too; copied, as `compress`.
+    /// before `compress`, which the bridge then applies too; written whole or copied, as `compress`.
     package var images: ImageResampling?
     /// The samples of one image the `images` pass decodes (nil: no bound).
     package var maxPixels: Int?

@@ -13,6 +13,12 @@ package enum ExportStrategy: Sendable, Equatable, CaseIterable {
     /// The source rearranged in memory and written whole (InPlace.cpp): only
     /// what the output still uses reaches the file.
     case inPlace
+    /// Every page of the source, in its order, written as the source's own
+    /// document (WholeFile.cpp): the catalog as copying writes it, the page and
+    /// structure trees, form, bookmarks and names as they are; taken only when
+    /// the file holds nothing copying drops or rebuilds otherwise
+    /// (`WholeFileFacts`). What `optimize` and `--compress` of a whole file take.
+    case wholeFile
     /// The pages copied into a new document (Assembly.cpp): every feature. The
     /// default for whatever the lists below do not name.
     case copy
@@ -63,6 +69,67 @@ package enum SourceChange: Hashable, Sendable, CaseIterable {
     /// A page with form fields or widgets placed more than once: copying gives
     /// each placement fields of its own.
     case repeatedFields
+    /// Written as small as it losslessly can be (`ExportOptions.compress`).
+    case compression
+    /// Linearized (`ExportOptions.linearize`).
+    case linearization
+    /// Images resampled (`ExportOptions.images`).
+    case imageResampling
+}
+
+/// What decides whether an output of every page of a source may be that
+/// source written whole (`ExportStrategy.wholeFile`), read from its opened
+/// document (`OpenedPDF.wholeFileFacts()`, `pe_document_read_whole_file_facts`):
+/// what copying would drop with a warning, read otherwise, or rebuild.
+package struct WholeFileFacts: Sendable, Equatable {
+    package enum Structure: Sendable, Equatable {
+        /// No structure tree.
+        case none
+        /// A tree copying reads (and rebuilds the same for every page).
+        case readable
+        /// A tree copying cannot read (nested deeper than the page tree's
+        /// limit) and drops with a warning.
+        case unusable
+    }
+
+    /// qpdf recovered damage when it opened the file.
+    package var repaired: Bool
+    /// The root page tree node's /Count (nil: not an integer).
+    package var pageTreeCount: Int?
+    package var structure: Structure
+    /// Document JavaScript, document actions, an open action that shows no
+    /// page, or a bookmark running JavaScript: copying drops them with a
+    /// warning unless `keepScripts`.
+    package var scripts: Bool
+    /// An XFA form, which copying always drops with a warning.
+    package var xfa: Bool
+    /// Layers (/OCProperties), which copying rebuilds from the ones the pages use.
+    package var optionalContent: Bool
+    /// An annotation listed on two pages (or twice, or not as an object of its
+    /// own): copying gives its placements new objects, fields of their own.
+    package var sharedAnnotations: Bool
+
+    package init(
+        repaired: Bool = false, pageTreeCount: Int?, structure: Structure = .none, scripts: Bool = false,
+        xfa: Bool = false, optionalContent: Bool = false, sharedAnnotations: Bool = false
+    ) {
+        self.repaired = repaired
+        self.pageTreeCount = pageTreeCount
+        self.structure = structure
+        self.scripts = scripts
+        self.xfa = xfa
+        self.optionalContent = optionalContent
+        self.sharedAnnotations = sharedAnnotations
+    }
+
+    /// Whether the file written whole is what copying its `pageCount` pages
+    /// (qpdf's count) would write: not damaged, its page tree counting the
+    /// pages qpdf found, and nothing copying drops with a warning (scripts
+    /// only when they are kept) or rebuilds otherwise.
+    package func keptWhole(pageCount: Int, keepScripts: Bool) -> Bool {
+        !repaired && pageTreeCount == pageCount && structure != .unusable && (!scripts || keepScripts) && !xfa
+            && !optionalContent && !sharedAnnotations
+    }
 }
 
 /// A value of a source as the reader reports it (`pe_document_read_contents`):
@@ -277,6 +344,9 @@ package struct ExportStrategies: OptionSet, Sendable, Hashable {
 
     package static let appendedUpdate = ExportStrategies(rawValue: 1)
     package static let inPlace = ExportStrategies(rawValue: 2)
+    /// The source written whole (PE_STRATEGY_WHOLE_FILE), tried after the
+    /// update and before the rewrite in place.
+    package static let wholeFile = ExportStrategies(rawValue: 8)
 }
 
 extension ExportStrategy {
@@ -294,12 +364,24 @@ extension ExportStrategy {
             case .order, .rotation, .repeatedPages, .labels, .outline: true
             case .links, .sourceOutline, .namedDestinations, .openDestination, .otherContents: true
             case .leftOutPages, .metadata, .encryption, .droppedContents, .repeatedFields: false
+            case .compression, .linearization, .imageResampling: false
             }
         case .inPlace:
             switch change {
             case .order, .rotation, .repeatedPages, .leftOutPages, .labels, .metadata, .encryption: true
             case .outline, .links, .sourceOutline, .namedDestinations, .openDestination: true
             case .otherContents, .droppedContents, .repeatedFields: false
+            case .compression, .linearization, .imageResampling: false
+            }
+        case .wholeFile:
+            // Every page in its order, unturned; what the file holds is kept
+            // as it is, so long as copying would keep it too: judged from
+            // `WholeFileFacts`, not from these (`allowed`).
+            switch change {
+            case .labels, .metadata, .encryption, .outline, .compression, .linearization, .imageResampling: true
+            case .links, .sourceOutline, .namedDestinations, .openDestination, .otherContents: true
+            case .droppedContents, .repeatedFields: true
+            case .order, .rotation, .repeatedPages, .leftOutPages: false
             }
         case .copy:
             true
@@ -327,11 +409,24 @@ extension ExportStrategy {
     package static func allowed(
         sources: [ExportSource], items: [ExportItem], stamps: [ExportStamp], options: ExportOptions,
         contents: (ExportSource, _ pages: Bool) -> SourceContents? = { try? $0.document?.contents(pages: $1) },
-        updateRefuses: (ExportSource) -> Bool = { $0.document?.updateRefuses ?? true }
+        updateRefuses: (ExportSource) -> Bool = { $0.document?.updateRefuses ?? true },
+        wholeFile: (ExportSource) -> WholeFileFacts? = { try? $0.document?.wholeFileFacts() }
     ) -> ExportStrategies {
         guard let (source, changes) = candidate(sources: sources, items: items, stamps: stamps, options: options)
         else { return [] }
         let given = sources[source]
+        // The whole file: for an output its file is rewritten for (compressed,
+        // linearized, images resampled; no other strategy takes those), from
+        // the facts of the file's opened document (the structure tree is
+        // walked; none without a document). An ordinary export keeps to the
+        // other ways. Off with `inPlace` (`PDFEDIT_NO_IN_PLACE`: the source is
+        // not changed in memory).
+        if wholeFileMayTake(changes, items: items, sources: sources, source: source, options: options) {
+            guard let pageCount = given.pageCount, let facts = wholeFile(given),
+                facts.keptWhole(pageCount: pageCount, keepScripts: options.keepScripts)
+            else { return [] }
+            return .wholeFile
+        }
         let update = options.appendUpdate && changes.allSatisfy(ExportStrategy.appendedUpdate.supports)
         let inPlace =
             inPlaceMayTake(changes, items: items, sources: sources, source: source, options: options)
@@ -360,8 +455,24 @@ extension ExportStrategy {
         guard given.document == nil || given.lastUseOfDocument, given.pageCount != nil else { return nil }
         let appended = options.appendUpdate && changes.allSatisfy(ExportStrategy.appendedUpdate.supports)
         guard appended || inPlaceMayTake(changes, items: items, sources: sources, source: source, options: options)
+            || wholeFileMayTake(changes, items: items, sources: sources, source: source, options: options)
         else { return nil }
         return (source, changes)
+    }
+
+    /// The changes that rewrite a whole file (`optimize`, `--compress`,
+    /// `--linearize`, `--images`): the whole-file strategy's reason to be.
+    package static let rewritingChanges: Set<SourceChange> = [.compression, .linearization, .imageResampling]
+
+    /// Whether the output may be its source written whole as far as the
+    /// request goes (every page in order, a rewrite asked, nothing off its
+    /// list); the file's facts decide the rest (`allowed`).
+    private static func wholeFileMayTake(
+        _ changes: Set<SourceChange>, items: [ExportItem], sources: [ExportSource], source: Int, options: ExportOptions
+    ) -> Bool {
+        guard options.inPlace, let pageCount = sources[source].pageCount else { return false }
+        return items.count == pageCount && !changes.isDisjoint(with: rewritingChanges)
+            && changes.allSatisfy(ExportStrategy.wholeFile.supports)
     }
 
     /// The pages of `source` that `items` place more than once.
@@ -426,6 +537,9 @@ extension ExportStrategy {
             changes.insert(.metadata)
         }
         if options.encryption != nil { changes.insert(.encryption) }
+        if options.compress { changes.insert(.compression) }
+        if options.linearize { changes.insert(.linearization) }
+        if options.images != nil { changes.insert(.imageResampling) }
         return (source, changes)
     }
 
@@ -455,6 +569,9 @@ extension ExportStrategy {
         rest.requireAppendedUpdate = false
         rest.keepEncryptionOf = nil
         rest.keepScripts = false
+        rest.compress = false
+        rest.linearize = false
+        rest.images = nil
         return rest
     }
 }

@@ -207,6 +207,21 @@ extension OpenedPDF {
         return contents
     }
 
+    /// What decides whether an output of every page may be this file written
+    /// whole (`pe_document_read_whole_file_facts`: walks its structure tree).
+    package func wholeFileFacts() throws(EngineError) -> WholeFileFacts {
+        var status = pe_status()
+        var read = pe_whole_file_facts()
+        guard pe_document_read_whole_file_facts(handle, &read, &status) == Int32(PE_OK) else {
+            throw EngineError(status: status, about: BridgeFailure(file: path))
+        }
+        return WholeFileFacts(
+            repaired: read.repaired != 0, pageTreeCount: read.page_tree_count >= 0 ? Int(read.page_tree_count) : nil,
+            structure: read.structure == 0 ? .none : read.structure == 1 ? .readable : .unusable,
+            scripts: read.scripts != 0, xfa: read.xfa != 0, optionalContent: read.optional_content != 0,
+            sharedAnnotations: read.shared_annotations != 0)
+    }
+
     /// Effective attributes of the page at 0-based `index`, inherited values
     /// resolved (`pe_document_page_geometry`, the bridge's geometry rules).
     package func attributes(ofPage index: Int) throws(EngineError) -> PageAttributes {

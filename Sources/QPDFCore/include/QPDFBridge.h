@@ -224,6 +224,17 @@ enum { PE_STRATEGY_APPENDED_UPDATE = 1, PE_STRATEGY_IN_PLACE = 2 };
  * fails with PE_E_PLAN, PE_MESSAGE_NOT_APPENDED and why, instead of falling
  * back to another way. */
 enum { PE_STRATEGY_REQUIRED = 4 };
+/* The source written whole (every page, in its order, with its own catalog
+ * entries, structure tree, form and names), without copying its pages: only
+ * for a plan of every page of one source in order, unrotated, with at most the
+ * document information, page labels, encryption, compression, linearization
+ * or image resampling changed, the source at its document's last use, and only
+ * when the caller read the file's facts (pe_document_read_whole_file_facts)
+ * and found nothing copying would drop or change (PDFEngine's
+ * ExportStrategy.allowed). The bridge leaves out of the catalog what copying
+ * does not write, as copying does, and judges nothing else. Tried after
+ * PE_STRATEGY_APPENDED_UPDATE, before PE_STRATEGY_IN_PLACE. */
+enum { PE_STRATEGY_WHOLE_FILE = 16 };
 
 /* One item's label from its document's own label ranges (`pdfedit labels`). */
 typedef struct pe_page_label {

@@ -69,6 +69,31 @@ typedef struct pe_document_contents {
 int pe_document_read_contents(pe_document *document, int pages, pe_document_contents *contents, pe_text_fn each,
                               void *context, pe_status *status);
 
+/* What decides whether a document may be written whole (PE_STRATEGY_WHOLE_FILE)
+ * rather than copied: what copying drops with a warning, or writes otherwise
+ * than the file has it. */
+typedef struct pe_whole_file_facts {
+    int repaired;         /* qpdf recovered damage when it opened the file */
+    int page_tree_count;  /* the root /Pages node's /Count; -1 when it is no integer */
+    int structure;        /* 0: no /StructTreeRoot dictionary; 1: a structure tree
+                             copying reads; 2: one it cannot read and drops with a
+                             warning (nested deeper than the page tree limit) */
+    int scripts;          /* what copying drops without keep_scripts, naming it:
+                             /Names /JavaScript, the catalog's /AA, an /OpenAction
+                             that is neither an array nor a GoTo action, a bookmark
+                             whose action runs JavaScript */
+    int xfa;              /* /AcroForm has /XFA (always dropped by copying) */
+    int optional_content; /* the catalog has /OCProperties (copying rebuilds it
+                             from the layers the pages use) */
+    int shared_annotations; /* an annotation dictionary listed twice in the pages'
+                               /Annots, or given directly (copying gives such
+                               placements new objects) */
+} pe_whole_file_facts;
+
+/* Fills *facts for a document opened for export (PE_OPEN_EXPORT); walks its
+ * structure tree as copying would read it. Returns status->code. */
+int pe_document_read_whole_file_facts(pe_document *document, pe_whole_file_facts *facts, pe_status *status);
+
 /* Receives one bookmark; items come depth first, each after its parent. */
 typedef void (*pe_outline_item_fn)(void *context, const pe_outline_item *item);
 
