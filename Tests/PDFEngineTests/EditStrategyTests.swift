@@ -150,8 +150,9 @@ struct EditStrategyTests {
             return (
                 [.redact(first, .rect(x: 10, y: 10, width: 50, height: 20, units: .pt), fill: Redaction.black, label: nil)],
                 copying)
-        // Recompressed, linearized or resampled: written by the copying path only.
-        case .optimize: return ([.optimize(OptimizeSettings())], copying)
+        // Recompressed, linearized or resampled: the whole file written as its
+        // document (alpha.pdf holds nothing that sends it to copying).
+        case .optimize: return ([.optimize(OptimizeSettings())], [.wholeFile])
         }
     }
 
