@@ -211,6 +211,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // Half the inputs through --compress (sharing, recompression; Compress.cpp),
     // a third linearized: the input's size decides, so a crash reproduces.
     options.compress = size % 2;
+    // Its recompression on 1, 2 or 3 threads (Compress.cpp's pool).
+    options.threads = static_cast<int>(size / 2 % 3) + 1;
     options.linearize = size % 3 == 0;
     options.max_stream_bytes = 16 << 20;
     // Half the inputs through --images at 36 dpi (Images.cpp: the drawn sizes, the

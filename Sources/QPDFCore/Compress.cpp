@@ -4,6 +4,7 @@
 // qpdf's, the whole process's setting, which a library must leave to its host.
 #include "Compress.hh"
 
+#include "CheckedFile.hh"
 #include "Limits.hh"
 #include "Status.hh"
 
@@ -12,13 +13,23 @@
 
 #include <zlib.h>
 
+#include <sched.h>
+
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <map>
-#include <stdexcept>
+#include <memory>
+#include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace pe {
@@ -481,24 +492,6 @@ bool without_white_space(std::string const &xmp, std::string &out)
     return true;
 }
 
-// An unfiltered XMP packet without its insignificant white space (see
-// without_white_space); its content is unchanged.
-void trim_padding(QPDFObjectHandle stream, pe_compress_report &report)
-{
-    QPDFObjectHandle filter = stream.getDict().getKey("/Filter");
-    if (!filter.isNull() && !(filter.isArray() && filter.getArrayNItems() == 0)) {
-        return;
-    }
-    std::string xmp = raw_data(stream);
-    std::string trimmed;
-    if (!without_white_space(xmp, trimmed) || trimmed.size() >= xmp.size()) {
-        return;
-    }
-    report.recompressed += 1;
-    report.recompressed_saved += static_cast<long long>(xmp.size() - trimmed.size());
-    stream.replaceStreamData(trimmed, QPDFObjectHandle::newNull(), QPDFObjectHandle::newNull());
-}
-
 // Whether `stream` is Flate alone with a predictor (/DecodeParms /Predictor 2
 // or more): what deflated_unpredicted can undo.
 bool predicted(QPDFObjectHandle stream)
@@ -517,71 +510,291 @@ bool predicted(QPDFObjectHandle stream)
     return predictor.isInteger() && predictor.getIntValue() >= 2;
 }
 
-// The data of predicted `stream` decoded (inflated, predictor undone, by the
-// one bounded decoder) and deflated again at the best level; false when it
-// cannot be decoded within `limit`.
-bool deflated_unpredicted(QPDFObjectHandle stream, long long limit, std::string &into)
-{
-    std::string samples;
-    try {
-        if (!decode_bounded(stream, limit, "a stream", &samples)) {
-            return false;
-        }
-    } catch (std::exception const &) {
-        return false; // over the limit or damaged: the predicted form is kept
-    }
-    return deflate_best(samples, into);
-}
+// Step 2 for one stream, in three parts, so that the byte work (inflating,
+// deflating at level 9, trimming an XMP packet) may run on any thread while
+// every call into qpdf stays on the calling one (qpdf's objects are not
+// thread-safe): `gather` reads what the stream needs from qpdf, `work` makes
+// the new data from plain strings alone, `apply` gives it to qpdf. The bytes
+// are the same whichever thread ran `work`.
+struct Recompression {
+    enum Kind { xmp, flate, plain } kind = plain;
+    // unchanged: left as it came; same_filters: the outer Flate layer deflated
+    // again, the filters and /DecodeParms kept; unpredicted: decoded data
+    // deflated, /DecodeParms dropped; new_flate: unfiltered data deflated;
+    // trimmed: an XMP packet without its insignificant white space, unfiltered.
+    enum Outcome { unchanged, same_filters, unpredicted, new_flate, trimmed } outcome = unchanged;
+    long long limit = 0;
+    std::string raw;            // the stream's data as stored; freed by `work`
+    std::string samples;        // a predicted stream's data decoded (inflated, predictor undone)
+    bool has_samples = false;   // `samples` is the whole decoded data
+    long long raw_size = 0;
+    long long input_bytes = 0;  // raw and samples: what it holds until applied
+    std::string data;           // the new data, unless unchanged
+    std::exception_ptr failure; // what `work` threw (std::bad_alloc...), rethrown by `apply`
+    bool done = false;          // `work` ran (guarded by the pool's mutex)
+};
 
-// Step 2 for one stream (see Compress.hh).
-void recompress(QPDFObjectHandle stream, long long limit, pe_compress_report &report)
+// What step 2 needs of `stream`, read on the calling thread; nullptr when the
+// stream is not one step 2 rewrites (images' own codecs: DCT, CCITT, JBIG2,
+// JPX, and the rare LZW or ASCII filters; a filtered XMP packet).
+std::unique_ptr<Recompression> gather(QPDFObjectHandle stream, long long limit)
 {
     QPDFObjectHandle dict = stream.getDict();
+    QPDFObjectHandle filter = dict.getKey("/Filter");
+    bool plain = filter.isNull() || (filter.isArray() && filter.getArrayNItems() == 0);
+    auto job = std::make_unique<Recompression>();
+    job->limit = limit;
     if (dict.getKey("/Type").isNameAndEquals("/Metadata")) {
         // XMP stays readable as text: QPDFWriter writes every metadata stream
         // unfiltered (some tools read packets from the file's bytes, PDF/A
-        // wants them so). Only its padding and indentation go.
-        trim_padding(stream, report);
-        return;
+        // wants them so). Only its padding and indentation go, and only from
+        // a packet stored unfiltered.
+        if (!plain) {
+            return nullptr;
+        }
+        job->kind = Recompression::xmp;
+    } else {
+        QPDFObjectHandle outer = filter.isArray() && filter.getArrayNItems() > 0 ? filter.getArrayItem(0) : filter;
+        bool flate = outer.isNameAndEquals("/FlateDecode");
+        if (!flate && !plain) {
+            return nullptr;
+        }
+        job->kind = flate ? Recompression::flate : Recompression::plain;
     }
-    QPDFObjectHandle filter = dict.getKey("/Filter");
-    QPDFObjectHandle outer = filter.isArray() && filter.getArrayNItems() > 0 ? filter.getArrayItem(0) : filter;
-    bool flate = outer.isNameAndEquals("/FlateDecode");
-    bool plain = filter.isNull() || (filter.isArray() && filter.getArrayNItems() == 0);
-    if (!flate && !plain) {
-        return; // images' own codecs (DCT, CCITT, JBIG2, JPX) and the rare LZW or ASCII filters
-    }
-    std::string raw = raw_data(stream);
-    std::string data;
-    if (flate && !inflate_bounded(raw, limit, data)) {
-        return; // damaged, or over the limit: written as it came
-    }
-    std::string smaller;
-    if (!deflate_best(flate ? data : raw, smaller)) {
-        return;
-    }
+    job->raw = raw_data(stream);
+    job->raw_size = static_cast<long long>(job->raw.size());
     // A predictor (PNG or TIFF rows of differences) helps photographs and
     // hurts flat drawings and screenshots: deflated without it, such images
-    // are smaller (qpdf's --recompress-flate always drops it). Both are tried.
-    std::string unpredicted;
-    if (flate && predicted(stream) && deflated_unpredicted(stream, limit, unpredicted) &&
-        unpredicted.size() < smaller.size()) {
-        if (unpredicted.size() < raw.size()) {
-            report.recompressed += 1;
-            report.recompressed_saved += static_cast<long long>(raw.size() - unpredicted.size());
-            stream.replaceStreamData(unpredicted, QPDFObjectHandle::newName("/FlateDecode"), QPDFObjectHandle::newNull());
+    // are smaller (qpdf's --recompress-flate always drops it). Both are tried;
+    // qpdf undoes the predictor here, by the one bounded decoder.
+    if (job->kind == Recompression::flate && predicted(stream)) {
+        try {
+            job->has_samples = decode_bounded(stream, limit, "a stream", &job->samples);
+        } catch (std::exception const &) {
+            job->has_samples = false; // over the limit or damaged: the predicted form is kept
         }
-        return;
+        if (!job->has_samples) {
+            std::string().swap(job->samples);
+        }
     }
-    if (smaller.size() >= raw.size()) {
+    job->input_bytes = job->raw_size + static_cast<long long>(job->samples.size());
+    return job;
+}
+
+// The new data of `job` from its strings alone (any thread). Never throws: a
+// failure is kept in job.failure. A stream that does not inflate within the
+// limit, that zlib cannot deflate, or that would not be smaller stays unchanged.
+void work(Recompression &job) noexcept
+{
+    try {
+        if (job.kind == Recompression::xmp) {
+            std::string trimmed;
+            if (without_white_space(job.raw, trimmed) && trimmed.size() < job.raw.size()) {
+                job.outcome = Recompression::trimmed;
+                job.data = std::move(trimmed);
+            }
+        } else {
+            bool flate = job.kind == Recompression::flate;
+            std::string inflated;
+            if (!flate || inflate_bounded(job.raw, job.limit, inflated)) {
+                std::string smaller;
+                bool deflated = deflate_best(flate ? inflated : job.raw, smaller);
+                std::string().swap(inflated);
+                std::string unpredicted;
+                if (!deflated) {
+                    // zlib failed: left as it came
+                } else if (job.has_samples && deflate_best(job.samples, unpredicted) &&
+                           unpredicted.size() < smaller.size()) {
+                    if (static_cast<long long>(unpredicted.size()) < job.raw_size) {
+                        job.outcome = Recompression::unpredicted;
+                        job.data = std::move(unpredicted);
+                    }
+                } else if (static_cast<long long>(smaller.size()) < job.raw_size) {
+                    job.outcome = flate ? Recompression::same_filters : Recompression::new_flate;
+                    job.data = std::move(smaller);
+                }
+            }
+        }
+    } catch (...) {
+        job.outcome = Recompression::unchanged;
+        job.failure = std::current_exception();
+    }
+    // What `apply` no longer needs, freed on the worker.
+    std::string().swap(job.raw);
+    std::string().swap(job.samples);
+}
+
+// Gives `stream` the new data of `job` (calling thread), or rethrows what
+// `work` threw.
+void apply(QPDFObjectHandle stream, Recompression &job, pe_compress_report &report)
+{
+    if (job.failure) {
+        std::rethrow_exception(job.failure);
+    }
+    QPDFObjectHandle none = QPDFObjectHandle::newNull();
+    switch (job.outcome) {
+    case Recompression::unchanged:
         return;
+    case Recompression::trimmed:
+        stream.replaceStreamData(job.data, none, none);
+        break;
+    case Recompression::same_filters: {
+        QPDFObjectHandle dict = stream.getDict();
+        stream.replaceStreamData(job.data, dict.getKey("/Filter"), dict.getKey("/DecodeParms"));
+        break;
+    }
+    case Recompression::unpredicted:
+    case Recompression::new_flate:
+        stream.replaceStreamData(job.data, QPDFObjectHandle::newName("/FlateDecode"), none);
+        break;
     }
     report.recompressed += 1;
-    report.recompressed_saved += static_cast<long long>(raw.size() - smaller.size());
-    if (flate) {
-        stream.replaceStreamData(smaller, filter, dict.getKey("/DecodeParms"));
-    } else {
-        stream.replaceStreamData(smaller, QPDFObjectHandle::newName("/FlateDecode"), QPDFObjectHandle::newNull());
+    report.recompressed_saved += job.raw_size - static_cast<long long>(job.data.size());
+}
+
+// Worker threads that run `work` on the jobs handed to them, first come first
+// served. The calling thread hands them out and, while it waits for one, works
+// on those still queued itself. Every thread is joined by the destructor
+// (also when the caller leaves by an exception); a job a worker has started is
+// finished first, none queued is started after. A thread that cannot be made
+// leaves its share to the others, the calling thread last.
+class RecompressPool {
+  public:
+    explicit RecompressPool(int workers)
+    {
+        for (int i = 0; i < workers; ++i) {
+            try {
+                threads.emplace_back([this] { run(); });
+            } catch (std::system_error const &) {
+                break;
+            }
+        }
+    }
+
+    RecompressPool(RecompressPool const &) = delete;
+    RecompressPool &operator=(RecompressPool const &) = delete;
+
+    ~RecompressPool()
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            stopping = true;
+        }
+        wake.notify_all();
+        for (std::thread &thread : threads) {
+            thread.join();
+        }
+    }
+
+    void submit(Recompression *job)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            queue.push_back(job);
+        }
+        wake.notify_one();
+    }
+
+    bool is_done(Recompression const *job)
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        return job->done;
+    }
+
+    // Returns once `job` is done, working on queued jobs meanwhile.
+    void finish(Recompression *job)
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        while (!job->done) {
+            if (queue.empty()) {
+                finished.wait(lock);
+                continue;
+            }
+            Recompression *next = queue.front();
+            queue.pop_front();
+            lock.unlock();
+            work(*next);
+            lock.lock();
+            next->done = true;
+        }
+    }
+
+  private:
+    void run()
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        for (;;) {
+            wake.wait(lock, [this] { return stopping || !queue.empty(); });
+            if (stopping) {
+                return;
+            }
+            Recompression *job = queue.front();
+            queue.pop_front();
+            lock.unlock();
+            work(*job);
+            lock.lock();
+            job->done = true;
+            finished.notify_all();
+        }
+    }
+
+    std::mutex mutex;
+    std::condition_variable wake;     // a job queued, or stopping
+    std::condition_variable finished; // a worker finished a job
+    std::deque<Recompression *> queue; // submitted, not started
+    bool stopping = false;
+    std::vector<std::thread> threads;
+};
+
+// Decoded input (stored and predictor-free data) step 2 holds at once, beyond
+// the stream each thread works on: streams are gathered ahead of the workers
+// until this much waits, then the oldest is applied first.
+constexpr long long bytes_in_flight_limit = 64LL << 20;
+
+// Step 2 over `streams`, in their order, on `threads` threads (the calling one
+// included). Stops before the next stream when `cancel` is raised or pe_cancel
+// was called.
+void recompress_all(
+    std::vector<QPDFObjectHandle> const &streams, long long limit, int threads, pe_flag const *cancel,
+    pe_compress_report &report)
+{
+    // Declared before the pool, so destroyed after it: no worker is still on a job.
+    std::deque<std::pair<QPDFObjectHandle, std::unique_ptr<Recompression>>> window;
+    std::unique_ptr<RecompressPool> pool;
+    if (threads > 1 && streams.size() > 1) {
+        pool = std::make_unique<RecompressPool>(threads - 1);
+    }
+    long long in_flight = 0;
+    auto apply_first = [&] {
+        Recompression &job = *window.front().second;
+        if (pool) {
+            pool->finish(&job);
+        } else {
+            work(job);
+        }
+        apply(window.front().first, job, report);
+        in_flight -= job.input_bytes;
+        window.pop_front();
+    };
+    for (QPDFObjectHandle const &stream : streams) {
+        if (cancel_requested() || pe_flag_is_raised(cancel)) {
+            throw PlanError("cancelled");
+        }
+        std::unique_ptr<Recompression> job = gather(stream, limit);
+        if (!job) {
+            continue;
+        }
+        in_flight += job->input_bytes;
+        window.emplace_back(stream, std::move(job));
+        if (pool) {
+            pool->submit(window.back().second.get());
+        }
+        while (!window.empty() && (!pool || in_flight > bytes_in_flight_limit || pool->is_done(window.front().second.get()))) {
+            apply_first();
+        }
+    }
+    while (!window.empty()) {
+        apply_first();
     }
 }
 
@@ -643,7 +856,20 @@ bool deflate_best(std::string const &data, std::string &into)
     return true;
 }
 
-void compress_streams(QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report)
+int compress_threads(int wanted)
+{
+    if (wanted >= 1 && wanted <= 64) {
+        return wanted;
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                          : static_cast<int>(std::thread::hardware_concurrency());
+    return std::max(1, std::min(cpus, 4));
+}
+
+void compress_streams(
+    QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report, CompressRun run)
 {
     std::vector<QPDFObjectHandle> objects;
     reachable(pdf, objects);
@@ -658,11 +884,13 @@ void compress_streams(QPDF &pdf, long long max_stream_bytes, ImageSettings const
     }
     std::set<QPDFObjGen> written;
     downsample_images(pdf, images, report, written);
+    std::vector<QPDFObjectHandle> streams;
     for (QPDFObjectHandle object : objects) {
         if (object.isStream() && redirects.count(object.getObjGen()) == 0 && written.count(object.getObjGen()) == 0) {
-            recompress(object, max_stream_bytes, report);
+            streams.push_back(object);
         }
     }
+    recompress_all(streams, max_stream_bytes, std::max(1, run.threads), run.cancel, report);
 }
 
 } // namespace pe

@@ -37,7 +37,30 @@ namespace pe {
 // trailer reaches, so they are left out of the file by the writer.
 // With images.dpi > 0, downsample_images runs between steps 1 and 2 (the
 // images it writes are not recompressed again).
-void compress_streams(QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report);
+//
+// Step 2 runs on run.threads threads, the calling one included (1: on it
+// alone). Every qpdf call stays on the calling thread: it reads each stream's
+// stored data (and, for a predicted one, qpdf's decoding of it) in object
+// order, workers inflate and deflate plain strings, and the calling thread
+// gives the results back to qpdf in that same order, so the output is the
+// same bytes whatever the thread count. At most 64 MB of gathered data waits
+// for the workers at once (each thread then holds at most one stream
+// inflated, within max_stream_bytes). The workers are joined before it
+// returns or throws; an exception of a worker (std::bad_alloc) is thrown on
+// the calling thread. Before each stream it stops with PlanError("cancelled")
+// when run.cancel is raised or pe_cancel was called.
+struct CompressRun {
+    int threads = 1;
+    pe_flag const *cancel = nullptr;
+};
+void compress_streams(
+    QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report,
+    CompressRun run = {});
+
+// The threads step 2 uses for pe_export_options.threads `wanted`: `wanted`
+// when it is from 1 to 64, else the CPUs this process may run on (its
+// affinity), at most 4.
+int compress_threads(int wanted);
 
 // zlib's deflate of `data` at its best level (9, the largest window and
 // memory) appended to `into`; data of at most 4 KB is also deflated with the

@@ -227,6 +227,7 @@ void export_parts(
     }
     // The first worker checks everything and opens every source before any part
     // is written, as before; its warnings so far are the opening's.
+    pe_export_options one_thread_each{}; // the parts' options when on several threads; outlives them
     std::vector<std::unique_ptr<PartWorker>> workers;
     workers.push_back(std::make_unique<PartWorker>(request, true));
     PartWorker &first = *workers.front();
@@ -268,8 +269,17 @@ void export_parts(
     }
 
     int threads = thread_count(request.options, part_count);
+    // Parts on several threads: each part's --compress pass on its own thread
+    // (compress_streams would otherwise start as many again per part).
+    Request part_request = request;
+    if (threads > 1 && request.options != nullptr) {
+        one_thread_each = *request.options;
+        one_thread_each.threads = 1;
+        part_request.options = &one_thread_each;
+        first.request.options = &one_thread_each;
+    }
     for (int t = 1; t < threads; ++t) {
-        workers.push_back(std::make_unique<PartWorker>(request, false));
+        workers.push_back(std::make_unique<PartWorker>(part_request, false));
     }
     // The threads read each source's structure tree together, once, rather
     // than each the whole of it (a tagged book: 80,000 elements, a fifth of

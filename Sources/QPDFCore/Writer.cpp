@@ -126,7 +126,8 @@ void write_output(
         images.quality = options->images_quality > 0 ? options->images_quality : images.quality;
         images.max_stream_bytes = options->max_stream_bytes;
         images.max_pixels = options->max_pixels;
-        compress_streams(pdf, options->max_stream_bytes, images, done); // timed as part of "write"
+        compress_streams( // timed as part of "write"
+            pdf, options->max_stream_bytes, images, done, {compress_threads(options->threads), options->cancel});
         if (options->compress_report != nullptr) {
             *options->compress_report = done;
         }
