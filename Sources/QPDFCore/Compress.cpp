@@ -695,6 +695,19 @@ class RecompressPool {
         wake.notify_one();
     }
 
+    // Takes `job` back if no thread has started it; false when one has (it is
+    // then finished, or will be, before the pool is destroyed).
+    bool withdraw(Recompression *job)
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto found = std::find(queue.begin(), queue.end(), job);
+        if (found == queue.end()) {
+            return false;
+        }
+        queue.erase(found);
+        return true;
+    }
+
     bool is_done(Recompression const *job)
     {
         std::lock_guard<std::mutex> lock(mutex);
@@ -751,21 +764,102 @@ class RecompressPool {
 // until this much waits, then the oldest is applied first.
 constexpr long long bytes_in_flight_limit = 64LL << 20;
 
-// Step 2 over `streams`, in their order, on `threads` threads (the calling one
-// included). Stops before the next stream when `cancel` is raised or pe_cancel
-// was called.
-void recompress_all(
-    std::vector<QPDFObjectHandle> const &streams, long long limit, int threads, pe_flag const *cancel,
-    pe_compress_report &report)
-{
-    // Declared before the pool, so destroyed after it: no worker is still on a job.
-    std::deque<std::pair<QPDFObjectHandle, std::unique_ptr<Recompression>>> window;
-    std::unique_ptr<RecompressPool> pool;
-    if (threads > 1 && streams.size() > 1) {
-        pool = std::make_unique<RecompressPool>(threads - 1);
+// Step 2 on `threads` threads (the calling one included). With more than one,
+// `start_early` hands the workers the streams step 2 will probably rewrite
+// before step 1 runs, so that they deflate while the calling thread shares
+// identical objects; `run` then applies, in object order, the results of the
+// streams step 1 kept (a merged stream's result is dropped) and does the rest.
+class Recompressor {
+  public:
+    Recompressor(long long limit, int threads, pe_flag const *cancel) : limit(limit), cancel(cancel)
+    {
+        if (threads > 1) {
+            pool = std::make_unique<RecompressPool>(threads - 1);
+        }
     }
-    long long in_flight = 0;
-    auto apply_first = [&] {
+
+    // Gathers and queues the streams of `objects` (the reachable ones, in
+    // object order) while at most bytes_in_flight_limit waits.
+    void start_early(std::vector<QPDFObjectHandle> const &objects)
+    {
+        if (!pool) {
+            return;
+        }
+        for (QPDFObjectHandle object : objects) {
+            if (!object.isStream()) {
+                continue;
+            }
+            stop_if_cancelled();
+            std::unique_ptr<Recompression> job = gather(object, limit);
+            if (!job) {
+                continue;
+            }
+            in_flight += job->input_bytes;
+            pool->submit(job.get());
+            early.emplace(object.getObjGen(), std::move(job));
+            if (in_flight > bytes_in_flight_limit) {
+                return;
+            }
+        }
+    }
+
+    // Step 2 over `streams` (those step 1 kept, in object order).
+    void run(std::vector<QPDFObjectHandle> &streams, pe_compress_report &report)
+    {
+        if (!early.empty()) {
+            std::set<QPDFObjGen> kept;
+            for (QPDFObjectHandle &stream : streams) {
+                kept.insert(stream.getObjGen());
+            }
+            // A stream step 1 merged: its result is not wanted (a job a
+            // worker has started stays until the pool is gone).
+            for (auto &[og, job] : early) {
+                if (job && kept.count(og) == 0) {
+                    in_flight -= job->input_bytes;
+                    if (pool->withdraw(job.get())) {
+                        job.reset();
+                    }
+                }
+            }
+        }
+        for (QPDFObjectHandle &stream : streams) {
+            stop_if_cancelled();
+            std::unique_ptr<Recompression> job;
+            auto found = early.find(stream.getObjGen());
+            if (found != early.end()) {
+                job = std::move(found->second);
+                early.erase(found);
+            } else {
+                job = gather(stream, limit);
+                if (!job) {
+                    continue;
+                }
+                in_flight += job->input_bytes;
+                if (pool) {
+                    pool->submit(job.get());
+                }
+            }
+            window.emplace_back(stream, std::move(job));
+            while (!window.empty() &&
+                   (!pool || in_flight > bytes_in_flight_limit || pool->is_done(window.front().second.get()))) {
+                apply_first(report);
+            }
+        }
+        while (!window.empty()) {
+            apply_first(report);
+        }
+    }
+
+  private:
+    void stop_if_cancelled()
+    {
+        if (cancel_requested() || pe_flag_is_raised(cancel)) {
+            throw PlanError("cancelled");
+        }
+    }
+
+    void apply_first(pe_compress_report &report)
+    {
         Recompression &job = *window.front().second;
         if (pool) {
             pool->finish(&job);
@@ -775,28 +869,17 @@ void recompress_all(
         apply(window.front().first, job, report);
         in_flight -= job.input_bytes;
         window.pop_front();
-    };
-    for (QPDFObjectHandle const &stream : streams) {
-        if (cancel_requested() || pe_flag_is_raised(cancel)) {
-            throw PlanError("cancelled");
-        }
-        std::unique_ptr<Recompression> job = gather(stream, limit);
-        if (!job) {
-            continue;
-        }
-        in_flight += job->input_bytes;
-        window.emplace_back(stream, std::move(job));
-        if (pool) {
-            pool->submit(window.back().second.get());
-        }
-        while (!window.empty() && (!pool || in_flight > bytes_in_flight_limit || pool->is_done(window.front().second.get()))) {
-            apply_first();
-        }
     }
-    while (!window.empty()) {
-        apply_first();
-    }
-}
+
+    long long limit;
+    pe_flag const *cancel;
+    long long in_flight = 0;
+    // The jobs, declared before the pool so destroyed after it (its destructor
+    // joins the workers): none is freed while a worker is on it.
+    std::map<QPDFObjGen, std::unique_ptr<Recompression>> early; // queued by start_early, not yet in the window
+    std::deque<std::pair<QPDFObjectHandle, std::unique_ptr<Recompression>>> window; // in object order
+    std::unique_ptr<RecompressPool> pool;
+};
 
 } // namespace
 
@@ -873,6 +956,11 @@ void compress_streams(
 {
     std::vector<QPDFObjectHandle> objects;
     reachable(pdf, objects);
+    Recompressor recompressor(max_stream_bytes, std::max(1, run.threads), run.cancel);
+    // Lossless only: the images --images rewrites would be read before it does.
+    if (images.dpi <= 0) {
+        recompressor.start_early(objects);
+    }
     Redirects redirects = share_identical(objects, report);
     if (!redirects.empty()) {
         redirect(pdf.getTrailer(), redirects);
@@ -890,7 +978,7 @@ void compress_streams(
             streams.push_back(object);
         }
     }
-    recompress_all(streams, max_stream_bytes, std::max(1, run.threads), run.cancel, report);
+    recompressor.run(streams, report);
 }
 
 } // namespace pe

@@ -43,7 +43,10 @@ namespace pe {
 // stored data (and, for a predicted one, qpdf's decoding of it) in object
 // order, workers inflate and deflate plain strings, and the calling thread
 // gives the results back to qpdf in that same order, so the output is the
-// same bytes whatever the thread count. At most 64 MB of gathered data waits
+// same bytes whatever the thread count. With more than one thread and no
+// images to resample, the streams are handed to the workers before step 1,
+// which the calling thread then runs while they deflate (the result of a
+// stream step 1 merges away is dropped). At most 64 MB of gathered data waits
 // for the workers at once (each thread then holds at most one stream
 // inflated, within max_stream_bytes). The workers are joined before it
 // returns or throws; an exception of a worker (std::bad_alloc) is thrown on

@@ -9,7 +9,8 @@ import PageModel
 /// The export knobs of this process's environment, read once, here only (the
 /// bridge reads no environment; the kit passes them in the engine's
 /// `ExportOptions`):
-/// - `PDFEDIT_THREADS`: how many threads a split export writes parts on, used
+/// - `PDFEDIT_THREADS`: how many threads a split export writes parts on (and
+///   `--compress` recompresses streams on), used
 ///   when it is a whole number from 1 (none) to 64 (leading white space and a
 ///   sign allowed, as C's strtol reads it); anything else means the default, the
 ///   CPUs this process may run on, at most 4.

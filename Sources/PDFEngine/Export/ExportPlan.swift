@@ -141,8 +141,9 @@ package struct ExportOptions: Sendable, Equatable {
     /// written, or the parts of a split written (from any thread, one call at a
     /// time). Not part of equality.
     package var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
-    /// How many threads a split export writes parts on, 1 (none) to 64; nil (or
-    /// another number): as many as the CPUs this process may run on, at most 4.
+    /// How many threads a split export writes parts on, and `compress`
+    /// recompresses streams on, 1 (none) to 64; nil (or another number): as
+    /// many as the CPUs this process may run on, at most 4.
     package var threads: Int?
     /// Whether the export may rearrange its source in place instead of copying
     /// its pages, where `ExportStrategy.allowed` lets it; the output is the same

@@ -348,7 +348,9 @@ typedef struct pe_export_options {
     int threads;                /* pe_export_parts: write parts on this many threads, 1
                                    (none) to 64; any other value: as many as the CPUs
                                    this process may run on, at most 4 (the kit sets it
-                                   from PDFEDIT_THREADS) */
+                                   from PDFEDIT_THREADS). pe_export with compress, and
+                                   pe_export_parts on one thread: recompress streams on
+                                   this many (the same bytes whatever the number) */
     int strategies;             /* PE_STRATEGY_* bits: the ways pe_export may write the
                                    output besides copying (0: copy), as the caller
                                    decided them from the edit; pe_export_parts
