@@ -18,6 +18,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ namespace {
 std::atomic<bool> keep_closed{false};
 std::mutex kept_mutex;
 std::vector<pe_document *> kept;
+// The last document closed that pe_document_free_on_close marked: kept until
+// exit, freed when the next such one is closed.
+pe_document *kept_transient = nullptr;
 std::vector<std::shared_ptr<QPDF>> *kept_outputs = new std::vector<std::shared_ptr<QPDF>>; // never destroyed
 
 // Keeps `pdf` alive until the process exits: destroying a QPDF walks and frees
@@ -338,10 +342,23 @@ extern "C" void pe_keep_closed_documents(int keep)
     pe::keep_closed = keep != 0;
 }
 
+extern "C" void pe_document_free_on_close(pe_document *document)
+{
+    if (document != nullptr) {
+        document->free_on_close = true;
+    }
+}
+
 extern "C" void pe_document_close(pe_document *document)
 {
     if (document != nullptr && pe::keep_closed) {
         std::lock_guard<std::mutex> lock(pe::kept_mutex);
+        if (document->free_on_close) {
+            // One of the documents a process may open in turn (a session's
+            // `export --all`): only the last is left to the exit.
+            delete std::exchange(pe::kept_transient, document);
+            return;
+        }
         pe::kept.push_back(document);
         return;
     }

@@ -81,7 +81,7 @@ bool Inputs::last_use_of_caller_documents() const
 {
     for (size_t i = 0; i < sources.size(); ++i) {
         pe_source const &arg = request.sources[i];
-        if (sources[i].pdf && (arg.document == nullptr || arg.document_last_use == 0)) {
+        if (sources[i].pdf && (arg.document == nullptr || arg.document_last_use == 0 || arg.document->free_on_close)) {
             return false;
         }
     }

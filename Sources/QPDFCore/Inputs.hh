@@ -18,6 +18,8 @@ struct pe_document {
     pe::Source source;
     // Opened with PE_OPEN_EXPORT: checked and prepared as an export's source.
     bool for_export = true;
+    // pe_document_free_on_close: one of many opened in turn (at most one is kept when closed).
+    bool free_on_close = false;
     // Shared streams (fonts, forms) pe_document_check_page already inflated.
     std::set<QPDFObjGen> reader_checked;
     // The forms pe_document_check_page measured (PageWork.cpp).

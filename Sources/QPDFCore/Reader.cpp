@@ -242,6 +242,10 @@ extern "C" int pe_document_read_contents(
                 }
                 QPDFObjectHandle annots = page.getKey("/Annots");
                 if (!annots.isArray()) {
+                    if (!annots.isNull()) { // damaged: what it holds is not known
+                        ++made.annotations;
+                        annotations.insert(std::to_string(index) + "\tother\tnone");
+                    }
                     continue;
                 }
                 for (QPDFObjectHandle annot : annots.getArrayAsVector()) {

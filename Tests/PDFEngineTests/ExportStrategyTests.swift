@@ -162,10 +162,17 @@ import Testing
             options.keepScripts = true
             #expect(Self.allowed(Self.pages, options: options, contents: contents) == [.appendedUpdate], "\(contents)")
         }
-        // A GoTo that goes on to another action is no script: the update keeps it.
-        let chained = SourceContents(
-            catalogKeys: Self.plain.union(["/OpenAction"]), openAction: .dictionary("/GoTo", ["/S", "/D", "/Next"]))
-        #expect(chained.changes == [.otherContents])
+        // A GoTo that goes on to another action may run a script there (copying
+        // drops it), and so may a URI or any other action.
+        for action in [ObjectShape.dictionary("/GoTo", ["/S", "/D", "/Next"]), .dictionary("/URI", ["/S", "/URI"])] {
+            let opening = SourceContents(catalogKeys: Self.plain.union(["/OpenAction"]), openAction: action)
+            #expect(opening.changes == [.droppedContents], "\(action)")
+            #expect(opening.changes(keepScripts: true, repeatedPages: []) == [.otherContents], "\(action)")
+        }
+        // A page whose /Annots is no array (damaged): what it holds is not
+        // known, so it counts as a field and as no plain link.
+        let damaged = AnnotationShape(reported: "other\tnone")
+        #expect(damaged?.isField == true && damaged?.isPlainLink == false)
         // Fields: a widget, an entry /FT, a /Parent that is not a pop-up's.
         for field in [
             Self.widget, AnnotationShape(.dictionary("/Text", ["/Subtype", "/FT"])),

@@ -54,6 +54,21 @@ import Testing
         #expect(Self.allowed(facts: nil) == [])
     }
 
+    /// A form is copied: copying rebuilds /Fields from the pages' widgets (a
+    /// field on no page is left out), where the whole file keeps /AcroForm.
+    @Test func aFormIsCopied() {
+        let form = SourceContents(catalogKeys: ["/Type", "/Pages", "/AcroForm"], formFields: true)
+        let strategies = ExportStrategy.allowed(
+            sources: [Self.book], items: Self.pages, stamps: [], options: Self.compressed(),
+            contents: { _, _ in form }, wholeFile: { _ in Self.clean })
+        #expect(strategies == [])
+        let noFields = SourceContents(catalogKeys: ["/Type", "/Pages", "/AcroForm"])
+        #expect(
+            ExportStrategy.allowed(
+                sources: [Self.book], items: Self.pages, stamps: [], options: Self.compressed(),
+                contents: { _, _ in noFields }, wholeFile: { _ in Self.clean }) == [.wholeFile])
+    }
+
     /// Each fact that forbids it sends the output to copying.
     @Test(arguments: [
         ("repaired", WholeFileFacts(repaired: true, pageTreeCount: 10)),

@@ -2,9 +2,10 @@ import QPDFCore
 
 /// How `pe_export` writes one output, and the one decision of which ways a plan
 /// may take (`ExportStrategy.allowed`). The bridge carries out what it is given:
-/// it decides nothing about what an edit may do, and only falls back to the next
-/// way when the FILE cannot take one (encrypted, damaged, no cross-reference
-/// table to append to, a catalog holding what the output must drop).
+/// it decides nothing about what an edit may do or what the file holds, and
+/// only falls back to the next way when the FILE cannot take one (encrypted,
+/// damaged, no cross-reference table to append to, a structure tree it cannot
+/// read).
 package enum ExportStrategy: Sendable, Equatable, CaseIterable {
     /// The source's bytes unchanged, followed by an incremental update holding
     /// only what changed (Appended.cpp). Nothing may be taken out of the
@@ -46,7 +47,7 @@ package enum SourceChange: Hashable, Sendable, CaseIterable {
     /// The output encrypted with passwords of its own.
     case encryption
     /// Links on the source's pages, all plain ones (a destination or an
-    /// address, `SourceContents.plainLinks`): kept where their target page is
+    /// address, `AnnotationShape.isPlainLink`): kept where their target page is
     /// in the output, removed where it is not, named destinations made explicit.
     case links
     /// The source's own bookmarks, pruned to the output's pages.
@@ -310,10 +311,12 @@ package struct SourceContents: Sendable, Equatable {
             case "/OpenAction":
                 // An /OpenAction of null is none.
                 if let openAction {
+                    // An action that is not a plain GoTo may run something
+                    // (a GoTo's /Next may be a script): copying drops it.
                     if openAction.isDestination {
                         changes.insert(.openDestination)
                     } else {
-                        changes.insert(openAction.type == .dictionary && openAction.kind != "/GoTo" ? scripts : .otherContents)
+                        changes.insert(openAction.type == .dictionary ? scripts : .otherContents)
                     }
                 }
             case "/AA": changes.insert(scripts)
@@ -422,8 +425,12 @@ extension ExportStrategy {
         // other ways. Off with `inPlace` (`PDFEDIT_NO_IN_PLACE`: the source is
         // not changed in memory).
         if wholeFileMayTake(changes, items: items, sources: sources, source: source, options: options) {
+            // A form is copied: copying rebuilds /Fields from the pages'
+            // widgets (a field on no page is left out), the whole file would
+            // keep /AcroForm as it is.
             guard let pageCount = given.pageCount, let facts = wholeFile(given),
-                facts.keptWhole(pageCount: pageCount, keepScripts: options.keepScripts)
+                facts.keptWhole(pageCount: pageCount, keepScripts: options.keepScripts),
+                contents(given, false)?.formFields != true
             else { return [] }
             return .wholeFile
         }

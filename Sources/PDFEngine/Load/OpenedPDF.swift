@@ -77,9 +77,13 @@ package final class OpenedPDF: @unchecked Sendable, Equatable {
     /// does, the file cannot be read or qpdf repaired it (copying then opens it
     /// and says why, or passes on qpdf's warnings as the export's).
     package static func opening(_ source: ExportSource) -> OpenedPDF? {
+        let start = PhaseTiming.now()
+        defer { PhaseTiming.add("open", since: start) }
         for password in [source.password ?? ""] + source.alternatives {
             do {
                 let opened = try OpenedPDF(path: source.path, password: password)
+                // One export among many (`export --all`): not all kept when closed.
+                pe_document_free_on_close(opened.handle)
                 return opened.warnings.isEmpty ? opened : nil
             } catch {
                 guard case .password = error else { return nil }

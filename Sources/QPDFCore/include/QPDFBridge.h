@@ -637,8 +637,15 @@ int pe_document_check_page(pe_document *document, int page, long long max_stream
                            pe_status *status);
 
 /* Frees a document from pe_document_open (NULL is ignored), unless
- * pe_keep_closed_documents said not to. */
+ * pe_keep_closed_documents said not to (then a document marked by
+ * pe_document_free_on_close is kept only until the next such one is closed). */
 void pe_document_close(pe_document *document);
+
+/* Marks `document` as opened for one export among many (a session's export
+ * opens each source for the decision): however pe_keep_closed_documents is
+ * set, at most one such document is kept after it is closed, and an export
+ * from it keeps nothing until exit. */
+void pe_document_free_on_close(pe_document *document);
 
 /* Nonzero: from now on pe_document_close keeps what it is given, reachable,
  * until the process exits, instead of freeing it: for a process that ends after
