@@ -308,6 +308,11 @@ void InPlace::build(Dropped &dropped)
 void InPlace::write(char const *out_path, bool &started)
 {
     where = Where{};
+    write_source_output(inputs, source, page_count, out_path, started);
+}
+
+void write_source_output(Inputs &inputs, Source &source, size_t page_count, char const *out_path, bool &started)
+{
     PDFVersion minimum(1, 3);
     minimum.updateIfGreater(source.version);
     write_output(

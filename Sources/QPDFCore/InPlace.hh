@@ -54,6 +54,11 @@ struct BeforeChange {
     void set_page_labels(QPDFObjectHandle root) const;
 };
 
+// Writes `source`, changed where it is into an output of `page_count` pages
+// (InPlace, WholeFile), to `out_path` with its own objects' encryption kept
+// where asked; `started` is set once the file may exist.
+void write_source_output(Inputs &inputs, Source &source, size_t page_count, char const *out_path, bool &started);
+
 // A new page tree of `pdf` of one node holding `kids`, each given it as /Parent.
 QPDFObjectHandle one_node_page_tree(QPDF &pdf, std::vector<QPDFObjectHandle> &kids);
 

@@ -41,7 +41,6 @@
 #include "Geometry.hh"
 #include "InPlace.hh"
 #include "Timing.hh"
-#include "Writer.hh"
 
 #include <deque>
 #include <set>
@@ -254,20 +253,7 @@ void WholeFile::build(Dropped &dropped)
 void WholeFile::write(char const *out_path, bool &started)
 {
     where = Where{};
-    PDFVersion minimum(1, 3);
-    minimum.updateIfGreater(source.version);
-    write_output(
-        *source.pdf,
-        out_path,
-        minimum,
-        source.pages.size(),
-        source.object_streams,
-        inputs.request.options,
-        started,
-        true,
-        true,
-        kept_encryption(inputs));
-    inputs.forward_all_warnings();
+    write_source_output(inputs, source, source.pages.size(), out_path, started);
 }
 
 } // namespace pe
