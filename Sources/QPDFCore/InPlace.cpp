@@ -260,15 +260,8 @@ void InPlace::build(Dropped &dropped)
     // leave the pages, named destinations become explicit (the old catalog's
     // /Dests and /Names are not written), the outline is written new, pruned
     // to the output's pages.
-    PhaseClock links(Phase::links);
-    keep_annotations(pdf, inputs.sources, placed, where);
-    links.stop();
-    PhaseClock arranging(Phase::outlines);
     std::deque<OutlineEntry> given; // the entries of a given outline
-    std::vector<OutlineNode> outline = options != nullptr && options->outline_given != 0
-        ? given_outline(options->outline, options->outline_count, count, given)
-        : arrange_outline(inputs.sources, inputs.request.sources, items, count);
-    arranging.stop();
+    std::vector<OutlineNode> outline = keep_links_and_outline(pdf, inputs, placed, given, where);
     QPDFObjectHandle open = kept_open_destination(source);
     where = Where{items[0].source, 0};
     QPDFObjectHandle root = QPDFObjectHandle::newDictionary();
@@ -303,6 +296,20 @@ void InPlace::build(Dropped &dropped)
     cut_left_out_pages(pdf.getTrailer(), kept);
     page_count = static_cast<size_t>(count);
     where = Where{};
+}
+
+std::vector<OutlineNode> keep_links_and_outline(
+    QPDF &pdf, Inputs &inputs, std::vector<PlacedPage> &placed, std::deque<OutlineEntry> &given, Where &where)
+{
+    pe_export_options const *options = inputs.request.options;
+    int count = inputs.request.item_count;
+    PhaseClock links(Phase::links);
+    keep_annotations(pdf, inputs.sources, placed, where);
+    links.stop();
+    PhaseClock arranging(Phase::outlines);
+    return options != nullptr && options->outline_given != 0
+        ? given_outline(options->outline, options->outline_count, count, given)
+        : arrange_outline(inputs.sources, inputs.request.sources, inputs.request.items, count);
 }
 
 void InPlace::write(char const *out_path, bool &started)

@@ -3,6 +3,7 @@
 #ifndef PDFEDIT_QPDF_BRIDGE_IN_PLACE_HH
 #define PDFEDIT_QPDF_BRIDGE_IN_PLACE_HH
 
+#include "Export.hh"
 #include "Inputs.hh"
 
 namespace pe {
@@ -53,6 +54,15 @@ struct BeforeChange {
     // Gives the catalog `root` the labels read (`nums`), or no /PageLabels.
     void set_page_labels(QPDFObjectHandle root) const;
 };
+
+// What copying carries of the links and bookmarks of an output that is its
+// source changed where it is (InPlace, WholeFile), read while the catalog is
+// still the file's (named destinations, bookmarks): the links kept as copying
+// keeps them (keep_annotations), and the outline to write new: the given one
+// (its entries in `given`, which the nodes point into) or the sources' pruned
+// to the output's pages.
+std::vector<OutlineNode> keep_links_and_outline(
+    QPDF &pdf, Inputs &inputs, std::vector<PlacedPage> &placed, std::deque<OutlineEntry> &given, Where &where);
 
 // Writes `source`, changed where it is into an output of `page_count` pages
 // (InPlace, WholeFile), to `out_path` with its own objects' encryption kept

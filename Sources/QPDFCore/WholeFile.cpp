@@ -191,15 +191,8 @@ void WholeFile::build(Dropped &dropped)
     // explicit (each annotation stays itself, given /P, as copying leaves its
     // copy), the bookmarks (given, or the file's) to write new, the open
     // action's destination. Then the names go, as copying leaves them out.
-    PhaseClock links(Phase::links);
-    keep_annotations(pdf, inputs.sources, placed, where);
-    links.stop();
-    PhaseClock arranging(Phase::outlines);
     std::deque<OutlineEntry> given; // the entries of a given outline
-    std::vector<OutlineNode> outline = options != nullptr && options->outline_given != 0
-        ? given_outline(options->outline, options->outline_count, count, given)
-        : arrange_outline(inputs.sources, inputs.request.sources, items, count);
-    arranging.stop();
+    std::vector<OutlineNode> outline = keep_links_and_outline(pdf, inputs, placed, given, where);
     where = Where{items[0].source, 0};
     QPDFObjectHandle open = root.getKey("/OpenAction");
     bool open_destination = open.isArray() || dict_key(open, "/S").isNameAndEquals("/GoTo");
