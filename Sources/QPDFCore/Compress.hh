@@ -60,9 +60,9 @@ void compress_streams(
     QPDF &pdf, long long max_stream_bytes, ImageSettings const &images, pe_compress_report &report,
     CompressRun run = {});
 
-// The threads step 2 uses for pe_export_options.threads `wanted`: `wanted`
-// when it is from 1 to 64, else the CPUs this process may run on (its
-// affinity), at most 4.
+// The threads an export uses for pe_export_options.threads `wanted` (step 2
+// here; a split's parts, Parts.cpp, at most one per part): `wanted` when it is
+// from 1 to 64, else the CPUs this process may run on (its affinity), at most 4.
 int compress_threads(int wanted);
 
 // zlib's deflate of `data` at its best level (9, the largest window and

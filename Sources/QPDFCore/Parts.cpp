@@ -6,6 +6,7 @@
 
 #include "Assembly.hh"
 #include "CheckedFile.hh"
+#include "Compress.hh"
 #include "Encryption.hh"
 #include "StructureTree.hh"
 #include "Timing.hh"
@@ -15,7 +16,6 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <sched.h>
 #include <set>
 #include <string>
 #include <system_error>
@@ -32,16 +32,7 @@ namespace {
 // sources (qpdf objects are not shared between threads).
 int thread_count(pe_export_options const *options, int part_count)
 {
-    int wanted = options == nullptr ? 0 : options->threads;
-    if (wanted < 1 || wanted > 64) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        wanted = sched_getaffinity(0, sizeof set, &set) == 0
-            ? CPU_COUNT(&set)
-            : static_cast<int>(std::thread::hardware_concurrency());
-        wanted = std::min(wanted, 4);
-    }
-    return std::max(1, std::min(wanted, part_count));
+    return std::max(1, std::min(compress_threads(options == nullptr ? 0 : options->threads), part_count));
 }
 
 // What one part produced besides its file, kept until every thread is done so
